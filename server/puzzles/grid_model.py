@@ -1,0 +1,98 @@
+"""The grid maze model: a flat array of cells plus start and goal cells.
+
+Cells are one byte each (0 = wall, 1..9 = free with that cost of entering), so a
+15,000 x 15,000 image costs 225 MB here and never a Python object per cell.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+WALL = 0
+
+
+@dataclass
+class GridMaze:
+    """A rectangular maze. ``cells`` is C-contiguous uint8 of shape (height, width).
+
+    ``starts``/``goals`` are sorted int64 arrays of flat indices (row * width + col). A search
+    starts from every start cell at cost 0 and ends at the nearest goal cell. They may be empty
+    when the file does not decide them; ``endpoint_problem`` then says why, and the user picks.
+    """
+
+    cells: np.ndarray
+    starts: np.ndarray
+    goals: np.ndarray
+    name: str = "maze"
+    source: str = "text"
+    notes: list[str] = field(default_factory=list)
+    endpoint_problem: str | None = None
+
+    def __post_init__(self) -> None:
+        self.cells = np.ascontiguousarray(self.cells, dtype=np.uint8)
+        self.starts = np.unique(np.asarray(self.starts, dtype=np.int64))
+        self.goals = np.unique(np.asarray(self.goals, dtype=np.int64))
+
+    @property
+    def height(self) -> int:
+        return int(self.cells.shape[0])
+
+    @property
+    def width(self) -> int:
+        return int(self.cells.shape[1])
+
+    @property
+    def weighted(self) -> bool:
+        """True when some free cell costs more than 1 to enter."""
+        return bool(self.cells.max(initial=0) > 1)
+
+    def rc(self, index: int) -> tuple[int, int]:
+        """Flat index -> (row, col)."""
+        return divmod(int(index), self.width)
+
+    def index(self, row: int, col: int) -> int:
+        """(row, col) -> flat index."""
+        return row * self.width + col
+
+    def is_free(self, row: int, col: int) -> bool:
+        return 0 <= row < self.height and 0 <= col < self.width and self.cells[row, col] != WALL
+
+    def with_endpoints(
+        self, start: tuple[int, int] | None = None, goal: tuple[int, int] | None = None
+    ) -> GridMaze:
+        """A copy whose start and/or goal are the given cells (checked to be free)."""
+        from server.puzzles.errors import PuzzleError
+
+        starts, goals = self.starts, self.goals
+        for label, point in (("start", start), ("goal", goal)):
+            if point is None:
+                continue
+            r, c = int(point[0]), int(point[1])
+            if not (0 <= r < self.height and 0 <= c < self.width):
+                raise PuzzleError(
+                    f"the {label} ({r}, {c}) is outside the {self.height} x {self.width} grid",
+                    f"option '{label}'",
+                )
+            if self.cells[r, c] == WALL:
+                raise PuzzleError(f"the {label} ({r}, {c}) is a wall", f"option '{label}'")
+            arr = np.array([self.index(r, c)], dtype=np.int64)
+            if label == "start":
+                starts = arr
+            else:
+                goals = arr
+        problem = None if (len(starts) and len(goals)) else self.endpoint_problem
+        return GridMaze(self.cells, starts, goals, self.name, self.source, list(self.notes), problem)
+
+    def require_endpoints(self) -> None:
+        """Raise a PuzzleError unless the maze has at least one start and one goal."""
+        from server.puzzles.errors import PuzzleError
+
+        if len(self.starts) and len(self.goals):
+            return
+        missing = " and ".join(x for x, arr in (("start", self.starts), ("goal", self.goals)) if not len(arr))
+        raise PuzzleError(
+            (self.endpoint_problem or f"no {missing} found")
+            + f"; pick the {missing} (click it in the page, or --start/--goal ROW,COL on the command line)"
+        )

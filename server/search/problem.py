@@ -1,0 +1,60 @@
+"""The problem interface every puzzle family implements and every algorithm uses.
+
+In the spirit of AIMA's ``Problem``: the search code sees states, successors with step costs,
+a goal test and heuristics, and nothing of grids, tiles or pipes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Any
+
+State = Hashable
+
+
+class Problem:
+    """Base class; families override what they support."""
+
+    #: True when every step costs 1, so breadth-first search finds the cheapest path.
+    unit_costs: bool = True
+    #: Heuristic names this problem offers; the first is the default. All must be admissible
+    #: unless listed in ``inadmissible_heuristics``.
+    heuristics: Sequence[str] = ()
+    inadmissible_heuristics: frozenset[str] = frozenset()
+
+    def initial_states(self) -> list[State]:
+        """Where the search starts (several starts all begin at cost 0)."""
+        raise NotImplementedError
+
+    def is_goal(self, state: State) -> bool:
+        raise NotImplementedError
+
+    def successors(self, state: State) -> Iterable[tuple[State, float]]:
+        """(next state, step cost) pairs, in a fixed order (it decides tie-breaking)."""
+        raise NotImplementedError
+
+    # Optional: needed by bidirectional search and Lee's backtrace.
+    def goal_states(self) -> list[State]:
+        """Every goal state, for searches that run backwards from the goal."""
+        raise NotImplementedError(f"{type(self).__name__} cannot list its goal states")
+
+    def predecessors(self, state: State) -> Iterable[tuple[State, float]]:
+        """(previous state, cost of the step previous -> state) pairs."""
+        raise NotImplementedError(f"{type(self).__name__} cannot search backwards")
+
+    def heuristic(self, state: State, name: str) -> float:
+        """Estimated cost from ``state`` to the nearest goal."""
+        return 0.0
+
+    # Where a state sits on the board, so that a generic renderer can colour it.
+    def cell_of(self, state: State) -> int:
+        """A flat cell index for the renderer, or -1 when the state has no single cell."""
+        return -1
+
+    def state_to_json(self, state: State) -> Any:
+        """A JSON-friendly form of a state (grids: [row, col])."""
+        return state
+
+    def describe(self) -> dict[str, Any]:
+        """Family-specific facts for results and the page."""
+        return {}

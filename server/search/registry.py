@@ -1,0 +1,100 @@
+"""The algorithms users can pick, by the names the CLI, the API and the page use."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
+from typing import Any
+
+from server.search.algorithms.best_first import best_first
+from server.search.algorithms.bidirectional import bidirectional
+from server.search.algorithms.breadth_first import breadth_first
+from server.search.algorithms.depth_first import depth_first
+from server.search.events import Event
+from server.search.problem import Problem
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """Options every algorithm reads (each uses what applies to it)."""
+
+    heuristic: str = ""  # "" = the problem's default
+    weight: float = 1.0  # A* only: f = g + weight * h
+
+    def resolved_heuristic(self, problem: Problem) -> str:
+        if not self.heuristic:
+            return problem.heuristics[0] if problem.heuristics else ""
+        if self.heuristic not in problem.heuristics:
+            raise ValueError(
+                f"unknown heuristic {self.heuristic!r}; choose one of: {', '.join(problem.heuristics)}"
+            )
+        return self.heuristic
+
+
+Runner = Callable[[Problem, SearchOptions], Generator[Event, None, Any]]
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    name: str
+    label: str
+    summary: str
+    run: Runner
+    optimal: Callable[[Problem, SearchOptions], bool]
+    uses_heuristic: bool = False
+    uses_weight: bool = False
+
+
+def _astar_optimal(problem: Problem, options: SearchOptions) -> bool:
+    return options.weight <= 1.0 and options.resolved_heuristic(problem) not in problem.inadmissible_heuristics
+
+
+ALGORITHMS: dict[str, Algorithm] = {
+    a.name: a
+    for a in (
+        Algorithm(
+            "bfs", "Breadth-first (Lee's wavefront)",
+            "Floods outwards one step at a time; each cell's score is its distance. "
+            "Optimal when every step costs the same.",
+            lambda p, o: breadth_first(p),
+            lambda p, o: p.unit_costs,
+        ),
+        Algorithm(
+            "dfs", "Depth-first", "Follows one corridor as deep as it goes, then backs up. Not optimal.",
+            lambda p, o: depth_first(p),
+            lambda p, o: False,
+        ),
+        Algorithm(
+            "dijkstra", "Dijkstra (uniform cost)", "Expands the cheapest state first. Always optimal.",
+            lambda p, o: best_first(p, "dijkstra"),
+            lambda p, o: True,
+        ),
+        Algorithm(
+            "greedy", "Greedy best-first", "Expands the state that looks nearest the goal. Fast, not optimal.",
+            lambda p, o: best_first(p, "greedy", o.resolved_heuristic(p)),
+            lambda p, o: False,
+            uses_heuristic=True,
+        ),
+        Algorithm(
+            "astar", "A*", "Expands by cost so far plus estimate. Optimal with an admissible heuristic "
+            "and weight 1; with weight w the cost is at most w times the optimum.",
+            lambda p, o: best_first(p, "astar", o.resolved_heuristic(p), o.weight),
+            _astar_optimal,
+            uses_heuristic=True,
+            uses_weight=True,
+        ),
+        Algorithm(
+            "bidirectional", "Bidirectional search",
+            "Searches from both ends (uniform cost; BFS on unit costs) with a correct stopping rule. Optimal.",
+            lambda p, o: bidirectional(p),
+            lambda p, o: True,
+        ),
+    )
+}
+
+
+def get_algorithm(name: str) -> Algorithm:
+    try:
+        return ALGORITHMS[name]
+    except KeyError:
+        raise ValueError(f"unknown algorithm {name!r}; choose one of: {', '.join(ALGORITHMS)}") from None

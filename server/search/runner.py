@@ -1,0 +1,80 @@
+"""Drives an algorithm's event generator: counts, enforces limits, hands events on."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from server.search.events import Event
+from server.search.problem import Problem
+from server.search.registry import SearchOptions, get_algorithm
+from server.search.stats import SearchResult, Stopwatch, Tally
+
+
+@dataclass(frozen=True)
+class Limits:
+    """When a search gives up. ``None`` means no limit."""
+
+    max_expanded: int | None = 5_000_000
+    max_seconds: float | None = 60.0
+
+
+CHECK_EVERY = 1024  # events between looks at the clock and the cancel flag
+
+
+def run_search(
+    problem: Problem,
+    algorithm: str,
+    options: SearchOptions | None = None,
+    limits: Limits | None = None,
+    on_event: Callable[[Event], None] | None = None,
+    cancel: threading.Event | None = None,
+) -> SearchResult:
+    """Run ``algorithm`` on ``problem`` to the end, a limit, or cancellation."""
+    options = options or SearchOptions()
+    limits = limits or Limits()
+    algo = get_algorithm(algorithm)
+    optimal = algo.optimal(problem, options)
+    tally = Tally()
+    clock = Stopwatch()
+    events = algo.run(problem, options)
+    path, cost, stopped = None, None, None
+    count = 0
+    try:
+        while True:
+            event = next(events)
+            tally.add(event.kind)
+            if on_event is not None:
+                on_event(event)
+            count += 1
+            if count % CHECK_EVERY == 0:
+                stopped = _why_stop(tally, clock, limits, cancel)
+                if stopped:
+                    events.close()
+                    break
+    except StopIteration as done:
+        path, cost = done.value
+    found = path is not None
+    return SearchResult(
+        algorithm=algorithm,
+        found=found,
+        cost=cost if found else None,
+        path=path or [],
+        expanded=tally.expanded,
+        generated=tally.generated,
+        max_frontier=tally.max_frontier,
+        seconds=clock.seconds(),
+        optimal_guaranteed=optimal,
+        stopped=stopped,
+    )
+
+
+def _why_stop(tally: Tally, clock: Stopwatch, limits: Limits, cancel: threading.Event | None) -> str | None:
+    if cancel is not None and cancel.is_set():
+        return "cancelled"
+    if limits.max_expanded is not None and tally.expanded > limits.max_expanded:
+        return f"limit: more than {limits.max_expanded:,} states expanded"
+    if limits.max_seconds is not None and clock.seconds() > limits.max_seconds:
+        return f"limit: more than {limits.max_seconds:g} s of search"
+    return None
