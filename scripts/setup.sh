@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Set up a fresh clone: a virtual environment with the pinned packages, and the pinned Socket.IO
+# browser client fetched from the npm registry and checked by sha256 (no third-party code is committed).
+# Safe to run again: each step is skipped when it is already done.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+REQS=${1:-requirements.txt}
+PY=${PYTHON:-python3}
+SIO_VERSION=4.8.1
+SIO_TGZ_SHA256=e39a4baa07488a5cfe10de424bc8646ed897f5dbd318312a852ff74570e47e01
+SIO_JS_SHA256=f0524c2523ebbf63d3d51cee565acad8d8b62a7ae0c517e116786d76ed6f40ad
+
+if [ ! -x .venv/bin/python ]; then
+  echo "setup: creating .venv"
+  "$PY" -m venv .venv
+fi
+stamp=".venv/.installed-$(cat requirements*.txt | sha256sum | cut -c1-16)-$(basename "$REQS")"
+if [ ! -f "$stamp" ]; then
+  echo "setup: installing $REQS"
+  .venv/bin/python -m pip install --quiet --upgrade pip
+  .venv/bin/python -m pip install --quiet -r "$REQS"
+  touch "$stamp"
+fi
+
+js=static/vendor/socket.io.msgpack.min.js
+if [ ! -f "$js" ] || ! echo "$SIO_JS_SHA256  $js" | sha256sum --check --status; then
+  echo "setup: fetching socket.io-client@$SIO_VERSION from the npm registry"
+  tmp=$(mktemp -d)
+  (cd "$tmp" && npm pack --silent "socket.io-client@$SIO_VERSION" >/dev/null)
+  echo "$SIO_TGZ_SHA256  $tmp/socket.io-client-$SIO_VERSION.tgz" | sha256sum --check --status \
+    || { echo "setup: checksum mismatch for socket.io-client-$SIO_VERSION.tgz" >&2; exit 1; }
+  tar -xzf "$tmp/socket.io-client-$SIO_VERSION.tgz" -C "$tmp" package/dist/socket.io.msgpack.min.js
+  mkdir -p static/vendor
+  cp "$tmp/package/dist/socket.io.msgpack.min.js" "$js"
+  rm -rf "$tmp"
+  echo "$SIO_JS_SHA256  $js" | sha256sum --check --status || { echo "setup: bad $js" >&2; exit 1; }
+fi
