@@ -46,37 +46,48 @@ class Algorithm:
 
 
 def _astar_optimal(problem: Problem, options: SearchOptions) -> bool:
-    return options.weight <= 1.0 and options.resolved_heuristic(problem) not in problem.inadmissible_heuristics
+    return (
+        options.weight <= 1.0 and options.resolved_heuristic(problem) not in problem.inadmissible_heuristics
+    )
 
 
 ALGORITHMS: dict[str, Algorithm] = {
     a.name: a
     for a in (
         Algorithm(
-            "bfs", "Breadth-first (Lee's wavefront)",
+            "bfs",
+            "Breadth-first (Lee's wavefront)",
             "Floods outwards one step at a time; each cell's score is its distance. "
             "Optimal when every step costs the same.",
             lambda p, o: breadth_first(p),
             lambda p, o: p.unit_costs,
         ),
         Algorithm(
-            "dfs", "Depth-first", "Follows one corridor as deep as it goes, then backs up. Not optimal.",
+            "dfs",
+            "Depth-first",
+            "Follows one corridor as deep as it goes, then backs up. Not optimal.",
             lambda p, o: depth_first(p),
             lambda p, o: False,
         ),
         Algorithm(
-            "dijkstra", "Dijkstra (uniform cost)", "Expands the cheapest state first. Always optimal.",
+            "dijkstra",
+            "Dijkstra (uniform cost)",
+            "Expands the cheapest state first. Always optimal.",
             lambda p, o: best_first(p, "dijkstra"),
             lambda p, o: True,
         ),
         Algorithm(
-            "greedy", "Greedy best-first", "Expands the state that looks nearest the goal. Fast, not optimal.",
+            "greedy",
+            "Greedy best-first",
+            "Expands the state that looks nearest the goal. Fast, not optimal.",
             lambda p, o: best_first(p, "greedy", o.resolved_heuristic(p)),
             lambda p, o: False,
             uses_heuristic=True,
         ),
         Algorithm(
-            "astar", "A*", "Expands by cost so far plus estimate. Optimal with an admissible heuristic "
+            "astar",
+            "A*",
+            "Expands by cost so far plus estimate. Optimal with an admissible heuristic "
             "and weight 1; with weight w the cost is at most w times the optimum.",
             lambda p, o: best_first(p, "astar", o.resolved_heuristic(p), o.weight),
             _astar_optimal,
@@ -84,8 +95,10 @@ ALGORITHMS: dict[str, Algorithm] = {
             uses_weight=True,
         ),
         Algorithm(
-            "bidirectional", "Bidirectional search",
-            "Searches from both ends (uniform cost; BFS on unit costs) with a correct stopping rule. Optimal.",
+            "bidirectional",
+            "Bidirectional search",
+            "Searches from both ends (uniform cost; BFS on unit costs) with a correct stopping rule. "
+            "Optimal.",
             lambda p, o: bidirectional(p),
             lambda p, o: True,
         ),

@@ -53,7 +53,7 @@ class SearchResult:
     def to_json(self, path_json: list[Any] | None = None) -> dict[str, Any]:
         cost = self.cost
         if cost is not None and abs(cost - round(cost)) < 1e-9:
-            cost = int(round(cost))
+            cost = round(cost)
         elif cost is not None:
             cost = round(cost, 6)
         out: dict[str, Any] = {

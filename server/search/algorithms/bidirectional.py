@@ -107,6 +107,6 @@ def bidirectional(problem: Problem) -> Search:
     head, tail = forward.chain(meet)[::-1], backward.chain(meet)[1:]
     g_along = [forward.cost_so_far[s] for s in head] + [best - backward.cost_so_far[s] for s in tail]
     path = head + tail
-    for state, g in zip(reversed(path), reversed(g_along)):
+    for state, g in zip(reversed(path), reversed(g_along), strict=True):
         yield Event(PATH, state, g)
     return path, best

@@ -1,0 +1,60 @@
+"""The app factory: configuration, the puzzle store, blueprints and the Socket.IO layer."""
+
+from __future__ import annotations
+
+from flask import Flask, jsonify
+from flask_socketio import SocketIO
+from werkzeug.exceptions import HTTPException
+
+from server.config import ROOT, Config
+from server.store import PuzzleStore
+
+# Created once, initialised per app. Threading mode is named explicitly: auto-detection would
+# pick eventlet if it happened to be installed. msgpack sends each binary frame as one message.
+socketio = SocketIO()
+
+
+def create_app(config: Config | None = None) -> Flask:
+    """Build the app; ``config`` defaults to ``Config()``."""
+    config = config or Config()
+    app = Flask(
+        __name__,
+        static_folder=str(ROOT / "static"),
+        template_folder=str(ROOT / "templates"),
+    )
+    app.config["SECRET_KEY"] = config.secret_key
+    app.config["MAX_CONTENT_LENGTH"] = config.max_upload_bytes
+    app.config["TESTING"] = config.testing
+    app.extensions["maze_config"] = config
+    app.extensions["puzzle_store"] = PuzzleStore(config.store_max_cells)
+
+    from server.web.api import api
+    from server.web.pages import pages
+
+    app.register_blueprint(pages)
+    app.register_blueprint(api, url_prefix="/api")
+
+    @app.errorhandler(HTTPException)
+    def http_error(err: HTTPException):
+        message = err.description or err.name
+        if err.code == 413:
+            message = f"the upload is larger than the limit of {config.max_upload_bytes // (1024 * 1024)} MB"
+        return jsonify(error=message), err.code
+
+    @app.errorhandler(Exception)
+    def internal_error(err: Exception):
+        app.logger.exception("unhandled error")
+        return jsonify(error=f"internal error ({type(err).__name__}); the server keeps running"), 500
+
+    from server.live.handlers import register_handlers
+
+    socketio.init_app(
+        app,
+        async_mode="threading",
+        serializer="msgpack",
+        message_queue=config.message_queue,
+        max_http_buffer_size=1_000_000,
+        ping_timeout=30,
+    )
+    register_handlers(socketio, app)
+    return app

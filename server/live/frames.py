@@ -1,0 +1,28 @@
+"""Cutting a trace into frames for the wire: binary columns, little-endian, one message each."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from server.search.trace import Trace
+
+
+def frame_payload(run: str, seq: int, start: int, trace: Trace) -> dict[str, Any]:
+    """One ``run_frame`` message (docs/PROTOCOL.md)."""
+    return {
+        "run": run,
+        "seq": seq,
+        "start": start,
+        "kinds": trace.kinds.astype(np.uint8, copy=False).tobytes(),
+        "cells": trace.cells.astype("<i4", copy=False).tobytes(),
+        "values": trace.values.astype("<f4", copy=False).tobytes(),
+    }
+
+
+def frames(run: str, trace: Trace, records_per_frame: int) -> Iterator[dict[str, Any]]:
+    """The whole trace as consecutive frames of at most ``records_per_frame`` records."""
+    for seq, start in enumerate(range(0, len(trace), records_per_frame)):
+        yield frame_payload(run, seq, start, trace.slice(start, start + records_per_frame))

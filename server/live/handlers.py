@@ -1,0 +1,52 @@
+"""Socket.IO handlers: start and cancel runs; a disconnect stops the client's runs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, request
+from flask_socketio import SocketIO
+
+from server.live.runs import RunManager
+from server.puzzles.errors import PuzzleError
+from server.search.registry import ALGORITHMS
+from server.solving import RunOptions
+
+
+def register_handlers(socketio: SocketIO, app: Flask) -> None:
+    manager = RunManager(app.extensions["maze_config"])
+    app.extensions["run_manager"] = manager
+
+    @socketio.on("run_start")
+    def run_start(message: Any) -> dict[str, Any]:
+        sid = request.sid
+        try:
+            if not isinstance(message, dict):
+                raise PuzzleError("run_start expects an object")
+            run_id = str(message.get("run") or "")
+            if not run_id:
+                raise PuzzleError("missing run id", "field 'run'")
+            algorithm = str(message.get("algorithm", ""))
+            if algorithm not in ALGORITHMS:
+                raise PuzzleError(f"unknown algorithm {algorithm!r}; choose one of: {', '.join(ALGORITHMS)}")
+            puzzle = app.extensions["puzzle_store"].get(str(message.get("puzzle", "")))
+            if puzzle is None:
+                raise PuzzleError("unknown puzzle id (it may have expired: load it again)", "field 'puzzle'")
+            options = RunOptions.from_json(message.get("options"))
+        except PuzzleError as err:
+            return {"ok": False, "error": str(err)}
+
+        def emit(event: str, payload: Any, callback: Any = None) -> None:
+            socketio.emit(event, payload, to=sid, callback=callback)
+
+        manager.start(sid, str(message.get("slot") or "main"), run_id, puzzle, algorithm, options, emit)
+        return {"ok": True}
+
+    @socketio.on("run_cancel")
+    def run_cancel(message: Any) -> None:
+        if isinstance(message, dict):
+            manager.cancel(request.sid, str(message.get("run", "")))
+
+    @socketio.on("disconnect")
+    def disconnect(*_args: Any) -> None:
+        manager.disconnect(request.sid)

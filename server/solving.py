@@ -1,0 +1,183 @@
+"""One place that turns (puzzle, algorithm, options) into a result and a trace.
+
+Grid mazes go to the compiled kernels (``server.kernels``); ``engine="generic"`` runs the pure
+Python algorithms instead (the reference the kernels are tested against). The CLI, the JSON API
+and the live layer all call ``solve``.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from server.puzzles.errors import PuzzleError
+from server.puzzles.grid_model import GridMaze
+from server.puzzles.registry import Puzzle, puzzle_family
+from server.search.registry import ALGORITHMS, SearchOptions, get_algorithm
+from server.search.runner import Limits, run_search
+from server.search.stats import SearchResult
+from server.search.trace import Trace, TraceRecorder
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """What a user can set for a run (the JSON/CLI names)."""
+
+    heuristic: str = ""
+    weight: float = 1.0
+    diagonal: bool = False
+    start: tuple[int, int] | None = None
+    goal: tuple[int, int] | None = None
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any] | None) -> RunOptions:
+        """Validate options from the API or the socket; errors name the field."""
+        raw = raw or {}
+        if not isinstance(raw, dict):
+            raise PuzzleError("options must be an object", "options")
+        unknown = set(raw) - {"heuristic", "weight", "diagonal", "start", "goal", "algorithm"}
+        if unknown:
+            raise PuzzleError(f"unknown option(s): {', '.join(sorted(unknown))}", "options")
+        heuristic = raw.get("heuristic") or ""
+        if not isinstance(heuristic, str):
+            raise PuzzleError("must be a heuristic name", "option 'heuristic'")
+        try:
+            weight = float(raw.get("weight", 1.0) or 1.0)
+        except (TypeError, ValueError):
+            raise PuzzleError(f"not a number: {raw.get('weight')!r}", "option 'weight'") from None
+        if not (1.0 <= weight <= 100.0):
+            raise PuzzleError(f"{weight:g} is outside 1..100", "option 'weight'")
+        return cls(
+            heuristic=heuristic,
+            weight=weight,
+            diagonal=bool(raw.get("diagonal", False)),
+            start=_point(raw.get("start"), "start"),
+            goal=_point(raw.get("goal"), "goal"),
+        )
+
+    def search_options(self) -> SearchOptions:
+        return SearchOptions(heuristic=self.heuristic, weight=self.weight)
+
+
+def _point(value: Any, label: str) -> tuple[int, int] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = value.replace(" ", "").split(",")
+    try:
+        row, col = (int(v) for v in value)
+    except (TypeError, ValueError):
+        raise PuzzleError(f"expected [row, col], got {value!r}", f"option '{label}'") from None
+    return row, col
+
+
+@dataclass
+class Solved:
+    result: SearchResult
+    trace: Trace | None
+    json: dict[str, Any]
+
+
+def solve(
+    puzzle: Puzzle,
+    algorithm: str,
+    options: RunOptions | None = None,
+    *,
+    record_trace: bool = False,
+    engine: str = "auto",
+    max_expanded: int | None = None,
+    max_seconds: float | None = None,
+    cancel: threading.Event | None = None,
+    progress: np.ndarray | None = None,
+) -> Solved:
+    """Solve ``puzzle``; raises PuzzleError for bad options or a puzzle without endpoints."""
+    options = options or RunOptions()
+    if algorithm not in ALGORITHMS:
+        get_algorithm(algorithm)  # raises with the list of names
+    family = puzzle_family(puzzle)
+    if family != "grid":
+        raise PuzzleError(f"the {family} family is not supported yet")
+    maze = puzzle.with_endpoints(options.start, options.goal)
+    maze.require_endpoints()
+    _check_heuristic(maze, options)
+    if engine == "generic":
+        result, trace = _solve_generic(
+            maze, algorithm, options, record_trace, max_expanded, max_seconds, cancel
+        )
+    else:
+        from server.kernels.grid_search import solve_grid
+
+        cancel_flag = _cancel_flag(cancel)
+        result, trace = solve_grid(
+            maze,
+            algorithm,
+            diagonal=options.diagonal,
+            heuristic=options.heuristic,
+            weight=options.weight,
+            record_trace=record_trace,
+            max_expanded=max_expanded,
+            cancel=cancel_flag,
+            progress=progress,
+        )
+    return Solved(result, trace, result_json(maze, result, options))
+
+
+def _check_heuristic(maze: GridMaze, options: RunOptions) -> None:
+    from server.puzzles.grid_problem import GridProblem
+
+    try:
+        options.search_options().resolved_heuristic(GridProblem(maze, options.diagonal))
+    except ValueError as err:
+        raise PuzzleError(str(err), "option 'heuristic'") from None
+
+
+def _cancel_flag(cancel: threading.Event | None) -> np.ndarray | None:
+    """A one-byte array the kernel polls; a watcher thread copies the Event into it."""
+    if cancel is None:
+        return None
+    flag = np.zeros(1, np.uint8)
+
+    def watch() -> None:
+        cancel.wait()
+        flag[0] = 1
+
+    threading.Thread(target=watch, daemon=True, name="cancel-watch").start()
+    return flag
+
+
+def _solve_generic(
+    maze: GridMaze,
+    algorithm: str,
+    options: RunOptions,
+    record_trace: bool,
+    max_expanded: int | None,
+    max_seconds: float | None,
+    cancel: threading.Event | None,
+) -> tuple[SearchResult, Trace | None]:
+    from server.puzzles.grid_problem import GridProblem
+
+    problem = GridProblem(maze, options.diagonal)
+    recorder = TraceRecorder() if record_trace else None
+    on_event = None
+    if recorder is not None:
+
+        def on_event(event):
+            recorder.append(event.kind, problem.cell_of(event.state), event.g)
+
+    result = run_search(
+        problem, algorithm, options.search_options(), Limits(max_expanded, max_seconds), on_event, cancel
+    )
+    return result, recorder.trace() if recorder is not None else None
+
+
+def result_json(maze: GridMaze, result: SearchResult, options: RunOptions) -> dict[str, Any]:
+    """The result object of the CLI and the API (see docs/PROTOCOL.md)."""
+    width = maze.width
+    out = {"family": "grid", **result.to_json([list(divmod(int(c), width)) for c in result.path])}
+    used = asdict(options)
+    used.pop("start"), used.pop("goal")
+    out["options"] = used
+    return out

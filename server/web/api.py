@@ -1,0 +1,171 @@
+"""The JSON API (docs/PROTOCOL.md): algorithms, gallery, upload, puzzle cells, headless solve."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request, send_file
+
+from server.config import Config
+from server.puzzles.errors import PuzzleError
+from server.puzzles.grid_model import GridMaze
+from server.puzzles.grid_problem import HEURISTICS
+from server.puzzles.registry import Puzzle, load_puzzle, puzzle_family
+from server.search.registry import ALGORITHMS
+from server.solving import RunOptions, solve
+from server.store import PuzzleStore, puzzle_id
+
+api = Blueprint("api", __name__)
+
+
+def _config() -> Config:
+    return current_app.extensions["maze_config"]
+
+
+def _store() -> PuzzleStore:
+    return current_app.extensions["puzzle_store"]
+
+
+def bad_request(message: str, status: int = 400) -> tuple[Response, int]:
+    return jsonify(error=message), status
+
+
+@api.errorhandler(PuzzleError)
+def puzzle_error(err: PuzzleError):
+    return bad_request(str(err))
+
+
+@api.get("/algorithms")
+def algorithms() -> Response:
+    return jsonify([
+        {
+            "name": a.name,
+            "label": a.label,
+            "summary": a.summary,
+            "uses_heuristic": a.uses_heuristic,
+            "uses_weight": a.uses_weight,
+        }
+        for a in ALGORITHMS.values()
+    ])
+
+
+@api.get("/families")
+def families() -> Response:
+    return jsonify({
+        "grid": {
+            "heuristics": list(HEURISTICS),
+            "heuristics_diagonal": ["octile", "chebyshev", "euclidean", "manhattan"],
+        }
+    })
+
+
+def gallery_entries() -> list[dict[str, Any]]:
+    path = _config().mazes_dir / "gallery.json"
+    if not path.exists():
+        return []
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@api.get("/gallery")
+def gallery() -> Response:
+    return jsonify(gallery_entries())
+
+
+@api.post("/puzzles")
+def upload() -> tuple[Response, int]:
+    """Parse an uploaded file (multipart ``file``) or a gallery maze (JSON ``{"gallery": name}``)."""
+    family = request.form.get("family") or None
+    if request.is_json:
+        body = request.get_json(silent=True) or {}
+        name = body.get("gallery")
+        entry = next((e for e in gallery_entries() if e["name"] == name), None)
+        if entry is None:
+            return bad_request(f"no gallery maze named {name!r}", 404)
+        filename = entry["file"]
+        data = (_config().mazes_dir / filename).read_bytes()
+        family = entry.get("family")
+    else:
+        upload_file = request.files.get("file")
+        if upload_file is None:
+            return bad_request("no file in the upload (expected the form field 'file')")
+        filename = upload_file.filename or "upload"
+        data = upload_file.read()
+    key = puzzle_id(data, family)
+    puzzle = _store().get(key)
+    if puzzle is None:
+        puzzle = load_puzzle(data, filename, family, max_pixels=_config().max_pixels)
+        _store().put(key, puzzle)
+    return jsonify(puzzle_info(key, puzzle)), 201
+
+
+def _get_puzzle(pid: str) -> Puzzle:
+    puzzle = _store().get(pid)
+    if puzzle is None:
+        raise LookupError(pid)
+    return puzzle
+
+
+@api.errorhandler(LookupError)
+def unknown_puzzle(err: LookupError):
+    return bad_request(f"no puzzle with id {err.args[0]!r} (it may have expired: upload it again)", 404)
+
+
+@api.get("/puzzles/<pid>")
+def info(pid: str) -> Response:
+    return jsonify(puzzle_info(pid, _get_puzzle(pid)))
+
+
+@api.get("/puzzles/<pid>/cells")
+def cells(pid: str) -> Response:
+    maze = _get_puzzle(pid)
+    return Response(maze.cells.tobytes(), mimetype="application/octet-stream")
+
+
+@api.post("/puzzles/<pid>/solve")
+def solve_puzzle(pid: str) -> Response:
+    puzzle = _get_puzzle(pid)
+    body = request.get_json(silent=True) or {}
+    algorithm = str(body.get("algorithm", "bfs"))
+    options = RunOptions.from_json({k: v for k, v in body.items() if k != "algorithm"})
+    solved = _solve_checked(puzzle, algorithm, options)
+    return jsonify(solved.json)
+
+
+@api.get("/puzzles/<pid>/solution.png")
+def solution_png(pid: str) -> Response:
+    from server.puzzles.grid_render import render_solution
+
+    puzzle = _get_puzzle(pid)
+    options = RunOptions.from_json({k: v for k, v in request.args.items() if k in ("heuristic", "weight")})
+    solved = _solve_checked(puzzle, request.args.get("algorithm", "bfs"), options)
+    image = render_solution(puzzle, [int(c) for c in solved.result.path])
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG")
+    buffer.seek(0)
+    return send_file(buffer, mimetype="image/png")
+
+
+def _solve_checked(puzzle: Puzzle, algorithm: str, options: RunOptions):
+    if algorithm not in ALGORITHMS:
+        raise PuzzleError(f"unknown algorithm {algorithm!r}; choose one of: {', '.join(ALGORITHMS)}")
+    config = _config()
+    return solve(puzzle, algorithm, options, max_expanded=config.max_expanded, max_seconds=config.max_seconds)
+
+
+def puzzle_info(pid: str, puzzle: Puzzle) -> dict[str, Any]:
+    """What the page needs to know about a puzzle (docs/PROTOCOL.md)."""
+    assert isinstance(puzzle, GridMaze)
+    return {
+        "id": pid,
+        "name": puzzle.name,
+        "family": puzzle_family(puzzle),
+        "width": puzzle.width,
+        "height": puzzle.height,
+        "starts": [list(puzzle.rc(i)) for i in puzzle.starts[:10_000]],
+        "goals": [list(puzzle.rc(i)) for i in puzzle.goals[:10_000]],
+        "weighted": puzzle.weighted,
+        "endpoint_problem": puzzle.endpoint_problem,
+        "notes": puzzle.notes,
+    }
