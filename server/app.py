@@ -51,7 +51,7 @@ def create_app(config: Config | None = None) -> Flask:
     socketio.init_app(
         app,
         async_mode="threading",
-        serializer="msgpack",
+        serializer=config.serializer,
         message_queue=config.message_queue,
         max_http_buffer_size=1_000_000,
         ping_timeout=30,

@@ -25,6 +25,10 @@ class Config:
     # Puzzle store (in memory, least recently used dropped first)
     store_max_cells: int = 400_000_000
     mazes_dir: Path = field(default_factory=lambda: ROOT / "mazes")
+    engine: str = "auto"  # "generic" runs the pure-Python algorithms (tests, new families)
     testing: bool = False
     secret_key: str = "dev"
+    # msgpack sends a binary frame as one WebSocket message; Flask-SocketIO's test client only speaks
+    # the default serializer, so the live-layer tests use "default".
+    serializer: str = "msgpack"
     message_queue: str | None = None  # e.g. redis://…, to run several servers (see docs)

@@ -36,11 +36,16 @@ def register_handlers(socketio: SocketIO, app: Flask) -> None:
         except PuzzleError as err:
             return {"ok": False, "error": str(err)}
 
-        def emit(event: str, payload: Any, callback: Any = None) -> None:
-            socketio.emit(event, payload, to=sid, callback=callback)
+        def emit(event: str, payload: Any) -> None:
+            socketio.emit(event, payload, to=sid)
 
         manager.start(sid, str(message.get("slot") or "main"), run_id, puzzle, algorithm, options, emit)
         return {"ok": True}
+
+    @socketio.on("run_ack")
+    def run_ack(message: Any) -> None:
+        if isinstance(message, dict):
+            manager.ack(request.sid, str(message.get("run", "")))
 
     @socketio.on("run_cancel")
     def run_cancel(message: Any) -> None:

@@ -22,15 +22,16 @@ from server.puzzles.errors import PuzzleError
 from server.puzzles.registry import Puzzle
 from server.solving import RunOptions, Solved, solve
 
-Emit = Callable[..., None]  # emit(event, payload, callback=None)
+Emit = Callable[[str, Any], None]  # emit(event, payload) to the run's client
 
 
-@dataclass
+@dataclass(eq=False)
 class Run:
     run_id: str
     sid: str
     slot: str
     cancel: threading.Event = field(default_factory=threading.Event)
+    window: threading.Semaphore = field(default_factory=lambda: threading.Semaphore(0))
     thread: threading.Thread | None = None
 
 
@@ -39,7 +40,8 @@ class RunManager:
 
     def __init__(self, config: Config) -> None:
         self.config = config
-        self._runs: dict[tuple[str, str], Run] = {}  # (sid, slot) -> run
+        self._runs: dict[tuple[str, str], Run] = {}  # (sid, slot) -> its current run
+        self._live: set[Run] = set()  # every run whose thread has not ended, current or cancelled
         self._lock = threading.Lock()
         self._compute_slots = threading.BoundedSemaphore(config.max_concurrent_runs)
 
@@ -53,12 +55,13 @@ class RunManager:
         options: RunOptions,
         emit: Emit,
     ) -> Run:
-        run = Run(run_id, sid, slot)
+        run = Run(run_id, sid, slot, window=threading.Semaphore(self.config.frame_window))
         with self._lock:
             previous = self._runs.get((sid, slot))
             if previous is not None:
                 previous.cancel.set()
             self._runs[(sid, slot)] = run
+            self._live.add(run)
         run.thread = threading.Thread(
             target=self._execute,
             args=(run, puzzle, algorithm, options, emit),
@@ -67,6 +70,13 @@ class RunManager:
         )
         run.thread.start()
         return run
+
+    def ack(self, sid: str, run_id: str) -> None:
+        """The client has handled one more frame of ``run_id``: one more may be sent."""
+        with self._lock:
+            for run in self._runs.values():
+                if run.sid == sid and run.run_id == run_id:
+                    run.window.release()
 
     def cancel(self, sid: str, run_id: str) -> None:
         with self._lock:
@@ -80,8 +90,9 @@ class RunManager:
                 self._runs.pop(key).cancel.set()
 
     def active(self) -> int:
+        """How many runs are still computing or streaming (cancelled ones until they notice)."""
         with self._lock:
-            return sum(1 for r in self._runs.values() if r.thread and r.thread.is_alive())
+            return len(self._live)
 
     # -- the background task --------------------------------------------------------------
     def _execute(self, run: Run, puzzle: Puzzle, algorithm: str, options: RunOptions, emit: Emit) -> None:
@@ -99,6 +110,7 @@ class RunManager:
             emit("run_error", {"run": run.run_id, "error": f"internal error ({type(err).__name__})"})
         finally:
             with self._lock:
+                self._live.discard(run)
                 if self._runs.get((run.sid, run.slot)) is run:
                     del self._runs[(run.sid, run.slot)]
 
@@ -126,6 +138,7 @@ class RunManager:
                         record_trace=True,
                         max_expanded=self.config.max_expanded,
                         max_seconds=self.config.max_seconds,
+                        engine=self.config.engine,
                         cancel=run.cancel,
                         progress=progress,
                     )
@@ -151,13 +164,13 @@ class RunManager:
         trace = solved.trace
         assert trace is not None
         total = len(trace)
-        window = threading.Semaphore(self.config.frame_window)
+        window = run.window
         sent = 0
         last_status = 0.0
         for frame in frames(run.run_id, trace, self.config.frame_records):
             if not self._wait_for_room(run, window):
                 return
-            emit("run_frame", frame, callback=lambda *_: window.release())
+            emit("run_frame", frame)
             sent = min(total, frame["start"] + self.config.frame_records)
             now = time.monotonic()
             if now - last_status > 0.25:

@@ -1,0 +1,150 @@
+"""The live layer through Flask-SocketIO's test client: frames, acknowledgements, cancellation."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from server import create_app, socketio
+from server.config import Config
+from server.puzzles.grid_model import GridMaze
+
+
+def open_maze(height: int, width: int) -> GridMaze:
+    cells = np.ones((height, width), np.uint8)
+    return GridMaze(cells, [0], [height * width - 1])
+
+
+@pytest.fixture
+def app():
+    app = create_app(Config(testing=True, serializer="default", engine="generic", frame_records=50,
+                            frame_window=2, ack_timeout=5))
+    store = app.extensions["puzzle_store"]
+    store.put("small", open_maze(6, 9))
+    store.put("medium", open_maze(60, 60))
+    store.put("big", open_maze(300, 300))
+    return app
+
+
+def pump(client, until: str, run: str, ack: bool = True, timeout: float = 20.0) -> list[dict]:
+    """Collect events (acknowledging frames) until ``until`` arrives for ``run``."""
+    seen: list[dict] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for message in client.get_received():
+            payload = message["args"][0]
+            seen.append({"name": message["name"], **payload})
+            if message["name"] == "run_frame" and ack:
+                client.emit("run_ack", {"run": payload["run"], "seq": payload["seq"]})
+            if message["name"] == until and payload.get("run") == run:
+                return seen
+        time.sleep(0.01)
+    raise AssertionError(f"no {until} for {run}; saw {[s['name'] for s in seen][-10:]}")
+
+
+def records(frames: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    frames = sorted(frames, key=lambda f: f["start"])
+    kinds = np.concatenate([np.frombuffer(f["kinds"], np.uint8) for f in frames])
+    cells = np.concatenate([np.frombuffer(f["cells"], "<i4") for f in frames])
+    values = np.concatenate([np.frombuffer(f["values"], "<f4") for f in frames])
+    return kinds, cells, values
+
+
+def test_a_run_streams_frames_and_ends_with_the_result(app) -> None:
+    client = socketio.test_client(app)
+    ack = client.emit("run_start", {"run": "r1", "puzzle": "small", "algorithm": "bfs", "options": {}},
+                      callback=True)
+    assert ack == {"ok": True}
+    seen = pump(client, "run_done", "r1")
+    frames = [s for s in seen if s["name"] == "run_frame"]
+    done = seen[-1]
+    assert done["result"]["found"] and done["result"]["cost"] == 13  # 5 down + 8 across
+    assert done["result"]["path"][0] == [0, 0] and done["result"]["path"][-1] == [5, 8]
+    kinds, cells, values = records(frames)
+    assert len(kinds) == done["records"] > 50  # several frames
+    assert [f["start"] for f in frames] == list(range(0, len(kinds), 50))
+    path_cells = cells[kinds == 3]
+    assert path_cells[0] == 6 * 9 - 1 and path_cells[-1] == 0  # goal first: Lee's backtrace
+    assert values[kinds == 3][0] == 13
+    client.disconnect()
+
+
+def test_a_second_run_in_the_same_slot_cancels_the_first(app) -> None:
+    client = socketio.test_client(app)
+    client.emit("run_start", {"run": "slow", "puzzle": "medium", "algorithm": "dfs", "options": {}})
+    pump(client, "run_frame", "slow", ack=False)  # it is streaming, held up by the window
+    client.emit("run_start", {"run": "quick", "puzzle": "small", "algorithm": "bfs", "options": {}})
+    pump(client, "run_done", "quick")
+    later = pump_acking(client, 1.5)
+    # At most the frames already in flight arrive; a run that went on would keep streaming.
+    assert sum(1 for s in later if s["name"] == "run_frame" and s["run"] == "slow") <= 2
+    assert not any(s["name"] == "run_done" and s["run"] == "slow" for s in later)
+    assert wait_idle(app, 2.0)  # the first run's thread has ended: cancelled, not left waiting
+    client.disconnect()
+
+
+def pump_acking(client, seconds: float) -> list[dict]:
+    end, seen = time.monotonic() + seconds, []
+    while time.monotonic() < end:
+        for m in client.get_received():
+            seen.append({"name": m["name"], **m["args"][0]})
+            if m["name"] == "run_frame":
+                client.emit("run_ack", {"run": m["args"][0]["run"], "seq": m["args"][0]["seq"]})
+        time.sleep(0.01)
+    return seen
+
+
+def pump_quietly(client, seconds: float) -> list[dict]:
+    end, seen = time.monotonic() + seconds, []
+    while time.monotonic() < end:
+        seen += [{"name": m["name"], **m["args"][0]} for m in client.get_received()]
+        time.sleep(0.02)
+    return seen
+
+
+def test_the_server_stops_sending_when_frames_are_not_acknowledged(app) -> None:
+    client = socketio.test_client(app)
+    client.emit("run_start", {"run": "r", "puzzle": "big", "algorithm": "bfs", "options": {}})
+    seen = pump_quietly(client, 2.0)
+    frames = [s for s in seen if s["name"] == "run_frame"]
+    assert len(frames) == 2  # the window: nothing more without run_ack
+    client.emit("run_ack", {"run": "r", "seq": 0})
+    more = [s for s in pump_quietly(client, 1.0) if s["name"] == "run_frame"]
+    assert len(more) == 1
+    client.disconnect()
+    assert wait_idle(app, 2.0)  # the disconnect stopped the run (long before the ack timeout)
+
+
+def wait_idle(app, seconds: float) -> bool:
+    manager = app.extensions["run_manager"]
+    deadline = time.monotonic() + seconds
+    while manager.active() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return manager.active() == 0
+
+
+@pytest.mark.parametrize(
+    "message, error",
+    [
+        ({"run": "x", "puzzle": "nope", "algorithm": "bfs"}, "unknown puzzle"),
+        ({"run": "x", "puzzle": "small", "algorithm": "teleport"}, "unknown algorithm"),
+        ({"run": "x", "puzzle": "small", "algorithm": "astar", "options": {"weight": "heavy"}}, "weight"),
+        ({"puzzle": "small", "algorithm": "bfs"}, "run id"),
+    ],
+)
+def test_bad_run_requests_are_refused_with_a_reason(app, message, error) -> None:
+    client = socketio.test_client(app)
+    ack = client.emit("run_start", message, callback=True)
+    assert ack["ok"] is False and error in ack["error"]
+    client.disconnect()
+
+
+def test_a_run_error_reaches_the_client(app) -> None:
+    client = socketio.test_client(app)
+    options = {"start": [0, 0], "goal": [99, 99]}
+    client.emit("run_start", {"run": "e", "puzzle": "small", "algorithm": "bfs", "options": options})
+    seen = pump(client, "run_error", "e")
+    assert "outside" in seen[-1]["error"]
+    client.disconnect()
