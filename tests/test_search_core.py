@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 
@@ -17,7 +18,7 @@ OPTIMAL = ("bfs", "dijkstra", "astar", "bidirectional")
 
 def path_cost(problem: GraphProblem, path: list[str]) -> float:
     total = 0.0
-    for a, b in zip(path, path[1:], strict=False):
+    for a, b in itertools.pairwise(path):
         costs = [c for n, c in problem.successors(a) if n == b]
         assert costs, f"{a} -> {b} is not an edge"
         total += min(costs)
