@@ -1,0 +1,92 @@
+"""Grid mazes from text: ``#`` wall, ``.`` or space free, ``S`` start, ``G`` goal, ``1``-``9`` weight.
+
+One character is one cell; a digit is a free cell that costs that much to enter (``.``, space,
+``S`` and ``G`` cost 1). Every ``S`` is a start and every ``G`` a goal (the search begins at all
+starts and stops at the nearest goal). Line ends may be ``\\n``, ``\\r\\n`` or ``\\r``. Blank lines
+before and after the grid are ignored; lines shorter than the longest are padded with free cells
+on the right (the same as trailing spaces). Tabs are an error: their width is a guess.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from server.puzzles.errors import PuzzleError
+from server.puzzles.grid_model import GridMaze
+
+# Cell value of each allowed character; every other byte maps to 255 (never a valid cell).
+_CELL = np.full(256, 255, dtype=np.uint8)
+_CELL[ord("#")] = 0
+for _ch in ". SG":
+    _CELL[ord(_ch)] = 1
+for _d in range(1, 10):
+    _CELL[ord(str(_d))] = _d
+_INVALID = re.compile(r"[^#. SG1-9]")
+
+
+def parse_grid_text(text: str, name: str = "maze") -> GridMaze:
+    """Parse the text format into a ``GridMaze``; raise ``PuzzleError`` naming line and column.
+
+    Missing ``S`` or ``G`` is not an error: the maze comes back with empty starts (goals) and
+    ``endpoint_problem`` saying so, and the user picks the cell.
+    """
+    lines = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    first = 0
+    while first < len(lines) and not lines[first].strip():
+        first += 1
+    last = len(lines)
+    while last > first and not lines[last - 1].strip():
+        last -= 1
+    if first == last:
+        raise PuzzleError("the file is empty: expected rows of '#' (wall) and '.' (free)", "file")
+    rows = lines[first:last]
+
+    for number, line in enumerate(rows, start=first + 1):
+        bad = _INVALID.search(line)
+        if bad:
+            raise PuzzleError(_unknown(bad.group()), f"line {number}, column {bad.start() + 1}")
+
+    width = max(len(line) for line in rows)
+    grid = np.full((len(rows), width), ord("."), dtype=np.uint8)
+    short = []
+    for r, line in enumerate(rows):
+        grid[r, : len(line)] = np.frombuffer(line.encode("ascii"), dtype=np.uint8)
+        if len(line) < width:
+            short.append(first + 1 + r)
+    cells = _CELL[grid]
+    if not cells.any():
+        raise PuzzleError(
+            f"the maze has no free cell: all {cells.size} cells are walls ('#')", f"lines {first + 1}-{last}"
+        )
+
+    starts = np.flatnonzero(grid == ord("S"))
+    goals = np.flatnonzero(grid == ord("G"))
+    notes = [f"text grid, {width} x {len(rows)} cells"]
+    if short:
+        listed = ", ".join(map(str, short[:10])) + (", ..." if len(short) > 10 else "")
+        notes.append(f"line(s) {listed} shorter than {width} characters: padded with free cells")
+    if cells.max() > 1:
+        notes.append("weighted: digits 2-9 cost that much to enter a cell")
+    for label, letter, found in (("start", "S", starts), ("goal", "G", goals)):
+        if len(found) > 1:
+            notes.append(f"{len(found)} {label} cells ('{letter}')")
+    problems = [
+        f"no {label} cell ('{letter}') in the text"
+        for label, letter, found in (("start", "S", starts), ("goal", "G", goals))
+        if not len(found)
+    ]
+    problem = "; ".join(problems) or None
+    return GridMaze(cells, starts, goals, name=name, source="text", notes=notes, endpoint_problem=problem)
+
+
+def _unknown(char: str) -> str:
+    if char == "\t":
+        return "a tab character; use spaces or '.' for free cells (a tab's width is ambiguous)"
+    if char in "sg":
+        return f"unknown character '{char}' (start and goal are the capitals 'S' and 'G')"
+    if char == "0":
+        return "unknown character '0' (weights are 1-9; '#' is a wall)"
+    shown = char if char.isprintable() else f"U+{ord(char):04X}"
+    return f"unknown character '{shown}' (allowed: '#' wall, '.' or space free, 'S', 'G', digits 1-9)"
