@@ -46,6 +46,8 @@ NOISE_PIXELS = 4  # blobs smaller than this (and than a quarter of the largest) 
 
 # Pillow's decompression-bomb limit is a module global; see _open_lazily for why and how we relax it.
 _PILLOW_LIMIT_LOCK = threading.Lock()
+# File signatures of the accepted formats: data that starts like an image but does not open is damaged.
+_SIGNATURES = (b"\x89PNG", b"GIF8", b"BM", b"\xff\xd8", b"RIFF", b"P1", b"P2", b"P3", b"P4", b"P5", b"P6")
 
 
 def parse_grid_image(
@@ -155,12 +157,17 @@ def _open_lazily(data: bytes, max_pixels: int) -> Image.Image:
             "file",
         ) from exc
     except UnidentifiedImageError as exc:
+        if data.startswith(_SIGNATURES):
+            raise PuzzleError("the image header is truncated or damaged (cannot read it)", "file") from exc
         raise PuzzleError(
             f"not an image Pillow can read (cannot identify the format; accepted: {', '.join(FORMATS)})",
             "file",
         ) from exc
     except Exception as exc:  # a damaged header: SyntaxError, OSError, struct.error, ...
-        raise PuzzleError(f"not an image Pillow can read ({type(exc).__name__}: {exc})", "file") from exc
+        raise PuzzleError(
+            f"not an image Pillow can read: the header is truncated or damaged ({type(exc).__name__}: {exc})",
+            "file",
+        ) from exc
 
 
 def _describe_mode(im: Image.Image) -> str:
