@@ -134,22 +134,20 @@ def parse_grid_image(
 def _open_lazily(data: bytes, max_pixels: int) -> Image.Image:
     """``Image.open`` (reads the header only), with Pillow's bomb limit relaxed if the caller asked."""
     try:
-        default_limit = Image.MAX_IMAGE_PIXELS
-        if default_limit is None or max_pixels <= default_limit:
-            # Our own limit is the stricter one: Pillow's global stays as it is. Between its
-            # warning level and its error level Pillow only warns; we raise on the size anyway.
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-                return Image.open(io.BytesIO(data), formats=FORMATS)
-        with _PILLOW_LIMIT_LOCK:
+        # The lock serialises our header reads, which are short: the global limit and the
+        # process-wide warning filters (catch_warnings is not thread-safe) change for one at a time.
+        with _PILLOW_LIMIT_LOCK, warnings.catch_warnings():
+            # Between its warning and its error level Pillow only warns; our own check raises.
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             saved = Image.MAX_IMAGE_PIXELS
-            Image.MAX_IMAGE_PIXELS = max_pixels
+            relax = saved is not None and max_pixels > saved  # only when the caller asked for more
+            if relax:
+                Image.MAX_IMAGE_PIXELS = max_pixels
             try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-                    return Image.open(io.BytesIO(data), formats=FORMATS)
+                return Image.open(io.BytesIO(data), formats=FORMATS)
             finally:
-                Image.MAX_IMAGE_PIXELS = saved
+                if relax:
+                    Image.MAX_IMAGE_PIXELS = saved
     except Image.DecompressionBombError as exc:
         raise PuzzleError(
             f"the image is over twice the pixel limit ({exc}); the limit is {max_pixels:,} pixels "
