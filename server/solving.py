@@ -45,7 +45,7 @@ class RunOptions:
         if not isinstance(heuristic, str):
             raise PuzzleError("must be a heuristic name", "option 'heuristic'")
         try:
-            weight = float(raw.get("weight", 1.0) or 1.0)
+            weight = float(1.0 if raw.get("weight") in (None, "") else raw["weight"])
         except (TypeError, ValueError):
             raise PuzzleError(f"not a number: {raw.get('weight')!r}", "option 'weight'") from None
         if not (1.0 <= weight <= 100.0):

@@ -135,9 +135,8 @@ def test_bad_requests_name_the_problem(client) -> None:
 
 
 def test_text_maze_with_weights(client) -> None:
-    text = b"#######\n#S...G#\n#.999.#\n#.....#\n#######\n"
-    info = upload(client, text, "w.txt").json
-    assert info["weighted"] is False
+    plain = upload(client, b"#######\n#S...G#\n#######\n", "plain.txt").json
+    assert plain["weighted"] is False
     weighted = upload(client, b"#######\n#S9..G#\n#.....#\n#######\n", "w2.txt").json
     assert weighted["weighted"] is True
     bfs = client.post(f"/api/puzzles/{weighted['id']}/solve", json={"algorithm": "bfs"}).json
