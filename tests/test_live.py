@@ -148,3 +148,17 @@ def test_a_run_error_reaches_the_client(app) -> None:
     seen = pump(client, "run_error", "e")
     assert "outside" in seen[-1]["error"]
     client.disconnect()
+
+
+def test_kernel_runs_stream_messages_msgpack_can_carry() -> None:
+    import msgpack
+
+    app = create_app(Config(testing=True, serializer="default", frame_records=1000))
+    app.extensions["puzzle_store"].put("small", open_maze(20, 30))
+    client = socketio.test_client(app)
+    client.emit("run_start", {"run": "k", "puzzle": "small", "algorithm": "astar", "options": {}})
+    seen = pump(client, "run_done", "k")
+    for message in seen:
+        msgpack.packb(message)  # the browser's serializer: numpy scalars would fail here
+    assert seen[-1]["result"]["cost"] == 19 + 29
+    client.disconnect()

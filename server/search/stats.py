@@ -51,21 +51,22 @@ class SearchResult:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self, path_json: list[Any] | None = None) -> dict[str, Any]:
-        cost = self.cost
+        cost = None if self.cost is None else float(self.cost)
         if cost is not None and abs(cost - round(cost)) < 1e-9:
             cost = round(cost)
         elif cost is not None:
             cost = round(cost, 6)
+        # Plain Python types only (kernels hand back numpy scalars): msgpack and JSON need them.
         out: dict[str, Any] = {
             "algorithm": self.algorithm,
-            "found": self.found,
+            "found": bool(self.found),
             "cost": cost,
             "path": self.path if path_json is None else path_json,
-            "expanded": self.expanded,
-            "generated": self.generated,
-            "max_frontier": self.max_frontier,
-            "seconds": round(self.seconds, 6),
-            "optimal_guaranteed": self.optimal_guaranteed,
+            "expanded": int(self.expanded),
+            "generated": int(self.generated),
+            "max_frontier": int(self.max_frontier),
+            "seconds": round(float(self.seconds), 6),
+            "optimal_guaranteed": bool(self.optimal_guaranteed),
         }
         if self.stopped:
             out["stopped"] = self.stopped
