@@ -1,0 +1,62 @@
+// Fetch wrappers for the HTTP API (docs/PROTOCOL.md). Every failure becomes an ApiError whose
+// message is plain words for the page: the server's {error} text when it sent one.
+
+export class ApiError extends Error {}
+
+const STATUS_WORDS = {
+  400: "The server could not use that input.",
+  404: "Not found on the server.",
+  413: "That file is too large for the server.",
+  500: "The server hit an internal error.",
+};
+
+async function errorFrom(response) {
+  // The API answers {error}; a proxy or Werkzeug itself may answer HTML (e.g. 413), which we never show.
+  try {
+    const body = await response.json();
+    if (body && typeof body.error === "string" && body.error) return new ApiError(body.error);
+  } catch { /* not JSON */ }
+  return new ApiError(STATUS_WORDS[response.status] || `The server answered ${response.status}.`);
+}
+
+async function request(url, options = {}) {
+  let response;
+  try {
+    response = await fetch(url, options);
+  } catch {
+    throw new ApiError("Cannot reach the server. Is it running?");
+  }
+  if (!response.ok) throw await errorFrom(response);
+  return response;
+}
+
+async function json(url, options) {
+  return (await request(url, options)).json();
+}
+
+export const getAlgorithms = () => json("/api/algorithms");
+export const getFamilies = () => json("/api/families");
+export const getGallery = () => json("/api/gallery");
+export const getPuzzle = (id) => json(`/api/puzzles/${encodeURIComponent(id)}`);
+
+/** Upload a maze file (multipart field `file`); resolves to the puzzle info. */
+export function uploadPuzzle(file) {
+  const form = new FormData();
+  form.append("file", file, file.name);
+  return json("/api/puzzles", { method: "POST", body: form });
+}
+
+/** Load a bundled maze by its gallery name; resolves to the puzzle info. */
+export function loadGalleryPuzzle(name) {
+  return json("/api/puzzles", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ gallery: name }),
+  });
+}
+
+/** The maze's cells, one byte each, row-major: 0 = wall, 1..9 = free with that cost. */
+export async function getCells(id) {
+  const response = await request(`/api/puzzles/${encodeURIComponent(id)}/cells`);
+  return new Uint8Array(await response.arrayBuffer());
+}

@@ -1,0 +1,37 @@
+// Number display for the stats panel. Digits are grouped by CSS spacing, not by commas, so an
+// element's text stays the bare number ("1234567") for copy-paste and for tests.
+
+/** Put `value` into `el` as a grouped number, or "—" when there is none. */
+export function setNumber(el, value, decimals = 3) {
+  if (value === null || value === undefined || Number.isNaN(value)) {
+    el.textContent = "—";
+    return;
+  }
+  let text = Number.isInteger(value) ? String(value) : value.toFixed(decimals).replace(/\.?0+$/, "");
+  let sign = "";
+  if (text.startsWith("-")) {
+    sign = "-";
+    text = text.slice(1);
+  }
+  const [whole, fraction] = text.split(".");
+  const parts = [];
+  for (let end = whole.length; end > 0; end -= 3) parts.unshift(whole.slice(Math.max(0, end - 3), end));
+  const spans = parts.map((digits, i) => {
+    const span = document.createElement("span");
+    if (i > 0) span.className = "group";
+    span.textContent = i === 0 ? sign + digits : digits;
+    return span;
+  });
+  if (fraction) spans.push(document.createTextNode(`.${fraction}`));
+  el.replaceChildren(...spans);
+}
+
+/** "1,234,567" for running text (status lines), where commas read best. */
+export const withCommas = (n) => Math.round(n).toLocaleString("en-US");
+
+export function seconds(s) {
+  if (s === null || s === undefined) return "—";
+  if (s < 0.001) return "< 1 ms";
+  if (s < 1) return `${Math.round(s * 1000)} ms`;
+  return `${s.toFixed(2)} s`;
+}

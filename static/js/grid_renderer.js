@@ -1,0 +1,496 @@
+// Draws a grid maze and its search state on a canvas. An offscreen canvas holds one pixel per cell;
+// its ImageData (seen as a Uint32Array) is recoloured per record and copied back in dirty bands of
+// rows, then drawn scaled onto the visible canvas. Overlays (path line, scores, markers) are vector.
+
+import { COLORS, baseTable, luminance, packHex, rampTable } from "./colors.js";
+import { STATUS } from "./grid_state.js";
+
+const BAND = 32; // rows per dirty band: only changed bands are copied to the offscreen canvas
+const NUMBERS_FROM = 18; // screen px per cell from which scores and grid lines are drawn
+const FRONTIER_DOTS_BELOW = 3; // screen px per cell under which frontier cells get enlarged dots
+const PATH_LINE_BELOW = 5; // screen px per cell under which the path also gets a line (cells are too small)
+const MAX_SCALE = 96;
+const MARKER_MIN = 16; // start/goal markers never get smaller than this (CSS px)
+const BACKGROUND = "#e4e1d9";
+
+export class GridRenderer {
+  constructor(canvas) {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext("2d");
+    this.view = { scale: 1, ox: 0, oy: 0 };
+    this.size = { width: 0, height: 0, dpr: 1 };
+    this.maze = null; // {width, height, cells}
+    this.state = null; // GridState
+    this.starts = [];
+    this.goals = [];
+    this.scoreMax = 1;
+    this.ramp = rampTable();
+    this.base = baseTable();
+    this.statusColors = new Uint32Array(8);
+    const sc = this.statusColors;
+    sc[STATUS.OPEN] = packHex(COLORS.open);
+    sc[STATUS.UPDATED] = packHex(COLORS.update);
+    sc[STATUS.PATH] = packHex(COLORS.path);
+    sc[STATUS.OPEN_B] = packHex(COLORS.openBack);
+    sc[STATUS.CLOSED_B] = packHex(COLORS.closedBack);
+    sc[STATUS.UPDATED_B] = packHex(COLORS.update);
+    this.paint = () => {};
+    this.pathCache = { length: -1, path: null };
+    this.drawPending = false;
+    this.autoFit = true; // refit on resize until the user zooms or pans
+    this.onCellClick = null; // (cell, event) => void
+    this.onHover = null; // (cell) => void, -1 off the board
+    this.bindInput();
+    new ResizeObserver(() => this.resize()).observe(canvas.parentElement);
+    this.resize();
+  }
+
+  // ---- maze and state --------------------------------------------------------------------------
+
+  /** Show a new maze (cells: Uint8Array, 0 = wall, 1..9 = weight) with its per-cell state. */
+  setMaze(width, height, cells, state) {
+    this.maze = { width, height, cells };
+    this.state = state;
+    this.offscreen = document.createElement("canvas");
+    this.offscreen.width = width;
+    this.offscreen.height = height;
+    this.offCtx = this.offscreen.getContext("2d");
+    this.image = this.offCtx.createImageData(width, height);
+    this.pixels = new Uint32Array(this.image.data.buffer);
+    this.dirty = new Uint8Array(Math.ceil(height / BAND));
+    this.version = 0; // bumped whenever the offscreen canvas changes (the mipmaps follow it)
+    this.levels = []; // half, quarter, … size copies for zoomed-out views
+    this.scoreMax = 1;
+    this.starts = [];
+    this.goals = [];
+    this.makePainter();
+    this.repaintAll();
+    this.fit();
+  }
+
+  setMarkers(starts, goals) {
+    this.starts = starts;
+    this.goals = goals;
+    this.requestDraw();
+  }
+
+  /** Scores are coloured on [0, max]; a change recolours every closed cell. */
+  setScoreMax(max) {
+    const value = Math.max(1, max);
+    if (value === this.scoreMax) return;
+    this.scoreMax = value;
+    this.makePainter();
+    this.repaintAll();
+  }
+
+  // The per-record hot path: a closure over locals, rebuilt when the maze or the scale changes.
+  makePainter() {
+    if (!this.maze) return;
+    const { width, cells } = this.maze;
+    const { status, score } = this.state;
+    const { pixels, dirty, base, ramp, statusColors } = this;
+    const toIndex = 255 / this.scoreMax;
+    const bandWidth = width * BAND;
+    this.paint = (cell) => {
+      const s = status[cell];
+      let color;
+      if (s === STATUS.NONE) color = base[cells[cell]];
+      else if (s === STATUS.CLOSED) {
+        const k = (score[cell] * toIndex) | 0;
+        color = ramp[k > 255 ? 255 : k < 0 ? 0 : k];
+      } else color = statusColors[s];
+      pixels[cell] = color;
+      dirty[(cell / bandWidth) | 0] = 1;
+    };
+  }
+
+  /** Recolour every cell from the state (after a rewind or a new colour scale). */
+  repaintAll() {
+    if (!this.maze) return;
+    const { cells } = this.maze;
+    const n = cells.length;
+    const paint = this.paint;
+    for (let i = 0; i < n; i++) paint(i);
+    this.pathCache.length = -1;
+    this.requestDraw();
+  }
+
+  // ---- view ------------------------------------------------------------------------------------
+
+  resize() {
+    const rect = this.canvas.parentElement.getBoundingClientRect();
+    const dpr = window.devicePixelRatio || 1;
+    const width = Math.max(1, Math.floor(rect.width));
+    const height = Math.max(1, Math.floor(rect.height));
+    this.size = { width, height, dpr };
+    this.canvas.width = Math.round(width * dpr);
+    this.canvas.height = Math.round(height * dpr);
+    this.canvas.style.width = `${width}px`;
+    this.canvas.style.height = `${height}px`;
+    if (this.autoFit) this.fit();
+    else this.drawNow();
+  }
+
+  fit() {
+    this.autoFit = true;
+    if (!this.maze) return this.requestDraw();
+    const { width, height } = this.size;
+    const pad = 12;
+    const scale = Math.min((width - 2 * pad) / this.maze.width, (height - 2 * pad) / this.maze.height);
+    this.view.scale = Math.max(1e-3, Math.min(MAX_SCALE, scale));
+    this.view.ox = (width - this.maze.width * this.view.scale) / 2;
+    this.view.oy = (height - this.maze.height * this.view.scale) / 2;
+    this.requestDraw();
+  }
+
+  /** Zoom by `factor` keeping the board point under (x, y) (canvas CSS px) in place. */
+  zoomAt(x, y, factor) {
+    if (!this.maze) return;
+    const v = this.view;
+    const fitScale = Math.min(this.size.width / this.maze.width, this.size.height / this.maze.height);
+    const scale = Math.min(MAX_SCALE, Math.max(Math.min(fitScale / 2, 1), v.scale * factor));
+    v.ox = x - (x - v.ox) * (scale / v.scale);
+    v.oy = y - (y - v.oy) * (scale / v.scale);
+    v.scale = scale;
+    this.autoFit = false;
+    this.requestDraw();
+  }
+
+  zoomBy(factor) {
+    this.zoomAt(this.size.width / 2, this.size.height / 2, factor);
+  }
+
+  /** The flat cell index under a client (page) point, or -1 off the board. */
+  cellAt(clientX, clientY) {
+    if (!this.maze) return -1;
+    const rect = this.canvas.getBoundingClientRect();
+    const { scale, ox, oy } = this.view;
+    const col = Math.floor((clientX - rect.left - ox) / scale);
+    const row = Math.floor((clientY - rect.top - oy) / scale);
+    if (row < 0 || col < 0 || row >= this.maze.height || col >= this.maze.width) return -1;
+    return row * this.maze.width + col;
+  }
+
+  bindInput() {
+    const canvas = this.canvas;
+    canvas.addEventListener("wheel", (event) => {
+      event.preventDefault();
+      const rect = canvas.getBoundingClientRect();
+      // Line-mode wheels (Firefox) report lines, not pixels.
+      const delta = event.deltaMode === 1 ? event.deltaY * 40 : event.deltaY;
+      this.zoomAt(event.clientX - rect.left, event.clientY - rect.top, Math.exp(-delta * 0.0015));
+    }, { passive: false });
+
+    let press = null;
+    canvas.addEventListener("pointerdown", (event) => {
+      if (event.button !== 0) return;
+      press = { x: event.clientX, y: event.clientY, lastX: event.clientX, lastY: event.clientY, moved: false };
+      canvas.setPointerCapture(event.pointerId);
+    });
+    canvas.addEventListener("pointermove", (event) => {
+      if (press) {
+        const dx = event.clientX - press.lastX;
+        const dy = event.clientY - press.lastY;
+        if (!press.moved && Math.hypot(event.clientX - press.x, event.clientY - press.y) > 4) {
+          press.moved = true;
+          canvas.classList.add("panning");
+        }
+        if (press.moved) {
+          this.view.ox += dx;
+          this.view.oy += dy;
+          this.autoFit = false;
+          this.requestDraw();
+        }
+        press.lastX = event.clientX;
+        press.lastY = event.clientY;
+      }
+      this.onHover?.(this.cellAt(event.clientX, event.clientY));
+    });
+    const release = (event) => {
+      if (!press) return;
+      const wasClick = !press.moved && event.type === "pointerup";
+      press = null;
+      canvas.classList.remove("panning");
+      if (wasClick) {
+        const cell = this.cellAt(event.clientX, event.clientY);
+        if (cell >= 0) this.onCellClick?.(cell, event);
+      }
+    };
+    canvas.addEventListener("pointerup", release);
+    canvas.addEventListener("pointercancel", release);
+    canvas.addEventListener("pointerleave", () => this.onHover?.(-1));
+  }
+
+  // ---- drawing ---------------------------------------------------------------------------------
+
+  requestDraw() {
+    if (this.drawPending) return;
+    this.drawPending = true;
+    requestAnimationFrame(() => this.drawNow());
+  }
+
+  /** Copy the dirty bands of the ImageData to the offscreen canvas. */
+  flush() {
+    const dirty = this.dirty;
+    if (!dirty) return;
+    const { width, height } = this.maze;
+    for (let band = 0; band < dirty.length; band++) {
+      if (!dirty[band]) continue;
+      let end = band;
+      while (end + 1 < dirty.length && dirty[end + 1]) end++;
+      const y0 = band * BAND;
+      const y1 = Math.min(height, (end + 1) * BAND);
+      this.offCtx.putImageData(this.image, 0, 0, 0, y0, width, y1 - y0);
+      dirty.fill(0, band, end + 1);
+      this.version++;
+      band = end;
+    }
+  }
+
+  drawNow() {
+    this.drawPending = false;
+    const ctx = this.ctx;
+    const { width, height, dpr } = this.size;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.fillStyle = BACKGROUND;
+    ctx.fillRect(0, 0, width, height);
+    if (!this.maze) return;
+    this.flush();
+
+    const { scale, ox, oy } = this.view;
+    const W = this.maze.width;
+    const H = this.maze.height;
+    const c0 = Math.max(0, Math.floor(-ox / scale));
+    const c1 = Math.min(W, Math.ceil((width - ox) / scale));
+    const r0 = Math.max(0, Math.floor(-oy / scale));
+    const r1 = Math.min(H, Math.ceil((height - oy) / scale));
+    if (c1 > c0 && r1 > r0) {
+      if (scale >= 0.75) {
+        // Zoomed in: crisp cells, only the visible part.
+        ctx.imageSmoothingEnabled = scale < 1;
+        ctx.drawImage(this.offscreen, c0, r0, c1 - c0, r1 - r0,
+          ox + c0 * scale, oy + r0 * scale, (c1 - c0) * scale, (r1 - r0) * scale);
+      } else {
+        // Zoomed out: several cells per pixel. Sampling them would shimmer (moiré on a maze's
+        // regular walls); a chain of exact halvings averages them instead, like a mipmap.
+        const level = Math.min(12, Math.floor(Math.log2(1 / scale)));
+        const image = this.mipmap(level);
+        const f = 2 ** level * scale;
+        ctx.imageSmoothingEnabled = true;
+        ctx.imageSmoothingQuality = "high";
+        ctx.drawImage(image, ox, oy, image.width * f, image.height * f);
+      }
+      ctx.strokeStyle = "rgba(0,0,0,0.45)";
+      ctx.lineWidth = 1;
+      ctx.strokeRect(ox - 0.5, oy - 0.5, W * scale + 1, H * scale + 1);
+      if (scale >= NUMBERS_FROM) this.drawGridLines(c0, c1, r0, r1);
+      if (scale < FRONTIER_DOTS_BELOW) this.drawFrontierDots();
+      this.drawPath();
+      if (scale >= NUMBERS_FROM) this.drawScores(c0, c1, r0, r1);
+      this.drawCurrent();
+    }
+    this.drawMarkers();
+    this.canvas.dataset.scale = String(scale);
+    this.canvas.dataset.originX = String(ox);
+    this.canvas.dataset.originY = String(oy);
+  }
+
+  /** The offscreen image halved `level` times, each halving a 2 x 2 average; rebuilt when stale. */
+  mipmap(level) {
+    let source = this.offscreen;
+    for (let k = 1; k <= level; k++) {
+      let entry = this.levels[k];
+      if (!entry) {
+        const canvas = document.createElement("canvas");
+        canvas.width = Math.max(1, Math.ceil(source.width / 2));
+        canvas.height = Math.max(1, Math.ceil(source.height / 2));
+        entry = this.levels[k] = { canvas, ctx: canvas.getContext("2d"), version: -1 };
+      }
+      if (entry.version !== this.version) {
+        entry.ctx.clearRect(0, 0, entry.canvas.width, entry.canvas.height);
+        entry.ctx.imageSmoothingEnabled = true;
+        entry.ctx.drawImage(source, 0, 0, source.width / 2, source.height / 2);
+        entry.version = this.version;
+      }
+      source = entry.canvas;
+    }
+    return source;
+  }
+
+  drawGridLines(c0, c1, r0, r1) {
+    const ctx = this.ctx;
+    const { scale, ox, oy } = this.view;
+    ctx.beginPath();
+    for (let c = c0; c <= c1; c++) {
+      const x = Math.round(ox + c * scale) + 0.5;
+      ctx.moveTo(x, oy + r0 * scale);
+      ctx.lineTo(x, oy + r1 * scale);
+    }
+    for (let r = r0; r <= r1; r++) {
+      const y = Math.round(oy + r * scale) + 0.5;
+      ctx.moveTo(ox + c0 * scale, y);
+      ctx.lineTo(ox + c1 * scale, y);
+    }
+    ctx.strokeStyle = "rgba(0,0,0,0.18)";
+    ctx.lineWidth = 1;
+    ctx.stroke();
+  }
+
+  /** Zoomed out, a frontier cell is a fraction of a pixel: draw the wave's edge as dots. */
+  drawFrontierDots() {
+    const cells = this.state.frontierCells();
+    if (!cells.length) return;
+    const ctx = this.ctx;
+    const { scale, ox, oy } = this.view;
+    const W = this.maze.width;
+    const status = this.state.status;
+    const size = 4;
+    const limit = Math.min(cells.length, 50000);
+    for (const [color, back] of [[COLORS.open, false], [COLORS.openBack, true]]) {
+      ctx.beginPath();
+      for (let k = 0; k < limit; k++) {
+        const cell = cells[k];
+        if ((status[cell] >= STATUS.OPEN_B) !== back) continue;
+        const r = (cell / W) | 0;
+        const c = cell - r * W;
+        ctx.rect(ox + (c + 0.5) * scale - size / 2, oy + (r + 0.5) * scale - size / 2, size, size);
+      }
+      ctx.fillStyle = color;
+      ctx.fill();
+    }
+  }
+
+  /** The path as a polyline through cell centres (cell units), rebuilt when it grows. */
+  pathShape() {
+    const state = this.state;
+    if (this.pathCache.length === state.pathLength) return this.pathCache.path;
+    const W = this.maze.width;
+    const shape = new Path2D();
+    let prevR = 0, prevC = 0, dirR = 9, dirC = 9, pendingR = 0, pendingC = 0, open = false;
+    for (let k = 0; k < state.pathLength; k++) {
+      const cell = state.path[k];
+      const r = (cell / W) | 0;
+      const c = cell - r * W;
+      const dr = r - prevR, dc = c - prevC;
+      if (!open || Math.abs(dr) > 1 || Math.abs(dc) > 1) {
+        if (open) shape.lineTo(pendingC + 0.5, pendingR + 0.5);
+        shape.moveTo(c + 0.5, r + 0.5);
+        open = true;
+        dirR = dirC = 9;
+      } else if (dr !== dirR || dc !== dirC) {
+        // A turn: emit the corner; straight runs collapse into one segment.
+        if (dirR !== 9) shape.lineTo(prevC + 0.5, prevR + 0.5);
+        dirR = dr;
+        dirC = dc;
+      }
+      pendingR = r;
+      pendingC = c;
+      prevR = r;
+      prevC = c;
+    }
+    if (open) shape.lineTo(pendingC + 0.5, pendingR + 0.5);
+    this.pathCache = { length: state.pathLength, path: shape };
+    return shape;
+  }
+
+  drawPath() {
+    // Zoomed in, the vermillion path cells speak for themselves; zoomed out they are specks.
+    if (!this.state || this.state.pathLength < 2 || this.view.scale >= PATH_LINE_BELOW) return;
+    const ctx = this.ctx;
+    const { scale, ox, oy } = this.view;
+    const { dpr } = this.size;
+    const shape = this.pathShape();
+    const width = Math.max(3.5, scale);
+    ctx.save();
+    ctx.setTransform(dpr * scale, 0, 0, dpr * scale, dpr * ox, dpr * oy);
+    ctx.lineJoin = "round";
+    ctx.lineCap = "round";
+    ctx.strokeStyle = "rgba(255,255,255,0.9)"; // a halo keeps the line visible on any colour
+    ctx.lineWidth = (width + 3) / scale;
+    ctx.stroke(shape);
+    ctx.strokeStyle = COLORS.path;
+    ctx.lineWidth = width / scale;
+    ctx.stroke(shape);
+    ctx.restore();
+  }
+
+  drawScores(c0, c1, r0, r1) {
+    const ctx = this.ctx;
+    const { scale, ox, oy } = this.view;
+    const W = this.maze.width;
+    const { status, score } = this.state;
+    const pixels = this.pixels;
+    const base = Math.floor(scale * 0.42);
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    let font = -1;
+    for (let r = r0; r < r1; r++) {
+      for (let c = c0; c < c1; c++) {
+        const i = r * W + c;
+        if (status[i] === STATUS.NONE) continue;
+        const v = score[i];
+        const text = Number.isInteger(v) ? String(v) : v.toFixed(1);
+        // Long numbers shrink to fit their cell.
+        const size = Math.max(6, Math.min(base, Math.floor((scale * 0.92) / (0.6 * text.length))));
+        if (size !== font) {
+          ctx.font = `600 ${size}px system-ui, sans-serif`;
+          font = size;
+        }
+        ctx.fillStyle = luminance(pixels[i]) > 0.5 ? "#111" : "#fff";
+        ctx.fillText(text, ox + (c + 0.5) * scale, oy + (r + 0.5) * scale + 0.5);
+      }
+    }
+  }
+
+  drawCurrent() {
+    const cell = this.state ? this.state.current : -1;
+    if (cell < 0) return;
+    const ctx = this.ctx;
+    const { scale, ox, oy } = this.view;
+    const W = this.maze.width;
+    const r = (cell / W) | 0;
+    const c = cell - r * W;
+    const x = ox + (c + 0.5) * scale;
+    const y = oy + (r + 0.5) * scale;
+    const half = Math.max(scale / 2, 6);
+    ctx.lineWidth = 3;
+    ctx.strokeStyle = "#fff";
+    ctx.strokeRect(x - half, y - half, 2 * half, 2 * half);
+    ctx.lineWidth = 2;
+    ctx.strokeStyle = COLORS.current;
+    ctx.strokeRect(x - half, y - half, 2 * half, 2 * half);
+  }
+
+  drawMarkers() {
+    if (!this.maze) return;
+    for (const cell of this.starts.slice(0, 400)) this.drawMarker(cell, "start");
+    for (const cell of this.goals.slice(0, 400)) this.drawMarker(cell, "goal");
+  }
+
+  drawMarker(cell, kind) {
+    const ctx = this.ctx;
+    const { scale, ox, oy } = this.view;
+    const W = this.maze.width;
+    const r = (cell / W) | 0;
+    const c = cell - r * W;
+    const x = ox + (c + 0.5) * scale;
+    const y = oy + (r + 0.5) * scale;
+    const size = Math.max(MARKER_MIN, scale * 0.9);
+    ctx.beginPath();
+    if (kind === "start") ctx.rect(x - size / 2, y - size / 2, size, size);
+    else ctx.arc(x, y, size / 2, 0, 2 * Math.PI);
+    ctx.fillStyle = kind === "start" ? COLORS.start : COLORS.goal;
+    ctx.fill();
+    ctx.lineWidth = 3;
+    ctx.strokeStyle = "#fff";
+    ctx.stroke();
+    ctx.lineWidth = 1.5;
+    ctx.strokeStyle = "#000";
+    ctx.stroke();
+    ctx.fillStyle = "#fff";
+    ctx.font = `700 ${Math.round(size * 0.6)}px system-ui, sans-serif`;
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    ctx.fillText(kind === "start" ? "S" : "G", x, y + 1);
+  }
+}

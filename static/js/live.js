@@ -1,0 +1,85 @@
+// The Socket.IO connection: starts and cancels runs and routes each run's events to its handlers.
+// Every run_frame is acknowledged with a `run_ack` event (the server keeps only a small window of
+// frames in flight; docs/PROTOCOL.md).
+
+/** Bytes fields arrive as ArrayBuffer or a typed-array view, depending on the parser: normalise. */
+export function asBytes(field) {
+  if (field instanceof ArrayBuffer) return new Uint8Array(field);
+  if (ArrayBuffer.isView(field)) return new Uint8Array(field.buffer, field.byteOffset, field.byteLength);
+  return new Uint8Array(0);
+}
+
+let counter = 0;
+const newRunId = () => `r${Date.now().toString(36)}${(counter++).toString(36)}`;
+
+export class Live {
+  /** @param {{onConnection?: (connected: boolean) => void}} hooks */
+  constructor(hooks = {}) {
+    // `io` is the global from /static/vendor/socket.io.msgpack.min.js.
+    this.socket = window.io({ transports: ["websocket"] });
+    this.runs = new Map(); // run id -> handlers
+    const { onConnection = () => {} } = hooks;
+    this.socket.on("connect", () => onConnection(true));
+    this.socket.on("disconnect", () => onConnection(false));
+    this.socket.on("connect_error", () => onConnection(false));
+
+    this.socket.on("run_status", (msg) => this.runs.get(msg?.run)?.onStatus?.(msg));
+    this.socket.on("run_frame", (msg, ack) => {
+      try {
+        const handlers = this.runs.get(msg?.run);
+        if (handlers?.onFrame) {
+          handlers.onFrame({
+            seq: msg.seq,
+            start: msg.start,
+            kinds: asBytes(msg.kinds),
+            cells: asBytes(msg.cells),
+            values: asBytes(msg.values),
+          });
+        }
+      } finally {
+        // Always, even for a run we no longer follow, so the server never waits on us.
+        this.socket.emit("run_ack", { run: msg?.run, seq: msg?.seq });
+        if (typeof ack === "function") ack(true); // harmless if the server also asked for a callback
+      }
+    });
+    this.socket.on("run_done", (msg) => {
+      const handlers = this.runs.get(msg?.run);
+      this.runs.delete(msg?.run);
+      handlers?.onDone?.(msg);
+    });
+    this.socket.on("run_error", (msg) => {
+      const handlers = this.runs.get(msg?.run);
+      this.runs.delete(msg?.run);
+      handlers?.onError?.(msg.error || "The search failed.");
+    });
+  }
+
+  /**
+   * Start a run; returns its id. handlers: onStatus, onFrame, onDone, onError (plain message).
+   * Starting a run in a slot makes the server cancel our previous run in that slot.
+   */
+  start({ puzzle, algorithm, options, slot = "main" }, handlers) {
+    const run = newRunId();
+    for (const [id, h] of this.runs) if (h.slot === slot) this.runs.delete(id);
+    this.runs.set(run, { ...handlers, slot });
+    if (!this.socket.connected && !this.socket.active) this.socket.connect();
+    this.socket.timeout(15000).emit("run_start", { run, slot, puzzle, algorithm, options }, (err, reply) => {
+      const h = this.runs.get(run);
+      if (!h) return;
+      if (err) {
+        this.runs.delete(run);
+        h.onError?.("The server did not answer. Is it still running?");
+      } else if (!reply || reply.ok !== true) {
+        this.runs.delete(run);
+        h.onError?.((reply && reply.error) || "The server refused to start the search.");
+      }
+    });
+    return run;
+  }
+
+  cancel(run) {
+    if (!run) return;
+    this.runs.delete(run);
+    this.socket.emit("run_cancel", { run });
+  }
+}

@@ -1,0 +1,68 @@
+// Every record of a run, as received, in growable typed arrays (no object per record): the player
+// reads from here at its own pace, independent of how fast frames arrive.
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+export class Timeline {
+  constructor(capacity = 1 << 16) {
+    this.kinds = new Uint8Array(capacity);
+    this.cells = new Int32Array(capacity);
+    this.values = new Float32Array(capacity);
+    this.length = 0; // records received without a gap, from index 0
+    this.maxValue = 0; // the largest value received (the colour scale of the scores)
+    this.expected = null; // records in the whole run, once the server has said so
+  }
+
+  reset() {
+    this.length = 0;
+    this.maxValue = 0;
+    this.expected = null;
+  }
+
+  /** Make room for `n` records, doubling so that appending stays amortised O(1). */
+  reserve(n) {
+    if (n <= this.kinds.length) return;
+    let size = this.kinds.length;
+    while (size < n) size *= 2;
+    const grow = (Type, old) => {
+      const fresh = new Type(size);
+      fresh.set(old.subarray(0, this.length));
+      return fresh;
+    };
+    this.kinds = grow(Uint8Array, this.kinds);
+    this.cells = grow(Int32Array, this.cells);
+    this.values = grow(Float32Array, this.values);
+  }
+
+  /** Add one frame: `start` is the index of its first record; the three columns are raw bytes. */
+  addFrame(start, kindBytes, cellBytes, valueBytes) {
+    const n = kindBytes.length;
+    if (cellBytes.length !== 4 * n || valueBytes.length !== 4 * n) {
+      throw new Error(`a frame's columns disagree (${n} kinds, ${cellBytes.length} cell bytes)`);
+    }
+    if (start > this.length) throw new Error(`frame at ${start} leaves a gap after ${this.length}`);
+    this.reserve(start + n);
+    this.kinds.set(kindBytes, start);
+    if (LITTLE_ENDIAN) {
+      // One memcpy per column: the wire format is little-endian, like the host.
+      new Uint8Array(this.cells.buffer).set(cellBytes, start * 4);
+      new Uint8Array(this.values.buffer).set(valueBytes, start * 4);
+    } else {
+      const dc = new DataView(cellBytes.buffer, cellBytes.byteOffset, cellBytes.byteLength);
+      const dv = new DataView(valueBytes.buffer, valueBytes.byteOffset, valueBytes.byteLength);
+      for (let i = 0; i < n; i++) {
+        this.cells[start + i] = dc.getInt32(4 * i, true);
+        this.values[start + i] = dv.getFloat32(4 * i, true);
+      }
+    }
+    let max = this.maxValue;
+    const values = this.values;
+    for (let i = start, end = start + n; i < end; i++) if (values[i] > max) max = values[i];
+    this.maxValue = max;
+    this.length = Math.max(this.length, start + n);
+  }
+
+  get complete() {
+    return this.expected !== null && this.length >= this.expected;
+  }
+}

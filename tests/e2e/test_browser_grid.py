@@ -1,0 +1,242 @@
+"""The page in a real headless Chromium: upload, gallery, run, player, errors, picking endpoints."""
+
+from __future__ import annotations
+
+from collections import deque
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"  # gitignored
+CHROMIUM = Path("/usr/bin/chromium")
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM} (Debian package chromium)"),
+]
+
+CASES = Path(__file__).resolve().parents[3] / "shared" / "cases"
+MAZE3 = CASES / "images" / "lee" / "maze3.png"
+PATH_RGB = (0xD5, 0x5E, 0x00)  # Okabe–Ito vermillion, the path colour (static/js/colors.js)
+
+STATUS = "[data-testid=status]"
+
+
+# ---- helpers -----------------------------------------------------------------------------------
+
+def status_is(page, text: str, timeout: float = 120_000) -> None:
+    page.wait_for_function(
+        "t => document.querySelector('[data-testid=status]').textContent === t", arg=text, timeout=timeout
+    )
+
+
+def upload(page, path: Path) -> None:
+    """Upload a maze file through the file picker and wait until it is drawn."""
+    page.set_input_files("[data-testid=upload]", str(path))
+    page.wait_for_function(
+        "name => document.querySelector('[data-testid=puzzle-name]').textContent === name"
+        " && document.querySelector('[data-testid=status]').textContent === 'ready'",
+        arg=path.stem,
+    )
+    next_frame(page)
+
+
+def run_to_end(page, algorithm: str = "bfs") -> None:
+    """Run at max speed; wait until the whole trace is received and played."""
+    page.select_option("[data-testid=algorithm]", algorithm)
+    page.fill("[data-testid=speed]", "1000")  # the slider's end: "max"
+    page.click("[data-testid=run]")
+    status_is(page, "done")
+    page.wait_for_function(
+        "() => { const [at, of] = document.querySelector('[data-testid=position]').textContent.split(' / ');"
+        " return at === of && at !== '0'; }"
+    )
+    next_frame(page)
+
+
+def next_frame(page) -> None:
+    """Let the page draw: two animation frames."""
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def count_pixels(page, rgb: tuple[int, int, int], tolerance: int = 20) -> int:
+    """How many canvas pixels are within `tolerance` of `rgb` (per channel)."""
+    return page.evaluate(
+        """([r, g, b, tol]) => {
+          const c = document.querySelector('[data-testid=canvas]');
+          const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+          let n = 0;
+          for (let i = 0; i < d.length; i += 4) {
+            const near = Math.abs(d[i] - r) <= tol && Math.abs(d[i + 1] - g) <= tol;
+            if (near && Math.abs(d[i + 2] - b) <= tol) n++;
+          }
+          return n;
+        }""",
+        [*rgb, tolerance],
+    )
+
+
+def canvas_signature(page) -> int:
+    """A hash of the canvas pixels, to tell whether two moments look the same."""
+    return page.evaluate(
+        """() => {
+          const c = document.querySelector('[data-testid=canvas]');
+          const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+          let h = 2166136261;
+          for (let i = 0; i < d.length; i++) { h ^= d[i]; h = Math.imul(h, 16777619); }
+          return h >>> 0;
+        }"""
+    )
+
+
+def click_cell(page, row: int, col: int, shift: bool = False) -> None:
+    """Click the centre of a cell, using the view transform the renderer publishes on the canvas."""
+    next_frame(page)  # a banner that came or went may have resized and refitted the board
+    canvas = page.locator("[data-testid=canvas]")
+    box = canvas.bounding_box()
+    view = canvas.evaluate("c => [c.dataset.scale, c.dataset.originX, c.dataset.originY].map(Number)")
+    scale, ox, oy = view
+    x = box["x"] + ox + (col + 0.5) * scale
+    y = box["y"] + oy + (row + 0.5) * scale
+    page.mouse.move(x, y)
+    if shift:
+        page.keyboard.down("Shift")
+    page.mouse.down()
+    page.mouse.up()
+    if shift:
+        page.keyboard.up("Shift")
+
+
+def bfs_distance(rows: list[str], start: tuple[int, int], goal: tuple[int, int]) -> int:
+    """Moves on the shortest 4-neighbour path (test oracle for tiny mazes)."""
+    seen = {start: 0}
+    queue = deque([start])
+    while queue:
+        r, c = queue.popleft()
+        if (r, c) == goal:
+            return seen[(r, c)]
+        for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            nr, nc = r + dr, c + dc
+            inside = 0 <= nr < len(rows) and 0 <= nc < len(rows[0])
+            if inside and rows[nr][nc] != "#" and (nr, nc) not in seen:
+                seen[(nr, nc)] = seen[(r, c)] + 1
+                queue.append((nr, nc))
+    raise AssertionError("no path in the test maze")
+
+
+@pytest.fixture
+def maze3() -> Path:
+    if not MAZE3.exists():
+        pytest.skip(f"the shared cases folder is absent (expected {MAZE3})")
+    return MAZE3
+
+
+# ---- tests -------------------------------------------------------------------------------------
+
+def test_upload_maze3_bfs_finds_cost_52_and_draws_the_path(page, maze3):
+    upload(page, maze3)
+    before = count_pixels(page, PATH_RGB)
+    run_to_end(page, "bfs")
+    assert page.text_content("[data-testid=cost]") == "52"
+    assert page.text_content("[data-testid=expanded]").isdigit()
+    assert "optimal" in page.text_content("[data-testid=optimal]")
+    after = count_pixels(page, PATH_RGB)
+    # 53 path cells of ~20 x 20 screen pixels each; before the run only the goal marker is vermillion.
+    assert after > 3000 and after > 5 * before, (before, after)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "maze3-bfs-done.png"))
+
+
+def test_gallery_loads_and_runs_a_maze(page):
+    buttons = page.locator("[data-testid=gallery] button")
+    assert buttons.count() >= 1, "the gallery is empty"
+    last = buttons.nth(buttons.count() - 1)
+    title = last.locator("span").first.text_content()
+    assert title
+    last.click()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=gallery] button.active') !== null"
+        " && document.querySelector('[data-testid=status]').textContent === 'ready'"
+    )
+    run_to_end(page, "astar")
+    cost = page.text_content("[data-testid=cost]")
+    assert cost.replace(".", "", 1).isdigit(), cost
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "gallery-astar-done.png"))
+
+
+def test_bad_upload_shows_a_plain_error_and_the_page_keeps_working(page, maze3, tmp_path, console):
+    console.allow(r"Failed to load resource: the server responded with a status of 4\d\d")
+    fake = tmp_path / "not-really.png"
+    fake.write_text("this is a text file wearing a .png name\n")
+    page.set_input_files("[data-testid=upload]", str(fake))
+    error = page.locator("[data-testid=error]")
+    error.wait_for(state="visible")
+    message = error.text_content()
+    assert message.strip(), "the error element is empty"
+    assert "Traceback" not in message and "File \"" not in message
+    assert page.text_content(STATUS) != "parsing…"
+    # The page still works: a valid upload succeeds and clears the error.
+    upload(page, maze3)
+    assert not error.is_visible()
+    run_to_end(page, "bfs")
+    assert page.text_content("[data-testid=cost]") == "52"
+
+
+def test_step_back_and_forward_change_the_canvas(page, maze3):
+    upload(page, maze3)
+    empty = canvas_signature(page)
+    run_to_end(page, "bfs")
+    end = canvas_signature(page)
+    assert end != empty
+    for _ in range(10):
+        page.click("[data-testid=step-back]")
+    next_frame(page)
+    back = canvas_signature(page)
+    assert back != end, "stepping back did not change the board"
+    for _ in range(10):
+        page.click("[data-testid=step]")
+    next_frame(page)
+    assert canvas_signature(page) == end, "stepping forward again did not restore the board"
+    # Scrubbing to the start shows the untouched maze again.
+    page.fill("[data-testid=scrub]", "0")
+    next_frame(page)
+    next_frame(page)
+    assert page.text_content("[data-testid=position]").startswith("0 /")
+    assert canvas_signature(page) == empty
+
+
+AMBIGUOUS = [
+    "#.#####.#",
+    "#.......#",
+    "#.#####.#",
+    "#.#...#.#",
+    "#.#.#.#.#",
+    "#...#...#",
+    "####.####",
+]
+
+
+def test_pick_start_and_goal_on_an_ambiguous_maze(page, tmp_path):
+    image_module = pytest.importorskip("PIL.Image")
+    path = tmp_path / "two-openings.png"
+    image = image_module.new("RGB", (len(AMBIGUOUS[0]), len(AMBIGUOUS)))
+    for r, line in enumerate(AMBIGUOUS):
+        for c, ch in enumerate(line):
+            image.putpixel((c, r), (0, 0, 0) if ch == "#" else (255, 255, 255))
+    image.save(path)
+
+    upload(page, path)
+    banner = page.locator("[data-testid=endpoint-problem]")
+    assert banner.is_visible(), "the page does not say that the start is ambiguous"
+    assert "start" in banner.text_content()
+
+    start, goal = (1, 1), (5, 7)
+    click_cell(page, *start)
+    click_cell(page, *goal, shift=True)
+    picked = page.text_content("[data-testid=picked]")
+    assert "start (1, 1)" in picked and "goal (5, 7)" in picked, picked
+    assert not banner.is_visible()
+
+    run_to_end(page, "bfs")
+    assert page.text_content("[data-testid=cost]") == str(bfs_distance(AMBIGUOUS, start, goal))
