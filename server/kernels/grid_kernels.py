@@ -1,0 +1,939 @@
+"""Numba kernels for grid mazes: BFS (Lee), DFS, best-first (Dijkstra, greedy, A*), bidirectional.
+
+Each kernel is a transcription of its generic twin in ``server/search/algorithms/`` over flat
+arrays instead of dicts and sets, so that both emit the same events in the same order (pinned by
+``tests/test_kernels.py``). The move rules are those of ``server.puzzles.grid_problem``: N, E, S,
+W, then NE, SE, SW, NW; a diagonal move needs both cells beside it free; entering a cell costs its
+weight (times sqrt 2 diagonally).
+
+Every kernel takes ``cells`` (the maze's uint8 cells, flattened), ``width``, ``height``, ``starts``
+and ``goals`` (sorted int64 flat indices), ``capacity`` (first size of its frontier; the trace
+starts at 16 times that) and returns ``(state, cost, path, (kinds, cells, values))``: ``state``
+holds the outcome and the counters (the slots below), ``path`` the int64 cells from start to
+goal, and the trace columns are over-allocated to ``state[RECORDS]`` records.
+
+Memory per cell, besides the maze's own byte: BFS 4 (int32 score) plus a ring-buffer queue that
+grows with the frontier (4 bytes an entry); DFS 4 (int32 came_from) plus a stack of (cell, g), 12
+bytes an entry; best-first 13 (float64 cost_so_far, int32 came_from, uint8 closed) plus a heap of
+36 bytes an entry; bidirectional 26 plus its heaps. A trace costs 9 bytes a record.
+
+How this code is written, and why (numba 0.68, measured on perfect4k):
+
+- A hot loop never rebinds an array. An array variable that may be rebound inside a loop (a
+  buffer that grows) costs atomic reference-count updates on every iteration: BFS ran 3x slower.
+  So each kernel is a driver plus a hot loop; before each expansion the loop checks that the
+  trace and the frontier have room for one expansion's records and pushes, and if not it saves
+  its position in ``state`` and returns NEED_TRACE or NEED_ROOM; the driver grows that buffer and
+  calls the loop again.
+- Helpers that take arrays are branch-free up to their last use of the arrays (``corner_free``,
+  ``entry_cost``), or called on a rare path only (``why_stop``). Otherwise numba's reference
+  counting of the arguments survives inlining, and it cost BFS 2x.
+- Helpers get typed integers (``np.int64(0)``), never literals: numba compiles one copy of a
+  function per literal argument value, and first-call JIT time matters for the CLI.
+- Loops instead of slice assignments: numba's slice assignment costs seconds of JIT compile.
+- All jitted code lives in this one module: numba's cache is invalidated by changes to the file
+  of the cached function only, not to the files of the functions it calls.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from server.search.events import CLOSE, CLOSE_B, OPEN, OPEN_B, PATH, UPDATE, UPDATE_B
+
+# --- state, outcomes, recording -----------------------------------------------------------------
+
+# Slots of a kernel's int64 ``state`` array.
+EXPANDED, GENERATED, FRONTIER, MAX_FRONTIER, RECORDS = 0, 1, 2, 3, 4  # the Tally, and the trace length
+OUTCOME = 5  # NOT_FOUND while running, then one of the outcomes below
+GOAL = 6  # the goal reached (bidirectional: the meeting state), -1 if none
+HEAD, COUNT = 7, 8  # the queue's first slot and length (DFS: the stack's height)
+ORDER = 9  # heap insertion counter; bidirectional: ORDER + side
+LIVE = 11  # bidirectional: distinct states on a side's frontier, LIVE + side
+N_SLOTS = 13
+
+# Kernel outcomes.
+NOT_FOUND, FOUND, CANCELLED, LIMIT = 0, 1, 2, 3
+# What a hot loop returns: finished, or it needs a bigger trace / frontier before the next expansion.
+DONE, NEED_TRACE, NEED_ROOM = 0, 1, 2
+
+CHECK_EVERY = 4096  # expansions between looks at the cancel flag (and writes of the progress counter)
+
+
+@njit(cache=True, nogil=True)
+def new_state():
+    """A zeroed state array with no goal."""
+    state = np.zeros(N_SLOTS, np.int64)
+    state[GOAL] = -1
+    return state
+
+
+@njit(cache=True, nogil=True)
+def new_trace(record, capacity):
+    """Empty trace columns (kinds, cells, values); zero-length when not recording."""
+    size = capacity if record else 0
+    return np.empty(size, np.uint8), np.empty(size, np.int32), np.empty(size, np.float32)
+
+
+@njit(cache=True, nogil=True)
+def reserve(trace, n, room):
+    """``trace`` if it has ``room`` records free after the first ``n``, else a copy twice as big (or more)."""
+    kinds, cells, values = trace
+    if n + room <= kinds.shape[0]:
+        return trace
+    capacity = max(2 * kinds.shape[0], n + room)
+    bigger = np.empty(capacity, np.uint8), np.empty(capacity, np.int32), np.empty(capacity, np.float32)
+    for i in range(n):
+        bigger[0][i] = kinds[i]
+        bigger[1][i] = cells[i]
+        bigger[2][i] = values[i]
+    return bigger
+
+
+@njit(cache=True, nogil=True, inline="always")
+def put(trace, n, kind, cell, value):
+    """Write record ``n`` (room must have been reserved); ``value`` is stored as float32."""
+    trace[0][n] = kind
+    trace[1][n] = cell
+    trace[2][n] = value
+
+
+@njit(cache=True, nogil=True, inline="always")
+def emit(trace, state, record, kind, cell, value):
+    """Count one event (the rules of ``Tally.add``) and record it; returns the (maybe regrown) trace.
+
+    For the drivers (starts, PATH events); the hot loops count in local variables and use ``put``.
+    """
+    if kind in (OPEN, OPEN_B):
+        state[GENERATED] += 1
+        state[FRONTIER] += 1
+        state[MAX_FRONTIER] = max(state[MAX_FRONTIER], state[FRONTIER])
+    elif kind in (CLOSE, CLOSE_B):
+        state[EXPANDED] += 1
+        state[FRONTIER] -= 1
+    elif kind in (UPDATE, UPDATE_B):
+        state[GENERATED] += 1
+    if record:
+        n = state[RECORDS]
+        trace = reserve(trace, n, np.int64(1))
+        put(trace, n, kind, cell, value)
+        state[RECORDS] = n + 1
+    return trace
+
+
+@njit(cache=True, nogil=True, inline="always")
+def load_tally(state):
+    """(expanded, generated, frontier, max_frontier, records): a hot loop's local counters."""
+    return state[EXPANDED], state[GENERATED], state[FRONTIER], state[MAX_FRONTIER], state[RECORDS]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def store_tally(state, expanded, generated, frontier, max_frontier, records):
+    """Write a hot loop's counters back to ``state``."""
+    state[EXPANDED] = expanded
+    state[GENERATED] = generated
+    state[FRONTIER] = frontier
+    state[MAX_FRONTIER] = max_frontier
+    state[RECORDS] = records
+
+
+@njit(cache=True, nogil=True, inline="always")
+def must_check(expanded, max_expanded):
+    """Whether ``why_stop`` has something to look at after the ``expanded``-th CLOSE (scalars only)."""
+    return expanded % CHECK_EVERY == 0 or (max_expanded >= 0 and expanded > max_expanded)
+
+
+@njit(cache=True, nogil=True)
+def why_stop(expanded, max_expanded, cancel, progress):
+    """CANCELLED, LIMIT or NOT_FOUND (go on), after the ``expanded``-th CLOSE; see ``must_check``.
+
+    The limit (``max_expanded`` < 0: none) is checked at every expansion, so a search stops right
+    after its ``max_expanded + 1``-th expansion, as the runner's "more than N states expanded"
+    says. Every CHECK_EVERY expansions the progress counter is published and the cancel flag,
+    which another thread may set, is read.
+    """
+    if expanded % CHECK_EVERY == 0:
+        progress[0] = expanded
+        if cancel[0] != 0:
+            return CANCELLED
+    if max_expanded >= 0 and expanded > max_expanded:
+        return LIMIT
+    return NOT_FOUND
+
+
+# --- a binary heap ordered like Python's heapq of (f, h, order, g, cell) tuples ---------------
+#
+# ``heapq`` compares tuples lexicographically; ``order`` is unique, so no two entries are ever
+# equal and the sequence of pops is fully determined by (f, h, order), whatever the heap's
+# internal layout. This heap compares the same three keys the same way, so it pops the same
+# entries in the same order. One heap holds independent rows (bidirectional search keeps one per
+# side): every array has shape (rows, capacity) and ``sizes[row]`` counts a row's entries.
+# ``heap_push`` never grows the arrays; hot loops check ``heap_room`` before each expansion.
+
+HEAP_F, HEAP_H, HEAP_ORDER, HEAP_G, HEAP_CELL = 0, 1, 2, 3, 4
+
+
+@njit(cache=True, nogil=True)
+def heap_new(rows, capacity):
+    """An empty heap, as arrays (f, h, order, g, cell) of ``rows`` rows of ``capacity`` entries."""
+    return (
+        np.empty((rows, capacity), np.float64),
+        np.empty((rows, capacity), np.float64),
+        np.empty((rows, capacity), np.int64),
+        np.empty((rows, capacity), np.float64),
+        np.empty((rows, capacity), np.int32),
+    )
+
+
+@njit(cache=True, nogil=True)
+def heap_grow(heap):
+    """The same entries in arrays of twice the capacity."""
+    f, h, order, g, cell = heap
+    rows, capacity = f.shape
+    bigger = heap_new(rows, 2 * capacity)
+    for row in range(rows):
+        for i in range(capacity):
+            bigger[HEAP_F][row, i] = f[row, i]
+            bigger[HEAP_H][row, i] = h[row, i]
+            bigger[HEAP_ORDER][row, i] = order[row, i]
+            bigger[HEAP_G][row, i] = g[row, i]
+            bigger[HEAP_CELL][row, i] = cell[row, i]
+    return bigger
+
+
+@njit(cache=True, nogil=True, inline="always")
+def heap_room(heap, sizes, row):
+    """Free slots left in ``row``."""
+    return heap[HEAP_F].shape[1] - sizes[row]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def before(f1, h1, order1, f2, h2, order2):
+    """(f1, h1, order1) < (f2, h2, order2), compared as Python compares tuples."""
+    if f1 != f2:
+        return f1 < f2
+    if h1 != h2:
+        return h1 < h2
+    return order1 < order2
+
+
+@njit(cache=True, nogil=True)
+def heap_push(heap, sizes, row, f_new, h_new, order_new, g_new, cell_new):
+    """Add an entry to ``row``, which must have room (``heap_room``)."""
+    f, h, order, g, cell = heap
+    i = sizes[row]
+    sizes[row] = i + 1
+    # Sift up with a hole: parents that come after the new entry move down one level.
+    while i > 0:
+        parent = (i - 1) >> 1
+        if before(f[row, parent], h[row, parent], order[row, parent], f_new, h_new, order_new):
+            break
+        f[row, i] = f[row, parent]
+        h[row, i] = h[row, parent]
+        order[row, i] = order[row, parent]
+        g[row, i] = g[row, parent]
+        cell[row, i] = cell[row, parent]
+        i = parent
+    f[row, i] = f_new
+    h[row, i] = h_new
+    order[row, i] = order_new
+    g[row, i] = g_new
+    cell[row, i] = cell_new
+
+
+@njit(cache=True, nogil=True)
+def heap_pop(heap, sizes, row):
+    """Remove the smallest entry of ``row`` (which must not be empty); returns (f, h, order, g, cell)."""
+    f, h, order, g, cell = heap
+    top = (f[row, 0], h[row, 0], order[row, 0], g[row, 0], cell[row, 0])
+    last = sizes[row] - 1
+    sizes[row] = last
+    # Sift the last entry down from the root with a hole: smaller children move up. No early
+    # return and no branch around the final stores (with one entry left they copy entry 0 onto
+    # itself): that keeps numba's reference counting of the five arrays out of the callers' loops.
+    f_last, h_last, order_last = f[row, last], h[row, last], order[row, last]
+    g_last, cell_last = g[row, last], cell[row, last]
+    i = 0
+    while True:
+        child = 2 * i + 1
+        if child >= last:
+            break
+        right = child + 1
+        if right < last and before(f[row, right], h[row, right], order[row, right],
+                                   f[row, child], h[row, child], order[row, child]):
+            child = right
+        if not before(f[row, child], h[row, child], order[row, child], f_last, h_last, order_last):
+            break
+        f[row, i] = f[row, child]
+        h[row, i] = h[row, child]
+        order[row, i] = order[row, child]
+        g[row, i] = g[row, child]
+        cell[row, i] = cell[row, child]
+        i = child
+    f[row, i] = f_last
+    h[row, i] = h_last
+    order[row, i] = order_last
+    g[row, i] = g_last
+    cell[row, i] = cell_last
+    return top
+
+
+# --- the grid's rules ---------------------------------------------------------------------------
+
+WALL = 0
+SQRT2 = math.sqrt(2.0)
+OCTILE = SQRT2 - 1.0  # the same double as ``(SQRT2 - 1.0)`` in grid_problem.heuristic_value
+# Moves in GridProblem's order: N, E, S, W, then NE, SE, SW, NW. numba freezes global arrays.
+MOVE_ROW = np.array([-1, 0, 1, 0, -1, 1, 1, -1], np.int64)
+MOVE_COL = np.array([0, 1, 0, -1, 1, 1, -1, -1], np.int64)
+
+# best_first modes and heuristics, numbered as best_first.MODES and grid_problem.HEURISTICS.
+DIJKSTRA, GREEDY, ASTAR = 0, 1, 2
+MANHATTAN, EUCLIDEAN, OCTILE_H, CHEBYSHEV = 0, 1, 2, 3
+
+UNREACHED = -2  # came_from of a cell no search has reached (DFS)
+NO_PARENT = -1  # came_from of a start
+FORWARD, BACKWARD = 0, 1  # the sides (heap rows) of bidirectional search
+
+
+@njit(cache=True, nogil=True, inline="always")
+def step(width, height, r, c, d):
+    """The cell one move ``d`` away from (r, c), or -1 off the grid."""
+    nr = r + MOVE_ROW[d]
+    nc = c + MOVE_COL[d]
+    if nr < 0 or nr >= height or nc < 0 or nc >= width:
+        return -1
+    return nr * width + nc
+
+
+@njit(cache=True, nogil=True)
+def corner_free(cells, width, nxt, d):
+    """False for a diagonal move ``d`` to ``nxt`` that would cut a corner (a wall beside it).
+
+    Branch-free (see the module's notes). For N, E, S, W the two cells read are the target and
+    the origin, and the answer is True whatever they hold.
+    """
+    return (d < 4) | ((cells[nxt - MOVE_COL[d]] != WALL) & (cells[nxt - MOVE_ROW[d] * width] != WALL))
+
+
+@njit(cache=True, nogil=True)
+def entry_cost(cells, cell, diagonal_move):
+    """The cost of entering ``cell``: its weight, times sqrt 2 for a diagonal move."""
+    weight = np.float64(cells[cell])
+    return weight * SQRT2 if diagonal_move else weight
+
+
+@njit(cache=True, nogil=True)
+def is_goal(goals, cell):
+    """Binary search of the sorted goal cells (usually one or a few)."""
+    lo, hi = 0, goals.shape[0]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if goals[mid] < cell:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo < goals.shape[0] and goals[lo] == cell
+
+
+@njit(cache=True, nogil=True, inline="always")
+def heuristic_value(heuristic, width, box, cell):
+    """GridProblem.heuristic: the distance from ``cell`` to the goals' bounding box ``box``."""
+    r = cell // width
+    c = cell - r * width
+    dr = np.float64(max(box[0] - r, 0, r - box[1]))
+    dc = np.float64(max(box[2] - c, 0, c - box[3]))
+    if heuristic == MANHATTAN:
+        return dr + dc
+    if heuristic == EUCLIDEAN:
+        return math.sqrt(dr * dr + dc * dc)
+    if heuristic == OCTILE_H:
+        return max(dr, dc) + OCTILE * min(dr, dc)
+    return max(dr, dc)
+
+
+@njit(cache=True, nogil=True)
+def goal_box(goals, width):
+    """(min row, max row, min col, max col) of the goal cells, as GridProblem.goal_box."""
+    r0, r1, c0, c1 = np.int64(1) << 62, np.int64(-1), np.int64(1) << 62, np.int64(-1)
+    for goal in goals:
+        r = goal // width
+        c = goal - r * width
+        r0, r1, c0, c1 = min(r0, r), max(r1, r), min(c0, c), max(c1, c)
+    return r0, r1, c0, c1
+
+
+@njit(cache=True, nogil=True)
+def chain(came_from, cell):
+    """Cells from ``cell`` back along ``came_from`` to a start (inclusive)."""
+    n = 1
+    current = cell
+    while came_from[current] != NO_PARENT:
+        current = came_from[current]
+        n += 1
+    out = np.empty(n, np.int64)
+    current = cell
+    for i in range(n):
+        out[i] = current
+        current = came_from[current]
+    return out
+
+
+# --- breadth-first: Lee's wavefront ------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def breadth_first(
+    cells, width, height, starts, goals, diagonal, record, max_expanded, cancel, progress, capacity
+):
+    """``algorithms.breadth_first``: the wave gives each cell its score; goal test on generation."""
+    moves = 8 if diagonal else 4
+    state = new_state()
+    trace = new_trace(record, 16 * capacity)
+    score = np.full(cells.shape[0], -1, np.int32)  # the wave: steps from the nearest start; -1 unreached
+    size = 1
+    while size < max(capacity, starts.shape[0] + moves):
+        size *= 2
+    frontier = np.empty(size, np.int32)  # a FIFO ring buffer (power-of-two size): BFS frontiers are thin
+    for start in starts:
+        if score[start] >= 0:
+            continue
+        score[start] = 0
+        trace = emit(trace, state, record, OPEN, start, 0.0)
+        if is_goal(goals, start):
+            state[GOAL] = start
+            break
+        frontier[state[COUNT]] = start
+        state[COUNT] += 1
+
+    while state[GOAL] < 0:
+        need = _wave(cells, width, height, goals, moves, score, frontier, state, record, trace, max_expanded,
+                     cancel, progress)
+        if need == NEED_TRACE:
+            trace = reserve(trace, state[RECORDS], 1 + moves)
+        elif need == NEED_ROOM:
+            frontier = _ring_grow(frontier, state)
+        else:
+            break
+
+    cost = 0.0
+    path = np.empty(0, np.int64)
+    goal = state[GOAL]
+    if goal >= 0:
+        state[OUTCOME] = FOUND
+        # lee_backtrace: from the goal, step to the first predecessor (move order) one score lower.
+        path = np.empty(score[goal] + 1, np.int64)
+        current = goal
+        path[0] = current
+        trace = emit(trace, state, record, PATH, current, score[current])
+        i = 0
+        while score[current] > 0:
+            r = current // width
+            c = current - r * width
+            step_back = -1
+            for d in range(moves):
+                prev = step(width, height, r, c, d)
+                if prev < 0 or cells[prev] == WALL or not corner_free(cells, width, prev, d):
+                    continue
+                if score[prev] == score[current] - 1:
+                    cost += entry_cost(cells, current, d >= 4)  # the step prev -> current
+                    step_back = prev
+                    break
+            if step_back < 0:  # cannot happen for a consistent wave
+                raise RuntimeError("Lee backtrace stuck")
+            current = step_back
+            i += 1
+            path[i] = current
+            trace = emit(trace, state, record, PATH, current, score[current])
+        path = path[::-1].copy()
+    progress[0] = state[EXPANDED]
+    return state, cost, path, trace
+
+
+@njit(cache=True, nogil=True)
+def _ring_grow(queue, state):
+    """The queue's entries, in order, at the start of a ring buffer twice the size."""
+    size = queue.shape[0]
+    head, count = state[HEAD], state[COUNT]
+    bigger = np.empty(2 * size, np.int32)
+    for i in range(count):
+        bigger[i] = queue[(head + i) & (size - 1)]
+    state[HEAD] = 0
+    return bigger
+
+
+@njit(cache=True, nogil=True)
+def _wave(
+    cells, width, height, goals, moves, score, frontier, state, record, trace, max_expanded, cancel, progress
+):
+    """BFS's hot loop: expand until the goal, an empty queue, a stop, or a buffer short of room."""
+    mask = frontier.shape[0] - 1
+    head, count = state[HEAD], state[COUNT]
+    expanded, generated, in_frontier, max_frontier, n = load_tally(state)
+    goal = -1
+    outcome = NOT_FOUND
+    need = DONE
+    while count > 0:
+        if count + moves > mask + 1:
+            need = NEED_ROOM
+            break
+        if record and n + 1 + moves > trace[0].shape[0]:
+            need = NEED_TRACE
+            break
+        current = frontier[head]
+        head = (head + 1) & mask
+        count -= 1
+        expanded += 1  # CLOSE
+        in_frontier -= 1
+        if record:
+            put(trace, n, CLOSE, current, score[current])
+            n += 1
+        if must_check(expanded, max_expanded):
+            outcome = why_stop(expanded, max_expanded, cancel, progress)
+            if outcome != NOT_FOUND:
+                break
+        r = current // width
+        c = current - r * width
+        for d in range(moves):
+            nxt = step(width, height, r, c, d)
+            if nxt < 0 or cells[nxt] == WALL or not corner_free(cells, width, nxt, d):
+                continue  # GridProblem._moves: off the grid, a wall, or a diagonal cutting a corner
+            if score[nxt] >= 0:
+                continue
+            score[nxt] = score[current] + 1
+            generated += 1  # OPEN
+            in_frontier += 1
+            max_frontier = max(max_frontier, in_frontier)
+            if record:
+                put(trace, n, OPEN, nxt, score[nxt])
+                n += 1
+            if is_goal(goals, nxt):  # the wave reached the goal
+                goal = nxt
+                break
+            frontier[(head + count) & mask] = nxt
+            count += 1
+        if goal >= 0:
+            break
+    state[HEAD], state[COUNT] = head, count
+    store_tally(state, expanded, generated, in_frontier, max_frontier, n)
+    state[GOAL], state[OUTCOME] = goal, outcome
+    return need
+
+
+# --- depth-first ---------------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def depth_first(
+    cells, width, height, starts, goals, diagonal, record, max_expanded, cancel, progress, capacity
+):
+    """``algorithms.depth_first``: LIFO, successors pushed in reverse order, goal test on generation.
+
+    The generic version keeps g per state; here g travels on the stack with its cell (the stack is
+    usually far smaller than the grid), and the path's g values are summed again along the path,
+    which gives the very same floats since each g was its parent's g plus the step.
+    """
+    moves = 8 if diagonal else 4
+    state = new_state()
+    trace = new_trace(record, 16 * capacity)
+    came_from = np.full(cells.shape[0], UNREACHED, np.int32)
+    size = max(capacity, starts.shape[0] + moves)
+    frontier = np.empty(size, np.int32)
+    frontier_g = np.empty(size, np.float64)
+    for i in range(starts.shape[0] - 1, -1, -1):
+        start = starts[i]
+        if came_from[start] != UNREACHED:
+            continue
+        came_from[start] = NO_PARENT
+        trace = emit(trace, state, record, OPEN, start, 0.0)
+        if is_goal(goals, start):
+            state[GOAL] = start
+            break
+        frontier[state[COUNT]] = start
+        frontier_g[state[COUNT]] = 0.0
+        state[COUNT] += 1
+
+    while state[GOAL] < 0:
+        need = _dive(
+            cells, width, height, goals, moves, came_from, frontier, frontier_g, state, record, trace,
+            max_expanded, cancel, progress,
+        )
+        if need == NEED_TRACE:
+            trace = reserve(trace, state[RECORDS], 1 + moves)
+        elif need == NEED_ROOM:
+            frontier, frontier_g = _stack_grow(frontier, frontier_g, state[COUNT])
+        else:
+            break
+
+    cost = 0.0
+    path = np.empty(0, np.int64)
+    goal = state[GOAL]
+    if goal >= 0:
+        state[OUTCOME] = FOUND
+        path = chain(came_from, goal)[::-1].copy()
+        g_along = np.zeros(path.shape[0], np.float64)
+        for i in range(1, path.shape[0]):
+            row_changed = path[i] // width != path[i - 1] // width
+            col_changed = path[i] % width != path[i - 1] % width
+            g_along[i] = g_along[i - 1] + entry_cost(cells, path[i], row_changed and col_changed)
+        for i in range(path.shape[0] - 1, -1, -1):  # common.backtrace: PATH events goal first
+            trace = emit(trace, state, record, PATH, path[i], g_along[i])
+        cost = g_along[-1]
+    progress[0] = state[EXPANDED]
+    return state, cost, path, trace
+
+
+@njit(cache=True, nogil=True)
+def _stack_grow(stack, stack_g, top):
+    """The stack's ``top`` entries in arrays twice the size."""
+    bigger, bigger_g = np.empty(2 * stack.shape[0], np.int32), np.empty(2 * stack.shape[0], np.float64)
+    for i in range(top):
+        bigger[i] = stack[i]
+        bigger_g[i] = stack_g[i]
+    return bigger, bigger_g
+
+
+@njit(cache=True, nogil=True)
+def _dive(cells, width, height, goals, moves, came_from, frontier, frontier_g, state, record, trace,
+          max_expanded, cancel, progress):
+    """DFS's hot loop: expand until the goal, an empty stack, a stop, or a buffer short of room."""
+    top = state[COUNT]
+    expanded, generated, in_frontier, max_frontier, n = load_tally(state)
+    goal = -1
+    outcome = NOT_FOUND
+    need = DONE
+    while top > 0:
+        if top + moves > frontier.shape[0]:
+            need = NEED_ROOM
+            break
+        if record and n + 1 + moves > trace[0].shape[0]:
+            need = NEED_TRACE
+            break
+        top -= 1
+        current = frontier[top]
+        g = frontier_g[top]
+        expanded += 1  # CLOSE
+        in_frontier -= 1
+        if record:
+            put(trace, n, CLOSE, current, g)
+            n += 1
+        if must_check(expanded, max_expanded):
+            outcome = why_stop(expanded, max_expanded, cancel, progress)
+            if outcome != NOT_FOUND:
+                break
+        r = current // width
+        c = current - r * width
+        for d in range(moves - 1, -1, -1):  # reversed, so that the first successor is expanded first
+            nxt = step(width, height, r, c, d)
+            if nxt < 0 or cells[nxt] == WALL or not corner_free(cells, width, nxt, d):
+                continue
+            if came_from[nxt] != UNREACHED:  # already reached: on the stack or expanded
+                continue
+            came_from[nxt] = current
+            g_next = g + entry_cost(cells, nxt, d >= 4)
+            generated += 1  # OPEN
+            in_frontier += 1
+            max_frontier = max(max_frontier, in_frontier)
+            if record:
+                put(trace, n, OPEN, nxt, g_next)
+                n += 1
+            if is_goal(goals, nxt):
+                goal = nxt
+                break
+            frontier[top] = nxt
+            frontier_g[top] = g_next
+            top += 1
+        if goal >= 0:
+            break
+    state[COUNT] = top
+    store_tally(state, expanded, generated, in_frontier, max_frontier, n)
+    state[GOAL], state[OUTCOME] = goal, outcome
+    return need
+
+
+# --- best-first: Dijkstra, greedy, A* -----------------------------------------------------------
+
+
+@njit(cache=True, nogil=True, inline="always")
+def priority(mode, g, h, weight):
+    """best_first.priority: g for Dijkstra, h for greedy, g + weight * h for A*."""
+    if mode == DIJKSTRA:
+        return g
+    if mode == GREEDY:
+        return h
+    return g + weight * h
+
+
+@njit(cache=True, nogil=True)
+def best_first(cells, width, height, starts, goals, diagonal, mode, heuristic, weight, record, max_expanded,
+               cancel, progress, capacity):
+    """``algorithms.best_first``: heap by (f, h, order), lazy deletion, no reopening, goal test on expansion.
+
+    ``mode`` is DIJKSTRA, GREEDY or ASTAR; ``heuristic`` one of MANHATTAN .. CHEBYSHEV.
+    """
+    moves = 8 if diagonal else 4
+    n = cells.shape[0]
+    state = new_state()
+    trace = new_trace(record, 16 * capacity)
+    box = goal_box(goals, width)
+    cost_so_far = np.full(n, np.inf)  # inf: not reached ("not in cost_so_far")
+    came_from = np.full(n, NO_PARENT, np.int32)
+    closed = np.zeros(n, np.uint8)
+    frontier = heap_new(np.int64(1), max(capacity, starts.shape[0] + moves))
+    sizes = np.zeros(1, np.int64)
+    row = np.int64(0)
+    for start in starts:
+        if cost_so_far[start] != np.inf:
+            continue
+        cost_so_far[start] = 0.0
+        came_from[start] = NO_PARENT
+        h = 0.0 if mode == DIJKSTRA else heuristic_value(heuristic, width, box, start)
+        heap_push(frontier, sizes, row, priority(mode, 0.0, h, weight), h, state[ORDER], 0.0, start)
+        state[ORDER] += 1
+        trace = emit(trace, state, record, OPEN, start, 0.0)
+
+    while True:
+        need = _best_first_loop(
+            cells, width, height, goals, moves, mode, heuristic, weight, box, cost_so_far, came_from, closed,
+            frontier, sizes, state, record, trace, max_expanded, cancel, progress,
+        )
+        if need == NEED_TRACE:
+            trace = reserve(trace, state[RECORDS], 1 + moves)
+        elif need == NEED_ROOM:
+            frontier = heap_grow(frontier)
+        else:
+            break
+
+    cost = 0.0
+    path = np.empty(0, np.int64)
+    goal = state[GOAL]
+    if goal >= 0:
+        state[OUTCOME] = FOUND
+        cells_back = chain(came_from, goal)
+        for cell in cells_back:  # common.backtrace: PATH events goal first
+            trace = emit(trace, state, record, PATH, cell, cost_so_far[cell])
+        path = cells_back[::-1].copy()
+        cost = cost_so_far[goal]
+    progress[0] = state[EXPANDED]
+    return state, cost, path, trace
+
+
+@njit(cache=True, nogil=True)
+def _best_first_loop(cells, width, height, goals, moves, mode, heuristic, weight, box, cost_so_far, came_from,
+                     closed, frontier, sizes, state, record, trace, max_expanded, cancel, progress):
+    """best_first's hot loop: pop until the goal is expanded, the heap empties, a stop, or a short buffer."""
+    row = np.int64(0)
+    order = state[ORDER]
+    expanded, generated, in_frontier, max_frontier, n = load_tally(state)
+    goal = -1
+    outcome = NOT_FOUND
+    need = DONE
+    while sizes[row] > 0:
+        if heap_room(frontier, sizes, row) < moves:
+            need = NEED_ROOM
+            break
+        if record and n + 1 + moves > trace[0].shape[0]:
+            need = NEED_TRACE
+            break
+        _f, _h, _order, g, popped = heap_pop(frontier, sizes, row)
+        current = np.int64(popped)
+        if closed[current] or g > cost_so_far[current]:
+            continue  # a stale entry: the state was closed or reached more cheaply since
+        closed[current] = 1
+        expanded += 1  # CLOSE
+        in_frontier -= 1
+        if record:
+            put(trace, n, CLOSE, current, g)
+            n += 1
+        if must_check(expanded, max_expanded):
+            outcome = why_stop(expanded, max_expanded, cancel, progress)
+            if outcome != NOT_FOUND:
+                break
+        if is_goal(goals, current):
+            goal = current
+            break
+        r = current // width
+        c = current - r * width
+        for d in range(moves):
+            nxt = step(width, height, r, c, d)
+            if nxt < 0 or cells[nxt] == WALL or not corner_free(cells, width, nxt, d):
+                continue
+            if closed[nxt]:
+                continue
+            new_cost = g + entry_cost(cells, nxt, d >= 4)
+            known = cost_so_far[nxt]
+            if new_cost >= known:  # never true for an unreached cell (known = inf)
+                continue
+            cost_so_far[nxt] = new_cost
+            came_from[nxt] = current
+            h = 0.0 if mode == DIJKSTRA else heuristic_value(heuristic, width, box, nxt)
+            heap_push(frontier, sizes, row, priority(mode, new_cost, h, weight), h, order, new_cost, nxt)
+            order += 1
+            generated += 1  # OPEN or UPDATE
+            kind = UPDATE
+            if known == np.inf:
+                kind = OPEN
+                in_frontier += 1
+                max_frontier = max(max_frontier, in_frontier)
+            if record:
+                put(trace, n, kind, nxt, new_cost)
+                n += 1
+    state[ORDER] = order
+    store_tally(state, expanded, generated, in_frontier, max_frontier, n)
+    state[GOAL], state[OUTCOME] = goal, outcome
+    return need
+
+
+# --- bidirectional uniform-cost -----------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def bidirectional(
+    cells, width, height, starts, goals, diagonal, record, max_expanded, cancel, progress, capacity
+):
+    """``algorithms.bidirectional``: two uniform-cost sides (heap rows FORWARD, BACKWARD) in one heap.
+
+    The side with fewer live frontier states expands (ties: forward); stop when the best meeting
+    cost is no larger than the sum of the two frontiers' smallest g, or a frontier is empty.
+    Heap entries are (g, 0, order, g, cell), so a side pops by (g, order) as the generic side's
+    (g, order, state) tuples.
+    """
+    moves = 8 if diagonal else 4
+    n = cells.shape[0]
+    state = new_state()
+    trace = new_trace(record, 16 * capacity)
+    cost_so_far = np.full((2, n), np.inf)
+    came_from = np.full((2, n), NO_PARENT, np.int32)
+    closed = np.zeros((2, n), np.uint8)
+    frontier = heap_new(np.int64(2), max(capacity, max(starts.shape[0], goals.shape[0]) + moves))
+    sizes = np.zeros(2, np.int64)
+    best = np.full(1, np.inf)  # the cheapest meeting found so far (its state in state[GOAL])
+    for side in range(2):
+        origins = starts if side == FORWARD else goals
+        for cell in origins:
+            if cost_so_far[side, cell] != np.inf:
+                continue
+            cost_so_far[side, cell] = 0.0
+            came_from[side, cell] = NO_PARENT
+            heap_push(frontier, sizes, side, 0.0, 0.0, state[ORDER + side], 0.0, cell)
+            state[ORDER + side] += 1
+            state[LIVE + side] += 1
+            trace = emit(trace, state, record, OPEN if side == FORWARD else OPEN_B, cell, 0.0)
+    for cell in starts:
+        if cost_so_far[BACKWARD, cell] != np.inf:  # a start that is a goal
+            best[0] = 0.0
+            state[GOAL] = cell
+            break
+
+    while True:
+        need = _meet_loop(
+            cells, width, height, moves, cost_so_far, came_from, closed, frontier, sizes, best, state, record,
+            trace, max_expanded, cancel, progress,
+        )
+        if need == NEED_TRACE:
+            trace = reserve(trace, state[RECORDS], 1 + moves)
+        elif need == NEED_ROOM:
+            frontier = heap_grow(frontier)
+        else:
+            break
+
+    cost = 0.0
+    path = np.empty(0, np.int64)
+    meet = state[GOAL]
+    if state[OUTCOME] == NOT_FOUND and meet >= 0:
+        state[OUTCOME] = FOUND
+        head = chain(came_from[FORWARD], meet)[::-1]  # start .. meet
+        tail = chain(came_from[BACKWARD], meet)[1:]  # after meet .. goal
+        path = np.concatenate((head, tail))
+        g_along = np.empty(path.shape[0], np.float64)
+        for i in range(head.shape[0]):
+            g_along[i] = cost_so_far[FORWARD, head[i]]
+        for i in range(tail.shape[0]):
+            g_along[head.shape[0] + i] = best[0] - cost_so_far[BACKWARD, tail[i]]
+        for i in range(path.shape[0] - 1, -1, -1):
+            trace = emit(trace, state, record, PATH, path[i], g_along[i])
+        cost = best[0]
+    progress[0] = state[EXPANDED]
+    return state, cost, path, trace
+
+
+@njit(cache=True, nogil=True)
+def _meet_loop(cells, width, height, moves, cost_so_far, came_from, closed, frontier, sizes, best, state,
+               record, trace, max_expanded, cancel, progress):
+    """bidirectional's hot loop: expand a side at a time until the stopping rule, a stop or a short buffer."""
+    forward, backward = np.int64(FORWARD), np.int64(BACKWARD)
+    expanded, generated, in_frontier, max_frontier, n = load_tally(state)
+    best_cost, meet = best[0], state[GOAL]
+    outcome = NOT_FOUND
+    need = DONE
+    while True:
+        if heap_room(frontier, sizes, forward) < moves or heap_room(frontier, sizes, backward) < moves:
+            need = NEED_ROOM
+            break
+        if record and n + 1 + moves > trace[0].shape[0]:
+            need = NEED_TRACE
+            break
+        # _Side.top: drop stale entries (closed, or reached more cheaply since) to see each smallest g.
+        # Written out rather than as a function: numba would reference-count its arrays per call.
+        for s in range(2):
+            while sizes[s] > 0 and (
+                closed[s, frontier[HEAP_CELL][s, 0]]
+                or frontier[HEAP_G][s, 0] > cost_so_far[s, frontier[HEAP_CELL][s, 0]]
+            ):
+                heap_pop(frontier, sizes, s)
+        top_f = frontier[HEAP_G][FORWARD, 0] if sizes[FORWARD] > 0 else np.inf
+        top_b = frontier[HEAP_G][BACKWARD, 0] if sizes[BACKWARD] > 0 else np.inf
+        if best_cost <= top_f + top_b or top_f == np.inf or top_b == np.inf:
+            break  # stopping rule: nothing left on a frontier can lead to a cheaper path
+        side = forward if state[LIVE + FORWARD] <= state[LIVE + BACKWARD] else backward
+        other = 1 - side
+        _f, _h, _order, g, popped = heap_pop(frontier, sizes, side)
+        current = np.int64(popped)
+        closed[side, current] = 1
+        state[LIVE + side] -= 1
+        expanded += 1  # CLOSE or CLOSE_B
+        in_frontier -= 1
+        if record:
+            put(trace, n, CLOSE if side == FORWARD else CLOSE_B, current, g)
+            n += 1
+        if must_check(expanded, max_expanded):
+            outcome = why_stop(expanded, max_expanded, cancel, progress)
+            if outcome != NOT_FOUND:
+                break
+        r = current // width
+        c = current - r * width
+        for d in range(moves):
+            nxt = step(width, height, r, c, d)
+            if nxt < 0 or cells[nxt] == WALL or not corner_free(cells, width, nxt, d):
+                continue
+            if closed[side, nxt]:
+                continue
+            # forward: the cost of entering nxt; backward (predecessors): that of entering current
+            new_cost = g + entry_cost(cells, nxt if side == FORWARD else current, d >= 4)
+            known = cost_so_far[side, nxt]
+            if new_cost >= known:
+                continue
+            cost_so_far[side, nxt] = new_cost
+            came_from[side, nxt] = current
+            heap_push(frontier, sizes, side, new_cost, 0.0, state[ORDER + side], new_cost, nxt)
+            state[ORDER + side] += 1
+            generated += 1  # OPEN or UPDATE, of this side
+            kind = UPDATE if side == FORWARD else UPDATE_B
+            if known == np.inf:
+                kind = OPEN if side == FORWARD else OPEN_B
+                state[LIVE + side] += 1
+                in_frontier += 1
+                max_frontier = max(max_frontier, in_frontier)
+            if record:
+                put(trace, n, kind, nxt, new_cost)
+                n += 1
+            other_cost = cost_so_far[other, nxt]
+            if other_cost != np.inf and new_cost + other_cost < best_cost:
+                best_cost, meet = new_cost + other_cost, nxt
+    best[0], state[GOAL] = best_cost, meet
+    store_tally(state, expanded, generated, in_frontier, max_frontier, n)
+    state[OUTCOME] = outcome
+    return need

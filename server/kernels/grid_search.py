@@ -1,0 +1,127 @@
+"""``solve_grid``: run a search algorithm on a GridMaze with the compiled kernels.
+
+Same algorithms, same results, same events as ``server.search.runner.run_search`` on a
+``GridProblem`` (tests/test_kernels.py pins it), at compiled speed and a few bytes per cell.
+Importing this module is cheap: numba and the kernels are imported on the first solve.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from server.puzzles.grid_model import GridMaze
+from server.puzzles.grid_problem import HEURISTICS, GridProblem
+from server.search.registry import SearchOptions, get_algorithm
+from server.search.stats import SearchResult
+from server.search.trace import Trace
+
+_BEST_FIRST_MODES = {"dijkstra": 0, "greedy": 1, "astar": 2}  # grid_kernels.DIJKSTRA, GREEDY, ASTAR
+_CAPACITY = 4096  # first size of a kernel's frontier (its trace starts at 16 times that); tests shrink it
+
+
+def solve_grid(
+    maze: GridMaze,
+    algorithm: str,
+    *,
+    diagonal: bool = False,
+    heuristic: str = "",
+    weight: float = 1.0,
+    record_trace: bool = True,
+    max_expanded: int | None = None,
+    cancel: np.ndarray | None = None,
+    progress: np.ndarray | None = None,
+) -> tuple[SearchResult, Trace | None]:
+    """Search ``maze`` with ``algorithm`` (a name of ``server.search.registry``).
+
+    ``heuristic`` ("" = the problem's default) and ``weight`` apply as in ``SearchOptions``.
+    ``cancel`` is a uint8[1] array that another thread may set to 1 (polled every 4096
+    expansions: the result then says ``stopped="cancelled"``); ``progress`` an int64[1] array
+    where the number of states expanded so far is written as often. ``max_expanded`` stops the
+    search once more states than that were expanded. The kernel releases the GIL while it runs.
+    Returns the result (``path`` as flat cell indices, start first) and, if ``record_trace``,
+    the trace of OPEN/CLOSE/UPDATE/PATH records (cell, float32 g or BFS score).
+    """
+    algo = get_algorithm(algorithm)
+    problem = GridProblem(maze, diagonal)  # checks that the maze has a start and a goal
+    options = SearchOptions(heuristic, weight)
+    optimal = algo.optimal(problem, options)
+    cells = maze.cells.reshape(-1)
+    if cells.shape[0] >= 2**31:
+        raise ValueError(f"{maze.height} x {maze.width} is too many cells for the int32 kernels")
+    cancel = _flag(cancel, np.uint8, "cancel")
+    progress = _flag(progress, np.int64, "progress")
+    starts = np.ascontiguousarray(maze.starts, dtype=np.int64)
+    goals = np.ascontiguousarray(maze.goals, dtype=np.int64)
+    common = (cells, int(maze.width), int(maze.height), starts, goals, bool(diagonal))
+    limits = (-1 if max_expanded is None else int(max_expanded), cancel, progress, int(_CAPACITY))
+    record = bool(record_trace)
+
+    kernels = _kernels()
+    args: tuple[Any, ...]
+    if algorithm == "bfs":
+        kernel, args = kernels.breadth_first, (*common, record, *limits)
+    elif algorithm == "dfs":
+        kernel, args = kernels.depth_first, (*common, record, *limits)
+    elif algorithm == "bidirectional":
+        kernel, args = kernels.bidirectional, (*common, record, *limits)
+    else:
+        name = options.resolved_heuristic(problem) if algo.uses_heuristic else HEURISTICS[0]
+        mode = _BEST_FIRST_MODES[algorithm]
+        args = (*common, mode, HEURISTICS.index(name), float(weight), record, *limits)
+        kernel = kernels.best_first
+
+    _compile(kernel, args)  # so that ``seconds`` is the search's time, not the JIT's
+    t0 = time.perf_counter()
+    stats, cost, path, (kinds, trace_cells, values) = kernel(*args)
+    seconds = time.perf_counter() - t0
+
+    outcome = stats[kernels.OUTCOME]
+    found = bool(outcome == kernels.FOUND)
+    stopped = None
+    if outcome == kernels.CANCELLED:
+        stopped = "cancelled"
+    elif outcome == kernels.LIMIT:
+        stopped = f"limit: more than {max_expanded:,} states expanded"  # the runner's wording
+    result = SearchResult(
+        algorithm=algorithm,
+        found=found,
+        cost=float(cost) if found else None,
+        path=path.tolist() if found else [],
+        expanded=int(stats[kernels.EXPANDED]),
+        generated=int(stats[kernels.GENERATED]),
+        max_frontier=int(stats[kernels.MAX_FRONTIER]),
+        seconds=seconds,
+        optimal_guaranteed=optimal,
+        stopped=stopped,
+    )
+    trace = None
+    if record:
+        n = int(stats[kernels.RECORDS])
+        trace = Trace(kinds[:n].copy(), trace_cells[:n].copy(), values[:n].copy())
+    return result, trace
+
+
+def _flag(array: np.ndarray | None, dtype: type, label: str) -> np.ndarray:
+    """The caller's one-element array (checked), or a private one."""
+    if array is None:
+        return np.zeros(1, dtype)
+    if array.dtype != dtype or array.shape != (1,) or not array.flags.c_contiguous:
+        raise TypeError(f"{label} must be a {np.dtype(dtype).name}[1] array")
+    return array
+
+
+def _kernels() -> Any:
+    """The kernel module, imported (with numba) on first use."""
+    from server.kernels import grid_kernels
+
+    return grid_kernels
+
+
+def _compile(kernel: Any, args: tuple[Any, ...]) -> None:
+    """Compile (or load from numba's cache) ``kernel`` for these argument types, if not done yet."""
+    import numba
+
+    kernel.compile(tuple(numba.typeof(a) for a in args))
