@@ -233,6 +233,14 @@ def test_bfs_ring_buffer_keeps_fifo_order_when_it_grows() -> None:
 # --- options, limits, cancelling ----------------------------------------------------------------
 
 
+def test_read_only_maze_arrays() -> None:
+    cells = np.ones((4, 5), np.uint8)
+    cells.flags.writeable = False
+    maze = GridMaze(cells, [0], [19])
+    assert not maze.cells.flags.writeable
+    assert solve_grid(maze, "bfs")[0].cost == 7
+
+
 def test_without_trace_the_result_is_the_same() -> None:
     maze = random_maze(np.random.default_rng(3))
     for algorithm in ALGORITHMS:
@@ -272,7 +280,11 @@ def test_cancel_flag_and_progress_counter() -> None:
 
 
 def test_cancel_from_another_thread() -> None:
-    """The kernel releases the GIL, so this thread can set the flag while it runs."""
+    """The kernels release the GIL: this thread runs, and cancels, while a search is under way."""
+    from server.kernels import grid_kernels
+
+    for kernel in (grid_kernels.breadth_first, grid_kernels.depth_first, grid_kernels.best_first):
+        assert kernel.targetoptions["nogil"]
     side = 3000
     maze = GridMaze(np.ones((side, side), np.uint8), [0], [side * side - 1])
     cancel, progress = np.zeros(1, np.uint8), np.zeros(1, np.int64)
@@ -284,11 +296,11 @@ def test_cancel_from_another_thread() -> None:
     worker = threading.Thread(target=run)
     worker.start()
     while worker.is_alive() and progress[0] == 0:
-        pass  # spins in Python: possible only because the kernel does not hold the GIL
+        pass  # spins in Python: only possible while the kernel does not hold the GIL
     cancel[0] = 1
     worker.join()
     result = out["result"]
-    assert result.stopped == "cancelled" or result.found  # a very fast machine may finish first
+    assert result.stopped == "cancelled" and 0 < result.expanded < side * side // 2
 
 
 def test_bad_arguments() -> None:
@@ -299,6 +311,8 @@ def test_bad_arguments() -> None:
         solve_grid(maze, "astar", heuristic="taxicab")
     with pytest.raises(TypeError, match="cancel"):
         solve_grid(maze, "bfs", cancel=np.zeros(1, np.int64))
+    with pytest.raises(ValueError, match="max_expanded"):
+        solve_grid(maze, "bfs", max_expanded=-1)
     with pytest.raises(PuzzleError):
         solve_grid(GridMaze(np.ones((3, 3), np.uint8), [], [8]), "bfs")
 

@@ -51,6 +51,10 @@ def solve_grid(
     cells = maze.cells.reshape(-1)
     if cells.shape[0] >= 2**31:
         raise ValueError(f"{maze.height} x {maze.width} is too many cells for the int32 kernels")
+    if not cells.flags.writeable:
+        cells = cells.copy()  # a read-only array would need (and compile) a second signature
+    if max_expanded is not None and max_expanded < 0:
+        raise ValueError(f"max_expanded must be >= 0, not {max_expanded}")
     cancel = _flag(cancel, np.uint8, "cancel")
     progress = _flag(progress, np.int64, "progress")
     starts = np.ascontiguousarray(maze.starts, dtype=np.int64)
@@ -104,12 +108,26 @@ def solve_grid(
     return result, trace
 
 
+def compile_all() -> float:
+    """Compile every kernel (or load it from numba's on-disk cache); returns the seconds it took.
+
+    The first compile of all four kernels takes tens of seconds; afterwards each process loads
+    them from ``__pycache__`` in a fraction of a second. Call this at install or deploy time.
+    """
+    t0 = time.perf_counter()
+    maze = GridMaze(np.ones((2, 2), np.uint8), np.array([0]), np.array([3]))
+    for algorithm in ("bfs", "dfs", "astar", "bidirectional"):
+        solve_grid(maze, algorithm)
+    return time.perf_counter() - t0
+
+
 def _flag(array: np.ndarray | None, dtype: type, label: str) -> np.ndarray:
     """The caller's one-element array (checked), or a private one."""
     if array is None:
         return np.zeros(1, dtype)
-    if array.dtype != dtype or array.shape != (1,) or not array.flags.c_contiguous:
-        raise TypeError(f"{label} must be a {np.dtype(dtype).name}[1] array")
+    usable = array.flags.c_contiguous and array.flags.writeable
+    if array.dtype != dtype or array.shape != (1,) or not usable:
+        raise TypeError(f"{label} must be a writeable {np.dtype(dtype).name}[1] array")
     return array
 
 
