@@ -35,6 +35,8 @@ sys.path.insert(0, str(ROOT))
 
 from server.kernels import solve_grid  # noqa: E402 - after the path set-up
 from server.puzzles.grid_model import GridMaze  # noqa: E402
+from server.search.stats import SearchResult  # noqa: E402
+from server.search.trace import Trace  # noqa: E402
 
 CASES = Path(os.environ.get("MAZE_CASES", ROOT.parent / "shared" / "cases")) / "images" / "mikepound"
 ALGORITHMS = ("bfs", "dfs", "dijkstra", "astar", "greedy", "bidirectional")
@@ -141,14 +143,22 @@ class Table:
             print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
 
 
-def best_of(fn: Callable[[], object], repeat: int = 3) -> tuple[float, object]:
-    """(the smallest wall time of ``repeat`` calls, the last call's value)."""
-    times, value = [], None
+def best_of(fn: Callable[[], object], repeat: int = 5) -> tuple[float, object]:
+    """(the smallest wall time of ``repeat`` calls, the value of that call)."""
+    runs = []
     for _ in range(repeat):
         t0 = time.perf_counter()
         value = fn()
-        times.append(time.perf_counter() - t0)
-    return min(times), value
+        runs.append((time.perf_counter() - t0, value))
+    return min(runs, key=lambda run: run[0])
+
+
+def best_solve(
+    maze: GridMaze, algorithm: str, repeat: int = 5, record_trace: bool = False
+) -> tuple[SearchResult, Trace | None]:
+    """The (result, trace) with the smallest kernel time (``result.seconds``) of ``repeat`` solves."""
+    runs = [solve_grid(maze, algorithm, record_trace=record_trace) for _ in range(repeat)]
+    return min(runs, key=lambda run: run[0].seconds)
 
 
 def ms(seconds: float) -> str:
@@ -181,7 +191,7 @@ def build_c_bfs(workdir: Path) -> Path | None:
     return binary
 
 
-def run_c_bfs(binary: Path, workdir: Path, maze: GridMaze, repeat: int = 3) -> tuple[float, int, int]:
+def run_c_bfs(binary: Path, workdir: Path, maze: GridMaze, repeat: int = 5) -> tuple[float, int, int]:
     """(best internal time in s, expanded, path length) of the C BFS."""
     raw = workdir / "maze.raw"
     maze.cells.tofile(raw)
@@ -242,12 +252,33 @@ def main() -> None:
     if not big_path.exists():
         print(f"{big_path} is absent: nothing to measure (set MAZE_CASES to the shared cases folder)")
         return
+    print(machine())
     workdir = Path(tempfile.mkdtemp(prefix="bench_grid_"))
     try:
         run(options, table, workdir, big_path)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     table.print()
+    print(f"\nload average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+def machine() -> str:
+    """Date, CPU, cores, versions and load: what a reader needs to weigh the numbers."""
+    import platform
+
+    import numba
+
+    cpu = platform.processor() or "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    return (
+        f"{time.strftime('%Y-%m-%d %H:%M')}  {cpu}, {os.cpu_count()} cores, load average {load}\n"
+        f"Python {platform.python_version()}, numpy {np.__version__}, numba {numba.__version__}"
+    )
 
 
 def run(options: argparse.Namespace, table: Table, workdir: Path, big_path: Path) -> None:
@@ -268,7 +299,7 @@ def run(options: argparse.Namespace, table: Table, workdir: Path, big_path: Path
     table.add("    project parser (decode + classify)", label, ms(parse_s))
 
     print("(b) C BFS")
-    _, (ours, _) = best_of(lambda: solve_grid(maze, "bfs", record_trace=False))
+    ours, _ = best_solve(maze, "bfs")
     binary = build_c_bfs(workdir)
     c_s = None
     if binary is not None:
@@ -289,7 +320,7 @@ def run(options: argparse.Namespace, table: Table, workdir: Path, big_path: Path
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     subprocess.run(command, cwd=ROOT, env=env, check=True, capture_output=True)  # warm the JIT cache
     walls = []
-    for _ in range(3):
+    for _ in range(5):
         t0 = time.perf_counter()
         out = subprocess.run(command, cwd=ROOT, env=env, check=True, capture_output=True, text=True).stdout
         walls.append(time.perf_counter() - t0)
@@ -310,8 +341,7 @@ def run(options: argparse.Namespace, table: Table, workdir: Path, big_path: Path
     print("(d) every algorithm")
     kernel_times = {}
     for algorithm in ALGORITHMS:
-        repeat = 3 if algorithm in ("bfs", "dfs") else 2
-        _, (result, _) = best_of(lambda a=algorithm: solve_grid(maze, a, record_trace=False), repeat)
+        result, _ = best_solve(maze, algorithm, 5 if algorithm in ("bfs", "dfs") else 3)
         kernel_times[algorithm] = result.seconds
         assert result.cost == ours.cost, (algorithm, result.cost)
         table.add(
@@ -335,7 +365,7 @@ def run(options: argparse.Namespace, table: Table, workdir: Path, big_path: Path
     flat = py_maze.cells.ravel().tolist()
     args = (flat, py_maze.width, py_maze.height, int(py_maze.starts[0]), int(py_maze.goals[0]))
     py_s, length = best_of(lambda: python_bfs(*args), 1)
-    kernel_s = solve_grid(py_maze, "bfs", record_trace=False)[0]
+    kernel_s, _ = best_solve(py_maze, "bfs")
     assert length == kernel_s.cost
     note = f"{py_s / kernel_s.seconds:.0f} x the kernel ({ms(kernel_s.seconds)})"
     table.add("(f) pure-Python flat-list BFS", py_label, ms(py_s), note)
@@ -344,13 +374,13 @@ def run(options: argparse.Namespace, table: Table, workdir: Path, big_path: Path
     print("(g) recording the trace")
     p2k = load_maze(CASES / "perfect2k.png")
     p2k_label = f"perfect2k ({p2k.width}x{p2k.height})"
-    plain_s, _ = best_of(lambda: solve_grid(p2k, "bfs", record_trace=False)[0].seconds, 3)
-    _, (traced, trace) = best_of(lambda: solve_grid(p2k, "bfs", record_trace=True), 3)
+    plain, _ = best_solve(p2k, "bfs")
+    traced, trace = best_solve(p2k, "bfs", record_trace=True)
     table.add(
         "(g) kernel BFS, record_trace=True",
         p2k_label,
         ms(traced.seconds),
-        f"{len(trace):,} records ({len(trace) * 9 / 1e6:.0f} MB); without trace {ms(plain_s)}",
+        f"{len(trace):,} records ({len(trace) * 9 / 1e6:.0f} MB); without trace {ms(plain.seconds)}",
     )
 
     generated(table, options.large)
@@ -379,7 +409,7 @@ def pathfinding_peer(table: Table) -> None:
         return len(found) - 1
 
     peer_s, length = best_of(solve, 2)
-    ours = solve_grid(maze, "bfs", record_trace=False)[0]
+    ours, _ = best_solve(maze, "bfs")
     assert length == ours.cost, (length, ours.cost)
     note = f"{peer_s / ours.seconds:.0f} x the kernel"
     table.add("(f) pathfinding 1.0 BreadthFirstFinder", label, ms(peer_s), note)
@@ -400,7 +430,7 @@ def generated(table: Table, large: bool) -> None:
         made = time.perf_counter() - t0
         label = f"generated perfect {size}x{size} cells ({maze.width}x{maze.height} px)"
         for algorithm in ("bfs", "astar"):
-            result, _ = solve_grid(maze, algorithm, record_trace=False)
+            result, _ = best_solve(maze, algorithm, 2)
             table.add(
                 f"(h) kernel {algorithm}",
                 label,

@@ -42,7 +42,15 @@ import math
 import numpy as np
 from numba import njit
 
-from server.search.events import CLOSE, CLOSE_B, OPEN, OPEN_B, PATH, UPDATE, UPDATE_B
+from server.search import events
+
+# The event kinds, written out: numba freezes them into the cached machine code, and a change to
+# events.py alone would not invalidate that cache (see above). So a change must fail here, loudly.
+OPEN, CLOSE, UPDATE, PATH, OPEN_B, CLOSE_B, UPDATE_B = 0, 1, 2, 3, 4, 5, 6
+if (OPEN, CLOSE, UPDATE, PATH, OPEN_B, CLOSE_B, UPDATE_B) != (
+    events.OPEN, events.CLOSE, events.UPDATE, events.PATH, events.OPEN_B, events.CLOSE_B, events.UPDATE_B
+):
+    raise ImportError("server.search.events renumbered its kinds: update server/kernels/grid_kernels.py")
 
 # --- state, outcomes, recording -----------------------------------------------------------------
 
@@ -290,9 +298,11 @@ OCTILE = SQRT2 - 1.0  # the same double as ``(SQRT2 - 1.0)`` in grid_problem.heu
 MOVE_ROW = np.array([-1, 0, 1, 0, -1, 1, 1, -1], np.int64)
 MOVE_COL = np.array([0, 1, 0, -1, 1, 1, -1, -1], np.int64)
 
-# best_first modes and heuristics, numbered as best_first.MODES and grid_problem.HEURISTICS.
+# best_first's modes and grid_problem's heuristics, by number (solve_grid maps the names).
 DIJKSTRA, GREEDY, ASTAR = 0, 1, 2
+MODES = {"dijkstra": DIJKSTRA, "greedy": GREEDY, "astar": ASTAR}
 MANHATTAN, EUCLIDEAN, OCTILE_H, CHEBYSHEV = 0, 1, 2, 3
+HEURISTICS = {"manhattan": MANHATTAN, "euclidean": EUCLIDEAN, "octile": OCTILE_H, "chebyshev": CHEBYSHEV}
 
 UNREACHED = -2  # came_from of a cell no search has reached (DFS)
 NO_PARENT = -1  # came_from of a start

@@ -13,12 +13,11 @@ from typing import Any
 import numpy as np
 
 from server.puzzles.grid_model import GridMaze
-from server.puzzles.grid_problem import HEURISTICS, GridProblem
+from server.puzzles.grid_problem import GridProblem
 from server.search.registry import SearchOptions, get_algorithm
 from server.search.stats import SearchResult
 from server.search.trace import Trace
 
-_BEST_FIRST_MODES = {"dijkstra": 0, "greedy": 1, "astar": 2}  # grid_kernels.DIJKSTRA, GREEDY, ASTAR
 _CAPACITY = 4096  # first size of a kernel's frontier (its trace starts at 16 times that); tests shrink it
 
 
@@ -72,9 +71,9 @@ def solve_grid(
     elif algorithm == "bidirectional":
         kernel, args = kernels.bidirectional, (*common, record, *limits)
     else:
-        name = options.resolved_heuristic(problem) if algo.uses_heuristic else HEURISTICS[0]
-        mode = _BEST_FIRST_MODES[algorithm]
-        args = (*common, mode, HEURISTICS.index(name), float(weight), record, *limits)
+        name = options.resolved_heuristic(problem) if algo.uses_heuristic else "manhattan"  # h unused
+        mode = kernels.MODES[algorithm]
+        args = (*common, mode, kernels.HEURISTICS[name], float(weight), record, *limits)
         kernel = kernels.best_first
 
     _compile(kernel, args)  # so that ``seconds`` is the search's time, not the JIT's
