@@ -27,6 +27,7 @@ const app = {
 
 const timeline = new Timeline();
 const renderer = new GridRenderer($("canvas"));
+renderer.toolsWidth = $("board-tools").offsetWidth + 8;
 const player = new Player({ timeline, onChange: updatePlayerControls });
 const live = new Live({ onConnection: connectionChanged });
 
@@ -151,7 +152,8 @@ function showPuzzle(info, cells) {
     return p;
   }));
   $("notes-box").hidden = !(info.notes || []).length;
-  $("maze-size").textContent = `${info.width} × ${info.height}${info.weighted ? ", weighted" : ""}`;
+  $("maze-size").textContent = `${info.width} × ${info.height}`;
+  $("maze-size").title = info.weighted ? "some cells cost more than 1 to enter" : "every cell costs 1 to enter";
   resetStats();
   setPickMode(info.endpoint_problem ? "start" : "off");
   updateMarkers();
@@ -495,10 +497,14 @@ function bindPlayer() {
 
   document.addEventListener("keydown", (event) => {
     const tag = document.activeElement?.tagName;
-    if (["INPUT", "SELECT", "TEXTAREA", "BUTTON"].includes(tag) || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (["INPUT", "SELECT", "TEXTAREA"].includes(tag) || event.ctrlKey || event.metaKey || event.altKey) return;
+    // Space is play/pause everywhere, even on a focused button (whose default would press it
+    // again: after clicking Run, space would restart the search). Enter still presses buttons.
     if (event.key === " ") {
       event.preventDefault();
       player.toggle();
+    } else if (tag === "BUTTON") {
+      return;
     } else if (event.key === "ArrowRight") player.step(event.shiftKey ? 100 : 1);
     else if (event.key === "ArrowLeft") player.step(event.shiftKey ? -100 : -1);
   });
@@ -533,6 +539,8 @@ function bindPanels() {
   $("large-text").addEventListener("click", (event) => {
     const on = document.documentElement.classList.toggle("large");
     event.currentTarget.setAttribute("aria-pressed", String(on));
+    renderer.toolsWidth = $("board-tools").offsetWidth + 8;
+    if (renderer.autoFit) renderer.fit();
     try { localStorage.setItem("largeText", on ? "1" : ""); } catch { /* private mode */ }
   });
   try {

@@ -18,7 +18,7 @@ export const COLORS = {
   heavy: "#b3aa98", // a free cell of weight 9; lighter weights in between
   open: OKABE_ITO.reddishPurple, // frontier
   update: OKABE_ITO.orange, // a frontier cell that got a cheaper g
-  openBack: OKABE_ITO.bluishGreen,
+  openBack: OKABE_ITO.blue, // dark against the light back-expanded cells and the ramp's green end
   closedBack: OKABE_ITO.skyBlue,
   path: OKABE_ITO.vermillion,
   current: OKABE_ITO.black,

@@ -40,6 +40,7 @@ export class GridRenderer {
     this.autoFit = true; // refit on resize until the user zooms or pans
     this.onCellClick = null; // (cell, event) => void
     this.onHover = null; // (cell) => void, -1 off the board
+    this.toolsWidth = 0; // CSS px reserved on each side for the board's buttons
     this.bindInput();
     new ResizeObserver(() => this.resize()).observe(canvas.parentElement);
     this.resize();
@@ -136,7 +137,9 @@ export class GridRenderer {
     if (!this.maze) return this.requestDraw();
     const { width, height } = this.size;
     const pad = 12;
-    const scale = Math.min((width - 2 * pad) / this.maze.width, (height - 2 * pad) / this.maze.height);
+    // Keep the maze clear of the zoom buttons in the top-right corner (both sides, to stay centred).
+    const padX = pad + this.toolsWidth;
+    const scale = Math.min((width - 2 * padX) / this.maze.width, (height - 2 * pad) / this.maze.height);
     this.view.scale = Math.max(1e-3, Math.min(MAX_SCALE, scale));
     this.view.ox = (width - this.maze.width * this.view.scale) / 2;
     this.view.oy = (height - this.maze.height * this.view.scale) / 2;
@@ -420,7 +423,7 @@ export class GridRenderer {
     const W = this.maze.width;
     const { status, score } = this.state;
     const pixels = this.pixels;
-    const base = Math.floor(scale * 0.42);
+    const base = Math.floor(scale * 0.52);
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
     let font = -1;
