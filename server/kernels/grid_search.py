@@ -141,4 +141,6 @@ def _compile(kernel: Any, args: tuple[Any, ...]) -> None:
     """Compile (or load from numba's cache) ``kernel`` for these argument types, if not done yet."""
     import numba
 
-    kernel.compile(tuple(numba.typeof(a) for a in args))
+    signature = tuple(numba.typeof(a) for a in args)
+    if signature not in kernel.overloads:  # compile() itself would wait for numba's global compiler lock
+        kernel.compile(signature)
