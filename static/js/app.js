@@ -73,10 +73,9 @@ function currentAlgorithm() {
 function fillHeuristics() {
   const grid = app.families.grid || {};
   const names = $("diagonal").checked ? grid.heuristics_diagonal || grid.heuristics || [] : grid.heuristics || [];
-  const select = $("heuristic");
-  const previous = select.value;
-  select.replaceChildren(...names.map((name) => new Option(name, name)));
-  if (names.includes(previous)) select.value = previous;
+  // The server lists the recommended heuristic first for each move rule (octile for diagonal moves;
+  // manhattan would overestimate there), so a change of rule selects it.
+  $("heuristic").replaceChildren(...names.map((name) => new Option(name, name)));
 }
 
 function algorithmChanged() {
