@@ -323,6 +323,7 @@ function cellHovered(cell) {
 function resetStats() {
   for (const id of ["cost", "expanded", "generated", "max-frontier", "path-length", "records"]) setNumber($(id), null);
   $("seconds").textContent = "—";
+  $("seconds").classList.add("none");
   const verdict = $("optimal");
   verdict.textContent = "";
   verdict.className = "verdict";
@@ -443,6 +444,7 @@ function showResult(result, records) {
   setNumber($("path-length"), result.found ? result.path.length : null);
   setNumber($("records"), records);
   $("seconds").textContent = seconds(result.seconds);
+  $("seconds").classList.remove("none");
   const verdict = $("optimal");
   if (!result.found) {
     verdict.textContent = result.stopped ? `stopped: ${result.stopped}` : "no path exists";
@@ -470,6 +472,8 @@ function updatePlayerControls() {
   $("position").textContent = `${withCommas(player.position)} / ${withCommas(total)}`;
   $("play").hidden = player.playing;
   $("pause").hidden = !player.playing;
+  const nothing = !app.run && timeline.length === 0; // no trace to play yet
+  for (const id of ["play", "step", "step-back", "scrub"]) $(id).disabled = nothing;
 }
 
 let scrubbing = false;

@@ -3,7 +3,9 @@
 
 /** Put `value` into `el` as a grouped number, or "—" when there is none. */
 export function setNumber(el, value, decimals = 3) {
-  if (value === null || value === undefined || Number.isNaN(value)) {
+  const none = value === null || value === undefined || Number.isNaN(value);
+  el.classList.toggle("none", none);
+  if (none) {
     el.textContent = "—";
     return;
   }
