@@ -1,0 +1,419 @@
+"""Parsers for the shifting-tile labyrinth: seed 000's CSV, seed 002's padded JSON, the project's JSON.
+
+Every value can come from three places; the first that has it wins: an explicit option
+(``LabyrinthOptions``, from the UI or the command line), the file, the defaults of ``PUZZLES.md``
+(start below column 0, goal above the last column, rows 0, 2, 4, … pushed from the left and rows
+1, 3, … from the right, combined moves, no column pushes, no turning of the free tile).
+Every error is a ``PuzzleError`` whose ``where`` names the line, field or option at fault.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from server.puzzles.errors import PuzzleError
+from server.puzzles.labyrinth_model import BOARD_CODES, LabyrinthPuzzle, insertion_points
+
+MOVE_MODELS = ("combined", "separate")
+MAX_SIDE = 64  # tiles per side; the search is exponential long before that
+
+
+@dataclass(frozen=True)
+class LabyrinthOptions:
+    """What a user may set; ``None`` means "take it from the file, else the default"."""
+
+    moves: str | None = None  # "combined" or "separate"
+    start_col: int | None = None  # the player starts below this column
+    goal_col: int | None = None  # and leaves above this one
+    left_rows: Sequence[int] | None = None  # rows the free tile is pushed into from the left
+    right_rows: Sequence[int] | None = None  # ... from the right
+    push_columns: bool | None = None  # the board game's column pushes
+    top_cols: Sequence[int] | None = None  # columns pushed from the top (push_columns: even ones)
+    bottom_cols: Sequence[int] | None = None  # ... from the bottom (push_columns: odd ones)
+    rotate_free: bool | None = None  # the free tile may be turned before it is pushed in
+
+
+@dataclass
+class _FileValues:
+    """What a file said, before options and defaults are applied."""
+
+    board: list[list[int]]
+    free: int
+    start_col: int | None = None
+    goal_col: int | None = None
+    left_rows: list[int] | None = None
+    right_rows: list[int] | None = None
+    top_cols: list[int] | None = None
+    bottom_cols: list[int] | None = None
+    moves: str | None = None
+    rotate_free: bool | None = None
+    name: str | None = None
+    where_start: str = "start column"
+    where_goal: str = "goal column"
+    where_rows: tuple[str, str] = ("left rows", "right rows")
+    where_cols: tuple[str, str] = ("top columns", "bottom columns")
+
+
+# ------------------------------------------------------------------------------------------------ CSV
+def parse_labyrinth_csv(
+    text: str, options: LabyrinthOptions | None = None, name: str = "labyrinth"
+) -> LabyrinthPuzzle:
+    """Seed 000's CSV: one line per board row (codes separated by ``;``), the free tile last (``2;;;``)."""
+    lines = [(n, line.strip()) for n, line in enumerate(text.lstrip("\ufeff").splitlines(), start=1)]
+    while lines and not lines[-1][1]:
+        lines.pop()
+    if not lines:
+        raise PuzzleError("the file is empty", "line 1")
+    for n, line in lines:
+        if not line:
+            raise PuzzleError("empty line inside the board", f"line {n}")
+    delimiter = ";" if ";" in lines[0][1] or "," not in lines[0][1] else ","
+    split = [(n, [field.strip() for field in line.split(delimiter)]) for n, line in lines]
+    width = len(split[0][1])
+    if len(split) < 2:
+        raise PuzzleError(
+            "the free tile is missing: the last line must hold it in its first field (e.g. '2;;;')",
+            f"line {split[0][0] + 1}",
+        )
+    *board_lines, (free_line, free_fields) = split
+    if width > 1 and len(free_fields) == width and all(free_fields):
+        raise PuzzleError(
+            f"the free tile is missing: the last line is a full board row of {width} codes; "
+            "add a line with the free tile in its first field (e.g. '2;;;')",
+            f"line {free_line + 1}",
+        )
+    board = []
+    for n, fields in board_lines:
+        if len(fields) != width:
+            raise PuzzleError(
+                f"expected {width} tile codes like line {split[0][0]}, found {len(fields)}", f"line {n}"
+            )
+        board.append([_csv_code(value, n, k) for k, value in enumerate(fields, start=1)])
+    if not free_fields[0]:
+        raise PuzzleError(
+            "the free tile is missing: the first field of the last line is empty",
+            f"line {free_line}, field 1",
+        )
+    free = _csv_code(free_fields[0], free_line, 1)
+    extra = [value for value in free_fields[1:] if value]
+    if extra:
+        raise PuzzleError(
+            f"the free-tile line holds only the free tile, found more: {';'.join(free_fields)!r}",
+            f"line {free_line}",
+        )
+    values = _FileValues(board=board, free=free)
+    return _build(values, options or LabyrinthOptions(), name, "csv")
+
+
+def _csv_code(value: str, line: int, field: int) -> int:
+    where = f"line {line}, field {field}"
+    if not value:
+        raise PuzzleError("empty field where a tile code belongs", where)
+    try:
+        code = int(value)
+    except ValueError:
+        raise PuzzleError(f"unknown tile code {value!r} (codes are 0–9)", where) from None
+    if code not in BOARD_CODES:
+        raise PuzzleError(f"unknown tile code {code} (codes are 0–9)", where)
+    return code
+
+
+# ----------------------------------------------------------------------------------------------- JSON
+def parse_labyrinth_json(
+    text: str, options: LabyrinthOptions | None = None, name: str = "labyrinth"
+) -> LabyrinthPuzzle:
+    """Seed 002's padded JSON (``tiles`` + ``freeTile``) or the project's own (``board``): by content."""
+    try:
+        data = json.loads(text.lstrip("\ufeff"))
+    except json.JSONDecodeError as err:
+        raise PuzzleError(f"not valid JSON: {err.msg}", f"line {err.lineno}, column {err.colno}") from None
+    if not isinstance(data, dict):
+        raise PuzzleError("a labyrinth JSON file must hold one object", "file")
+    options = options or LabyrinthOptions()
+    if "board" in data:
+        return _build(_project_values(data), options, str(data.get("name") or name), "project")
+    if "tiles" in data:
+        return _build(_seed002_values(data), options, name, "seed002")
+    raise PuzzleError(
+        "not a labyrinth: expected a field 'board' (the project's format) or 'tiles' and 'freeTile' "
+        "(seed 002's padded format)",
+        "file",
+    )
+
+
+def _seed002_values(data: dict[str, Any]) -> _FileValues:
+    """Seed 002: the board padded by one row above (goal) and below (start); positions count it."""
+    tiles = data["tiles"]
+    if not isinstance(tiles, list) or len(tiles) < 3 or not all(isinstance(r, list) for r in tiles):
+        raise PuzzleError("must be a list of at least 3 rows (padding, board, padding)", "field 'tiles'")
+    width = len(tiles[0])
+    for r, row in enumerate(tiles):
+        if len(row) != width:
+            raise PuzzleError(
+                f"expected {width} codes like row 0, found {len(row)}", f"field 'tiles', row {r}"
+            )
+        padding = r in (0, len(tiles) - 1)
+        for c, code in enumerate(row):
+            where = f"field 'tiles', row {r}, column {c}"
+            if not isinstance(code, int) or isinstance(code, bool):
+                raise PuzzleError(f"a tile code must be an integer, found {code!r}", where)
+            if padding and code not in (10, 11):
+                raise PuzzleError(f"padding rows hold only 10 (start/goal) and 11, found {code}", where)
+            if not padding and code not in BOARD_CODES:
+                raise PuzzleError(f"unknown tile code {code} (board codes are 0–9)", where)
+    if "freeTile" not in data:
+        raise PuzzleError("the free tile is missing", "field 'freeTile'")
+    free = _int_code(data["freeTile"], "field 'freeTile'")
+    last = len(tiles) - 1
+    start_row, start_col = _seed002_position(data, "startingPosition", width)
+    goal_row, goal_col = _seed002_position(data, "goalPosition", width)
+    if start_row != last:
+        raise PuzzleError(
+            f"the start must be in the bottom padding row {last}, found row {start_row}",
+            "field 'startingPosition.row'",
+        )
+    if goal_row != 0:
+        raise PuzzleError(
+            f"the goal must be in the top padding row 0, found row {goal_row}", "field 'goalPosition.row'"
+        )
+    left = right = None
+    inputs = data.get("rowsWithTileInput")
+    if inputs is not None:
+        if not isinstance(inputs, dict):
+            raise PuzzleError(
+                'must be an object {"left": [...], "right": [...]}', "field 'rowsWithTileInput'"
+            )
+        # Padded row numbers: board row = padded row - 1; the padding rows cannot be pushed.
+        left = [r - 1 for r in _int_list(inputs.get("left", []), "field 'rowsWithTileInput.left'")]
+        right = [r - 1 for r in _int_list(inputs.get("right", []), "field 'rowsWithTileInput.right'")]
+    return _FileValues(
+        board=tiles[1:-1],
+        free=free,
+        start_col=start_col,
+        goal_col=goal_col,
+        left_rows=left,
+        right_rows=right,
+        where_start="field 'startingPosition.column'",
+        where_goal="field 'goalPosition.column'",
+        where_rows=(
+            "field 'rowsWithTileInput.left'",
+            "field 'rowsWithTileInput.right'",
+        ),
+    )
+
+
+def _seed002_position(data: dict[str, Any], key: str, width: int) -> tuple[int, int]:
+    value = data.get(key)
+    if not isinstance(value, dict) or "row" not in value or "column" not in value:
+        raise PuzzleError('missing or not {"row": R, "column": C}', f"field '{key}'")
+    return _int(value["row"], f"field '{key}.row'"), _int(value["column"], f"field '{key}.column'")
+
+
+def _project_values(data: dict[str, Any]) -> _FileValues:
+    """The project's JSON: every name spelled out (example in ``docs/LABYRINTH.md``)."""
+    known = {
+        "family",
+        "format",
+        "version",
+        "name",
+        "board",
+        "free_tile",
+        "start_column",
+        "goal_column",
+        "insert_rows",
+        "insert_columns",
+        "moves",
+        "rotate_free_tile",
+    }
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise PuzzleError(f"unknown field(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}", "file")
+    family = data.get("family", "labyrinth")
+    if family != "labyrinth":
+        raise PuzzleError(f'expected "labyrinth", found {family!r}', "field 'family'")
+    board = data["board"]
+    if not isinstance(board, list) or not board or not all(isinstance(r, list) for r in board):
+        raise PuzzleError("must be a non-empty list of rows of tile codes", "field 'board'")
+    width = len(board[0])
+    for r, row in enumerate(board):
+        if len(row) != width:
+            raise PuzzleError(
+                f"expected {width} codes like row 0, found {len(row)}", f"field 'board', row {r}"
+            )
+        for c, code in enumerate(row):
+            where = f"field 'board', row {r}, column {c}"
+            if not isinstance(code, int) or isinstance(code, bool) or code not in BOARD_CODES:
+                raise PuzzleError(f"unknown tile code {code!r} (codes are 0–9)", where)
+    if "free_tile" not in data:
+        raise PuzzleError("the free tile is missing", "field 'free_tile'")
+    values = _FileValues(board=board, free=_int_code(data["free_tile"], "field 'free_tile'"))
+    values.where_start, values.where_goal = "field 'start_column'", "field 'goal_column'"
+    if "start_column" in data:
+        values.start_col = _int(data["start_column"], "field 'start_column'")
+    if "goal_column" in data:
+        values.goal_col = _int(data["goal_column"], "field 'goal_column'")
+    rows = _sides(data, "insert_rows", ("left", "right"))
+    if rows is not None:
+        values.left_rows, values.right_rows = rows
+        values.where_rows = ("field 'insert_rows.left'", "field 'insert_rows.right'")
+    cols = _sides(data, "insert_columns", ("top", "bottom"))
+    if cols is not None:
+        values.top_cols, values.bottom_cols = cols
+        values.where_cols = ("field 'insert_columns.top'", "field 'insert_columns.bottom'")
+    if "moves" in data:
+        values.moves = data["moves"]
+        if values.moves not in MOVE_MODELS:
+            raise PuzzleError(
+                f"expected one of {', '.join(MOVE_MODELS)}, found {values.moves!r}", "field 'moves'"
+            )
+    if "rotate_free_tile" in data:
+        if not isinstance(data["rotate_free_tile"], bool):
+            raise PuzzleError("expected true or false", "field 'rotate_free_tile'")
+        values.rotate_free = data["rotate_free_tile"]
+    return values
+
+
+def _sides(data: dict[str, Any], key: str, sides: tuple[str, str]) -> tuple[list[int], list[int]] | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, dict) or set(value) - set(sides):
+        raise PuzzleError(f'expected {{"{sides[0]}": [...], "{sides[1]}": [...]}}', f"field '{key}'")
+    return (
+        _int_list(value.get(sides[0], []), f"field '{key}.{sides[0]}'"),
+        _int_list(value.get(sides[1], []), f"field '{key}.{sides[1]}'"),
+    )
+
+
+def puzzle_to_json(puzzle: LabyrinthPuzzle) -> dict[str, Any]:
+    """The project's JSON for ``puzzle`` (``parse_labyrinth_json`` reads it back to an equal puzzle)."""
+    rows = {"left": [], "right": []}
+    cols = {"top": [], "bottom": []}
+    for point in puzzle.insertions:
+        (rows if point.axis == "row" else cols)[point.side].append(point.index)
+    out: dict[str, Any] = {
+        "family": "labyrinth",
+        "name": puzzle.name,
+        "board": puzzle.board_rows(),
+        "free_tile": puzzle.free,
+        "start_column": puzzle.start_col,
+        "goal_column": puzzle.goal_col,
+        "insert_rows": rows,
+        "moves": puzzle.moves,
+        "rotate_free_tile": puzzle.rotate_free,
+    }
+    if cols["top"] or cols["bottom"]:
+        out["insert_columns"] = cols
+    return out
+
+
+# ------------------------------------------------------------------------------------ shared checks
+def _int(value: Any, where: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise PuzzleError(f"expected an integer, found {value!r}", where)
+    return value
+
+
+def _int_code(value: Any, where: str) -> int:
+    code = _int(value, where)
+    if code not in BOARD_CODES:
+        raise PuzzleError(f"unknown tile code {code} (codes are 0–9)", where)
+    return code
+
+
+def _int_list(value: Any, where: str) -> list[int]:
+    if not isinstance(value, list | tuple):
+        raise PuzzleError(f"expected a list of integers, found {value!r}", where)
+    return [_int(v, where) for v in value]
+
+
+def _build(values: _FileValues, options: LabyrinthOptions, name: str, source: str) -> LabyrinthPuzzle:
+    """Apply options over file values over defaults, check them all, and make the puzzle."""
+    board = values.board
+    rows, cols = len(board), len(board[0])
+    if rows < 1 or cols < 1:
+        raise PuzzleError("the board has no tiles", "board")
+    if rows > MAX_SIDE or cols > MAX_SIDE:
+        raise PuzzleError(f"the board is {rows}x{cols}; at most {MAX_SIDE}x{MAX_SIDE} is supported", "board")
+
+    def pick(
+        option: Any, file_value: Any, where_file: str, where_option: str, default: Any
+    ) -> tuple[Any, str]:
+        if option is not None:
+            return option, where_option
+        if file_value is not None:
+            return file_value, where_file
+        return default, where_option
+
+    start_col, where = pick(options.start_col, values.start_col, values.where_start, "option 'start_col'", 0)
+    _check_index(start_col, cols, "column", where)
+    goal_col, where = pick(
+        options.goal_col, values.goal_col, values.where_goal, "option 'goal_col'", cols - 1
+    )
+    _check_index(goal_col, cols, "column", where)
+
+    left, where_left = pick(
+        options.left_rows, values.left_rows, values.where_rows[0], "option 'left_rows'", range(0, rows, 2)
+    )
+    right, where_right = pick(
+        options.right_rows, values.right_rows, values.where_rows[1], "option 'right_rows'", range(1, rows, 2)
+    )
+    for r in left:  # seed 002 counts the padding row: report its numbers back in its terms
+        _check_index(r, rows, "row", where_left, 1 if "rowsWithTileInput" in where_left else 0)
+    for r in right:
+        _check_index(r, rows, "row", where_right, 1 if "rowsWithTileInput" in where_right else 0)
+
+    top: Sequence[int] = ()
+    bottom: Sequence[int] = ()
+    if options.push_columns is not False:
+        top_default = bottom_default = ()
+        if options.push_columns:  # mirror the task's row layout: even columns from the top
+            top_default, bottom_default = range(0, cols, 2), range(1, cols, 2)
+        top, where_top = pick(
+            options.top_cols, values.top_cols, values.where_cols[0], "option 'top_cols'", top_default
+        )
+        bottom, where_bottom = pick(
+            options.bottom_cols,
+            values.bottom_cols,
+            values.where_cols[1],
+            "option 'bottom_cols'",
+            bottom_default,
+        )
+        for c in top:
+            _check_index(c, cols, "column", where_top)
+        for c in bottom:
+            _check_index(c, cols, "column", where_bottom)
+
+    moves = options.moves or values.moves or "combined"
+    if moves not in MOVE_MODELS:
+        raise PuzzleError(f"expected one of {', '.join(MOVE_MODELS)}, found {moves!r}", "option 'moves'")
+    rotate_free = bool(options.rotate_free if options.rotate_free is not None else values.rotate_free)
+    return LabyrinthPuzzle(
+        rows=rows,
+        cols=cols,
+        board=bytes(code for row in board for code in row),
+        free=values.free,
+        start_col=start_col,
+        goal_col=goal_col,
+        insertions=insertion_points(left, right, top, bottom),
+        moves=moves,
+        rotate_free=rotate_free,
+        name=name,
+        source_format=source,
+    )
+
+
+def _check_index(value: Any, size: int, what: str, where: str, shift: int = 0) -> None:
+    """``value`` must be a row/column index of the board (``shift``: the file counts padding rows)."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise PuzzleError(f"expected a {what} number, found {value!r}", where)
+    if not 0 <= value < size:
+        plural = "rows" if what == "row" else "columns"
+        raise PuzzleError(
+            f"{what} {value + shift} does not exist: the board's {plural} are {shift}..{size - 1 + shift}"
+            + (" (seed 002 counts the padding row above the board)" if shift else ""),
+            where,
+        )

@@ -1,0 +1,223 @@
+"""Solve a labyrinth with any algorithm and shape the result JSON (the grid result's keys plus
+``moves``, ``insertions`` and ``walked_cells``).
+
+Algorithms of the core registry run through ``server.search.runner.run_search``. IDA*, iterative
+deepening and seed 000's greedy method are described by ``LOCAL_ALGORITHMS`` (the entries proposed
+for the core registry); until the core registry has them they run through ``_run_entry``, which uses
+the runner's own counting, clock and limit checks.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from server.puzzles.errors import PuzzleError
+from server.puzzles.labyrinth_greedy import seed_greedy
+from server.puzzles.labyrinth_model import LabyrinthPuzzle
+from server.puzzles.labyrinth_problem import LabState, LabyrinthProblem, LabyrinthSetProblem
+from server.search import runner
+from server.search.algorithms.iterative import idastar, iddfs
+from server.search.events import Event
+from server.search.registry import ALGORITHMS, Algorithm, SearchOptions, _astar_optimal
+from server.search.runner import Limits, run_search
+from server.search.stats import SearchResult, Stopwatch, Tally
+
+VIEWS = ("states", "sets")
+DEFAULT_MAX_EXPANDED = 2_000_000
+DEFAULT_MAX_SECONDS = 60.0
+
+#: The entries proposed for ``server.search.registry.ALGORITHMS`` (see docs/LABYRINTH.md).
+LOCAL_ALGORITHMS: dict[str, Algorithm] = {
+    a.name: a
+    for a in (
+        Algorithm(
+            "idastar",
+            "IDA*",
+            "A* in the memory of a depth-first search: deepening bounds on cost plus estimate. "
+            "Optimal with an admissible heuristic and weight 1.",
+            lambda p, o: idastar(p, o.resolved_heuristic(p), o.weight),
+            _astar_optimal,
+            uses_heuristic=True,
+            uses_weight=True,
+        ),
+        Algorithm(
+            "iddfs",
+            "Iterative deepening DFS",
+            "Depth-first searches to depth 0, 1, 2, …: the fewest steps in the memory of one path. "
+            "Optimal when every step costs the same.",
+            lambda p, o: iddfs(p),
+            lambda p, o: p.unit_costs,
+        ),
+        Algorithm(
+            "seed-greedy",
+            "Seed 000's greedy method",
+            "The course notebook's method: walk to the best-looking tile, push the player's own row, "
+            "repeat. A baseline to compare with the optimum; not optimal, may give up.",
+            lambda p, o: seed_greedy(p),
+            lambda p, o: False,
+        ),
+    )
+}
+
+
+def algorithm_names() -> list[str]:
+    """Every algorithm this family offers (bidirectional needs goal states it cannot list)."""
+    core = [name for name in ALGORITHMS if name != "bidirectional"]
+    return core + [name for name in LOCAL_ALGORITHMS if name not in core]
+
+
+def make_problem(puzzle: LabyrinthPuzzle, view: str = "states", moves: str | None = None):
+    """The search view of ``puzzle``: one state per player position, or per set of places."""
+    if view not in VIEWS:
+        raise PuzzleError(f"unknown view {view!r}; choose one of: {', '.join(VIEWS)}", "option 'view'")
+    if moves is not None and moves not in ("combined", "separate"):
+        raise PuzzleError(f"unknown move model {moves!r}; choose combined or separate", "option 'moves'")
+    return (LabyrinthProblem if view == "states" else LabyrinthSetProblem)(puzzle, moves)
+
+
+def solve_labyrinth(
+    puzzle: LabyrinthPuzzle,
+    algorithm: str,
+    heuristic: str = "",
+    weight: float = 1.0,
+    max_expanded: int | None = DEFAULT_MAX_EXPANDED,
+    max_seconds: float | None = DEFAULT_MAX_SECONDS,
+    cancel: threading.Event | None = None,
+    on_event: Callable[[Event], None] | None = None,
+    *,
+    view: str = "states",
+    moves: str | None = None,
+) -> dict[str, Any]:
+    """Solve ``puzzle``; the result JSON of the CLI and the API. Raises PuzzleError for bad options."""
+    if algorithm not in algorithm_names():
+        raise PuzzleError(
+            f"unknown algorithm {algorithm!r} for the labyrinth; "
+            f"choose one of: {', '.join(algorithm_names())}",
+            "option 'algorithm'",
+        )
+    if algorithm == "seed-greedy" and view != "states":
+        raise PuzzleError("seed-greedy follows one player: use the view 'states'", "option 'view'")
+    problem = make_problem(puzzle, view, moves)
+    options = SearchOptions(heuristic=heuristic, weight=weight)
+    try:
+        used_heuristic = options.resolved_heuristic(problem)
+    except ValueError as err:
+        raise PuzzleError(str(err), "option 'heuristic'") from None
+    limits = Limits(max_expanded, max_seconds)
+    result = _run(problem, algorithm, options, limits, on_event, cancel)
+    return result_json(problem, result, used_heuristic, weight, view, limits)
+
+
+def _run(
+    problem: LabyrinthProblem | LabyrinthSetProblem,
+    algorithm: str,
+    options: SearchOptions,
+    limits: Limits,
+    on_event: Callable[[Event], None] | None,
+    cancel: threading.Event | None,
+) -> SearchResult:
+    if algorithm in ALGORITHMS:
+        return run_search(problem, algorithm, options, limits, on_event, cancel)
+    return _run_entry(problem, LOCAL_ALGORITHMS[algorithm], options, limits, on_event, cancel)
+
+
+def _run_entry(
+    problem: Any,
+    algo: Algorithm,
+    options: SearchOptions,
+    limits: Limits,
+    on_event: Callable[[Event], None] | None,
+    cancel: threading.Event | None,
+) -> SearchResult:
+    """Drive an ``Algorithm`` that is not (yet) in the core registry, as ``run_search`` would.
+
+    TEMPORARY bridge: it mirrors ``run_search``'s loop, reusing its Tally, Stopwatch, limit check
+    and check interval. Delete it once ``runner.run_algorithm(problem, algo, ...)`` exists or the
+    entries are registered (docs/LABYRINTH.md, "Integration").
+    """
+    shared = getattr(runner, "run_algorithm", None)
+    if shared is not None:
+        return shared(problem, algo, options, limits, on_event, cancel)
+    tally, clock = Tally(), Stopwatch()
+    events = algo.run(problem, options)
+    path, cost, stopped, count = None, None, None, 0
+    try:
+        while True:
+            event = next(events)
+            tally.add(event.kind)
+            if on_event is not None:
+                on_event(event)
+            count += 1
+            if count % runner.CHECK_EVERY == 0:
+                stopped = runner._why_stop(tally, clock, limits, cancel)
+                if stopped:
+                    events.close()
+                    break
+    except StopIteration as done:
+        path, cost = done.value
+    found = path is not None
+    return SearchResult(
+        algorithm=algo.name,
+        found=found,
+        cost=cost if found else None,
+        path=path or [],
+        expanded=tally.expanded,
+        generated=tally.generated,
+        max_frontier=tally.max_frontier,
+        seconds=clock.seconds(),
+        optimal_guaranteed=algo.optimal(problem, options),
+        stopped=stopped,
+    )
+
+
+def player_states(problem: LabyrinthProblem | LabyrinthSetProblem, path: list[Any]) -> list[LabState]:
+    """The solution as one player's states, whichever view found it."""
+    if isinstance(problem, LabyrinthSetProblem):
+        return problem.player_path(path) if path else []
+    return list(path)
+
+
+def result_json(
+    problem: LabyrinthProblem | LabyrinthSetProblem,
+    result: SearchResult,
+    heuristic: str,
+    weight: float,
+    view: str,
+    limits: Limits,
+) -> dict[str, Any]:
+    """The grid result's keys, plus the moves in words, insertions and cells walked."""
+    single = (
+        problem if isinstance(problem, LabyrinthProblem) else LabyrinthProblem(problem.puzzle, problem.moves)
+    )
+    states = player_states(problem, result.path) if result.found else []
+    moves = single.moves_of(states)
+    out: dict[str, Any] = {"family": "labyrinth", **result.to_json([single.state_to_json(s) for s in states])}
+    out["moves"] = moves
+    out["insertions"] = sum(1 for m in moves if m["push"] is not None)
+    out["walked_cells"] = sum(len(m["walk"]) - 1 for m in moves if m["walk"] is not None)
+    if not result.found:
+        searched = f"searched {result.expanded:,} states"
+        if result.stopped == "cancelled":
+            out["message"] = f"cancelled: {searched}"
+        elif result.stopped:
+            out["message"] = f"no solution found within the search limit: {searched} ({result.stopped})"
+        elif result.algorithm == "seed-greedy":
+            out["message"] = (
+                f"no solution: seed 000's greedy method gave up after {searched} (it pushes only "
+                "the player's row and went in circles or got stuck); an optimal algorithm may "
+                "still find a solution"
+            )
+        else:
+            out["message"] = f"no solution: {searched}"
+    out["options"] = {
+        "moves": problem.moves,
+        "view": view,
+        "heuristic": heuristic,
+        "weight": weight,
+        "max_expanded": limits.max_expanded,
+        "max_seconds": limits.max_seconds,
+        **problem.describe(),
+    }
+    return out
