@@ -350,7 +350,7 @@ function startRun() {
   player.rewind();
   resetStats();
   const algorithm = $("algorithm").value;
-  app.run = { id: null, algorithm, result: null, records: null, finished: false };
+  app.run = { id: null, algorithm, result: null, records: null, finished: false, rescaledAt: -Infinity };
   updateLegend();
   setStatus("starting…", "busy");
   setBusy("starting…");
@@ -397,8 +397,13 @@ function runFrame(frame) {
   if (!app.run.finished && app.run.records === null && $("busy").hidden === false) {
     setBusy(null); // the first frames are here: the board speaks for itself now
   }
-  // Grow the colour scale with headroom, so it changes (and recolours) only now and then.
-  if (timeline.maxValue > renderer.scoreMax) renderer.setScoreMax(Math.ceil(timeline.maxValue * 1.25));
+  // Grow the colour scale with headroom and at most a few times a second: each change recolours
+  // every closed cell. Until then, higher scores show in the ramp's top colour.
+  const now = performance.now();
+  if (timeline.maxValue > renderer.scoreMax && now - app.run.rescaledAt > 250) {
+    renderer.setScoreMax(Math.ceil(timeline.maxValue * 1.25));
+    app.run.rescaledAt = now;
+  }
   if (app.run.records !== null) maybeFinish();
   if (!player.playing) updatePlayerControls(); // playing, the player updates them every frame
 }

@@ -75,13 +75,17 @@ export class GridRenderer {
     this.requestDraw();
   }
 
-  /** Scores are coloured on [0, max]; a change recolours every closed cell. */
+  /** Scores are coloured on [0, max]; a change recolours the closed cells (only they use it). */
   setScoreMax(max) {
     const value = Math.max(1, max);
     if (value === this.scoreMax) return;
     this.scoreMax = value;
     this.makePainter();
-    this.repaintAll();
+    if (!this.maze) return;
+    const status = this.state.status;
+    const paint = this.paint;
+    for (let i = 0, n = status.length; i < n; i++) if (status[i] === STATUS.CLOSED) paint(i);
+    this.requestDraw();
   }
 
   // The per-record hot path: a closure over locals, rebuilt when the maze or the scale changes.
