@@ -111,6 +111,9 @@ async function loadPuzzle(fetchInfo, label, what) {
   try {
     const info = await fetchInfo();
     if (token !== app.loadToken) return;
+    if (info.family && info.family !== "grid") {
+      throw new api.ApiError(`it is a ${info.family} puzzle, and this page draws grid mazes only.`);
+    }
     setBusy("loading cells…");
     const cells = await api.getCells(info.id);
     if (token !== app.loadToken) return;
