@@ -69,7 +69,7 @@ def test_upload_and_solve_an_image(client) -> None:
 def test_a_text_file_named_png_is_rejected_clearly(client) -> None:
     response = upload(client, b"#####\n#S.G#\n#####\n", "maze.png")
     assert response.status_code == 400
-    assert "not an image" in response.json["error"]
+    assert response.json["error"].startswith("maze.png: not an image")
     assert_still_serving(client)
 
 
@@ -152,6 +152,7 @@ def test_gallery_lists_and_opens_bundled_mazes(client) -> None:
         response = client.post("/api/puzzles", json={"gallery": entry["name"]})
         assert response.status_code == 201, entry
         info = response.json
+        assert (info["width"], info["height"]) == (entry["width"], entry["height"]), entry
         result = client.post(f"/api/puzzles/{info['id']}/solve", json={"algorithm": "astar"}).json
         assert result["found"], entry
     assert client.post("/api/puzzles", json={"gallery": "nope"}).status_code == 404

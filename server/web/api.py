@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, send_file
@@ -62,10 +64,30 @@ def families() -> Response:
 
 
 def gallery_entries() -> list[dict[str, Any]]:
-    path = _config().mazes_dir / "gallery.json"
+    """The bundled mazes of ``mazes/gallery.json``, each with its size."""
+    return _read_gallery(_config().mazes_dir)
+
+
+@lru_cache(maxsize=4)
+def _read_gallery(mazes_dir: Path) -> list[dict[str, Any]]:
+    path = mazes_dir / "gallery.json"
     if not path.exists():
         return []
-    return json.loads(path.read_text(encoding="utf-8"))
+    entries = json.loads(path.read_text(encoding="utf-8"))
+    for entry in entries:
+        entry["width"], entry["height"] = _size_of(mazes_dir / entry["file"])
+    return entries
+
+
+def _size_of(path: Path) -> tuple[int, int]:
+    """(width, height) of a maze file without parsing it: the image header, or the text's lines."""
+    from PIL import Image
+
+    if path.suffix.lower() == ".txt":
+        lines = path.read_text(encoding="utf-8").strip("\n").splitlines()
+        return max(len(line) for line in lines), len(lines)
+    with Image.open(path) as image:
+        return image.size
 
 
 @api.get("/gallery")
@@ -95,9 +117,15 @@ def upload() -> tuple[Response, int]:
     key = puzzle_id(data, family)
     puzzle = _store().get(key)
     if puzzle is None:
-        puzzle = load_puzzle(data, filename, family, max_pixels=_config().max_pixels)
+        try:
+            puzzle = load_puzzle(data, filename, family, max_pixels=_config().max_pixels)
+        except PuzzleError as err:  # name the user's file rather than our word "file"
+            where = "" if err.where in (None, "file") else f", {err.where}"
+            return bad_request(f"{filename}{where}: {err.message}")
         _store().put(key, puzzle)
-    return jsonify(puzzle_info(key, puzzle)), 201
+    info = puzzle_info(key, puzzle)
+    info["name"] = Path(filename).stem or info["name"]  # the same bytes may come under another name
+    return jsonify(info), 201
 
 
 def _get_puzzle(pid: str) -> Puzzle:
