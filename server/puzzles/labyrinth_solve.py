@@ -89,8 +89,14 @@ def solve_labyrinth(
     *,
     view: str = "states",
     moves: str | None = None,
+    max_depth: int | None = None,
 ) -> dict[str, Any]:
-    """Solve ``puzzle``; the result JSON of the CLI and the API. Raises PuzzleError for bad options."""
+    """Solve ``puzzle``; the result JSON of the CLI and the API. Raises PuzzleError for bad options.
+
+    ``view``: "states" (one per player position) or "sets" (the merged view). ``moves``: overrides
+    the puzzle's move model. ``max_depth``: idastar/iddfs only, look for plans of at most that many
+    moves ("solved optimally to depth N"); none found means none exists within N.
+    """
     if algorithm not in algorithm_names():
         raise PuzzleError(
             f"unknown algorithm {algorithm!r} for the labyrinth; "
@@ -106,8 +112,33 @@ def solve_labyrinth(
     except ValueError as err:
         raise PuzzleError(str(err), "option 'heuristic'") from None
     limits = Limits(max_expanded, max_seconds)
-    result = _run(problem, algorithm, options, limits, on_event, cancel)
-    return result_json(problem, result, used_heuristic, weight, view, limits)
+    if max_depth is None:
+        result = _run(problem, algorithm, options, limits, on_event, cancel)
+    else:
+        entry = _depth_limited(algorithm, max_depth)
+        result = _run_entry(problem, entry, options, limits, on_event, cancel)
+    out = result_json(problem, result, used_heuristic, weight, view, limits)
+    if max_depth is not None:
+        out["options"]["max_depth"] = max_depth
+        if not result.found and not result.stopped:
+            out["message"] = f"no solution within {max_depth} moves: searched {result.expanded:,} states"
+    return out
+
+
+def _depth_limited(algorithm: str, max_depth: int) -> Algorithm:
+    """The idastar/iddfs entry, bounded to plans of at most ``max_depth`` moves (each move costs 1)."""
+    if algorithm not in ("idastar", "iddfs"):
+        raise PuzzleError("a depth limit applies to idastar and iddfs only", "option 'max_depth'")
+    if not isinstance(max_depth, int) or max_depth < 0:
+        raise PuzzleError(f"expected a number of moves >= 0, found {max_depth!r}", "option 'max_depth'")
+    base = LOCAL_ALGORITHMS[algorithm]
+    if algorithm == "idastar":
+        run = lambda p, o: idastar(p, o.resolved_heuristic(p), o.weight, max_cost=max_depth)  # noqa: E731
+    else:
+        run = lambda p, o: iddfs(p, max_depth=max_depth)  # noqa: E731
+    return Algorithm(
+        base.name, base.label, base.summary, run, base.optimal, base.uses_heuristic, base.uses_weight
+    )
 
 
 def _run(
