@@ -573,6 +573,20 @@ def test_bad_solve_options_name_the_option(shared_cases: Path) -> None:
     with pytest.raises(PuzzleError) as err:
         solve_labyrinth(puzzle, "astar", view="cells")
     assert err.value.where == "option 'view'"
+    with pytest.raises(PuzzleError, match="merged view cannot list"):
+        solve_labyrinth(puzzle, "bfs", view="sets")
+    with pytest.raises(PuzzleError, match="idastar and iddfs only") as err:
+        solve_labyrinth(puzzle, "astar", max_depth=3)
+    assert err.value.where == "option 'max_depth'"
+
+
+def test_depth_limited_search_finds_the_optimum_or_proves_there_is_none(shared_cases: Path) -> None:
+    puzzle = load_case(shared_cases, "Puzzle_6.csv")
+    for algorithm in ("idastar", "iddfs"):
+        assert solve_labyrinth(puzzle, algorithm, max_depth=3)["cost"] == 3
+        shallow = solve_labyrinth(puzzle, algorithm, max_depth=2)
+        assert not shallow["found"]
+        assert shallow["message"].startswith("no solution within 2 moves: searched ")
 
 
 # --------------------------------------------------------------------------- the heuristics

@@ -252,7 +252,7 @@ class Walker:
         self._not_last_col = sum(1 << (8 * i) for i in range(self.size) if i % cols != cols - 1)
         self.row_masks = tuple(sum(1 << (8 * (r * cols + c)) for c in range(cols)) for r in range(rows))
         self.col_masks = tuple(sum(1 << (8 * (r * cols + c)) for r in range(rows)) for c in range(cols))
-        self._links: dict[bytes, tuple[int, int]] = {}
+        self._links: dict[bytes, tuple[int, int, tuple[int, int, int, int]]] = {}
 
     # -------------------------------------------------------------- masks
     def bit(self, position: int) -> int:
@@ -280,22 +280,25 @@ class Walker:
             int.from_bytes(board.translate(_OPEN_BOTTOM), "little"),
         )
 
+    def _join(self, left: int, top: int, right: int, bottom: int) -> tuple[int, int]:
+        return right & (left >> 8) & self._not_last_col, bottom & (top >> self._row_shift)
+
     def links(self, board: bytes, wild: int = 0) -> tuple[int, int]:
         """(H, V): bit i of H joins cell i to its right neighbour, bit i of V to the one below.
 
         ``wild``: cells treated as open on every side (the relaxation of the "relaxed" heuristic).
         """
-        found = self._links.get(board) if not wild else None
+        found = self._links.get(board)
         if found is None:
-            left, top, right, bottom = self.open_sides(board)
-            if wild:
-                left, top, right, bottom = left | wild, top | wild, right | wild, bottom | wild
-            found = (right & (left >> 8) & self._not_last_col, bottom & (top >> self._row_shift))
-            if not wild:
-                if len(self._links) >= self.CACHE_LIMIT:
-                    self._links.clear()
-                self._links[board] = found
-        return found
+            sides = self.open_sides(board)
+            found = (*self._join(*sides), sides)
+            if len(self._links) >= self.CACHE_LIMIT:
+                self._links.clear()
+            self._links[board] = found
+        if not wild:
+            return found[0], found[1]
+        left, top, right, bottom = found[2]
+        return self._join(left | wild, top | wild, right | wild, bottom | wild)
 
     def can_enter(self, board: bytes) -> bool:
         return bool(MASKS[board[self.entry]] & BOTTOM)

@@ -45,7 +45,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
+from functools import reduce
 from itertools import combinations, pairwise
+from operator import or_
 from typing import Any, NamedTuple
 
 from server.puzzles.labyrinth_model import (
@@ -118,6 +120,18 @@ class _LabyrinthRules(Problem):
         )
         self._cells = (1 << (8 * walker.size)) - 1
         self._bound_cache: dict[tuple[bytes, int, bool], float] = {}
+        self._relaxed_cache: dict[tuple[bytes, int], int] = {}
+        # Every set of lines by size: (bit mask of its row indices, its cells as one place mask).
+        self._line_sets: list[list[tuple[int, int]]] = [
+            [
+                (
+                    sum(1 << i for (axis, i), _ in chosen if axis == "row"),
+                    reduce(or_, (mask for _, mask in chosen), 0),
+                )
+                for chosen in combinations(self._lines, size)
+            ]
+            for size in range(len(self._lines) + 1)
+        ]
 
     # ---------------------------------------------------------------------------- pushes
     def pushes(self, board: bytes, free: int) -> Iterator[tuple[Push, bytes, int]]:
@@ -179,16 +193,33 @@ class _LabyrinthRules(Problem):
         k = (1 if blocked else 0) if self._has_columns else self._stab(blocked)
         if not relaxed or k == math.inf:
             return k
+        need = [(1 << j) | (1 << (j - 1)) if j > 0 else 1 for j in blocked]  # rows touching each
         for size in range(k, k + self.RELAXED_LEVELS):
-            for lines in combinations(self._lines, size):
-                if not self._has_columns and not self._stabs(lines, blocked):
-                    continue
-                wild = 0
-                for _line, mask in lines:
-                    wild |= mask
-                if walker.flood(board, places, wild) & walker.exited_bit:
+            for rows, wild in self._line_sets[size] if size < len(self._line_sets) else ():
+                if not self._has_columns and not all(rows & n for n in need):
+                    continue  # leaves a blocked boundary that no push of these rows opens
+                if self._relaxed_reach(board, places, wild):
                     return size
         return k + self.RELAXED_LEVELS
+
+    def _relaxed_reach(self, board: bytes, places: int, wild: int) -> bool:
+        """Can the places reach the exit when the ``wild`` cells are open on every side?"""
+        walker = self.walker
+        key = (board, wild)
+        component = self._relaxed_cache.get(key)
+        if component is None:  # flood from the exit once per board and line set, for every place
+            leave = walker.can_leave(board) or wild & walker.exit_bit
+            component = walker.flood(board, walker.exit_bit, wild) if leave else 0
+            if (
+                component
+                and component & walker.entry_bit
+                and (walker.can_enter(board) or wild & walker.entry_bit)
+            ):
+                component |= walker.outside_bit
+            if len(self._relaxed_cache) >= Walker.CACHE_LIMIT:
+                self._relaxed_cache.clear()
+            self._relaxed_cache[key] = component
+        return bool(component & places)
 
     def _stab(self, blocked: list[int]) -> float:
         """The fewest pushable rows touching every boundary in ``blocked`` (ascending); inf if none."""
@@ -204,11 +235,6 @@ class _LabyrinthRules(Problem):
                 return math.inf  # no push can ever open this boundary
             count += 1
         return count
-
-    @staticmethod
-    def _stabs(lines: tuple[tuple[tuple[str, int], int], ...], blocked: list[int]) -> bool:
-        rows = {index for (_axis, index), _mask in lines}
-        return all(j in rows or j - 1 in rows for j in blocked)
 
     def moves_left(self, k: float) -> float:
         """Moves still needed by a non-goal state whose k pushes must still come."""

@@ -105,6 +105,12 @@ def solve_labyrinth(
         )
     if algorithm == "seed-greedy" and view != "states":
         raise PuzzleError("seed-greedy follows one player: use the view 'states'", "option 'view'")
+    if algorithm == "bfs" and view == "sets":
+        raise PuzzleError(
+            "BFS traces its path back through predecessors, which the merged view cannot list: "
+            "use dijkstra (the same search on unit costs) or the view 'states'",
+            "option 'view'",
+        )
     problem = make_problem(puzzle, view, moves)
     options = SearchOptions(heuristic=heuristic, weight=weight)
     try:
