@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import math
 import threading
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -21,8 +22,10 @@ from server.kernels import grid_search, solve_grid
 from server.puzzles.errors import PuzzleError
 from server.puzzles.grid_model import GridMaze
 from server.puzzles.grid_problem import HEURISTICS, GridProblem
+from server.search.events import Event
 from server.search.registry import ALGORITHMS, SearchOptions, get_algorithm
 from server.search.runner import Limits, run_search
+from server.search.stats import SearchResult
 from server.search.trace import Trace, tally_trace
 
 OPTIMAL = ("dijkstra", "bidirectional", "astar")  # always optimal here (admissible heuristics, weight 1)
@@ -37,12 +40,14 @@ def tiny_buffers(monkeypatch: pytest.MonkeyPatch) -> None:
 # --- helpers ------------------------------------------------------------------------------------
 
 
-def generic(maze: GridMaze, algorithm: str, diagonal: bool, heuristic: str = "", weight: float = 1.0):
+def generic(
+    maze: GridMaze, algorithm: str, diagonal: bool, heuristic: str = "", weight: float = 1.0
+) -> tuple[SearchResult, Trace]:
     """The generic run: its result and its events as a Trace (as the live layer records them)."""
     problem = GridProblem(maze, diagonal)
     kinds, cells, values = [], [], []
 
-    def on_event(event) -> None:  # an Event
+    def on_event(event: Event) -> None:
         kinds.append(event.kind)
         cells.append(problem.cell_of(event.state))
         values.append(event.g)
@@ -52,7 +57,9 @@ def generic(maze: GridMaze, algorithm: str, diagonal: bool, heuristic: str = "",
     return result, trace
 
 
-def assert_same(maze: GridMaze, algorithm: str, diagonal: bool, heuristic: str = "", weight: float = 1.0):
+def assert_same(
+    maze: GridMaze, algorithm: str, diagonal: bool, heuristic: str = "", weight: float = 1.0
+) -> SearchResult:
     """Kernel and generic agree on every record, the path, the cost and the counts."""
     expected, expected_trace = generic(maze, algorithm, diagonal, heuristic, weight)
     result, trace = solve_grid(maze, algorithm, diagonal=diagonal, heuristic=heuristic, weight=weight)
@@ -89,7 +96,7 @@ def random_maze(rng: np.random.Generator) -> GridMaze:
     return GridMaze(cells, starts, goals)
 
 
-def runs(diagonal: bool):
+def runs(diagonal: bool) -> Iterator[tuple[str, str, float]]:
     """(algorithm, heuristic, weight) for every algorithm, heuristic and A* weight 1 and 1.5."""
     heuristics = GridProblem(GridMaze(np.ones((1, 1), np.uint8), [0], [0]), diagonal).heuristics
     for name in ALGORITHMS:
