@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import compress
 from typing import NamedTuple
 
@@ -148,7 +148,6 @@ class LabyrinthPuzzle:
     rotate_free: bool = False
     name: str = "labyrinth"
     source_format: str = "project"  # "csv", "seed002" or "project"
-    notes: tuple[str, ...] = field(default=())
 
     def tile(self, row: int, col: int) -> int:
         return self.board[row * self.cols + col]
@@ -237,7 +236,7 @@ class Walker:
     shifts for all cells at once. This is ~25x faster than a cell-by-cell fill in Python.
     """
 
-    CACHE_LIMIT = 200_000
+    CACHE_LIMIT = 50_000  # boards (and heuristic entries) kept per search; ~1 kB each at worst
 
     def __init__(self, rows: int, cols: int, start_col: int, goal_col: int) -> None:
         self.rows, self.cols = rows, cols
