@@ -86,6 +86,15 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from server.solving import RunOptions, solve
 
     t0 = time.perf_counter()
+    warming = None
+    if args.engine == "auto" and args.family in (None, "grid"):
+        import threading
+
+        from server.kernels import warm_up
+
+        # numba's import and cache load overlap the image decoding (which releases the GIL).
+        warming = threading.Thread(target=warm_up, args=(args.algorithm,), daemon=True)
+        warming.start()
     try:
         data = args.file.read_bytes()
     except OSError as err:
@@ -96,6 +105,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
             "heuristic": args.heuristic, "weight": args.weight, "diagonal": args.diagonal,
             "start": args.start, "goal": args.goal,
         })
+        if warming is not None:
+            warming.join()
         solved = solve(puzzle, args.algorithm, options, engine=args.engine)
     except PuzzleError as err:
         return fail(f"{args.file}: {err}")

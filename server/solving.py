@@ -175,8 +175,8 @@ def _solve_generic(
 
 def result_json(maze: GridMaze, result: SearchResult, options: RunOptions) -> dict[str, Any]:
     """The result object of the CLI and the API (see docs/PROTOCOL.md)."""
-    width = maze.width
-    out = {"family": "grid", **result.to_json([list(divmod(int(c), width)) for c in result.path])}
+    rows, cols = np.divmod(np.asarray(result.path, dtype=np.int64), maze.width)
+    out = {"family": "grid", **result.to_json(np.stack([rows, cols], axis=1).tolist())}
     used = asdict(options)
     used.pop("start"), used.pop("goal")
     out["options"] = used

@@ -6,6 +6,6 @@ GridMaze with the same semantics, events and counts as the generic algorithms of
 the web layer that uses it) stays fast.
 """
 
-from server.kernels.grid_search import compile_all, solve_grid
+from server.kernels.grid_search import compile_all, solve_grid, warm_up
 
-__all__ = ["compile_all", "solve_grid"]
+__all__ = ["compile_all", "solve_grid", "warm_up"]
