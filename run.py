@@ -16,7 +16,8 @@ import sys
 import time
 from pathlib import Path
 
-ALGORITHM_NAMES = ("bfs", "dfs", "dijkstra", "greedy", "astar", "bidirectional")
+ALGORITHM_NAMES = ("bfs", "dfs", "dijkstra", "greedy", "astar", "bidirectional", "idastar", "iddfs",
+                   "seed-greedy")
 FAMILY_NAMES = ("grid", "step", "labyrinth", "zenji")
 
 
@@ -46,6 +47,17 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
     solve.add_argument("--engine", choices=("auto", "generic"), default="auto",
                        help="generic = the pure-Python reference algorithms (slow on big mazes)")
+    lab = solve.add_argument_group("shifting-tile labyrinth")
+    lab.add_argument("--moves", choices=("combined", "separate"), help="move model (default combined)")
+    lab.add_argument("--start-col", type=int, help="the player starts below this column (default 0)")
+    lab.add_argument("--goal-col", type=int, help="and leaves above this one (default the last)")
+    lab.add_argument("--left-rows", type=int_list, help="rows pushed from the left, e.g. 0,2,4")
+    lab.add_argument("--right-rows", type=int_list, help="rows pushed from the right, e.g. 1,3")
+    lab.add_argument("--push-columns", action="store_true", help="the board game: columns too")
+    lab.add_argument("--rotate-free", action="store_true", help="the board game: turn the free tile first")
+    lab.add_argument("--view", choices=("states", "sets"), default="states",
+                     help="search one player's states, or the merged sets of places")
+    lab.add_argument("--max-depth", type=int, help="idastar/iddfs: plans of at most this many moves")
 
     gen = sub.add_parser("generate", help="write a generated maze (PNG, or text for .txt)")
     gen.add_argument("kind", choices=("perfect", "braid"))
@@ -54,6 +66,13 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--seed", type=int, default=1)
     gen.add_argument("--out", type=Path, required=True)
     return parser
+
+
+def int_list(text: str) -> list[int]:
+    try:
+        return [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected numbers separated by commas, got {text!r}") from None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -82,12 +101,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_solve(args: argparse.Namespace) -> int:
     from server.puzzles.errors import PuzzleError
-    from server.puzzles.registry import load_puzzle
+    from server.puzzles.labyrinth_parse import LabyrinthOptions
+    from server.puzzles.registry import detect_family, load_puzzle
+    from server.search.registry import FAMILY_ALGORITHMS
     from server.solving import RunOptions, solve
 
     t0 = time.perf_counter()
+    try:
+        data = args.file.read_bytes()
+    except OSError as err:
+        return fail(f"{args.file}: {err.strerror or err}")
     warming = None
-    if args.engine == "auto" and args.family in (None, "grid"):
+    family = args.family or detect_family(args.file.name, data)
+    if args.engine == "auto" and family == "grid" and args.algorithm in FAMILY_ALGORITHMS["grid"]:
         import threading
 
         from server.kernels import warm_up
@@ -96,38 +122,48 @@ def cmd_solve(args: argparse.Namespace) -> int:
         warming = threading.Thread(target=warm_up, args=(args.algorithm,), daemon=True)
         warming.start()
     try:
-        data = args.file.read_bytes()
-    except OSError as err:
-        return fail(f"{args.file}: {err.strerror or err}")
-    try:
-        puzzle = load_puzzle(data, args.file.name, args.family, max_pixels=args.max_pixels)
+        labyrinth = LabyrinthOptions(
+            moves=args.moves, start_col=args.start_col, goal_col=args.goal_col,
+            left_rows=args.left_rows, right_rows=args.right_rows,
+            push_columns=args.push_columns or None, rotate_free=args.rotate_free or None,
+        )
+        puzzle = load_puzzle(data, args.file.name, args.family, max_pixels=args.max_pixels,
+                             labyrinth=labyrinth)
         options = RunOptions.from_json({
             "heuristic": args.heuristic, "weight": args.weight, "diagonal": args.diagonal,
-            "start": args.start, "goal": args.goal,
+            "start": args.start, "goal": args.goal, "view": args.view, "max_depth": args.max_depth,
         })
         if warming is not None:
             warming.join()
         solved = solve(puzzle, args.algorithm, options, engine=args.engine)
     except PuzzleError as err:
         return fail(f"{args.file}: {err}")
-    if args.out:
+    if args.out and solved.result is not None:
         from server.puzzles.grid_render import render_solution
 
         render_solution(solved_maze(puzzle, options), [int(c) for c in solved.result.path]).save(args.out)
+    elif args.out:
+        return fail(f"{args.file}: --out draws grid mazes only")
     if args.json:
         print(json.dumps(solved.json, separators=(",", ":")))
     else:
         r = solved.json
         verdict = "optimal" if r["optimal_guaranteed"] else "not guaranteed optimal"
-        if r["found"]:
+        if r["found"] and "moves" in r:
+            print(f"{args.file.name}: {r['algorithm']} solved it in {r['cost']} moves ({verdict}), "
+                  f"{r['insertions']} insertions, {r['walked_cells']} cells walked; "
+                  f"expanded {r['expanded']:,} states in {r['seconds']:.3f} s")
+            for number, move in enumerate(r["moves"], start=1):
+                print(f"  {number}. {move['text']}")
+        elif r["found"]:
             print(f"{args.file.name}: {r['algorithm']} found a path of cost {r['cost']} ({verdict}), "
                   f"{len(r['path'])} cells; expanded {r['expanded']:,}, generated {r['generated']:,}, "
                   f"max frontier {r['max_frontier']:,}; search {r['seconds']:.3f} s, "
                   f"total {time.perf_counter() - t0:.3f} s")
         else:
-            print(f"{args.file.name}: {r['algorithm']} found no path ({r.get('stopped') or 'none exists'}); "
-                  f"expanded {r['expanded']:,}")
-    return 0 if solved.result.found else 2
+            why = r.get("message") or r.get("stopped") or "none exists"
+            print(f"{args.file.name}: {r['algorithm']} found no path ({why}); expanded {r['expanded']:,}")
+    return 0 if solved.json["found"] else 2
 
 
 def solved_maze(puzzle, options):

@@ -7,6 +7,7 @@ and the live layer all call ``solve``.
 
 from __future__ import annotations
 
+import json
 import threading
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -16,7 +17,8 @@ import numpy as np
 from server.puzzles.errors import PuzzleError
 from server.puzzles.grid_model import GridMaze
 from server.puzzles.registry import Puzzle, puzzle_family
-from server.search.registry import ALGORITHMS, SearchOptions, get_algorithm
+from server.search.events import CLOSES
+from server.search.registry import ALGORITHMS, FAMILY_ALGORITHMS, SearchOptions, get_algorithm
 from server.search.runner import Limits, run_search
 from server.search.stats import SearchResult
 from server.search.trace import Trace, TraceRecorder
@@ -28,9 +30,16 @@ class RunOptions:
 
     heuristic: str = ""
     weight: float = 1.0
+    # grid mazes
     diagonal: bool = False
     start: tuple[int, int] | None = None
     goal: tuple[int, int] | None = None
+    # the shifting-tile labyrinth
+    moves: str | None = None  # "combined" or "separate"; None = the puzzle's
+    start_col: int | None = None
+    goal_col: int | None = None
+    view: str = "states"  # "states" (one player) or "sets" (merged places)
+    max_depth: int | None = None  # idastar/iddfs: plans of at most this many moves
 
     @classmethod
     def from_json(cls, raw: dict[str, Any] | None) -> RunOptions:
@@ -38,7 +47,10 @@ class RunOptions:
         raw = raw or {}
         if not isinstance(raw, dict):
             raise PuzzleError("options must be an object", "options")
-        unknown = set(raw) - {"heuristic", "weight", "diagonal", "start", "goal", "algorithm"}
+        unknown = set(raw) - {
+            "heuristic", "weight", "diagonal", "start", "goal", "algorithm",
+            "moves", "start_col", "goal_col", "view", "max_depth",
+        }
         if unknown:
             raise PuzzleError(f"unknown option(s): {', '.join(sorted(unknown))}", "options")
         heuristic = raw.get("heuristic") or ""
@@ -50,16 +62,39 @@ class RunOptions:
             raise PuzzleError(f"not a number: {raw.get('weight')!r}", "option 'weight'") from None
         if not (1.0 <= weight <= 100.0):
             raise PuzzleError(f"{weight:g} is outside 1..100", "option 'weight'")
+        moves = raw.get("moves") or None
+        if moves not in (None, "combined", "separate"):
+            raise PuzzleError(f"{moves!r} is not combined or separate", "option 'moves'")
+        view = raw.get("view") or "states"
+        if view not in ("states", "sets"):
+            raise PuzzleError(f"{view!r} is not states or sets", "option 'view'")
         return cls(
             heuristic=heuristic,
             weight=weight,
             diagonal=bool(raw.get("diagonal", False)),
             start=_point(raw.get("start"), "start"),
             goal=_point(raw.get("goal"), "goal"),
+            moves=moves,
+            start_col=_whole(raw.get("start_col"), "start_col"),
+            goal_col=_whole(raw.get("goal_col"), "goal_col"),
+            view=view,
+            max_depth=_whole(raw.get("max_depth"), "max_depth"),
         )
 
     def search_options(self) -> SearchOptions:
         return SearchOptions(heuristic=self.heuristic, weight=self.weight)
+
+
+def _whole(value: Any, label: str) -> int | None:
+    if value is None or value == "":
+        return None
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise PuzzleError(f"expected a whole number, got {value!r}", f"option '{label}'") from None
+    if number < 0 or number != float(value):
+        raise PuzzleError(f"expected a whole number >= 0, got {value!r}", f"option '{label}'")
+    return number
 
 
 def _point(value: Any, label: str) -> tuple[int, int] | None:
@@ -76,9 +111,13 @@ def _point(value: Any, label: str) -> tuple[int, int] | None:
 
 @dataclass
 class Solved:
-    result: SearchResult
-    trace: Trace | None
-    json: dict[str, Any]
+    json: dict[str, Any]  # the result object (docs/PROTOCOL.md)
+    trace: Trace | None = None
+    result: SearchResult | None = None  # grids: the raw result (path as flat cells)
+    snapshots: list[dict[str, Any]] | None = None  # labyrinth: the state of each close record
+
+
+MAX_SNAPSHOTS = 100_000
 
 
 def solve(
@@ -98,8 +137,14 @@ def solve(
     if algorithm not in ALGORITHMS:
         get_algorithm(algorithm)  # raises with the list of names
     family = puzzle_family(puzzle)
-    if family != "grid":
-        raise PuzzleError(f"the {family} family is not supported yet")
+    if algorithm not in FAMILY_ALGORITHMS.get(family, ()):
+        raise PuzzleError(
+            f"{algorithm} is not offered for the {family} family; choose one of: "
+            f"{', '.join(FAMILY_ALGORITHMS.get(family, ()))}",
+            "option 'algorithm'",
+        )
+    if family == "labyrinth":
+        return _solve_labyrinth(puzzle, algorithm, options, record_trace, max_expanded, max_seconds, cancel)
     maze = puzzle.with_endpoints(options.start, options.goal)
     maze.require_endpoints()
     _check_heuristic(maze, options)
@@ -122,7 +167,7 @@ def solve(
             cancel=cancel_flag,
             progress=progress,
         )
-    return Solved(result, trace, result_json(maze, result, options))
+    return Solved(result_json(maze, result, options), trace, result)
 
 
 def _check_heuristic(maze: GridMaze, options: RunOptions) -> None:
@@ -181,3 +226,65 @@ def result_json(maze: GridMaze, result: SearchResult, options: RunOptions) -> di
     used.pop("start"), used.pop("goal")
     out["options"] = used
     return out
+
+
+def _solve_labyrinth(
+    puzzle: Any,
+    algorithm: str,
+    options: RunOptions,
+    record_trace: bool,
+    max_expanded: int | None,
+    max_seconds: float | None,
+    cancel: threading.Event | None,
+) -> Solved:
+    """The shifting-tile labyrinth: the generic algorithms, with a snapshot of each expanded state."""
+    from server.puzzles.labyrinth_problem import LabState
+    from server.puzzles.labyrinth_solve import make_problem, solve_labyrinth
+
+    puzzle = labyrinth_variant(puzzle, options)
+    problem = make_problem(puzzle, options.view, options.moves)
+    recorder = TraceRecorder() if record_trace else None
+    snapshots: list[dict[str, Any]] = []
+    on_event = None
+    if recorder is not None:
+
+        def on_event(event: Any) -> None:
+            state = event.state
+            if event.kind in CLOSES and len(snapshots) < MAX_SNAPSHOTS:
+                player = state.player if isinstance(state, LabState) else None
+                on = "set" if player is None else {-1: "below", -2: "above"}.get(player, "board")
+                snapshots.append({
+                    "i": len(recorder),
+                    "board": bytes(state.board),
+                    "free": int(state.free),
+                    "player": None if player is None else problem.rc(player),
+                    "on": on,
+                })
+            recorder.append(event.kind, problem.cell_of(state), event.g)
+
+    out = solve_labyrinth(
+        puzzle,
+        algorithm,
+        options.heuristic,
+        options.weight,
+        max_expanded,
+        max_seconds,
+        cancel,
+        on_event,
+        view=options.view,
+        moves=options.moves,
+        max_depth=options.max_depth,
+    )
+    if recorder is not None and len(snapshots) == MAX_SNAPSHOTS:
+        out["snapshots_capped"] = MAX_SNAPSHOTS
+    return Solved(out, recorder.trace() if recorder is not None else None, None, snapshots)
+
+
+def labyrinth_variant(puzzle: Any, options: RunOptions) -> Any:
+    """The puzzle with the run's start/goal column (checked like the file's own values)."""
+    if options.start_col is None and options.goal_col is None:
+        return puzzle
+    from server.puzzles.labyrinth_parse import LabyrinthOptions, parse_labyrinth_json, puzzle_to_json
+
+    labyrinth = LabyrinthOptions(start_col=options.start_col, goal_col=options.goal_col)
+    return parse_labyrinth_json(json.dumps(puzzle_to_json(puzzle)), labyrinth, puzzle.name)

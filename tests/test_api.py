@@ -13,7 +13,8 @@ from server.config import Config
 
 @pytest.fixture
 def client():
-    app = create_app(Config(testing=True, serializer="default", max_upload_bytes=2_000_000, max_pixels=1_000_000))
+    config = Config(testing=True, serializer="default", max_upload_bytes=2_000_000, max_pixels=1_000_000)
+    app = create_app(config)
     return app.test_client()
 
 
@@ -161,5 +162,8 @@ def test_gallery_lists_and_opens_bundled_mazes(client) -> None:
 def test_page_and_algorithms(client) -> None:
     page = client.get("/")
     assert page.status_code == 200 and b'data-testid="canvas"' in page.data
-    names = [a["name"] for a in client.get("/api/algorithms").json]
-    assert names == ["bfs", "dfs", "dijkstra", "greedy", "astar", "bidirectional"]
+    algorithms = client.get("/api/algorithms").json
+    grid = [a["name"] for a in algorithms if "grid" in a["families"]]
+    assert grid == ["bfs", "dfs", "dijkstra", "greedy", "astar", "bidirectional"]
+    labyrinth = [a["name"] for a in algorithms if "labyrinth" in a["families"]]
+    assert "seed-greedy" in labyrinth and "idastar" in labyrinth and "bidirectional" not in labyrinth

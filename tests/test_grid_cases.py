@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from pathlib import Path
 
@@ -27,7 +28,7 @@ def walk(maze: GridMaze, path: list[list[int]], diagonal: bool) -> float:
     assert maze.index(*path[0]) in set(maze.starts.tolist())
     assert maze.index(*path[-1]) in set(maze.goals.tolist())
     cost = 0.0
-    for (r0, c0), (r1, c1) in zip(path, path[1:], strict=False):
+    for (r0, c0), (r1, c1) in itertools.pairwise(path):
         dr, dc = abs(r1 - r0), abs(c1 - c0)
         assert maze.is_free(r1, c1), f"({r1}, {c1}) is a wall"
         assert (dr, dc) in ((0, 1), (1, 0)) or (diagonal and (dr, dc) == (1, 1)), f"jump {r0, c0} -> {r1, c1}"

@@ -38,7 +38,7 @@ from server.puzzles.labyrinth_problem import LabState, LabyrinthProblem, Labyrin
 from server.puzzles.labyrinth_solve import solve_labyrinth
 from server.search.algorithms.iterative import idastar, iddfs
 from server.search.registry import Algorithm, SearchOptions
-from server.search.runner import Limits, run_search
+from server.search.runner import Limits, run_algorithm, run_search
 from server.search.stats import Tally
 from tests.graph_problem import random_graph
 
@@ -620,13 +620,11 @@ def test_iterative_deepening_agrees_with_dijkstra_on_random_graphs(unit: bool) -
         "idastar-plain": Algorithm("i", "", "", lambda p, o: idastar(p, "table", transpositions=False),
                                    lambda p, o: True),
     }  # fmt: skip
-    from server.puzzles.labyrinth_solve import _run_entry
-
     for _ in range(150):
         problem = random_graph(rng, rng.randint(2, 10), rng.randint(1, 20), unit)
         best = run_search(problem, "dijkstra")
         for name, entry in entries.items():
-            result = _run_entry(problem, entry, SearchOptions(), Limits(), None, None)
+            result = run_algorithm(problem, entry, SearchOptions(), Limits(), None, None)
             assert result.found == best.found, name
             if not best.found:
                 continue

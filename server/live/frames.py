@@ -22,7 +22,22 @@ def frame_payload(run: str, seq: int, start: int, trace: Trace) -> dict[str, Any
     }
 
 
-def frames(run: str, trace: Trace, records_per_frame: int) -> Iterator[dict[str, Any]]:
-    """The whole trace as consecutive frames of at most ``records_per_frame`` records."""
+def frames(
+    run: str, trace: Trace, records_per_frame: int, snapshots: list[dict[str, Any]] | None = None
+) -> Iterator[dict[str, Any]]:
+    """The whole trace as consecutive frames of at most ``records_per_frame`` records.
+
+    ``snapshots`` (sorted by their record index ``i``) ride in the frame that holds their record.
+    """
+    snapshots = snapshots or []
+    taken = 0
     for seq, start in enumerate(range(0, len(trace), records_per_frame)):
-        yield frame_payload(run, seq, start, trace.slice(start, start + records_per_frame))
+        stop = start + records_per_frame
+        payload = frame_payload(run, seq, start, trace.slice(start, stop))
+        if snapshots:
+            end = taken
+            while end < len(snapshots) and snapshots[end]["i"] < stop:
+                end += 1
+            payload["snapshots"] = snapshots[taken:end]
+            taken = end
+        yield payload

@@ -9,7 +9,8 @@ from flask_socketio import SocketIO
 
 from server.live.runs import RunManager
 from server.puzzles.errors import PuzzleError
-from server.search.registry import ALGORITHMS
+from server.puzzles.registry import puzzle_family
+from server.search.registry import FAMILY_ALGORITHMS
 from server.solving import RunOptions
 
 
@@ -26,12 +27,13 @@ def register_handlers(socketio: SocketIO, app: Flask) -> None:
             run_id = str(message.get("run") or "")
             if not run_id:
                 raise PuzzleError("missing run id", "field 'run'")
-            algorithm = str(message.get("algorithm", ""))
-            if algorithm not in ALGORITHMS:
-                raise PuzzleError(f"unknown algorithm {algorithm!r}; choose one of: {', '.join(ALGORITHMS)}")
             puzzle = app.extensions["puzzle_store"].get(str(message.get("puzzle", "")))
             if puzzle is None:
                 raise PuzzleError("unknown puzzle id (it may have expired: load it again)", "field 'puzzle'")
+            algorithm = str(message.get("algorithm", ""))
+            offered = FAMILY_ALGORITHMS[puzzle_family(puzzle)]
+            if algorithm not in offered:
+                raise PuzzleError(f"unknown algorithm {algorithm!r}; choose one of: {', '.join(offered)}")
             options = RunOptions.from_json(message.get("options"))
         except PuzzleError as err:
             return {"ok": False, "error": str(err)}

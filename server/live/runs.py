@@ -167,7 +167,7 @@ class RunManager:
         window = run.window
         sent = 0
         last_status = 0.0
-        for frame in frames(run.run_id, trace, self.config.frame_records):
+        for frame in frames(run.run_id, trace, self.config.frame_records, solved.snapshots):
             if not self._wait_for_room(run, window):
                 return
             emit("run_frame", frame)

@@ -1,10 +1,9 @@
 """Solve a labyrinth with any algorithm and shape the result JSON (the grid result's keys plus
 ``moves``, ``insertions`` and ``walked_cells``).
 
-Algorithms of the core registry run through ``server.search.runner.run_search``. IDA*, iterative
-deepening and seed 000's greedy method are described by ``LOCAL_ALGORITHMS`` (the entries proposed
-for the core registry); until the core registry has them they run through ``_run_entry``, which uses
-the runner's own counting, clock and limit checks.
+Every algorithm comes from the core registry (``FAMILY_ALGORITHMS["labyrinth"]`` is this family's
+menu) and runs through ``server.search.runner``; a depth limit makes a bounded variant of IDA* or
+iterative deepening.
 """
 
 from __future__ import annotations
@@ -14,58 +13,21 @@ from collections.abc import Callable
 from typing import Any
 
 from server.puzzles.errors import PuzzleError
-from server.puzzles.labyrinth_greedy import seed_greedy
 from server.puzzles.labyrinth_model import LabyrinthPuzzle
 from server.puzzles.labyrinth_problem import LabState, LabyrinthProblem, LabyrinthSetProblem
-from server.search import runner
 from server.search.algorithms.iterative import idastar, iddfs
 from server.search.events import Event
-from server.search.registry import ALGORITHMS, Algorithm, SearchOptions, _astar_optimal
-from server.search.runner import Limits, run_search
-from server.search.stats import SearchResult, Stopwatch, Tally
+from server.search.registry import FAMILY_ALGORITHMS, Algorithm, SearchOptions, get_algorithm
+from server.search.runner import Limits, run_algorithm, run_search
+from server.search.stats import SearchResult
 
 VIEWS = ("states", "sets")
 DEFAULT_MAX_EXPANDED = 2_000_000
 DEFAULT_MAX_SECONDS = 60.0
 
-#: The entries proposed for ``server.search.registry.ALGORITHMS`` (see docs/LABYRINTH.md).
-LOCAL_ALGORITHMS: dict[str, Algorithm] = {
-    a.name: a
-    for a in (
-        Algorithm(
-            "idastar",
-            "IDA*",
-            "A* in the memory of a depth-first search: deepening bounds on cost plus estimate. "
-            "Optimal with an admissible heuristic and weight 1.",
-            lambda p, o: idastar(p, o.resolved_heuristic(p), o.weight),
-            _astar_optimal,
-            uses_heuristic=True,
-            uses_weight=True,
-        ),
-        Algorithm(
-            "iddfs",
-            "Iterative deepening DFS",
-            "Depth-first searches to depth 0, 1, 2, …: the fewest steps in the memory of one path. "
-            "Optimal when every step costs the same.",
-            lambda p, o: iddfs(p),
-            lambda p, o: p.unit_costs,
-        ),
-        Algorithm(
-            "seed-greedy",
-            "Seed 000's greedy method",
-            "The course notebook's method: walk to the best-looking tile, push the player's own row, "
-            "repeat. A baseline to compare with the optimum; not optimal, may give up.",
-            lambda p, o: seed_greedy(p),
-            lambda p, o: False,
-        ),
-    )
-}
-
-
 def algorithm_names() -> list[str]:
     """Every algorithm this family offers (bidirectional needs goal states it cannot list)."""
-    core = [name for name in ALGORITHMS if name != "bidirectional"]
-    return core + [name for name in LOCAL_ALGORITHMS if name not in core]
+    return list(FAMILY_ALGORITHMS["labyrinth"])
 
 
 def make_problem(puzzle: LabyrinthPuzzle, view: str = "states", moves: str | None = None):
@@ -119,10 +81,10 @@ def solve_labyrinth(
         raise PuzzleError(str(err), "option 'heuristic'") from None
     limits = Limits(max_expanded, max_seconds)
     if max_depth is None:
-        result = _run(problem, algorithm, options, limits, on_event, cancel)
+        result = run_search(problem, algorithm, options, limits, on_event, cancel)
     else:
         entry = _depth_limited(algorithm, max_depth)
-        result = _run_entry(problem, entry, options, limits, on_event, cancel)
+        result = run_algorithm(problem, entry, options, limits, on_event, cancel)
     out = result_json(problem, result, used_heuristic, weight, view, limits)
     if max_depth is not None:
         out["options"]["max_depth"] = max_depth
@@ -137,75 +99,13 @@ def _depth_limited(algorithm: str, max_depth: int) -> Algorithm:
         raise PuzzleError("a depth limit applies to idastar and iddfs only", "option 'max_depth'")
     if not isinstance(max_depth, int) or max_depth < 0:
         raise PuzzleError(f"expected a number of moves >= 0, found {max_depth!r}", "option 'max_depth'")
-    base = LOCAL_ALGORITHMS[algorithm]
+    base = get_algorithm(algorithm)
     if algorithm == "idastar":
         run = lambda p, o: idastar(p, o.resolved_heuristic(p), o.weight, max_cost=max_depth)  # noqa: E731
     else:
         run = lambda p, o: iddfs(p, max_depth=max_depth)  # noqa: E731
     return Algorithm(
         base.name, base.label, base.summary, run, base.optimal, base.uses_heuristic, base.uses_weight
-    )
-
-
-def _run(
-    problem: LabyrinthProblem | LabyrinthSetProblem,
-    algorithm: str,
-    options: SearchOptions,
-    limits: Limits,
-    on_event: Callable[[Event], None] | None,
-    cancel: threading.Event | None,
-) -> SearchResult:
-    if algorithm in ALGORITHMS:
-        return run_search(problem, algorithm, options, limits, on_event, cancel)
-    return _run_entry(problem, LOCAL_ALGORITHMS[algorithm], options, limits, on_event, cancel)
-
-
-def _run_entry(
-    problem: Any,
-    algo: Algorithm,
-    options: SearchOptions,
-    limits: Limits,
-    on_event: Callable[[Event], None] | None,
-    cancel: threading.Event | None,
-) -> SearchResult:
-    """Drive an ``Algorithm`` that is not (yet) in the core registry, as ``run_search`` would.
-
-    TEMPORARY bridge: it mirrors ``run_search``'s loop, reusing its Tally, Stopwatch, limit check
-    and check interval. Delete it once ``runner.run_algorithm(problem, algo, ...)`` exists or the
-    entries are registered (docs/LABYRINTH.md, "Integration").
-    """
-    shared = getattr(runner, "run_algorithm", None)
-    if shared is not None:
-        return shared(problem, algo, options, limits, on_event, cancel)
-    tally, clock = Tally(), Stopwatch()
-    events = algo.run(problem, options)
-    path, cost, stopped, count = None, None, None, 0
-    try:
-        while True:
-            event = next(events)
-            tally.add(event.kind)
-            if on_event is not None:
-                on_event(event)
-            count += 1
-            if count % runner.CHECK_EVERY == 0:
-                stopped = runner._why_stop(tally, clock, limits, cancel)
-                if stopped:
-                    events.close()
-                    break
-    except StopIteration as done:
-        path, cost = done.value
-    found = path is not None
-    return SearchResult(
-        algorithm=algo.name,
-        found=found,
-        cost=cost if found else None,
-        path=path or [],
-        expanded=tally.expanded,
-        generated=tally.generated,
-        max_frontier=tally.max_frontier,
-        seconds=clock.seconds(),
-        optimal_guaranteed=algo.optimal(problem, options),
-        stopped=stopped,
     )
 
 

@@ -10,6 +10,7 @@ from server.search.algorithms.best_first import best_first
 from server.search.algorithms.bidirectional import bidirectional
 from server.search.algorithms.breadth_first import breadth_first
 from server.search.algorithms.depth_first import depth_first
+from server.search.algorithms.iterative import idastar, iddfs
 from server.search.events import Event
 from server.search.problem import Problem
 
@@ -103,6 +104,51 @@ ALGORITHMS: dict[str, Algorithm] = {
             lambda p, o: True,
         ),
     )
+}
+
+
+def _seed_greedy(problem: Problem, options: SearchOptions) -> Generator[Event, None, Any]:
+    # Imported here: the search core must not depend on a puzzle family at import time.
+    from server.puzzles.labyrinth_greedy import seed_greedy
+
+    return seed_greedy(problem)
+
+
+for _algo in (
+    Algorithm(
+        "idastar",
+        "IDA*",
+        "A* in the memory of a depth-first search: deepening bounds on cost plus estimate. "
+        "Optimal with an admissible heuristic and weight 1.",
+        lambda p, o: idastar(p, o.resolved_heuristic(p), o.weight),
+        _astar_optimal,
+        uses_heuristic=True,
+        uses_weight=True,
+    ),
+    Algorithm(
+        "iddfs",
+        "Iterative deepening DFS",
+        "Depth-first searches to depth 0, 1, 2, …: the fewest steps in the memory of one path. "
+        "Optimal when every step costs the same.",
+        lambda p, o: iddfs(p),
+        lambda p, o: p.unit_costs,
+    ),
+    Algorithm(
+        "seed-greedy",
+        "Seed 000's greedy method",
+        "The course notebook's method: walk to the best-looking tile, push the player's own row, "
+        "repeat. A baseline to compare with the optimum; not optimal, may give up.",
+        _seed_greedy,
+        lambda p, o: False,
+    ),
+):
+    ALGORITHMS[_algo.name] = _algo
+
+#: What each family offers, in menu order. Grids run on the compiled kernels, which implement the
+#: first six; the labyrinth cannot list its goal states, so it has no bidirectional search.
+FAMILY_ALGORITHMS: dict[str, tuple[str, ...]] = {
+    "grid": ("bfs", "dfs", "dijkstra", "greedy", "astar", "bidirectional"),
+    "labyrinth": ("bfs", "dfs", "dijkstra", "greedy", "astar", "idastar", "iddfs", "seed-greedy"),
 }
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from server.search.events import Event
 from server.search.problem import Problem
-from server.search.registry import SearchOptions, get_algorithm
+from server.search.registry import Algorithm, SearchOptions, get_algorithm
 from server.search.stats import SearchResult, Stopwatch, Tally
 
 
@@ -31,10 +31,21 @@ def run_search(
     on_event: Callable[[Event], None] | None = None,
     cancel: threading.Event | None = None,
 ) -> SearchResult:
-    """Run ``algorithm`` on ``problem`` to the end, a limit, or cancellation."""
+    """Run the algorithm named ``algorithm`` on ``problem`` to the end, a limit, or cancellation."""
+    return run_algorithm(problem, get_algorithm(algorithm), options, limits, on_event, cancel)
+
+
+def run_algorithm(
+    problem: Problem,
+    algo: Algorithm,
+    options: SearchOptions | None = None,
+    limits: Limits | None = None,
+    on_event: Callable[[Event], None] | None = None,
+    cancel: threading.Event | None = None,
+) -> SearchResult:
+    """Run ``algo`` (a registry entry, or a variant of one such as a depth-limited IDA*)."""
     options = options or SearchOptions()
     limits = limits or Limits()
-    algo = get_algorithm(algorithm)
     optimal = algo.optimal(problem, options)
     tally = Tally()
     clock = Stopwatch()
@@ -57,7 +68,7 @@ def run_search(
         path, cost = done.value
     found = path is not None
     return SearchResult(
-        algorithm=algorithm,
+        algorithm=algo.name,
         found=found,
         cost=cost if found else None,
         path=path or [],

@@ -14,8 +14,10 @@ from server.config import Config
 from server.puzzles.errors import PuzzleError
 from server.puzzles.grid_model import GridMaze
 from server.puzzles.grid_problem import HEURISTICS
+from server.puzzles.labyrinth_model import LabyrinthPuzzle
+from server.puzzles.labyrinth_parse import LabyrinthOptions
 from server.puzzles.registry import Puzzle, load_puzzle, puzzle_family
-from server.search.registry import ALGORITHMS
+from server.search.registry import ALGORITHMS, FAMILY_ALGORITHMS
 from server.solving import RunOptions, solve
 from server.store import PuzzleStore, puzzle_id
 
@@ -48,6 +50,7 @@ def algorithms() -> Response:
             "summary": a.summary,
             "uses_heuristic": a.uses_heuristic,
             "uses_weight": a.uses_weight,
+            "families": [f for f, names in FAMILY_ALGORITHMS.items() if a.name in names],
         }
         for a in ALGORITHMS.values()
     ])
@@ -55,7 +58,10 @@ def algorithms() -> Response:
 
 @api.get("/families")
 def families() -> Response:
+    from server.puzzles.labyrinth_problem import HEURISTICS as LABYRINTH_HEURISTICS
+
     return jsonify({
+        "labyrinth": {"heuristics": list(LABYRINTH_HEURISTICS)},
         "grid": {
             "heuristics": list(HEURISTICS),
             "heuristics_diagonal": ["octile", "chebyshev", "euclidean", "manhattan"],
@@ -114,11 +120,12 @@ def upload() -> tuple[Response, int]:
             return bad_request("no file in the upload (expected the form field 'file')")
         filename = upload_file.filename or "upload"
         data = upload_file.read()
-    key = puzzle_id(data, family)
+    labyrinth = _labyrinth_options(request.form)
+    key = puzzle_id(data, f"{family}|{labyrinth}")
     puzzle = _store().get(key)
     if puzzle is None:
         try:
-            puzzle = load_puzzle(data, filename, family, max_pixels=_config().max_pixels)
+            puzzle = load_puzzle(data, filename, family, max_pixels=_config().max_pixels, labyrinth=labyrinth)
         except PuzzleError as err:  # name the user's file rather than our word "file"
             where = "" if err.where in (None, "file") else f", {err.where}"
             return bad_request(f"{filename}{where}: {err.message}")
@@ -126,6 +133,12 @@ def upload() -> tuple[Response, int]:
     info = puzzle_info(key, puzzle)
     info["name"] = Path(filename).stem or info["name"]  # the same bytes may come under another name
     return jsonify(info), 201
+
+
+def _labyrinth_options(form: Any) -> LabyrinthOptions:
+    """The labyrinth options an upload may carry as form fields (see docs/PROTOCOL.md)."""
+    run = RunOptions.from_json({k: form[k] for k in ("moves", "start_col", "goal_col") if form.get(k)})
+    return LabyrinthOptions(moves=run.moves, start_col=run.start_col, goal_col=run.goal_col)
 
 
 def _get_puzzle(pid: str) -> Puzzle:
@@ -167,6 +180,8 @@ def solution_png(pid: str) -> Response:
 
     puzzle = _get_puzzle(pid)
     options = RunOptions.from_json({k: v for k, v in request.args.items() if k in ("heuristic", "weight")})
+    if not isinstance(puzzle, GridMaze):
+        raise PuzzleError("solution images are drawn for grid mazes only")
     solved = _solve_checked(puzzle, request.args.get("algorithm", "bfs"), options)
     image = render_solution(puzzle, [int(c) for c in solved.result.path])
     buffer = io.BytesIO()
@@ -184,7 +199,9 @@ def _solve_checked(puzzle: Puzzle, algorithm: str, options: RunOptions):
 
 def puzzle_info(pid: str, puzzle: Puzzle) -> dict[str, Any]:
     """What the page needs to know about a puzzle (docs/PROTOCOL.md)."""
-    assert isinstance(puzzle, GridMaze)
+    family = puzzle_family(puzzle)
+    if family == "labyrinth":
+        return labyrinth_info(pid, puzzle)
     return {
         "id": pid,
         "name": puzzle.name,
@@ -196,4 +213,29 @@ def puzzle_info(pid: str, puzzle: Puzzle) -> dict[str, Any]:
         "weighted": puzzle.weighted,
         "endpoint_problem": puzzle.endpoint_problem,
         "notes": puzzle.notes,
+        "algorithms": list(FAMILY_ALGORITHMS["grid"]),
+    }
+
+
+def labyrinth_info(pid: str, puzzle: LabyrinthPuzzle) -> dict[str, Any]:
+    from server.puzzles.labyrinth_problem import HEURISTICS
+
+    return {
+        "id": pid,
+        "name": puzzle.name,
+        "family": "labyrinth",
+        "rows": puzzle.rows,
+        "cols": puzzle.cols,
+        "width": puzzle.cols,
+        "height": puzzle.rows,
+        "board": puzzle.board_rows(),
+        "free_tile": puzzle.free,
+        "start_col": puzzle.start_col,
+        "goal_col": puzzle.goal_col,
+        "moves": puzzle.moves,
+        "insertions": [point.to_json() for point in puzzle.insertions],
+        "rotate_free": puzzle.rotate_free,
+        "algorithms": list(FAMILY_ALGORITHMS["labyrinth"]),
+        "heuristics": list(HEURISTICS),
+        "notes": [f"read as {puzzle.source_format} format"],
     }

@@ -571,7 +571,10 @@ async function init() {
     const [algorithms, families, gallery] = await Promise.all([api.getAlgorithms(), api.getFamilies(), api.getGallery()]);
     app.algorithms = algorithms;
     app.families = families;
-    $("algorithm").replaceChildren(...algorithms.map((a) => new Option(a.label, a.name)));
+    // The grid menu; a puzzle of another family brings its own list (puzzle info `algorithms`).
+    $("algorithm").replaceChildren(
+      ...algorithms.filter((a) => a.families.includes("grid")).map((a) => new Option(a.label, a.name)),
+    );
     fillHeuristics();
     algorithmChanged();
     fillGallery(gallery);
