@@ -5,6 +5,7 @@ import * as api from "./api.js";
 import { setNumber, seconds, withCommas } from "./format.js";
 import { GridRenderer } from "./grid_renderer.js";
 import { GridState } from "./grid_state.js";
+import { LabyrinthView } from "./labyrinth_view.js";
 import { renderLegend } from "./legend.js";
 import { Live } from "./live.js";
 import { Player, sliderFromSpeed, speedFromSlider, speedLabel } from "./player.js";
@@ -30,6 +31,13 @@ const renderer = new GridRenderer($("canvas"));
 renderer.toolsWidth = $("board-tools").offsetWidth + 8;
 const player = new Player({ timeline, onChange: updatePlayerControls });
 const live = new Live({ onConnection: connectionChanged });
+const labyrinth = new LabyrinthView({ canvas: $("canvas"), socket: live.socket, timeline, player, speed: () => player.speed });
+// One canvas, two renderers: the grid's stays quiet while a labyrinth has the board.
+const drawGrid = renderer.drawNow.bind(renderer);
+renderer.drawNow = () => {
+  if (labyrinth.active) renderer.drawPending = false;
+  else drawGrid();
+};
 
 // ---- status, errors, progress ------------------------------------------------------------------
 
@@ -87,6 +95,7 @@ function algorithmChanged() {
 
 function runOptions() {
   const algorithm = currentAlgorithm();
+  if (labyrinth.active) return labyrinth.runOptions(algorithm);
   const toRC = (cell) => (cell === null ? null : [Math.floor(cell / app.puzzle.width), cell % app.puzzle.width]);
   const weight = parseFloat($("weight").value);
   return {
@@ -111,6 +120,11 @@ async function loadPuzzle(fetchInfo, label, what) {
   try {
     const info = await fetchInfo();
     if (token !== app.loadToken) return;
+    if (info.family === "labyrinth") {
+      showLabyrinth(info);
+      setStatus("ready", "idle");
+      return;
+    }
     if (info.family && info.family !== "grid") {
       throw new api.ApiError(`it is a ${info.family} puzzle, and this page draws grid mazes only.`);
     }
@@ -135,6 +149,11 @@ async function loadPuzzle(fetchInfo, label, what) {
 }
 
 function showPuzzle(info, cells) {
+  if (labyrinth.active) {
+    labyrinth.leave();
+    fillHeuristics();
+    algorithmChanged();
+  }
   app.puzzle = info;
   app.cells = cells;
   app.state = new GridState(info.width, info.height);
@@ -142,6 +161,28 @@ function showPuzzle(info, cells) {
   timeline.reset();
   renderer.setMaze(info.width, info.height, cells, app.state);
   player.attach(app.state, renderer);
+  showPuzzleInfo(info);
+  setPickMode(info.endpoint_problem ? "start" : "off");
+  updateMarkers();
+  updateLegend();
+}
+
+/** A labyrinth: its view takes the canvas, the options and the trace player. */
+function showLabyrinth(info) {
+  app.puzzle = info;
+  app.cells = null;
+  app.state = null;
+  app.picked = { start: null, goal: null };
+  timeline.reset();
+  setPickMode("off");
+  labyrinth.enter(info, app.algorithms);
+  algorithmChanged();
+  player.attach(labyrinth.search, labyrinth.traceView);
+  showPuzzleInfo(info);
+}
+
+/** What every family shows of a new puzzle: name, notes, size, empty stats. */
+function showPuzzleInfo(info) {
   $("empty").hidden = true;
   $("puzzle-name").textContent = info.name;
   $("run").disabled = false;
@@ -157,9 +198,6 @@ function showPuzzle(info, cells) {
   $("maze-size").textContent = `${info.width} × ${info.height}`;
   $("maze-size").title = info.weighted ? "some cells cost more than 1 to enter" : "every cell costs 1 to enter";
   resetStats();
-  setPickMode(info.endpoint_problem ? "start" : "off");
-  updateMarkers();
-  updateLegend();
 }
 
 function cellOf([r, c]) {
@@ -167,7 +205,7 @@ function cellOf([r, c]) {
 }
 
 function updateMarkers() {
-  if (!app.puzzle) return;
+  if (!app.puzzle || labyrinth.active) return;
   const starts = app.picked.start !== null ? [app.picked.start] : app.puzzle.starts.map(cellOf);
   const goals = app.picked.goal !== null ? [app.picked.goal] : app.puzzle.goals.map(cellOf);
   renderer.setMarkers(starts, goals);
@@ -200,6 +238,7 @@ function endpointsMissing() {
 }
 
 function updateLegend() {
+  if (labyrinth.active) return; // the labyrinth's legend is its own
   const algorithm = app.run ? app.run.algorithm : $("algorithm").value;
   renderLegend($("legend"), {
     weighted: Boolean(app.puzzle?.weighted),
@@ -291,7 +330,7 @@ function setPickMode(mode) {
 }
 
 function cellClicked(cell, event) {
-  if (!app.puzzle) return;
+  if (!app.puzzle || !app.cells) return;
   const which = event.shiftKey ? "goal" : app.pickMode;
   if (which === "off") return;
   if (app.cells[cell] === 0) {
@@ -309,7 +348,7 @@ function cellClicked(cell, event) {
 
 function cellHovered(cell) {
   const el = $("hover");
-  if (cell < 0 || !app.puzzle) {
+  if (cell < 0 || !app.puzzle || !app.cells) {
     el.textContent = "";
     return;
   }
@@ -340,7 +379,7 @@ function cancelRun() {
 
 function startRun() {
   if (!app.puzzle) return;
-  const missing = endpointsMissing();
+  const missing = labyrinth.active ? [] : endpointsMissing();
   if (missing.length) {
     showError(`Choose the ${missing.join(" and ")} first: click a free cell on the maze.`);
     setPickMode(missing[0]);
@@ -369,6 +408,7 @@ function startRun() {
       onError: (error) => run === app.run && finishRunWithError(error),
     },
   );
+  if (labyrinth.active) labyrinth.runStarted(run.id);
   player.play();
 }
 
@@ -416,6 +456,7 @@ function runDone(msg) {
   app.run.records = msg.records;
   timeline.expected = msg.records;
   showResult(msg.result, msg.records);
+  if (labyrinth.active) labyrinth.showResult(msg.result);
   maybeFinish();
   updatePlayerControls();
 }
@@ -465,7 +506,7 @@ function showResult(result, records) {
     verdict.className = "verdict warn";
   }
   const used = result.options || {};
-  const rule = used.diagonal ? "8 directions, no corner cutting" : "4 directions";
+  const rule = labyrinth.active ? `${used.moves} moves` : used.diagonal ? "8 directions, no corner cutting" : "4 directions";
   verdict.title = `${rule}${used.heuristic ? `, heuristic ${used.heuristic}` : ""}` +
     `${used.weight && used.weight !== 1 ? `, weight ${used.weight}` : ""}`;
 }
