@@ -29,8 +29,12 @@ export function initialState(info) {
   };
 }
 
-/** A frame snapshot {board: bytes, free, player: [r, c], on}. */
+/**
+ * A frame snapshot {board: bytes, free, player: [r, c] | null, on}. The merged view ("sets") sends no
+ * player (on: "set"): the state is a set of places, which the snapshot does not list.
+ */
 export function snapshotState(snap, rows, cols) {
+  if (!Array.isArray(snap.player)) return { rows, cols, tiles: snap.board, free: snap.free, player: null };
   const [r, c] = snap.player;
   return { rows, cols, tiles: snap.board, free: snap.free, player: { r, c, on: snap.on || placeOf(r, rows) } };
 }

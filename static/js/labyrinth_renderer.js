@@ -224,17 +224,27 @@ export class LabyrinthRenderer {
     if (anim && phase && phase.kind !== "walk") this.drawPushFrame(L, anim, phase);
     else {
       this.drawBoard(L, base, null);
+      if (move?.push) this.markPushedIn(L, base, move.push);
       this.drawTile(L.freeX, L.freeY, L.unit, base.free);
       if (move?.walk) this.drawTrail(L, move.walk, phase?.kind === "walk" ? phase.t : 1);
-      const [x, y] = phase?.kind === "walk" ? this.walkXY(L, move.walk, phase.t) : this.restXY(L, base.player);
-      this.drawPlayer(L, x, y);
+      if (phase?.kind === "walk") this.drawPlayer(L, ...this.walkXY(L, move.walk, phase.t));
+      else if (base.player) this.drawPlayer(L, ...this.restXY(L, base.player));
     }
   }
 
   drawCaption(text) {
     if (!text) return;
     const ctx = this.ctx;
-    ctx.font = `650 ${Math.round(Math.max(16, Math.min(22, this.size.width / 40)))}px system-ui, sans-serif`;
+    const room = this.size.width - 24;
+    // The page's rem: the "large text" toggle enlarges the canvas's words too.
+    const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+    let px = Math.round(rem * 1.15);
+    ctx.font = `650 ${px}px system-ui, sans-serif`;
+    const wide = ctx.measureText(text).width;
+    if (wide > room) {
+      px = Math.max(10, Math.floor((px * room) / wide)); // a long caption shrinks rather than runs off
+      ctx.font = `650 ${px}px system-ui, sans-serif`;
+    }
     ctx.fillStyle = INK;
     ctx.textAlign = "left";
     ctx.textBaseline = "middle";
@@ -257,7 +267,7 @@ export class LabyrinthRenderer {
   }
 
   /** One tile: a dark square with its corridors as thick light paths from the centre. */
-  drawTile(x, y, s, code) {
+  drawTile(x, y, s, code, marked = false) {
     const ctx = this.ctx;
     const gap = Math.max(1, s * 0.035);
     ctx.fillStyle = TILE;
@@ -272,6 +282,21 @@ export class LabyrinthRenderer {
     if (right) ctx.fillRect(x + a + w - 0.5, y + a, a - gap + 0.5, w);
     if (top) ctx.fillRect(x + a, y + gap, w, a - gap + 0.5);
     if (bottom) ctx.fillRect(x + a, y + a + w - 0.5, w, a - gap + 0.5);
+    if (marked) {
+      // The tile this move pushed in, outlined in the push's colour.
+      ctx.lineWidth = Math.max(3, s * 0.06);
+      ctx.strokeStyle = ARROW_ACTIVE;
+      roundRect(ctx, x + gap + ctx.lineWidth / 2, y + gap + ctx.lineWidth / 2,
+        s - 2 * gap - ctx.lineWidth, s - 2 * gap - ctx.lineWidth, s * 0.07);
+      ctx.stroke();
+    }
+  }
+
+  markPushedIn(L, state, push) {
+    const { rows, cols } = this.puzzle;
+    const [r, c] = lineCells(push, rows, cols)[0];
+    const [x, y] = this.tileXY(L, r, c);
+    this.drawTile(x, y, L.unit, state.tiles[r * cols + c], true);
   }
 
   drawFreeSlot(L) {
@@ -284,7 +309,8 @@ export class LabyrinthRenderer {
     ctx.strokeRect(L.freeX - 5, L.freeY - 5, s + 10, s + 10);
     ctx.restore();
     ctx.fillStyle = INK;
-    ctx.font = `600 ${Math.round(Math.max(13, Math.min(20, s * 0.2)))}px system-ui, sans-serif`;
+    const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+    ctx.font = `600 ${Math.round(Math.max(rem, Math.min(rem * 1.3, s * 0.2)))}px system-ui, sans-serif`;
     ctx.textAlign = "center";
     ctx.textBaseline = "bottom";
     ctx.fillText("free tile", L.freeX + s / 2, L.freeY - 10);
@@ -375,10 +401,10 @@ export class LabyrinthRenderer {
     const [ex, ey] = this.tileXY(L, r0 - dr, c0 - dc); // outside, at the arrow
     if (phase.kind === "fly") {
       const k = ease(phase.t);
-      this.drawTile(lerp(L.freeX, ex, k), lerp(L.freeY, ey, k), s, push.tile);
+      this.drawTile(lerp(L.freeX, ex, k), lerp(L.freeY, ey, k), s, push.tile, true);
     } else {
       const [x, y] = this.tileXY(L, r0 - dr + dr * t, c0 - dc + dc * t);
-      this.drawTile(x, y, s, push.tile);
+      this.drawTile(x, y, s, push.tile, true);
     }
     // The tile that fell out glides to the free slot once the line has moved.
     const [rl, cl] = cells[cells.length - 1];

@@ -182,8 +182,9 @@ export class LabyrinthView {
     }
     const state = snapshotState(snap, this.info.rows, this.info.cols);
     const { expanded, frontier, g } = this.search;
-    let caption = `Search: expanding state ${expanded.toLocaleString("en-US")} at g = ${fmt(g)}` +
-      ` · ${frontier.toLocaleString("en-US")} in the frontier`;
+    let caption = `Search: expanding state ${expanded.toLocaleString("en-US")} · g = ${fmt(g)}` +
+      ` · frontier ${frontier.toLocaleString("en-US")}`;
+    if (!state.player) caption += " · the player: a set of places";
     if (snap.i !== this.search.lastClose && this.search.snapshots.length >= SNAPSHOT_CAP) {
       caption = `Search: boards are shown for the first ${SNAPSHOT_CAP.toLocaleString("en-US")} expansions only`;
     }
