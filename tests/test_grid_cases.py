@@ -11,7 +11,7 @@ import pytest
 
 from server.puzzles.grid_model import GridMaze
 from server.puzzles.registry import load_puzzle
-from server.search.registry import ALGORITHMS
+from server.search.registry import FAMILY_ALGORITHMS
 from server.solving import RunOptions, solve
 
 CASES = [
@@ -43,7 +43,7 @@ def walk(maze: GridMaze, path: list[list[int]], diagonal: bool) -> float:
 def test_all_algorithms_on_a_real_maze(shared_cases: Path, case: str) -> None:
     maze = load_puzzle((shared_cases / "images" / case).read_bytes(), case, max_pixels=100_000_000)
     costs = {}
-    for name in ALGORITHMS:
+    for name in FAMILY_ALGORITHMS["grid"]:
         result = solve(maze, name, RunOptions()).json
         assert result["found"], name
         assert walk(maze, result["path"], False) == pytest.approx(result["cost"]), name
