@@ -253,13 +253,16 @@ def _solve_labyrinth(
             if event.kind in CLOSES and len(snapshots) < MAX_SNAPSHOTS:
                 player = state.player if isinstance(state, LabState) else None
                 on = "set" if player is None else {-1: "below", -2: "above"}.get(player, "board")
-                snapshots.append({
+                snapshot = {
                     "i": len(recorder),
                     "board": bytes(state.board),
                     "free": int(state.free),
                     "player": None if player is None else problem.rc(player),
                     "on": on,
-                })
+                }
+                if player is None:  # the merged view: every place the player could stand
+                    snapshot["places"] = problem.state_to_json(state)["places"]
+                snapshots.append(snapshot)
             recorder.append(event.kind, problem.cell_of(state), event.g)
 
     out = solve_labyrinth(

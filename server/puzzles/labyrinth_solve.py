@@ -89,7 +89,7 @@ def solve_labyrinth(
     if max_depth is not None:
         out["options"]["max_depth"] = max_depth
         if not result.found and not result.stopped:
-            out["message"] = f"no solution within {max_depth} moves: searched {result.expanded:,} states"
+            out["message"] = f"no solution within {max_depth} moves: searched {_states(result.expanded)}"
     return out
 
 
@@ -135,7 +135,7 @@ def result_json(
     out["insertions"] = sum(1 for m in moves if m["push"] is not None)
     out["walked_cells"] = sum(len(m["walk"]) - 1 for m in moves if m["walk"] is not None)
     if not result.found:
-        searched = f"searched {result.expanded:,} states"
+        searched = f"searched {_states(result.expanded)}"
         if result.stopped == "cancelled":
             out["message"] = f"cancelled: {searched}"
         elif result.stopped:
@@ -158,3 +158,7 @@ def result_json(
         **problem.describe(),
     }
     return out
+
+
+def _states(count: int) -> str:
+    return f"{count:,} state" if count == 1 else f"{count:,} states"
