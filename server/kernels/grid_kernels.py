@@ -14,8 +14,9 @@ goal, and the trace columns are over-allocated to ``state[RECORDS]`` records.
 
 Memory per cell, besides the maze's own byte: BFS 4 (int32 score) plus a ring-buffer queue that
 grows with the frontier (4 bytes an entry); DFS 4 (int32 came_from) plus a stack of (cell, g), 12
-bytes an entry; best-first 13 (float64 cost_so_far, int32 came_from, uint8 closed) plus a heap of
-36 bytes an entry; bidirectional 26 plus its heaps. A trace costs 9 bytes a record.
+bytes an entry; best-first 9 (float64 cost_so_far, whose sign is the closed flag, and a uint8
+came_from move) plus a heap of 36 bytes an entry; bidirectional 26 plus its heaps. A trace costs 9
+bytes a record.
 
 How this code is written, and why (numba 0.68, measured on perfect4k):
 
