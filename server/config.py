@@ -27,6 +27,10 @@ class Config:
     mazes_dir: Path = field(default_factory=lambda: ROOT / "mazes")
     engine: str = "auto"  # "generic" runs the pure-Python algorithms (tests, new families)
     testing: bool = False
+
+    def expansion_limit(self, family: str) -> int:
+        """Grids run compiled kernels; the other families search in Python, ~100 x slower a state."""
+        return self.max_expanded if family == "grid" else self.max_expanded_generic
     secret_key: str = "dev"
     # msgpack sends a binary frame as one WebSocket message; Flask-SocketIO's test client only speaks
     # the default serializer, so the live-layer tests use "default".

@@ -87,3 +87,12 @@ def test_cli_solves_and_lists_moves(shared_cases: Path) -> None:
     assert result["family"] == "labyrinth" and result["cost"] == 3
     assert result["insertions"] == sum(1 for m in result["moves"] if m["push"])
     assert result["moves"][-1]["text"].endswith("leave the board above column 2")
+
+
+def test_the_search_limit_applies_and_is_shown(shared_cases: Path) -> None:
+    app = create_app(Config(testing=True, serializer="default", max_expanded_generic=50))
+    client = app.test_client()
+    info = upload(client, shared_cases / "labyrinth/Puzzle_middle_large_3.csv").json
+    result = client.post(f"/api/puzzles/{info['id']}/solve", json={"algorithm": "bfs"}).json
+    assert result["found"] is False
+    assert "search limit" in result["message"] and "50" in result["stopped"]

@@ -19,7 +19,7 @@ import numpy as np
 from server.config import Config
 from server.live.frames import frames
 from server.puzzles.errors import PuzzleError
-from server.puzzles.registry import Puzzle
+from server.puzzles.registry import Puzzle, puzzle_family
 from server.solving import RunOptions, Solved, solve
 
 Emit = Callable[[str, Any], None]  # emit(event, payload) to the run's client
@@ -136,7 +136,7 @@ class RunManager:
                         algorithm,
                         options,
                         record_trace=True,
-                        max_expanded=self.config.max_expanded,
+                        max_expanded=self.config.expansion_limit(puzzle_family(puzzle)),
                         max_seconds=self.config.max_seconds,
                         engine=self.config.engine,
                         cancel=run.cancel,

@@ -194,7 +194,8 @@ def _solve_checked(puzzle: Puzzle, algorithm: str, options: RunOptions):
     if algorithm not in ALGORITHMS:
         raise PuzzleError(f"unknown algorithm {algorithm!r}; choose one of: {', '.join(ALGORITHMS)}")
     config = _config()
-    return solve(puzzle, algorithm, options, max_expanded=config.max_expanded, max_seconds=config.max_seconds)
+    limit = config.expansion_limit(puzzle_family(puzzle))
+    return solve(puzzle, algorithm, options, max_expanded=limit, max_seconds=config.max_seconds)
 
 
 def puzzle_info(pid: str, puzzle: Puzzle) -> dict[str, Any]:
