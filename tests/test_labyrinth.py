@@ -341,6 +341,11 @@ def test_random_boards_replay_and_agree(puzzle: LabyrinthPuzzle) -> None:
     replay(puzzle, reference, puzzle.moves)
     for algorithm, view in (("astar", "states"), ("astar", "sets"), ("idastar", "sets")):
         result = solve_labyrinth(puzzle, algorithm, view=view, max_expanded=30_000, max_seconds=None)
+        if result.get("stopped"):
+            # IDA* re-expands states on every deepening: a long optimum (hypothesis found one of 24
+            # moves) can exceed the limit. A limited run proves nothing either way.
+            assert algorithm == "idastar" and "limit" in result["message"], (algorithm, view)
+            continue
         assert result["cost"] == reference["cost"], (algorithm, view)
         replay(puzzle, result, puzzle.moves)
 
