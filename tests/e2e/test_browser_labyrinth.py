@@ -9,6 +9,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"  # gitignored
+ANIMATION_STATE = (
+    "() => [window.__labyrinthAnimating, document.querySelector('[data-testid=canvas]').dataset.phase]"
+)
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = [
     pytest.mark.e2e,
@@ -82,9 +85,9 @@ def test_puzzle6_astar_combined_solves_in_3_moves_and_replays(page, puzzle6):
     ARTIFACTS.mkdir(exist_ok=True)
     page.click("[data-testid=replay-next]")
     page.wait_for_timeout(150)
-    before = page.evaluate("() => [window.__labyrinthAnimating, document.querySelector('[data-testid=canvas]').dataset.phase]")
+    before = page.evaluate(ANIMATION_STATE)
     page.screenshot(path=str(ARTIFACTS / "labyrinth-push-mid-animation.png"))
-    after = page.evaluate("() => [window.__labyrinthAnimating, document.querySelector('[data-testid=canvas]').dataset.phase]")
+    after = page.evaluate(ANIMATION_STATE)
     # Running before and after the shot: the shot caught the push in motion.
     assert before[0] is True and after[0] is True, (before, after)
     assert before[1] in ("fly", "slide", "settle"), before
