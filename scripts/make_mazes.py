@@ -155,10 +155,13 @@ def gallery() -> list[tuple[dict[str, str], bytes]]:
             _png(generate_braid(499, 499, seed=4)),
         ),
     ]
-    return [
+    from scripts.make_labyrinths import gallery_items
+
+    grids = [
         ({"name": n, "file": f, "family": "grid", "title": t, "description": d}, data)
         for n, f, t, d, data in entries
     ]
+    return grids + gallery_items()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -214,7 +214,9 @@ def test_gallery_files_parse() -> None:
         "rooms",
     }
     for entry in entries:
-        assert entry["family"] == "grid" and entry["title"] and entry["description"]
+        assert entry["title"] and entry["description"]
+        if entry["family"] != "grid":
+            continue  # tests/test_labyrinth_wiring.py opens the labyrinth boards
         data = (MAZES / entry["file"]).read_bytes()
         maze = parse_grid_image(data) if entry["file"].endswith(".png") else parse_grid_text(data.decode())
         assert len(maze.starts) and len(maze.goals), entry["name"]

@@ -96,3 +96,15 @@ def test_the_search_limit_applies_and_is_shown(shared_cases: Path) -> None:
     result = client.post(f"/api/puzzles/{info['id']}/solve", json={"algorithm": "bfs"}).json
     assert result["found"] is False
     assert "search limit" in result["message"] and "50" in result["stopped"]
+
+
+def test_gallery_labyrinths_open_and_reach_their_stated_optimum(app) -> None:
+    client = app.test_client()
+    boards = [e for e in client.get("/api/gallery").json if e["family"] == "labyrinth"]
+    assert len(boards) >= 2
+    for entry in boards:
+        info = client.post("/api/puzzles", json={"gallery": entry["name"]}).json
+        assert info["family"] == "labyrinth"
+        assert (info["cols"], info["rows"]) == (entry["width"], entry["height"])
+        result = client.post(f"/api/puzzles/{info['id']}/solve", json={"algorithm": "astar"}).json
+        assert f"Optimum: {result['cost']} moves." in entry["description"]

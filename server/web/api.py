@@ -86,14 +86,16 @@ def _read_gallery(mazes_dir: Path) -> list[dict[str, Any]]:
 
 
 def _size_of(path: Path) -> tuple[int, int]:
-    """(width, height) of a maze file without parsing it: the image header, or the text's lines."""
+    """(width, height) of a bundled file: an image's header, else the parsed puzzle (small files)."""
     from PIL import Image
 
-    if path.suffix.lower() == ".txt":
-        lines = path.read_text(encoding="utf-8").strip("\n").splitlines()
-        return max(len(line) for line in lines), len(lines)
-    with Image.open(path) as image:
-        return image.size
+    if path.suffix.lower() in (".png", ".gif", ".bmp", ".jpg", ".jpeg", ".webp"):
+        with Image.open(path) as image:
+            return image.size
+    puzzle = load_puzzle(path.read_bytes(), path.name)
+    if isinstance(puzzle, LabyrinthPuzzle):
+        return puzzle.cols, puzzle.rows
+    return puzzle.width, puzzle.height
 
 
 @api.get("/gallery")
