@@ -16,10 +16,10 @@ from server.puzzles.labyrinth_solve import solve_labyrinth
 
 BOARDS = [
     # (file, title, rows, cols, wanted optimum range, description)
-    ("labyrinth-course-5x5.json", "Shifting tiles, course rules (5 x 5)", 5, 5, (4, 6),
+    ("labyrinth-course-5x5.json", "Shifting tiles, course rules, 5 × 5", 5, 5, (4, 6),
      "The course task: push the free tile into the marked rows, walk along the corridors, leave above "
      "the last column. Compare A* with seed 000's greedy method."),
-    ("labyrinth-course-7x6.json", "Shifting tiles, course rules (7 x 6)", 7, 6, (5, 7),
+    ("labyrinth-course-7x6.json", "Shifting tiles, course rules, 6 wide × 7 high", 7, 6, (5, 7),
      "A course-sized board: a few thousand states, solved optimally in well under a second."),
 ]
 
