@@ -6,6 +6,7 @@ from collections import deque
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"  # gitignored
@@ -165,15 +166,27 @@ def test_gallery_loads_and_runs_a_maze(page):
     page.screenshot(path=str(ARTIFACTS / "gallery-astar-done.png"))
 
 
-def test_bad_upload_shows_a_plain_error_and_the_page_keeps_working(page, maze3, tmp_path, console):
-    console.allow(r"Failed to load resource: the server responded with a status of 4\d\d")
+def bad_files(tmp_path, maze3):
+    """Each bad input of the issue, with words its error message must contain."""
     fake = tmp_path / "not-really.png"
     fake.write_text("this is a text file wearing a .png name\n")
-    page.set_input_files("[data-testid=upload]", str(fake))
+    truncated = tmp_path / "truncated.png"
+    truncated.write_bytes(maze3.read_bytes()[: len(maze3.read_bytes()) // 2])
+    black = tmp_path / "all-black.png"
+    Image.new("L", (30, 20), 0).save(black)
+    return [(fake, "not an image"), (truncated, "truncated"), (black, "no free")]
+
+
+@pytest.mark.parametrize("case", [0, 1, 2], ids=["text-named-png", "truncated-png", "no-free-pixel"])
+def test_bad_upload_shows_a_plain_error_and_the_page_keeps_working(page, maze3, tmp_path, console, case):
+    console.allow(r"Failed to load resource: the server responded with a status of 4\d\d")
+    bad, words = bad_files(tmp_path, maze3)[case]
+    page.set_input_files("[data-testid=upload]", str(bad))
     error = page.locator("[data-testid=error]")
     error.wait_for(state="visible")
     message = error.text_content()
     assert message.strip(), "the error element is empty"
+    assert words in message and bad.name in message, message
     assert "Traceback" not in message and "File \"" not in message
     assert page.text_content(STATUS) != "parsing…"
     # The page still works: a valid upload succeeds and clears the error.
