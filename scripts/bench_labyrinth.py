@@ -18,9 +18,12 @@ import argparse
 import datetime
 import platform
 import random
+import sys
 import time
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a plain script, like bench_grid.py
 
 from server.puzzles.labyrinth_model import LabyrinthPuzzle, insertion_points
 from server.puzzles.labyrinth_parse import LabyrinthOptions, parse_labyrinth_csv, parse_labyrinth_json
