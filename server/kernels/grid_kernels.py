@@ -15,7 +15,8 @@ goal, and the trace columns are over-allocated to ``state[RECORDS]`` records.
 Memory per cell, besides the maze's own byte: BFS 4 (int32 score) plus a ring-buffer queue that
 grows with the frontier (4 bytes an entry); DFS 4 (int32 came_from) plus a stack of (cell, g), 12
 bytes an entry; best-first 9 (float64 cost_so_far, whose sign is the closed flag, and a uint8
-came_from move) plus a heap of 40 bytes an entry; bidirectional 26 plus its heaps. A trace costs 9
+came_from move) plus a heap of 40 bytes an entry (with integral keys a bucket queue instead: up to
+80 bytes an entry and 16 per live f value); bidirectional 26 plus its heaps. A trace costs 9
 bytes a record.
 
 How this code is written, and why (numba 0.68, measured on perfect4k):
@@ -62,7 +63,7 @@ GOAL = 6  # the goal reached (bidirectional: the meeting state), -1 if none
 HEAD, COUNT = 7, 8  # the queue's first slot and length (DFS: the stack's height)
 ORDER = 9  # heap insertion counter; bidirectional: ORDER + side
 LIVE = 11  # bidirectional: distinct states on a side's frontier, LIVE + side
-N_SLOTS = 13
+N_SLOTS = 16  # 13 .. 15: the bucket queue's (FREE, F_LO, F_HI)
 
 # Kernel outcomes.
 NOT_FOUND, FOUND, CANCELLED, LIMIT = 0, 1, 2, 3
@@ -722,6 +723,23 @@ def best_first(cells, width, height, starts, goals, diagonal, mode, heuristic, w
     instead of two, and 8 bytes a cell instead of 9. ``came_from`` holds the move into a cell
     (``chain_moves``), one byte; it is read along the path only, so it needs no initialisation.
     """
+    if integral_keys(diagonal, mode, heuristic, weight):
+        state, cost_so_far, came_from, trace = _best_first_buckets(
+            cells, width, height, starts, goals, mode, heuristic, weight, record, max_expanded, cancel,
+            progress, capacity,
+        )
+    else:
+        state, cost_so_far, came_from, trace = _best_first_heap(
+            cells, width, height, starts, goals, diagonal, mode, heuristic, weight, record, max_expanded,
+            cancel, progress, capacity,
+        )
+    return _best_first_result(state, cost_so_far, came_from, trace, width, record, progress)
+
+
+@njit(cache=True, nogil=True)
+def _best_first_heap(cells, width, height, starts, goals, diagonal, mode, heuristic, weight, record,
+                     max_expanded, cancel, progress, capacity):
+    """``best_first`` with the binary heap (any keys); returns (state, cost_so_far, came_from, trace)."""
     moves = 8 if diagonal else 4
     n = cells.shape[0]
     state = new_state()
@@ -753,7 +771,12 @@ def best_first(cells, width, height, starts, goals, diagonal, mode, heuristic, w
             frontier = heap_grow(frontier)
         else:
             break
+    return state, cost_so_far, came_from, trace
 
+
+@njit(cache=True, nogil=True)
+def _best_first_result(state, cost_so_far, came_from, trace, width, record, progress):
+    """``best_first``'s ending: the outcome, the path and its PATH events."""
     cost = 0.0
     path = np.empty(0, np.int64)
     goal = state[GOAL]
@@ -855,6 +878,297 @@ def _best_first_loop(cells, width, height, goals, moves, mode, heuristic, weight
                 n += 1
     if full:  # back to the heap, which has room (see above), for the driver and the next call
         heap_push(frontier, sizes, row, slot_f, slot_h, slot_order, slot_g, slot_cell)
+    state[ORDER] = order
+    store_tally(state, expanded, generated, in_frontier, max_frontier, n)
+    state[GOAL], state[OUTCOME] = goal, outcome
+    return need
+
+
+# --- best-first with integral keys: a bucket queue ----------------------------------------------
+#
+# With 4-neighbour moves, integer cell weights, a manhattan or chebyshev heuristic (or none:
+# Dijkstra) and an integral A* weight, f and h are integers, and a priority queue by (f, h,
+# order) can be served exactly by buckets: one bucket per (f, h), each a FIFO. Entries of one
+# bucket were pushed in increasing ``order`` (the counter only grows), so FIFO order is their
+# (f, h, order) order, and the FIFO head of the smallest non-empty (f, h) is the heap's top: the
+# pops, hence the events, the counters and the path, are the heap's to the entry.
+#
+# Layout: ``levels`` is a ring of f-levels (index f & (len - 1)) holding the live f values
+# F_LO .. F_HI (F_HI - F_LO < len; the driver doubles the ring before an expansion could break
+# that). A level points to a list of *groups* sorted by h, one per h present, each a FIFO of
+# entries. Groups and entries are rows of one int64 ``pool`` with a free list: an entry is
+# (g, cell, -, next), a group (h, head, tail, next). A pop takes the head of the first group of
+# level F_LO (scanning F_LO up to the next non-empty level); a push walks its level's groups to
+# its h, usually a step or two: in A* a pushed entry mostly lands in the level being popped with
+# an h below every other (a corridor's next cell) or two levels up.
+# Pool rows are per frontier entry (at most two each), the ring per live f value, not per cell.
+
+POOL_FIELDS = 5
+P_G, P_CELL = 0, 1  # an entry's fields
+P_H, P_HEAD, P_TAIL = 0, 1, 2  # a group's fields
+P_NEXT = 3  # both: the next entry of the FIFO / the next group of the level / the next free row
+P_F = 4  # a live group's f; -1 in every other row (a finger, below, is checked against it)
+L_FIRST, L_FINGER = 0, 1  # a level's columns: its first group, and the group of its last push
+FREE, F_LO, F_HI = 13, 14, 15  # more ``state`` slots (bucket queue only)
+MAX_STEP = 255  # the largest cost of a move (a uint8 cell weight), for the ring's room check
+
+
+@njit(cache=True, nogil=True)
+def integral_keys(diagonal, mode, heuristic, weight):
+    """Whether f and h are integers, so that ``best_first`` may use the bucket queue."""
+    if diagonal:
+        return False
+    if mode == DIJKSTRA:
+        return True
+    if heuristic != MANHATTAN and heuristic != CHEBYSHEV:
+        return False
+    if mode == GREEDY:
+        return True
+    return weight >= 0.0 and weight <= 1048576.0 and weight == math.floor(weight)
+
+
+@njit(cache=True, nogil=True)
+def pool_grow(pool, state):
+    """The same rows in a pool twice as big, the new rows added to the free list."""
+    size = pool.shape[0]
+    bigger = np.empty((2 * size, POOL_FIELDS), np.int64)
+    for i in range(size):
+        for k in range(POOL_FIELDS):
+            bigger[i, k] = pool[i, k]
+    for i in range(size, 2 * size):
+        bigger[i, P_NEXT] = i + 1
+        bigger[i, P_F] = -1
+    bigger[2 * size - 1, P_NEXT] = state[FREE]
+    state[FREE] = size
+    return bigger
+
+
+@njit(cache=True, nogil=True)
+def levels_grow(levels, state, need):
+    """A ring of at least ``need`` levels (a power of two) holding the same levels F_LO .. F_HI."""
+    size = levels.shape[0]
+    while size < need:
+        size *= 2
+    bigger = np.full((size, 2), -1, np.int64)
+    mask, new_mask = levels.shape[0] - 1, size - 1
+    for f in range(state[F_LO], state[F_HI] + 1):
+        bigger[f & new_mask, L_FIRST] = levels[f & mask, L_FIRST]
+        bigger[f & new_mask, L_FINGER] = levels[f & mask, L_FINGER]
+    return bigger
+
+
+@njit(cache=True, nogil=True)
+def bucket_push(levels, pool, state, f, h, g, cell):
+    """Add an entry (for the driver: the starts); the hot loop has its own copy of this code."""
+    e = state[FREE]
+    state[FREE] = pool[e, P_NEXT]
+    pool[e, P_G] = g
+    pool[e, P_CELL] = cell
+    pool[e, P_NEXT] = -1
+    slot = f & (levels.shape[0] - 1)
+    prev, grp = np.int64(-1), levels[slot, L_FIRST]
+    while grp >= 0 and pool[grp, P_H] < h:
+        prev, grp = grp, pool[grp, P_NEXT]
+    if grp >= 0 and pool[grp, P_H] == h:
+        pool[pool[grp, P_TAIL], P_NEXT] = e
+        pool[grp, P_TAIL] = e
+    else:
+        new = state[FREE]
+        state[FREE] = pool[new, P_NEXT]
+        pool[new, P_H], pool[new, P_HEAD], pool[new, P_TAIL], pool[new, P_NEXT] = h, e, e, grp
+        pool[new, P_F] = f
+        if prev < 0:
+            levels[slot, L_FIRST] = new
+        else:
+            pool[prev, P_NEXT] = new
+    state[F_LO] = min(state[F_LO], f)
+    state[F_HI] = max(state[F_HI], f)
+    state[COUNT] += 1
+
+
+@njit(cache=True, nogil=True)
+def _best_first_buckets(cells, width, height, starts, goals, mode, heuristic, weight, record, max_expanded,
+                        cancel, progress, capacity):
+    """``best_first`` for integral keys (``integral_keys``), with the bucket queue above.
+
+    Returns (state, cost_so_far, came_from, trace), for ``best_first`` to finish.
+    """
+    moves = 4
+    n = cells.shape[0]
+    state = new_state()
+    trace = new_trace(record, 16 * capacity)
+    box = goal_box(goals, width)
+    w = np.int64(weight) if mode == ASTAR else np.int64(1)  # the A* weight; for the ring's slack elsewhere
+    cost_so_far = np.full(n, np.inf)
+    came_from = np.empty(n, np.uint8)
+    size = max(2 * capacity, 2 * (starts.shape[0] + moves + 1))
+    pool = np.empty((size, POOL_FIELDS), np.int64)
+    for i in range(size):
+        pool[i, P_NEXT] = i + 1
+        pool[i, P_F] = -1
+    pool[size - 1, P_NEXT] = -1
+    state[FREE] = 0
+    state[F_LO], state[F_HI] = np.int64(1) << 62, np.int64(-1)
+    levels = np.full((1024, 2), -1, np.int64)
+    for start in starts:
+        if cost_so_far[start] != np.inf:
+            continue
+        cost_so_far[start] = 0.0
+        came_from[start] = NO_MOVE
+        h = np.int64(0) if mode == DIJKSTRA else np.int64(heuristic_value(heuristic, width, box, start))
+        f = np.int64(0) if mode == DIJKSTRA else (h if mode == GREEDY else w * h)
+        if state[F_HI] >= 0 and max(state[F_HI], f) - min(state[F_LO], f) >= levels.shape[0]:
+            levels = levels_grow(levels, state, max(state[F_HI], f) - min(state[F_LO], f) + 1)
+        bucket_push(levels, pool, state, f, h, np.int64(0), start)
+        state[ORDER] += 1
+        trace = emit(trace, state, record, OPEN, start, 0.0)
+
+    while True:
+        need = _bucket_loop(cells, width, height, goals, mode, heuristic, w, box, cost_so_far, came_from,
+                            levels, pool, state, record, trace, max_expanded, cancel, progress)
+        if need == NEED_TRACE:
+            trace = reserve(trace, state[RECORDS], 1 + moves)
+        elif need == NEED_ROOM:
+            if pool.shape[0] - state[COUNT] * 2 < 2 * moves + 2:
+                pool = pool_grow(pool, state)
+            span = state[F_HI] - state[F_LO] + MAX_STEP + 1 + 2 * w
+            if span >= levels.shape[0]:
+                levels = levels_grow(levels, state, 2 * span)
+        else:
+            break
+    return state, cost_so_far, came_from, trace
+
+
+@njit(cache=True, nogil=True)
+def _bucket_loop(cells, width, height, goals, mode, heuristic, w, box, cost_so_far, came_from, levels, pool,
+                 state, record, trace, max_expanded, cancel, progress):
+    """``_best_first_loop`` over the bucket queue; the push and pop code is written out (module notes).
+
+    Before an expansion it wants room in the pool for ``moves`` pushes (two rows each) and a ring
+    wide enough for the children's f: a child's f is within [f - w, f + MAX_STEP + w] of its
+    parent's f (w: the A* weight, else 1; h moves by at most 1 a step), and F_LO <= f <= F_HI.
+    """
+    moves = 4
+    mask = levels.shape[0] - 1
+    free = state[FREE]
+    f_lo, f_hi = state[F_LO], state[F_HI]
+    count = state[COUNT]  # entries in the queue (pool rows in use: at most twice that)
+    rows = pool.shape[0]
+    reach = MAX_STEP + 1 + 2 * w
+    order = state[ORDER]
+    expanded, generated, in_frontier, max_frontier, n = load_tally(state)
+    goal = -1
+    outcome = NOT_FOUND
+    need = DONE
+    while count > 0:
+        if rows - 2 * count < 2 * moves + 2 or f_hi - f_lo + reach >= mask + 1:
+            need = NEED_ROOM
+            break
+        if record and n + 1 + moves > trace[0].shape[0]:
+            need = NEED_TRACE
+            break
+        # Pop: the FIFO head of the first (smallest h) group of the smallest non-empty f-level.
+        while levels[f_lo & mask, L_FIRST] < 0:
+            f_lo += 1
+        grp = levels[f_lo & mask, L_FIRST]
+        e = pool[grp, P_HEAD]
+        nxt_e = pool[e, P_NEXT]
+        if nxt_e >= 0:
+            pool[grp, P_HEAD] = nxt_e
+        else:  # the group is empty: unlink and free it
+            levels[f_lo & mask, L_FIRST] = pool[grp, P_NEXT]
+            pool[grp, P_NEXT] = free
+            pool[grp, P_F] = -1
+            free = grp
+        g_int = pool[e, P_G]
+        current = pool[e, P_CELL]
+        pool[e, P_NEXT] = free
+        free = e
+        count -= 1
+        g = np.float64(g_int)
+        if g > cost_so_far[current]:
+            continue  # a stale entry: the state was closed (< 0) or reached more cheaply since
+        cost_so_far[current] = -g  # closed
+        expanded += 1  # CLOSE
+        in_frontier -= 1
+        if record:
+            put(trace, n, CLOSE, current, g)
+            n += 1
+        if must_check(expanded, max_expanded):
+            outcome = why_stop(expanded, max_expanded, cancel, progress)
+            if outcome != NOT_FOUND:
+                break
+        if is_goal(goals, current):
+            goal = current
+            break
+        r = current // width
+        c = current - r * width
+        for d in range(moves):
+            nxt = step(width, height, r, c, d)
+            if nxt < 0 or cells[nxt] == WALL:
+                continue
+            new_int = g_int + np.int64(cells[nxt])
+            new_cost = np.float64(new_int)
+            known = cost_so_far[nxt]
+            if new_cost >= known:  # closed (known <= 0 < new_cost) or no cheaper; never for inf
+                continue
+            cost_so_far[nxt] = new_cost
+            came_from[nxt] = d
+            if mode == DIJKSTRA:
+                h = np.int64(0)
+                f = new_int
+            else:
+                h = np.int64(heuristic_rc(heuristic, box, r + MOVE_ROW[d], c + MOVE_COL[d]))
+                f = h if mode == GREEDY else new_int + w * h
+            # Push: append to the FIFO of group h of level f, making the group if need be.
+            e = free
+            free = pool[e, P_NEXT]
+            pool[e, P_G] = new_int
+            pool[e, P_CELL] = nxt
+            pool[e, P_NEXT] = -1
+            slot = f & mask
+            # Walk from the level's finger (the group of its last push) if it is still that
+            # level's and not past h, else from the level's first group.
+            prev, grp = np.int64(-1), levels[slot, L_FIRST]
+            finger = levels[slot, L_FINGER]
+            if finger >= 0 and pool[finger, P_F] == f and pool[finger, P_H] <= h:
+                if pool[finger, P_H] == h:
+                    grp = finger
+                else:
+                    prev, grp = finger, pool[finger, P_NEXT]
+            while grp >= 0 and pool[grp, P_H] < h:
+                prev, grp = grp, pool[grp, P_NEXT]
+            if grp >= 0 and pool[grp, P_H] == h:
+                pool[pool[grp, P_TAIL], P_NEXT] = e
+                pool[grp, P_TAIL] = e
+            else:
+                new = free
+                free = pool[new, P_NEXT]
+                pool[new, P_H] = h
+                pool[new, P_HEAD] = e
+                pool[new, P_TAIL] = e
+                pool[new, P_NEXT] = grp
+                pool[new, P_F] = f
+                if prev < 0:
+                    levels[slot, L_FIRST] = new
+                else:
+                    pool[prev, P_NEXT] = new
+                grp = new
+            levels[slot, L_FINGER] = grp
+            f_lo = min(f_lo, f)
+            f_hi = max(f_hi, f)
+            count += 1
+            order += 1
+            generated += 1  # OPEN or UPDATE
+            kind = UPDATE
+            if known == np.inf:
+                kind = OPEN
+                in_frontier += 1
+                max_frontier = max(max_frontier, in_frontier)
+            if record:
+                put(trace, n, kind, nxt, new_cost)
+                n += 1
+    state[FREE], state[F_LO], state[F_HI], state[COUNT] = free, f_lo, f_hi, count
     state[ORDER] = order
     store_tally(state, expanded, generated, in_frontier, max_frontier, n)
     state[GOAL], state[OUTCOME] = goal, outcome
