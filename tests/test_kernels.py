@@ -98,13 +98,14 @@ def random_maze(rng: np.random.Generator) -> GridMaze:
 
 
 def runs(diagonal: bool) -> Iterator[tuple[str, str, float]]:
-    """(algorithm, heuristic, weight) for every algorithm, heuristic and A* weight 1 and 1.5."""
+    """(algorithm, heuristic, weight) for every algorithm and heuristic; A* weights 1, 1.5 and the
+    integral 3 and 50 (the bucket queue with a widely spread, growing ring of f levels)."""
     heuristics = GridProblem(GridMaze(np.ones((1, 1), np.uint8), [0], [0]), diagonal).heuristics
     for name in ALGORITHMS:
         if name == "greedy":
             yield from ((name, h, 1.0) for h in heuristics)
         elif name == "astar":
-            yield from ((name, h, w) for h in heuristics for w in (1.0, 1.5))
+            yield from ((name, h, w) for h in heuristics for w in (1.0, 1.5, 3.0, 50.0))
         else:
             yield name, "", 1.0
 
