@@ -4,6 +4,7 @@
 
 import { COLORS, baseTable, luminance, packHex, rampTable } from "./colors.js";
 import { STATUS } from "./grid_state.js";
+import { fitCanvasToParent } from "./canvas_size.js";
 
 const BAND = 32; // rows per dirty band: only changed bands are copied to the offscreen canvas
 const NUMBERS_FROM = 18; // screen px per cell from which scores and grid lines are drawn
@@ -123,15 +124,7 @@ export class GridRenderer {
   // ---- view ------------------------------------------------------------------------------------
 
   resize() {
-    const rect = this.canvas.parentElement.getBoundingClientRect();
-    const dpr = window.devicePixelRatio || 1;
-    const width = Math.max(1, Math.floor(rect.width));
-    const height = Math.max(1, Math.floor(rect.height));
-    this.size = { width, height, dpr };
-    this.canvas.width = Math.round(width * dpr);
-    this.canvas.height = Math.round(height * dpr);
-    this.canvas.style.width = `${width}px`;
-    this.canvas.style.height = `${height}px`;
+    this.size = fitCanvasToParent(this.canvas);
     if (this.autoFit) this.fit();
     else this.drawNow();
   }

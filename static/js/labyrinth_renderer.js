@@ -4,6 +4,7 @@
 
 import { COLORS, OKABE_ITO } from "./colors.js";
 import { lineCells, openSides, placeAfterPush, pushDirection } from "./labyrinth_board.js";
+import { fitCanvasToParent } from "./canvas_size.js";
 
 const BACKGROUND = "#e4e1d9"; // the grid board's background: switching families does not flash
 const TILE = "#2b3037";
@@ -154,15 +155,7 @@ export class LabyrinthRenderer {
   // ---- geometry --------------------------------------------------------------------------------
 
   resize() {
-    const rect = this.canvas.parentElement.getBoundingClientRect();
-    const dpr = window.devicePixelRatio || 1;
-    const width = Math.max(1, Math.floor(rect.width));
-    const height = Math.max(1, Math.floor(rect.height));
-    this.size = { width, height, dpr };
-    this.canvas.width = Math.round(width * dpr);
-    this.canvas.height = Math.round(height * dpr);
-    this.canvas.style.width = `${width}px`;
-    this.canvas.style.height = `${height}px`;
+    this.size = fitCanvasToParent(this.canvas);
     this.draw();
   }
 
