@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import platform
-import random
 import sys
 import time
 from pathlib import Path
@@ -25,7 +24,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a plain script, like bench_grid.py
 
-from server.puzzles.labyrinth_model import LabyrinthPuzzle, insertion_points
+from server.puzzles.labyrinth_generate import board_game
+from server.puzzles.labyrinth_model import LabyrinthPuzzle
 from server.puzzles.labyrinth_parse import LabyrinthOptions, parse_labyrinth_csv, parse_labyrinth_json
 from server.puzzles.labyrinth_solve import solve_labyrinth
 
@@ -48,22 +48,6 @@ def load(path: Path, moves: str) -> LabyrinthPuzzle:
     if path.suffix == ".csv":
         return parse_labyrinth_csv(text, options, path.name)
     return parse_labyrinth_json(text, options, path.name)
-
-
-def board_game(seed: int) -> LabyrinthPuzzle:
-    """A random 7x7 board in the board game's layout (the same generator as the tests)."""
-    rng = random.Random(seed)
-    return LabyrinthPuzzle(
-        rows=7,
-        cols=7,
-        board=bytes(rng.randrange(10) for _ in range(49)),
-        free=rng.randrange(10),
-        start_col=1,
-        goal_col=5,
-        insertions=insertion_points([1, 3, 5], [1, 3, 5], [1, 3, 5], [1, 3, 5]),
-        rotate_free=True,
-        name=f"game-{seed}",
-    )
 
 
 def timed(puzzle: LabyrinthPuzzle, algorithm: str, **kwargs: Any) -> tuple[dict[str, Any], float]:

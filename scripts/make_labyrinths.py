@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import random
 
-from server.puzzles.labyrinth_model import LabyrinthPuzzle, insertion_points
+from server.puzzles.labyrinth_generate import course_board
+from server.puzzles.labyrinth_model import LabyrinthPuzzle
 from server.puzzles.labyrinth_parse import puzzle_to_json
 from server.puzzles.labyrinth_solve import solve_labyrinth
 
@@ -24,16 +25,10 @@ BOARDS = [
 ]
 
 
-def random_board(rng: random.Random, rows: int, cols: int) -> LabyrinthPuzzle:
-    board = bytes(rng.randrange(10) for _ in range(rows * cols))
-    points = insertion_points(left_rows=range(0, rows, 2), right_rows=range(1, rows, 2))
-    return LabyrinthPuzzle(rows, cols, board, rng.randrange(10), 0, cols - 1, points)
-
-
 def find(rows: int, cols: int, wanted: tuple[int, int], seed: int) -> tuple[LabyrinthPuzzle, int]:
     rng = random.Random(seed)
     while True:
-        puzzle = random_board(rng, rows, cols)
+        puzzle = course_board(rng, rows, cols)
         result = solve_labyrinth(puzzle, "astar", max_expanded=50_000, max_seconds=5)
         if result["found"] and wanted[0] <= result["cost"] <= wanted[1]:
             return puzzle, result["cost"]

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server.puzzles.errors import PuzzleError
+from server.puzzles.labyrinth_generate import board_game
 from server.puzzles.labyrinth_model import (
     OUTSIDE,
     ROTATE_CW,
@@ -391,20 +392,6 @@ def test_heuristics_are_consistent(puzzle: LabyrinthPuzzle, seed: int, columns: 
 
 
 # --------------------------------------------------------------------------- the board game's options
-def board_game(seed: int) -> LabyrinthPuzzle:
-    rng = random.Random(seed)
-    return LabyrinthPuzzle(
-        rows=7,
-        cols=7,
-        board=bytes(rng.randrange(10) for _ in range(49)),
-        free=rng.randrange(10),
-        start_col=1,
-        goal_col=5,
-        insertions=insertion_points([1, 3, 5], [1, 3, 5], [1, 3, 5], [1, 3, 5]),
-        rotate_free=True,
-    )
-
-
 def test_rotation_table_matches_the_tile_table() -> None:
     for code in range(10):
         assert ROTATE_CW[code] == turned(code)
