@@ -18,7 +18,7 @@ from server.puzzles.errors import PuzzleError
 from server.puzzles.grid_model import GridMaze
 from server.puzzles.registry import Puzzle, puzzle_family
 from server.search.events import CLOSES
-from server.search.registry import ALGORITHMS, FAMILY_ALGORITHMS, SearchOptions, get_algorithm
+from server.search.registry import ALGORITHMS, FAMILY_ALGORITHMS, SearchOptions
 from server.search.runner import Limits, run_search
 from server.search.stats import SearchResult
 from server.search.trace import Trace, TraceRecorder
@@ -134,16 +134,8 @@ def solve(
 ) -> Solved:
     """Solve ``puzzle``; raises PuzzleError for bad options or a puzzle without endpoints."""
     options = options or RunOptions()
-    if algorithm not in ALGORITHMS:
-        get_algorithm(algorithm)  # raises with the list of names
-    family = puzzle_family(puzzle)
-    if algorithm not in FAMILY_ALGORITHMS.get(family, ()):
-        raise PuzzleError(
-            f"{algorithm} is not offered for the {family} family; choose one of: "
-            f"{', '.join(FAMILY_ALGORITHMS.get(family, ()))}",
-            "option 'algorithm'",
-        )
-    if family == "labyrinth":
+    check_algorithm(puzzle, algorithm)
+    if puzzle_family(puzzle) == "labyrinth":
         return _solve_labyrinth(puzzle, algorithm, options, record_trace, max_expanded, max_seconds, cancel)
     maze = puzzle.with_endpoints(options.start, options.goal)
     maze.require_endpoints()
@@ -168,6 +160,19 @@ def solve(
             progress=progress,
         )
     return Solved(result_json(maze, result, options), trace, result)
+
+
+def check_algorithm(puzzle: Puzzle, algorithm: str) -> None:
+    """Raise a PuzzleError unless ``algorithm`` is one this puzzle's family offers."""
+    family = puzzle_family(puzzle)
+    offered = FAMILY_ALGORITHMS.get(family, ())
+    if algorithm in offered:
+        return
+    known = "" if algorithm in ALGORITHMS else "unknown algorithm; "
+    raise PuzzleError(
+        f"{known}{algorithm!r} is not offered for the {family} family; choose one of: {', '.join(offered)}",
+        "option 'algorithm'",
+    )
 
 
 def _check_heuristic(maze: GridMaze, options: RunOptions) -> None:

@@ -9,9 +9,7 @@ from flask_socketio import SocketIO
 
 from server.live.runs import RunManager
 from server.puzzles.errors import PuzzleError
-from server.puzzles.registry import puzzle_family
-from server.search.registry import FAMILY_ALGORITHMS
-from server.solving import RunOptions
+from server.solving import RunOptions, check_algorithm
 
 
 def register_handlers(socketio: SocketIO, app: Flask) -> None:
@@ -31,9 +29,7 @@ def register_handlers(socketio: SocketIO, app: Flask) -> None:
             if puzzle is None:
                 raise PuzzleError("unknown puzzle id (it may have expired: load it again)", "field 'puzzle'")
             algorithm = str(message.get("algorithm", ""))
-            offered = FAMILY_ALGORITHMS[puzzle_family(puzzle)]
-            if algorithm not in offered:
-                raise PuzzleError(f"unknown algorithm {algorithm!r}; choose one of: {', '.join(offered)}")
+            check_algorithm(puzzle, algorithm)  # refused in the ack, before any thread starts
             options = RunOptions.from_json(message.get("options"))
         except PuzzleError as err:
             return {"ok": False, "error": str(err)}
