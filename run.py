@@ -17,9 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-ALGORITHM_NAMES = ("bfs", "dfs", "dijkstra", "greedy", "astar", "bidirectional", "idastar", "iddfs",
-                   "seed-greedy")
-FAMILY_NAMES = ("grid", "step", "labyrinth", "zenji")
+from server.puzzles.registry import FAMILIES
+from server.search.registry import ALGORITHMS
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -36,8 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     solve = sub.add_parser("solve", help="solve a puzzle file headlessly")
     solve.add_argument("file", type=Path)
-    solve.add_argument("--algorithm", "-a", default="bfs", choices=ALGORITHM_NAMES)
-    solve.add_argument("--family", choices=FAMILY_NAMES, help="force the puzzle family (default: detect)")
+    solve.add_argument("--algorithm", "-a", default="bfs", choices=list(ALGORITHMS))
+    solve.add_argument("--family", choices=FAMILIES, help="force the puzzle family (default: detect)")
     solve.add_argument("--heuristic", default="", help="manhattan, euclidean, octile or chebyshev")
     solve.add_argument("--weight", type=float, default=1.0, help="A*: f = g + weight * h")
     solve.add_argument("--diagonal", action="store_true", help="8-neighbour moves (never cutting a corner)")

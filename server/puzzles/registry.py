@@ -11,8 +11,9 @@ from server.puzzles.labyrinth_model import LabyrinthPuzzle
 from server.puzzles.labyrinth_parse import LabyrinthOptions
 
 FAMILIES = ("grid", "step", "labyrinth", "zenji")
-IMAGE_EXTENSIONS = {".png", ".gif", ".bmp", ".jpg", ".jpeg", ".webp", ".tif", ".tiff"}
-IMAGE_MAGIC = (b"\x89PNG", b"GIF8", b"BM", b"\xff\xd8\xff", b"RIFF", b"II*\x00", b"MM\x00*")
+# The formats grid_image accepts (TIFF and EPS are kept away from uploads there).
+IMAGE_EXTENSIONS = {".png", ".gif", ".bmp", ".jpg", ".jpeg", ".webp", ".ppm", ".pgm", ".pbm"}
+IMAGE_MAGIC = (b"\x89PNG", b"GIF8", b"BM", b"\xff\xd8\xff", b"RIFF")
 
 Puzzle = GridMaze | LabyrinthPuzzle  # grows as families are added
 

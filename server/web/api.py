@@ -16,7 +16,7 @@ from server.puzzles.grid_model import GridMaze
 from server.puzzles.grid_problem import HEURISTICS
 from server.puzzles.labyrinth_model import LabyrinthPuzzle
 from server.puzzles.labyrinth_parse import LabyrinthOptions
-from server.puzzles.registry import Puzzle, load_puzzle, puzzle_family
+from server.puzzles.registry import IMAGE_EXTENSIONS, Puzzle, load_puzzle, puzzle_family
 from server.search.registry import ALGORITHMS, FAMILY_ALGORITHMS
 from server.solving import RunOptions, solve
 from server.store import PuzzleStore, puzzle_id
@@ -89,7 +89,7 @@ def _size_of(path: Path) -> tuple[int, int]:
     """(width, height) of a bundled file: an image's header, else the parsed puzzle (small files)."""
     from PIL import Image
 
-    if path.suffix.lower() in (".png", ".gif", ".bmp", ".jpg", ".jpeg", ".webp"):
+    if path.suffix.lower() in IMAGE_EXTENSIONS:
         with Image.open(path) as image:
             return image.size
     puzzle = load_puzzle(path.read_bytes(), path.name)
