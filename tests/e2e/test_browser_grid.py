@@ -8,15 +8,10 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts"  # gitignored
-CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM} (Debian package chromium)"),
-]
+from tests.e2e.pages import ARTIFACTS, BROWSER_TEST, CASES, next_frame, status_is, upload
 
-CASES = Path(__file__).resolve().parents[3] / "shared" / "cases"
+pytestmark = BROWSER_TEST
+
 MAZE3 = CASES / "images" / "lee" / "maze3.png"
 PATH_RGB = (0xD5, 0x5E, 0x00)  # Okabe–Ito vermillion, the path colour (static/js/colors.js)
 
@@ -24,23 +19,6 @@ STATUS = "[data-testid=status]"
 
 
 # ---- helpers -----------------------------------------------------------------------------------
-
-def status_is(page, text: str, timeout: float = 120_000) -> None:
-    page.wait_for_function(
-        "t => document.querySelector('[data-testid=status]').textContent === t", arg=text, timeout=timeout
-    )
-
-
-def upload(page, path: Path) -> None:
-    """Upload a maze file through the file picker and wait until it is drawn."""
-    page.set_input_files("[data-testid=upload]", str(path))
-    page.wait_for_function(
-        "name => document.querySelector('[data-testid=puzzle-name]').textContent === name"
-        " && document.querySelector('[data-testid=status]').textContent === 'ready'",
-        arg=path.stem,
-    )
-    next_frame(page)
-
 
 def run_to_end(page, algorithm: str = "bfs") -> None:
     """Run at max speed; wait until the whole trace is received and played."""
@@ -53,11 +31,6 @@ def run_to_end(page, algorithm: str = "bfs") -> None:
         " return at === of && at !== '0'; }"
     )
     next_frame(page)
-
-
-def next_frame(page) -> None:
-    """Let the page draw: two animation frames."""
-    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
 def count_pixels(page, rgb: tuple[int, int, int], tolerance: int = 20) -> int:

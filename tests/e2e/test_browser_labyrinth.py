@@ -7,18 +7,13 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts"  # gitignored
+from tests.e2e.pages import ARTIFACTS, BROWSER_TEST, CASES, next_frame, status_is, upload
+
 ANIMATION_STATE = (
     "() => [window.__labyrinthAnimating, document.querySelector('[data-testid=canvas]').dataset.phase]"
 )
-CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM} (Debian package chromium)"),
-]
+pytestmark = BROWSER_TEST
 
-CASES = Path(__file__).resolve().parents[3] / "shared" / "cases"
 PUZZLE6 = CASES / "labyrinth" / "Puzzle_6.csv"
 # Speed slider position (~2,300 steps/s): the replay's push (fly 80 ms, slide 370 ms, settle 160 ms)
 # is mid-slide about 150 ms after the click.
@@ -30,26 +25,6 @@ def puzzle6() -> Path:
     if not PUZZLE6.exists():
         pytest.skip(f"the shared cases folder is absent (expected {PUZZLE6})")
     return PUZZLE6
-
-
-def status_is(page, text: str, timeout: float = 120_000) -> None:
-    page.wait_for_function(
-        "t => document.querySelector('[data-testid=status]').textContent === t", arg=text, timeout=timeout
-    )
-
-
-def next_frame(page) -> None:
-    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-
-
-def upload(page, path: Path) -> None:
-    page.set_input_files("[data-testid=upload]", str(path))
-    page.wait_for_function(
-        "name => document.querySelector('[data-testid=puzzle-name]').textContent === name"
-        " && document.querySelector('[data-testid=status]').textContent === 'ready'",
-        arg=path.stem,
-    )
-    next_frame(page)
 
 
 def wait_replay_idle(page) -> None:
