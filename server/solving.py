@@ -17,7 +17,7 @@ import numpy as np
 from server.puzzles.errors import PuzzleError
 from server.puzzles.grid_model import GridMaze
 from server.puzzles.registry import Puzzle, puzzle_family
-from server.search.events import CLOSES
+from server.search.events import CLOSES, Event
 from server.search.registry import ALGORITHMS, FAMILY_ALGORITHMS, SearchOptions
 from server.search.runner import Limits, run_search
 from server.search.stats import SearchResult
@@ -211,12 +211,7 @@ def _solve_generic(
 
     problem = GridProblem(maze, options.diagonal)
     recorder = TraceRecorder() if record_trace else None
-    on_event = None
-    if recorder is not None:
-
-        def on_event(event):
-            recorder.append(event.kind, problem.cell_of(event.state), event.g)
-
+    on_event = recorder.listener(problem.cell_of) if recorder is not None else None
     result = run_search(
         problem, algorithm, options.search_options(), Limits(max_expanded, max_seconds), on_event, cancel
     )
@@ -243,7 +238,6 @@ def _solve_labyrinth(
     cancel: threading.Event | None,
 ) -> Solved:
     """The shifting-tile labyrinth: the generic algorithms, with a snapshot of each expanded state."""
-    from server.puzzles.labyrinth_problem import LabState
     from server.puzzles.labyrinth_solve import make_problem, solve_labyrinth
 
     puzzle = labyrinth_variant(puzzle, options)
@@ -252,23 +246,12 @@ def _solve_labyrinth(
     snapshots: list[dict[str, Any]] = []
     on_event = None
     if recorder is not None:
+        record = recorder.listener(problem.cell_of)
 
-        def on_event(event: Any) -> None:
-            state = event.state
-            if event.kind in CLOSES and len(snapshots) < MAX_SNAPSHOTS:
-                player = state.player if isinstance(state, LabState) else None
-                on = "set" if player is None else {-1: "below", -2: "above"}.get(player, "board")
-                snapshot = {
-                    "i": len(recorder),
-                    "board": bytes(state.board),
-                    "free": int(state.free),
-                    "player": None if player is None else problem.rc(player),
-                    "on": on,
-                }
-                if player is None:  # the merged view: every place the player could stand
-                    snapshot["places"] = problem.state_to_json(state)["places"]
-                snapshots.append(snapshot)
-            recorder.append(event.kind, problem.cell_of(state), event.g)
+        def on_event(event: Event) -> None:
+            if event.kind in CLOSES and len(snapshots) < MAX_SNAPSHOTS:  # the state being expanded
+                snapshots.append({"i": len(recorder), **problem.snapshot(event.state)})
+            record(event)
 
     out = solve_labyrinth(
         puzzle,

@@ -70,6 +70,12 @@ def test_live_run_streams_snapshots_of_expanded_states(app, shared_cases: Path) 
     first = snapshots[0]
     assert len(first["board"]) == info["rows"] * info["cols"] and first["on"] == "below"
     assert seen[-1]["result"]["cost"] == 3
+    sets = {"run": "S", "puzzle": info["id"], "algorithm": "astar", "options": {"view": "sets"}}
+    client.emit("run_start", sets)
+    frames = [s for s in pump(client, "run_done", "S") if s["name"] == "run_frame"]
+    merged = [snap for frame in frames for snap in frame["snapshots"]]
+    assert merged[0]["on"] == "set" and merged[0]["player"] is None
+    assert merged[0]["places"] == [[info["rows"], 1]]  # before the first move: below the start column
     refused = client.emit("run_start", {"run": "M", "puzzle": info["id"], "algorithm": "bidirectional"},
                           callback=True)
     assert refused["ok"] is False

@@ -333,6 +333,11 @@ class LabyrinthProblem(_LabyrinthRules):
     def cell_of(self, state: LabState) -> int:
         return state.player if state.player >= 0 else -1
 
+    def snapshot(self, state: LabState) -> dict[str, Any]:
+        """The state as the page draws it (docs/PROTOCOL.md, frames' ``snapshots``)."""
+        where = {OUTSIDE: "below", EXITED: "above"}.get(state.player, "board")
+        return {"board": bytes(state.board), "free": state.free, "player": self.rc(state.player), "on": where}
+
     def state_to_json(self, state: LabState) -> dict[str, Any]:
         where = {OUTSIDE: "below", EXITED: "above"}.get(state.player, "board")
         return {
@@ -480,6 +485,12 @@ class LabyrinthSetProblem(_LabyrinthRules):
         if name == "trivial":
             return 1.0
         return float(self.moves_left(self.pushes_needed(state.board, state.places, name == "relaxed")))
+
+    def snapshot(self, state: SetState) -> dict[str, Any]:
+        """The state as the page draws it: every place the player could stand."""
+        places = [self.rc(x) for x in self.walker.positions(state.places)]
+        board = bytes(state.board)
+        return {"board": board, "free": state.free, "player": None, "on": "set", "places": places}
 
     def state_to_json(self, state: SetState) -> dict[str, Any]:
         return {

@@ -6,11 +6,13 @@ layer cuts into frames, and what the browser keeps as its timeline.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from server.search.events import CLOSES, OPENS, UPDATES
+from server.search.events import CLOSES, OPENS, UPDATES, Event
+from server.search.problem import State
 
 
 @dataclass
@@ -52,6 +54,14 @@ class TraceRecorder:
 
     def __len__(self) -> int:
         return self._n
+
+    def listener(self, cell_of: Callable[[State], int]) -> Callable[[Event], None]:
+        """An ``on_event`` for the runner that records each event at its state's cell."""
+
+        def record(event: Event) -> None:
+            self.append(event.kind, cell_of(event.state), event.g)
+
+        return record
 
     def trace(self) -> Trace:
         n = self._n
