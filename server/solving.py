@@ -48,7 +48,7 @@ class RunOptions:
         if not isinstance(raw, dict):
             raise PuzzleError("options must be an object", "options")
         unknown = set(raw) - {
-            "heuristic", "weight", "diagonal", "start", "goal", "algorithm",
+            "heuristic", "weight", "diagonal", "start", "goal",
             "moves", "start_col", "goal_col", "view", "max_depth",
         }
         if unknown:
