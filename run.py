@@ -14,11 +14,12 @@ import argparse
 import json
 import os
 import sys
-import time
 from pathlib import Path
 
 from server.puzzles.registry import FAMILIES
 from server.search.registry import ALGORITHMS
+
+GENERAL_FLAGS = {"file", "algorithm", "family", "json", "out", "max_pixels", "engine", "command"}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,31 +34,20 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--max-pixels", type=int, default=None, help="largest image an upload may have")
     serve.add_argument("--debug", action="store_true")
 
-    solve = sub.add_parser("solve", help="solve a puzzle file headlessly")
+    solve = sub.add_parser(
+        "solve", help="solve a puzzle file headlessly",
+        description="Solve a puzzle file. The family is detected from the file (--family forces it); "
+        "each family's options are listed in a group of their own and only apply to that family.",
+    )
     solve.add_argument("file", type=Path)
     solve.add_argument("--algorithm", "-a", default="bfs", choices=list(ALGORITHMS))
-    solve.add_argument("--family", choices=FAMILIES, help="force the puzzle family (default: detect)")
-    solve.add_argument("--heuristic", default="", help="manhattan, euclidean, octile or chebyshev")
-    solve.add_argument("--weight", type=float, default=1.0, help="A*: f = g + weight * h")
-    solve.add_argument("--diagonal", action="store_true", help="8-neighbour moves (never cutting a corner)")
-    solve.add_argument("--start", help="ROW,COL of the start (overrides the file)")
-    solve.add_argument("--goal", help="ROW,COL of the goal (overrides the file)")
+    solve.add_argument("--family", help=f"force the puzzle family: {', '.join(FAMILIES)} (default: detect)")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
-    solve.add_argument("--out", type=Path, help="write the maze with its path drawn on it (PNG)")
+    solve.add_argument("--out", type=Path, help="write a picture of the solution (PNG)")
     solve.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
     solve.add_argument("--engine", choices=("auto", "generic"), default="auto",
                        help="generic = the pure-Python reference algorithms (slow on big mazes)")
-    lab = solve.add_argument_group("shifting-tile labyrinth")
-    lab.add_argument("--moves", choices=("combined", "separate"), help="move model (default combined)")
-    lab.add_argument("--start-col", type=int, help="the player starts below this column (default 0)")
-    lab.add_argument("--goal-col", type=int, help="and leaves above this one (default the last)")
-    lab.add_argument("--left-rows", type=int_list, help="rows pushed from the left, e.g. 0,2,4")
-    lab.add_argument("--right-rows", type=int_list, help="rows pushed from the right, e.g. 1,3")
-    lab.add_argument("--push-columns", action="store_true", help="the board game: columns too")
-    lab.add_argument("--rotate-free", action="store_true", help="the board game: turn the free tile first")
-    lab.add_argument("--view", choices=("states", "sets"), default="states",
-                     help="search one player's states, or the merged sets of places")
-    lab.add_argument("--max-depth", type=int, help="idastar/iddfs: plans of at most this many moves")
+    add_family_options(solve)
 
     gen = sub.add_parser("generate", help="write a generated maze (PNG, or text for .txt)")
     gen.add_argument("kind", choices=("perfect", "braid"))
@@ -68,11 +58,36 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def int_list(text: str) -> list[int]:
-    try:
-        return [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected numbers separated by commas, got {text!r}") from None
+def add_family_options(solve: argparse.ArgumentParser) -> None:
+    """One group of flags per family, from its options schema; an option several families share
+    (the search's heuristic and weight) is listed once, in the first family that has it. Values
+    stay text here: the family's schema reads and checks them (``Family.text_options``)."""
+    seen: set[str] = set()
+    for family in FAMILIES.values():
+        group = solve.add_argument_group(f"{family.title.lower()} options ({family.name})")
+        for option in family.options:
+            if option.name in seen:
+                continue
+            seen.add(option.name)
+            flag = "--" + option.name.replace("_", "-")
+            also = [f.name for f in FAMILIES.values() if f is not family and option.name in option_names(f)]
+            help_text = option.help + (f" [also {', '.join(also)}]" if also else "")
+            if option.type == "bool":
+                group.add_argument(flag, dest=option.name, action="store_const", const="true",
+                                   default=argparse.SUPPRESS, help=help_text)
+                continue
+            metavar = {"point": "ROW,COL", "int_list": "N,N,...", "int": "N", "float": "X"}.get(option.type)
+            group.add_argument(flag, dest=option.name, default=argparse.SUPPRESS, help=help_text, metavar=metavar,
+                               choices=option.choice_values or None)
+
+
+def option_names(family) -> set[str]:
+    return {option.name for option in family.options}
+
+
+def family_flags(args: argparse.Namespace) -> dict[str, str]:
+    """The family options given on the command line, as text."""
+    return {name: value for name, value in vars(args).items() if name not in GENERAL_FLAGS}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -100,79 +115,59 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from server.puzzles.errors import PuzzleError
-    from server.puzzles.labyrinth_parse import LabyrinthOptions
-    from server.puzzles.registry import detect_family, load_puzzle
-    from server.search.registry import FAMILY_ALGORITHMS
-    from server.solving import RunOptions, solve
+    import threading
 
-    t0 = time.perf_counter()
+    from server.puzzles.errors import PuzzleError
+    from server.puzzles.family import LoadLimits
+    from server.puzzles.registry import detect_family, get_family
+    from server.solving import solve
+
     try:
         data = args.file.read_bytes()
     except OSError as err:
         return fail(f"{args.file}: {err.strerror or err}")
-    warming = None
-    family = args.family or detect_family(args.file.name, data)
-    if args.engine == "auto" and family == "grid" and args.algorithm in FAMILY_ALGORITHMS["grid"]:
-        import threading
-
-        from server.kernels import warm_up
-
-        # numba's import and cache load overlap the image decoding (which releases the GIL).
-        warming = threading.Thread(target=warm_up, args=(args.algorithm,), daemon=True)
-        warming.start()
     try:
-        labyrinth = LabyrinthOptions(
-            moves=args.moves, start_col=args.start_col, goal_col=args.goal_col,
-            left_rows=args.left_rows, right_rows=args.right_rows,
-            push_columns=args.push_columns or None, rotate_free=args.rotate_free or None,
-        )
-        puzzle = load_puzzle(data, args.file.name, args.family, max_pixels=args.max_pixels,
-                             labyrinth=labyrinth)
-        options = RunOptions.from_json({
-            "heuristic": args.heuristic, "weight": args.weight, "diagonal": args.diagonal,
-            "start": args.start, "goal": args.goal, "view": args.view, "max_depth": args.max_depth,
-        })
-        if warming is not None:
-            warming.join()
-        solved = solve(puzzle, args.algorithm, options, engine=args.engine)
+        family = get_family(args.family) if args.family else detect_family(args.file.name, data)
     except PuzzleError as err:
         return fail(f"{args.file}: {err}")
-    if args.out and solved.result is not None:
-        from server.puzzles.grid_render import render_solution
-
-        render_solution(solved_maze(puzzle, options), [int(c) for c in solved.result.path]).save(args.out)
-    elif args.out:
-        return fail(f"{args.file}: --out draws grid mazes only")
+    given = family_flags(args)
+    foreign = sorted(set(given) - option_names(family))
+    if foreign:
+        flag = "--" + foreign[0].replace("_", "-")
+        owners = [f.name for f in FAMILIES.values() if foreign[0] in option_names(f)]
+        return fail(f"{args.file}: {flag} is an option of the {' and '.join(owners)} family, "
+                    f"and this is a {family.title.lower()} ({family.name})")
+    warming = None
+    if args.engine == "auto":
+        # A fast path's start-up (numba's import and cache load) overlaps the reading of the file.
+        warming = threading.Thread(target=family.warm_up, args=(args.algorithm,), daemon=True)
+        warming.start()
+    try:
+        load_stage = {o.name for o in family.options if o.stage in ("load", "both")}
+        load_options = family.text_options({k: v for k, v in given.items() if k in load_stage}, "load")
+        run_options = family.text_options({k: v for k, v in given.items() if k not in load_stage}, "run")
+        limits = LoadLimits(max_pixels=args.max_pixels, max_cells=args.max_pixels)
+        puzzle = family.load(data, args.file.name, load_options, limits)
+        if warming is not None:
+            warming.join()
+        solved = solve(puzzle, args.algorithm, run_options, engine=args.engine)
+    except PuzzleError as err:
+        return fail(f"{args.file}: {err}")
+    if args.out:
+        image = family.solution_image(solved) if solved.json["found"] else None
+        if image is None:
+            why = "no path was found" if not solved.json["found"] else f"the {family.name} family draws none"
+            return fail(f"{args.file}: --out: no solution image ({why})")
+        image.save(args.out)
     if args.json:
         print(json.dumps(solved.json, separators=(",", ":")))
     else:
-        r = solved.json
-        verdict = "optimal" if r["optimal_guaranteed"] else "not guaranteed optimal"
-        if r["found"] and "moves" in r:
-            print(f"{args.file.name}: {r['algorithm']} solved it in {r['cost']} moves ({verdict}), "
-                  f"{r['insertions']} insertions, {r['walked_cells']} cells walked; "
-                  f"expanded {r['expanded']:,} states in {r['seconds']:.3f} s")
-            for number, move in enumerate(r["moves"], start=1):
-                print(f"  {number}. {move['text']}")
-        elif r["found"]:
-            print(f"{args.file.name}: {r['algorithm']} found a path of cost {r['cost']} ({verdict}), "
-                  f"{len(r['path'])} cells; expanded {r['expanded']:,}, generated {r['generated']:,}, "
-                  f"max frontier {r['max_frontier']:,}; search {r['seconds']:.3f} s, "
-                  f"total {time.perf_counter() - t0:.3f} s")
-        else:
-            why = r.get("message") or r.get("stopped") or "none exists"
-            print(f"{args.file.name}: {r['algorithm']} found no path ({why}); expanded {r['expanded']:,}")
+        print("\n".join(family.summary_lines(args.file.name, solved.json)))
     return 0 if solved.json["found"] else 2
 
 
-def solved_maze(puzzle, options):
-    """The maze with the start/goal the run used (for drawing)."""
-    return puzzle.with_endpoints(options.start, options.goal)
-
-
 def cmd_generate(args: argparse.Namespace) -> int:
-    from server.puzzles.grid_generate import generate_braid, generate_perfect, maze_to_image, maze_to_text
+    from server.puzzles.grid.generate import generate_braid, generate_perfect, maze_to_image, maze_to_text
 
     make = generate_perfect if args.kind == "perfect" else generate_braid
     maze = make(args.rows, args.cols, args.seed)

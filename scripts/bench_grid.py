@@ -33,8 +33,8 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from server.kernels import solve_grid  # noqa: E402 - after the path set-up
-from server.puzzles.grid_model import GridMaze  # noqa: E402
+from server.puzzles.grid.kernel_search import solve_grid  # noqa: E402 - after the path set-up
+from server.puzzles.grid.model import GridMaze  # noqa: E402
 from server.search.stats import SearchResult  # noqa: E402
 from server.search.trace import Trace  # noqa: E402
 
@@ -102,8 +102,8 @@ int main(int argc, char **argv) {
 PEAK_RSS = r"""
 import sys, numpy as np
 sys.path.insert(0, sys.argv[1])
-from server.kernels import solve_grid
-from server.puzzles.grid_model import GridMaze
+from server.puzzles.grid.kernel_search import solve_grid
+from server.puzzles.grid.model import GridMaze
 
 def status(key):
     with open("/proc/self/status") as f:
@@ -168,7 +168,7 @@ def ms(seconds: float) -> str:
 def load_maze(path: Path) -> GridMaze:
     """The project's image parser when it is there, else Pillow + a threshold and the mikepound openings."""
     try:
-        from server.puzzles.grid_image import parse_grid_image
+        from server.puzzles.grid.image import parse_grid_image
     except ImportError:
         pixels = np.asarray(Image.open(path).convert("L")) >= 128
         cells = pixels.astype(np.uint8)
@@ -337,7 +337,7 @@ def run(options: argparse.Namespace, table: Table, workdir: Path, big_path: Path
         ("pass", "interpreter start"),
         ("import server", "the web package: Flask, Socket.IO"),
         ("import numba", "numba itself"),
-        ("from server.kernels import compile_all; compile_all()", "numba + loading the cached kernels"),
+        ("from server.puzzles.grid.kernel_search import compile_all; compile_all()", "numba + loading the cached kernels"),
     ):
         command = [sys.executable, "-c", snippet]
         startup_s, _ = best_of(lambda c=command: subprocess.run(c, cwd=ROOT, env=env, check=True), 3)
@@ -424,9 +424,9 @@ def pathfinding_peer(table: Table) -> None:
 def generated(table: Table, large: bool) -> None:
     """Bigger mazes from the project's generator, when it is there."""
     try:
-        from server.puzzles.grid_generate import generate_perfect
+        from server.puzzles.grid.generate import generate_perfect
     except ImportError:
-        print("  (no server.puzzles.grid_generate: generated mazes skipped)")
+        print("  (no server.puzzles.grid.generate: generated mazes skipped)")
         return
     sizes = [3000] + ([7500] if large else [])
     for size in sizes:
@@ -450,11 +450,11 @@ import json, sys
 from pathlib import Path
 sys.path.insert(0, ".")
 import numpy as np
-from server.kernels import solve_grid
-from server.puzzles.grid_model import GridMaze
+from server.puzzles.grid.kernel_search import solve_grid
+from server.puzzles.grid.model import GridMaze
 path = Path(sys.argv[1])
 try:
-    from server.puzzles.grid_image import parse_grid_image
+    from server.puzzles.grid.image import parse_grid_image
     maze = parse_grid_image(path.read_bytes(), path.stem, max_pixels=300_000_000)
 except ImportError:
     from PIL import Image

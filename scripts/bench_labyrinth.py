@@ -24,10 +24,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a plain script, like bench_grid.py
 
-from server.puzzles.labyrinth_generate import board_game
-from server.puzzles.labyrinth_model import LabyrinthPuzzle
-from server.puzzles.labyrinth_parse import LabyrinthOptions, parse_labyrinth_csv, parse_labyrinth_json
-from server.puzzles.labyrinth_solve import solve_labyrinth
+from server.puzzles.labyrinth.generate import board_game
+from server.puzzles.labyrinth.model import LabyrinthPuzzle
+from server.puzzles.labyrinth.parse import LabyrinthOptions, parse_labyrinth_csv, parse_labyrinth_json
+from server.puzzles.labyrinth.solve import solve_labyrinth
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CASES = ROOT.parent / "shared" / "cases"

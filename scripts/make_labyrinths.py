@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 import random
 
-from server.puzzles.labyrinth_generate import course_board
-from server.puzzles.labyrinth_model import LabyrinthPuzzle
-from server.puzzles.labyrinth_parse import puzzle_to_json
-from server.puzzles.labyrinth_solve import solve_labyrinth
+from server.puzzles.labyrinth.generate import course_board
+from server.puzzles.labyrinth.model import LabyrinthPuzzle
+from server.puzzles.labyrinth.parse import puzzle_to_json
+from server.puzzles.labyrinth.solve import solve_labyrinth
 
 BOARDS = [
     # (file, title, rows, cols, wanted optimum range, description)

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from server.puzzles.grid_generate import generate_braid, generate_perfect, maze_to_image, maze_to_text
-from server.puzzles.grid_model import GridMaze
+from server.puzzles.grid.generate import generate_braid, generate_perfect, maze_to_image, maze_to_text
+from server.puzzles.grid.model import GridMaze
 
 ROOT = Path(__file__).resolve().parents[1]
 MAZES = ROOT / "mazes"

@@ -14,8 +14,8 @@ class Config:
     max_upload_bytes: int = 64 * 1024 * 1024
     max_pixels: int = 50_000_000  # anonymous uploads; `run.py serve --max-pixels` raises it
     # Searches
-    max_expanded: int = 50_000_000  # grid kernels
-    max_expanded_generic: int = 2_000_000  # pure-Python searches (other families)
+    max_expanded: int = 50_000_000  # compiled searches (a family's fast path)
+    max_expanded_generic: int = 2_000_000  # pure-Python searches
     max_seconds: float = 120.0
     max_concurrent_runs: int = 4  # searches computing at once on this server; more wait their turn
     # Streaming
@@ -25,12 +25,12 @@ class Config:
     # Puzzle store (in memory, least recently used dropped first)
     store_max_cells: int = 400_000_000
     mazes_dir: Path = field(default_factory=lambda: ROOT / "mazes")
-    engine: str = "auto"  # "generic" runs the pure-Python algorithms (tests, new families)
+    engine: str = "auto"  # "generic" runs the pure-Python algorithms even where a fast path exists
     testing: bool = False
 
-    def expansion_limit(self, family: str) -> int:
-        """Grids run compiled kernels; the other families search in Python, ~100 x slower a state."""
-        return self.max_expanded if family == "grid" else self.max_expanded_generic
+    def expansion_limit(self, compiled: bool) -> int:
+        """Compiled searches (a family's fast path) get the big limit; pure Python is ~100 x slower a state."""
+        return self.max_expanded if compiled else self.max_expanded_generic
     secret_key: str = "dev"
     # msgpack sends a binary frame as one WebSocket message; Flask-SocketIO's test client only speaks
     # the default serializer, so the live-layer tests use "default".

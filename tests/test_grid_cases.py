@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from server.puzzles.grid_model import GridMaze
-from server.puzzles.registry import load_puzzle
-from server.search.registry import FAMILY_ALGORITHMS
-from server.solving import RunOptions, solve
+from server.puzzles.family import LoadLimits
+from server.puzzles.grid.model import GridMaze
+from server.puzzles.registry import get_family, load_puzzle
+from server.solving import solve
 
 CASES = [
     "lee/maze.png", "lee/maze2.png", "lee/maze3.png", "lee/maze3-old.png",
@@ -41,10 +41,10 @@ def walk(maze: GridMaze, path: list[list[int]], diagonal: bool) -> float:
 
 @pytest.mark.parametrize("case", CASES)
 def test_all_algorithms_on_a_real_maze(shared_cases: Path, case: str) -> None:
-    maze = load_puzzle((shared_cases / "images" / case).read_bytes(), case, max_pixels=100_000_000)
+    maze = load_puzzle((shared_cases / "images" / case).read_bytes(), case, limits=LoadLimits(max_pixels=100_000_000))
     costs = {}
-    for name in FAMILY_ALGORITHMS["grid"]:
-        result = solve(maze, name, RunOptions()).json
+    for name in get_family("grid").algorithms:
+        result = solve(maze, name, {}).json
         assert result["found"], name
         assert walk(maze, result["path"], False) == pytest.approx(result["cost"]), name
         costs[name] = result["cost"]
@@ -64,7 +64,7 @@ def test_weighted_and_diagonal_optimal_algorithms_agree() -> None:
         for diagonal in (False, True):
             costs = set()
             for name in ("dijkstra", "astar", "bidirectional"):
-                result = solve(maze, name, RunOptions(diagonal=diagonal)).json
+                result = solve(maze, name, {"diagonal": diagonal}).json
                 if result["found"]:
                     assert walk(maze, result["path"], diagonal) == pytest.approx(result["cost"], abs=1e-6)
                 costs.add(result["cost"] if result["cost"] is None else round(result["cost"], 6))

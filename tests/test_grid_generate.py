@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 
 from server.puzzles.errors import PuzzleError
-from server.puzzles.grid_generate import generate_braid, generate_perfect, maze_to_image, maze_to_text
-from server.puzzles.grid_image import parse_grid_image
-from server.puzzles.grid_model import GridMaze
-from server.puzzles.grid_render import GOAL_RGB, PATH_RGB, START_RGB, render_solution
-from server.puzzles.grid_text import parse_grid_text
+from server.puzzles.grid.generate import generate_braid, generate_perfect, maze_to_image, maze_to_text
+from server.puzzles.grid.image import parse_grid_image
+from server.puzzles.grid.model import GridMaze
+from server.puzzles.grid.render import GOAL_RGB, PATH_RGB, START_RGB, render_solution
+from server.puzzles.grid.text import parse_grid_text
 
 MAZES = Path(__file__).resolve().parents[1] / "mazes"
 SIZES = [(1, 1), (1, 7), (6, 1), (2, 2), (10, 17), (40, 40)]

@@ -15,9 +15,9 @@ import pytest
 from PIL import Image
 
 from server.puzzles.errors import PuzzleError
-from server.puzzles.grid_image import parse_grid_image
-from server.puzzles.grid_model import GridMaze
-from server.puzzles.grid_text import parse_grid_text
+from server.puzzles.grid.image import parse_grid_image
+from server.puzzles.grid.model import GridMaze
+from server.puzzles.grid.text import parse_grid_text
 
 # file, (width, height), start cells, goal cells (row, col); pinned by inspecting the images.
 SHARED_IMAGES = [

@@ -1,6 +1,6 @@
 """The compiled grid kernels against the generic algorithms: same events, paths, costs and counts.
 
-The generic algorithms (``server.search``) define what each algorithm does; ``server.kernels``
+The generic algorithms (``server.search``) define what each algorithm does; ``server.puzzles.grid.kernels``
 must do exactly the same at compiled speed. Here both run on many small random grids and their
 traces are compared record by record. Most comparisons run with tiny first buffer sizes, so that
 every kernel's queue, stack, heap and trace have to grow (and resume) many times.
@@ -18,17 +18,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.kernels import grid_search, solve_grid
 from server.puzzles.errors import PuzzleError
-from server.puzzles.grid_model import GridMaze
-from server.puzzles.grid_problem import HEURISTICS, GridProblem
+from server.puzzles.grid import kernel_search as grid_search
+from server.puzzles.grid.kernel_search import solve_grid
+from server.puzzles.grid.model import GridMaze
+from server.puzzles.grid.problem import HEURISTICS, GridProblem
+from server.puzzles.registry import get_family
 from server.search.events import Event
-from server.search.registry import FAMILY_ALGORITHMS, SearchOptions, get_algorithm
+from server.search.registry import SearchOptions, get_algorithm
 from server.search.runner import Limits, run_search
 from server.search.stats import SearchResult
 from server.search.trace import Trace, tally_trace
 
-ALGORITHMS = FAMILY_ALGORITHMS["grid"]  # what the kernels implement
+ALGORITHMS = get_family("grid").algorithms  # what the kernels implement
 OPTIMAL = ("dijkstra", "bidirectional", "astar")  # always optimal here (admissible heuristics, weight 1)
 
 
@@ -293,7 +295,7 @@ def test_cancel_flag_and_progress_counter() -> None:
 
 def test_cancel_from_another_thread() -> None:
     """The kernels release the GIL: this thread runs, and cancels, while a search is under way."""
-    from server.kernels import grid_kernels
+    from server.puzzles.grid import kernels as grid_kernels
 
     for kernel in (grid_kernels.breadth_first, grid_kernels.depth_first, grid_kernels.best_first):
         assert kernel.targetoptions["nogil"]

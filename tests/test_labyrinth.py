@@ -2,7 +2,7 @@
 independent replay of every returned move list, random boards, bad input and the search limits.
 
 The replay checker (``replay``) is written here from PUZZLES.md alone: it shares no code with
-``server.puzzles.labyrinth_model`` (its own tile table, pushes and steps).
+``server.puzzles.labyrinth.model`` (its own tile table, pushes and steps).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server.puzzles.errors import PuzzleError
-from server.puzzles.labyrinth_generate import board_game
-from server.puzzles.labyrinth_model import (
+from server.puzzles.labyrinth.generate import board_game
+from server.puzzles.labyrinth.model import (
     OUTSIDE,
     ROTATE_CW,
     InsertionPoint,
@@ -29,14 +29,14 @@ from server.puzzles.labyrinth_model import (
     insertion_points,
     orientations,
 )
-from server.puzzles.labyrinth_parse import (
+from server.puzzles.labyrinth.parse import (
     LabyrinthOptions,
     parse_labyrinth_csv,
     parse_labyrinth_json,
     puzzle_to_json,
 )
-from server.puzzles.labyrinth_problem import LabState, LabyrinthProblem, LabyrinthSetProblem
-from server.puzzles.labyrinth_solve import solve_labyrinth
+from server.puzzles.labyrinth.problem import LabState, LabyrinthProblem, LabyrinthSetProblem
+from server.puzzles.labyrinth.solve import solve_labyrinth
 from server.search.algorithms.iterative import idastar, iddfs
 from server.search.registry import Algorithm, SearchOptions
 from server.search.runner import Limits, run_algorithm, run_search

@@ -9,7 +9,7 @@ import pytest
 
 from server import create_app, socketio
 from server.config import Config
-from server.puzzles.grid_model import GridMaze
+from server.puzzles.grid.model import GridMaze
 
 
 def open_maze(height: int, width: int) -> GridMaze:

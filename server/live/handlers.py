@@ -9,7 +9,7 @@ from flask_socketio import SocketIO
 
 from server.live.runs import RunManager
 from server.puzzles.errors import PuzzleError
-from server.solving import RunOptions, check_algorithm
+from server.solving import check_run
 
 
 def register_handlers(socketio: SocketIO, app: Flask) -> None:
@@ -28,9 +28,9 @@ def register_handlers(socketio: SocketIO, app: Flask) -> None:
             puzzle = app.extensions["puzzle_store"].get(str(message.get("puzzle", "")))
             if puzzle is None:
                 raise PuzzleError("unknown puzzle id (it may have expired: load it again)", "field 'puzzle'")
-            algorithm = str(message.get("algorithm", ""))
-            check_algorithm(puzzle, algorithm)  # refused in the ack, before any thread starts
-            options = RunOptions.from_json(message.get("options"))
+            algorithm = message.get("algorithm", "")
+            # Refused in the ack, before any thread starts.
+            options = check_run(puzzle, algorithm, message.get("options"))
         except PuzzleError as err:
             return {"ok": False, "error": str(err)}
 

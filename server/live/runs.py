@@ -19,8 +19,9 @@ import numpy as np
 from server.config import Config
 from server.live.frames import frames
 from server.puzzles.errors import PuzzleError
-from server.puzzles.registry import Puzzle, puzzle_family
-from server.solving import RunOptions, Solved, solve
+from server.puzzles.options import Values
+from server.puzzles.registry import family_of
+from server.solving import Solved, solve
 
 Emit = Callable[[str, Any], None]  # emit(event, payload) to the run's client
 
@@ -50,9 +51,9 @@ class RunManager:
         sid: str,
         slot: str,
         run_id: str,
-        puzzle: Puzzle,
+        puzzle: Any,
         algorithm: str,
-        options: RunOptions,
+        options: Values,
         emit: Emit,
     ) -> Run:
         run = Run(run_id, sid, slot, window=threading.Semaphore(self.config.frame_window))
@@ -95,7 +96,7 @@ class RunManager:
             return len(self._live)
 
     # -- the background task --------------------------------------------------------------
-    def _execute(self, run: Run, puzzle: Puzzle, algorithm: str, options: RunOptions, emit: Emit) -> None:
+    def _execute(self, run: Run, puzzle: Any, algorithm: str, options: Values, emit: Emit) -> None:
         try:
             solved = self._compute(run, puzzle, algorithm, options, emit)
             if solved is None or run.cancel.is_set():
@@ -115,7 +116,7 @@ class RunManager:
                     del self._runs[(run.sid, run.slot)]
 
     def _compute(
-        self, run: Run, puzzle: Puzzle, algorithm: str, options: RunOptions, emit: Emit
+        self, run: Run, puzzle: Any, algorithm: str, options: Values, emit: Emit
     ) -> Solved | None:
         status = {
             "run": run.run_id, "phase": "queued", "done": 0, "total": None,
@@ -136,7 +137,7 @@ class RunManager:
                         algorithm,
                         options,
                         record_trace=True,
-                        max_expanded=self.config.expansion_limit(puzzle_family(puzzle)),
+                        max_expanded=self.config.expansion_limit(family_of(puzzle).compiled),
                         max_seconds=self.config.max_seconds,
                         engine=self.config.engine,
                         cancel=run.cancel,

@@ -1,33 +1,59 @@
-"""Which puzzle family a file belongs to, and the one entry point that parses any of them."""
+"""The puzzle families the product knows, and the one entry point that parses any file.
+
+Everything outside a family's own package asks this registry (and the ``Family`` it returns)
+instead of naming a family. A new family is one package and one line in ``_BUILT_IN``; a test
+may ``register`` a family of its own.
+"""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from server.puzzles.errors import PuzzleError
-from server.puzzles.grid_model import GridMaze
-from server.puzzles.labyrinth_model import LabyrinthPuzzle
-from server.puzzles.labyrinth_parse import LabyrinthOptions
+from server.puzzles.family import Family, LoadLimits
 
-FAMILIES = ("grid", "step", "labyrinth", "zenji")
-# The formats grid_image accepts (TIFF and EPS are kept away from uploads there).
-IMAGE_EXTENSIONS = {".png", ".gif", ".bmp", ".jpg", ".jpeg", ".webp", ".ppm", ".pgm", ".pbm"}
-IMAGE_MAGIC = (b"\x89PNG", b"GIF8", b"BM", b"\xff\xd8\xff", b"RIFF")
-
-Puzzle = GridMaze | LabyrinthPuzzle  # grows as families are added
+FAMILIES: dict[str, Family] = {}
 
 
-def detect_family(filename: str, data: bytes) -> str:
-    """The family of a file: by its extension first, then by its content."""
-    ext = Path(filename).suffix.lower()
-    if ext in IMAGE_EXTENSIONS or data.startswith(IMAGE_MAGIC):
-        return "grid"
-    if ext == ".csv":
-        return "labyrinth"
-    if ext == ".json":
-        return "labyrinth"
-    return "grid"
+def register(family: Family) -> Family:
+    """Add a family (its name must be new); returns it."""
+    if family.name in FAMILIES and FAMILIES[family.name] is not family:
+        raise ValueError(f"a family named {family.name!r} is already registered")
+    FAMILIES[family.name] = family
+    return family
+
+
+def unregister(name: str) -> None:
+    FAMILIES.pop(name, None)
+
+
+def get_family(name: str) -> Family:
+    family = FAMILIES.get(name)
+    if family is None:
+        raise PuzzleError(
+            f"the family {str(name)[:40]!r} is not supported yet; choose one of: {', '.join(FAMILIES)}", "family"
+        )
+    return family
+
+
+def family_of(puzzle: Any) -> Family:
+    """The family a parsed puzzle belongs to."""
+    for family in FAMILIES.values():
+        if isinstance(puzzle, family.puzzle_type):
+            return family
+    raise TypeError(f"no registered family parses {type(puzzle).__name__} puzzles")
+
+
+def detect_family(filename: str, data: bytes) -> Family:
+    """The family surest that the file is its own; a file none claims is refused, saying what each reads."""
+    if not data:
+        raise PuzzleError("the file is empty", "file")
+    scores = [(family.sniff(filename, data), family) for family in FAMILIES.values()]
+    best, family = max(scores, key=lambda pair: pair[0])
+    if best <= 0:
+        expected = "; ".join(f"{f.title}: {f.expects}" for f in FAMILIES.values())
+        raise PuzzleError(f"no puzzle family reads this file. Expected one of: {expected}", "file")
+    return family
 
 
 def load_puzzle(
@@ -35,59 +61,25 @@ def load_puzzle(
     filename: str = "puzzle",
     family: str | None = None,
     *,
-    max_pixels: int = 50_000_000,
-    labyrinth: LabyrinthOptions | None = None,
-) -> Puzzle:
+    options: dict[str, Any] | None = None,
+    limits: LoadLimits | None = None,
+) -> Any:
     """Parse ``data`` into a puzzle model; raises PuzzleError naming what is wrong and where.
 
-    ``labyrinth`` carries the labyrinth options that a file may leave open (start and goal column,
-    move model, insertion rows, ...).
+    ``family`` forces the family (else it is detected); ``options`` are load options as JSON values
+    (validated against the family's schema).
     """
-    family = family or detect_family(filename, data)
-    if family not in FAMILIES:
-        raise PuzzleError(f"unknown family {family!r}; choose one of: {', '.join(FAMILIES)}", "family")
-    name = Path(filename).stem or "puzzle"
-    if family == "grid":
-        return _load_grid(data, filename, name, max_pixels)
-    if family == "labyrinth":
-        return _load_labyrinth(data, filename, name, labyrinth)
-    raise PuzzleError(f"the {family} family is not supported yet", "family")
+    chosen = get_family(family) if family else detect_family(filename, data)
+    values = chosen.load_options(options or {})
+    return chosen.load(data, filename, values, limits or LoadLimits())
 
 
-def _load_grid(data: bytes, filename: str, name: str, max_pixels: int) -> GridMaze:
-    from server.puzzles.grid_image import parse_grid_image
-    from server.puzzles.grid_text import parse_grid_text
+def _register_built_in() -> None:
+    from server.puzzles.grid import FAMILY as GRID
+    from server.puzzles.labyrinth import FAMILY as LABYRINTH
 
-    if not data:
-        raise PuzzleError("the file is empty", "file")
-    if Path(filename).suffix.lower() in IMAGE_EXTENSIONS or data.startswith(IMAGE_MAGIC):
-        return parse_grid_image(data, name, max_pixels=max_pixels)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise PuzzleError(
-            f"not a text maze (byte {err.start} is not UTF-8) and not an image Pillow can read", "file"
-        ) from None
-    return parse_grid_text(text, name)
+    for family in (GRID, LABYRINTH):
+        register(family)
 
 
-def _load_labyrinth(
-    data: bytes, filename: str, name: str, options: LabyrinthOptions | None
-) -> LabyrinthPuzzle:
-    from server.puzzles.labyrinth_parse import parse_labyrinth_csv, parse_labyrinth_json
-
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise PuzzleError(f"not a text file (byte {err.start} is not UTF-8)", "file") from None
-    if Path(filename).suffix.lower() == ".csv" or not text.lstrip("\ufeff \r\n\t").startswith("{"):
-        return parse_labyrinth_csv(text, options, name)
-    return parse_labyrinth_json(text, options, name)
-
-
-def puzzle_family(puzzle: Any) -> str:
-    if isinstance(puzzle, GridMaze):
-        return "grid"
-    if isinstance(puzzle, LabyrinthPuzzle):
-        return "labyrinth"
-    raise TypeError(f"unknown puzzle type {type(puzzle).__name__}")
+_register_built_in()

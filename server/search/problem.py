@@ -55,6 +55,14 @@ class Problem:
         """A JSON-friendly form of a state (grids: [row, col])."""
         return state
 
+    #: True when the renderer cannot draw a state from ``cell_of`` alone: each expanded state is
+    #: then sent as a ``snapshot`` beside the trace (e.g. the labyrinth's board after a push).
+    has_snapshots: bool = False
+
+    def snapshot(self, state: State) -> dict[str, Any]:
+        """The state as the family's view draws it (docs/PROTOCOL.md, frames' ``snapshots``)."""
+        raise NotImplementedError(f"{type(self).__name__} draws its states from cell_of")
+
     def describe(self) -> dict[str, Any]:
         """Family-specific facts for results and the page."""
         return {}

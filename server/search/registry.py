@@ -107,13 +107,6 @@ ALGORITHMS: dict[str, Algorithm] = {
 }
 
 
-def _seed_greedy(problem: Problem, options: SearchOptions) -> Generator[Event, None, Any]:
-    # Imported here: the search core must not depend on a puzzle family at import time.
-    from server.puzzles.labyrinth_greedy import seed_greedy
-
-    return seed_greedy(problem)
-
-
 for _algo in (
     Algorithm(
         "idastar",
@@ -133,23 +126,16 @@ for _algo in (
         lambda p, o: iddfs(p),
         lambda p, o: p.unit_costs,
     ),
-    Algorithm(
-        "seed-greedy",
-        "Seed 000's greedy method",
-        "The course notebook's method: walk to the best-looking tile, push the player's own row, "
-        "repeat. A baseline to compare with the optimum; not optimal, may give up.",
-        _seed_greedy,
-        lambda p, o: False,
-    ),
 ):
     ALGORITHMS[_algo.name] = _algo
 
-#: What each family offers, in menu order. Grids run on the compiled kernels, which implement the
-#: first six; the labyrinth cannot list its goal states, so it has no bidirectional search.
-FAMILY_ALGORITHMS: dict[str, tuple[str, ...]] = {
-    "grid": ("bfs", "dfs", "dijkstra", "greedy", "astar", "bidirectional"),
-    "labyrinth": ("bfs", "dfs", "dijkstra", "greedy", "astar", "idastar", "iddfs", "seed-greedy"),
-}
+
+def register_algorithm(algorithm: Algorithm) -> None:
+    """Add an algorithm a family brings (e.g. a course's own method); names must stay unique."""
+    existing = ALGORITHMS.get(algorithm.name)
+    if existing is not None and existing is not algorithm:
+        raise ValueError(f"an algorithm named {algorithm.name!r} is already registered")
+    ALGORITHMS[algorithm.name] = algorithm
 
 
 def get_algorithm(name: str) -> Algorithm:

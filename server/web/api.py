@@ -12,13 +12,10 @@ from flask import Blueprint, Response, current_app, jsonify, request, send_file
 
 from server.config import Config
 from server.puzzles.errors import PuzzleError
-from server.puzzles.grid_model import GridMaze
-from server.puzzles.grid_problem import HEURISTICS
-from server.puzzles.labyrinth_model import LabyrinthPuzzle
-from server.puzzles.labyrinth_parse import LabyrinthOptions
-from server.puzzles.registry import IMAGE_EXTENSIONS, Puzzle, load_puzzle, puzzle_family
-from server.search.registry import ALGORITHMS, FAMILY_ALGORITHMS
-from server.solving import RunOptions, solve
+from server.puzzles.family import LoadLimits
+from server.puzzles.registry import FAMILIES, detect_family, family_of, get_family, load_puzzle
+from server.search.registry import ALGORITHMS
+from server.solving import Solved, check_run, solve
 from server.store import PuzzleStore, puzzle_id
 
 api = Blueprint("api", __name__)
@@ -50,7 +47,7 @@ def algorithms() -> Response:
             "summary": a.summary,
             "uses_heuristic": a.uses_heuristic,
             "uses_weight": a.uses_weight,
-            "families": [f for f, names in FAMILY_ALGORITHMS.items() if a.name in names],
+            "families": [f.name for f in FAMILIES.values() if a.name in f.algorithms],
         }
         for a in ALGORITHMS.values()
     ])
@@ -58,15 +55,8 @@ def algorithms() -> Response:
 
 @api.get("/families")
 def families() -> Response:
-    from server.puzzles.labyrinth_problem import HEURISTICS as LABYRINTH_HEURISTICS
-
-    return jsonify({
-        "labyrinth": {"heuristics": list(LABYRINTH_HEURISTICS)},
-        "grid": {
-            "heuristics": list(HEURISTICS),
-            "heuristics_diagonal": ["octile", "chebyshev", "euclidean", "manhattan"],
-        }
-    })
+    """Each family: its title, file types, algorithms and options schema (docs/PROTOCOL.md)."""
+    return jsonify([family.describe_json() for family in FAMILIES.values()])
 
 
 def gallery_entries() -> list[dict[str, Any]]:
@@ -87,15 +77,14 @@ def _read_gallery(mazes_dir: Path) -> list[dict[str, Any]]:
 
 def _size_of(path: Path) -> tuple[int, int]:
     """(width, height) of a bundled file: an image's header, else the parsed puzzle (small files)."""
-    from PIL import Image
+    from PIL import Image, UnidentifiedImageError
 
-    if path.suffix.lower() in IMAGE_EXTENSIONS:
+    try:
         with Image.open(path) as image:
             return image.size
-    puzzle = load_puzzle(path.read_bytes(), path.name)
-    if isinstance(puzzle, LabyrinthPuzzle):
-        return puzzle.cols, puzzle.rows
-    return puzzle.width, puzzle.height
+    except UnidentifiedImageError:
+        puzzle = load_puzzle(path.read_bytes(), path.name)
+        return family_of(puzzle).size(puzzle)
 
 
 @api.get("/gallery")
@@ -105,45 +94,45 @@ def gallery() -> Response:
 
 @api.post("/puzzles")
 def upload() -> tuple[Response, int]:
-    """Parse an uploaded file (multipart ``file``) or a gallery maze (JSON ``{"gallery": name}``)."""
-    family = request.form.get("family") or None
+    """Parse an uploaded file (multipart ``file``, optional ``family`` and load options as form
+    fields) or a gallery puzzle (JSON ``{"gallery": name}``)."""
+    fields = {k: v for k, v in request.form.items() if k != "family"}
+    family_name = request.form.get("family") or None
     if request.is_json:
-        body = request.get_json(silent=True) or {}
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict):
+            return bad_request('expected a JSON object like {"gallery": "name"}')
         name = body.get("gallery")
         entry = next((e for e in gallery_entries() if e["name"] == name), None)
         if entry is None:
-            return bad_request(f"no gallery maze named {name!r}", 404)
+            return bad_request(f"no gallery puzzle named {str(name)[:60]!r}", 404)
         filename = entry["file"]
         data = (_config().mazes_dir / filename).read_bytes()
-        family = entry.get("family")
+        family_name, fields = entry.get("family"), {}
     else:
         upload_file = request.files.get("file")
         if upload_file is None:
             return bad_request("no file in the upload (expected the form field 'file')")
-        filename = upload_file.filename or "upload"
+        filename = (upload_file.filename or "upload")[-200:]
         data = upload_file.read()
-    labyrinth = _labyrinth_options(request.form)
-    key = puzzle_id(data, f"{family}|{labyrinth}")
-    puzzle = _store().get(key)
-    if puzzle is None:
-        try:
-            puzzle = load_puzzle(data, filename, family, max_pixels=_config().max_pixels, labyrinth=labyrinth)
-        except PuzzleError as err:  # name the user's file rather than our word "file"
-            where = "" if err.where in (None, "file") else f", {err.where}"
-            return bad_request(f"{filename}{where}: {err.message}")
-        _store().put(key, puzzle)
+    try:
+        family = get_family(family_name) if family_name else detect_family(filename, data)
+        load_options = family.text_options(fields, "load")
+        key = puzzle_id(data, f"{family.name}|{sorted(load_options.items())}")
+        puzzle = _store().get(key)
+        if puzzle is None:
+            limits = LoadLimits(max_pixels=_config().max_pixels, max_cells=_config().max_pixels)
+            puzzle = family.load(data, filename, load_options, limits)
+            _store().put(key, puzzle)
+    except PuzzleError as err:  # name the user's file rather than our word "file"
+        where = "" if err.where in (None, "file") else f", {err.where}"
+        return bad_request(f"{filename}{where}: {err.message}")
     info = puzzle_info(key, puzzle)
     info["name"] = Path(filename).stem or info["name"]  # the same bytes may come under another name
     return jsonify(info), 201
 
 
-def _labyrinth_options(form: Any) -> LabyrinthOptions:
-    """The labyrinth options an upload may carry as form fields (see docs/PROTOCOL.md)."""
-    run = RunOptions.from_json({k: form[k] for k in ("moves", "start_col", "goal_col") if form.get(k)})
-    return LabyrinthOptions(moves=run.moves, start_col=run.start_col, goal_col=run.goal_col)
-
-
-def _get_puzzle(pid: str) -> Puzzle:
+def _get_puzzle(pid: str) -> Any:
     puzzle = _store().get(pid)
     if puzzle is None:
         raise LookupError(pid)
@@ -152,7 +141,7 @@ def _get_puzzle(pid: str) -> Puzzle:
 
 @api.errorhandler(LookupError)
 def unknown_puzzle(err: LookupError):
-    return bad_request(f"no puzzle with id {err.args[0]!r} (it may have expired: upload it again)", 404)
+    return bad_request(f"no puzzle with id {str(err.args[0])[:40]!r} (it may have expired: upload it again)", 404)
 
 
 @api.get("/puzzles/<pid>")
@@ -162,82 +151,58 @@ def info(pid: str) -> Response:
 
 @api.get("/puzzles/<pid>/cells")
 def cells(pid: str) -> Response:
-    maze = _get_puzzle(pid)
-    return Response(maze.cells.tobytes(), mimetype="application/octet-stream")
+    puzzle = _get_puzzle(pid)
+    family = family_of(puzzle)
+    data = family.cells(puzzle)
+    if data is None:
+        return bad_request(
+            f"a {family.title.lower()} has no cell grid: its board is in the puzzle info (GET /api/puzzles/{pid})",
+            404,
+        )
+    return Response(data, mimetype="application/octet-stream")
 
 
 @api.post("/puzzles/<pid>/solve")
 def solve_puzzle(pid: str) -> Response:
     puzzle = _get_puzzle(pid)
-    body = request.get_json(silent=True) or {}
-    algorithm = str(body.get("algorithm", "bfs"))
-    options = RunOptions.from_json({k: v for k, v in body.items() if k != "algorithm"})
-    solved = _solve_with_limits(puzzle, algorithm, options)
-    return jsonify(solved.json)
+    body = request.get_json(silent=True)
+    if body is None:
+        body = {}
+    if not isinstance(body, dict):
+        raise PuzzleError(f"expected a JSON object, got {type(body).__name__}", "body")
+    algorithm = body.get("algorithm", "bfs")
+    options = {k: v for k, v in body.items() if k != "algorithm"}
+    return jsonify(_solve_with_limits(puzzle, algorithm, options).json)
 
 
 @api.get("/puzzles/<pid>/solution.png")
 def solution_png(pid: str) -> Response:
-    from server.puzzles.grid_render import render_solution
-
     puzzle = _get_puzzle(pid)
-    options = RunOptions.from_json({k: v for k, v in request.args.items() if k in ("heuristic", "weight")})
-    if not isinstance(puzzle, GridMaze):
-        raise PuzzleError("solution images are drawn for grid mazes only")
-    solved = _solve_with_limits(puzzle, request.args.get("algorithm", "bfs"), options)
-    image = render_solution(puzzle, [int(c) for c in solved.result.path])
+    family = family_of(puzzle)
+    args = dict(request.args.items())
+    algorithm = args.pop("algorithm", "bfs")
+    options = family.text_options(args, "run")
+    solved = _solve_with_limits(puzzle, algorithm, options)
+    if not solved.json["found"]:
+        raise PuzzleError(solved.json.get("message") or f"{algorithm} found no path", "solution")
+    image = family.solution_image(solved)
+    if image is None:
+        raise PuzzleError(f"solution images are not drawn for the {family.name} family")
     buffer = io.BytesIO()
     image.save(buffer, "PNG")
     buffer.seek(0)
     return send_file(buffer, mimetype="image/png")
 
 
-def _solve_with_limits(puzzle: Puzzle, algorithm: str, options: RunOptions):  # -> Solved
-    """Solve within the server's limits for this family (solve() checks the algorithm)."""
+def _solve_with_limits(puzzle: Any, algorithm: Any, options: Any) -> Solved:
+    """Solve within the server's limits for this family."""
     config = _config()
-    limit = config.expansion_limit(puzzle_family(puzzle))
+    check_run(puzzle, algorithm, options)
+    limit = config.expansion_limit(family_of(puzzle).compiled)
     return solve(puzzle, algorithm, options, max_expanded=limit, max_seconds=config.max_seconds)
 
 
-def puzzle_info(pid: str, puzzle: Puzzle) -> dict[str, Any]:
+def puzzle_info(pid: str, puzzle: Any) -> dict[str, Any]:
     """What the page needs to know about a puzzle (docs/PROTOCOL.md)."""
-    family = puzzle_family(puzzle)
-    if family == "labyrinth":
-        return labyrinth_info(pid, puzzle)
-    return {
-        "id": pid,
-        "name": puzzle.name,
-        "family": puzzle_family(puzzle),
-        "width": puzzle.width,
-        "height": puzzle.height,
-        "starts": [list(puzzle.rc(i)) for i in puzzle.starts[:10_000]],
-        "goals": [list(puzzle.rc(i)) for i in puzzle.goals[:10_000]],
-        "weighted": puzzle.weighted,
-        "endpoint_problem": puzzle.endpoint_problem,
-        "notes": puzzle.notes,
-        "algorithms": list(FAMILY_ALGORITHMS["grid"]),
-    }
-
-
-def labyrinth_info(pid: str, puzzle: LabyrinthPuzzle) -> dict[str, Any]:
-    from server.puzzles.labyrinth_problem import HEURISTICS
-
-    return {
-        "id": pid,
-        "name": puzzle.name,
-        "family": "labyrinth",
-        "rows": puzzle.rows,
-        "cols": puzzle.cols,
-        "width": puzzle.cols,
-        "height": puzzle.rows,
-        "board": puzzle.board_rows(),
-        "free_tile": puzzle.free,
-        "start_col": puzzle.start_col,
-        "goal_col": puzzle.goal_col,
-        "moves": puzzle.moves,
-        "insertions": [point.to_json() for point in puzzle.insertions],
-        "rotate_free": puzzle.rotate_free,
-        "algorithms": list(FAMILY_ALGORITHMS["labyrinth"]),
-        "heuristics": list(HEURISTICS),
-        "notes": [f"read as {puzzle.source_format} format"],
-    }
+    family = family_of(puzzle)
+    return {"id": pid, "family": family.name, "algorithms": list(family.algorithms), **family.info(puzzle)}

@@ -59,7 +59,7 @@ from itertools import combinations, pairwise
 from operator import or_
 from typing import Any, NamedTuple
 
-from server.puzzles.labyrinth_model import (
+from server.puzzles.labyrinth.model import (
     EXITED,
     OUTSIDE,
     SHAPES,
@@ -102,6 +102,7 @@ class _LabyrinthRules(Problem):
 
     unit_costs = True
     heuristics: Sequence[str] = HEURISTICS
+    has_snapshots = True  # the page draws each expanded state's board
     RELAXED_LEVELS = 3  # line-set sizes the relaxed bound tries beyond the barrier count
 
     def __init__(self, puzzle: LabyrinthPuzzle, moves: str | None = None) -> None:

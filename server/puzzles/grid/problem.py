@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from server.puzzles.grid_model import WALL, GridMaze
+from server.puzzles.grid.model import WALL, GridMaze
 from server.search.problem import Problem
 
 SQRT2 = math.sqrt(2.0)
@@ -36,7 +36,7 @@ def heuristic_value(name: str, dr: float, dc: float) -> float:
 
 
 class GridProblem(Problem):
-    """The generic (pure Python) view of a grid maze; ``server.kernels`` is the fast one."""
+    """The generic (pure Python) view of a grid maze; ``kernel_search`` is the fast one."""
 
     def __init__(self, maze: GridMaze, diagonal: bool = False) -> None:
         maze.require_endpoints()

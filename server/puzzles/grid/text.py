@@ -14,7 +14,7 @@ import re
 import numpy as np
 
 from server.puzzles.errors import PuzzleError
-from server.puzzles.grid_model import GridMaze
+from server.puzzles.grid.model import GridMaze
 
 # Cell value of each allowed character; every other byte maps to 255 (never a valid cell).
 _CELL = np.full(256, 255, dtype=np.uint8)
@@ -26,8 +26,14 @@ for _d in range(1, 10):
 _INVALID = re.compile(r"[^#. SG1-9]")
 
 
-def parse_grid_text(text: str, name: str = "maze") -> GridMaze:
+DEFAULT_MAX_CELLS = 50_000_000
+
+
+def parse_grid_text(text: str, name: str = "maze", max_cells: int = DEFAULT_MAX_CELLS) -> GridMaze:
     """Parse the text format into a ``GridMaze``; raise ``PuzzleError`` naming line and column.
+
+    ``max_cells`` bounds rows x the longest line, checked before the grid is allocated (short
+    lines are padded, so a small file can describe a huge grid).
 
     Missing ``S`` or ``G`` is not an error: the maze comes back with empty starts (goals) and
     ``endpoint_problem`` saying so, and the user picks the cell.
@@ -49,6 +55,11 @@ def parse_grid_text(text: str, name: str = "maze") -> GridMaze:
             raise PuzzleError(_unknown(bad.group()), f"line {number}, column {bad.start() + 1}")
 
     width = max(len(line) for line in rows)
+    if width * len(rows) > max_cells:
+        raise PuzzleError(
+            f"{width} x {len(rows)} cells is more than this server reads ({max_cells:,} cells)",
+            f"lines {first + 1}-{last}",
+        )
     grid = np.full((len(rows), width), ord("."), dtype=np.uint8)
     short = []
     for r, line in enumerate(rows):

@@ -1,8 +1,8 @@
 """Solve a labyrinth with any algorithm and shape the result JSON (the grid result's keys plus
 ``moves``, ``insertions`` and ``walked_cells``).
 
-Every algorithm comes from the core registry (``FAMILY_ALGORITHMS["labyrinth"]`` is this family's
-menu) and runs through ``server.search.runner``; a depth limit makes a bounded variant of IDA* or
+Every algorithm comes from the core registry (``ALGORITHMS`` is this family's menu; seed 000's
+method is registered by ``greedy``) and runs through ``server.search.runner``; a depth limit makes a bounded variant of IDA* or
 iterative deepening.
 """
 
@@ -13,21 +13,24 @@ from collections.abc import Callable
 from typing import Any
 
 from server.puzzles.errors import PuzzleError
-from server.puzzles.labyrinth_model import LabyrinthPuzzle
-from server.puzzles.labyrinth_problem import LabState, LabyrinthProblem, LabyrinthSetProblem
+from server.puzzles.labyrinth.greedy import SEED_GREEDY
+from server.puzzles.labyrinth.model import LabyrinthPuzzle
+from server.puzzles.labyrinth.problem import LabState, LabyrinthProblem, LabyrinthSetProblem
 from server.search.algorithms.iterative import idastar, iddfs
 from server.search.events import Event
-from server.search.registry import FAMILY_ALGORITHMS, Algorithm, SearchOptions, get_algorithm
+from server.search.registry import Algorithm, SearchOptions, get_algorithm
 from server.search.runner import Limits, run_algorithm, run_search
 from server.search.stats import SearchResult
 
 VIEWS = ("states", "sets")
+#: The menu, in order; bidirectional search needs goal states this family cannot list.
+ALGORITHMS = ("bfs", "dfs", "dijkstra", "greedy", "astar", "idastar", "iddfs", SEED_GREEDY.name)
 DEFAULT_MAX_EXPANDED = 2_000_000
 DEFAULT_MAX_SECONDS = 60.0
 
 def algorithm_names() -> list[str]:
     """Every algorithm this family offers (bidirectional needs goal states it cannot list)."""
-    return list(FAMILY_ALGORITHMS["labyrinth"])
+    return list(ALGORITHMS)
 
 
 def make_problem(puzzle: LabyrinthPuzzle, view: str = "states", moves: str | None = None):

@@ -2,7 +2,7 @@
 
 Each kernel is a transcription of its generic twin in ``server/search/algorithms/`` over flat
 arrays instead of dicts and sets, so that both emit the same events in the same order (pinned by
-``tests/test_kernels.py``). The move rules are those of ``server.puzzles.grid_problem``: N, E, S,
+``tests/test_kernels.py``). The move rules are those of ``server.puzzles.grid.problem``: N, E, S,
 W, then NE, SE, SW, NW; a diagonal move needs both cells beside it free; entering a cell costs its
 weight (times sqrt 2 diagonally).
 
@@ -52,7 +52,7 @@ OPEN, CLOSE, UPDATE, PATH, OPEN_B, CLOSE_B, UPDATE_B = 0, 1, 2, 3, 4, 5, 6
 if (OPEN, CLOSE, UPDATE, PATH, OPEN_B, CLOSE_B, UPDATE_B) != (
     events.OPEN, events.CLOSE, events.UPDATE, events.PATH, events.OPEN_B, events.CLOSE_B, events.UPDATE_B
 ):
-    raise ImportError("server.search.events renumbered its kinds: update server/kernels/grid_kernels.py")
+    raise ImportError("server.search.events renumbered its kinds: update server/puzzles/grid/kernels.py")
 
 # --- state, outcomes, recording -----------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from numba import njit
 from PIL import Image
 
 from server.puzzles.errors import PuzzleError
-from server.puzzles.grid_model import WALL, GridMaze
+from server.puzzles.grid.model import WALL, GridMaze
 
 MAX_CELLS = 100_000_000  # 20001 x 20001 pixels: beyond that the image alone is over 400 MB
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.puzzles.errors import PuzzleError
-from server.puzzles.labyrinth_model import BOARD_CODES, LabyrinthPuzzle, insertion_points
+from server.puzzles.labyrinth.model import BOARD_CODES, LabyrinthPuzzle, insertion_points
 
 MOVE_MODELS = ("combined", "separate")
 MAX_SIDE = 64  # tiles per side; the search is exponential long before that

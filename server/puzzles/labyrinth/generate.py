@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from server.puzzles.labyrinth_model import LabyrinthPuzzle, insertion_points
+from server.puzzles.labyrinth.model import LabyrinthPuzzle, insertion_points
 
 
 def course_board(rng: random.Random, rows: int, cols: int) -> LabyrinthPuzzle:

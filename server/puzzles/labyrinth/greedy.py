@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Generator
 
-from server.puzzles.labyrinth_model import EXITED, MASKS, OUTSIDE, TOP, InsertionPoint
-from server.puzzles.labyrinth_problem import LabState, LabyrinthProblem, Push
+from server.puzzles.labyrinth.model import EXITED, MASKS, OUTSIDE, TOP, InsertionPoint
+from server.puzzles.labyrinth.problem import LabState, LabyrinthProblem, Push
 from server.search.events import CLOSE, OPEN, PATH, Event
+from server.search.registry import Algorithm, register_algorithm
 
 Search = Generator[Event, None, tuple[list[LabState] | None, float]]
 
@@ -130,3 +131,15 @@ def _fold(problem: LabyrinthProblem, start: LabState, actions: list[tuple[str, L
         else:
             path.append(after)
     return path
+
+
+#: The method as a menu entry of the labyrinth family (registered with the search core on import).
+SEED_GREEDY = Algorithm(
+    "seed-greedy",
+    "Seed 000's greedy method",
+    "The course notebook's method: walk to the best-looking tile, push the player's own row, "
+    "repeat. A baseline to compare with the optimum; not optimal, may give up.",
+    lambda problem, options: seed_greedy(problem),
+    lambda problem, options: False,
+)
+register_algorithm(SEED_GREEDY)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 from PIL import Image
 
-from server.puzzles.grid_model import GridMaze
+from server.puzzles.grid.model import GridMaze
 
 WALL_RGB = (34, 34, 34)
 FREE_RGB = (255, 255, 255)

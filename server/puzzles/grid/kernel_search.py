@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from server.puzzles.grid_model import GridMaze
-from server.puzzles.grid_problem import GridProblem
+from server.puzzles.grid.model import GridMaze
+from server.puzzles.grid.problem import GridProblem
 from server.search.registry import SearchOptions, get_algorithm
 from server.search.stats import SearchResult
 from server.search.trace import Trace
@@ -141,7 +141,7 @@ def _flag(array: np.ndarray | None, dtype: type, label: str) -> np.ndarray:
 
 def _kernels() -> Any:
     """The kernel module, imported (with numba) on first use."""
-    from server.kernels import grid_kernels
+    from server.puzzles.grid import kernels as grid_kernels
 
     return grid_kernels
 

@@ -29,7 +29,7 @@ import numpy as np
 from PIL import Image, UnidentifiedImageError
 
 from server.puzzles.errors import PuzzleError
-from server.puzzles.grid_model import GridMaze
+from server.puzzles.grid.model import GridMaze
 
 #: Formats we let Pillow try. Leaving out the rest (EPS runs Ghostscript, TIFF has its own tile
 #: limits) keeps an anonymous upload from reaching the exotic decoders.

@@ -1,0 +1,257 @@
+"""The ``Family`` interface: everything the server, the CLI and the page need to know about one kind
+of puzzle, asked of one object instead of branching on family names.
+
+A family subclasses ``Family``, sets its name, title, file types, algorithms, heuristics and
+options, and implements ``sniff``, ``load``, ``info`` and ``problem``. The default ``solve`` runs
+the generic algorithms of ``server.search`` over that ``Problem``, records the trace (with a
+snapshot of each expanded state when the problem draws its own states) and shapes the result;
+a family with a fast path (the grid's compiled kernels) or extra result fields overrides it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from server.puzzles.errors import PuzzleError
+from server.puzzles.options import Option, Values, heuristic_option, parse_text, validate_json, weight_option
+from server.search.events import CLOSES, Event
+from server.search.problem import Problem
+from server.search.registry import Algorithm, SearchOptions, get_algorithm
+from server.search.runner import Limits, run_algorithm
+from server.search.stats import SearchResult
+from server.search.trace import Trace, TraceRecorder
+
+MAX_SNAPSHOTS = 100_000  # boards of expanded states sent with one run (docs/PROTOCOL.md)
+
+
+@dataclass(frozen=True)
+class LoadLimits:
+    """How large a file's puzzle may be; a family checks these before it allocates the model."""
+
+    max_pixels: int = 50_000_000  # image pixels
+    max_cells: int = 50_000_000  # cells of any board
+
+
+@dataclass
+class RunControl:
+    """What bounds and observes one search: limits, a cancel flag, a progress counter."""
+
+    max_expanded: int | None = None
+    max_seconds: float | None = None
+    cancel: threading.Event | None = None
+    progress: np.ndarray | None = None  # int64[1]: states expanded so far (fast paths write it)
+    record_trace: bool = False
+    engine: str = "auto"  # "generic" forces the pure-Python algorithms where a fast path exists
+
+
+@dataclass
+class Solved:
+    """A finished search: the result JSON and, when recorded, its trace and snapshots."""
+
+    json: dict[str, Any]
+    trace: Trace | None = None
+    result: SearchResult | None = None
+    snapshots: list[dict[str, Any]] | None = None
+    drawn: Any = None  # the puzzle as the run saw it (e.g. with the run's start), for images
+
+
+@dataclass
+class Family:
+    """Base class of a puzzle family (see the module docstring). Subclasses set the fields."""
+
+    name: str
+    title: str
+    puzzle_type: type
+    extensions: tuple[str, ...]  # what the file picker offers
+    expects: str  # one line: the files this family reads (said when no family claims a file)
+    algorithms: tuple[str, ...]  # menu order; names of server.search.registry
+    heuristics: tuple[str, ...] = ()
+    own_options: tuple[Option, ...] = ()
+    compiled: bool = False  # searches run compiled (bigger expansion limit)
+    options: tuple[Option, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        using_h = tuple(a for a in self.algorithms if get_algorithm(a).uses_heuristic)
+        using_w = tuple(a for a in self.algorithms if get_algorithm(a).uses_weight)
+        shared = []
+        if using_h and self.heuristics:
+            shared.append(heuristic_option(self.heuristics, using_h))
+        if using_w:
+            shared.append(weight_option(using_w))
+        self.options = (*shared, *self.own_options)
+
+    # ---- files ---------------------------------------------------------------------------------
+    def sniff(self, filename: str, data: bytes) -> float:
+        """How sure (0 to 1) this family is that the file is its own, from content and name."""
+        raise NotImplementedError
+
+    def load(self, data: bytes, filename: str, options: Values, limits: LoadLimits) -> Any:
+        """Parse a file (``options``: the load-stage options); raises PuzzleError naming the place."""
+        raise NotImplementedError
+
+    # ---- options -------------------------------------------------------------------------------
+    def run_options(self, raw: Any) -> Values:
+        """Validate run options from JSON (API, socket)."""
+        return validate_json(self.options, raw, "run")
+
+    def load_options(self, raw: Any) -> Values:
+        return validate_json(self.options, raw, "load")
+
+    def text_options(self, fields: dict[str, str], stage: str) -> Values:
+        """Options given as text (form fields, CLI flags)."""
+        return parse_text(self.options, fields, stage)
+
+    # ---- the page --------------------------------------------------------------------------------
+    def info(self, puzzle: Any) -> dict[str, Any]:
+        """What the page needs to draw the puzzle (docs/PROTOCOL.md); ``family`` and ``algorithms`` are added."""
+        raise NotImplementedError
+
+    def size(self, puzzle: Any) -> tuple[int, int]:
+        """(width, height) for badges and the gallery."""
+        return int(puzzle.width), int(puzzle.height)
+
+    def cost(self, puzzle: Any) -> int:
+        """What the puzzle costs the in-memory store (cells)."""
+        width, height = self.size(puzzle)
+        return max(1, width * height)
+
+    def cells(self, puzzle: Any) -> bytes | None:
+        """The board as one byte per cell, row-major, or None when the family has no cell grid."""
+        return None
+
+    def describe_json(self) -> dict[str, Any]:
+        """The family for ``/api/families``."""
+        return {
+            "name": self.name, "title": self.title, "accept": list(self.extensions), "expects": self.expects,
+            "algorithms": list(self.algorithms), "heuristics": list(self.heuristics),
+            "options": [option.to_json() for option in self.options],
+        }
+
+    # ---- solving ---------------------------------------------------------------------------------
+    def check_algorithm(self, algorithm: str) -> None:
+        if algorithm in self.algorithms:
+            return
+        from server.search.registry import ALGORITHMS
+
+        known = "" if algorithm in ALGORITHMS else "unknown algorithm; "
+        raise PuzzleError(
+            f"{known}{algorithm[:40]!r} is not offered for the {self.name} family; "
+            f"choose one of: {', '.join(self.algorithms)}",
+            "option 'algorithm'",
+        )
+
+    def problem(self, puzzle: Any, options: Values) -> Problem:
+        """The search view of ``puzzle`` under these run options."""
+        raise NotImplementedError
+
+    def algorithm(self, name: str, options: Values) -> Algorithm:
+        """The algorithm entry to run (a family may bound or adapt it, e.g. a depth limit)."""
+        return get_algorithm(name)
+
+    def solve(self, puzzle: Any, algorithm: str, options: Values, control: RunControl) -> Solved:
+        """Run ``algorithm`` with the generic engine; raises PuzzleError for unusable options."""
+        problem = self.problem(puzzle, options)
+        search = search_options(problem, options)
+        recorder = Recorder(problem, control.record_trace)
+        result = run_algorithm(
+            problem, self.algorithm(algorithm, options), search,
+            Limits(control.max_expanded, control.max_seconds), recorder.on_event, control.cancel,
+        )
+        out = self.result_json(puzzle, problem, result, options)
+        return recorder.solved(out, result)
+
+    def result_json(self, puzzle: Any, problem: Problem, result: SearchResult, options: Values) -> dict[str, Any]:
+        """The result object of the CLI and the API (docs/PROTOCOL.md)."""
+        path = [problem.state_to_json(state) for state in result.path]
+        return {"family": self.name, **result.to_json(path), "options": dict(options)}
+
+    def solution_image(self, solved: Solved) -> Any:
+        """A picture of the solution (a PIL image), or None when the family draws none."""
+        return None
+
+    def summary_lines(self, filename: str, result: dict[str, Any]) -> list[str]:
+        """The CLI's plain-text answer."""
+        verdict = "optimal" if result["optimal_guaranteed"] else "not guaranteed optimal"
+        if not result["found"]:
+            why = result.get("message") or result.get("stopped") or "none exists"
+            return [f"{filename}: {result['algorithm']} found no path ({why}); expanded {result['expanded']:,}"]
+        return [
+            f"{filename}: {result['algorithm']} found a path of cost {result['cost']:g} ({verdict}), "
+            f"{len(result['path'])} states; expanded {result['expanded']:,}, generated {result['generated']:,}, "
+            f"max frontier {result['max_frontier']:,}; search {result['seconds']:.3f} s"
+        ]
+
+    def warm_up(self, algorithm: str) -> None:
+        """Prepare a fast path (the CLI calls it in a thread while the file is read)."""
+
+
+def search_options(problem: Problem, options: Values) -> SearchOptions:
+    """The core's options from the run options, with the heuristic checked against the problem."""
+    search = SearchOptions(heuristic=options.get("heuristic") or "", weight=options.get("weight", 1.0))
+    try:
+        search.resolved_heuristic(problem)
+    except ValueError as err:
+        raise PuzzleError(str(err), "option 'heuristic'") from None
+    return search
+
+
+class Recorder:
+    """Records a generic search's trace and, where the problem draws its own states, a snapshot of
+    each expanded state (capped at ``MAX_SNAPSHOTS``)."""
+
+    def __init__(self, problem: Problem, record: bool) -> None:
+        self.trace_recorder = TraceRecorder() if record else None
+        self.snapshots: list[dict[str, Any]] = []
+        self.on_event: Callable[[Event], None] | None = None
+        if self.trace_recorder is None:
+            return
+        record_event = self.trace_recorder.listener(problem.cell_of)
+        if not problem.has_snapshots:
+            self.on_event = record_event
+            return
+        recorder, snapshots = self.trace_recorder, self.snapshots
+
+        def on_event(event: Event) -> None:
+            if event.kind in CLOSES and len(snapshots) < MAX_SNAPSHOTS:  # the state being expanded
+                snapshots.append({"i": len(recorder), **problem.snapshot(event.state)})
+            record_event(event)
+
+        self.on_event = on_event
+
+    def solved(self, out: dict[str, Any], result: SearchResult | None, drawn: Any = None) -> Solved:
+        if self.trace_recorder is None:
+            return Solved(out, None, result, None, drawn)
+        if len(self.snapshots) == MAX_SNAPSHOTS:
+            out["snapshots_capped"] = MAX_SNAPSHOTS
+        return Solved(out, self.trace_recorder.trace(), result, self.snapshots or None, drawn)
+
+
+def stem(filename: str) -> str:
+    return Path(filename).stem or "puzzle"
+
+
+def text_of(data: bytes) -> str | None:
+    """The file as UTF-8 text, or None."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def require_text(data: bytes, what: str = "a text file") -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise PuzzleError(f"not {what} (byte {err.start} is not UTF-8)", "file") from None
+
+
+__all__ = [
+    "Family", "LoadLimits", "Option", "Recorder", "RunControl", "Solved", "require_text", "stem",
+    "text_of",
+]

@@ -1,0 +1,191 @@
+"""The grid maze family: images and text files, searched by the compiled kernels (or, with
+``engine="generic"``, by the pure-Python algorithms they are tested against)."""
+
+from __future__ import annotations
+
+import re
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from server.puzzles.errors import PuzzleError
+from server.puzzles.family import Family, LoadLimits, RunControl, Solved, stem
+from server.puzzles.grid.model import GridMaze
+from server.puzzles.grid.problem import HEURISTICS, GridProblem
+from server.puzzles.options import Option, Values
+from server.search.problem import Problem
+from server.search.stats import SearchResult
+
+# The formats grid.image accepts (TIFF and EPS are kept away from uploads there).
+IMAGE_EXTENSIONS = (".png", ".gif", ".bmp", ".jpg", ".jpeg", ".webp", ".ppm", ".pgm", ".pbm")
+IMAGE_MAGIC = (b"\x89PNG", b"GIF8", b"BM", b"\xff\xd8\xff", b"RIFF")
+TEXT_EXTENSIONS = (".txt", ".maze")
+_GRID_CHARS = re.compile(r"[#. SG1-9\r\n]")
+SNIFF_BYTES = 65_536  # how much of a text file sniffing reads
+
+
+class GridFamily(Family):
+    """Grid mazes (docs: README "Formats")."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            name="grid",
+            title="Grid maze",
+            puzzle_type=GridMaze,
+            extensions=(*IMAGE_EXTENSIONS, *TEXT_EXTENSIONS),
+            expects="a maze image (PNG, GIF, BMP, JPEG, WebP, PPM: dark walls, light floor) or a text "
+            "maze ('#' wall, '.' free, 'S' start, 'G' goal, digits 1-9 weights)",
+            algorithms=("bfs", "dfs", "dijkstra", "greedy", "astar", "bidirectional"),
+            heuristics=HEURISTICS,
+            own_options=(
+                Option("diagonal", "bool", "Diagonal moves", "8 neighbours, never cutting a wall's corner",
+                       default=False),
+                Option("start", "point", "Start", "ROW,COL of the start (overrides the file)",
+                       optional=True, control="view"),
+                Option("goal", "point", "Goal", "ROW,COL of the goal (overrides the file)",
+                       optional=True, control="view"),
+            ),
+            compiled=True,
+        )
+
+    # ---- files -----------------------------------------------------------------------------------
+    def sniff(self, filename: str, data: bytes) -> float:
+        ext = Path(filename).suffix.lower()
+        if data.startswith(IMAGE_MAGIC) or data[:2] in (b"P1", b"P2", b"P3", b"P4", b"P5", b"P6"):
+            return 1.0
+        if ext in IMAGE_EXTENSIONS:
+            return 0.9  # the image parser says what is wrong with it
+        head = data[:SNIFF_BYTES]
+        try:
+            text = head.decode("utf-8")
+        except UnicodeDecodeError as err:
+            if err.start < len(head) - 4:  # not merely a character cut at the end of the sample
+                return 0.0
+            text = head[: err.start].decode("utf-8")
+        text = text.removeprefix("\ufeff")
+        if not text.strip():
+            return 0.2 if ext in TEXT_EXTENSIONS else 0.0
+        share = len(_GRID_CHARS.findall(text)) / len(text)
+        if "#" in text and share >= 0.9:
+            return 0.8  # the text parser names any stray character
+        return 0.3 if ext in TEXT_EXTENSIONS else 0.0
+
+    def load(self, data: bytes, filename: str, options: Values, limits: LoadLimits) -> GridMaze:
+        from server.puzzles.grid.image import parse_grid_image
+        from server.puzzles.grid.text import parse_grid_text
+
+        if not data:
+            raise PuzzleError("the file is empty", "file")
+        if self.sniff(filename, data) >= 0.9:
+            return parse_grid_image(data, stem(filename), max_pixels=limits.max_pixels)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise PuzzleError(
+                f"not a text maze (byte {err.start} is not UTF-8) and not an image Pillow can read", "file"
+            ) from None
+        return parse_grid_text(text, stem(filename), max_cells=limits.max_cells)
+
+    # ---- the page --------------------------------------------------------------------------------
+    def info(self, puzzle: GridMaze) -> dict[str, Any]:
+        return {
+            "name": puzzle.name,
+            "width": puzzle.width,
+            "height": puzzle.height,
+            "starts": [list(puzzle.rc(i)) for i in puzzle.starts[:10_000]],
+            "goals": [list(puzzle.rc(i)) for i in puzzle.goals[:10_000]],
+            "weighted": puzzle.weighted,
+            "endpoint_problem": puzzle.endpoint_problem,
+            "notes": puzzle.notes,
+        }
+
+    def cells(self, puzzle: GridMaze) -> bytes:
+        return puzzle.cells.tobytes()
+
+    # ---- solving ---------------------------------------------------------------------------------
+    def problem(self, puzzle: GridMaze, options: Values) -> Problem:
+        return GridProblem(self._maze(puzzle, options), options["diagonal"])
+
+    def solve(self, puzzle: GridMaze, algorithm: str, options: Values, control: RunControl) -> Solved:
+        maze = self._maze(puzzle, options)
+        self._check_heuristic(maze, options)
+        if control.engine == "generic":
+            solved = super().solve(maze, algorithm, options, control)
+            solved.drawn = maze
+            return solved
+        from server.puzzles.grid.kernel_search import solve_grid
+
+        result, trace = solve_grid(
+            maze,
+            algorithm,
+            diagonal=options["diagonal"],
+            heuristic=options.get("heuristic") or "",
+            weight=options["weight"],
+            record_trace=control.record_trace,
+            max_expanded=control.max_expanded,
+            cancel=_cancel_flag(control.cancel),
+            progress=control.progress,
+        )
+        return Solved(self.result_json(maze, None, result, options), trace, result, None, maze)
+
+    def result_json(
+        self, puzzle: GridMaze, problem: Problem | None, result: SearchResult, options: Values
+    ) -> dict[str, Any]:
+        rows, cols = np.divmod(np.asarray(result.path, dtype=np.int64), puzzle.width)
+        used = {k: v for k, v in options.items() if k not in ("start", "goal")}
+        used["heuristic"] = used.get("heuristic") or ""
+        return {"family": self.name, **result.to_json(np.stack([rows, cols], axis=1).tolist()), "options": used}
+
+    def solution_image(self, solved: Solved) -> Any:
+        from server.puzzles.grid.render import render_solution
+
+        return render_solution(solved.drawn, [int(c) for c in solved.result.path])
+
+    def summary_lines(self, filename: str, result: dict[str, Any]) -> list[str]:
+        if not result["found"]:
+            return super().summary_lines(filename, result)
+        verdict = "optimal" if result["optimal_guaranteed"] else "not guaranteed optimal"
+        return [
+            f"{filename}: {result['algorithm']} found a path of cost {result['cost']} ({verdict}), "
+            f"{len(result['path'])} cells; expanded {result['expanded']:,}, generated {result['generated']:,}, "
+            f"max frontier {result['max_frontier']:,}; search {result['seconds']:.3f} s"
+        ]
+
+    def warm_up(self, algorithm: str) -> None:
+        if algorithm in self.algorithms:
+            from server.puzzles.grid.kernel_search import warm_up
+
+            warm_up(algorithm)
+
+    # ---- helpers ---------------------------------------------------------------------------------
+    @staticmethod
+    def _maze(puzzle: GridMaze, options: Values) -> GridMaze:
+        """The maze with the run's start and goal (checked), which must then have both."""
+        maze = puzzle.with_endpoints(options.get("start"), options.get("goal"))
+        maze.require_endpoints()
+        return maze
+
+    @staticmethod
+    def _check_heuristic(maze: GridMaze, options: Values) -> None:
+        from server.puzzles.family import search_options
+
+        search_options(GridProblem(maze, options["diagonal"]), options)
+
+
+def _cancel_flag(cancel: threading.Event | None) -> np.ndarray | None:
+    """A one-byte array the kernel polls; a watcher thread copies the Event into it."""
+    if cancel is None:
+        return None
+    flag = np.zeros(1, np.uint8)
+
+    def watch() -> None:
+        cancel.wait()
+        flag[0] = 1
+
+    threading.Thread(target=watch, daemon=True, name="cancel-watch").start()
+    return flag
+
+
+FAMILY = GridFamily()

@@ -1,0 +1,174 @@
+"""The shifting-tile labyrinth family (docs/LABYRINTH.md): seed 000's CSV, seed 002's padded JSON and
+the project's own JSON; two move models, two search views, snapshots of each expanded board."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from server.puzzles.errors import PuzzleError
+from server.puzzles.family import Family, LoadLimits, Recorder, RunControl, Solved, require_text, stem
+from server.puzzles.labyrinth.model import LabyrinthPuzzle
+from server.puzzles.labyrinth.parse import (
+    MAX_SIDE,
+    MOVE_MODELS,
+    LabyrinthOptions,
+    parse_labyrinth_csv,
+    parse_labyrinth_json,
+    puzzle_to_json,
+)
+from server.puzzles.labyrinth.problem import HEURISTICS
+from server.puzzles.labyrinth.solve import ALGORITHMS, VIEWS, make_problem, solve_labyrinth
+from server.puzzles.options import Option, Values
+from server.search.problem import Problem
+
+MAX_FILE_BYTES = 1_000_000  # a 64 x 64 board is ~12 KB of CSV; padded JSON stays far below this
+_CSV_LINE = re.compile(r"^\s*\d+\s*([;,]\s*\d*\s*)+$")
+_LOAD_KEYS = ("moves", "start_col", "goal_col", "left_rows", "right_rows", "push_columns", "rotate_free")
+
+
+class LabyrinthFamily(Family):
+    """The course's shifting-tile labyrinth."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            name="labyrinth",
+            title="Shifting-tile labyrinth",
+            puzzle_type=LabyrinthPuzzle,
+            extensions=(".csv", ".json"),
+            expects="a labyrinth board: seed 000's CSV (tile codes separated by ';', the free tile on "
+            "the last line) or JSON with 'board' (the project's) or 'tiles' and 'freeTile' (seed 002's)",
+            algorithms=ALGORITHMS,
+            heuristics=HEURISTICS,
+            own_options=(
+                Option("moves", "choice", "Moves", "combined: a push then a walk is one move; separate: "
+                       "each counts", optional=True, stage="both",
+                       choices=(("combined", "combined (push + walk)"), ("separate", "separate (push or walk)"))),
+                Option("start_col", "int", "Start column", "the player enters the board below this column",
+                       optional=True, min=0, max=MAX_SIDE - 1, stage="both"),
+                Option("goal_col", "int", "Goal column", "and leaves it above this one",
+                       optional=True, min=0, max=MAX_SIDE - 1, stage="both"),
+                Option("view", "choice", "Search over", "one player's states, or the merged sets of places",
+                       default="states",
+                       choices=(("states", "states (one player)"), ("sets", "sets (all reachable places)"))),
+                Option("max_depth", "int", "Max moves", "idastar/iddfs: plans of at most this many moves",
+                       optional=True, min=0, max=1_000, algorithms=("idastar", "iddfs")),
+                Option("left_rows", "int_list", "Rows pushed from the left", "e.g. 0,2,4",
+                       optional=True, min=0, max=MAX_SIDE - 1, stage="load"),
+                Option("right_rows", "int_list", "Rows pushed from the right", "e.g. 1,3",
+                       optional=True, min=0, max=MAX_SIDE - 1, stage="load"),
+                Option("push_columns", "bool", "Push columns", "the board game: columns are pushed too",
+                       optional=True, stage="load"),
+                Option("rotate_free", "bool", "Turn the free tile", "the board game: turn it before pushing",
+                       optional=True, stage="load"),
+            ),
+        )
+
+    # ---- files -----------------------------------------------------------------------------------
+    def sniff(self, filename: str, data: bytes) -> float:
+        ext = Path(filename).suffix.lower()
+        try:
+            text = data[:4096].decode("utf-8").removeprefix("\ufeff").lstrip()
+        except UnicodeDecodeError:
+            return 0.0
+        if text.startswith("{"):
+            keys = re.findall(r'"(\w+)"\s*:', text)
+            if "board" in keys or "tiles" in keys:
+                return 0.95
+            return 0.5 if ext == ".json" else 0.0
+        first = text.splitlines()[0] if text else ""
+        if _CSV_LINE.match(first):
+            return 0.9
+        return 0.5 if ext in (".csv", ".json") else 0.0
+
+    def load(self, data: bytes, filename: str, options: Values, limits: LoadLimits) -> LabyrinthPuzzle:
+        if len(data) > MAX_FILE_BYTES:
+            raise PuzzleError(
+                f"{len(data):,} bytes is too large for a labyrinth board (at most {MAX_SIDE} x {MAX_SIDE} "
+                f"tiles, {MAX_FILE_BYTES:,} bytes)", "file",
+            )
+        text = require_text(data)
+        labyrinth = LabyrinthOptions(**{k: options.get(k) for k in _LOAD_KEYS})
+        if Path(filename).suffix.lower() == ".csv" or not text.lstrip("\ufeff \r\n\t").startswith("{"):
+            return parse_labyrinth_csv(text, labyrinth, stem(filename))
+        return parse_labyrinth_json(text, labyrinth, stem(filename))
+
+    # ---- the page --------------------------------------------------------------------------------
+    def info(self, puzzle: LabyrinthPuzzle) -> dict[str, Any]:
+        last = puzzle.cols - 1
+        return {
+            "name": puzzle.name,
+            "rows": puzzle.rows,
+            "cols": puzzle.cols,
+            "width": puzzle.cols,
+            "height": puzzle.rows,
+            "board": puzzle.board_rows(),
+            "free_tile": puzzle.free,
+            "start_col": puzzle.start_col,
+            "goal_col": puzzle.goal_col,
+            "moves": puzzle.moves,
+            "insertions": [point.to_json() for point in puzzle.insertions],
+            "rotate_free": puzzle.rotate_free,
+            "heuristics": list(HEURISTICS),
+            "notes": [f"read as {puzzle.source_format} format"],
+            # This board's values for the schema's options (the page's form starts from them).
+            "options": {
+                "moves": {"default": puzzle.moves},
+                "start_col": {"default": puzzle.start_col, "max": last},
+                "goal_col": {"default": puzzle.goal_col, "max": last},
+            },
+        }
+
+    def size(self, puzzle: LabyrinthPuzzle) -> tuple[int, int]:
+        return puzzle.cols, puzzle.rows
+
+    # ---- solving ---------------------------------------------------------------------------------
+    def problem(self, puzzle: LabyrinthPuzzle, options: Values) -> Problem:
+        return make_problem(self._variant(puzzle, options), options["view"], options.get("moves"))
+
+    def solve(self, puzzle: LabyrinthPuzzle, algorithm: str, options: Values, control: RunControl) -> Solved:
+        """The generic algorithms, with a snapshot of each expanded state and the moves in words."""
+        puzzle = self._variant(puzzle, options)
+        problem = make_problem(puzzle, options["view"], options.get("moves"))
+        recorder = Recorder(problem, control.record_trace)
+        out = solve_labyrinth(
+            puzzle,
+            algorithm,
+            options.get("heuristic") or "",
+            options["weight"],
+            control.max_expanded,
+            control.max_seconds,
+            control.cancel,
+            recorder.on_event,
+            view=options["view"],
+            moves=options.get("moves"),
+            max_depth=options.get("max_depth"),
+        )
+        return recorder.solved(out, None, puzzle)
+
+    def summary_lines(self, filename: str, result: dict[str, Any]) -> list[str]:
+        if not result["found"]:
+            return super().summary_lines(filename, result)
+        verdict = "optimal" if result["optimal_guaranteed"] else "not guaranteed optimal"
+        lines = [
+            f"{filename}: {result['algorithm']} solved it in {result['cost']} moves ({verdict}), "
+            f"{result['insertions']} insertions, {result['walked_cells']} cells walked; "
+            f"expanded {result['expanded']:,} states in {result['seconds']:.3f} s"
+        ]
+        lines += [f"  {number}. {move['text']}" for number, move in enumerate(result["moves"], start=1)]
+        return lines
+
+    @staticmethod
+    def _variant(puzzle: LabyrinthPuzzle, options: Values) -> LabyrinthPuzzle:
+        """The puzzle with the run's start/goal column (checked like the file's own values)."""
+        start_col, goal_col = options.get("start_col"), options.get("goal_col")
+        if start_col is None and goal_col is None:
+            return puzzle
+        labyrinth = LabyrinthOptions(start_col=start_col, goal_col=goal_col)
+        return parse_labyrinth_json(json.dumps(puzzle_to_json(puzzle)), labyrinth, puzzle.name)
+
+
+assert set(VIEWS) == {"states", "sets"} and set(MOVE_MODELS) == {"combined", "separate"}  # the choices above
+FAMILY = LabyrinthFamily()

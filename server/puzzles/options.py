@@ -1,0 +1,228 @@
+"""Options schemas: each family declares its options once; validation, CLI flags and the page's
+controls all come from that declaration.
+
+Two ways in: ``validate_json`` for the API and the socket (strict: a string is not a number, NaN,
+infinity and out-of-range values are refused) and ``parse_text`` for form fields and command-line
+values (strings parsed by type). Both return a plain ``dict`` with every option of the requested
+stage, defaults filled in, and raise ``PuzzleError`` naming the field at fault.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from server.puzzles.errors import PuzzleError
+
+TYPES = ("bool", "int", "float", "choice", "point", "int_list")
+STAGES = ("run", "load", "both")
+MAX_LIST = 1_000  # items in an int_list: far more than any board has rows
+MAX_TEXT = 200  # characters of a text value or a choice
+
+Values = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One user-settable option of a family.
+
+    ``stage``: "run" (a search option), "load" (read with the file) or "both". ``control``:
+    "form" (the page draws a control) or "view" (the family's view supplies it, e.g. a clicked
+    start). ``algorithms``: the control only matters for these algorithms (None: for all).
+    ``optional``: ``None`` is allowed and means "the puzzle's or the family's default".
+    """
+
+    name: str
+    type: str
+    label: str
+    help: str
+    default: Any = None
+    optional: bool = False
+    min: float | None = None
+    max: float | None = None
+    step: float | None = None
+    choices: tuple[tuple[str, str], ...] = ()  # (value, label)
+    stage: str = "run"
+    control: str = "form"
+    algorithms: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        assert self.type in TYPES, self.type
+        assert self.stage in STAGES, self.stage
+
+    @property
+    def choice_values(self) -> tuple[str, ...]:
+        return tuple(value for value, _ in self.choices)
+
+    @property
+    def where(self) -> str:
+        return f"option '{self.name}'"
+
+    def to_json(self) -> dict[str, Any]:
+        """The option as the page and ``/api/families`` see it."""
+        out: dict[str, Any] = {
+            "name": self.name, "type": self.type, "label": self.label, "help": self.help,
+            "default": self.default, "optional": self.optional, "stage": self.stage,
+            "control": self.control, "algorithms": list(self.algorithms) if self.algorithms else None,
+        }
+        for key in ("min", "max", "step"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        if self.type == "choice":
+            out["choices"] = [{"value": value, "label": label} for value, label in self.choices]
+        return out
+
+    # ---- checking one value ------------------------------------------------------------------
+    def check(self, value: Any) -> Any:
+        """A JSON value of this option, checked; raises PuzzleError naming the option."""
+        if value is None:
+            if self.optional:
+                return None
+            raise PuzzleError("a value is required", self.where)
+        check = getattr(self, f"_check_{self.type}")
+        return check(value)
+
+    def _check_bool(self, value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise PuzzleError(f"expected true or false, got {_show(value)}", self.where)
+        return value
+
+    def _check_int(self, value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise PuzzleError(f"expected a whole number, got {_show(value)}", self.where)
+        if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
+            raise PuzzleError(f"expected a whole number, got {_show(value)}", self.where)
+        return int(self._in_range(int(value)))
+
+    def _check_float(self, value: Any) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise PuzzleError(f"expected a number, got {_show(value)}", self.where)
+        if not math.isfinite(value):
+            raise PuzzleError(f"expected a finite number, got {_show(value)}", self.where)
+        return float(self._in_range(float(value)))
+
+    def _check_choice(self, value: Any) -> str:
+        if not isinstance(value, str) or value not in self.choice_values:
+            raise PuzzleError(
+                f"{_show(value)} is not one of: {', '.join(self.choice_values)}", self.where
+            )
+        return value
+
+    def _check_point(self, value: Any) -> tuple[int, int]:
+        if not isinstance(value, list | tuple) or len(value) != 2:
+            raise PuzzleError(f"expected [row, col], got {_show(value)}", self.where)
+        row, col = (self._whole(v, "[row, col]") for v in value)
+        if row < 0 or col < 0:
+            raise PuzzleError(f"expected [row, col] >= 0, got {_show(value)}", self.where)
+        return row, col
+
+    def _check_int_list(self, value: Any) -> list[int]:
+        if not isinstance(value, list | tuple) or len(value) > MAX_LIST:
+            raise PuzzleError(f"expected a list of whole numbers, got {_show(value)}", self.where)
+        return [self._in_range(self._whole(v, "a list of whole numbers")) for v in value]
+
+    def _whole(self, value: Any, expected: str) -> int:
+        ok = not isinstance(value, bool) and (
+            isinstance(value, int) or (isinstance(value, float) and math.isfinite(value) and value.is_integer())
+        )
+        if not ok or abs(value) >= 2**31:
+            raise PuzzleError(f"expected {expected}, got {_show(value)}", self.where)
+        return int(value)
+
+    def _in_range(self, number: float) -> float:
+        if (self.min is not None and number < self.min) or (self.max is not None and number > self.max):
+            low = "" if self.min is None else f"{self.min:g}"
+            high = "" if self.max is None else f"{self.max:g}"
+            raise PuzzleError(f"{number:g} is outside {low}..{high}", self.where)
+        return number
+
+    # ---- reading one value from text (forms, the command line) -----------------------------
+    def parse(self, text: str) -> Any:
+        """The value of a text field (a form or a command-line flag), checked."""
+        if not isinstance(text, str) or len(text) > MAX_TEXT:
+            raise PuzzleError("expected a short text value", self.where)
+        text = text.strip()
+        if text == "" and self.optional:
+            return None
+        try:
+            if self.type == "bool":
+                lowered = text.lower()
+                if lowered not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+                    raise ValueError
+                return lowered in ("true", "1", "yes", "on")
+            if self.type == "int":
+                return self.check(int(text))
+            if self.type == "float":
+                return self.check(float(text))
+            if self.type == "point":
+                return self.check([int(v) for v in text.replace(" ", "").split(",")])
+            if self.type == "int_list":
+                return self.check([int(v) for v in text.replace(" ", "").split(",") if v])
+        except ValueError:
+            raise PuzzleError(f"cannot read {text!r} as {_TEXT_FORMS[self.type]}", self.where) from None
+        return self.check(text)
+
+
+_TEXT_FORMS = {
+    "bool": "true or false", "int": "a whole number", "float": "a number", "point": "ROW,COL",
+    "int_list": "whole numbers separated by commas", "choice": "a choice",
+}
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _stage_options(schema: Sequence[Option], stage: str) -> list[Option]:
+    """The options of ``stage`` ("run" or "load"); "both" options belong to each."""
+    return [o for o in schema if o.stage in (stage, "both")]
+
+
+def validate_json(schema: Sequence[Option], raw: Any, stage: str = "run") -> Values:
+    """Check an options object from the API or the socket; every option of ``stage`` is in the result."""
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, Mapping):
+        raise PuzzleError(f"options must be an object, got {type(raw).__name__}", "options")
+    allowed = {o.name: o for o in _stage_options(schema, stage)}
+    unknown = [str(k) for k in raw if k not in allowed]
+    if unknown:
+        names = ", ".join(repr(k[:40]) for k in sorted(unknown)[:5])
+        raise PuzzleError(f"unknown option(s) {names}; this family takes: {', '.join(allowed)}", "options")
+    return {name: option.check(raw.get(name, option.default)) for name, option in allowed.items()}
+
+
+def parse_text(schema: Sequence[Option], fields: Mapping[str, str], stage: str) -> Values:
+    """Options given as text (form fields, CLI flags); fields the schema does not know are refused."""
+    allowed = {o.name: o for o in _stage_options(schema, stage)}
+    unknown = [str(k) for k in fields if k not in allowed]
+    if unknown:
+        names = ", ".join(repr(k[:40]) for k in sorted(unknown)[:5])
+        raise PuzzleError(f"unknown option(s) {names}; this family takes: {', '.join(allowed)}", "options")
+    return {
+        name: option.parse(fields[name]) if name in fields else option.check(option.default)
+        for name, option in allowed.items()
+    }
+
+
+def schema_json(schema: Iterable[Option]) -> list[dict[str, Any]]:
+    return [option.to_json() for option in schema]
+
+
+# ---- the options every family shares: the search's heuristic and A*'s weight ---------------------
+def heuristic_option(names: Sequence[str], algorithms: Sequence[str], help: str = "") -> Option:
+    return Option(
+        "heuristic", "choice", "Heuristic",
+        help or "how the search estimates the cost still to go (empty: the family's default)",
+        default=None, optional=True, choices=tuple((n, n) for n in names), algorithms=tuple(algorithms),
+    )
+
+
+def weight_option(algorithms: Sequence[str]) -> Option:
+    return Option(
+        "weight", "float", "Weight", "f = g + w·h: above 1 trades optimality for speed",
+        default=1.0, min=1.0, max=100.0, step=0.1, algorithms=tuple(algorithms),
+    )
