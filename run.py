@@ -49,9 +49,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help="generic = the pure-Python reference algorithms (slow on big mazes)")
     add_family_options(solve)
 
-    gen = sub.add_parser("generate", help="write a generated maze (PNG, or text for .txt)")
-    gen.add_argument("kind", choices=("perfect", "braid"))
-    gen.add_argument("rows", type=int, help="rows of cells (the image is 2*rows+1 pixels high)")
+    kinds = {kind: family for family in FAMILIES.values() for kind in family.generators}
+    gen = sub.add_parser("generate", help="write a generated puzzle",
+                         description="; ".join(f"{f.name}: {f.generators_help}" for f in FAMILIES.values()
+                                               if f.generators))
+    gen.add_argument("kind", choices=list(kinds))
+    gen.add_argument("rows", type=int, help="rows of cells")
     gen.add_argument("cols", type=int)
     gen.add_argument("--seed", type=int, default=1)
     gen.add_argument("--out", type=Path, required=True)
@@ -77,8 +80,8 @@ def add_family_options(solve: argparse.ArgumentParser) -> None:
                                    default=argparse.SUPPRESS, help=help_text)
                 continue
             metavar = {"point": "ROW,COL", "int_list": "N,N,...", "int": "N", "float": "X"}.get(option.type)
-            group.add_argument(flag, dest=option.name, default=argparse.SUPPRESS, help=help_text, metavar=metavar,
-                               choices=option.choice_values or None)
+            group.add_argument(flag, dest=option.name, default=argparse.SUPPRESS, help=help_text,
+                               metavar=metavar, choices=option.choice_values or None)
 
 
 def option_names(family) -> set[str]:
@@ -167,15 +170,13 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from server.puzzles.grid.generate import generate_braid, generate_perfect, maze_to_image, maze_to_text
+    from server.puzzles.errors import PuzzleError
 
-    make = generate_perfect if args.kind == "perfect" else generate_braid
-    maze = make(args.rows, args.cols, args.seed)
-    if args.out.suffix.lower() == ".txt":
-        args.out.write_text(maze_to_text(maze), encoding="utf-8")
-    else:
-        maze_to_image(maze).save(args.out)
-    print(f"wrote {args.out} ({maze.width} x {maze.height} pixels)")
+    family = next(f for f in FAMILIES.values() if args.kind in f.generators)
+    try:
+        print(family.generate(args.kind, args.rows, args.cols, args.seed, args.out))
+    except PuzzleError as err:
+        return fail(f"{args.out}: {err}")
     return 0
 
 

@@ -337,7 +337,8 @@ def run(options: argparse.Namespace, table: Table, workdir: Path, big_path: Path
         ("pass", "interpreter start"),
         ("import server", "the web package: Flask, Socket.IO"),
         ("import numba", "numba itself"),
-        ("from server.puzzles.grid.kernel_search import compile_all; compile_all()", "numba + loading the cached kernels"),
+        ("from server.puzzles.grid.kernel_search import compile_all; compile_all()",
+         "numba + loading the cached kernels"),
     ):
         command = [sys.executable, "-c", snippet]
         startup_s, _ = best_of(lambda c=command: subprocess.run(c, cwd=ROOT, env=env, check=True), 3)

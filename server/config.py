@@ -29,7 +29,7 @@ class Config:
     testing: bool = False
 
     def expansion_limit(self, compiled: bool) -> int:
-        """Compiled searches (a family's fast path) get the big limit; pure Python is ~100 x slower a state."""
+        """Compiled searches (a family's fast path) get the big limit; pure Python is ~100 x slower."""
         return self.max_expanded if compiled else self.max_expanded_generic
     secret_key: str = "dev"
     # msgpack sends a binary frame as one WebSocket message; Flask-SocketIO's test client only speaks

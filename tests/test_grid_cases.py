@@ -41,7 +41,8 @@ def walk(maze: GridMaze, path: list[list[int]], diagonal: bool) -> float:
 
 @pytest.mark.parametrize("case", CASES)
 def test_all_algorithms_on_a_real_maze(shared_cases: Path, case: str) -> None:
-    maze = load_puzzle((shared_cases / "images" / case).read_bytes(), case, limits=LoadLimits(max_pixels=100_000_000))
+    data = (shared_cases / "images" / case).read_bytes()
+    maze = load_puzzle(data, case, limits=LoadLimits(max_pixels=100_000_000))
     costs = {}
     for name in get_family("grid").algorithms:
         result = solve(maze, name, {}).json

@@ -5,7 +5,7 @@ A family subclasses ``Family``, sets its name, title, file types, algorithms, he
 options, and implements ``sniff``, ``load``, ``info`` and ``problem``. The default ``solve`` runs
 the generic algorithms of ``server.search`` over that ``Problem``, records the trace (with a
 snapshot of each expanded state when the problem draws its own states) and shapes the result;
-a family with a fast path (the grid's compiled kernels) or extra result fields overrides it.
+a family with a fast path (compiled kernels) or extra result fields overrides it.
 """
 
 from __future__ import annotations
@@ -74,6 +74,8 @@ class Family:
     heuristics: tuple[str, ...] = ()
     own_options: tuple[Option, ...] = ()
     compiled: bool = False  # searches run compiled (bigger expansion limit)
+    generators: tuple[str, ...] = ()  # kinds of puzzle `run.py generate` makes
+    generators_help: str = ""
     options: tuple[Option, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -109,12 +111,14 @@ class Family:
 
     # ---- the page --------------------------------------------------------------------------------
     def info(self, puzzle: Any) -> dict[str, Any]:
-        """What the page needs to draw the puzzle (docs/PROTOCOL.md); ``family`` and ``algorithms`` are added."""
+        """What the page needs to draw the puzzle (docs/PROTOCOL.md); the registry adds ``family``,
+        ``algorithms`` and ``id``."""
         raise NotImplementedError
 
     def size(self, puzzle: Any) -> tuple[int, int]:
-        """(width, height) for badges and the gallery."""
-        return int(puzzle.width), int(puzzle.height)
+        """(width, height) for badges and the gallery (default: the ``info``'s, else 1 x 1)."""
+        info = self.info(puzzle)
+        return int(info.get("width", 1)), int(info.get("height", 1))
 
     def cost(self, puzzle: Any) -> int:
         """What the puzzle costs the in-memory store (cells)."""
@@ -166,7 +170,9 @@ class Family:
         out = self.result_json(puzzle, problem, result, options)
         return recorder.solved(out, result)
 
-    def result_json(self, puzzle: Any, problem: Problem, result: SearchResult, options: Values) -> dict[str, Any]:
+    def result_json(
+        self, puzzle: Any, problem: Problem, result: SearchResult, options: Values
+    ) -> dict[str, Any]:
         """The result object of the CLI and the API (docs/PROTOCOL.md)."""
         path = [problem.state_to_json(state) for state in result.path]
         return {"family": self.name, **result.to_json(path), "options": dict(options)}
@@ -180,12 +186,18 @@ class Family:
         verdict = "optimal" if result["optimal_guaranteed"] else "not guaranteed optimal"
         if not result["found"]:
             why = result.get("message") or result.get("stopped") or "none exists"
-            return [f"{filename}: {result['algorithm']} found no path ({why}); expanded {result['expanded']:,}"]
+            expanded = f"expanded {result['expanded']:,}"
+            return [f"{filename}: {result['algorithm']} found no path ({why}); {expanded}"]
         return [
             f"{filename}: {result['algorithm']} found a path of cost {result['cost']:g} ({verdict}), "
-            f"{len(result['path'])} states; expanded {result['expanded']:,}, generated {result['generated']:,}, "
-            f"max frontier {result['max_frontier']:,}; search {result['seconds']:.3f} s"
+            f"{len(result['path'])} states; expanded {result['expanded']:,}, "
+            f"generated {result['generated']:,}, max frontier {result['max_frontier']:,}; "
+            f"search {result['seconds']:.3f} s"
         ]
+
+    def generate(self, kind: str, rows: int, cols: int, seed: int, out: Path) -> str:
+        """Write a generated puzzle of ``kind`` to ``out``; returns a line saying what was written."""
+        raise NotImplementedError
 
     def warm_up(self, algorithm: str) -> None:
         """Prepare a fast path (the CLI calls it in a thread while the file is read)."""

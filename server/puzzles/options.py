@@ -124,9 +124,8 @@ class Option:
         return [self._in_range(self._whole(v, "a list of whole numbers")) for v in value]
 
     def _whole(self, value: Any, expected: str) -> int:
-        ok = not isinstance(value, bool) and (
-            isinstance(value, int) or (isinstance(value, float) and math.isfinite(value) and value.is_integer())
-        )
+        integral_float = isinstance(value, float) and math.isfinite(value) and value.is_integer()
+        ok = not isinstance(value, bool) and (isinstance(value, int) or integral_float)
         if not ok or abs(value) >= 2**31:
             raise PuzzleError(f"expected {expected}, got {_show(value)}", self.where)
         return int(value)

@@ -30,9 +30,9 @@ def unregister(name: str) -> None:
 def get_family(name: str) -> Family:
     family = FAMILIES.get(name)
     if family is None:
-        raise PuzzleError(
-            f"the family {str(name)[:40]!r} is not supported yet; choose one of: {', '.join(FAMILIES)}", "family"
-        )
+        known = ", ".join(FAMILIES)
+        message = f"the family {str(name)[:40]!r} is not supported yet; choose one of: {known}"
+        raise PuzzleError(message, "family")
     return family
 
 

@@ -56,7 +56,7 @@ class Problem:
         return state
 
     #: True when the renderer cannot draw a state from ``cell_of`` alone: each expanded state is
-    #: then sent as a ``snapshot`` beside the trace (e.g. the labyrinth's board after a push).
+    #: then sent as a ``snapshot`` beside the trace (e.g. a board after a row was pushed).
     has_snapshots: bool = False
 
     def snapshot(self, state: State) -> dict[str, Any]:

@@ -141,7 +141,8 @@ def _get_puzzle(pid: str) -> Any:
 
 @api.errorhandler(LookupError)
 def unknown_puzzle(err: LookupError):
-    return bad_request(f"no puzzle with id {str(err.args[0])[:40]!r} (it may have expired: upload it again)", 404)
+    pid = str(err.args[0])[:40]
+    return bad_request(f"no puzzle with id {pid!r} (it may have expired: upload it again)", 404)
 
 
 @api.get("/puzzles/<pid>")
@@ -156,7 +157,8 @@ def cells(pid: str) -> Response:
     data = family.cells(puzzle)
     if data is None:
         return bad_request(
-            f"a {family.title.lower()} has no cell grid: its board is in the puzzle info (GET /api/puzzles/{pid})",
+            f"a {family.title.lower()} has no cell grid: its board is in the puzzle info "
+            f"(GET /api/puzzles/{pid})",
             404,
         )
     return Response(data, mimetype="application/octet-stream")

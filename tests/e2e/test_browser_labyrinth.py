@@ -9,8 +9,10 @@ import pytest
 
 from tests.e2e.pages import ARTIFACTS, BROWSER_TEST, CASES, next_frame, status_is, upload
 
+# Whether the replay is animating (the renderer flags it on its canvas), and the animation's phase.
 ANIMATION_STATE = (
-    "() => [window.__labyrinthAnimating, document.querySelector('[data-testid=canvas]').dataset.phase]"
+    "() => { const c = document.querySelector('[data-testid=canvas]');"
+    " return [c.dataset.animating === '1', c.dataset.phase]; }"
 )
 pytestmark = BROWSER_TEST
 
@@ -34,15 +36,15 @@ def wait_replay_idle(page) -> None:
 def test_puzzle6_astar_combined_solves_in_3_moves_and_replays(page, puzzle6):
     upload(page, puzzle6)
     # The labyrinth's options replace the grid's start/goal picking.
-    assert page.locator("[data-testid=move-model]").is_visible()
+    assert page.locator("[data-testid=option-moves]").is_visible()
     assert not page.locator("[data-testid=pick-start]").is_visible()
-    assert not page.locator("[data-testid=diagonal]").is_visible()
+    assert not page.locator("[data-testid=option-diagonal]").is_visible()
     algorithms = page.eval_on_selector_all("[data-testid=algorithm] option", "os => os.map(o => o.value)")
     assert "astar" in algorithms and "seed-greedy" in algorithms, algorithms
 
-    page.fill("[data-testid=start-col]", "1")
-    page.fill("[data-testid=goal-col]", "2")
-    page.select_option("[data-testid=move-model]", "combined")
+    page.fill("[data-testid=option-start_col]", "1")
+    page.fill("[data-testid=option-goal_col]", "2")
+    page.select_option("[data-testid=option-moves]", "combined")
     page.select_option("[data-testid=algorithm]", "astar")
     page.fill("[data-testid=speed]", "1000")  # the trace at max speed
     page.click("[data-testid=run]")
@@ -87,8 +89,8 @@ def test_puzzle6_astar_combined_solves_in_3_moves_and_replays(page, puzzle6):
 
 def test_replay_play_runs_to_the_end(page, puzzle6):
     upload(page, puzzle6)
-    page.fill("[data-testid=start-col]", "1")
-    page.fill("[data-testid=goal-col]", "2")
+    page.fill("[data-testid=option-start_col]", "1")
+    page.fill("[data-testid=option-goal_col]", "2")
     page.select_option("[data-testid=algorithm]", "astar")
     page.fill("[data-testid=speed]", "1000")
     page.click("[data-testid=run]")

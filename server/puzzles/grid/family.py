@@ -48,6 +48,9 @@ class GridFamily(Family):
                        optional=True, control="view"),
             ),
             compiled=True,
+            generators=("perfect", "braid"),
+            generators_help="perfect (one path between any two cells) or braid (no dead ends) mazes of "
+            "ROWS x COLS cells, written as PNG (2*ROWS+1 pixels high) or text for .txt",
         )
 
     # ---- files -----------------------------------------------------------------------------------
@@ -136,7 +139,8 @@ class GridFamily(Family):
         rows, cols = np.divmod(np.asarray(result.path, dtype=np.int64), puzzle.width)
         used = {k: v for k, v in options.items() if k not in ("start", "goal")}
         used["heuristic"] = used.get("heuristic") or ""
-        return {"family": self.name, **result.to_json(np.stack([rows, cols], axis=1).tolist()), "options": used}
+        path = np.stack([rows, cols], axis=1).tolist()
+        return {"family": self.name, **result.to_json(path), "options": used}
 
     def solution_image(self, solved: Solved) -> Any:
         from server.puzzles.grid.render import render_solution
@@ -149,9 +153,20 @@ class GridFamily(Family):
         verdict = "optimal" if result["optimal_guaranteed"] else "not guaranteed optimal"
         return [
             f"{filename}: {result['algorithm']} found a path of cost {result['cost']} ({verdict}), "
-            f"{len(result['path'])} cells; expanded {result['expanded']:,}, generated {result['generated']:,}, "
-            f"max frontier {result['max_frontier']:,}; search {result['seconds']:.3f} s"
+            f"{len(result['path'])} cells; expanded {result['expanded']:,}, "
+            f"generated {result['generated']:,}, max frontier {result['max_frontier']:,}; "
+            f"search {result['seconds']:.3f} s"
         ]
+
+    def generate(self, kind: str, rows: int, cols: int, seed: int, out: Path) -> str:
+        from server.puzzles.grid.generate import generate_braid, generate_perfect, maze_to_image, maze_to_text
+
+        maze = (generate_perfect if kind == "perfect" else generate_braid)(rows, cols, seed)
+        if out.suffix.lower() == ".txt":
+            out.write_text(maze_to_text(maze), encoding="utf-8")
+        else:
+            maze_to_image(maze).save(out)
+        return f"wrote {out} ({maze.width} x {maze.height} pixels)"
 
     def warm_up(self, algorithm: str) -> None:
         if algorithm in self.algorithms:

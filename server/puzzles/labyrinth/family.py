@@ -45,7 +45,8 @@ class LabyrinthFamily(Family):
             own_options=(
                 Option("moves", "choice", "Moves", "combined: a push then a walk is one move; separate: "
                        "each counts", optional=True, stage="both",
-                       choices=(("combined", "combined (push + walk)"), ("separate", "separate (push or walk)"))),
+                       choices=(("combined", "combined (push + walk)"),
+                                ("separate", "separate (push or walk)"))),
                 Option("start_col", "int", "Start column", "the player enters the board below this column",
                        optional=True, min=0, max=MAX_SIDE - 1, stage="both"),
                 Option("goal_col", "int", "Goal column", "and leaves it above this one",

@@ -2,8 +2,8 @@
 ``moves``, ``insertions`` and ``walked_cells``).
 
 Every algorithm comes from the core registry (``ALGORITHMS`` is this family's menu; seed 000's
-method is registered by ``greedy``) and runs through ``server.search.runner``; a depth limit makes a bounded variant of IDA* or
-iterative deepening.
+method is registered by ``greedy``) and runs through ``server.search.runner``; a depth limit makes
+a bounded variant of IDA* or iterative deepening.
 """
 
 from __future__ import annotations
