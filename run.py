@@ -62,26 +62,38 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def add_family_options(solve: argparse.ArgumentParser) -> None:
-    """One group of flags per family, from its options schema; an option several families share
-    (the search's heuristic and weight) is listed once, in the first family that has it. Values
-    stay text here: the family's schema reads and checks them (``Family.text_options``)."""
-    seen: set[str] = set()
+    """Flags from the families' options schemas: an option several families share (the search's
+    heuristic and weight) in one group, then one group per family. Values stay text here: the
+    family's schema reads and checks them (``Family.text_options``)."""
+    owners: dict[str, list] = {}
+    for family in FAMILIES.values():
+        for option in family.options:
+            owners.setdefault(option.name, []).append((family, option))
+    shared = solve.add_argument_group("search options (each family checks its own values)")
+    for owned in owners.values():
+        if len(owned) > 1:
+            first = owned[0][1]
+            choices = list(dict.fromkeys(v for _, o in owned for v in o.choice_values)) or None
+            per_family = "; ".join(
+                f"{f.name}: {', '.join(o.choice_values)}" for f, o in owned if o.choice_values
+            )
+            _add_flag(shared, first, first.help + (f" ({per_family})" if per_family else ""), choices)
     for family in FAMILIES.values():
         group = solve.add_argument_group(f"{family.title.lower()} options ({family.name})")
         for option in family.options:
-            if option.name in seen:
-                continue
-            seen.add(option.name)
-            flag = "--" + option.name.replace("_", "-")
-            also = [f.name for f in FAMILIES.values() if f is not family and option.name in option_names(f)]
-            help_text = option.help + (f" [also {', '.join(also)}]" if also else "")
-            if option.type == "bool":
-                group.add_argument(flag, dest=option.name, action="store_const", const="true",
-                                   default=argparse.SUPPRESS, help=help_text)
-                continue
-            metavar = {"point": "ROW,COL", "int_list": "N,N,...", "int": "N", "float": "X"}.get(option.type)
-            group.add_argument(flag, dest=option.name, default=argparse.SUPPRESS, help=help_text,
-                               metavar=metavar, choices=option.choice_values or None)
+            if len(owners[option.name]) == 1:
+                _add_flag(group, option, option.help, option.choice_values or None)
+
+
+def _add_flag(group, option, help_text: str, choices: list[str] | None) -> None:
+    flag = "--" + option.name.replace("_", "-")
+    if option.type == "bool":
+        group.add_argument(flag, dest=option.name, action="store_const", const="true",
+                           default=argparse.SUPPRESS, help=help_text)
+        return
+    metavar = {"point": "ROW,COL", "int_list": "N,N,...", "int": "N", "float": "X"}.get(option.type)
+    group.add_argument(flag, dest=option.name, default=argparse.SUPPRESS, help=help_text,
+                       metavar=metavar, choices=choices)
 
 
 def option_names(family) -> set[str]:

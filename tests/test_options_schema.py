@@ -129,6 +129,7 @@ def cli(*args: str) -> subprocess.CompletedProcess:
 def test_cli_help_has_a_group_per_family_and_refuses_foreign_options(tmp_path: Path) -> None:
     help_text = cli("solve", "--help").stdout
     assert "grid maze options (grid):" in help_text and "--diagonal" in help_text
+    assert "search options" in help_text and "relaxed" in help_text
     assert "shifting-tile labyrinth options (labyrinth):" in help_text and "--start-col N" in help_text
     board = tmp_path / "board.csv"
     board.write_text(LABYRINTH_CSV)
