@@ -77,7 +77,7 @@ class Option:
     # ---- checking one value ------------------------------------------------------------------
     def check(self, value: Any) -> Any:
         """A JSON value of this option, checked; raises PuzzleError naming the option."""
-        if value is None:
+        if value is None or (value == "" and self.type == "choice"):  # "": "no choice", the default
             if self.optional:
                 return None
             raise PuzzleError("a value is required", self.where)

@@ -1,42 +1,53 @@
-// The page controller: wires the panels (mazes, algorithm, start/goal picking, player, stats) to
-// the API, the live connection, the timeline, the player and the renderer.
+// The page shell: upload (picker, drag and drop), the gallery, the algorithm menu, the options form
+// built from the puzzle family's schema, run/stop, status, progress and errors, the trace player's
+// controls and the stats every family shares. What a family draws and adds is its view's
+// (static/js/families/): the shell picks the view class by the puzzle's `family` and talks to it
+// only through the interface documented in families/index.js.
 
 import * as api from "./api.js";
+import { el } from "./dom.js";
+import { viewClassFor } from "./families/index.js";
 import { setNumber, seconds, withCommas } from "./format.js";
-import { GridRenderer } from "./grid_renderer.js";
-import { GridState } from "./grid_state.js";
-import { LabyrinthView } from "./labyrinth_view.js";
-import { renderLegend } from "./legend.js";
 import { Live } from "./live.js";
-import { Player, sliderFromSpeed, speedFromSlider, speedLabel } from "./player.js";
+import { OptionsForm } from "./options_form.js";
+import { DEFAULT_SPEED, Player, sliderFromSpeed, speedFromSlider, speedLabel } from "./player.js";
 import { Timeline } from "./timeline.js";
 
 const $ = (id) => document.getElementById(id);
-const DEFAULT_SPEED = 1500; // steps/s: a 50 x 50 maze's BFS plays in a few seconds
 
 const app = {
-  algorithms: [],
-  families: {},
+  algorithms: [], // GET /api/algorithms
+  families: new Map(), // family name -> its schema entry (GET /api/families)
   puzzle: null, // puzzle info from the API
-  cells: null, // Uint8Array
-  state: null, // GridState
-  picked: { start: null, goal: null }, // flat cell indices chosen by clicking
-  pickMode: "off", // "off" | "start" | "goal"
+  view: null, // the family view showing the puzzle
+  views: new Map(), // family name -> its view: made on first use, kept for the next puzzle
+  menuChoice: new Map(), // family name -> the algorithm last selected for it
+  formFamily: null, // the family the options form is built for
   loadToken: 0, // the latest puzzle load; older ones are dropped when they finish
   run: null, // {id, algorithm, result, records, finished}
 };
 
 const timeline = new Timeline();
-const renderer = new GridRenderer($("canvas"));
-renderer.toolsWidth = $("board-tools").offsetWidth + 8;
 const player = new Player({ timeline, onChange: updatePlayerControls });
 const live = new Live({ onConnection: connectionChanged });
-const labyrinth = new LabyrinthView({ canvas: $("canvas"), socket: live.socket, timeline, player, speed: () => player.speed });
-// One canvas, two renderers: the grid's stays quiet while a labyrinth has the board.
-const drawGrid = renderer.drawNow.bind(renderer);
-renderer.drawNow = () => {
-  if (labyrinth.active) renderer.drawPending = false;
-  else drawGrid();
+const form = new OptionsForm({
+  section: $("family-options"),
+  title: $("family-options-title"),
+  body: $("family-options-body"),
+  shared: $("algorithm-options"),
+  onChange: optionChanged,
+});
+// Where a family view puts its own panels.
+const hosts = { left: $("family-panel-left"), right: $("family-panel-right"), banner: $("family-banner") };
+
+// What a family view may ask of the page.
+const shell = {
+  option: (name) => form.get(name),
+  setOption: (name, value) => form.set(name, value),
+  showError,
+  setBusy,
+  setHover: (text) => { $("hover").textContent = text; },
+  toolsWidth: () => $("board-tools").offsetWidth + 8, // CSS px the zoom buttons cover
 };
 
 // ---- status, errors, progress ------------------------------------------------------------------
@@ -47,9 +58,9 @@ function setStatus(text, tone = "idle") {
 }
 
 function showError(message) {
-  const el = $("error");
-  el.textContent = message;
-  el.hidden = !message;
+  const banner = $("error");
+  banner.textContent = message;
+  banner.hidden = !message;
 }
 
 /** The spinner over the board: text, or null to hide it. */
@@ -72,42 +83,52 @@ function connectionChanged(connected) {
   }
 }
 
-// ---- algorithm panel ---------------------------------------------------------------------------
+// ---- algorithm menu and options ----------------------------------------------------------------
 
 function currentAlgorithm() {
   return app.algorithms.find((a) => a.name === $("algorithm").value) || null;
 }
 
-function fillHeuristics() {
-  const grid = app.families.grid || {};
-  const names = $("diagonal").checked ? grid.heuristics_diagonal || grid.heuristics || [] : grid.heuristics || [];
-  // The server lists the recommended heuristic first for each move rule (octile for diagonal moves;
-  // manhattan would overestimate there), so a change of rule selects it.
-  $("heuristic").replaceChildren(...names.map((name) => new Option(name, name)));
+/** The menu for a family: `names` in order; the family's last choice, else the current one if offered. */
+function fillAlgorithmMenu(family, names) {
+  const select = $("algorithm");
+  const previous = select.value;
+  const labels = new Map(app.algorithms.map((a) => [a.name, a.label]));
+  select.replaceChildren(...names.map((name) => new Option(labels.get(name) || name, name)));
+  const remembered = app.menuChoice.get(family);
+  select.value = names.includes(remembered) ? remembered : names.includes(previous) ? previous : names[0] || "";
+}
+
+/** The options form for a family (rebuilt only when the family changes: choices survive puzzles). */
+function useFamilyForm(family, View) {
+  if (app.formFamily === family.name) return;
+  form.build(family, View?.formLayout);
+  app.formFamily = family.name;
 }
 
 function algorithmChanged() {
   const algorithm = currentAlgorithm();
   $("algorithm-summary").textContent = algorithm ? algorithm.summary : "";
-  $("opt-heuristic").hidden = !algorithm?.uses_heuristic;
-  $("opt-weight").hidden = !algorithm?.uses_weight;
+  form.showFor($("algorithm").value);
+  if (app.puzzle) app.menuChoice.set(app.puzzle.family, $("algorithm").value);
 }
 
-function runOptions() {
-  const algorithm = currentAlgorithm();
-  if (labyrinth.active) return labyrinth.runOptions(algorithm);
-  const toRC = (cell) => (cell === null ? null : [Math.floor(cell / app.puzzle.width), cell % app.puzzle.width]);
-  const weight = parseFloat($("weight").value);
-  return {
-    heuristic: algorithm?.uses_heuristic ? $("heuristic").value : "",
-    weight: algorithm?.uses_weight && Number.isFinite(weight) ? weight : 1.0,
-    diagonal: $("diagonal").checked,
-    start: toRC(app.picked.start),
-    goal: toRC(app.picked.goal),
-  };
+function optionChanged(name, value) {
+  app.view?.optionChanged(name, value, form);
 }
 
 // ---- loading a puzzle --------------------------------------------------------------------------
+
+/** The view for a family: one instance each, with its own canvas; null for a family we cannot show. */
+function viewFor(family) {
+  if (app.views.has(family)) return app.views.get(family);
+  const View = viewClassFor(family);
+  if (!View || !app.families.has(family)) return null;
+  const canvas = el("canvas", { testid: "canvas", "aria-label": "Maze board" });
+  const view = new View({ canvas, hosts, timeline, player, shell });
+  app.views.set(family, view);
+  return view;
+}
 
 /** Load a puzzle (fetchInfo resolves to its info); `what` names it in error messages. */
 async function loadPuzzle(fetchInfo, label, what) {
@@ -120,19 +141,11 @@ async function loadPuzzle(fetchInfo, label, what) {
   try {
     const info = await fetchInfo();
     if (token !== app.loadToken) return;
-    if (info.family === "labyrinth") {
-      showLabyrinth(info);
-      setStatus("ready", "idle");
-      return;
-    }
-    if (info.family && info.family !== "grid") {
-      throw new api.ApiError(`it is a ${info.family} puzzle, and this page draws grid mazes only.`);
-    }
-    setBusy("loading cells…");
-    const cells = await api.getCells(info.id);
+    const view = viewFor(info.family);
+    if (!view) throw new api.ApiError(`it is a ${info.family} puzzle, which this page cannot show.`);
+    const data = await view.prepare(info);
     if (token !== app.loadToken) return;
-    if (cells.length !== info.width * info.height) throw new api.ApiError("The maze's cells did not arrive complete.");
-    showPuzzle(info, cells);
+    showPuzzle(info, view, data);
     setStatus("ready", "idle");
   } catch (err) {
     if (token !== app.loadToken) return;
@@ -148,37 +161,28 @@ async function loadPuzzle(fetchInfo, label, what) {
   }
 }
 
-function showPuzzle(info, cells) {
-  if (labyrinth.active) {
-    labyrinth.leave();
-    fillHeuristics();
-    algorithmChanged();
+/** Hand the board to `view` for a new puzzle: the old view leaves first (and stops drawing). */
+function showPuzzle(info, view, data) {
+  if (app.view) {
+    app.view.leave();
+    app.view.canvas.remove();
   }
+  $("hover").textContent = "";
   app.puzzle = info;
-  app.cells = cells;
-  app.state = new GridState(info.width, info.height);
-  app.picked = { start: null, goal: null };
-  timeline.reset();
-  renderer.setMaze(info.width, info.height, cells, app.state);
-  player.attach(app.state, renderer);
-  showPuzzleInfo(info);
-  setPickMode(info.endpoint_problem ? "start" : "off");
-  updateMarkers();
-  updateLegend();
-}
-
-/** A labyrinth: its view takes the canvas, the options and the trace player. */
-function showLabyrinth(info) {
-  app.puzzle = info;
-  app.cells = null;
-  app.state = null;
-  app.picked = { start: null, goal: null };
-  timeline.reset();
-  setPickMode("off");
-  labyrinth.enter(info, app.algorithms);
+  app.view = view;
+  $("board").prepend(view.canvas);
+  $("board-tools").classList.toggle("unused", typeof view.zoomBy !== "function");
+  document.querySelector(".layout").classList.toggle("wide-right", Boolean(view.wideRight));
+  useFamilyForm(app.families.get(info.family), view.constructor);
+  form.applyPuzzle(info.options);
+  fillAlgorithmMenu(info.family, info.algorithms || app.families.get(info.family).algorithms || []);
   algorithmChanged();
-  player.attach(labyrinth.search, labyrinth.traceView);
+  timeline.reset();
+  view.enter(info, data);
+  const target = view.playerTarget();
+  player.attach(target.state, target.renderer);
   showPuzzleInfo(info);
+  updateLegend();
 }
 
 /** What every family shows of a new puzzle: name, notes, size, empty stats. */
@@ -186,66 +190,21 @@ function showPuzzleInfo(info) {
   $("empty").hidden = true;
   $("puzzle-name").textContent = info.name;
   $("run").disabled = false;
-  for (const el of document.querySelectorAll("#gallery button")) {
-    el.classList.toggle("active", el.dataset.name === info.galleryName);
+  for (const button of document.querySelectorAll("#gallery button")) {
+    button.classList.toggle("active", button.dataset.name === info.galleryName);
   }
-  $("notes").replaceChildren(...(info.notes || []).map((note) => {
-    const p = document.createElement("p");
-    p.textContent = note;
-    return p;
-  }));
+  $("notes").replaceChildren(...(info.notes || []).map((note) => el("p", { text: note })));
   $("notes-box").hidden = !(info.notes || []).length;
   $("maze-size").textContent = `${info.width} × ${info.height}`;
-  $("maze-size").title = info.weighted ? "some cells cost more than 1 to enter" : "every cell costs 1 to enter";
+  if ("weighted" in info) {
+    $("maze-size").title = info.weighted ? "some cells cost more than 1 to enter" : "every cell costs 1 to enter";
+  } else $("maze-size").removeAttribute("title");
   resetStats();
 }
 
-function cellOf([r, c]) {
-  return r * app.puzzle.width + c;
-}
-
-function updateMarkers() {
-  if (!app.puzzle || labyrinth.active) return;
-  const starts = app.picked.start !== null ? [app.picked.start] : app.puzzle.starts.map(cellOf);
-  const goals = app.picked.goal !== null ? [app.picked.goal] : app.puzzle.goals.map(cellOf);
-  renderer.setMarkers(starts, goals);
-  const banner = $("endpoint-banner");
-  const missing = endpointsMissing();
-  banner.hidden = !app.puzzle.endpoint_problem || missing.length === 0;
-  banner.textContent = app.puzzle.endpoint_problem
-    ? `${sentence(app.puzzle.endpoint_problem)} Click a free cell on the maze for the ${missing.join(" and ")}` +
-      " (shift-click sets the goal)."
-    : "";
-  const rc = (cell) => `(${Math.floor(cell / app.puzzle.width)}, ${cell % app.puzzle.width})`;
-  const parts = [];
-  if (app.picked.start !== null) parts.push(`start ${rc(app.picked.start)}`);
-  if (app.picked.goal !== null) parts.push(`goal ${rc(app.picked.goal)}`);
-  $("picked").textContent = parts.length ? `Chosen: ${parts.join(", ")}` : "";
-  $("clear-picks").hidden = parts.length === 0;
-}
-
-/** The server's clause as a sentence: capital first letter, final full stop. */
-function sentence(text) {
-  const t = text.trim();
-  return t.charAt(0).toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".");
-}
-
-function endpointsMissing() {
-  const missing = [];
-  if (app.picked.start === null && !app.puzzle.starts.length) missing.push("start");
-  if (app.picked.goal === null && !app.puzzle.goals.length) missing.push("goal");
-  return missing;
-}
-
 function updateLegend() {
-  if (labyrinth.active) return; // the labyrinth's legend is its own
-  const algorithm = app.run ? app.run.algorithm : $("algorithm").value;
-  renderLegend($("legend"), {
-    weighted: Boolean(app.puzzle?.weighted),
-    backward: algorithm === "bidirectional",
-    scoreMax: timeline.maxValue,
-    scoreName: algorithm === "bfs" ? "wave score" : "cost so far",
-  });
+  if (!app.view) return;
+  app.view.legend($("legend"), { algorithm: app.run ? app.run.algorithm : $("algorithm").value });
 }
 
 // ---- gallery and upload ------------------------------------------------------------------------
@@ -253,29 +212,18 @@ function updateLegend() {
 function fillGallery(entries) {
   const list = $("gallery");
   list.replaceChildren(...entries.map((entry) => {
-    const li = document.createElement("li");
-    const button = document.createElement("button");
-    button.type = "button";
-    button.dataset.name = entry.name;
-    button.title = entry.description || entry.title;
-    const title = document.createElement("span");
-    title.textContent = entry.title;
-    const size = document.createElement("small");
     // The protocol promises width and height; show them when the server sends them.
-    size.textContent = entry.width && entry.height ? `${entry.width} × ${entry.height}` : "";
-    button.append(title, size);
-    button.addEventListener("click", () =>
-      loadPuzzle(async () => ({ ...(await api.loadGalleryPuzzle(entry.name)), galleryName: entry.name }),
-        "loading", `“${entry.title}”`));
-    li.append(button);
-    return li;
+    const size = entry.width && entry.height ? `${entry.width} × ${entry.height}` : "";
+    const button = el("button", {
+      type: "button", "data-name": entry.name, title: entry.description || entry.title,
+      on: {
+        click: () => loadPuzzle(async () => ({ ...(await api.loadGalleryPuzzle(entry.name)), galleryName: entry.name }),
+          "loading", `“${entry.title}”`),
+      },
+    }, el("span", { text: entry.title }), el("small", { text: size }));
+    return el("li", {}, button);
   }));
-  if (!entries.length) {
-    const li = document.createElement("li");
-    li.className = "muted";
-    li.textContent = "No bundled mazes.";
-    list.append(li);
-  }
+  if (!entries.length) list.append(el("li", { class: "muted", text: "No bundled mazes." }));
 }
 
 function uploadFile(file) {
@@ -319,45 +267,12 @@ function bindUpload() {
   window.addEventListener("drop", (event) => event.preventDefault());
 }
 
-// ---- start/goal picking ------------------------------------------------------------------------
-
-function setPickMode(mode) {
-  app.pickMode = mode;
-  for (const [id, value] of [["pick-off", "off"], ["pick-start", "start"], ["pick-goal", "goal"]]) {
-    $(id).setAttribute("aria-pressed", String(mode === value));
-  }
-  $("canvas").classList.toggle("picking", mode !== "off");
-}
-
-function cellClicked(cell, event) {
-  if (!app.puzzle || !app.cells) return;
-  const which = event.shiftKey ? "goal" : app.pickMode;
-  if (which === "off") return;
-  if (app.cells[cell] === 0) {
-    showError("That cell is a wall: pick a free (light) cell.");
-    return;
-  }
-  showError("");
-  app.picked[which] = cell;
-  // Guide the user through both clicks when the file decided neither.
-  if (which === "start" && app.pickMode === "start" && app.picked.goal === null && !app.puzzle.goals.length) {
-    setPickMode("goal");
-  }
-  updateMarkers();
-}
-
-function cellHovered(cell) {
-  const el = $("hover");
-  if (cell < 0 || !app.puzzle || !app.cells) {
-    el.textContent = "";
-    return;
-  }
-  const W = app.puzzle.width;
-  const weight = app.cells[cell];
-  const parts = [`row ${Math.floor(cell / W)}, col ${cell % W}`, weight === 0 ? "wall" : `cost ${weight}`];
-  const status = app.state.status[cell];
-  if (status) parts.push(`score ${+app.state.score[cell].toFixed(3)}`);
-  el.textContent = parts.join(" · ");
+/** The file picker offers what some family reads; the button's tooltip says what each expects. */
+function describeUploads(families) {
+  const accept = new Set(families.flatMap((family) => family.accept || []));
+  $("upload").accept = [...accept].join(",");
+  const expects = families.map((family) => family.expects).filter(Boolean);
+  if (expects.length) $("upload-label").title = `Open ${expects.join("; or ")}`;
 }
 
 // ---- runs --------------------------------------------------------------------------------------
@@ -369,6 +284,7 @@ function resetStats() {
   const verdict = $("optimal");
   verdict.textContent = "";
   verdict.className = "verdict";
+  verdict.removeAttribute("title");
 }
 
 function cancelRun() {
@@ -378,37 +294,37 @@ function cancelRun() {
 }
 
 function startRun() {
-  if (!app.puzzle) return;
-  const missing = labyrinth.active ? [] : endpointsMissing();
-  if (missing.length) {
-    showError(`Choose the ${missing.join(" and ")} first: click a free cell on the maze.`);
-    setPickMode(missing[0]);
+  const view = app.view;
+  if (!app.puzzle || !view) return;
+  const notReady = view.checkReady();
+  if (notReady) {
+    showError(notReady);
     return;
   }
   cancelRun();
   showError("");
   timeline.reset();
-  renderer.setScoreMax(1);
   player.rewind();
   resetStats();
   const algorithm = $("algorithm").value;
-  app.run = { id: null, algorithm, result: null, records: null, finished: false, rescaledAt: -Infinity };
+  const options = form.values(algorithm, view.viewOptions());
+  app.run = { id: null, algorithm, result: null, records: null, finished: false };
+  const run = app.run;
+  run.id = live.start(
+    { puzzle: app.puzzle.id, algorithm, options },
+    {
+      onStatus: (msg) => run === app.run && runStatus(msg),
+      onFrame: (frame, msg) => run === app.run && runFrame(frame, msg),
+      onDone: (msg) => run === app.run && runDone(msg),
+      onError: (error) => run === app.run && finishRunWithError(error),
+    },
+  );
+  view.runStarted(run.id);
   updateLegend();
   setStatus("starting…", "busy");
   setBusy("starting…");
   setProgress("indeterminate");
   $("cancel").hidden = false;
-  const run = app.run;
-  run.id = live.start(
-    { puzzle: app.puzzle.id, algorithm, options: runOptions() },
-    {
-      onStatus: (msg) => run === app.run && runStatus(msg),
-      onFrame: (frame) => run === app.run && runFrame(frame),
-      onDone: (msg) => run === app.run && runDone(msg),
-      onError: (error) => run === app.run && finishRunWithError(error),
-    },
-  );
-  if (labyrinth.active) labyrinth.runStarted(run.id);
   player.play();
 }
 
@@ -429,7 +345,7 @@ function runStatus(msg) {
   }
 }
 
-function runFrame(frame) {
+function runFrame(frame, msg) {
   try {
     timeline.addFrame(frame.start, frame.kinds, frame.cells, frame.values);
   } catch (err) {
@@ -440,13 +356,7 @@ function runFrame(frame) {
   if (!app.run.finished && app.run.records === null && $("busy").hidden === false) {
     setBusy(null); // the first frames are here: the board speaks for itself now
   }
-  // Grow the colour scale with headroom and at most a few times a second: each change recolours
-  // every closed cell. Until then, higher scores show in the ramp's top colour.
-  const now = performance.now();
-  if (timeline.maxValue > renderer.scoreMax && now - app.run.rescaledAt > 250) {
-    renderer.setScoreMax(Math.ceil(timeline.maxValue * 1.25));
-    app.run.rescaledAt = now;
-  }
+  app.view.frame(msg);
   if (app.run.records !== null) maybeFinish();
   if (!player.playing) updatePlayerControls(); // playing, the player updates them every frame
 }
@@ -456,7 +366,7 @@ function runDone(msg) {
   app.run.records = msg.records;
   timeline.expected = msg.records;
   showResult(msg.result, msg.records);
-  if (labyrinth.active) labyrinth.showResult(msg.result);
+  app.view.result(msg.result);
   maybeFinish();
   updatePlayerControls();
 }
@@ -466,7 +376,7 @@ function maybeFinish() {
   const run = app.run;
   if (run.finished || timeline.length < run.records) return;
   run.finished = true;
-  renderer.setScoreMax(timeline.maxValue);
+  app.view.traceComplete();
   updateLegend();
   setStatus("done", "done");
   setBusy(null);
@@ -506,12 +416,13 @@ function showResult(result, records) {
     verdict.className = "verdict warn";
   }
   const used = result.options || {};
-  const rule = labyrinth.active ? `${used.moves} moves` : used.diagonal ? "8 directions, no corner cutting" : "4 directions";
-  verdict.title = `${rule}${used.heuristic ? `, heuristic ${used.heuristic}` : ""}` +
+  verdict.title = `${app.view.describeRule(used)}${used.heuristic ? `, heuristic ${used.heuristic}` : ""}` +
     `${used.weight && used.weight !== 1 ? `, weight ${used.weight}` : ""}`;
 }
 
 // ---- player controls ---------------------------------------------------------------------------
+
+let scrubbing = false;
 
 function updatePlayerControls() {
   const scrub = $("scrub");
@@ -524,8 +435,6 @@ function updatePlayerControls() {
   const nothing = !app.run && timeline.length === 0; // no trace to play yet
   for (const id of ["play", "step", "step-back", "scrub"]) $(id).disabled = nothing;
 }
-
-let scrubbing = false;
 
 function bindPlayer() {
   $("play").addEventListener("click", () => player.play());
@@ -569,7 +478,6 @@ function bindPanels() {
     algorithmChanged();
     if (!app.run) updateLegend();
   });
-  $("diagonal").addEventListener("change", fillHeuristics);
   $("run").addEventListener("click", startRun);
   $("cancel").addEventListener("click", () => {
     cancelRun();
@@ -578,45 +486,37 @@ function bindPanels() {
     setBusy(null);
     setProgress(null);
   });
-  $("pick-off").addEventListener("click", () => setPickMode("off"));
-  $("pick-start").addEventListener("click", () => setPickMode("start"));
-  $("pick-goal").addEventListener("click", () => setPickMode("goal"));
-  $("clear-picks").addEventListener("click", () => {
-    app.picked = { start: null, goal: null };
-    updateMarkers();
-  });
-  $("fit").addEventListener("click", () => renderer.fit());
-  $("zoom-in").addEventListener("click", () => renderer.zoomBy(1.5));
-  $("zoom-out").addEventListener("click", () => renderer.zoomBy(1 / 1.5));
+  $("fit").addEventListener("click", () => app.view?.fit?.());
+  $("zoom-in").addEventListener("click", () => app.view?.zoomBy?.(1.5));
+  $("zoom-out").addEventListener("click", () => app.view?.zoomBy?.(1 / 1.5));
   $("large-text").addEventListener("click", (event) => {
     const on = document.documentElement.classList.toggle("large");
     event.currentTarget.setAttribute("aria-pressed", String(on));
-    renderer.toolsWidth = $("board-tools").offsetWidth + 8;
-    if (renderer.autoFit) renderer.fit();
+    app.view?.refit?.();
     try { localStorage.setItem("largeText", on ? "1" : ""); } catch { /* private mode */ }
   });
   try {
     if (localStorage.getItem("largeText")) $("large-text").click();
   } catch { /* private mode */ }
-  renderer.onCellClick = cellClicked;
-  renderer.onHover = cellHovered;
 }
 
 async function init() {
   bindPanels();
   bindPlayer();
   bindUpload();
-  updateLegend();
   setStatus("loading", "busy");
   try {
     const [algorithms, families, gallery] = await Promise.all([api.getAlgorithms(), api.getFamilies(), api.getGallery()]);
+    if (!Array.isArray(families)) throw new api.ApiError("The server sent its puzzle families in a form this page does not read.");
     app.algorithms = algorithms;
-    app.families = families;
-    // The grid menu; a puzzle of another family brings its own list (puzzle info `algorithms`).
-    $("algorithm").replaceChildren(
-      ...algorithms.filter((a) => a.families.includes("grid")).map((a) => new Option(a.label, a.name)),
-    );
-    fillHeuristics();
+    app.families = new Map(families.map((family) => [family.name, family]));
+    describeUploads(families);
+    // Until a puzzle is open, the menu and the form are the first family's.
+    const first = families[0];
+    if (first) {
+      useFamilyForm(first, viewClassFor(first.name));
+      fillAlgorithmMenu(first.name, first.algorithms || []);
+    }
     algorithmChanged();
     fillGallery(gallery);
     setStatus("ready", "idle");

@@ -37,3 +37,9 @@ export function seconds(s) {
   if (s < 1) return `${Math.round(s * 1000)} ms`;
   return `${s.toFixed(2)} s`;
 }
+
+/** A server clause as a sentence: capital first letter, final full stop ("" stays ""). */
+export function sentence(text) {
+  const t = (text || "").trim();
+  return t ? t.charAt(0).toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".") : "";
+}

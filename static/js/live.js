@@ -28,13 +28,14 @@ export class Live {
       try {
         const handlers = this.runs.get(msg?.run);
         if (handlers?.onFrame) {
+          // The records, normalised; the raw message too, for what a family adds (snapshots).
           handlers.onFrame({
             seq: msg.seq,
             start: msg.start,
             kinds: asBytes(msg.kinds),
             cells: asBytes(msg.cells),
             values: asBytes(msg.values),
-          });
+          }, msg);
         }
       } finally {
         // Always, even for a run we no longer follow, so the server never waits on us.
@@ -55,7 +56,8 @@ export class Live {
   }
 
   /**
-   * Start a run; returns its id. handlers: onStatus, onFrame, onDone, onError (plain message).
+   * Start a run; returns its id. handlers: onStatus, onFrame(records, rawMessage), onDone,
+   * onError (plain message).
    * Starting a run in a slot makes the server cancel our previous run in that slot.
    */
   start({ puzzle, algorithm, options, slot = "main" }, handlers) {

@@ -1,6 +1,9 @@
 // Every record of a run, as received, in growable typed arrays (no object per record): the player
 // reads from here at its own pace, independent of how fast frames arrive.
 
+// Record kinds (server/search/events.py): the first column of every trace.
+export const KIND = { OPEN: 0, CLOSE: 1, UPDATE: 2, PATH: 3, OPEN_B: 4, CLOSE_B: 5, UPDATE_B: 6 };
+
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 export class Timeline {

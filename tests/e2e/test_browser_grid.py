@@ -226,3 +226,23 @@ def test_pick_start_and_goal_on_an_ambiguous_maze(page, tmp_path):
 
     run_to_end(page, "bfs")
     assert page.text_content("[data-testid=cost]") == str(bfs_distance(AMBIGUOUS, start, goal))
+
+
+def test_options_form_is_built_from_the_schema(page, maze3):
+    upload(page, maze3)
+    shown = lambda name: page.locator(f"[data-testid=option-{name}]").is_visible()  # noqa: E731
+    page.select_option("[data-testid=algorithm]", "bfs")
+    assert shown("diagonal") and not shown("heuristic") and not shown("weight")
+    page.select_option("[data-testid=algorithm]", "astar")
+    assert shown("heuristic") and shown("weight")
+    # A change of move rule selects the heuristic recommended for it.
+    page.check("[data-testid=option-diagonal]")
+    assert page.input_value("[data-testid=option-heuristic]") == "octile"
+    page.uncheck("[data-testid=option-diagonal]")
+    assert page.input_value("[data-testid=option-heuristic]") == "manhattan"
+    page.check("[data-testid=option-diagonal]")
+    # Typed values go to the server (which refuses a wrong type): the run completes with them.
+    page.fill("[data-testid=option-weight]", "2")
+    run_to_end(page, "astar")
+    title = page.get_attribute("[data-testid=optimal]", "title")
+    assert title == "8 directions, no corner cutting, heuristic octile, weight 2", title

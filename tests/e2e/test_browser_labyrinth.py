@@ -117,3 +117,34 @@ def test_bad_csv_names_the_line(page, puzzle6, tmp_path, console):
     shutil.copy(PUZZLE6, copy)
     upload(page, copy)
     assert not error.is_visible()
+
+
+def test_puzzle_defaults_fill_the_form_and_switching_back_to_a_grid(page, puzzle6):
+    upload(page, puzzle6)
+    # The puzzle's own defaults and bounds (its info's options) are in the form.
+    assert page.input_value("[data-testid=option-start_col]") == "0"
+    assert page.input_value("[data-testid=option-goal_col]") == "3"
+    assert page.get_attribute("[data-testid=option-start_col]", "max") == "3"
+    assert page.input_value("[data-testid=option-moves]") == "combined"
+    assert page.input_value("[data-testid=option-view]") == "states"
+    page.select_option("[data-testid=algorithm]", "astar")
+    assert not page.locator("[data-testid=option-max_depth]").is_visible()
+    page.select_option("[data-testid=algorithm]", "idastar")
+    assert page.locator("[data-testid=option-max_depth]").is_visible()
+    page.fill("[data-testid=option-max_depth]", "6")
+    page.fill("[data-testid=speed]", "1000")
+    page.click("[data-testid=run]")
+    status_is(page, "done")
+    assert page.text_content("[data-testid=cost]").isdigit()
+
+    # A grid maze takes the board back: one canvas, the grid's panels, none of the labyrinth's.
+    page.locator("[data-testid=gallery] button").first.click()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=gallery] button.active') !== null"
+        " && document.querySelector('[data-testid=status]').textContent === 'ready'"
+    )
+    assert page.locator("canvas").count() == 1
+    assert page.locator("[data-testid=pick-start]").is_visible()
+    assert page.locator("[data-testid=option-diagonal]").is_visible()
+    assert page.locator("[data-testid=option-moves]").count() == 0
+    assert page.locator("[data-testid=moves]").count() == 0

@@ -2,7 +2,7 @@
 // expanded and frontier states, the g of the state being expanded, and its board (the frames'
 // snapshots, one per close record). It has the shape the Player drives (reset/apply/status).
 
-import { KIND } from "./grid_state.js";
+import { KIND } from "../../timeline.js";
 
 export class LabyrinthSearch {
   constructor() {

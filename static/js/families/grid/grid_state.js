@@ -1,8 +1,7 @@
 // The board as the trace has left it after the first N records: per-cell status and score in typed
 // arrays, so replaying millions of records from 0 (stepping back) is one tight loop.
 
-// Record kinds (server/search/events.py).
-export const KIND = { OPEN: 0, CLOSE: 1, UPDATE: 2, PATH: 3, OPEN_B: 4, CLOSE_B: 5, UPDATE_B: 6 };
+import { KIND } from "../../timeline.js";
 
 // Cell status = record kind + 1 (0 = not reached yet), so one subtraction maps the two.
 export const STATUS = {

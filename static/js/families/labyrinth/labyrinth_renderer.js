@@ -2,9 +2,9 @@
 // beside the board, arrows at the insertion points, start below and goal above the board, the player;
 // and animates one move (push, then walk). Knows nothing of runs or the page: the view drives it.
 
-import { COLORS, OKABE_ITO } from "./colors.js";
+import { fitCanvasToParent } from "../../canvas_size.js";
+import { COLORS, OKABE_ITO } from "../../colors.js";
 import { lineCells, openSides, placeAfterPush, pushDirection } from "./labyrinth_board.js";
-import { fitCanvasToParent } from "./canvas_size.js";
 
 const BACKGROUND = "#e4e1d9"; // the grid board's background: switching families does not flash
 const TILE = "#2b3037";
@@ -42,15 +42,20 @@ export class LabyrinthRenderer {
     this.scene = null; // {state, caption, lastMove}
     this.anim = null; // the running animation, see animate()
     this.frame = 0;
-    new ResizeObserver(() => this.active && this.resize()).observe(canvas.parentElement);
+    this.resizeObserver = new ResizeObserver(() => this.active && this.resize());
   }
 
-  /** Take the canvas (true) or leave it to another renderer (false). */
+  /** Start drawing (the canvas is on the page, in its board) or stop. */
   setActive(on) {
     if (on === this.active) return;
     this.active = on;
-    if (!on) this.finishAnimation();
-    else this.resize();
+    if (on) {
+      this.resizeObserver.observe(this.canvas.parentElement);
+      this.resize();
+    } else {
+      this.resizeObserver.disconnect();
+      this.finishAnimation();
+    }
   }
 
   setPuzzle({ rows, cols, insertions, start_col: startCol, goal_col: goalCol }) {
@@ -121,7 +126,6 @@ export class LabyrinthRenderer {
 
   setAnimatingFlag(on) {
     // Tests (and curious users) can tell a running animation from a finished one.
-    window.__labyrinthAnimating = on;
     this.canvas.dataset.animating = on ? "1" : "0";
   }
 

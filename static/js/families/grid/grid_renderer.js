@@ -2,9 +2,9 @@
 // its ImageData (seen as a Uint32Array) is recoloured per record and copied back in dirty bands of
 // rows, then drawn scaled onto the visible canvas. Overlays (path line, scores, markers) are vector.
 
-import { COLORS, baseTable, luminance, packHex, rampTable } from "./colors.js";
+import { COLORS, baseTable, luminance, packHex, rampTable } from "../../colors.js";
+import { fitCanvasToParent } from "../../canvas_size.js";
 import { STATUS } from "./grid_state.js";
-import { fitCanvasToParent } from "./canvas_size.js";
 
 const BAND = 32; // rows per dirty band: only changed bands are copied to the offscreen canvas
 const NUMBERS_FROM = 18; // screen px per cell from which scores and grid lines are drawn
@@ -42,9 +42,22 @@ export class GridRenderer {
     this.onCellClick = null; // (cell, event) => void
     this.onHover = null; // (cell) => void, -1 off the board
     this.toolsWidth = 0; // CSS px reserved on each side for the board's buttons
+    this.active = false; // drawing only while the canvas is on the page (setActive)
+    this.resizeObserver = new ResizeObserver(() => this.resize());
     this.bindInput();
-    new ResizeObserver(() => this.resize()).observe(canvas.parentElement);
-    this.resize();
+  }
+
+  /** Start drawing (the canvas is on the page, in its board) or stop: no draws, no input. */
+  setActive(on) {
+    if (on === this.active) return;
+    this.active = on;
+    if (on) {
+      this.resizeObserver.observe(this.canvas.parentElement);
+      this.resize();
+    } else {
+      this.resizeObserver.disconnect();
+      this.drawPending = false;
+    }
   }
 
   // ---- maze and state --------------------------------------------------------------------------
@@ -124,6 +137,7 @@ export class GridRenderer {
   // ---- view ------------------------------------------------------------------------------------
 
   resize() {
+    if (!this.active) return;
     this.size = fitCanvasToParent(this.canvas);
     if (this.autoFit) this.fit();
     else this.drawNow();
@@ -174,6 +188,7 @@ export class GridRenderer {
   bindInput() {
     const canvas = this.canvas;
     canvas.addEventListener("wheel", (event) => {
+      if (!this.maze) return;
       event.preventDefault();
       const rect = canvas.getBoundingClientRect();
       // Line-mode wheels (Firefox) report lines, not pixels.
@@ -224,7 +239,7 @@ export class GridRenderer {
   // ---- drawing ---------------------------------------------------------------------------------
 
   requestDraw() {
-    if (this.drawPending) return;
+    if (this.drawPending || !this.active) return;
     this.drawPending = true;
     requestAnimationFrame(() => this.drawNow());
   }
@@ -249,6 +264,7 @@ export class GridRenderer {
 
   drawNow() {
     this.drawPending = false;
+    if (!this.active) return;
     const ctx = this.ctx;
     const { width, height, dpr } = this.size;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);

@@ -1,0 +1,22 @@
+// A small helper for building markup with DOM calls (the page has no inline markup templates with
+// style attributes: a strict Content-Security-Policy is planned).
+
+/**
+ * el("p", {class: "hint", testid: "x", text: "..."}, ...children): an element. Props: `class`,
+ * `testid` (data-testid), `text` (textContent), `on` ({event: handler}), `hidden` (boolean);
+ * anything else becomes an attribute (null, undefined and false are skipped).
+ */
+export function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "testid") node.dataset.testid = value;
+    else if (key === "text") node.textContent = value;
+    else if (key === "hidden") node.hidden = Boolean(value);
+    else if (key === "on") for (const [event, handler] of Object.entries(value)) node.addEventListener(event, handler);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  node.append(...children.filter((child) => child !== null && child !== undefined && child !== false));
+  return node;
+}

@@ -1,0 +1,41 @@
+// The grid maze's legend: what each colour and marker means, with the score ramp's range.
+
+import { COLORS, rampCss } from "../../colors.js";
+import { endpointMarker, legendItem as item, legendItemLabelFirst, swatch } from "../../legend.js";
+
+function ramp(max) {
+  const bar = document.createElement("span");
+  bar.className = "ramp";
+  const stops = Array.from({ length: 9 }, (_, i) => rampCss(i / 8)).join(",");
+  bar.style.background = `linear-gradient(to right, ${stops})`;
+  const wrap = document.createElement("span");
+  wrap.className = "ramp-wrap";
+  const low = document.createElement("span");
+  low.textContent = "0";
+  const high = document.createElement("span");
+  high.textContent = max > 0 ? Math.round(max).toLocaleString("en-US") : "max";
+  wrap.append(low, bar, high);
+  return wrap;
+}
+
+/** Fill `container`. options: {weighted, backward, scoreMax, scoreName}. */
+export function renderGridLegend(container, { weighted = false, backward = false, scoreMax = 0, scoreName = "cost" } = {}) {
+  const items = [
+    item("Start", endpointMarker("start")),
+    item("Goal", endpointMarker("goal")),
+    item("Wall", swatch(COLORS.wall)),
+    item("Free", swatch(COLORS.free)),
+  ];
+  if (weighted) items.push(item("Weight 9", swatch(COLORS.heavy)));
+  items.push(
+    item("Frontier", swatch(COLORS.open)),
+    legendItemLabelFirst(`Expanded, by ${scoreName}`, ramp(scoreMax)),
+    item("Improved", swatch(COLORS.update)),
+    item("Current", swatch("#fff", "current")),
+  );
+  if (backward) {
+    items.push(item("Back frontier", swatch(COLORS.openBack)), item("Back expanded", swatch(COLORS.closedBack)));
+  }
+  items.push(item("Path", swatch(COLORS.path, "line")));
+  container.replaceChildren(...items);
+}

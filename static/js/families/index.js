@@ -1,0 +1,45 @@
+// The front end's puzzle families: which view class shows a puzzle of each `info.family`. This is the
+// one place outside a family's own folder that names families; the shell (../app.js) knows only the
+// interface below. A new family: a folder here with its view class, and a line in FAMILY_VIEWS.
+//
+// A family view is a class with no module-level mutable state: the shell may hold several instances
+// (a comparison shows 2–4 of one family side by side), each with its own canvas, Timeline and Player.
+//
+//   static formLayout      {title?, own: [[name, ...], ...], notes?: {name: "(note)"}}: options shown in a
+//                          section of the family's own (titled `title`, else the family's title; a row
+//                          of names sits side by side); every other form option goes under the
+//                          algorithm menu; a note follows an option's label, muted.
+//   constructor({canvas, hosts, timeline, player, shell})
+//                          canvas: this view's own <canvas>, put in the board by the shell before
+//                          enter() and taken out after leave(); hosts: {left, right, banner}, containers
+//                          for the family's panels (left column under the algorithm, right column under
+//                          the stats, centre above the board); shell: see app.js (`option(name)`,
+//                          `setOption`, `showError`, `setBusy`, `setHover`, `toolsWidth`).
+//   wideRight              true: the right column widens (long panels there).
+//   async prepare(info)    fetch what enter() needs (grid: the cells) without changing the page;
+//                          resolves to data handed to enter(); an ApiError says what went wrong.
+//   enter(info, data)      show the puzzle: start drawing, put the panels into the hosts.
+//   leave()                stop drawing (no frame after this), take the panels away.
+//   playerTarget()         {state, renderer} for the Player: state.reset/apply/status.length,
+//                          renderer.paint/repaintAll/requestDraw/drawNow.
+//   viewOptions()          values of the schema options whose control is "view" (grid: start, goal).
+//   optionChanged(name, value, form)   a form control changed; form.get/set adjust others.
+//   checkReady()           null when a run can start, else the message to show.
+//   runStarted(runId)      a run began (the timeline and player were just reset).
+//   frame(msg)             a raw run_frame, after its records went into the timeline.
+//   result(result)         run_done's result.
+//   traceComplete()        every record of the run has arrived.
+//   legend(container, {algorithm})     fill the legend under the board.
+//   describeRule(options)  the move rule in words, for the verdict's tooltip (the result's options).
+//   fit(), zoomBy(factor), refit()     optional: the board's zoom buttons show only when present;
+//                          refit() after the page's text size changed.
+
+import { GridView } from "./grid/grid_view.js";
+import { LabyrinthView } from "./labyrinth/labyrinth_view.js";
+
+export const FAMILY_VIEWS = { grid: GridView, labyrinth: LabyrinthView };
+
+/** The view class for a puzzle family's name, or null when this page cannot show that family. */
+export function viewClassFor(family) {
+  return Object.hasOwn(FAMILY_VIEWS, family) ? FAMILY_VIEWS[family] : null;
+}

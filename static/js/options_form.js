@@ -1,0 +1,176 @@
+// The run options form, built from a family's options schema (GET /api/families, docs/PROTOCOL.md):
+// one control per option the user sets (stage "run" or "both", control "form"). Values come out
+// typed — numbers as numbers, booleans, null for an empty optional value — and only for the options
+// of that family that the selected algorithm uses. A puzzle's own defaults and bounds (its info's
+// `options`) are applied when it is entered.
+
+import { el } from "./dom.js";
+
+export class OptionsForm {
+  /**
+   * @param {{section: HTMLElement, title: HTMLElement, body: HTMLElement, shared: HTMLElement,
+   *          onChange: (name: string, value: any) => void}} args
+   *   section/title/body: the family's own options section; shared: the place under the algorithm menu.
+   */
+  constructor({ section, title, body, shared, onChange }) {
+    Object.assign(this, { section, title, body, shared, onChange });
+    this.family = null;
+    this.notes = {};
+    this.controls = new Map(); // name -> {option, input, wrap, min, max, own}
+  }
+
+  /**
+   * Build the controls of `family` (its schema entry), placed as `layout` says (a view's formLayout:
+   * {title, own: [[name, ...], ...], notes: {name: "(a muted note after the label)"}}).
+   */
+  build(family, layout = {}) {
+    this.family = family;
+    this.notes = layout.notes || {};
+    this.controls.clear();
+    const shown = family.options.filter((o) => o.stage !== "load" && o.control !== "view");
+    const byName = new Map(shown.map((o) => [o.name, o]));
+    const ownRows = (layout.own || [])
+      .map((row) => row.filter((name) => byName.has(name)).map((name) => this.control(byName.get(name), true)))
+      .filter((row) => row.length);
+    this.body.replaceChildren(...ownRows.map((row) => (row.length === 1 ? row[0] : el("div", { class: "option-row" }, ...row))));
+    this.title.textContent = layout.title || family.title || "";
+    this.section.hidden = ownRows.length === 0;
+    const owned = new Set((layout.own || []).flat());
+    this.shared.replaceChildren(...shown.filter((o) => !owned.has(o.name)).map((o) => this.control(o, false)));
+    for (const { option } of this.controls.values()) this.set(option.name, option.default ?? null);
+  }
+
+  /** One control and its label; `data-testid` is option-<name>. */
+  control(option, own) {
+    const id = `option-${option.name}`;
+    const common = { id, testid: id, title: option.help || null };
+    const label = labelParts(this.notes[option.name] ? `${option.label} ${this.notes[option.name]}` : option.label);
+    let input;
+    let wrap;
+    if (option.type === "bool") {
+      input = el("input", { type: "checkbox", ...common });
+      wrap = el("label", { class: "check" }, input, ...label);
+    } else {
+      if (option.type === "choice") {
+        input = el("select", common,
+          ...(option.choices || []).map((choice) => new Option(choice.label ?? String(choice.value), String(choice.value))));
+      } else if (option.type === "int" || option.type === "float") {
+        const step = option.type === "int" ? 1 : option.step ?? "any";
+        input = el("input", { type: "number", step, placeholder: option.optional ? "default" : null, ...common });
+      } else {
+        // point ("row, col") and int_list ("0, 2, 4") as text
+        input = el("input", { type: "text", placeholder: option.optional ? "default" : null, ...common });
+      }
+      wrap = el("div", { class: "option" }, el("label", { for: id }, ...label), input);
+    }
+    input.addEventListener("change", () => this.onChange(option.name, this.get(option.name)));
+    const entry = { option, input, wrap, own, min: option.min ?? null, max: option.max ?? null };
+    this.controls.set(option.name, entry);
+    this.setBounds(entry);
+    return wrap;
+  }
+
+  setBounds(entry) {
+    if (entry.input.type !== "number") return;
+    for (const key of ["min", "max"]) {
+      if (entry[key] === null) entry.input.removeAttribute(key);
+      else entry.input.setAttribute(key, String(entry[key]));
+    }
+  }
+
+  /** A puzzle was entered: its `options` ({name: {default, min, max}}) override the schema's. */
+  applyPuzzle(overrides = {}) {
+    for (const entry of this.controls.values()) {
+      const override = overrides?.[entry.option.name];
+      if (!override) continue;
+      if ("min" in override) entry.min = override.min;
+      if ("max" in override) entry.max = override.max;
+      this.setBounds(entry);
+      if ("default" in override) this.set(entry.option.name, override.default);
+    }
+  }
+
+  /** Show the controls the selected algorithm uses (an option's `algorithms`, null = all). */
+  showFor(algorithm) {
+    for (const { option, wrap } of this.controls.values()) wrap.hidden = !usedBy(option, algorithm);
+    const own = [...this.controls.values()].filter((c) => c.own);
+    this.section.hidden = !own.some((c) => !c.wrap.hidden);
+  }
+
+  has(name) {
+    return this.controls.has(name);
+  }
+
+  /** A control's value, typed; null for an empty optional value (undefined: no such control). */
+  get(name) {
+    const entry = this.controls.get(name);
+    if (!entry) return undefined;
+    const { option, input } = entry;
+    const fallback = option.default ?? null;
+    switch (option.type) {
+      case "bool":
+        return input.checked;
+      case "choice": {
+        const choice = (option.choices || []).find((c) => String(c.value) === input.value);
+        return choice ? choice.value : fallback;
+      }
+      case "int":
+      case "float": {
+        const text = input.value.trim();
+        const number = Number(text);
+        if (!text || !Number.isFinite(number)) return text || !option.optional ? fallback : null;
+        const value = option.type === "int" ? Math.round(number) : number;
+        // Clamped as the old form did; the server checks the bounds again.
+        return Math.min(entry.max ?? Infinity, Math.max(entry.min ?? -Infinity, value));
+      }
+      case "int_list":
+      case "point": {
+        const text = input.value.trim();
+        if (!text) return option.optional ? null : fallback;
+        const numbers = text.split(/[\s,;]+/).filter(Boolean).map(Number);
+        if (!numbers.every(Number.isInteger) || (option.type === "point" && numbers.length !== 2)) return fallback;
+        return numbers;
+      }
+      default:
+        return input.value;
+    }
+  }
+
+  /** Set a control (a value the control cannot hold is ignored). */
+  set(name, value) {
+    const entry = this.controls.get(name);
+    if (!entry) return;
+    const { option, input } = entry;
+    if (option.type === "bool") input.checked = Boolean(value);
+    else if (option.type === "choice") {
+      // null: the first choice (the server lists the recommended one first).
+      const wanted = value === null || value === undefined ? option.choices?.[0]?.value : value;
+      if ((option.choices || []).some((c) => String(c.value) === String(wanted))) input.value = String(wanted);
+    } else if (Array.isArray(value)) input.value = value.join(", ");
+    else input.value = value === null || value === undefined ? "" : String(value);
+  }
+
+  /**
+   * The run's options: the family's run-stage options the algorithm uses, form controls' values and
+   * `viewValues` for those whose control is the view. Empty optional values are sent as null.
+   */
+  values(algorithm, viewValues = {}) {
+    const out = {};
+    for (const option of this.family?.options || []) {
+      if (option.stage === "load" || !usedBy(option, algorithm)) continue;
+      const value = option.control === "view" ? viewValues[option.name] : this.get(option.name);
+      if (value === undefined || (value === null && !option.optional)) continue;
+      out[option.name] = value;
+    }
+    return out;
+  }
+}
+
+const usedBy = (option, algorithm) => !option.algorithms || option.algorithms.includes(algorithm);
+
+/** "Start column (below)" -> "Start column " and a muted "(below)", as the page always showed it. */
+function labelParts(label = "") {
+  const match = /^(.*\S)\s+(\([^()]*\))$/.exec(label);
+  if (!match) return [label];
+  return [`${match[1]} `, el("span", { class: "muted", text: match[2] })];
+}
