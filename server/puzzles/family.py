@@ -74,6 +74,7 @@ class Family:
     heuristics: tuple[str, ...] = ()
     own_options: tuple[Option, ...] = ()
     compiled: bool = False  # searches run compiled (bigger expansion limit)
+    path_noun: str = "states"  # what a path is made of, in the CLI's summary
     generators: tuple[str, ...] = ()  # kinds of puzzle `run.py generate` makes
     generators_help: str = ""
     options: tuple[Option, ...] = field(init=False)
@@ -189,8 +190,8 @@ class Family:
             expanded = f"expanded {result['expanded']:,}"
             return [f"{filename}: {result['algorithm']} found no path ({why}); {expanded}"]
         return [
-            f"{filename}: {result['algorithm']} found a path of cost {result['cost']:g} ({verdict}), "
-            f"{len(result['path'])} states; expanded {result['expanded']:,}, "
+            f"{filename}: {result['algorithm']} found a path of cost {result['cost']} ({verdict}), "
+            f"{len(result['path'])} {self.path_noun}; expanded {result['expanded']:,}, "
             f"generated {result['generated']:,}, max frontier {result['max_frontier']:,}; "
             f"search {result['seconds']:.3f} s"
         ]

@@ -48,6 +48,7 @@ class GridFamily(Family):
                        optional=True, control="view"),
             ),
             compiled=True,
+            path_noun="cells",
             generators=("perfect", "braid"),
             generators_help="perfect (one path between any two cells) or braid (no dead ends) mazes of "
             "ROWS x COLS cells, written as PNG (2*ROWS+1 pixels high) or text for .txt",
@@ -146,17 +147,6 @@ class GridFamily(Family):
         from server.puzzles.grid.render import render_solution
 
         return render_solution(solved.drawn, [int(c) for c in solved.result.path])
-
-    def summary_lines(self, filename: str, result: dict[str, Any]) -> list[str]:
-        if not result["found"]:
-            return super().summary_lines(filename, result)
-        verdict = "optimal" if result["optimal_guaranteed"] else "not guaranteed optimal"
-        return [
-            f"{filename}: {result['algorithm']} found a path of cost {result['cost']} ({verdict}), "
-            f"{len(result['path'])} cells; expanded {result['expanded']:,}, "
-            f"generated {result['generated']:,}, max frontier {result['max_frontier']:,}; "
-            f"search {result['seconds']:.3f} s"
-        ]
 
     def generate(self, kind: str, rows: int, cols: int, seed: int, out: Path) -> str:
         from server.puzzles.grid.generate import generate_braid, generate_perfect, maze_to_image, maze_to_text
