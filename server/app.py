@@ -6,8 +6,23 @@ from flask import Flask, jsonify
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
 
+from server.budget import ServerBusy, WorkBudget
+from server.clients import RateLimits, TooMany
 from server.config import ROOT, Config
 from server.store import PuzzleStore
+
+# The page loads only its own scripts, styles and sockets: no inline script or style anywhere.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
 
 # Created once, initialised per app. Threading mode is named explicitly: auto-detection would
 # pick eventlet if it happened to be installed. msgpack sends each binary frame as one message.
@@ -23,16 +38,33 @@ def create_app(config: Config | None = None) -> Flask:
         template_folder=str(ROOT / "templates"),
     )
     app.config["SECRET_KEY"] = config.secret_key
+    app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
     app.config["MAX_CONTENT_LENGTH"] = config.max_upload_bytes
     app.config["TESTING"] = config.testing
     app.extensions["maze_config"] = config
-    app.extensions["puzzle_store"] = PuzzleStore(config.store_max_cells)
+    app.extensions["puzzle_store"] = PuzzleStore(config.store_max_cells, config.max_puzzles_per_client)
+    app.extensions["work_budget"] = WorkBudget(config.max_concurrent_runs, config.trace_budget_bytes)
+    app.extensions["rate_limits"] = RateLimits(config.clients_per_ip)
 
     from server.web.api import api
     from server.web.pages import pages
 
     app.register_blueprint(pages)
     app.register_blueprint(api, url_prefix="/api")
+
+    @app.after_request
+    def security_headers(response):
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
+        return response
+
+    @app.errorhandler(TooMany)
+    def too_many(err: TooMany):
+        return jsonify(error=str(err)), 429
+
+    @app.errorhandler(ServerBusy)
+    def busy(err: ServerBusy):
+        return jsonify(error=str(err)), 503
 
     @app.errorhandler(HTTPException)
     def http_error(err: HTTPException):
@@ -55,6 +87,7 @@ def create_app(config: Config | None = None) -> Flask:
         message_queue=config.message_queue,
         max_http_buffer_size=1_000_000,
         ping_timeout=30,
+        cors_allowed_origins=config.socket_origins,  # None: this server's own origin only
     )
     register_handlers(socketio, app)
     return app

@@ -1,38 +1,67 @@
-"""Server settings in one object; tests and the CLI override fields with ``create_app(config)``."""
+"""Server settings in one object; tests and the CLI override fields with ``create_app(config)``.
+Every limit the server enforces is here (the README's "Limits" section lists them)."""
 
 from __future__ import annotations
 
+import os
+import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def _secret_key() -> str:
+    """From ``MAZE_SECRET_KEY``; else random per process (sessions then last as long as the process)."""
+    return os.environ.get("MAZE_SECRET_KEY") or secrets.token_hex(32)
+
+
 @dataclass
 class Config:
     # Uploads
     max_upload_bytes: int = 64 * 1024 * 1024
-    max_pixels: int = 50_000_000  # anonymous uploads; `run.py serve --max-pixels` raises it
-    # Searches
+    max_pixels: int = 50_000_000  # anonymous uploads (also cells of a text grid); `serve --max-pixels`
+    # Searches: every entry point (socket, HTTP solve, solution image) shares one budget
     max_expanded: int = 50_000_000  # compiled searches (a family's fast path)
     max_expanded_generic: int = 2_000_000  # pure-Python searches
+    max_stored_generic: int = 1_000_000  # states a pure-Python search may hold (its memory)
     max_seconds: float = 120.0
     max_concurrent_runs: int = 4  # searches computing at once on this server; more wait their turn
+    solve_wait: float = 20.0  # an HTTP solve waits this long for a free worker, then gets a 503
     # Streaming
     frame_records: int = 32_768  # records per frame (~300 KB of binary)
-    frame_window: int = 4  # frames in flight without an acknowledgement
-    ack_timeout: float = 30.0  # a client that acks nothing for this long is dropped from the run
+    frame_window: int = 4  # frames sent beyond the highest acknowledged one
+    ack_timeout: float = 30.0  # a client that acknowledges nothing new for this long loses the run
+    stream_timeout: float = 600.0  # a whole stream, however steadily acknowledged
+    trace_budget_bytes: int = 512 * 1024 * 1024  # traces held for streaming, all runs together
+    # Per client (one browser; each cap also holds per IP address, `clients_per_ip` times looser)
+    max_runs_per_client: int = 4  # runs at once, one per slot (a comparison shows up to four)
+    uploads_per_minute: int = 30
+    runs_per_minute: int = 60  # socket runs and HTTP solves together
+    max_puzzles_per_client: int = 20  # puzzles a client keeps in the store; older ones are dropped
+    clients_per_ip: int = 40
+    max_id_length: int = 64  # run ids, slots, puzzle ids, algorithm names
     # Puzzle store (in memory, least recently used dropped first)
     store_max_cells: int = 400_000_000
     mazes_dir: Path = field(default_factory=lambda: ROOT / "mazes")
     engine: str = "auto"  # "generic" runs the pure-Python algorithms even where a fast path exists
     testing: bool = False
-
-    def expansion_limit(self, compiled: bool) -> int:
-        """Compiled searches (a family's fast path) get the big limit; pure Python is ~100 x slower."""
-        return self.max_expanded if compiled else self.max_expanded_generic
-    secret_key: str = "dev"
+    secret_key: str = field(default_factory=_secret_key)
+    # The origins Socket.IO accepts; None: the server's own origin only.
+    socket_origins: list[str] | None = None
     # msgpack sends a binary frame as one WebSocket message; Flask-SocketIO's test client only speaks
     # the default serializer, so the live-layer tests use "default".
     serializer: str = "msgpack"
     message_queue: str | None = None  # e.g. redis://…, to run several servers (see docs)
+
+    def expansion_limit(self, compiled: bool) -> int:
+        """Compiled searches (a family's fast path) get the big limit; pure Python is ~100 x slower."""
+        return self.max_expanded if compiled else self.max_expanded_generic
+
+    def search_limits(self, compiled: bool) -> dict[str, float | int | None]:
+        """The limits of one search (keyword arguments of ``solving.solve``)."""
+        return {
+            "max_expanded": self.expansion_limit(compiled),
+            "max_seconds": self.max_seconds,
+            "max_stored": None if compiled else self.max_stored_generic,
+        }

@@ -6,7 +6,6 @@ The CLI, the JSON API and the live layer all call ``solve``; it asks the puzzle'
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import numpy as np
@@ -14,6 +13,7 @@ import numpy as np
 from server.puzzles.family import RunControl, Solved
 from server.puzzles.options import Values
 from server.puzzles.registry import family_of
+from server.search.control import CancelFlag, deadline
 
 __all__ = ["Solved", "check_run", "solve"]
 
@@ -38,12 +38,18 @@ def solve(
     engine: str = "auto",
     max_expanded: int | None = None,
     max_seconds: float | None = None,
-    cancel: threading.Event | None = None,
+    max_stored: int | None = None,
+    cancel: CancelFlag | None = None,
     progress: np.ndarray | None = None,
 ) -> Solved:
     """Solve ``puzzle``; ``options`` is a JSON-like mapping of run options (checked against the
     family's schema). Raises PuzzleError for a bad algorithm or options, or a puzzle the options
-    leave unsolvable as asked (e.g. no start)."""
+    leave unsolvable as asked (e.g. no start).
+
+    Every limit applies to the generic engine and a family's fast path alike: ``max_seconds`` arms
+    ``cancel`` (a new flag when none is given) to be set when the time is up, and both poll it."""
     values = check_run(puzzle, algorithm, options)
-    control = RunControl(max_expanded, max_seconds, cancel, progress, record_trace, engine)
-    return family_of(puzzle).solve(puzzle, algorithm, values, control)
+    flag = cancel if cancel is not None else CancelFlag()
+    control = RunControl(max_expanded, max_seconds, flag, progress, record_trace, engine, max_stored)
+    with deadline(flag, max_seconds):
+        return family_of(puzzle).solve(puzzle, algorithm, values, control)

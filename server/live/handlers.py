@@ -1,4 +1,8 @@
-"""Socket.IO handlers: start and cancel runs; a disconnect stops the client's runs."""
+"""Socket.IO handlers: start, acknowledge and cancel runs; a disconnect stops the client's runs.
+
+Every event answers a malformed message with ``{ok: false, error}`` naming the field (the
+answer reaches clients that asked for an acknowledgement); nothing a client sends raises.
+"""
 
 from __future__ import annotations
 
@@ -7,49 +11,90 @@ from typing import Any
 from flask import Flask, request
 from flask_socketio import SocketIO
 
+from server.clients import RateLimits, TooMany, client_id, remote_address
 from server.live.runs import RunManager
 from server.puzzles.errors import PuzzleError
 from server.solving import check_run
 
 
 def register_handlers(socketio: SocketIO, app: Flask) -> None:
-    manager = RunManager(app.extensions["maze_config"])
+    config = app.extensions["maze_config"]
+    manager = RunManager(config, app.extensions["work_budget"])
     app.extensions["run_manager"] = manager
+    rate_limits: RateLimits = app.extensions["rate_limits"]
+
+    what = {"run": "run id", "slot": "slot name", "puzzle": "puzzle id", "algorithm": "algorithm name"}
+
+    def text_field(message: dict[str, Any], name: str, default: str | None = None) -> str:
+        value = message.get(name, default)
+        if not isinstance(value, str) or not value:
+            got = "nothing" if value is None else type(value).__name__
+            raise PuzzleError(f"missing {what[name]} (a non-empty string; got {got})", f"field '{name}'")
+        if len(value) > config.max_id_length:
+            raise PuzzleError(f"longer than {config.max_id_length} characters", f"field '{name}'")
+        return value
+
+    def seq_field(message: dict[str, Any]) -> int:
+        seq = message.get("seq")
+        if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq < 2**31:
+            raise PuzzleError("expected a frame number >= 0", "field 'seq'")
+        return seq
+
+    def an_object(message: Any, event: str) -> dict[str, Any]:
+        if not isinstance(message, dict):
+            raise PuzzleError(f"{event} expects an object, got {type(message).__name__}")
+        return message
+
+    def answered(handler):
+        """The handler's errors become the acknowledgement ``{ok: false, error}``."""
+
+        def wrapper(*args: Any) -> dict[str, Any]:
+            try:
+                return handler(args[0] if args else None) or {"ok": True}
+            except (PuzzleError, TooMany) as err:
+                return {"ok": False, "error": str(err)}
+
+        wrapper.__name__ = handler.__name__
+        return wrapper
 
     @socketio.on("run_start")
+    @answered
     def run_start(message: Any) -> dict[str, Any]:
+        message = an_object(message, "run_start")
+        run_id = text_field(message, "run")
+        slot = text_field(message, "slot", "main")
+        puzzle = app.extensions["puzzle_store"].get(text_field(message, "puzzle"))
+        if puzzle is None:
+            raise PuzzleError("unknown puzzle id (it may have expired: load it again)", "field 'puzzle'")
+        algorithm = text_field(message, "algorithm")
+        options = check_run(puzzle, algorithm, message.get("options"))  # refused before any thread starts
+        client = client_id()
+        rate_limits.take("run", config.runs_per_minute, client, remote_address())
         sid = request.sid
-        try:
-            if not isinstance(message, dict):
-                raise PuzzleError("run_start expects an object")
-            run_id = str(message.get("run") or "")
-            if not run_id:
-                raise PuzzleError("missing run id", "field 'run'")
-            puzzle = app.extensions["puzzle_store"].get(str(message.get("puzzle", "")))
-            if puzzle is None:
-                raise PuzzleError("unknown puzzle id (it may have expired: load it again)", "field 'puzzle'")
-            algorithm = message.get("algorithm", "")
-            # Refused in the ack, before any thread starts.
-            options = check_run(puzzle, algorithm, message.get("options"))
-        except PuzzleError as err:
-            return {"ok": False, "error": str(err)}
 
         def emit(event: str, payload: Any) -> None:
             socketio.emit(event, payload, to=sid)
 
-        manager.start(sid, str(message.get("slot") or "main"), run_id, puzzle, algorithm, options, emit)
+        manager.start(sid, slot, run_id, puzzle, algorithm, options, emit, client)
         return {"ok": True}
 
     @socketio.on("run_ack")
+    @answered
     def run_ack(message: Any) -> None:
-        if isinstance(message, dict):
-            manager.ack(request.sid, str(message.get("run", "")))
+        message = an_object(message, "run_ack")
+        manager.ack(request.sid, text_field(message, "run"), seq_field(message))
 
     @socketio.on("run_cancel")
+    @answered
     def run_cancel(message: Any) -> None:
-        if isinstance(message, dict):
-            manager.cancel(request.sid, str(message.get("run", "")))
+        message = an_object(message, "run_cancel")
+        manager.cancel(request.sid, text_field(message, "run"))
 
     @socketio.on("disconnect")
     def disconnect(*_args: Any) -> None:
         manager.disconnect(request.sid)
+
+    @socketio.on("*")
+    def unknown_event(event: Any, *_args: Any) -> dict[str, Any]:
+        expected = "run_start, run_ack or run_cancel"
+        return {"ok": False, "error": f"unknown event {str(event)[:40]!r}: expected {expected}"}

@@ -1,13 +1,17 @@
 """Runs: a background task per search that computes, then streams its trace in acknowledged frames.
 
-Each run belongs to one client (Socket.IO sid) and one slot; a new run in the same slot, a
-cancel, or the client leaving stops it. At most ``frame_window`` frames are unacknowledged, so a
-slow or vanished client never makes the server queue without bound. A semaphore bounds how many
-searches compute at once, so one user's huge search cannot starve everyone else.
+Each run belongs to one client connection (Socket.IO sid) and one slot; a new run in the same
+slot, a cancel, or the client leaving stops it. A run owns two threads (its task and the search
+it waits on) and both end when the run ends, however it ends. Frames are counted by ``seq``: at
+most ``frame_window`` are sent beyond the highest acknowledged one, acknowledgements of frames not
+sent are ignored, and a stream that stalls for ``ack_timeout`` or outlasts ``stream_timeout`` is
+dropped, so a slow, vanished or lying client never makes the server queue without bound. The
+server's ``WorkBudget`` bounds the searches computing at once and the memory traces hold.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -16,14 +20,17 @@ from typing import Any
 
 import numpy as np
 
+from server.budget import ServerBusy, WorkBudget
 from server.config import Config
 from server.live.frames import frames
 from server.puzzles.errors import PuzzleError
 from server.puzzles.options import Values
 from server.puzzles.registry import family_of
+from server.search.control import CancelFlag
 from server.solving import Solved, solve
 
 Emit = Callable[[str, Any], None]  # emit(event, payload) to the run's client
+SNAPSHOT_BYTES = 200  # a snapshot's dict and its lists, besides its board
 
 
 @dataclass(eq=False)
@@ -31,132 +38,149 @@ class Run:
     run_id: str
     sid: str
     slot: str
-    cancel: threading.Event = field(default_factory=threading.Event)
-    window: threading.Semaphore = field(default_factory=lambda: threading.Semaphore(0))
+    client: str = ""  # the browser (session) the connection belongs to
+    cancel: CancelFlag = field(default_factory=CancelFlag)
+    acked: int = -1  # the highest frame seq acknowledged
+    sent: int = -1  # the highest frame seq sent
+    progress: threading.Condition = field(default_factory=threading.Condition)
     thread: threading.Thread | None = None
+
+    def ack(self, seq: int) -> None:
+        with self.progress:
+            if self.acked < seq <= self.sent:  # an ack of a frame not sent yet counts for nothing
+                self.acked = seq
+                self.progress.notify_all()
+
+    def stop(self) -> None:
+        self.cancel.set()
+        with self.progress:
+            self.progress.notify_all()
 
 
 class RunManager:
     """Starts, tracks and stops the runs of every connected client."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, budget: WorkBudget) -> None:
         self.config = config
+        self.budget = budget
         self._runs: dict[tuple[str, str], Run] = {}  # (sid, slot) -> its current run
         self._live: set[Run] = set()  # every run whose thread has not ended, current or cancelled
         self._lock = threading.Lock()
-        self._compute_slots = threading.BoundedSemaphore(config.max_concurrent_runs)
 
     def start(
-        self,
-        sid: str,
-        slot: str,
-        run_id: str,
-        puzzle: Any,
-        algorithm: str,
-        options: Values,
-        emit: Emit,
+        self, sid: str, slot: str, run_id: str, puzzle: Any, algorithm: str, options: Values, emit: Emit,
+        client: str = "",
     ) -> Run:
-        run = Run(run_id, sid, slot, window=threading.Semaphore(self.config.frame_window))
+        """Start a run; raises PuzzleError when the client is at its cap of runs at once."""
+        run = Run(run_id, sid, slot, client or sid)
         with self._lock:
             previous = self._runs.get((sid, slot))
+            others = [r for key, r in self._runs.items() if r.client == run.client and key != (sid, slot)]
+            cap = self.config.max_runs_per_client
+            if len(others) >= cap:
+                raise PuzzleError(
+                    f"at most {cap} runs at once per client: stop one, or start the new one in its slot",
+                    "field 'slot'",
+                )
+            lingering = sum(1 for r in self._live if r.client == run.client)
+            if lingering >= 2 * cap:  # cancelled runs still winding down count too, up to a point
+                raise PuzzleError("too many runs still stopping on this connection; try again in a moment")
             if previous is not None:
-                previous.cancel.set()
+                previous.stop()
             self._runs[(sid, slot)] = run
             self._live.add(run)
         run.thread = threading.Thread(
-            target=self._execute,
-            args=(run, puzzle, algorithm, options, emit),
-            daemon=True,
-            name=f"run-{run_id}",
+            target=self._execute, args=(run, puzzle, algorithm, options, emit), daemon=True,
+            name=f"run-{run_id[:20]}",
         )
         run.thread.start()
         return run
 
-    def ack(self, sid: str, run_id: str) -> None:
-        """The client has handled one more frame of ``run_id``: one more may be sent."""
-        with self._lock:
-            for run in self._runs.values():
-                if run.sid == sid and run.run_id == run_id:
-                    run.window.release()
+    def ack(self, sid: str, run_id: str, seq: int) -> None:
+        """The client has handled frame ``seq`` of ``run_id`` (and every one before it)."""
+        for run in self._find(sid, run_id):
+            run.ack(seq)
 
     def cancel(self, sid: str, run_id: str) -> None:
-        with self._lock:
-            for run in self._runs.values():
-                if run.sid == sid and run.run_id == run_id:
-                    run.cancel.set()
+        for run in self._find(sid, run_id):
+            run.stop()
 
     def disconnect(self, sid: str) -> None:
         with self._lock:
-            for key in [k for k in self._runs if k[0] == sid]:
-                self._runs.pop(key).cancel.set()
+            gone = [self._runs.pop(key) for key in [k for k in self._runs if k[0] == sid]]
+        for run in gone:
+            run.stop()
 
     def active(self) -> int:
         """How many runs are still computing or streaming (cancelled ones until they notice)."""
         with self._lock:
             return len(self._live)
 
+    def _find(self, sid: str, run_id: str) -> list[Run]:
+        with self._lock:
+            return [r for r in self._runs.values() if r.sid == sid and r.run_id == run_id]
+
     # -- the background task --------------------------------------------------------------
     def _execute(self, run: Run, puzzle: Any, algorithm: str, options: Values, emit: Emit) -> None:
+        held = 0  # trace bytes reserved in the budget
         try:
-            solved = self._compute(run, puzzle, algorithm, options, emit)
+            family = family_of(puzzle)
+            def status(message: str) -> None:
+                emit("run_status", {"run": run.run_id, "phase": "queued", "done": 0, "total": None,
+                                    "message": message})
+
+            # Memory first, then a worker: a run waiting for memory holds no worker.
+            held = self.budget.reserve(family.trace_estimate(puzzle), run.cancel, status)
+            if run.cancel.is_set():
+                return
+            solved = self._compute(run, puzzle, algorithm, options, emit, status)
             if solved is None or run.cancel.is_set():
                 return
+            held = self.budget.resize(held, _bytes_held(solved), run.cancel, status)
+            if run.cancel.is_set():
+                return
             self._stream(run, solved, emit)
-        except PuzzleError as err:
+        except (PuzzleError, ServerBusy) as err:
             emit("run_error", {"run": run.run_id, "error": str(err)})
         except Exception as err:  # one user's failure must not take the server down
-            import logging
-
             logging.getLogger(__name__).exception("run %s failed", run.run_id)
             emit("run_error", {"run": run.run_id, "error": f"internal error ({type(err).__name__})"})
         finally:
+            self.budget.release(held)
             with self._lock:
                 self._live.discard(run)
                 if self._runs.get((run.sid, run.slot)) is run:
                     del self._runs[(run.sid, run.slot)]
 
     def _compute(
-        self, run: Run, puzzle: Any, algorithm: str, options: Values, emit: Emit
+        self, run: Run, puzzle: Any, algorithm: str, options: Values, emit: Emit,
+        status: Callable[[str], None],
     ) -> Solved | None:
-        status = {
-            "run": run.run_id, "phase": "queued", "done": 0, "total": None,
-            "message": "waiting for a free worker",
-        }
-        while not self._compute_slots.acquire(timeout=0.5):
-            if run.cancel.is_set():
+        with self.budget.computing(run.cancel, None, status) as got:
+            if not got:
                 return None
-            emit("run_status", status)
-        try:
             progress = np.zeros(1, np.int64)
             outcome: dict[str, Any] = {}
+            limits = self.config.search_limits(family_of(puzzle).compiled)
 
             def work() -> None:
                 try:
                     outcome["solved"] = solve(
-                        puzzle,
-                        algorithm,
-                        options,
-                        record_trace=True,
-                        max_expanded=self.config.expansion_limit(family_of(puzzle).compiled),
-                        max_seconds=self.config.max_seconds,
-                        engine=self.config.engine,
-                        cancel=run.cancel,
-                        progress=progress,
+                        puzzle, algorithm, options, record_trace=True, engine=self.config.engine,
+                        cancel=run.cancel, progress=progress, **limits,
                     )
                 except BaseException as err:  # handed to the run thread, which reports it
                     outcome["error"] = err
 
-            worker = threading.Thread(target=work, daemon=True, name=f"search-{run.run_id}")
+            worker = threading.Thread(target=work, daemon=True, name=f"search-{run.run_id[:20]}")
             worker.start()
-            emit("run_status", {**status, "phase": "searching", "message": "searching"})
+            base = {"run": run.run_id, "phase": "searching", "total": None}
+            emit("run_status", {**base, "done": 0, "message": "searching"})
             while worker.is_alive():
                 worker.join(timeout=0.25)
-                if worker.is_alive():
+                if worker.is_alive() and not run.cancel.is_set():
                     done = int(progress[0])
-                    emit("run_status", {**status, "phase": "searching", "done": done,
-                                        "message": f"searching: {done:,} expanded"})
-        finally:
-            self._compute_slots.release()
+                    emit("run_status", {**base, "done": done, "message": f"searching: {done:,} expanded"})
         if "error" in outcome:
             raise outcome["error"]
         return outcome["solved"]
@@ -165,28 +189,46 @@ class RunManager:
         trace = solved.trace
         assert trace is not None
         total = len(trace)
-        window = run.window
-        sent = 0
+        stream_deadline = time.monotonic() + self.config.stream_timeout
         last_status = 0.0
+        last_seq = -1
         for frame in frames(run.run_id, trace, self.config.frame_records, solved.snapshots):
-            if not self._wait_for_room(run, window):
+            if not self._wait_for_acks(run, frame["seq"] - self.config.frame_window, stream_deadline):
                 return
+            with run.progress:
+                run.sent = frame["seq"]
             emit("run_frame", frame)
-            sent = min(total, frame["start"] + self.config.frame_records)
+            last_seq = frame["seq"]
             now = time.monotonic()
             if now - last_status > 0.25:
                 last_status = now
+                sent = min(total, frame["start"] + self.config.frame_records)
                 emit("run_status", {"run": run.run_id, "phase": "streaming", "done": sent, "total": total,
                                     "message": f"streaming {100 * sent // max(total, 1)}%"})
-        # Wait until every frame is acknowledged, so `run_done` really means "all received".
-        for _ in range(self.config.frame_window):
-            if not self._wait_for_room(run, window):
-                return
+        # `run_done` means "all received": wait for the last frame's acknowledgement.
+        if not self._wait_for_acks(run, last_seq, stream_deadline):
+            return
         emit("run_done", {"run": run.run_id, "result": solved.json, "records": total})
 
-    def _wait_for_room(self, run: Run, window: threading.Semaphore) -> bool:
-        deadline = time.monotonic() + self.config.ack_timeout
-        while not window.acquire(timeout=0.2):
-            if run.cancel.is_set() or time.monotonic() > deadline:
-                return False
-        return not run.cancel.is_set()
+    def _wait_for_acks(self, run: Run, seq: int, stream_deadline: float) -> bool:
+        """Wait until frame ``seq`` is acknowledged; False when the run is cancelled, the client
+        acknowledged nothing new for ``ack_timeout``, or the whole stream's time is up."""
+        with run.progress:
+            stalled_since, acked = time.monotonic(), run.acked
+            while run.acked < seq and not run.cancel.is_set():
+                now = time.monotonic()
+                if run.acked != acked:
+                    stalled_since, acked = now, run.acked
+                if now - stalled_since > self.config.ack_timeout or now > stream_deadline:
+                    run.cancel.set("the client stopped acknowledging frames")
+                    return False
+                run.progress.wait(0.2)
+            return not run.cancel.is_set()
+
+
+def _bytes_held(solved: Solved) -> int:
+    """What a finished run holds until its stream ends: the trace and the snapshots."""
+    held = solved.trace.nbytes if solved.trace is not None else 0
+    for snapshot in solved.snapshots or ():
+        held += SNAPSHOT_BYTES + len(snapshot.get("board", b""))
+    return held

@@ -10,7 +10,6 @@ a family with a fast path (compiled kernels) or extra result fields overrides it
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,12 +19,13 @@ import numpy as np
 
 from server.puzzles.errors import PuzzleError
 from server.puzzles.options import Option, Values, heuristic_option, parse_text, validate_json, weight_option
+from server.search.control import CancelFlag
 from server.search.events import CLOSES, Event
 from server.search.problem import Problem
 from server.search.registry import Algorithm, SearchOptions, get_algorithm
 from server.search.runner import Limits, run_algorithm
 from server.search.stats import SearchResult
-from server.search.trace import Trace, TraceRecorder
+from server.search.trace import RECORD_BYTES, Trace, TraceRecorder
 
 MAX_SNAPSHOTS = 100_000  # boards of expanded states sent with one run (docs/PROTOCOL.md)
 
@@ -43,11 +43,15 @@ class RunControl:
     """What bounds and observes one search: limits, a cancel flag, a progress counter."""
 
     max_expanded: int | None = None
-    max_seconds: float | None = None
-    cancel: threading.Event | None = None
+    max_seconds: float | None = None  # solving.solve arms ``cancel`` to be set when time is up
+    cancel: CancelFlag = field(default_factory=CancelFlag)
     progress: np.ndarray | None = None  # int64[1]: states expanded so far (fast paths write it)
     record_trace: bool = False
     engine: str = "auto"  # "generic" forces the pure-Python algorithms where a fast path exists
+    max_stored: int | None = None  # states generated: bounds a generic search's memory
+
+    def limits(self) -> Limits:
+        return Limits(self.max_expanded, self.max_seconds, self.max_stored)
 
 
 @dataclass
@@ -126,6 +130,11 @@ class Family:
         width, height = self.size(puzzle)
         return max(1, width * height)
 
+    def trace_estimate(self, puzzle: Any) -> int:
+        """Bytes a recorded search of ``puzzle`` will likely hold (reserved before it runs, corrected
+        after): a few records per cell (opened, closed, maybe improved, on the path)."""
+        return self.cost(puzzle) * 4 * RECORD_BYTES
+
     def cells(self, puzzle: Any) -> bytes | None:
         """The board as one byte per cell, row-major, or None when the family has no cell grid."""
         return None
@@ -166,7 +175,7 @@ class Family:
         recorder = Recorder(problem, control.record_trace)
         result = run_algorithm(
             problem, self.algorithm(algorithm, options), search,
-            Limits(control.max_expanded, control.max_seconds), recorder.on_event, control.cancel,
+            control.limits(), recorder.on_event, control.cancel,
         )
         out = self.result_json(puzzle, problem, result, options)
         return recorder.solved(out, result)

@@ -6,6 +6,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from server.search.control import CANCELLED, time_limit_reason
 from server.search.events import Event
 from server.search.problem import Problem
 from server.search.registry import Algorithm, SearchOptions, get_algorithm
@@ -18,9 +19,10 @@ class Limits:
 
     max_expanded: int | None = 5_000_000
     max_seconds: float | None = 60.0
+    max_stored: int | None = None  # states generated (the search's memory grows with them)
 
 
-CHECK_EVERY = 1024  # events between looks at the clock and the cancel flag
+CHECK_EVERY = 256  # events between looks at the clock and the cancel flag (well under 0.1 s)
 
 
 def run_search(
@@ -83,9 +85,11 @@ def run_algorithm(
 
 def _why_stop(tally: Tally, clock: Stopwatch, limits: Limits, cancel: threading.Event | None) -> str | None:
     if cancel is not None and cancel.is_set():
-        return "cancelled"
+        return getattr(cancel, "reason", CANCELLED)  # a CancelFlag says why (e.g. a time limit)
     if limits.max_expanded is not None and tally.expanded > limits.max_expanded:
         return f"limit: more than {limits.max_expanded:,} states expanded"
+    if limits.max_stored is not None and tally.generated > limits.max_stored:
+        return f"limit: more than {limits.max_stored:,} states stored"
     if limits.max_seconds is not None and clock.seconds() > limits.max_seconds:
-        return f"limit: more than {limits.max_seconds:g} s of search"
+        return time_limit_reason(limits.max_seconds)
     return None

@@ -14,6 +14,8 @@ import numpy as np
 from server.search.events import CLOSES, OPENS, UPDATES, Event
 from server.search.problem import State
 
+RECORD_BYTES = 9  # one record: kind (1) + cell (4) + value (4)
+
 
 @dataclass
 class Trace:
@@ -23,6 +25,10 @@ class Trace:
 
     def __len__(self) -> int:
         return int(self.kinds.shape[0])
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.kinds.nbytes + self.cells.nbytes + self.values.nbytes)
 
     @classmethod
     def empty(cls) -> Trace:

@@ -10,6 +10,8 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, send_file
 
+from server.budget import WorkBudget
+from server.clients import RateLimits, client_id, remote_address
 from server.config import Config
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import LoadLimits
@@ -27,6 +29,18 @@ def _config() -> Config:
 
 def _store() -> PuzzleStore:
     return current_app.extensions["puzzle_store"]
+
+
+def _budget() -> WorkBudget:
+    return current_app.extensions["work_budget"]
+
+
+def _take(what: str, per_minute: int) -> str:
+    """Count one upload or run for this client (429 past its cap); returns the client's id."""
+    client = client_id()
+    rate_limits: RateLimits = current_app.extensions["rate_limits"]
+    rate_limits.take(what, per_minute, client, remote_address())
+    return client
 
 
 def bad_request(message: str, status: int = 400) -> tuple[Response, int]:
@@ -96,8 +110,10 @@ def gallery() -> Response:
 def upload() -> tuple[Response, int]:
     """Parse an uploaded file (multipart ``file``, optional ``family`` and load options as form
     fields) or a gallery puzzle (JSON ``{"gallery": name}``)."""
+    client = _take("upload", _config().uploads_per_minute)
     fields = {k: v for k, v in request.form.items() if k != "family"}
     family_name = request.form.get("family") or None
+    owner: str | None = client
     if request.is_json:
         body = request.get_json(silent=True)
         if not isinstance(body, dict):
@@ -108,7 +124,7 @@ def upload() -> tuple[Response, int]:
             return bad_request(f"no gallery puzzle named {str(name)[:60]!r}", 404)
         filename = entry["file"]
         data = (_config().mazes_dir / filename).read_bytes()
-        family_name, fields = entry.get("family"), {}
+        family_name, fields, owner = entry.get("family"), {}, None  # the gallery's are shared
     else:
         upload_file = request.files.get("file")
         if upload_file is None:
@@ -123,7 +139,9 @@ def upload() -> tuple[Response, int]:
         if puzzle is None:
             limits = LoadLimits(max_pixels=_config().max_pixels, max_cells=_config().max_pixels)
             puzzle = family.load(data, filename, load_options, limits)
-            _store().put(key, puzzle)
+            _store().put(key, puzzle, owner=owner)
+        elif owner is not None:
+            _store().put(key, puzzle, owner=owner)  # this client holds it too
     except PuzzleError as err:  # name the user's file rather than our word "file"
         where = "" if err.where in (None, "file") else f", {err.where}"
         return bad_request(f"{filename}{where}: {err.message}")
@@ -197,11 +215,23 @@ def solution_png(pid: str) -> Response:
 
 
 def _solve_with_limits(puzzle: Any, algorithm: Any, options: Any) -> Solved:
-    """Solve within the server's limits for this family."""
+    """Solve within the server's budget (a worker slot, waited for a while) and limits."""
     config = _config()
     check_run(puzzle, algorithm, options)
-    limit = config.expansion_limit(family_of(puzzle).compiled)
-    return solve(puzzle, algorithm, options, max_expanded=limit, max_seconds=config.max_seconds)
+    _take("run", config.runs_per_minute)
+    with _budget().computing(wait=config.solve_wait):
+        return solve(puzzle, algorithm, options, **config.search_limits(family_of(puzzle).compiled))
+
+
+@api.get("/health")
+def health() -> Response:
+    """What the server is doing: runs, searches computing, trace memory, threads, stored puzzles."""
+    import threading
+
+    runs = current_app.extensions["run_manager"].active()
+    return jsonify({
+        "runs": runs, "threads": threading.active_count(), "puzzles": len(_store()), **_budget().snapshot(),
+    })
 
 
 def puzzle_info(pid: str, puzzle: Any) -> dict[str, Any]:

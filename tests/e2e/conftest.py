@@ -17,6 +17,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.conftest import missing
 from tests.e2e.pages import ARTIFACTS, CHROMIUM, ROOT
 
 CHROMIUM_ARGS = [
@@ -82,7 +83,7 @@ def server_url() -> Iterator[str]:
 def browser():
     """One headless Chromium for the session."""
     if not CHROMIUM.exists():
-        pytest.skip(f"no Chromium at {CHROMIUM} (install Debian's chromium package)")
+        missing(f"no Chromium at {CHROMIUM} (install Debian's chromium package)")
     sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)

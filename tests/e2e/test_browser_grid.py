@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from tests.conftest import missing
 from tests.e2e.pages import ARTIFACTS, BROWSER_TEST, CASES, next_frame, status_is, upload
 
 pytestmark = BROWSER_TEST
@@ -101,7 +102,7 @@ def bfs_distance(rows: list[str], start: tuple[int, int], goal: tuple[int, int])
 @pytest.fixture
 def maze3() -> Path:
     if not MAZE3.exists():
-        pytest.skip(f"the shared cases folder is absent (expected {MAZE3})")
+        missing(f"the shared cases folder is absent (expected {MAZE3})")
     return MAZE3
 
 

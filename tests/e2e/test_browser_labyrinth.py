@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import missing
 from tests.e2e.pages import ARTIFACTS, BROWSER_TEST, CASES, next_frame, status_is, upload
 
 # Whether the replay is animating (the renderer flags it on its canvas), and the animation's phase.
@@ -25,7 +26,7 @@ SLOW_SPEED = "560"
 @pytest.fixture
 def puzzle6() -> Path:
     if not PUZZLE6.exists():
-        pytest.skip(f"the shared cases folder is absent (expected {PUZZLE6})")
+        missing(f"the shared cases folder is absent (expected {PUZZLE6})")
     return PUZZLE6
 
 

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import re
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ from server.puzzles.family import Family, LoadLimits, RunControl, Solved, stem
 from server.puzzles.grid.model import GridMaze
 from server.puzzles.grid.problem import HEURISTICS, GridProblem
 from server.puzzles.options import Option, Values
+from server.search.control import CANCELLED
 from server.search.problem import Problem
 from server.search.stats import SearchResult
 
@@ -129,9 +129,11 @@ class GridFamily(Family):
             weight=options["weight"],
             record_trace=control.record_trace,
             max_expanded=control.max_expanded,
-            cancel=_cancel_flag(control.cancel),
+            cancel=control.cancel.array,
             progress=control.progress,
         )
+        if result.stopped == CANCELLED:  # the kernel saw the flag: say why it was set
+            result.stopped = control.cancel.reason
         return Solved(self.result_json(maze, None, result, options), trace, result, None, maze)
 
     def result_json(
@@ -177,20 +179,6 @@ class GridFamily(Family):
         from server.puzzles.family import search_options
 
         search_options(GridProblem(maze, options["diagonal"]), options)
-
-
-def _cancel_flag(cancel: threading.Event | None) -> np.ndarray | None:
-    """A one-byte array the kernel polls; a watcher thread copies the Event into it."""
-    if cancel is None:
-        return None
-    flag = np.zeros(1, np.uint8)
-
-    def watch() -> None:
-        cancel.wait()
-        flag[0] = 1
-
-    threading.Thread(target=watch, daemon=True, name="cancel-watch").start()
-    return flag
 
 
 FAMILY = GridFamily()

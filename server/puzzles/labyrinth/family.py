@@ -125,6 +125,11 @@ class LabyrinthFamily(Family):
     def size(self, puzzle: LabyrinthPuzzle) -> tuple[int, int]:
         return puzzle.cols, puzzle.rows
 
+    def trace_estimate(self, puzzle: LabyrinthPuzzle) -> int:
+        # States are boards, not cells: a typical run records up to a few million of them, and its
+        # snapshots hold a board each (the reservation is corrected once the search is done).
+        return 32 * 1024 * 1024
+
     # ---- solving ---------------------------------------------------------------------------------
     def problem(self, puzzle: LabyrinthPuzzle, options: Values) -> Problem:
         return make_problem(self._variant(puzzle, options), options["view"], options.get("moves"))
@@ -143,6 +148,7 @@ class LabyrinthFamily(Family):
             control.max_seconds,
             control.cancel,
             recorder.on_event,
+            max_stored=control.max_stored,
             view=options["view"],
             moves=options.get("moves"),
             max_depth=options.get("max_depth"),

@@ -55,6 +55,7 @@ def solve_labyrinth(
     view: str = "states",
     moves: str | None = None,
     max_depth: int | None = None,
+    max_stored: int | None = None,
 ) -> dict[str, Any]:
     """Solve ``puzzle``; the result JSON of the CLI and the API. Raises PuzzleError for bad options.
 
@@ -82,7 +83,7 @@ def solve_labyrinth(
         used_heuristic = options.resolved_heuristic(problem)
     except ValueError as err:
         raise PuzzleError(str(err), "option 'heuristic'") from None
-    limits = Limits(max_expanded, max_seconds)
+    limits = Limits(max_expanded, max_seconds, max_stored)
     if max_depth is None:
         result = run_search(problem, algorithm, options, limits, on_event, cancel)
     else:

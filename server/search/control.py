@@ -1,0 +1,96 @@
+"""What stops a search early, for the generic algorithms and compiled kernels alike.
+
+``CancelFlag`` is a ``threading.Event`` that also writes a one-byte array a compiled kernel polls,
+and remembers why it was set (the result's ``stopped``). ``deadline`` arms one server-wide
+watchdog thread to set a flag when a search's time is up: no thread per search, so nothing is
+left behind when a search ends, however it ends.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import numpy as np
+
+CANCELLED = "cancelled"
+
+
+def time_limit_reason(seconds: float) -> str:
+    """The one wording of a time limit (kernels and the generic engine report the same)."""
+    return f"limit: more than {seconds:g} s of search"
+
+
+class CancelFlag(threading.Event):
+    """A cancel flag that Python loops (``is_set``) and compiled kernels (``array[0]``) poll."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.array = np.zeros(1, np.uint8)
+        self.reason = CANCELLED
+
+    def set(self, reason: str = CANCELLED) -> None:
+        if not self.is_set():
+            self.reason = reason
+        self.array[0] = 1
+        super().set()
+
+
+class _Watchdog:
+    """One daemon thread that sets the flags of searches whose time is up (started on first use)."""
+
+    TICK = 0.02  # seconds between looks: a search overruns its limit by at most this (plus its own poll)
+
+    def __init__(self) -> None:
+        self._heap: list[tuple[float, int, CancelFlag, str]] = []
+        self._order = itertools.count()
+        self._lock = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def arm(self, flag: CancelFlag, seconds: float) -> tuple[float, int, CancelFlag, str]:
+        entry = (time.monotonic() + seconds, next(self._order), flag, time_limit_reason(seconds))
+        with self._lock:
+            heapq.heappush(self._heap, entry)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._loop, daemon=True, name="search-watchdog")
+                self._thread.start()
+            self._lock.notify()
+        return entry
+
+    def disarm(self, entry: tuple[float, int, CancelFlag, str]) -> None:
+        with self._lock:
+            try:
+                self._heap.remove(entry)
+                heapq.heapify(self._heap)
+            except ValueError:
+                pass  # already fired
+
+    def _loop(self) -> None:
+        while True:
+            with self._lock:
+                now = time.monotonic()
+                while self._heap and self._heap[0][0] <= now:
+                    _, _, flag, reason = heapq.heappop(self._heap)
+                    flag.set(reason)
+                wait = self.TICK if self._heap else None
+                self._lock.wait(timeout=wait)
+
+
+_WATCHDOG = _Watchdog()
+
+
+@contextmanager
+def deadline(flag: CancelFlag, seconds: float | None) -> Iterator[CancelFlag]:
+    """Within the block, ``flag`` is set with a time-limit reason once ``seconds`` have passed."""
+    if seconds is None:
+        yield flag
+        return
+    entry = _WATCHDOG.arm(flag, seconds)
+    try:
+        yield flag
+    finally:
+        _WATCHDOG.disarm(entry)
