@@ -1,0 +1,222 @@
+"""One server for a whole class: runs own their threads, acknowledgements count by seq, one budget
+bounds all work, per-client caps, bad messages answered, security headers. Live-layer tests use
+Flask-SocketIO's test client; the load test (tests/test_load.py) checks the same over real sockets."""
+
+from __future__ import annotations
+
+import io
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from server import create_app, socketio
+from server.budget import ServerBusy, WorkBudget
+from server.config import Config
+from server.puzzles.grid.model import GridMaze
+from server.search.control import CancelFlag, time_limit_reason
+from server.solving import solve
+from tests.test_live import open_maze, pump, wait_idle
+
+
+def make_app(**overrides):
+    settings = {"testing": True, "serializer": "default", "engine": "generic", "frame_records": 50,
+                "frame_window": 2, "ack_timeout": 5}
+    app = create_app(Config(**{**settings, **overrides}))
+    store = app.extensions["puzzle_store"]
+    store.put("small", open_maze(6, 9))
+    store.put("big", open_maze(300, 300))
+    return app
+
+
+def threads_settle(baseline: int, seconds: float = 2.0) -> int:
+    deadline = time.monotonic() + seconds
+    while threading.active_count() > baseline and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return threading.active_count()
+
+
+def test_finished_and_cancelled_runs_leave_no_thread_behind() -> None:
+    app = make_app(engine="auto", frame_records=10_000)  # the kernels too: they once left a watcher
+    client = socketio.test_client(app)
+    warm = {"run": "warm", "puzzle": "small", "algorithm": "bfs"}
+    assert client.emit("run_start", warm, callback=True)["ok"]
+    pump(client, "run_done", "warm")  # the first run loads the kernels and starts the watchdog
+    baseline = threading.active_count()
+    for n in range(20):
+        client.emit("run_start", {"run": f"r{n}", "puzzle": "small", "algorithm": "astar", "slot": "a"})
+        pump(client, "run_done", f"r{n}")
+    for n in range(10):  # started, then replaced or cancelled at once
+        client.emit("run_start", {"run": f"c{n}", "puzzle": "big", "algorithm": "dfs", "slot": "b"})
+        client.emit("run_cancel", {"run": f"c{n}"})
+    assert wait_idle(app, 2.0)
+    assert threads_settle(baseline) <= baseline
+    client.disconnect()
+
+
+def test_acknowledgements_of_frames_not_sent_count_for_nothing() -> None:
+    app = make_app()
+    client = socketio.test_client(app)
+    assert client.emit("run_start", {"run": "r", "puzzle": "big", "algorithm": "bfs"}, callback=True)["ok"]
+    for seq in range(500):  # a client faking acks ahead of any frame
+        client.emit("run_ack", {"run": "r", "seq": seq})
+    time.sleep(2.5)  # the search (generic, 90,000 cells) finishes and the window fills
+    frames = [m for m in client.get_received() if m["name"] == "run_frame"]
+    assert len(frames) == 2  # the window, however many acks came before
+    client.emit("run_ack", {"run": "r", "seq": 0})
+    time.sleep(0.5)
+    assert len([m for m in client.get_received() if m["name"] == "run_frame"]) == 1
+    client.disconnect()
+    assert wait_idle(app, 2.0)
+
+
+def test_a_stream_has_a_deadline_however_steadily_it_is_acknowledged() -> None:
+    app = make_app(stream_timeout=1.0, frame_window=1)
+    client = socketio.test_client(app)
+    client.emit("run_start", {"run": "slow", "puzzle": "big", "algorithm": "bfs"})
+    end, frames = time.monotonic() + 4.0, 0
+    while time.monotonic() < end and app.extensions["run_manager"].active():
+        for message in client.get_received():
+            if message["name"] == "run_frame":
+                frames += 1
+                time.sleep(0.3)  # a client that acks, slowly
+                client.emit("run_ack", {"run": "slow", "seq": message["args"][0]["seq"]})
+        time.sleep(0.01)
+    assert app.extensions["run_manager"].active() == 0  # dropped after about a second of streaming
+    assert 1 <= frames < 20
+    client.disconnect()
+
+
+def sealed_goal(side: int) -> GridMaze:
+    """An open square whose goal (bottom right) is walled in: a search must visit every cell."""
+    cells = np.ones((side, side), np.uint8)
+    cells[-2, -2:] = cells[-2:, -2] = 0
+    return GridMaze(cells, [0], [side * side - 1])
+
+
+def test_generic_engine_and_kernels_stop_at_the_same_time_limit() -> None:
+    maze = sealed_goal(3000)  # the kernel's BFS needs several tenths of a second for it
+    for engine in ("auto", "generic"):
+        t0 = time.perf_counter()
+        result = solve(maze, "bfs", {}, engine=engine, max_seconds=0.05).json
+        elapsed = time.perf_counter() - t0
+        assert not result["found"] and result["stopped"] == time_limit_reason(0.05), engine
+        assert elapsed < 1.0, engine  # stopped well within ~0.1 s of the limit (plus set-up)
+
+
+def test_a_cancel_flag_stops_a_kernel_and_says_why() -> None:
+    maze = sealed_goal(3000)
+    flag = CancelFlag()
+    threading.Timer(0.02, flag.set, ("stopped by the teacher",)).start()
+    result = solve(maze, "astar", {}, cancel=flag).json
+    assert result["stopped"] == "stopped by the teacher"
+
+
+def test_stored_states_bound_a_generic_search() -> None:
+    maze = GridMaze(np.ones((300, 300), np.uint8), [0], [300 * 300 - 1])
+    result = solve(maze, "dijkstra", {}, engine="generic", max_stored=1_000).json
+    assert result["stopped"] == "limit: more than 1,000 states stored"
+
+
+def test_http_solves_share_the_compute_budget() -> None:
+    app = make_app(max_concurrent_runs=1, solve_wait=0.3)
+    client = app.test_client()
+    budget = app.extensions["work_budget"]
+    with budget.computing():  # a socket run holds the only worker
+        answer = client.post("/api/puzzles/small/solve", json={"algorithm": "bfs"})
+        assert answer.status_code == 503 and "busy" in answer.get_json()["error"]
+        image = client.get("/api/puzzles/small/solution.png")
+        assert image.status_code == 503
+    assert client.post("/api/puzzles/small/solve", json={"algorithm": "bfs"}).status_code == 200
+
+
+def test_trace_memory_budget_makes_a_run_wait_its_turn() -> None:
+    budget = WorkBudget(max_computing=4, trace_bytes=1000)
+    assert budget.reserve(800) == 800
+    waited: list[str] = []
+    got: list[int] = []
+    second = threading.Thread(target=lambda: got.append(budget.reserve(500, None, waited.append)))
+    second.start()
+    time.sleep(0.3)
+    assert not got and waited and "waiting for server memory" in waited[0]
+    budget.release(800)
+    second.join(2)
+    assert got == [500]
+    budget.release(500)
+    assert budget.reserve(5000) == 1000  # more than the whole budget: capped, so it can run alone
+    flag = CancelFlag()
+    flag.set()
+    assert budget.reserve(5000, flag) == 0  # a cancelled run stops waiting
+    with pytest.raises(ServerBusy):
+        full = WorkBudget(max_computing=1, trace_bytes=1)
+        with full.computing(), full.computing(wait=0.1):
+            pass
+
+
+def test_per_client_caps() -> None:
+    app = make_app(max_runs_per_client=2, uploads_per_minute=3, max_puzzles_per_client=2)
+    client = socketio.test_client(app)
+    for slot in ("a", "b"):
+        assert client.emit("run_start", {"run": slot, "slot": slot, "puzzle": "big", "algorithm": "dfs"},
+                           callback=True)["ok"]
+    third = client.emit("run_start", {"run": "c", "slot": "c", "puzzle": "big", "algorithm": "dfs"},
+                        callback=True)
+    assert third["ok"] is False and "at most 2 runs at once" in third["error"]
+    again = client.emit("run_start", {"run": "a2", "slot": "a", "puzzle": "small", "algorithm": "bfs"},
+                        callback=True)
+    assert again["ok"]  # a new run in a slot it holds replaces the old one
+    client.disconnect()
+
+    http = app.test_client()
+    ids = []
+    for n in range(3):
+        text = f"#####\n#S.G#\n#{'.' * 3}#\n#####\n{'#' * (n + 1)}\n"
+        answer = http.post("/api/puzzles", data={"file": (io.BytesIO(text.encode()), f"m{n}.txt")})
+        assert answer.status_code == 201, answer.get_json()
+        ids.append(answer.get_json()["id"])
+    refused = http.post("/api/puzzles", data={"file": (io.BytesIO(b"#S.G#\n"), "m.txt")})
+    assert refused.status_code == 429 and "at most 3 a minute" in refused.get_json()["error"]
+    assert http.get(f"/api/puzzles/{ids[0]}").status_code == 404  # past 2 puzzles the oldest went
+    assert http.get(f"/api/puzzles/{ids[2]}").status_code == 200
+
+
+def test_malformed_socket_messages_are_answered() -> None:
+    app = make_app()
+    client = socketio.test_client(app)
+    assert client.emit("run_start", callback=True)["ok"] is False  # no data at all
+    long_id = client.emit("run_start", {"run": "x" * 100_000, "puzzle": "small", "algorithm": "bfs"},
+                          callback=True)
+    assert long_id["ok"] is False and "field 'run'" in long_id["error"]
+    ack = client.emit("run_ack", {"run": "r", "seq": "7"}, callback=True)
+    assert ack["ok"] is False and "field 'seq'" in ack["error"]
+    for payload in (None, [], "run", 3, {"run": 5}):
+        assert client.emit("run_cancel", payload, callback=True)["ok"] is False
+    unknown = client.emit("teleport", {"x": 1}, callback=True)
+    assert unknown["ok"] is False and "unknown event" in unknown["error"]
+    client.disconnect()
+
+
+def test_a_text_file_of_a_huge_grid_is_refused_before_it_is_built() -> None:
+    app = make_app()
+    text = "#" * 20_000 + "\n" + "S\n" * 19_998 + "G\n"  # 60 KB describing 20,000 x 20,000 cells
+    answer = app.test_client().post("/api/puzzles", data={"file": (io.BytesIO(text.encode()), "huge.txt")})
+    assert answer.status_code == 400 and "20000 x 20000 cells is more than" in answer.get_json()["error"]
+
+
+def test_security_headers() -> None:
+    app = make_app()
+    page = app.test_client().get("/")
+    csp = page.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe-inline" not in csp
+    assert page.headers["X-Content-Type-Options"] == "nosniff"
+    assert page.headers["Referrer-Policy"] == "no-referrer"
+    assert app.test_client().get("/api/algorithms").headers["X-Content-Type-Options"] == "nosniff"
+    assert app.config["SECRET_KEY"] != "dev" and len(app.config["SECRET_KEY"]) >= 32
+
+
+def test_health_reports_the_work_in_progress() -> None:
+    app = make_app()
+    health = app.test_client().get("/api/health").get_json()
+    assert health["runs"] == 0 and health["computing"] == 0 and health["trace_bytes"] == 0
+    assert health["threads"] >= 1 and health["puzzles"] == 2
