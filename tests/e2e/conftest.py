@@ -113,7 +113,10 @@ def console() -> ConsoleWatch:
 @pytest.fixture
 def page(browser, server_url, console, request):
     """A fresh laptop-sized page on the app; fails the test on any unexpected console error."""
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    # Playwright's string predicates (wait_for_function) are evaluated with eval, which the page's
+    # CSP forbids: the tests' own scripts bypass it. test_the_page_works_under_its_content_security_policy
+    # drives a page with the CSP in force.
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, bypass_csp=True)
     tab = context.new_page()
     tab.set_default_timeout(120_000)  # the first search compiles the kernels (several seconds)
     tab.on("console", lambda m: m.type == "error" and console.errors.append(f"console.error: {m.text}"))

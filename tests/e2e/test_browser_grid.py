@@ -247,3 +247,33 @@ def test_options_form_is_built_from_the_schema(page, maze3):
     run_to_end(page, "astar")
     title = page.get_attribute("[data-testid=optimal]", "title")
     assert title == "8 directions, no corner cutting, heuristic octile, weight 2", title
+
+
+def test_the_page_works_under_its_content_security_policy(browser, server_url, console, maze3):
+    """A tab with the CSP in force (no bypass): upload, run, done, and no violation reported."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    tab = context.new_page()
+    tab.on("console", lambda m: m.type == "error" and console.errors.append(f"console.error: {m.text}"))
+    tab.on("pageerror", lambda e: console.errors.append(f"pageerror: {e}"))
+    tab.add_init_script(
+        "window.__csp = []; document.addEventListener('securitypolicyviolation',"
+        " e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));"
+    )
+    answer = tab.goto(server_url)
+    assert "script-src 'self'" in answer.headers["content-security-policy"]
+    assert answer.headers["x-content-type-options"] == "nosniff"
+    status = tab.locator("[data-testid=status]")
+    expect(status).to_have_text("ready", timeout=60_000)
+    tab.set_input_files("[data-testid=upload]", str(maze3))
+    expect(tab.locator("[data-testid=puzzle-name]")).to_have_text("maze3")
+    expect(status).to_have_text("ready")
+    tab.select_option("[data-testid=algorithm]", "astar")
+    tab.fill("[data-testid=speed]", "1000")
+    tab.click("[data-testid=run]")
+    expect(status).to_have_text("done", timeout=60_000)
+    expect(tab.locator("[data-testid=cost]")).to_have_text("52")
+    assert tab.evaluate("window.__csp") == []
+    assert console.errors == []
+    context.close()
