@@ -24,7 +24,7 @@ class Config:
     # Searches: every entry point (socket, HTTP solve, solution image) shares one budget
     max_expanded: int = 50_000_000  # compiled searches (a family's fast path)
     max_expanded_generic: int = 2_000_000  # pure-Python searches
-    max_stored_generic: int = 1_000_000  # states a pure-Python search may hold (its memory)
+    max_stored_generic: int = 500_000  # states a pure-Python search may hold (~100 MB on a 12 x 12 board)
     max_seconds: float = 120.0
     max_concurrent_runs: int = 4  # searches computing at once on this server; more wait their turn
     solve_wait: float = 20.0  # an HTTP solve waits this long for a free worker, then gets a 503
