@@ -43,7 +43,9 @@ def create_app(config: Config | None = None) -> Flask:
     app.config["TESTING"] = config.testing
     app.extensions["maze_config"] = config
     app.extensions["puzzle_store"] = PuzzleStore(config.store_max_cells, config.max_puzzles_per_client)
-    app.extensions["work_budget"] = WorkBudget(config.max_concurrent_runs, config.trace_budget_bytes)
+    app.extensions["work_budget"] = WorkBudget(
+        config.max_concurrent_runs, config.trace_budget_bytes, config.max_concurrent_loads
+    )
     app.extensions["rate_limits"] = RateLimits(config.clients_per_ip)
 
     from server.web.api import api

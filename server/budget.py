@@ -17,14 +17,17 @@ class ServerBusy(Exception):
 
 
 class WorkBudget:
-    """Compute slots and a byte budget for held traces, shared by every entry point of one server."""
+    """Compute slots, load slots (parsing a big image takes memory too) and a byte budget for held
+    traces, shared by every entry point of one server."""
 
     POLL = 0.25  # seconds between looks at a waiting run's cancel flag (and its status messages)
 
-    def __init__(self, max_computing: int, trace_bytes: int) -> None:
+    def __init__(self, max_computing: int, trace_bytes: int, max_loading: int = 2) -> None:
         self.max_computing = max_computing
+        self.max_loading = max_loading
         self.trace_bytes = trace_bytes
         self._computing = 0
+        self._loading = 0
         self._held = 0
         self._cond = threading.Condition()
 
@@ -54,6 +57,22 @@ class WorkBudget:
                 with self._cond:
                     self._computing -= 1
                     self._cond.notify_all()
+
+    @contextmanager
+    def loading(self, wait: float | None = None) -> Iterator[None]:
+        """Hold one of the slots for parsing uploads (waits at most ``wait`` s, then ServerBusy)."""
+        self._wait_for(
+            lambda: self._loading < self.max_loading, None, wait, None,
+            f"waiting to read the file ({self.max_loading} uploads are being read)",
+        )
+        self._loading += 1
+        self._cond.release()
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._loading -= 1
+                self._cond.notify_all()
 
     # ---- memory held by traces -------------------------------------------------------------------
     def reserve(

@@ -27,7 +27,8 @@ class Config:
     max_stored_generic: int = 500_000  # states a pure-Python search may hold (~100 MB on a 12 x 12 board)
     max_seconds: float = 120.0
     max_concurrent_runs: int = 4  # searches computing at once on this server; more wait their turn
-    solve_wait: float = 20.0  # an HTTP solve waits this long for a free worker, then gets a 503
+    solve_wait: float = 20.0  # an HTTP solve or upload waits this long for a free slot, then gets a 503
+    max_concurrent_loads: int = 2  # uploads parsed at once (a 50 M-pixel image takes ~0.2 GB briefly)
     # Streaming
     frame_records: int = 32_768  # records per frame (~300 KB of binary)
     frame_window: int = 4  # frames sent beyond the highest acknowledged one

@@ -120,7 +120,7 @@ def test_stored_states_bound_a_generic_search() -> None:
 
 
 def test_http_solves_share_the_compute_budget() -> None:
-    app = make_app(max_concurrent_runs=1, solve_wait=0.3)
+    app = make_app(max_concurrent_runs=1, max_concurrent_loads=2, solve_wait=0.3)
     client = app.test_client()
     budget = app.extensions["work_budget"]
     with budget.computing():  # a socket run holds the only worker
@@ -129,6 +129,9 @@ def test_http_solves_share_the_compute_budget() -> None:
         image = client.get("/api/puzzles/small/solution.png")
         assert image.status_code == 503
     assert client.post("/api/puzzles/small/solve", json={"algorithm": "bfs"}).status_code == 200
+    with budget.loading(), budget.loading():  # both upload readers busy: the next upload waits, then 503
+        upload = client.post("/api/puzzles", data={"file": (io.BytesIO(b"#S.G#\n"), "m.txt")})
+        assert upload.status_code == 503 and "uploads are being read" in upload.get_json()["error"]
 
 
 def test_trace_memory_budget_makes_a_run_wait_its_turn() -> None:

@@ -10,6 +10,7 @@ stage, defaults filled in, and raise ``PuzzleError`` naming the field at fault.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -99,6 +100,9 @@ class Option:
     def _check_float(self, value: Any) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise PuzzleError(f"expected a number, got {_show(value)}", self.where)
+        if isinstance(value, int) and abs(value) > _LARGEST_FLOAT:  # JSON integers have no size limit
+            self._in_range(value)
+            raise PuzzleError(f"expected a number that fits a float, got {_show(value)}", self.where)
         if not math.isfinite(value):
             raise PuzzleError(f"expected a finite number, got {_show(value)}", self.where)
         return float(self._in_range(float(value)))
@@ -134,7 +138,7 @@ class Option:
         if (self.min is not None and number < self.min) or (self.max is not None and number > self.max):
             low = "" if self.min is None else f"{self.min:g}"
             high = "" if self.max is None else f"{self.max:g}"
-            raise PuzzleError(f"{number:g} is outside {low}..{high}", self.where)
+            raise PuzzleError(f"{_number(number)} is outside {low}..{high}", self.where)
         return number
 
     # ---- reading one value from text (forms, the command line) -----------------------------
@@ -171,8 +175,24 @@ _TEXT_FORMS = {
 
 
 def _show(value: Any) -> str:
-    text = repr(value)
+    """A value for an error message: its repr, cut short, and never an error itself (a value nested
+    nearly as deep as the JSON decoder allows is too deep for ``repr``)."""
+    try:
+        text = repr(value)
+    except (RecursionError, ValueError):  # ValueError: an int too long to print
+        return f"a {type(value).__name__} nested too deeply or too long to show"
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _number(number: float) -> str:
+    """``number`` as ``:g`` shows it; an integer beyond any float as its repr, cut short."""
+    try:
+        return f"{number:g}"
+    except OverflowError:
+        return _show(number)
+
+
+_LARGEST_FLOAT = int(sys.float_info.max)
 
 
 def _stage_options(schema: Sequence[Option], stage: str) -> list[Option]:

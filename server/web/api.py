@@ -138,7 +138,8 @@ def upload() -> tuple[Response, int]:
         puzzle = _store().get(key)
         if puzzle is None:
             limits = LoadLimits(max_pixels=_config().max_pixels, max_cells=_config().max_pixels)
-            puzzle = family.load(data, filename, load_options, limits)
+            with _budget().loading(wait=_config().solve_wait):
+                puzzle = family.load(data, filename, load_options, limits)
             _store().put(key, puzzle, owner=owner)
         elif owner is not None:
             _store().put(key, puzzle, owner=owner)  # this client holds it too

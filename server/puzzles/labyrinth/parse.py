@@ -101,7 +101,7 @@ def parse_labyrinth_csv(
     extra = [value for value in free_fields[1:] if value]
     if extra:
         raise PuzzleError(
-            f"the free-tile line holds only the free tile, found more: {';'.join(free_fields)!r}",
+            f"the free-tile line holds only the free tile, found more: {_show(';'.join(free_fields))}",
             f"line {free_line}",
         )
     values = _FileValues(board=board, free=free)
@@ -115,7 +115,7 @@ def _csv_code(value: str, line: int, field: int) -> int:
     try:
         code = int(value)
     except ValueError:
-        raise PuzzleError(f"unknown tile code {value!r} (codes are 0–9)", where) from None
+        raise PuzzleError(f"unknown tile code {_show(value)} (codes are 0–9)", where) from None
     if code not in BOARD_CODES:
         raise PuzzleError(f"unknown tile code {code} (codes are 0–9)", where)
     return code
@@ -130,11 +130,15 @@ def parse_labyrinth_json(
         data = json.loads(text.lstrip("\ufeff"))
     except json.JSONDecodeError as err:
         raise PuzzleError(f"not valid JSON: {err.msg}", f"line {err.lineno}, column {err.colno}") from None
+    except RecursionError:  # a board is two levels deep; Python's decoder recurses per level
+        raise PuzzleError("not valid JSON here: lists or objects nested too deeply", "file") from None
+    except ValueError:  # Python refuses to read integers of more than 4,300 digits
+        raise PuzzleError("not valid JSON here: a number with too many digits", "file") from None
     if not isinstance(data, dict):
         raise PuzzleError("a labyrinth JSON file must hold one object", "file")
     options = options or LabyrinthOptions()
     if "board" in data:
-        return _build(_project_values(data), options, str(data.get("name") or name), "project")
+        return _build(_project_values(data), options, _name(data.get("name"), name), "project")
     if "tiles" in data:
         return _build(_seed002_values(data), options, name, "seed002")
     raise PuzzleError(
@@ -159,7 +163,7 @@ def _seed002_values(data: dict[str, Any]) -> _FileValues:
         for c, code in enumerate(row):
             where = f"field 'tiles', row {r}, column {c}"
             if not isinstance(code, int) or isinstance(code, bool):
-                raise PuzzleError(f"a tile code must be an integer, found {code!r}", where)
+                raise PuzzleError(f"a tile code must be an integer, found {_show(code)}", where)
             if padding and code not in (10, 11):
                 raise PuzzleError(f"padding rows hold only 10 (start/goal) and 11, found {code}", where)
             if not padding and code not in BOARD_CODES:
@@ -230,10 +234,11 @@ def _project_values(data: dict[str, Any]) -> _FileValues:
     }
     unknown = sorted(set(data) - known)
     if unknown:
-        raise PuzzleError(f"unknown field(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}", "file")
+        shown = ", ".join(_show(key) for key in unknown[:5]) + (", ..." if len(unknown) > 5 else "")
+        raise PuzzleError(f"unknown field(s) {shown}; known: {', '.join(sorted(known))}", "file")
     family = data.get("family", "labyrinth")
     if family != "labyrinth":
-        raise PuzzleError(f'expected "labyrinth", found {family!r}', "field 'family'")
+        raise PuzzleError(f'expected "labyrinth", found {_show(family)}', "field 'family'")
     board = data["board"]
     if not isinstance(board, list) or not board or not all(isinstance(r, list) for r in board):
         raise PuzzleError("must be a non-empty list of rows of tile codes", "field 'board'")
@@ -246,7 +251,7 @@ def _project_values(data: dict[str, Any]) -> _FileValues:
         for c, code in enumerate(row):
             where = f"field 'board', row {r}, column {c}"
             if not isinstance(code, int) or isinstance(code, bool) or code not in BOARD_CODES:
-                raise PuzzleError(f"unknown tile code {code!r} (codes are 0–9)", where)
+                raise PuzzleError(f"unknown tile code {_show(code)} (codes are 0–9)", where)
     if "free_tile" not in data:
         raise PuzzleError("the free tile is missing", "field 'free_tile'")
     values = _FileValues(board=board, free=_int_code(data["free_tile"], "field 'free_tile'"))
@@ -267,7 +272,7 @@ def _project_values(data: dict[str, Any]) -> _FileValues:
         values.moves = data["moves"]
         if values.moves not in MOVE_MODELS:
             raise PuzzleError(
-                f"expected one of {', '.join(MOVE_MODELS)}, found {values.moves!r}", "field 'moves'"
+                f"expected one of {', '.join(MOVE_MODELS)}, found {_show(values.moves)}", "field 'moves'"
             )
     if "rotate_free_tile" in data:
         if not isinstance(data["rotate_free_tile"], bool):
@@ -311,9 +316,26 @@ def puzzle_to_json(puzzle: LabyrinthPuzzle) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------------ shared checks
+def _show(value: Any) -> str:
+    """A value for an error message: its repr, cut short (a file may hold megabytes in one field), and
+    never an error itself (a value nested nearly as deep as the decoder allows is too deep to repr)."""
+    try:
+        text = repr(value)
+    except (RecursionError, ValueError):  # ValueError: an int too long to print
+        return f"a {type(value).__name__} nested too deeply to show"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _name(value: Any, fallback: str) -> str:
+    """The file's ``name`` when it is a string or a number, else the file name's."""
+    if not value or isinstance(value, bool) or not isinstance(value, str | int | float):
+        return fallback
+    return value if isinstance(value, str) else _show(value)
+
+
 def _int(value: Any, where: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise PuzzleError(f"expected an integer, found {value!r}", where)
+        raise PuzzleError(f"expected an integer, found {_show(value)}", where)
     return value
 
 
@@ -326,7 +348,7 @@ def _int_code(value: Any, where: str) -> int:
 
 def _int_list(value: Any, where: str) -> list[int]:
     if not isinstance(value, list | tuple):
-        raise PuzzleError(f"expected a list of integers, found {value!r}", where)
+        raise PuzzleError(f"expected a list of integers, found {_show(value)}", where)
     return [_int(v, where) for v in value]
 
 
@@ -389,7 +411,7 @@ def _build(values: _FileValues, options: LabyrinthOptions, name: str, source: st
 
     moves = options.moves or values.moves or "combined"
     if moves not in MOVE_MODELS:
-        raise PuzzleError(f"expected one of {', '.join(MOVE_MODELS)}, found {moves!r}", "option 'moves'")
+        raise PuzzleError(f"expected one of {', '.join(MOVE_MODELS)}, found {_show(moves)}", "option 'moves'")
     rotate_free = bool(options.rotate_free if options.rotate_free is not None else values.rotate_free)
     return LabyrinthPuzzle(
         rows=rows,
@@ -409,7 +431,7 @@ def _build(values: _FileValues, options: LabyrinthOptions, name: str, source: st
 def _check_index(value: Any, size: int, what: str, where: str, shift: int = 0) -> None:
     """``value`` must be a row/column index of the board (``shift``: the file counts padding rows)."""
     if not isinstance(value, int) or isinstance(value, bool):
-        raise PuzzleError(f"expected a {what} number, found {value!r}", where)
+        raise PuzzleError(f"expected a {what} number, found {_show(value)}", where)
     if not 0 <= value < size:
         plural = "rows" if what == "row" else "columns"
         raise PuzzleError(
