@@ -198,7 +198,10 @@ def fail(message: str) -> int:
 
 
 if __name__ == "__main__":
-    status = main()
+    try:
+        status = main()
+    except BrokenPipeError:  # the reader went away (`run.py solve ... | head`): nothing more to say
+        status = 0
     # Everything is written and flushed: skip the interpreter's teardown, which after a big solve
     # (numba's finalizers, freeing hundreds of MB of maze) took 0.3-0.4 s, a quarter of the run.
     sys.stdout.flush()

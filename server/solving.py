@@ -17,6 +17,10 @@ from server.search.control import CancelFlag, deadline
 
 __all__ = ["Solved", "check_run", "solve"]
 
+# Finding the optimum to compare a non-optimal answer with: only when it is quick.
+OPTIMUM_LIMITS = {True: 2_000_000, False: 100_000}  # states expanded, compiled / pure Python
+OPTIMUM_SECONDS = 1.0
+
 
 def check_run(puzzle: Any, algorithm: Any, raw_options: Any) -> Values:
     """Validate a run request before any work starts; raises PuzzleError naming the field."""
@@ -49,7 +53,31 @@ def solve(
     Every limit applies to the generic engine and a family's fast path alike: ``max_seconds`` arms
     ``cancel`` (a new flag when none is given) to be set when the time is up, and both poll it."""
     values = check_run(puzzle, algorithm, options)
+    family = family_of(puzzle)
     flag = cancel if cancel is not None else CancelFlag()
     control = RunControl(max_expanded, max_seconds, flag, progress, record_trace, engine, max_stored)
     with deadline(flag, max_seconds):
-        return family_of(puzzle).solve(puzzle, algorithm, values, control)
+        solved = family.solve(puzzle, algorithm, values, control)
+    result = solved.json
+    if result["found"] and not result["optimal_guaranteed"] and not flag.is_set():
+        optimum = optimum_cost(puzzle, values, engine)
+        if optimum is not None:
+            result["optimum"] = optimum
+    return solved
+
+
+def optimum_cost(puzzle: Any, options: Values, engine: str = "auto") -> float | None:
+    """The optimal cost under the same rules (A* with the family's default admissible heuristic, or
+    Dijkstra), when that is found within a small limit; else None."""
+    family = family_of(puzzle)
+    reference = next((a for a in ("astar", "dijkstra") if a in family.algorithms), None)
+    if reference is None:
+        return None
+    search_only = ("heuristic", "weight", "max_depth")  # the reference's own; the rules stay the user's
+    rules = {name: value for name, value in options.items() if name not in search_only}
+    values = family.run_options(rules)
+    flag = CancelFlag()
+    control = RunControl(OPTIMUM_LIMITS[family.compiled], OPTIMUM_SECONDS, flag, engine=engine)
+    with deadline(flag, OPTIMUM_SECONDS):
+        result = family.solve(puzzle, reference, values, control).json
+    return result["cost"] if result["found"] and result["optimal_guaranteed"] else None

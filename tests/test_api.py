@@ -167,3 +167,12 @@ def test_page_and_algorithms(client) -> None:
     assert grid == ["bfs", "dfs", "dijkstra", "greedy", "astar", "bidirectional"]
     labyrinth = [a["name"] for a in algorithms if "labyrinth" in a["families"]]
     assert "seed-greedy" in labyrinth and "idastar" in labyrinth and "bidirectional" not in labyrinth
+
+
+def test_a_non_optimal_answer_is_compared_with_the_optimum(client) -> None:
+    info = client.post("/api/puzzles", json={"gallery": "weighted-swamp"}).json
+    bfs = client.post(f"/api/puzzles/{info['id']}/solve", json={"algorithm": "bfs"}).json
+    assert bfs["optimal_guaranteed"] is False and bfs["cost"] > bfs["optimum"]  # BFS ignores the weights
+    dijkstra = client.post(f"/api/puzzles/{info['id']}/solve", json={"algorithm": "dijkstra"}).json
+    assert dijkstra["optimal_guaranteed"] and "optimum" not in dijkstra
+    assert bfs["optimum"] == dijkstra["cost"]

@@ -73,3 +73,8 @@ def test_generate_writes_a_solvable_maze(tmp_path: Path) -> None:
     assert Image.open(out).size == (61, 41)
     solved = json.loads(cli("solve", str(out), "--json").stdout)
     assert solved["found"]
+
+
+def test_the_verdict_names_the_optimum(shared_cases: Path) -> None:
+    done = cli("solve", str(shared_cases / "images/lee/maze3.png"), "-a", "dfs")
+    assert done.returncode == 0 and "cost 108 (not optimal: the optimum is 52)" in done.stdout

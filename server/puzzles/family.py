@@ -193,7 +193,7 @@ class Family:
 
     def summary_lines(self, filename: str, result: dict[str, Any]) -> list[str]:
         """The CLI's plain-text answer."""
-        verdict = "optimal" if result["optimal_guaranteed"] else "not guaranteed optimal"
+        verdict = describe_verdict(result)
         if not result["found"]:
             why = result.get("message") or result.get("stopped") or "none exists"
             expanded = f"expanded {result['expanded']:,}"
@@ -211,6 +211,18 @@ class Family:
 
     def warm_up(self, algorithm: str) -> None:
         """Prepare a fast path (the CLI calls it in a thread while the file is read)."""
+
+
+def describe_verdict(result: dict[str, Any]) -> str:
+    """"optimal", "not optimal: the optimum is 52", or "not guaranteed optimal" (optimum unknown)."""
+    if result["optimal_guaranteed"]:
+        return "optimal"
+    optimum = result.get("optimum")
+    if optimum is None:
+        return "not guaranteed optimal"
+    if result["cost"] is not None and result["cost"] <= optimum:
+        return f"optimal, though not guaranteed: the optimum is {optimum}"
+    return f"not optimal: the optimum is {optimum}"
 
 
 def search_options(problem: Problem, options: Values) -> SearchOptions:

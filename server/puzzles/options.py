@@ -179,8 +179,10 @@ def _show(value: Any) -> str:
     nearly as deep as the JSON decoder allows is too deep for ``repr``)."""
     try:
         text = repr(value)
-    except (RecursionError, ValueError):  # ValueError: an int too long to print
-        return f"a {type(value).__name__} nested too deeply or too long to show"
+    except RecursionError:
+        return f"a {type(value).__name__} nested too deeply to show"
+    except ValueError:  # Python prints integers of at most 4,300 digits
+        return f"an integer of about {int(value.bit_length() * 0.30103):,} digits"
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -210,7 +212,7 @@ def validate_json(schema: Sequence[Option], raw: Any, stage: str = "run") -> Val
     unknown = [str(k) for k in raw if k not in allowed]
     if unknown:
         names = ", ".join(repr(k[:40]) for k in sorted(unknown)[:5])
-        raise PuzzleError(f"unknown option(s) {names}; this family takes: {', '.join(allowed)}", "options")
+        raise PuzzleError(f"unknown option(s) {names}; this family takes: {_names(allowed)}", "options")
     return {name: option.check(raw.get(name, option.default)) for name, option in allowed.items()}
 
 
@@ -220,11 +222,15 @@ def parse_text(schema: Sequence[Option], fields: Mapping[str, str], stage: str) 
     unknown = [str(k) for k in fields if k not in allowed]
     if unknown:
         names = ", ".join(repr(k[:40]) for k in sorted(unknown)[:5])
-        raise PuzzleError(f"unknown option(s) {names}; this family takes: {', '.join(allowed)}", "options")
+        raise PuzzleError(f"unknown option(s) {names}; this family takes: {_names(allowed)}", "options")
     return {
         name: option.parse(fields[name]) if name in fields else option.check(option.default)
         for name, option in allowed.items()
     }
+
+
+def _names(allowed: Mapping[str, Option]) -> str:
+    return ", ".join(allowed) or "none at this stage"
 
 
 def schema_json(schema: Iterable[Option]) -> list[dict[str, Any]]:

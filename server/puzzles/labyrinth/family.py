@@ -9,7 +9,16 @@ from pathlib import Path
 from typing import Any
 
 from server.puzzles.errors import PuzzleError
-from server.puzzles.family import Family, LoadLimits, Recorder, RunControl, Solved, require_text, stem
+from server.puzzles.family import (
+    Family,
+    LoadLimits,
+    Recorder,
+    RunControl,
+    Solved,
+    describe_verdict,
+    require_text,
+    stem,
+)
 from server.puzzles.labyrinth.model import LabyrinthPuzzle
 from server.puzzles.labyrinth.parse import (
     MAX_SIDE,
@@ -158,7 +167,7 @@ class LabyrinthFamily(Family):
     def summary_lines(self, filename: str, result: dict[str, Any]) -> list[str]:
         if not result["found"]:
             return super().summary_lines(filename, result)
-        verdict = "optimal" if result["optimal_guaranteed"] else "not guaranteed optimal"
+        verdict = describe_verdict(result)
         lines = [
             f"{filename}: {result['algorithm']} solved it in {result['cost']} moves ({verdict}), "
             f"{result['insertions']} insertions, {result['walked_cells']} cells walked; "

@@ -234,7 +234,8 @@ def _project_values(data: dict[str, Any]) -> _FileValues:
     }
     unknown = sorted(set(data) - known)
     if unknown:
-        shown = ", ".join(_show(key) for key in unknown[:5]) + (", ..." if len(unknown) > 5 else "")
+        shown = ", ".join(key if len(key) <= 40 and key.isprintable() else _show(key) for key in unknown[:5])
+        shown += ", ..." if len(unknown) > 5 else ""
         raise PuzzleError(f"unknown field(s) {shown}; known: {', '.join(sorted(known))}", "file")
     family = data.get("family", "labyrinth")
     if family != "labyrinth":
@@ -321,8 +322,10 @@ def _show(value: Any) -> str:
     never an error itself (a value nested nearly as deep as the decoder allows is too deep to repr)."""
     try:
         text = repr(value)
-    except (RecursionError, ValueError):  # ValueError: an int too long to print
+    except RecursionError:
         return f"a {type(value).__name__} nested too deeply to show"
+    except ValueError:  # Python prints integers of at most 4,300 digits
+        return f"an integer of about {int(value.bit_length() * 0.30103):,} digits"
     return text if len(text) <= 60 else text[:57] + "..."
 
 
