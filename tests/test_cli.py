@@ -41,7 +41,8 @@ def test_optimal_algorithms_on_maze3(shared_cases: Path, algorithm: str) -> None
 
 def test_human_readable_output(shared_cases: Path) -> None:
     done = cli("solve", str(shared_cases / "images/lee/maze3.png"), "-a", "greedy")
-    assert done.returncode == 0 and "not guaranteed optimal" in done.stdout
+    # Greedy guarantees nothing; on a maze this small the verdict can say how far off it is.
+    assert done.returncode == 0 and "cost 88 (not optimal: the optimum is 52)" in done.stdout
 
 
 def test_bad_file_exits_non_zero_with_one_line(tmp_path: Path) -> None:
