@@ -88,6 +88,7 @@ def create_app(config: Config | None = None) -> Flask:
         serializer=config.serializer,
         message_queue=config.message_queue,
         max_http_buffer_size=1_000_000,
+        ping_interval=config.socket_ping_interval,
         ping_timeout=30,
         cors_allowed_origins=config.socket_origins,  # None: this server's own origin only
     )

@@ -48,6 +48,9 @@ class Config:
     engine: str = "auto"  # "generic" runs the pure-Python algorithms even where a fast path exists
     testing: bool = False
     secret_key: str = field(default_factory=_secret_key)
+    # engine.io keeps one thread per connection asleep for a ping interval, and a closed tab's thread
+    # lingers until it wakes: a short interval frees it within a second (a ping is a few bytes).
+    socket_ping_interval: float = 1.0
     # The origins Socket.IO accepts; None: the server's own origin only.
     socket_origins: list[str] | None = None
     # msgpack sends a binary frame as one WebSocket message; Flask-SocketIO's test client only speaks
