@@ -1,41 +1,56 @@
 // The page shell: upload (picker, drag and drop), the gallery, the algorithm menu, the options form
 // built from the puzzle family's schema, run/stop, status, progress and errors, the trace player's
-// controls and the stats every family shares. What a family draws and adds is its view's
-// (static/js/families/): the shell picks the view class by the puzzle's `family` and talks to it
-// only through the interface documented in families/index.js.
+// controls (buttons, pace, keyboard), presentation mode, and the figures every family shares, shown
+// at the player's position. What a family draws and adds is its view's (static/js/families/): the
+// shell picks the view class by the puzzle's `family` and talks to it only through the interface
+// documented in families/index.js.
 
 import * as api from "./api.js";
 import { el } from "./dom.js";
 import { viewClassFor } from "./families/index.js";
-import { setNumber, seconds, withCommas } from "./format.js";
+import { Figures } from "./figures.js";
+import { fileMessage, seconds, setNumber, sizeText, withCommas } from "./format.js";
+import { Gallery } from "./gallery.js";
 import { Live } from "./live.js";
 import { OptionsForm } from "./options_form.js";
-import { DEFAULT_SPEED, Player, sliderFromSpeed, speedFromSlider, speedLabel } from "./player.js";
+import { PRESETS, Player, presetSpeed, sliderFromSpeed, speedFromSlider, speedLabel } from "./player.js";
+import { Tally } from "./tally.js";
 import { Timeline } from "./timeline.js";
 
 const $ = (id) => document.getElementById(id);
+const NARROW = "(max-width: 1050px)"; // the CSS breakpoint where the panels stack under each other
 
 const app = {
   algorithms: [], // GET /api/algorithms
   families: new Map(), // family name -> its schema entry (GET /api/families)
-  puzzle: null, // puzzle info from the API
+  puzzle: null, // puzzle info from the API (plus title/description/galleryName from the gallery)
   view: null, // the family view showing the puzzle
   views: new Map(), // family name -> its view: made on first use, kept for the next puzzle
   menuChoice: new Map(), // family name -> the algorithm last selected for it
   formFamily: null, // the family the options form is built for
   loadToken: 0, // the latest puzzle load; older ones are dropped when they finish
-  run: null, // {id, algorithm, result, records, finished}
+  // The run on the board: {id, algorithm, options, signature, text, result, records, streamTotal, finished}.
+  run: null,
+  stale: false, // the algorithm or an option changed since the run on the board
 };
 
 const timeline = new Timeline();
+const tally = new Tally(timeline);
 const player = new Player({ timeline, onChange: updatePlayerControls });
 const live = new Live({ onConnection: connectionChanged });
+const figures = new Figures({ $ });
 const form = new OptionsForm({
   section: $("family-options"),
   title: $("family-options-title"),
   body: $("family-options-body"),
   shared: $("algorithm-options"),
   onChange: optionChanged,
+});
+const gallery = new Gallery({
+  dialog: $("gallery-dialog"),
+  list: $("gallery"),
+  close: $("gallery-close"),
+  onChoose: (entry) => openGalleryEntry(entry, true),
 });
 // Where a family view puts its own panels.
 const hosts = { left: $("family-panel-left"), right: $("family-panel-right"), banner: $("family-banner") };
@@ -46,14 +61,21 @@ const shell = {
   setOption: (name, value) => form.set(name, value),
   showError,
   setBusy,
-  setHover: (text) => { $("hover").textContent = text; },
+  setHover: (text) => {
+    $("hover").textContent = text;
+    $("hover").hidden = !text;
+  },
   toolsWidth: () => $("board-tools").offsetWidth + 8, // CSS px the zoom buttons cover
+  optionsChanged: () => markStale(), // a view's own option (e.g. a clicked start) changed
+  textScale: () => (document.documentElement.classList.contains("large") ? 1.4 : 1),
 };
 
 // ---- status, errors, progress ------------------------------------------------------------------
 
-function setStatus(text, tone = "idle") {
+/** The search's own state (data-testid="status" reads it bare: "done" = every record arrived). */
+function setStatus(text, tone = "idle", detail = "") {
   $("status").textContent = text;
+  $("status-detail").textContent = detail;
   $("status-dot").className = `status-dot tone-${tone}`;
 }
 
@@ -89,12 +111,13 @@ function currentAlgorithm() {
   return app.algorithms.find((a) => a.name === $("algorithm").value) || null;
 }
 
+const algorithmLabel = (name) => app.algorithms.find((a) => a.name === name)?.label || name;
+
 /** The menu for a family: `names` in order; the family's last choice, else the current one if offered. */
 function fillAlgorithmMenu(family, names) {
   const select = $("algorithm");
   const previous = select.value;
-  const labels = new Map(app.algorithms.map((a) => [a.name, a.label]));
-  select.replaceChildren(...names.map((name) => new Option(labels.get(name) || name, name)));
+  select.replaceChildren(...names.map((name) => new Option(algorithmLabel(name), name)));
   const remembered = app.menuChoice.get(family);
   select.value = names.includes(remembered) ? remembered : names.includes(previous) ? previous : names[0] || "";
 }
@@ -111,10 +134,54 @@ function algorithmChanged() {
   $("algorithm-summary").textContent = algorithm ? algorithm.summary : "";
   form.showFor($("algorithm").value);
   if (app.puzzle) app.menuChoice.set(app.puzzle.family, $("algorithm").value);
+  markStale();
 }
 
 function optionChanged(name, value) {
   app.view?.optionChanged(name, value, form);
+  markStale();
+}
+
+/** An algorithm and its options in words: "A* · Manhattan heuristic, weight 1 · 4 directions". */
+function runText(algorithm, options) {
+  const rest = app.view?.describeRun?.(algorithm, options) || "";
+  return rest ? `${algorithmLabel(algorithm)} · ${rest}` : algorithmLabel(algorithm);
+}
+
+/** What a run with the form's present choices would be (compared with the run on the board). */
+function selectionSignature() {
+  if (!app.puzzle || !app.view) return "";
+  const algorithm = $("algorithm").value;
+  return JSON.stringify([app.puzzle.id, algorithm, form.values(algorithm, app.view.viewOptions())]);
+}
+
+/** The board and the panel say which run they show; a changed choice marks it as the previous run. */
+function markStale() {
+  app.stale = Boolean(app.run) && selectionSignature() !== app.run.signature;
+  showRunCaption();
+}
+
+function showRunCaption() {
+  const run = app.run;
+  const caption = $("run-caption");
+  const label = $("run-label");
+  const badge = $("stale-badge");
+  const stale = Boolean(run) && app.stale;
+  if (!run) {
+    caption.textContent = app.puzzle ? "Not searched yet: choose an algorithm and press Run." : "";
+    label.textContent = "";
+  } else if (stale) {
+    const algorithm = $("algorithm").value;
+    const next = runText(algorithm, form.values(algorithm, app.view?.viewOptions() || {}));
+    caption.textContent = `Shown: the previous run, ${run.text}. Press Run for ${next}.`;
+    label.textContent = `Previous run: ${run.text}`;
+    badge.textContent = "Previous run: press Run for the new choice";
+  } else {
+    caption.textContent = `Shown: ${run.text}`;
+    label.textContent = `Shown: ${run.text}`;
+  }
+  badge.hidden = !stale;
+  for (const node of [caption, label, $("board"), $("now-stats"), $("optimal")]) node.classList.toggle("stale", stale);
 }
 
 // ---- loading a puzzle --------------------------------------------------------------------------
@@ -130,8 +197,11 @@ function viewFor(family) {
   return view;
 }
 
-/** Load a puzzle (fetchInfo resolves to its info); `what` names it in error messages. */
-async function loadPuzzle(fetchInfo, label, what) {
+/**
+ * Load a puzzle (fetchInfo resolves to its info); `what` names it in error messages; `focusRun`:
+ * the next key press should start the search (a choice from the gallery or the file picker).
+ */
+async function loadPuzzle(fetchInfo, label, what, focusRun = false) {
   const token = ++app.loadToken;
   cancelRun();
   showError("");
@@ -147,10 +217,11 @@ async function loadPuzzle(fetchInfo, label, what) {
     if (token !== app.loadToken) return;
     showPuzzle(info, view, data);
     setStatus("ready", "idle");
+    if (focusRun) $("run").focus();
   } catch (err) {
     if (token !== app.loadToken) return;
     const reason = err instanceof api.ApiError ? err.message : "something went wrong while loading it.";
-    showError(`Could not open ${what}: ${reason}`);
+    showError(fileMessage(what, reason));
     setStatus(app.puzzle ? "ready" : "error", app.puzzle ? "idle" : "error");
     if (!(err instanceof api.ApiError)) console.warn(err);
   } finally {
@@ -167,9 +238,11 @@ function showPuzzle(info, view, data) {
     app.view.leave();
     app.view.canvas.remove();
   }
-  $("hover").textContent = "";
+  shell.setHover("");
   app.puzzle = info;
   app.view = view;
+  app.run = null;
+  app.stale = false;
   $("board").prepend(view.canvas);
   $("board-tools").classList.toggle("unused", typeof view.zoomBy !== "function");
   document.querySelector(".layout").classList.toggle("wide-right", Boolean(view.wideRight));
@@ -178,24 +251,28 @@ function showPuzzle(info, view, data) {
   fillAlgorithmMenu(info.family, info.algorithms || app.families.get(info.family).algorithms || []);
   algorithmChanged();
   timeline.reset();
+  tally.reset();
   view.enter(info, data);
   const target = view.playerTarget();
   player.attach(target.state, target.renderer);
-  showPuzzleInfo(info);
+  showPuzzleInfo(info, view);
   updateLegend();
+  showRunCaption();
+  showPace();
 }
 
-/** What every family shows of a new puzzle: name, notes, size, empty stats. */
-function showPuzzleInfo(info) {
+/** What every family shows of a new puzzle: title, notes, size, empty figures. */
+function showPuzzleInfo(info, view) {
   $("empty").hidden = true;
-  $("puzzle-name").textContent = info.name;
+  $("puzzle-name").textContent = info.title || info.name;
+  document.title = `${info.title || info.name} · Maze search visualizer`;
   $("run").disabled = false;
-  for (const button of document.querySelectorAll("#gallery button")) {
-    button.classList.toggle("active", button.dataset.name === info.galleryName);
-  }
-  $("notes").replaceChildren(...(info.notes || []).map((note) => el("p", { text: note })));
-  $("notes-box").hidden = !(info.notes || []).length;
-  $("maze-size").textContent = `${info.width} × ${info.height}`;
+  gallery.markActive(info.galleryName || null);
+  const notes = [info.description, ...(info.notes || [])].filter(Boolean);
+  $("notes").replaceChildren(...notes.map((note) => el("p", { text: note })));
+  $("notes-box").hidden = !notes.length;
+  $("notes-box").open = Boolean(info.description);
+  $("maze-size").textContent = sizeText(info.width, info.height, view.constructor.sizeUnit || "");
   if ("weighted" in info) {
     $("maze-size").title = info.weighted ? "some cells cost more than 1 to enter" : "every cell costs 1 to enter";
   } else $("maze-size").removeAttribute("title");
@@ -209,26 +286,17 @@ function updateLegend() {
 
 // ---- gallery and upload ------------------------------------------------------------------------
 
-function fillGallery(entries) {
-  const list = $("gallery");
-  list.replaceChildren(...entries.map((entry) => {
-    // The protocol promises width and height; show them when the server sends them.
-    const size = entry.width && entry.height ? `${entry.width} × ${entry.height}` : "";
-    const button = el("button", {
-      type: "button", "data-name": entry.name, title: entry.description || entry.title,
-      on: {
-        click: () => loadPuzzle(async () => ({ ...(await api.loadGalleryPuzzle(entry.name)), galleryName: entry.name }),
-          "loading", `“${entry.title}”`),
-      },
-    }, el("span", { text: entry.title }), el("small", { text: size }));
-    return el("li", {}, button);
-  }));
-  if (!entries.length) list.append(el("li", { class: "muted", text: "No bundled mazes." }));
+function openGalleryEntry(entry, focusRun = false) {
+  const fetchInfo = async () => ({
+    ...(await api.loadGalleryPuzzle(entry.name)),
+    galleryName: entry.name, title: entry.title, description: entry.description,
+  });
+  loadPuzzle(fetchInfo, "loading", `“${entry.title}”`, focusRun);
 }
 
 function uploadFile(file) {
   if (!file) return;
-  loadPuzzle(() => api.uploadPuzzle(file), "parsing…", file.name);
+  loadPuzzle(() => api.uploadPuzzle(file), "parsing…", file.name, true);
 }
 
 function bindUpload() {
@@ -265,9 +333,11 @@ function bindUpload() {
   // A file dropped elsewhere must not make the browser navigate away from the page.
   window.addEventListener("dragover", (event) => event.preventDefault());
   window.addEventListener("drop", (event) => event.preventDefault());
+  // Touch screens have nothing to drop.
+  if (window.matchMedia("(hover: none), (pointer: coarse)").matches) $("drop-hint").hidden = true;
 }
 
-/** The file picker offers what some family reads; the button's tooltip says what each expects. */
+/** The file picker offers what some family reads; a hint under it says what each expects. */
 function describeUploads(families) {
   const accept = new Set(families.flatMap((family) => family.accept || []));
   $("upload").accept = [...accept].join(",");
@@ -278,24 +348,28 @@ function describeUploads(families) {
 // ---- runs --------------------------------------------------------------------------------------
 
 function resetStats() {
-  for (const id of ["cost", "expanded", "generated", "max-frontier", "path-length", "records"]) setNumber($(id), null);
+  figures.reset();
+  for (const id of ["records"]) setNumber($(id), null);
   $("seconds").textContent = "—";
   $("seconds").classList.add("none");
-  const verdict = $("optimal");
-  verdict.textContent = "";
-  verdict.className = "verdict";
-  verdict.removeAttribute("title");
 }
 
 function cancelRun() {
   if (app.run && !app.run.finished) live.cancel(app.run.id);
-  app.run = null;
   $("cancel").hidden = true;
 }
 
 function startRun() {
   const view = app.view;
   if (!app.puzzle || !view) return;
+  const algorithm = $("algorithm").value;
+  const problem = form.problem(algorithm);
+  if (problem) {
+    // Never changed to fit: the user sees what is wrong and where.
+    showError(problem.message);
+    problem.input.focus();
+    return;
+  }
   const notReady = view.checkReady();
   if (notReady) {
     showError(notReady);
@@ -304,11 +378,15 @@ function startRun() {
   cancelRun();
   showError("");
   timeline.reset();
+  tally.reset();
   player.rewind();
   resetStats();
-  const algorithm = $("algorithm").value;
   const options = form.values(algorithm, view.viewOptions());
-  app.run = { id: null, algorithm, result: null, records: null, finished: false };
+  app.run = {
+    id: null, algorithm, options, signature: selectionSignature(), text: runText(algorithm, options),
+    result: null, records: null, streamTotal: null, finished: false,
+  };
+  app.stale = false;
   const run = app.run;
   run.id = live.start(
     { puzzle: app.puzzle.id, algorithm, options },
@@ -319,13 +397,27 @@ function startRun() {
       onError: (error) => run === app.run && finishRunWithError(error),
     },
   );
-  view.runStarted(run.id);
+  view.runStarted(run.id, { algorithm, options });
   updateLegend();
+  showRunCaption();
+  applyPace();
   setStatus("starting…", "busy");
   setBusy("starting…");
   setProgress("indeterminate");
   $("cancel").hidden = false;
   player.play();
+  bringBoardIntoView();
+}
+
+/** After Run the next key press belongs to the player, and the board must be in sight (phones). */
+function bringBoardIntoView() {
+  const board = $("board");
+  board.focus({ preventScroll: true });
+  const rect = board.getBoundingClientRect();
+  if (rect.top < 0 || rect.bottom > window.innerHeight) {
+    const narrow = window.matchMedia(NARROW).matches;
+    (narrow ? $("run-caption") : board).scrollIntoView({ block: "start", behavior: "smooth" });
+  }
 }
 
 function runStatus(msg) {
@@ -337,7 +429,11 @@ function runStatus(msg) {
     setProgress("indeterminate");
   } else if (msg.phase === "streaming") {
     const fraction = msg.total ? msg.done / msg.total : 0;
-    setStatus(`streaming ${Math.floor(fraction * 100)}%`, "busy");
+    if (Number.isInteger(msg.total) && app.run.streamTotal !== msg.total) {
+      app.run.streamTotal = msg.total;
+      applyPace();
+    }
+    setStatus(`streaming ${Math.floor(fraction * 100)}%`, "busy", ` · ${withCommas(msg.done)} of ${withCommas(msg.total)} steps received`);
     setBusy(null);
     setProgress(fraction);
   } else {
@@ -356,6 +452,7 @@ function runFrame(frame, msg) {
   if (!app.run.finished && app.run.records === null && $("busy").hidden === false) {
     setBusy(null); // the first frames are here: the board speaks for itself now
   }
+  if (app.run.records === null && app.run.streamTotal === null) applyPace(); // a provisional pace
   app.view.frame(msg);
   if (app.run.records !== null) maybeFinish();
   if (!player.playing) updatePlayerControls(); // playing, the player updates them every frame
@@ -365,8 +462,11 @@ function runDone(msg) {
   app.run.result = msg.result;
   app.run.records = msg.records;
   timeline.expected = msg.records;
-  showResult(msg.result, msg.records);
+  setNumber($("records"), msg.records);
+  $("seconds").textContent = seconds(msg.result.seconds);
+  $("seconds").classList.remove("none");
   app.view.result(msg.result);
+  applyPace();
   maybeFinish();
   updatePlayerControls();
 }
@@ -378,7 +478,7 @@ function maybeFinish() {
   run.finished = true;
   app.view.traceComplete();
   updateLegend();
-  setStatus("done", "done");
+  setStatus("done", "done", ` in ${seconds(run.result.seconds)}`);
   setBusy(null);
   setProgress(null);
   $("cancel").hidden = true;
@@ -387,6 +487,14 @@ function maybeFinish() {
 
 function finishRunWithError(message) {
   if (app.run) app.run.finished = true;
+  if (app.run && timeline.length === 0) {
+    // Nothing of it arrived (e.g. the server refused an option): the board shows no run.
+    app.run = null;
+    app.stale = false;
+    showRunCaption();
+    updateLegend();
+    updatePlayerControls();
+  }
   player.pause(); // what arrived can still be stepped through and played again
   $("cancel").hidden = true;
   setStatus("error", "error");
@@ -395,32 +503,7 @@ function finishRunWithError(message) {
   showError(message);
 }
 
-function showResult(result, records) {
-  setNumber($("cost"), result.found ? result.cost : null);
-  setNumber($("expanded"), result.expanded);
-  setNumber($("generated"), result.generated);
-  setNumber($("max-frontier"), result.max_frontier);
-  setNumber($("path-length"), result.found ? result.path.length : null);
-  setNumber($("records"), records);
-  $("seconds").textContent = seconds(result.seconds);
-  $("seconds").classList.remove("none");
-  const verdict = $("optimal");
-  if (!result.found) {
-    verdict.textContent = result.stopped ? `stopped: ${result.stopped}` : "no path exists";
-    verdict.className = "verdict bad";
-  } else if (result.optimal_guaranteed) {
-    verdict.textContent = "optimal ✓";
-    verdict.className = "verdict good";
-  } else {
-    verdict.textContent = "not guaranteed optimal ⚠";
-    verdict.className = "verdict warn";
-  }
-  const used = result.options || {};
-  verdict.title = `${app.view.describeRule(used)}${used.heuristic ? `, heuristic ${used.heuristic}` : ""}` +
-    `${used.weight && used.weight !== 1 ? `, weight ${used.weight}` : ""}`;
-}
-
-// ---- player controls ---------------------------------------------------------------------------
+// ---- player controls and figures ---------------------------------------------------------------
 
 let scrubbing = false;
 
@@ -428,12 +511,59 @@ function updatePlayerControls() {
   const scrub = $("scrub");
   scrub.max = String(timeline.length);
   if (document.activeElement !== scrub || !scrubbing) scrub.value = String(player.position);
-  const total = app.run?.records ?? timeline.length;
-  $("position").textContent = `${withCommas(player.position)} / ${withCommas(total)}`;
+  const run = app.run;
+  const total = run ? run.records ?? run.streamTotal : null;
+  $("position").textContent = `${withCommas(player.position)} / ${withCommas(total ?? timeline.length)}`;
   $("play").hidden = player.playing;
   $("pause").hidden = !player.playing;
-  const nothing = !app.run && timeline.length === 0; // no trace to play yet
-  for (const id of ["play", "step", "step-back", "scrub"]) $(id).disabled = nothing;
+  const nothing = !run && timeline.length === 0; // no trace to play yet
+  for (const id of ["play", "step", "step-back", "first", "last", "scrub"]) $(id).disabled = nothing;
+  figures.update({
+    hasRun: Boolean(run),
+    counts: run ? tally.at(player.position) : null,
+    position: player.position,
+    total: total ?? null,
+    received: timeline.length,
+    playing: player.playing,
+    atEnd: Boolean(run?.result) && player.atEnd,
+    viewFigures: run && app.view ? app.view.playheadFigures() : [],
+    result: run?.result || null,
+    runText: run?.text || "",
+  });
+}
+
+/** A preset plays the whole run in its time: its speed follows the run's number of records. */
+function applyPace() {
+  if (player.preset) {
+    const run = app.run;
+    const total = run ? run.records ?? run.streamTotal ?? timeline.length : 0;
+    player.setSpeed(presetSpeed(player.preset, Math.max(1, total)), player.preset);
+  }
+  showPace();
+}
+
+function showPace() {
+  const speed = player.speed;
+  $("speed").value = String(sliderFromSpeed(speed));
+  const pressed = player.preset ?? (Number.isFinite(speed) ? "" : "instant");
+  for (const button of document.querySelectorAll("#presets button")) {
+    button.setAttribute("aria-pressed", String(button.dataset.preset === pressed));
+  }
+  const run = app.run;
+  const total = run ? run.records ?? run.streamTotal : null;
+  let text = speedLabel(speed);
+  if (total && Number.isFinite(speed)) text += ` · whole run ≈ ${duration(total / speed)}`;
+  else if (!total && player.preset && PRESETS[player.preset].seconds > 0) {
+    text = `a run in ≈ ${duration(PRESETS[player.preset].seconds)}`; // steps/s once the run's size is known
+  }
+  $("speed-label").textContent = text;
+}
+
+/** "20 s", "2 min", "1.5 h". */
+function duration(s) {
+  if (s < 90) return `${Math.max(1, Math.round(s))} s`;
+  if (s < 5400) return `${Math.round(s / 60)} min`;
+  return `${+(s / 3600).toFixed(1)} h`;
 }
 
 function bindPlayer() {
@@ -441,34 +571,82 @@ function bindPlayer() {
   $("pause").addEventListener("click", () => player.pause());
   $("step").addEventListener("click", () => player.step(1));
   $("step-back").addEventListener("click", () => player.step(-1));
+  $("first").addEventListener("click", () => player.first());
+  $("last").addEventListener("click", () => player.last());
   const scrub = $("scrub");
   scrub.addEventListener("pointerdown", () => { scrubbing = true; });
   scrub.addEventListener("pointerup", () => { scrubbing = false; });
   scrub.addEventListener("input", () => player.seekSoon(Number(scrub.value)));
   const speed = $("speed");
   const speedChanged = () => {
-    const value = speedFromSlider(speed.value);
-    player.setSpeed(value);
-    $("speed-label").textContent = speedLabel(value);
+    player.setSpeed(speedFromSlider(speed.value), null);
+    showPace();
   };
-  speed.value = String(sliderFromSpeed(DEFAULT_SPEED));
   speed.addEventListener("input", speedChanged);
   speed.addEventListener("change", speedChanged);
-  speedChanged();
+  for (const button of document.querySelectorAll("#presets button")) {
+    button.addEventListener("click", () => {
+      player.setSpeed(player.speed, button.dataset.preset);
+      applyPace();
+    });
+  }
+  applyPace();
+}
 
+// ---- keyboard, presentation, text size ---------------------------------------------------------
+
+const TEXT_INPUTS = new Set(["text", "number", "search", "email", "url", "tel", "password"]);
+
+function bindKeys() {
   document.addEventListener("keydown", (event) => {
-    const tag = document.activeElement?.tagName;
-    if (["INPUT", "SELECT", "TEXTAREA"].includes(tag) || event.ctrlKey || event.metaKey || event.altKey) return;
-    // Space is play/pause everywhere, even on a focused button (whose default would press it
-    // again: after clicking Run, space would restart the search). Enter still presses buttons.
-    if (event.key === " ") {
-      event.preventDefault();
+    if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
+    if (gallery.isOpen || $("keys-dialog").open) return; // a dialog has the keyboard (Esc closes it)
+    const target = event.target;
+    const tag = target?.tagName;
+    if (tag === "TEXTAREA" || tag === "SELECT") return;
+    if (tag === "INPUT" && (TEXT_INPUTS.has(target.type) || target.type === "checkbox" || target.type === "file")) return;
+    const onSlider = tag === "INPUT" && target.type === "range"; // the arrows and Home/End move it
+    const key = event.key;
+    const ten = event.shiftKey ? 10 : 1;
+    let handled = true;
+    if (key === " ") {
+      // Play/pause everywhere, even on a focused button (whose default would press it again:
+      // after clicking Run, space would restart the search). Enter still presses buttons.
       player.toggle();
-    } else if (tag === "BUTTON") {
-      return;
-    } else if (event.key === "ArrowRight") player.step(event.shiftKey ? 100 : 1);
-    else if (event.key === "ArrowLeft") player.step(event.shiftKey ? -100 : -1);
+    } else if (key === "ArrowRight" && !onSlider) player.step(ten);
+    else if (key === "ArrowLeft" && !onSlider) player.step(-ten);
+    else if (key === "Home" && !onSlider) player.first();
+    else if (key === "End" && !onSlider) player.last();
+    else if (key === "f" || key === "F") setPresenting(!presenting());
+    else if (key === "?") openKeys();
+    else if (key === "Escape" && presenting()) setPresenting(false);
+    else handled = false;
+    if (handled) event.preventDefault();
   });
+}
+
+const presenting = () => document.documentElement.classList.contains("presenting");
+
+/** Presentation mode: the side panels give way, the board fills the screen above a compact bar. */
+function setPresenting(on) {
+  document.documentElement.classList.toggle("presenting", on);
+  const button = $("present");
+  button.setAttribute("aria-pressed", String(on));
+  button.textContent = on ? "Exit (F)" : "Present (F)";
+  button.title = on ? "Back to the panels (F or Esc)" : "The board fills the screen (F)";
+  requestAnimationFrame(() => app.view?.refit?.());
+}
+
+function openKeys() {
+  const dialog = $("keys-dialog");
+  if (!dialog.open) dialog.showModal();
+}
+
+function setLargeText(on) {
+  document.documentElement.classList.toggle("large", on);
+  $("large-text").setAttribute("aria-pressed", String(on));
+  requestAnimationFrame(() => app.view?.refit?.());
+  try { localStorage.setItem("largeText", on ? "1" : ""); } catch { /* private mode */ }
 }
 
 // ---- wiring ------------------------------------------------------------------------------------
@@ -481,32 +659,44 @@ function bindPanels() {
   $("run").addEventListener("click", startRun);
   $("cancel").addEventListener("click", () => {
     cancelRun();
+    if (app.run) app.run.finished = true;
     player.pause();
     setStatus("cancelled", "idle");
     setBusy(null);
     setProgress(null);
   });
+  $("open-gallery").addEventListener("click", () => gallery.open());
   $("fit").addEventListener("click", () => app.view?.fit?.());
   $("zoom-in").addEventListener("click", () => app.view?.zoomBy?.(1.5));
   $("zoom-out").addEventListener("click", () => app.view?.zoomBy?.(1 / 1.5));
-  $("large-text").addEventListener("click", (event) => {
-    const on = document.documentElement.classList.toggle("large");
-    event.currentTarget.setAttribute("aria-pressed", String(on));
-    app.view?.refit?.();
-    try { localStorage.setItem("largeText", on ? "1" : ""); } catch { /* private mode */ }
+  $("large-text").addEventListener("click", () => setLargeText(!document.documentElement.classList.contains("large")));
+  $("present").addEventListener("click", () => setPresenting(!presenting()));
+  $("keys").addEventListener("click", openKeys);
+  $("keys-close").addEventListener("click", () => $("keys-dialog").close());
+  $("keys-dialog").addEventListener("click", (event) => {
+    if (event.target === event.currentTarget) event.currentTarget.close();
   });
   try {
-    if (localStorage.getItem("largeText")) $("large-text").click();
+    if (localStorage.getItem("largeText")) setLargeText(true);
   } catch { /* private mode */ }
+}
+
+/** The families' titles in the plural and the unit of their sizes, for the gallery's groups. */
+function galleryFamilies(families) {
+  return new Map(families.map((family) => [family.name, {
+    title: `${family.title || family.name}s`,
+    unit: viewClassFor(family.name)?.sizeUnit || "",
+  }]));
 }
 
 async function init() {
   bindPanels();
   bindPlayer();
+  bindKeys();
   bindUpload();
   setStatus("loading", "busy");
   try {
-    const [algorithms, families, gallery] = await Promise.all([api.getAlgorithms(), api.getFamilies(), api.getGallery()]);
+    const [algorithms, families, entries] = await Promise.all([api.getAlgorithms(), api.getFamilies(), api.getGallery()]);
     if (!Array.isArray(families)) throw new api.ApiError("The server sent its puzzle families in a form this page does not read.");
     app.algorithms = algorithms;
     app.families = new Map(families.map((family) => [family.name, family]));
@@ -518,10 +708,11 @@ async function init() {
       fillAlgorithmMenu(first.name, first.algorithms || []);
     }
     algorithmChanged();
-    fillGallery(gallery);
+    gallery.fill(entries, galleryFamilies(families));
+    $("open-gallery").title = `${entries.length} bundled mazes and boards, with what each shows`;
     setStatus("ready", "idle");
     // Open on something to look at, unless the user has already chosen a maze.
-    if (gallery.length && app.loadToken === 0) $("gallery").querySelector("button")?.click();
+    if (entries.length && app.loadToken === 0) openGalleryEntry(entries[0]);
   } catch (err) {
     setStatus("error", "error");
     showError(err instanceof api.ApiError ? err.message : "The page could not start.");

@@ -43,3 +43,28 @@ export function sentence(text) {
   const t = (text || "").trim();
   return t ? t.charAt(0).toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".") : "";
 }
+
+/** A cost or g for running text: integers as they are, others to 3 decimals ("52", "53.414"). */
+export function number(value, decimals = 3) {
+  if (value === null || value === undefined || Number.isNaN(value)) return "—";
+  if (Number.isInteger(value)) return value.toLocaleString("en-US");
+  return String(+value.toFixed(decimals));
+}
+
+/** A size, written one way everywhere: width × height and the unit ("34 × 25 cells"). */
+export function sizeText(width, height, unit = "cells") {
+  return `${width} × ${height}${unit ? ` ${unit}` : ""}`;
+}
+
+/**
+ * A server's message about a file, in the page's words: the file's name once (the server already
+ * starts with it), no library names, no exception class names.
+ */
+export function fileMessage(what, reason) {
+  let text = String(reason || "").trim()
+    .replace(/\b(an? \w+ )?Pillow (can|could) (read|open)/g, (_m, a) => `${a || ""}this app can read`)
+    .replace(/\s*\((?:[A-Z]\w*(?:Error|Exception|Warning)): (?:[^()]|\([^()]*\))*\)/g, "");
+  const name = String(what || "");
+  if (name && (text.startsWith(`${name}:`) || text.startsWith(`${name},`))) return `Could not open ${text}`;
+  return `Could not open ${name}: ${text}`;
+}

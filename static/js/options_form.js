@@ -21,7 +21,8 @@ export class OptionsForm {
 
   /**
    * Build the controls of `family` (its schema entry), placed as `layout` says (a view's formLayout:
-   * {title, own: [[name, ...], ...], notes: {name: "(a muted note after the label)"}}).
+   * {title, own: [[name, ...], ...], shared: [[name, ...], ...], notes: {name: "(a muted note after
+   * the label)"}}: `own` rows go in the family's section, `shared` rows side by side under the menu).
    */
   build(family, layout = {}) {
     this.family = family;
@@ -36,7 +37,22 @@ export class OptionsForm {
     this.title.textContent = layout.title || family.title || "";
     this.section.hidden = ownRows.length === 0;
     const owned = new Set((layout.own || []).flat());
-    this.shared.replaceChildren(...shown.filter((o) => !owned.has(o.name)).map((o) => this.control(o, false)));
+    // Under the algorithm menu: schema order, except that a row of `layout.shared` sits side by side.
+    const rows = (layout.shared || []).map((row) => row.filter((name) => byName.has(name) && !owned.has(name)));
+    const placed = new Set();
+    const sharedNodes = [];
+    for (const option of shown.filter((o) => !owned.has(o.name))) {
+      if (placed.has(option.name)) continue;
+      const row = rows.find((r) => r.length > 1 && r.includes(option.name));
+      if (row) {
+        row.forEach((name) => placed.add(name));
+        sharedNodes.push(el("div", { class: "option-row" }, ...row.map((name) => this.control(byName.get(name), false))));
+      } else {
+        placed.add(option.name);
+        sharedNodes.push(this.control(option, false));
+      }
+    }
+    this.shared.replaceChildren(...sharedNodes);
     for (const { option } of this.controls.values()) this.set(option.name, option.default ?? null);
   }
 
@@ -63,8 +79,13 @@ export class OptionsForm {
       }
       wrap = el("div", { class: "option" }, el("label", { for: id }, ...label), input);
     }
-    input.addEventListener("change", () => this.onChange(option.name, this.get(option.name)));
-    const entry = { option, input, wrap, own, min: option.min ?? null, max: option.max ?? null };
+    const message = el("span", { class: "field-error", testid: `${id}-error`, role: "status", hidden: true });
+    wrap.append(message);
+    const entry = { option, input, wrap, own, message, min: option.min ?? null, max: option.max ?? null };
+    input.addEventListener("change", () => {
+      this.mark(entry);
+      this.onChange(option.name, this.get(option.name));
+    });
     this.controls.set(option.name, entry);
     this.setBounds(entry);
     return wrap;
@@ -87,7 +108,59 @@ export class OptionsForm {
       if ("max" in override) entry.max = override.max;
       this.setBounds(entry);
       if ("default" in override) this.set(entry.option.name, override.default);
+      this.mark(entry);
     }
+  }
+
+  /** What is wrong with a control's value, in words naming the option; null when it is fine. */
+  check(entry) {
+    const { option, input } = entry;
+    const name = labelText(option.label);
+    if (option.type === "int" || option.type === "float") {
+      const text = input.value.trim();
+      if (input.validity?.badInput || (text && !Number.isFinite(Number(text)))) return `${name}: “${text || input.value}” is not a number.`;
+      if (!text) return option.optional ? null : `${name}: enter a number.`;
+      const value = Number(text);
+      if (option.type === "int" && !Number.isInteger(value)) return `${name}: ${text} is not a whole number.`;
+      const { min, max } = entry;
+      if ((min !== null && value < min) || (max !== null && value > max)) {
+        const range = min !== null && max !== null ? `from ${min} to ${max}` : min !== null ? `at least ${min}` : `at most ${max}`;
+        return `${name}: ${text} is out of range; it must be ${range}.`;
+      }
+    } else if (option.type === "point" || option.type === "int_list") {
+      const text = input.value.trim();
+      if (!text) return null;
+      const numbers = text.split(/[\s,;]+/).filter(Boolean).map(Number);
+      if (!numbers.every(Number.isInteger) || (option.type === "point" && numbers.length !== 2)) {
+        return `${name}: “${text}” is not ${option.type === "point" ? "a row and a column" : "a list of whole numbers"}.`;
+      }
+    }
+    return null;
+  }
+
+  /** Show (or clear) a control's problem under it. */
+  mark(entry) {
+    const problem = entry.wrap.hidden ? null : this.check(entry);
+    entry.message.textContent = problem || "";
+    entry.message.hidden = !problem;
+    entry.input.classList.toggle("invalid", Boolean(problem));
+    if (problem) entry.input.setAttribute("aria-invalid", "true");
+    else entry.input.removeAttribute("aria-invalid");
+    return problem;
+  }
+
+  /**
+   * The first problem among the controls `algorithm` uses: {name, message, input}, or null. Each
+   * control shows its own problem; nothing is ever changed to fit.
+   */
+  problem(algorithm) {
+    let first = null;
+    for (const entry of this.controls.values()) {
+      if (!usedBy(entry.option, algorithm)) continue;
+      const message = this.mark(entry);
+      if (message && !first) first = { name: entry.option.name, message, input: entry.input };
+    }
+    return first;
   }
 
   /** Show the controls the selected algorithm uses (an option's `algorithms`, null = all). */
@@ -119,9 +192,8 @@ export class OptionsForm {
         const text = input.value.trim();
         const number = Number(text);
         if (!text || !Number.isFinite(number)) return text || !option.optional ? fallback : null;
-        const value = option.type === "int" ? Math.round(number) : number;
-        // Clamped as the old form did; the server checks the bounds again.
-        return Math.min(entry.max ?? Infinity, Math.max(entry.min ?? -Infinity, value));
+        // Never clamped: a value out of range is refused (problem()), and the server checks again.
+        return number;
       }
       case "int_list":
       case "point": {
@@ -165,6 +237,9 @@ export class OptionsForm {
     return out;
   }
 }
+
+/** An option's label without its muted note: "Start column (below)" -> "Start column". */
+const labelText = (label = "") => label.replace(/\s+\([^()]*\)$/, "");
 
 const usedBy = (option, algorithm) => !option.algorithms || option.algorithms.includes(algorithm);
 

@@ -1,8 +1,19 @@
 // Plays a timeline onto the board: play, pause, step, scrub, at a speed from 1 step/s to "max"
 // (as many records as fit in a frame's time budget). A step is one record. Going back replays the
 // records from 0 into the typed-array state, which stays fast for millions of records.
+//
+// The pace: a preset plays a whole run in a set time whatever its size (normal: 20 s, to talk
+// over), so its steps per second follow the run's record count; the slider sets a fixed speed.
 
-export const DEFAULT_SPEED = 1500; // steps/s: a 50 x 50 maze's BFS plays in a few seconds
+export const DEFAULT_SPEED = 1500; // steps/s: the reference speed of a "custom" pace (and of animations)
+export const PRESETS = {
+  slow: { label: "Slow", seconds: 60 },
+  normal: { label: "Normal", seconds: 20 },
+  fast: { label: "Fast", seconds: 5 },
+  instant: { label: "Instant", seconds: 0 }, // as fast as the screen can draw
+};
+export const DEFAULT_PRESET = "normal";
+const MIN_PRESET_SPEED = 2; // steps/s: a tiny run still moves
 const MAX_SPEED_EXPONENT = 6; // the slider's top below "max" is 10^6 steps/s
 const FRAME_BUDGET_MS = 12; // work per animation frame at max speed, leaving time to draw
 const CHUNK = 32768; // records applied between clock checks
@@ -17,6 +28,13 @@ export function speedFromSlider(value) {
 export function sliderFromSpeed(speed) {
   if (!Number.isFinite(speed)) return 1000;
   return Math.round((Math.log10(Math.max(1, speed)) / MAX_SPEED_EXPONENT) * 1000);
+}
+
+/** The steps per second that play `records` in a preset's time (Infinity: instant). */
+export function presetSpeed(preset, records) {
+  const seconds = PRESETS[preset]?.seconds ?? PRESETS[DEFAULT_PRESET].seconds;
+  if (seconds <= 0) return Infinity;
+  return Math.max(MIN_PRESET_SPEED, records / seconds);
 }
 
 export function speedLabel(speed) {
@@ -36,6 +54,7 @@ export class Player {
     this.position = 0; // records applied to the board
     this.playing = false;
     this.speed = DEFAULT_SPEED;
+    this.preset = DEFAULT_PRESET; // a preset's name, or null for a fixed speed from the slider
     this.carry = 0; // fractional steps owed from earlier frames
     this.lastTime = 0;
     this.frame = 0;
@@ -61,9 +80,25 @@ export class Player {
     this.onChange();
   }
 
-  setSpeed(speed) {
+  /** A fixed speed in steps/s (Infinity: max); `preset` names the preset it comes from, if any. */
+  setSpeed(speed, preset = null) {
     this.speed = speed;
+    this.preset = preset;
     this.carry = 0;
+  }
+
+  /** The first position (0) or the last record received. */
+  first() {
+    this.step(-this.position);
+  }
+
+  last() {
+    this.pause();
+    this.seek(this.timeline.length);
+  }
+
+  get atEnd() {
+    return this.timeline.complete && this.position >= this.timeline.length;
   }
 
   play() {

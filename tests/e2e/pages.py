@@ -41,3 +41,37 @@ def upload(page, path: Path) -> None:
         arg=path.stem,
     )
     next_frame(page)
+
+
+def at_end(page, timeout: float = 120_000) -> None:
+    """Wait until the whole trace is received and the playhead is at its end (where the result shows)."""
+    status_is(page, "done", timeout)
+    page.wait_for_function(
+        "() => { const [at, of] = document.querySelector('[data-testid=position]').textContent.split(' / ');"
+        " return at === of && at !== '0'; }",
+        timeout=timeout,
+    )
+    next_frame(page)
+
+
+def position(page) -> tuple[int, int]:
+    """The player's position and the trace's length, from the "174 / 757" read-out."""
+    at, of = page.text_content("[data-testid=position]").replace(",", "").split(" / ")
+    return int(at), int(of)
+
+
+def open_gallery(page) -> None:
+    page.click("[data-testid=open-gallery]")
+    page.locator("[data-testid=gallery-dialog]").wait_for(state="visible")
+
+
+def choose_gallery(page, name: str) -> None:
+    """Load a bundled puzzle through the gallery dialog and wait until it is shown."""
+    open_gallery(page)
+    page.click(f"[data-testid=gallery] button[data-name='{name}']")
+    page.wait_for_function(
+        "name => document.querySelector('[data-testid=gallery] button.active')?.dataset.name === name"
+        " && document.querySelector('[data-testid=status]').textContent === 'ready'",
+        arg=name,
+    )
+    next_frame(page)

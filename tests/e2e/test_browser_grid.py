@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from tests.conftest import missing
-from tests.e2e.pages import ARTIFACTS, BROWSER_TEST, CASES, next_frame, status_is, upload
+from tests.e2e.pages import ARTIFACTS, BROWSER_TEST, CASES, at_end, next_frame, open_gallery, upload
 
 pytestmark = BROWSER_TEST
 
@@ -26,12 +26,7 @@ def run_to_end(page, algorithm: str = "bfs") -> None:
     page.select_option("[data-testid=algorithm]", algorithm)
     page.fill("[data-testid=speed]", "1000")  # the slider's end: "max"
     page.click("[data-testid=run]")
-    status_is(page, "done")
-    page.wait_for_function(
-        "() => { const [at, of] = document.querySelector('[data-testid=position]').textContent.split(' / ');"
-        " return at === of && at !== '0'; }"
-    )
-    next_frame(page)
+    at_end(page)
 
 
 def count_pixels(page, rgb: tuple[int, int, int], tolerance: int = 20) -> int:
@@ -123,6 +118,7 @@ def test_upload_maze3_bfs_finds_cost_52_and_draws_the_path(page, maze3):
 
 
 def test_gallery_loads_and_runs_a_maze(page):
+    open_gallery(page)
     buttons = page.locator("[data-testid=gallery] button")
     assert buttons.count() >= 1, "the gallery is empty"
     last = buttons.nth(buttons.count() - 1)
@@ -133,6 +129,7 @@ def test_gallery_loads_and_runs_a_maze(page):
         "() => document.querySelector('[data-testid=gallery] button.active') !== null"
         " && document.querySelector('[data-testid=status]').textContent === 'ready'"
     )
+    assert page.text_content("[data-testid=puzzle-name]") == title  # the header shows the title, not the id
     run_to_end(page, "astar")
     cost = page.text_content("[data-testid=cost]")
     assert cost.replace(".", "", 1).isdigit(), cost
@@ -162,6 +159,9 @@ def test_bad_upload_shows_a_plain_error_and_the_page_keeps_working(page, maze3, 
     assert message.strip(), "the error element is empty"
     assert words in message and bad.name in message, message
     assert "Traceback" not in message and "File \"" not in message
+    # Plain words: the file's name once, no library or exception class names.
+    assert message.count(bad.name) == 1, message
+    assert "Pillow" not in message and "Error:" not in message, message
     assert page.text_content(STATUS) != "parsing…"
     # The page still works: a valid upload succeeds and clears the error.
     upload(page, maze3)
@@ -246,7 +246,7 @@ def test_options_form_is_built_from_the_schema(page, maze3):
     page.fill("[data-testid=option-weight]", "2")
     run_to_end(page, "astar")
     title = page.get_attribute("[data-testid=optimal]", "title")
-    assert title == "8 directions, no corner cutting, heuristic octile, weight 2", title
+    assert title == "A* · octile heuristic, weight 2 · 8 directions, no corner cutting", title
 
 
 def test_the_page_works_under_its_content_security_policy(browser, server_url, console, maze3):

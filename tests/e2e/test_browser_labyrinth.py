@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import missing
-from tests.e2e.pages import ARTIFACTS, BROWSER_TEST, CASES, next_frame, status_is, upload
+from tests.e2e.pages import ARTIFACTS, BROWSER_TEST, CASES, at_end, next_frame, open_gallery, upload
 
 # Whether the replay is animating (the renderer flags it on its canvas), and the animation's phase.
 ANIMATION_STATE = (
@@ -49,7 +49,7 @@ def test_puzzle6_astar_combined_solves_in_3_moves_and_replays(page, puzzle6):
     page.select_option("[data-testid=algorithm]", "astar")
     page.fill("[data-testid=speed]", "1000")  # the trace at max speed
     page.click("[data-testid=run]")
-    status_is(page, "done")
+    at_end(page)  # the solution shows once the trace has been played to its end
     assert page.text_content("[data-testid=cost]") == "3"
     moves = page.locator("[data-testid=moves] [data-testid=move]")
     assert moves.count() == 3
@@ -95,7 +95,7 @@ def test_replay_play_runs_to_the_end(page, puzzle6):
     page.select_option("[data-testid=algorithm]", "astar")
     page.fill("[data-testid=speed]", "1000")
     page.click("[data-testid=run]")
-    status_is(page, "done")
+    at_end(page)
     page.click("[data-testid=replay-play]")  # at max speed the animations are short
     page.wait_for_function(
         "() => document.querySelector('[data-testid=replay-position]').textContent === '3 / 3'"
@@ -135,10 +135,11 @@ def test_puzzle_defaults_fill_the_form_and_switching_back_to_a_grid(page, puzzle
     page.fill("[data-testid=option-max_depth]", "6")
     page.fill("[data-testid=speed]", "1000")
     page.click("[data-testid=run]")
-    status_is(page, "done")
+    at_end(page)
     assert page.text_content("[data-testid=cost]").isdigit()
 
     # A grid maze takes the board back: one canvas, the grid's panels, none of the labyrinth's.
+    open_gallery(page)
     page.locator("[data-testid=gallery] button").first.click()
     page.wait_for_function(
         "() => document.querySelector('[data-testid=gallery] button.active') !== null"

@@ -9,12 +9,17 @@
 //                          section of the family's own (titled `title`, else the family's title; a row
 //                          of names sits side by side); every other form option goes under the
 //                          algorithm menu; a note follows an option's label, muted.
+//   static sizeUnit        the unit of the puzzle's width × height ("cells", "tiles"): the gallery and
+//                          the Size figure write every size as "W × H unit".
 //   constructor({canvas, hosts, timeline, player, shell})
 //                          canvas: this view's own <canvas>, put in the board by the shell before
 //                          enter() and taken out after leave(); hosts: {left, right, banner}, containers
 //                          for the family's panels (left column under the algorithm, right column under
 //                          the stats, centre above the board); shell: see app.js (`option(name)`,
-//                          `setOption`, `showError`, `setBusy`, `setHover`, `toolsWidth`).
+//                          `setOption`, `showError`, `setBusy`, `setHover`, `toolsWidth`,
+//                          `optionsChanged()` — call it when a view option (viewOptions) changed, so the
+//                          shown run is marked as the previous one — and `textScale()`: 1, or more with
+//                          the page's large text, for numbers drawn on the canvas).
 //   wideRight              true: the right column widens (long panels there).
 //   async prepare(info)    fetch what enter() needs (grid: the cells) without changing the page;
 //                          resolves to data handed to enter(); an ApiError says what went wrong.
@@ -25,14 +30,20 @@
 //   viewOptions()          values of the schema options whose control is "view" (grid: start, goal).
 //   optionChanged(name, value, form)   a form control changed; form.get/set adjust others.
 //   checkReady()           null when a run can start, else the message to show.
-//   runStarted(runId)      a run began (the timeline and player were just reset).
+//   runStarted(runId, {algorithm, options})   a run began (the timeline and player were just reset).
 //   frame(msg)             a raw run_frame, after its records went into the timeline.
-//   result(result)         run_done's result.
+//   result(result)         run_done's result (show what it found only at the end of the trace: the
+//                          player's position reaching timeline.length with timeline.complete).
 //   traceComplete()        every record of the run has arrived.
+//   playheadFigures()      the family's figures of the state at the player's position, as
+//                          [{key, label, value (number or null), def (one line)}]: the grid's g, h, f,
+//                          the labyrinth's g. The shell counts expanded/generated/frontier itself.
 //   legend(container, {algorithm})     fill the legend under the board.
-//   describeRule(options)  the move rule in words, for the verdict's tooltip (the result's options).
-//   fit(), zoomBy(factor), refit()     optional: the board's zoom buttons show only when present;
-//                          refit() after the page's text size changed.
+//   describeRun(algorithm, options)    a run's options in words ("manhattan heuristic, weight 1 ·
+//                          4 directions"), after the algorithm's name on the board, the panel and the
+//                          verdict's tooltip.
+//   fit(), zoomBy(factor)  optional: the board's zoom buttons show only when present.
+//   refit()                optional: the page's text size or layout changed (large text, presentation).
 
 import { GridView } from "./grid/grid_view.js";
 import { LabyrinthView } from "./labyrinth/labyrinth_view.js";

@@ -24,14 +24,14 @@ export function renderGridLegend(container, { weighted = false, backward = false
     item("Start", endpointMarker("start")),
     item("Goal", endpointMarker("goal")),
     item("Wall", swatch(COLORS.wall)),
-    item("Free", swatch(COLORS.free)),
+    item(weighted ? "Free, weight 1" : "Free", swatch(COLORS.free)),
   ];
   if (weighted) items.push(item("Weight 9", swatch(COLORS.heavy)));
   items.push(
-    item("Frontier", swatch(COLORS.open)),
+    item("Frontier (waiting)", swatch(COLORS.open)),
     legendItemLabelFirst(`Expanded, by ${scoreName}`, ramp(scoreMax)),
-    item("Improved", swatch(COLORS.update)),
-    item("Current", swatch("#fff", "current")),
+    item("Improved (cheaper g)", swatch(COLORS.update)),
+    item("Being expanded", swatch("#fff", "current")),
   );
   if (backward) {
     items.push(item("Back frontier", swatch(COLORS.openBack)), item("Back expanded", swatch(COLORS.closedBack)));

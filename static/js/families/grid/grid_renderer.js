@@ -42,6 +42,7 @@ export class GridRenderer {
     this.onCellClick = null; // (cell, event) => void
     this.onHover = null; // (cell) => void, -1 off the board
     this.toolsWidth = 0; // CSS px reserved on each side for the board's buttons
+    this.textScale = 1; // the page's large text makes the numbers in the cells larger too
     this.active = false; // drawing only while the canvas is on the page (setActive)
     this.resizeObserver = new ResizeObserver(() => this.resize());
     this.bindInput();
@@ -148,11 +149,11 @@ export class GridRenderer {
     if (!this.maze) return this.requestDraw();
     const { width, height } = this.size;
     const pad = 12;
-    // Keep the maze clear of the zoom buttons in the top-right corner (both sides, to stay centred).
-    const padX = pad + this.toolsWidth;
-    const scale = Math.min((width - 2 * padX) / this.maze.width, (height - 2 * pad) / this.maze.height);
+    // Keep the maze clear of the zoom buttons down the right edge; centred in the rest.
+    const room = width - 2 * pad - this.toolsWidth;
+    const scale = Math.min(room / this.maze.width, (height - 2 * pad) / this.maze.height);
     this.view.scale = Math.max(1e-3, Math.min(MAX_SCALE, scale));
-    this.view.ox = (width - this.maze.width * this.view.scale) / 2;
+    this.view.ox = pad + (room - this.maze.width * this.view.scale) / 2;
     this.view.oy = (height - this.maze.height * this.view.scale) / 2;
     this.requestDraw();
   }
@@ -305,6 +306,10 @@ export class GridRenderer {
       if (scale >= NUMBERS_FROM) this.drawScores(c0, c1, r0, r1);
       this.drawCurrent();
     }
+    // What tests (and curious users) can read: are the numbers drawn, and how large (2 digits).
+    const numbers = scale >= NUMBERS_FROM;
+    this.canvas.dataset.numbers = numbers ? "1" : "0";
+    this.canvas.dataset.numberPx = numbers ? String(this.numberSize(scale, 2)) : "0";
     this.drawMarkers();
     this.canvas.dataset.scale = String(scale);
     this.canvas.dataset.originX = String(ox);
@@ -436,7 +441,6 @@ export class GridRenderer {
     const W = this.maze.width;
     const { status, score } = this.state;
     const pixels = this.pixels;
-    const base = Math.floor(scale * 0.52);
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
     let font = -1;
@@ -446,8 +450,7 @@ export class GridRenderer {
         if (status[i] === STATUS.NONE) continue;
         const v = score[i];
         const text = Number.isInteger(v) ? String(v) : v.toFixed(1);
-        // Long numbers shrink to fit their cell.
-        const size = Math.max(6, Math.min(base, Math.floor((scale * 0.92) / (0.6 * text.length))));
+        const size = this.numberSize(scale, text.length);
         if (size !== font) {
           ctx.font = `600 ${size}px system-ui, sans-serif`;
           font = size;
@@ -456,6 +459,13 @@ export class GridRenderer {
         ctx.fillText(text, ox + (c + 0.5) * scale, oy + (r + 0.5) * scale + 0.5);
       }
     }
+  }
+
+  /** The font size (CSS px) of a number of `digits` characters in a cell of `scale` px. */
+  numberSize(scale, digits) {
+    // Long numbers shrink to fit their cell; large text fills more of it.
+    const base = Math.floor(scale * Math.min(0.75, 0.52 * this.textScale));
+    return Math.max(6, Math.min(base, Math.floor((scale * (digits > 1 ? 0.74 : 0.84)) / (0.62 * digits))));
   }
 
   drawCurrent() {

@@ -5,17 +5,34 @@
 
 import * as api from "../../api.js";
 import { el } from "../../dom.js";
-import { sentence } from "../../format.js";
+import { number, sentence } from "../../format.js";
 import { renderGridLegend } from "./grid_legend.js";
 import { GridRenderer } from "./grid_renderer.js";
 import { GridState } from "./grid_state.js";
 
 const RESCALE_EVERY_MS = 250; // the colour scale grows at most this often while frames arrive
+const SQRT2_MINUS_1 = Math.SQRT2 - 1;
+
+/** server/puzzles/grid/problem.py heuristic_value: a distance for an offset of (dr, dc) >= 0 cells. */
+export function heuristicValue(name, dr, dc) {
+  if (name === "manhattan") return dr + dc;
+  if (name === "euclidean") return Math.sqrt(dr * dr + dc * dc);
+  if (name === "octile") return Math.max(dr, dc) + SQRT2_MINUS_1 * Math.min(dr, dc);
+  return Math.max(dr, dc); // chebyshev
+}
+
+/** A touch screen: no hover, no shift-click. */
+const touchScreen = () => window.matchMedia("(hover: none), (pointer: coarse)").matches;
 
 export class GridView {
   // Where the shell puts this family's option controls (all under the algorithm menu), and the
   // muted notes after their labels.
-  static formLayout = { own: [], notes: { weight: "(f = g + w·h)", diagonal: "(no corner cutting)" } };
+  static formLayout = {
+    own: [],
+    shared: [["heuristic", "weight"]],
+    notes: { weight: "(f = g + w·h)", diagonal: "(no corner cutting)" },
+  };
+  static sizeUnit = "cells"; // sizes are width × height in cells
 
   /** @param {{canvas: HTMLCanvasElement, hosts: {left, right, banner}, timeline, player, shell}} args */
   constructor({ canvas, hosts, timeline, player, shell }) {
@@ -30,6 +47,7 @@ export class GridView {
     this.picked = { start: null, goal: null }; // flat cell indices chosen by clicking
     this.pickMode = "off"; // "off" | "start" | "goal"
     this.rescaledAt = -Infinity;
+    this.run = null; // {algorithm, options, heuristic, weight, box}: what the shown run used
     this.buildPanels();
   }
 
@@ -45,14 +63,28 @@ export class GridView {
     };
     this.pickedText = el("span", { testid: "picked" });
     this.clearButton = el("button", {
-      type: "button", class: "link", testid: "clear-picks", text: "reset",
+      type: "button", class: "link", testid: "clear-picks", text: "reset to the file's",
       on: { click: () => this.clearPicks() },
     });
+    // Start and goal typed as "row, col": the keyboard's (and a phone's) way to set them.
+    const field = (which, label) => {
+      const input = el("input", {
+        type: "text", id: `${which}-rc`, testid: `${which}-rc`, inputmode: "numeric", autocomplete: "off",
+        spellcheck: "false", "aria-describedby": "endpoint-hint",
+      });
+      input.addEventListener("change", () => this.typed(which, input));
+      return { input, wrap: el("div", { class: "option" }, el("label", { for: `${which}-rc`, text: label }), input) };
+    };
+    this.fields = { start: field("start", "Start (row, col)"), goal: field("goal", "Goal (row, col)") };
+    this.fieldError = el("span", { class: "field-error", testid: "endpoint-error", role: "status", hidden: true });
+    this.hint = el("p", { class: "hint", id: "endpoint-hint" });
     this.panel = el("section", {},
       el("h2", { text: "Start & goal" }),
       el("div", { class: "segmented", role: "group", "aria-label": "A click on the board sets" },
         this.pickButtons.off, this.pickButtons.start, this.pickButtons.goal),
-      el("p", { class: "hint", text: "Click a free cell; shift-click sets the goal." }),
+      this.hint,
+      el("div", { class: "option-row" }, this.fields.start.wrap, this.fields.goal.wrap),
+      this.fieldError,
       el("p", { class: "picked" }, this.pickedText, " ", this.clearButton),
     );
     this.banner = el("div", { class: "banner warn", testid: "endpoint-problem", role: "alert", hidden: true });
@@ -74,9 +106,14 @@ export class GridView {
     this.cells = cells;
     this.state = new GridState(info.width, info.height);
     this.picked = { start: null, goal: null };
+    this.run = null;
     this.hosts.left.append(this.panel);
     this.hosts.banner.append(this.banner);
+    this.hint.textContent = touchScreen()
+      ? "Tap “Set start” or “Set goal”, then a free cell; or type row, col."
+      : "Click a free cell (Shift+click: the goal), or type row, col.";
     this.renderer.toolsWidth = this.shell.toolsWidth();
+    this.renderer.textScale = this.shell.textScale();
     this.renderer.setActive(true);
     this.renderer.setMaze(info.width, info.height, cells, this.state);
     this.setPickMode(info.endpoint_problem ? "start" : "off");
@@ -109,7 +146,9 @@ export class GridView {
   /** The page's text size changed: the board's buttons did too. */
   refit() {
     this.renderer.toolsWidth = this.shell.toolsWidth();
+    this.renderer.textScale = this.shell.textScale();
     if (this.renderer.autoFit) this.renderer.fit();
+    else this.renderer.requestDraw();
   }
 
   // ---- options -----------------------------------------------------------------------------------
@@ -127,6 +166,7 @@ export class GridView {
 
   /** Null when a run can start; else what is missing (and the board is set to pick it). */
   checkReady() {
+    if (!this.fieldError.hidden) return this.fieldError.textContent; // a typed start or goal was refused
     const missing = this.endpointsMissing();
     if (!missing.length) return null;
     this.setPickMode(missing[0]);
@@ -135,9 +175,22 @@ export class GridView {
 
   // ---- a run ---------------------------------------------------------------------------------------
 
-  runStarted() {
+  runStarted(runId, { algorithm, options }) {
     this.renderer.setScoreMax(1);
     this.rescaledAt = -Infinity;
+    const goals = this.goalCells();
+    const W = this.info.width;
+    let box = null;
+    if (goals.length) {
+      box = [Infinity, -Infinity, Infinity, -Infinity];
+      for (const cell of goals) {
+        const r = Math.floor(cell / W), c = cell % W;
+        box = [Math.min(box[0], r), Math.max(box[1], r), Math.min(box[2], c), Math.max(box[3], c)];
+      }
+    }
+    // The heuristic the server uses when none is named: the first for the move rule (problem.py).
+    const heuristic = options.heuristic || (options.diagonal ? "octile" : "manhattan");
+    this.run = { algorithm, options, heuristic, weight: options.weight ?? 1, box };
   }
 
   /** A frame's records are in the timeline. */
@@ -151,7 +204,46 @@ export class GridView {
     }
   }
 
-  result() {}
+  /** The server's account of what it used (the heuristic it resolved) wins over what was asked. */
+  result(result) {
+    if (this.run && result.options?.heuristic) this.run.heuristic = result.options.heuristic;
+  }
+
+  /** The words for a cell's recorded value: g, the cost so far (BFS: its steps from the start). */
+  valueWords(algorithm) {
+    return algorithm === "bfs" ? "steps from the start" : "cost so far";
+  }
+
+  /** h and f of a cell for the shown run, when its algorithm has them: {h, f} or null. */
+  estimate(cell, g) {
+    const run = this.run;
+    if (!run || !run.box || (run.algorithm !== "astar" && run.algorithm !== "greedy")) return null;
+    const W = this.info.width;
+    const r = Math.floor(cell / W), c = cell % W;
+    const [r0, r1, c0, c1] = run.box;
+    const h = heuristicValue(run.heuristic, Math.max(r0 - r, 0, r - r1), Math.max(c0 - c, 0, c - c1));
+    return { h, f: run.algorithm === "greedy" ? h : g === null ? null : g + run.weight * h };
+  }
+
+  /** The state being expanded at the playhead: its g, and h and f for best-first algorithms. */
+  playheadFigures() {
+    const run = this.run;
+    if (!run) return [];
+    const cell = this.state.current;
+    const g = cell >= 0 ? this.state.score[cell] : null;
+    const figures = [{ key: "g", label: "g", value: g, def: `${this.valueWords(run.algorithm)}, state expanded` }];
+    if (run.algorithm === "astar" || run.algorithm === "greedy") {
+      const e = cell >= 0 ? this.estimate(cell, g) : null;
+      figures.push(
+        { key: "h", label: "h", value: e ? e.h : null, def: `estimated cost to go (${run.heuristic})` },
+        {
+          key: "f", label: "f", value: e ? e.f : null,
+          def: run.algorithm === "greedy" ? "its priority: f = h" : `its priority: f = g + ${number(run.weight)}·h`,
+        },
+      );
+    }
+    return figures;
+  }
 
   /** Every record is here: the exact colour scale. */
   traceComplete() {
@@ -163,13 +255,22 @@ export class GridView {
       weighted: Boolean(this.info?.weighted),
       backward: algorithm === "bidirectional",
       scoreMax: this.timeline.maxValue,
-      scoreName: algorithm === "bfs" ? "wave score" : "cost so far",
+      scoreName: `g (${this.valueWords(algorithm)})`,
     });
   }
 
-  /** The move rule, for the verdict's tooltip. */
-  describeRule(used) {
-    return used.diagonal ? "8 directions, no corner cutting" : "4 directions";
+  /** A run's options in words: "manhattan heuristic, weight 1 · 4 directions · start (1, 1)". */
+  describeRun(algorithm, options) {
+    const parts = [];
+    if (algorithm === "astar" || algorithm === "greedy") {
+      const heuristic = options.heuristic || (options.diagonal ? "octile" : "manhattan");
+      parts.push(algorithm === "astar" ? `${heuristic} heuristic, weight ${number(options.weight ?? 1)}` : `${heuristic} heuristic`);
+    }
+    parts.push(options.diagonal ? "8 directions, no corner cutting" : "4 directions");
+    const rc = (p) => `(${p[0]}, ${p[1]})`;
+    if (options.start) parts.push(`start ${rc(options.start)}`);
+    if (options.goal) parts.push(`goal ${rc(options.goal)}`);
+    return parts.join(" · ");
   }
 
   // ---- start and goal ----------------------------------------------------------------------------
@@ -184,7 +285,34 @@ export class GridView {
 
   clearPicks() {
     this.picked = { start: null, goal: null };
+    this.fieldError.hidden = true;
     this.updateMarkers();
+    this.shell.optionsChanged();
+  }
+
+  /** A start or goal typed as "row, col": checked here (on the board, a free cell), never moved. */
+  typed(which, input) {
+    const text = input.value.trim();
+    const name = which === "start" ? "Start" : "Goal";
+    let problem = null;
+    if (!text) {
+      this.picked[which] = null;
+    } else {
+      const numbers = text.split(/[\s,;()]+/).filter(Boolean).map(Number);
+      const [r, c] = numbers;
+      const { width: W, height: H } = this.info;
+      if (numbers.length !== 2 || !numbers.every(Number.isInteger)) problem = `${name}: “${text}” is not a row and a column, e.g. 3, 0.`;
+      else if (r < 0 || r >= H || c < 0 || c >= W) problem = `${name}: (${r}, ${c}) is off the maze (rows 0 to ${H - 1}, columns 0 to ${W - 1}).`;
+      else if (this.cells[r * W + c] === 0) problem = `${name}: (${r}, ${c}) is a wall; choose a free cell.`;
+      else this.picked[which] = r * W + c;
+    }
+    this.fieldError.textContent = problem || "";
+    this.fieldError.hidden = !problem;
+    input.classList.toggle("invalid", Boolean(problem));
+    if (problem) input.setAttribute("aria-invalid", "true");
+    else input.removeAttribute("aria-invalid");
+    this.updateMarkers(problem ? which : null);
+    this.shell.optionsChanged();
   }
 
   endpointsMissing() {
@@ -203,12 +331,15 @@ export class GridView {
       return;
     }
     this.shell.showError("");
+    this.fieldError.hidden = true;
+    this.fields[which].input.classList.remove("invalid");
     this.picked[which] = cell;
     // Guide the user through both clicks when the file decided neither.
     if (which === "start" && this.pickMode === "start" && this.picked.goal === null && !this.info.goals.length) {
       this.setPickMode("goal");
     }
     this.updateMarkers();
+    this.shell.optionsChanged();
   }
 
   cellHovered(cell) {
@@ -218,25 +349,50 @@ export class GridView {
     }
     const W = this.info.width;
     const weight = this.cells[cell];
-    const parts = [`row ${Math.floor(cell / W)}, col ${cell % W}`, weight === 0 ? "wall" : `cost ${weight}`];
-    if (this.state.status[cell]) parts.push(`score ${+this.state.score[cell].toFixed(3)}`);
+    const parts = [`row ${Math.floor(cell / W)}, col ${cell % W}`, weight === 0 ? "wall" : `weight ${weight}`];
+    if (this.run && weight !== 0) {
+      const reached = this.state.status[cell] !== 0;
+      const g = reached ? this.state.score[cell] : null;
+      if (reached) parts.push(`g ${number(g)} (${this.valueWords(this.run.algorithm)})`);
+      const e = this.estimate(cell, g);
+      if (e) {
+        parts.push(`h ${number(e.h)}`);
+        if (e.f !== null) parts.push(`f ${number(e.f)}`);
+      }
+    }
     this.shell.setHover(parts.join(" · "));
   }
 
-  updateMarkers() {
+  /** The goal cells of a run now: the picked one, else the file's. */
+  goalCells() {
+    const W = this.info.width;
+    return this.picked.goal !== null ? [this.picked.goal] : this.info.goals.map(([r, c]) => r * W + c);
+  }
+
+  /** `keepField`: "start" or "goal" whose text field holds a refused entry (left as typed). */
+  updateMarkers(keepField = null) {
     const info = this.info;
     const W = info.width;
     const cellOf = ([r, c]) => r * W + c;
     const starts = this.picked.start !== null ? [this.picked.start] : info.starts.map(cellOf);
-    const goals = this.picked.goal !== null ? [this.picked.goal] : info.goals.map(cellOf);
+    const goals = this.goalCells();
     this.renderer.setMarkers(starts, goals);
     const missing = this.endpointsMissing();
     this.banner.hidden = !info.endpoint_problem || missing.length === 0;
+    const how = touchScreen()
+      ? `Tap “Set ${missing[0] || "start"}”, then a free cell on the maze`
+      : `Click a free cell on the maze for the ${missing.join(" and ")} (Shift+click sets the goal)`;
     this.banner.textContent = info.endpoint_problem
-      ? `${sentence(info.endpoint_problem)} Click a free cell on the maze for the ${missing.join(" and ")}` +
-        " (shift-click sets the goal)."
+      ? `${sentence(info.endpoint_problem)} ${how}, or type row, col under “Start & goal”.`
       : "";
     const rc = (cell) => `(${Math.floor(cell / W)}, ${cell % W})`;
+    const text = (cell) => `${Math.floor(cell / W)}, ${cell % W}`;
+    for (const which of ["start", "goal"]) {
+      const input = this.fields[which].input;
+      const fromFile = which === "start" ? info.starts : info.goals;
+      input.placeholder = fromFile.length ? `file: ${fromFile[0][0]}, ${fromFile[0][1]}` : "row, col";
+      if (which !== keepField) input.value = this.picked[which] !== null ? text(this.picked[which]) : "";
+    }
     const parts = [];
     if (this.picked.start !== null) parts.push(`start ${rc(this.picked.start)}`);
     if (this.picked.goal !== null) parts.push(`goal ${rc(this.picked.goal)}`);

@@ -363,9 +363,10 @@ export class LabyrinthRenderer {
 
   drawBadge(cx, cy, text, color, s, pointing) {
     const ctx = this.ctx;
-    const font = Math.round(Math.max(13, Math.min(20, s * 0.2)));
+    const font = Math.round(Math.max(11, Math.min(20, s * 0.2)));
     ctx.font = `700 ${font}px system-ui, sans-serif`;
-    const w = Math.min(s * 0.98, ctx.measureText(text).width + font * 1.1);
+    // As wide as its words (small tiles on a phone must not cut "START ↑" off).
+    const w = ctx.measureText(pointing === "up" ? `${text} ↑` : text).width + font * 1.1;
     const h = font * 1.55;
     ctx.fillStyle = color;
     roundRect(ctx, cx - w / 2, cy - h / 2, w, h, h * 0.3);

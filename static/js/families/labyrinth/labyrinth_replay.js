@@ -144,7 +144,7 @@ export class LabyrinthReplay {
     this.prevButton.disabled = !n || this.step === 0;
     this.nextButton.disabled = !n || this.step >= n;
     this.playButton.disabled = !n;
-    this.playButton.textContent = this.playing ? "❚❚ Pause" : "▶ Play";
+    this.playButton.textContent = this.playing ? "❚❚ Pause moves" : "▶ Play moves";
     this.playButton.setAttribute("aria-pressed", String(this.playing));
     this.positionEl.textContent = n ? `${this.step} / ${n}` : "";
   }

@@ -4,9 +4,9 @@
 // run/stop, status, stats, the trace player); the interface is the one documented in ../index.js,
 // and every bit of state lives on the instance.
 
-import { setNumber, sentence } from "../../format.js";
+import { number, setNumber, sentence, sizeText } from "../../format.js";
 import { asBytes } from "../../live.js";
-import { DEFAULT_SPEED } from "../../player.js";
+import { DEFAULT_SPEED, PRESETS } from "../../player.js";
 import { initialState, snapshotState } from "./labyrinth_board.js";
 import { renderLabyrinthLegend } from "./labyrinth_legend.js";
 import { buildLabyrinthPanels } from "./labyrinth_panels.js";
@@ -18,8 +18,15 @@ const SNAPSHOT_CAP = 100000; // the server sends at most this many boards a run 
 // The options that change what the idle board shows (or make a shown solution stale).
 const BOARD_OPTIONS = new Set(["moves", "start_col", "goal_col", "view"]);
 
-/** Replay durations from the trace player's speed: slower steps, slower animations. */
-export function animationScale(speed) {
+// The replay's animation durations for each of the player's pace presets (1 = as designed).
+const PRESET_ANIMATION = { slow: 1.8, normal: 1, fast: 0.5, instant: 0.15 };
+
+/**
+ * Replay durations from the trace player's pace: a preset's own, else from the steps per second
+ * (slower steps, slower animations).
+ */
+export function animationScale(speed, preset = null) {
+  if (preset && Object.hasOwn(PRESETS, preset)) return PRESET_ANIMATION[preset] ?? 1;
   if (!Number.isFinite(speed)) return 0.15;
   return Math.max(0.15, Math.min(4, Math.pow(DEFAULT_SPEED / Math.max(1, speed), 0.3)));
 }
@@ -30,8 +37,10 @@ export class LabyrinthView {
   static formLayout = {
     title: "Labyrinth",
     own: [["moves"], ["start_col", "goal_col"], ["view"]],
+    shared: [["heuristic", "weight"]],
     notes: { start_col: "(below)", goal_col: "(above)", weight: "(f = g + w·h)" },
   };
+  static sizeUnit = "tiles"; // sizes are width × height in tiles
 
   /** @param {{canvas: HTMLCanvasElement, hosts: {left, right, banner}, timeline, player, shell}} args */
   constructor({ canvas, hosts, timeline, player, shell }) {
@@ -51,7 +60,7 @@ export class LabyrinthView {
       next: this.panels.next,
       play: this.panels.play,
       position: this.panels.position,
-      speedScale: () => animationScale(this.player.speed),
+      speedScale: () => animationScale(this.player.speed, this.player.preset),
       onActivate: () => this.enterReplay(),
     });
     // What the Player drives besides the search state: a "renderer" that draws the expanded board.
@@ -84,15 +93,16 @@ export class LabyrinthView {
     this.info = info;
     this.runId = null;
     this.mode = "idle";
+    this.algorithm = null;
     this.search.clear();
-    this.replay.clear();
+    this.pendingResult = null;
+    this.reveal(false);
+    this.panels.root.hidden = true; // no run, no solution to speak of
     this.hosts.right.append(this.panels.root);
-    this.panels.message.hidden = true;
-    this.showSolutionStats(null);
     this.renderer.setActive(true);
+    this.endpoints = { start_col: info.start_col, goal_col: info.goal_col };
     this.renderer.setPuzzle({ ...info, start_col: this.column("start_col"), goal_col: this.column("goal_col") });
     this.showIdle();
-    this.updateSearchPanel();
   }
 
   /** Another view takes the board: stop drawing and take the panels away. */
@@ -104,28 +114,34 @@ export class LabyrinthView {
     this.panels.root.remove();
   }
 
+  /** The page's text size or layout changed: draw again (the captions follow the page's text size). */
+  refit() {
+    this.renderer.draw();
+  }
+
   // ---- options -----------------------------------------------------------------------------------
 
   viewOptions() {
     return {};
   }
 
-  /** A start or goal column from the form, on the board (the server checks it again). */
+  /**
+   * A start or goal column from the form when it is on the board; else the last one that was (the
+   * form shows what is wrong and the run is refused: a column is never moved to fit).
+   */
   column(name) {
     const value = this.shell.option(name);
-    const fallback = name === "start_col" ? this.info.start_col : this.info.goal_col;
-    return Number.isInteger(value) ? Math.max(0, Math.min(this.info.cols - 1, value)) : fallback;
+    if (Number.isInteger(value) && value >= 0 && value < this.info.cols) this.endpoints[name] = value;
+    return this.endpoints[name];
   }
 
   optionChanged(name) {
     if (!this.active || !BOARD_OPTIONS.has(name)) return;
+    // Before any run the board shows the new start and goal; after one it keeps showing the run
+    // (the shell marks it as the previous run) until Run is pressed.
+    if (this.runId !== null) return;
     this.renderer.setEndpoints(this.column("start_col"), this.column("goal_col"));
-    if (this.mode !== "search") {
-      // The shown solution was for other options: back to the new start, ready to run.
-      this.replay.clear();
-      this.mode = "idle";
-      this.showIdle();
-    }
+    this.showIdle();
   }
 
   checkReady() {
@@ -135,18 +151,22 @@ export class LabyrinthView {
   showIdle() {
     const state = initialState(this.info);
     state.player.c = this.column("start_col");
-    this.renderer.show(state, { caption: `${this.info.rows} × ${this.info.cols} tiles: press Run to search` });
+    const size = sizeText(this.info.cols, this.info.rows, "tiles");
+    this.renderer.show(state, { caption: `${size} (width × height): press Run to search` });
   }
 
   // ---- the search ----------------------------------------------------------------------------------
 
-  runStarted(runId) {
+  runStarted(runId, { algorithm } = {}) {
     this.runId = runId;
+    this.algorithm = algorithm || null;
+    this.renderer.setEndpoints(this.column("start_col"), this.column("goal_col"));
     this.mode = "search";
     this.search.clear();
-    this.replay.clear();
-    this.panels.message.hidden = true;
-    this.showSolutionStats(null);
+    this.pendingResult = null;
+    this.reveal(false);
+    this.panels.root.hidden = false;
+    this.panels.wait.hidden = false;
     this.traceChanged();
   }
 
@@ -162,8 +182,8 @@ export class LabyrinthView {
   /** The Player moved through the trace: redraw the expanded state it has reached. */
   traceChanged() {
     if (!this.active) return;
-    this.updateSearchPanel();
     const atEnd = this.timeline.complete && this.search.position >= this.timeline.length;
+    this.reveal(atEnd && this.pendingResult !== null);
     if (atEnd && this.replay.loaded) {
       if (this.mode !== "replay") this.enterReplay(false);
       return;
@@ -178,8 +198,8 @@ export class LabyrinthView {
     }
     const state = snapshotState(snap, this.info.rows, this.info.cols);
     const { expanded, frontier, g } = this.search;
-    let caption = `Search: expanding state ${expanded.toLocaleString("en-US")} · g = ${fmt(g)}` +
-      ` · frontier ${frontier.toLocaleString("en-US")}`;
+    let caption = `Search: expanded ${expanded.toLocaleString("en-US")} · frontier ${frontier.toLocaleString("en-US")}` +
+      ` · g ${fmt(g)} (moves so far)`;
     if (!state.player) caption += " · the player: a set of places";
     if (snap.i !== this.search.lastClose && this.search.snapshots.length >= SNAPSHOT_CAP) {
       caption = `Search: boards are shown for the first ${SNAPSHOT_CAP.toLocaleString("en-US")} expansions only`;
@@ -187,23 +207,36 @@ export class LabyrinthView {
     this.renderer.show(state, { caption });
   }
 
-  updateSearchPanel() {
-    const s = this.search;
-    const started = this.runId !== null;
-    setNumber(this.panels.expanded, started ? s.expanded : null);
-    setNumber(this.panels.frontier, started ? s.frontier : null);
-    setNumber(this.panels.depth, started && s.g !== null ? s.g : null);
+  /** The state being expanded at the playhead: its g (moves so far). */
+  playheadFigures() {
+    if (this.runId === null) return [];
+    return [{ key: "g", label: "g", value: this.search.g, def: "moves so far, state expanded" }];
   }
 
   // ---- the result and its replay ---------------------------------------------------------------
 
+  /** The result is kept until the trace is played to its end (the end tells the story's ending). */
   result(result) {
+    this.pendingResult = result;
+    this.traceChanged();
+  }
+
+  /** Show the solution (at the end of the trace) or hide it again (stepped back into the search). */
+  reveal(on) {
+    if (on === this.revealed) return;
+    this.revealed = on;
+    const result = on ? this.pendingResult : null;
     const message = this.panels.message;
-    message.hidden = result.found || !result.message;
-    message.textContent = result.found ? "" : sentence(result.message || "");
+    message.hidden = !result || result.found || !result.message;
+    message.textContent = result && !result.found ? sentence(result.message || "") : "";
+    this.panels.wait.hidden = on || this.runId === null;
+    this.panels.body.hidden = !(result && result.found);
     this.showSolutionStats(result);
-    this.replay.load(result);
-    if (this.timeline.complete && this.search.position >= this.timeline.length) this.enterReplay(false);
+    if (result) this.replay.load(result);
+    else {
+      this.replay.clear();
+      if (this.mode === "replay") this.mode = this.runId ? "search" : "idle";
+    }
   }
 
   showSolutionStats(result) {
@@ -227,9 +260,20 @@ export class LabyrinthView {
     renderLabyrinthLegend(container);
   }
 
-  /** The move rule, for the verdict's tooltip. */
-  describeRule(used) {
-    return `${used.moves} moves`;
+  /** A run's options in words: "relaxed heuristic, weight 1 · combined moves · start column 0, goal column 4". */
+  describeRun(algorithm, options) {
+    const parts = [];
+    if (options.heuristic !== undefined) {
+      const heuristic = `${options.heuristic || "default"} heuristic`;
+      parts.push(options.weight !== undefined ? `${heuristic}, weight ${number(options.weight)}` : heuristic);
+    }
+    if (options.moves) parts.push(`${options.moves} moves`);
+    if (options.start_col !== undefined || options.goal_col !== undefined) {
+      parts.push(`start col ${options.start_col ?? this.info?.start_col} → goal col ${options.goal_col ?? this.info?.goal_col}`);
+    }
+    if (options.view === "sets") parts.push("states merged into sets");
+    if (options.max_depth !== undefined && options.max_depth !== null) parts.push(`depth limit ${options.max_depth}`);
+    return parts.join(" · ");
   }
 }
 
