@@ -43,6 +43,15 @@ def _take(what: str, per_minute: int) -> str:
     return client
 
 
+def _json_body() -> Any:
+    """The request's JSON, or None when it is not JSON; JSON nested past Python's recursion limit is
+    refused (werkzeug's ``silent`` covers only ValueError)."""
+    try:
+        return request.get_json(silent=True)
+    except RecursionError:
+        raise PuzzleError("the JSON body is nested too deeply", "body") from None
+
+
 def bad_request(message: str, status: int = 400) -> tuple[Response, int]:
     return jsonify(error=message), status
 
@@ -115,7 +124,7 @@ def upload() -> tuple[Response, int]:
     family_name = request.form.get("family") or None
     owner: str | None = client
     if request.is_json:
-        body = request.get_json(silent=True)
+        body = _json_body()
         if not isinstance(body, dict):
             return bad_request('expected a JSON object like {"gallery": "name"}')
         name = body.get("gallery")
@@ -186,7 +195,7 @@ def cells(pid: str) -> Response:
 @api.post("/puzzles/<pid>/solve")
 def solve_puzzle(pid: str) -> Response:
     puzzle = _get_puzzle(pid)
-    body = request.get_json(silent=True)
+    body = _json_body()
     if body is None:
         body = {}
     if not isinstance(body, dict):
