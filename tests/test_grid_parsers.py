@@ -246,7 +246,7 @@ def test_no_openings_at_all() -> None:
 def test_a_text_file_named_png() -> None:
     with pytest.raises(PuzzleError) as error:
         parse_grid_image(b"#####\n#S.G#\n#####\n", "maze.png")
-    assert "not an image Pillow can read" in str(error.value)
+    assert "not an image this app can read" in str(error.value)
     assert error.value.where == "file"
 
 

@@ -56,14 +56,9 @@ export function sizeText(width, height, unit = "cells") {
   return `${width} × ${height}${unit ? ` ${unit}` : ""}`;
 }
 
-/**
- * A server's message about a file, in the page's words: the file's name once (the server already
- * starts with it), no library names, no exception class names.
- */
+/** A server's message about a file, with the file's name once (the server already starts with it). */
 export function fileMessage(what, reason) {
-  let text = String(reason || "").trim()
-    .replace(/\b(an? \w+ )?Pillow (can|could) (read|open)/g, (_m, a) => `${a || ""}this app can read`)
-    .replace(/\s*\((?:[A-Z]\w*(?:Error|Exception|Warning)): (?:[^()]|\([^()]*\))*\)/g, "");
+  const text = String(reason || "").trim();
   const name = String(what || "");
   if (name && (text.startsWith(`${name}:`) || text.startsWith(`${name},`))) return `Could not open ${text}`;
   return `Could not open ${name}: ${text}`;

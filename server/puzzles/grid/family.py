@@ -88,7 +88,7 @@ class GridFamily(Family):
             text = data.decode("utf-8")
         except UnicodeDecodeError as err:
             raise PuzzleError(
-                f"not a text maze (byte {err.start} is not UTF-8) and not an image Pillow can read", "file"
+                f"not a text maze (byte {err.start} is not UTF-8) and not an image this app can read", "file"
             ) from None
         return parse_grid_text(text, stem(filename), max_cells=limits.max_cells)
 

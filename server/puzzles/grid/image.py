@@ -82,7 +82,7 @@ def parse_grid_image(
         im.load()
     except Exception as exc:  # Pillow raises OSError, SyntaxError, ValueError, EOFError, ...
         raise PuzzleError(
-            f"the image data is truncated or damaged ({type(exc).__name__}: {exc})", "file"
+            "the image data is truncated or damaged", "file"
         ) from exc
 
     notes = [_describe_mode(im)]
@@ -158,12 +158,12 @@ def _open_lazily(data: bytes, max_pixels: int) -> Image.Image:
         if data.startswith(_SIGNATURES):
             raise PuzzleError("the image header is truncated or damaged (cannot read it)", "file") from exc
         raise PuzzleError(
-            f"not an image Pillow can read (cannot identify the format; accepted: {', '.join(FORMATS)})",
+            f"not an image this app can read (cannot identify the format; accepted: {', '.join(FORMATS)})",
             "file",
         ) from exc
     except Exception as exc:  # a damaged header: SyntaxError, OSError, struct.error, ...
         raise PuzzleError(
-            f"not an image Pillow can read: the header is truncated or damaged ({type(exc).__name__}: {exc})",
+            "not an image this app can read: the header is truncated or damaged",
             "file",
         ) from exc
 
