@@ -144,7 +144,7 @@ def test_cli_help_has_a_group_per_family_and_refuses_foreign_options(tmp_path: P
 def test_sniffing_a_long_line_of_separators_finishes() -> None:
     """A regular expression with nested repeats once took exponential time on such a first line
     (found by the fuzzer): the sniff must look at it field by field."""
-    line = ("1" + "; " * 5000 + "x").encode()
+    line = ("1" + "; " * 1500 + "x").encode()  # within the 4 KB a sniff reads
     for family in registry.FAMILIES.values():
         assert 0.0 <= family.sniff("board.csv", line) <= 1.0
     assert registry.FAMILIES["labyrinth"].sniff("board.csv", line) == 0.5  # by its name only
