@@ -331,9 +331,22 @@ def grid_text_files(draw: st.DrawFn) -> tuple[bytes, str]:
     return data, name
 
 
+# Repetitions in the backtracking stress lines of ``csv_files``: the labyrinth's sniff once used a
+# regular expression that took time exponential in them (a 44-byte upload froze the server).
+STRESS_GROUPS = 2_000
+# A hang guard, not a benchmark: a sniff reads at most a few KB, so anything near this is a runaway.
+SNIFF_SECONDS = 5.0
+
+
 @st.composite
 def csv_files(draw: st.DrawFn) -> tuple[bytes, str]:
-    """Seed 000's CSV, nearly: rows of tile codes (sometimes out of range or not numbers), a free tile."""
+    """Seed 000's CSV, nearly: rows of tile codes (sometimes out of range or not numbers), a free tile;
+    now and then a first line made to make a regular expression backtrack (see ``STRESS_GROUPS``)."""
+    if draw(st.integers(0, 9)) == 9:
+        groups = draw(st.integers(1, STRESS_GROUPS))
+        chunk = draw(st.sampled_from(["; ", ", ", ";  ", "; \t", " ; "]))
+        junk = draw(st.sampled_from(["x", "", " ", "\n2;;;", ";x", "1a"]))
+        return f"1{chunk * groups}{junk}".encode(), draw(st.sampled_from(["board.csv", "board", "maze.txt"]))
     rows = draw(st.integers(0, 8))
     cols = draw(st.integers(0, 8))
     good = st.integers(0, 9).map(str)
@@ -637,8 +650,11 @@ def check_parsers(data: bytes, filename: str, raw_options: Any = None) -> None:
     """Every family's sniff and load, detection and ``load_puzzle``: only PuzzleError may come out."""
     data, raw_options = materialize(data), materialize(raw_options)
     for family in FAMILIES.values():
+        started = time.perf_counter()
         score = family.sniff(filename, data)
+        took = time.perf_counter() - started
         assert isinstance(score, int | float) and 0 <= score <= 1, f"{family.name}.sniff gave {score!r}"
+        assert took < SNIFF_SECONDS, f"{family.name}.sniff took {took:.1f} s on {len(data):,} bytes"
         options = _puzzle_error_or(lambda f=family: f.load_options(raw_options)) or family.load_options({})
         puzzle = _puzzle_error_or(lambda f=family, o=options: f.load(data, filename, o, LIMITS))
         if puzzle is not None:

@@ -223,3 +223,23 @@ def test_health_reports_the_work_in_progress() -> None:
     health = app.test_client().get("/api/health").get_json()
     assert health["runs"] == 0 and health["computing"] == 0 and health["trace_bytes"] == 0
     assert health["threads"] >= 1 and health["puzzles"] == 2
+
+
+def test_a_run_whose_channel_fails_still_ends_cleanly(monkeypatch) -> None:
+    from server.live.runs import RunManager
+
+    escaped: list[BaseException] = []
+    monkeypatch.setattr(threading, "excepthook", lambda info: escaped.append(info.exc_value))
+    app = make_app()
+    manager = RunManager(app.extensions["maze_config"], app.extensions["work_budget"])
+    calls: list[str] = []
+
+    def broken_emit(event: str, payload) -> None:
+        calls.append(event)
+        raise ConnectionError("the channel is gone")
+
+    run = manager.start("sid", "main", "r", open_maze(6, 9), "bfs", {"diagonal": False}, broken_emit)
+    run.thread.join(5)
+    assert not run.thread.is_alive() and manager.active() == 0
+    assert calls[-1] == "run_error"  # it tried to say so,
+    assert escaped == []  # and the failure to say so did not escape the run's thread

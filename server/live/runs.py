@@ -141,10 +141,10 @@ class RunManager:
                 return
             self._stream(run, solved, emit)
         except (PuzzleError, ServerBusy) as err:
-            emit("run_error", {"run": run.run_id, "error": str(err)})
+            _tell(emit, run, str(err))
         except Exception as err:  # one user's failure must not take the server down
             logging.getLogger(__name__).exception("run %s failed", run.run_id)
-            emit("run_error", {"run": run.run_id, "error": f"internal error ({type(err).__name__})"})
+            _tell(emit, run, f"internal error ({type(err).__name__})")
         finally:
             self.budget.release(held)
             with self._lock:
@@ -224,6 +224,14 @@ class RunManager:
                     return False
                 run.progress.wait(0.2)
             return not run.cancel.is_set()
+
+
+def _tell(emit: Emit, run: Run, error: str) -> None:
+    """Send ``run_error``; if sending itself fails (the cause may be the channel), log it and stop."""
+    try:
+        emit("run_error", {"run": run.run_id, "error": error})
+    except Exception:
+        logging.getLogger(__name__).warning("run %s: could not report its error", run.run_id, exc_info=True)
 
 
 def _bytes_held(solved: Solved) -> int:
