@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from server.puzzles.errors import PuzzleError
+from server.puzzles.errors import PuzzleError, show_value
 
 TYPES = ("bool", "int", "float", "choice", "point", "int_list")
 STAGES = ("run", "load", "both")
@@ -87,51 +87,51 @@ class Option:
 
     def _check_bool(self, value: Any) -> bool:
         if not isinstance(value, bool):
-            raise PuzzleError(f"expected true or false, got {_show(value)}", self.where)
+            raise PuzzleError(f"expected true or false, got {show_value(value)}", self.where)
         return value
 
     def _check_int(self, value: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise PuzzleError(f"expected a whole number, got {_show(value)}", self.where)
+            raise PuzzleError(f"expected a whole number, got {show_value(value)}", self.where)
         if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
-            raise PuzzleError(f"expected a whole number, got {_show(value)}", self.where)
+            raise PuzzleError(f"expected a whole number, got {show_value(value)}", self.where)
         return int(self._in_range(int(value)))
 
     def _check_float(self, value: Any) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise PuzzleError(f"expected a number, got {_show(value)}", self.where)
+            raise PuzzleError(f"expected a number, got {show_value(value)}", self.where)
         if isinstance(value, int) and abs(value) > _LARGEST_FLOAT:  # JSON integers have no size limit
             self._in_range(value)
-            raise PuzzleError(f"expected a number that fits a float, got {_show(value)}", self.where)
+            raise PuzzleError(f"expected a number that fits a float, got {show_value(value)}", self.where)
         if not math.isfinite(value):
-            raise PuzzleError(f"expected a finite number, got {_show(value)}", self.where)
+            raise PuzzleError(f"expected a finite number, got {show_value(value)}", self.where)
         return float(self._in_range(float(value)))
 
     def _check_choice(self, value: Any) -> str:
         if not isinstance(value, str) or value not in self.choice_values:
             raise PuzzleError(
-                f"{_show(value)} is not one of: {', '.join(self.choice_values)}", self.where
+                f"{show_value(value)} is not one of: {', '.join(self.choice_values)}", self.where
             )
         return value
 
     def _check_point(self, value: Any) -> tuple[int, int]:
         if not isinstance(value, list | tuple) or len(value) != 2:
-            raise PuzzleError(f"expected [row, col], got {_show(value)}", self.where)
+            raise PuzzleError(f"expected [row, col], got {show_value(value)}", self.where)
         row, col = (self._whole(v, "[row, col]") for v in value)
         if row < 0 or col < 0:
-            raise PuzzleError(f"expected [row, col] >= 0, got {_show(value)}", self.where)
+            raise PuzzleError(f"expected [row, col] >= 0, got {show_value(value)}", self.where)
         return row, col
 
     def _check_int_list(self, value: Any) -> list[int]:
         if not isinstance(value, list | tuple) or len(value) > MAX_LIST:
-            raise PuzzleError(f"expected a list of whole numbers, got {_show(value)}", self.where)
+            raise PuzzleError(f"expected a list of whole numbers, got {show_value(value)}", self.where)
         return [self._in_range(self._whole(v, "a list of whole numbers")) for v in value]
 
     def _whole(self, value: Any, expected: str) -> int:
         integral_float = isinstance(value, float) and math.isfinite(value) and value.is_integer()
         ok = not isinstance(value, bool) and (isinstance(value, int) or integral_float)
         if not ok or abs(value) >= 2**31:
-            raise PuzzleError(f"expected {expected}, got {_show(value)}", self.where)
+            raise PuzzleError(f"expected {expected}, got {show_value(value)}", self.where)
         return int(value)
 
     def _in_range(self, number: float) -> float:
@@ -174,24 +174,12 @@ _TEXT_FORMS = {
 }
 
 
-def _show(value: Any) -> str:
-    """A value for an error message: its repr, cut short, and never an error itself (a value nested
-    nearly as deep as the JSON decoder allows is too deep for ``repr``)."""
-    try:
-        text = repr(value)
-    except RecursionError:
-        return f"a {type(value).__name__} nested too deeply to show"
-    except ValueError:  # Python prints integers of at most 4,300 digits
-        return f"an integer of about {int(value.bit_length() * 0.30103):,} digits"
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def _number(number: float) -> str:
     """``number`` as ``:g`` shows it; an integer beyond any float as its repr, cut short."""
     try:
         return f"{number:g}"
     except OverflowError:
-        return _show(number)
+        return show_value(number)
 
 
 _LARGEST_FLOAT = int(sys.float_info.max)

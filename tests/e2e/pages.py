@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import deque
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,30 @@ def choose_gallery(page, name: str) -> None:
         arg=name,
     )
     next_frame(page)
+
+
+def bfs_distance(rows: list[str], start: tuple[int, int], goal: tuple[int, int]) -> int:
+    """Moves on the shortest 4-neighbour path over non-'#' cells: the tests' own oracle."""
+    seen = {start: 0}
+    queue = deque([start])
+    while queue:
+        r, c = queue.popleft()
+        if (r, c) == goal:
+            return seen[(r, c)]
+        for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            nr, nc = r + dr, c + dc
+            inside = 0 <= nr < len(rows) and 0 <= nc < len(rows[0])
+            if inside and rows[nr][nc] != "#" and (nr, nc) not in seen:
+                seen[(nr, nc)] = seen[(r, c)] + 1
+                queue.append((nr, nc))
+    raise AssertionError("no path in the test maze")
+
+
+def image_rows(path: Path) -> list[str]:
+    """A maze image as text rows, one pixel a cell: '#' for dark pixels, '.' for light ones."""
+    from PIL import Image
+
+    image = Image.open(path).convert("L")
+    width, height = image.size
+    light = lambda r, c: image.getpixel((c, r)) >= 128  # noqa: E731
+    return ["".join("." if light(r, c) else "#" for c in range(width)) for r in range(height)]

@@ -18,7 +18,9 @@ from tests.e2e.pages import (
     BROWSER_TEST,
     CASES,
     at_end,
+    bfs_distance,
     choose_gallery,
+    image_rows,
     next_frame,
     open_gallery,
     position,
@@ -483,30 +485,8 @@ def test_start_and_goal_typed_from_the_keyboard(page, maze3):
     page.click("[data-testid=preset-instant]")
     page.click("[data-testid=run]")
     at_end(page)
-    assert text(page, "cost") == str(image_distance(maze3, (4, 1), (1, 2)))
+    assert text(page, "cost") == str(bfs_distance(image_rows(maze3), (4, 1), (1, 2)))
     assert "start (4, 1)" in text(page, "run-caption") and "goal (1, 2)" in text(page, "run-caption")
-
-
-def image_distance(path: Path, start: tuple[int, int], goal: tuple[int, int]) -> int:
-    """Fewest 4-neighbour moves over light pixels (one pixel per cell): the test's own oracle."""
-    from collections import deque
-
-    from PIL import Image
-
-    image = Image.open(path).convert("L")
-    width, height = image.size
-    free = lambda r, c: 0 <= r < height and 0 <= c < width and image.getpixel((c, r)) >= 128  # noqa: E731
-    seen = {start: 0}
-    queue = deque([start])
-    while queue:
-        r, c = queue.popleft()
-        if (r, c) == goal:
-            return seen[(r, c)]
-        for nr, nc in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-            if (nr, nc) not in seen and free(nr, nc):
-                seen[(nr, nc)] = seen[(r, c)] + 1
-                queue.append((nr, nc))
-    raise AssertionError("no path in the test maze")
 
 
 # ---- 7. messages, sizes, labels ------------------------------------------------------------------

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
-from collections import deque
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
 from tests.conftest import missing
-from tests.e2e.pages import ARTIFACTS, BROWSER_TEST, CASES, at_end, next_frame, open_gallery, upload
+from tests.e2e.pages import (
+    ARTIFACTS,
+    BROWSER_TEST,
+    CASES,
+    at_end,
+    bfs_distance,
+    next_frame,
+    open_gallery,
+    upload,
+)
 
 pytestmark = BROWSER_TEST
 
@@ -75,23 +83,6 @@ def click_cell(page, row: int, col: int, shift: bool = False) -> None:
     page.mouse.up()
     if shift:
         page.keyboard.up("Shift")
-
-
-def bfs_distance(rows: list[str], start: tuple[int, int], goal: tuple[int, int]) -> int:
-    """Moves on the shortest 4-neighbour path (test oracle for tiny mazes)."""
-    seen = {start: 0}
-    queue = deque([start])
-    while queue:
-        r, c = queue.popleft()
-        if (r, c) == goal:
-            return seen[(r, c)]
-        for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            nr, nc = r + dr, c + dc
-            inside = 0 <= nr < len(rows) and 0 <= nc < len(rows[0])
-            if inside and rows[nr][nc] != "#" and (nr, nc) not in seen:
-                seen[(nr, nc)] = seen[(r, c)] + 1
-                queue.append((nr, nc))
-    raise AssertionError("no path in the test maze")
 
 
 @pytest.fixture

@@ -35,7 +35,8 @@ from server.search.problem import Problem
 
 MAX_FILE_BYTES = 1_000_000  # a 64 x 64 board is ~12 KB of CSV; padded JSON stays far below this
 _SEPARATOR = re.compile(r"[;,]")
-_LOAD_KEYS = ("moves", "start_col", "goal_col", "left_rows", "right_rows", "push_columns", "rotate_free")
+MOVE_LABELS = {"combined": "combined (push + walk)", "separate": "separate (push or walk)"}
+VIEW_LABELS = {"states": "states (one player)", "sets": "sets (all reachable places)"}
 
 
 class LabyrinthFamily(Family):
@@ -54,15 +55,14 @@ class LabyrinthFamily(Family):
             own_options=(
                 Option("moves", "choice", "Moves", "combined: a push then a walk is one move; separate: "
                        "each counts", optional=True, stage="both",
-                       choices=(("combined", "combined (push + walk)"),
-                                ("separate", "separate (push or walk)"))),
+                       choices=tuple((m, MOVE_LABELS[m]) for m in MOVE_MODELS)),
                 Option("start_col", "int", "Start column", "the player enters the board below this column",
                        optional=True, min=0, max=MAX_SIDE - 1, stage="both"),
                 Option("goal_col", "int", "Goal column", "and leaves it above this one",
                        optional=True, min=0, max=MAX_SIDE - 1, stage="both"),
                 Option("view", "choice", "Search over", "one player's states, or the merged sets of places",
                        default="states",
-                       choices=(("states", "states (one player)"), ("sets", "sets (all reachable places)"))),
+                       choices=tuple((v, VIEW_LABELS[v]) for v in VIEWS)),
                 Option("max_depth", "int", "Max moves", "idastar/iddfs: plans of at most this many moves",
                        optional=True, min=0, max=1_000, algorithms=("idastar", "iddfs")),
                 Option("left_rows", "int_list", "Rows pushed from the left", "e.g. 0,2,4",
@@ -100,7 +100,7 @@ class LabyrinthFamily(Family):
                 f"tiles, {MAX_FILE_BYTES:,} bytes)", "file",
             )
         text = require_text(data)
-        labyrinth = LabyrinthOptions(**{k: options.get(k) for k in _LOAD_KEYS})
+        labyrinth = LabyrinthOptions(**options)  # the schema's load options are its fields
         if Path(filename).suffix.lower() == ".csv" or not text.lstrip("\ufeff \r\n\t").startswith("{"):
             return parse_labyrinth_csv(text, labyrinth, stem(filename))
         return parse_labyrinth_json(text, labyrinth, stem(filename))
@@ -193,5 +193,4 @@ def _looks_like_csv_row(line: str) -> bool:
     return len(fields) > 1 and fields[0].isdigit() and all(f == "" or f.isdigit() for f in fields[1:])
 
 
-assert set(VIEWS) == {"states", "sets"} and set(MOVE_MODELS) == {"combined", "separate"}  # the choices above
 FAMILY = LabyrinthFamily()

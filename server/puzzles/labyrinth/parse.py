@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from server.puzzles.errors import PuzzleError
+from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.labyrinth.model import BOARD_CODES, LabyrinthPuzzle, insertion_points
 
 MOVE_MODELS = ("combined", "separate")
@@ -101,7 +101,7 @@ def parse_labyrinth_csv(
     extra = [value for value in free_fields[1:] if value]
     if extra:
         raise PuzzleError(
-            f"the free-tile line holds only the free tile, found more: {_show(';'.join(free_fields))}",
+            f"the free-tile line holds only the free tile, found more: {show_value(';'.join(free_fields))}",
             f"line {free_line}",
         )
     values = _FileValues(board=board, free=free)
@@ -115,7 +115,7 @@ def _csv_code(value: str, line: int, field: int) -> int:
     try:
         code = int(value)
     except ValueError:
-        raise PuzzleError(f"unknown tile code {_show(value)} (codes are 0–9)", where) from None
+        raise PuzzleError(f"unknown tile code {show_value(value)} (codes are 0–9)", where) from None
     if code not in BOARD_CODES:
         raise PuzzleError(f"unknown tile code {code} (codes are 0–9)", where)
     return code
@@ -163,7 +163,7 @@ def _seed002_values(data: dict[str, Any]) -> _FileValues:
         for c, code in enumerate(row):
             where = f"field 'tiles', row {r}, column {c}"
             if not isinstance(code, int) or isinstance(code, bool):
-                raise PuzzleError(f"a tile code must be an integer, found {_show(code)}", where)
+                raise PuzzleError(f"a tile code must be an integer, found {show_value(code)}", where)
             if padding and code not in (10, 11):
                 raise PuzzleError(f"padding rows hold only 10 (start/goal) and 11, found {code}", where)
             if not padding and code not in BOARD_CODES:
@@ -234,12 +234,14 @@ def _project_values(data: dict[str, Any]) -> _FileValues:
     }
     unknown = sorted(set(data) - known)
     if unknown:
-        shown = ", ".join(key if len(key) <= 40 and key.isprintable() else _show(key) for key in unknown[:5])
+        shown = ", ".join(
+            key if len(key) <= 40 and key.isprintable() else show_value(key) for key in unknown[:5]
+        )
         shown += ", ..." if len(unknown) > 5 else ""
         raise PuzzleError(f"unknown field(s) {shown}; known: {', '.join(sorted(known))}", "file")
     family = data.get("family", "labyrinth")
     if family != "labyrinth":
-        raise PuzzleError(f'expected "labyrinth", found {_show(family)}', "field 'family'")
+        raise PuzzleError(f'expected "labyrinth", found {show_value(family)}', "field 'family'")
     board = data["board"]
     if not isinstance(board, list) or not board or not all(isinstance(r, list) for r in board):
         raise PuzzleError("must be a non-empty list of rows of tile codes", "field 'board'")
@@ -252,7 +254,7 @@ def _project_values(data: dict[str, Any]) -> _FileValues:
         for c, code in enumerate(row):
             where = f"field 'board', row {r}, column {c}"
             if not isinstance(code, int) or isinstance(code, bool) or code not in BOARD_CODES:
-                raise PuzzleError(f"unknown tile code {_show(code)} (codes are 0–9)", where)
+                raise PuzzleError(f"unknown tile code {show_value(code)} (codes are 0–9)", where)
     if "free_tile" not in data:
         raise PuzzleError("the free tile is missing", "field 'free_tile'")
     values = _FileValues(board=board, free=_int_code(data["free_tile"], "field 'free_tile'"))
@@ -273,7 +275,7 @@ def _project_values(data: dict[str, Any]) -> _FileValues:
         values.moves = data["moves"]
         if values.moves not in MOVE_MODELS:
             raise PuzzleError(
-                f"expected one of {', '.join(MOVE_MODELS)}, found {_show(values.moves)}", "field 'moves'"
+                f"expected one of {', '.join(MOVE_MODELS)}, found {show_value(values.moves)}", "field 'moves'"
             )
     if "rotate_free_tile" in data:
         if not isinstance(data["rotate_free_tile"], bool):
@@ -317,28 +319,16 @@ def puzzle_to_json(puzzle: LabyrinthPuzzle) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------------ shared checks
-def _show(value: Any) -> str:
-    """A value for an error message: its repr, cut short (a file may hold megabytes in one field), and
-    never an error itself (a value nested nearly as deep as the decoder allows is too deep to repr)."""
-    try:
-        text = repr(value)
-    except RecursionError:
-        return f"a {type(value).__name__} nested too deeply to show"
-    except ValueError:  # Python prints integers of at most 4,300 digits
-        return f"an integer of about {int(value.bit_length() * 0.30103):,} digits"
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 def _name(value: Any, fallback: str) -> str:
     """The file's ``name`` when it is a string or a number, else the file name's."""
     if not value or isinstance(value, bool) or not isinstance(value, str | int | float):
         return fallback
-    return value if isinstance(value, str) else _show(value)
+    return value if isinstance(value, str) else show_value(value)
 
 
 def _int(value: Any, where: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise PuzzleError(f"expected an integer, found {_show(value)}", where)
+        raise PuzzleError(f"expected an integer, found {show_value(value)}", where)
     return value
 
 
@@ -351,7 +341,7 @@ def _int_code(value: Any, where: str) -> int:
 
 def _int_list(value: Any, where: str) -> list[int]:
     if not isinstance(value, list | tuple):
-        raise PuzzleError(f"expected a list of integers, found {_show(value)}", where)
+        raise PuzzleError(f"expected a list of integers, found {show_value(value)}", where)
     return [_int(v, where) for v in value]
 
 
@@ -414,7 +404,8 @@ def _build(values: _FileValues, options: LabyrinthOptions, name: str, source: st
 
     moves = options.moves or values.moves or "combined"
     if moves not in MOVE_MODELS:
-        raise PuzzleError(f"expected one of {', '.join(MOVE_MODELS)}, found {_show(moves)}", "option 'moves'")
+        expected = ", ".join(MOVE_MODELS)
+        raise PuzzleError(f"expected one of {expected}, found {show_value(moves)}", "option 'moves'")
     rotate_free = bool(options.rotate_free if options.rotate_free is not None else values.rotate_free)
     return LabyrinthPuzzle(
         rows=rows,
@@ -434,7 +425,7 @@ def _build(values: _FileValues, options: LabyrinthOptions, name: str, source: st
 def _check_index(value: Any, size: int, what: str, where: str, shift: int = 0) -> None:
     """``value`` must be a row/column index of the board (``shift``: the file counts padding rows)."""
     if not isinstance(value, int) or isinstance(value, bool):
-        raise PuzzleError(f"expected a {what} number, found {_show(value)}", where)
+        raise PuzzleError(f"expected a {what} number, found {show_value(value)}", where)
     if not 0 <= value < size:
         plural = "rows" if what == "row" else "columns"
         raise PuzzleError(
