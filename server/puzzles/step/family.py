@@ -1,0 +1,186 @@
+"""The step-cycle maze family (docs/STEP.md): seed 003's text grid and the project's JSON, the state
+(cell, phase), and the solution as jumps in words."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+from typing import Any
+
+from server.puzzles.errors import PuzzleError
+from server.puzzles.family import Family, LoadLimits, describe_verdict, require_text, stem
+from server.puzzles.options import Option, Values
+from server.puzzles.step.model import DIRECTION_WORDS, DIRECTIONS, StepMaze
+from server.puzzles.step.parse import (
+    MAX_CYCLE_LENGTH,
+    MAX_FILE_BYTES,
+    MAX_STEP,
+    check_cycle,
+    maze_to_json,
+    maze_to_text,
+    parse_step_json,
+    parse_step_text,
+)
+from server.puzzles.step.problem import HEURISTICS, StepProblem
+from server.search.problem import Problem
+from server.search.stats import SearchResult
+from server.search.trace import RECORD_BYTES
+
+SNIFF_BYTES = 4096
+_TEXT_CHARS = frozenset("SXZ. \r\n")
+
+
+class StepFamily(Family):
+    """Seed 003's 1-2-3 labyrinth, with any step cycle."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            name="step",
+            title="Step-cycle maze",
+            puzzle_type=StepMaze,
+            extensions=(".txt", ".json"),
+            expects="a step-cycle maze: text rows of 'S' (start), 'Z' (goal), 'X' (marked) and '.' or "
+            "spaces (blank), or JSON with 'maze' (those rows) and an optional 'cycle'",
+            algorithms=("bfs", "dfs", "dijkstra", "greedy", "astar", "bidirectional", "idastar", "iddfs"),
+            heuristics=HEURISTICS,
+            own_options=(
+                Option(
+                    "cycle",
+                    "int_list",
+                    "Step cycle",
+                    f"move lengths in turn, e.g. 1,2,3 (at most "
+                    f"{MAX_CYCLE_LENGTH} moves of 1 to {MAX_STEP} cells)",
+                    optional=True,
+                    min=1,
+                    max=MAX_STEP,
+                    stage="both",
+                ),
+            ),
+            path_noun="states",
+            generators=("step",),
+            generators_help="step: a random solvable step-cycle maze (cycle 1,2,3)",
+        )
+
+    # ---- files -----------------------------------------------------------------------------------
+    def sniff(self, filename: str, data: bytes) -> float:
+        try:
+            text = data[:SNIFF_BYTES].decode("utf-8").removeprefix("\ufeff")
+        except UnicodeDecodeError:
+            return 0.0
+        head = text.lstrip()
+        if head.startswith("{"):
+            return 0.95 if '"maze"' in head else 0.0
+        chars = set(text)
+        if chars <= _TEXT_CHARS and "S" in chars and ("X" in chars or "Z" in chars):
+            return 0.95
+        return 0.0
+
+    def load(self, data: bytes, filename: str, options: Values, limits: LoadLimits) -> StepMaze:
+        if len(data) > MAX_FILE_BYTES:
+            raise PuzzleError(
+                f"{len(data):,} bytes is too large for a step maze (at most {MAX_FILE_BYTES:,})", "file"
+            )
+        text = require_text(data)
+        if text.lstrip("\ufeff \r\n\t").startswith("{"):
+            maze = parse_step_json(text, stem(filename), limits.max_cells)
+        else:
+            maze = parse_step_text(text, stem(filename), limits.max_cells)
+        if options.get("cycle") is not None:
+            maze = _with_cycle(maze, check_cycle(options["cycle"], "option 'cycle'"))
+        return maze
+
+    # ---- the page --------------------------------------------------------------------------------
+    def info(self, maze: StepMaze) -> dict[str, Any]:
+        return {
+            "name": maze.name,
+            "rows": maze.rows,
+            "cols": maze.cols,
+            "width": maze.cols,
+            "height": maze.rows,
+            "marks": maze.mark_rows(),
+            "start": list(maze.start),
+            "goals": [list(goal) for goal in maze.goals],
+            "cycle": list(maze.cycle),
+            "max_cycle_length": MAX_CYCLE_LENGTH,
+            "max_step": MAX_STEP,
+            "heuristics": list(HEURISTICS),
+            "notes": [f"read as {maze.source_format}"],
+            "options": {"cycle": {"default": list(maze.cycle)}},
+        }
+
+    def size(self, maze: StepMaze) -> tuple[int, int]:
+        return maze.cols, maze.rows
+
+    def trace_estimate(self, maze: StepMaze) -> int:
+        return maze.rows * maze.cols * len(maze.cycle) * 3 * RECORD_BYTES
+
+    # ---- solving ---------------------------------------------------------------------------------
+    def problem(self, maze: StepMaze, options: Values) -> Problem:
+        cycle = (
+            maze.cycle if options.get("cycle") is None else check_cycle(options["cycle"], "option 'cycle'")
+        )
+        return StepProblem(maze, cycle)
+
+    def result_json(
+        self, maze: StepMaze, problem: Problem, result: SearchResult, options: Values
+    ) -> dict[str, Any]:
+        out = super().result_json(maze, problem, result, options)
+        assert isinstance(problem, StepProblem)
+        out["cycle"] = list(problem.cycle)
+        out["moves"] = moves_in_words(problem, out["path"]) if result.found else []
+        return out
+
+    def summary_lines(self, filename: str, result: dict[str, Any]) -> list[str]:
+        if not result["found"]:
+            return super().summary_lines(filename, result)
+        cycle = ",".join(str(k) for k in result["cycle"])
+        lines = [
+            f"{filename}: {result['algorithm']} reached the goal in {result['cost']} moves "
+            f"({describe_verdict(result)}), cycle {cycle}; expanded {result['expanded']:,} states, "
+            f"generated {result['generated']:,}, max frontier {result['max_frontier']:,}; "
+            f"search {result['seconds']:.3f} s"
+        ]
+        return lines + [f"  {number}. {move['text']}" for number, move in enumerate(result["moves"], start=1)]
+
+    def generate(self, kind: str, rows: int, cols: int, seed: int, out: Path) -> str:
+        from server.puzzles.step.generate import random_step_maze
+
+        if not (2 <= rows <= 200 and 2 <= cols <= 200):
+            raise PuzzleError("step mazes are generated from 2 x 2 to 200 x 200 cells", "size")
+        maze = random_step_maze(rows, cols, seed)
+        if out.suffix.lower() == ".json":
+            out.write_text(json.dumps(maze_to_json(maze), indent=1) + "\n")
+        else:
+            out.write_text(maze_to_text(maze))
+        return f"wrote {out}: a {rows} x {cols} step-cycle maze (seed {seed})"
+
+
+def moves_in_words(problem: StepProblem, path: list[list[int]]) -> list[dict[str, Any]]:
+    """Each move of a path of [row, col, phase] states: its direction, length and cells passed."""
+    moves = []
+    for (r0, c0, phase), (r1, c1, _) in itertools.pairwise(path):
+        length = problem.cycle[phase]
+        name, dr, dc = next(d for d in DIRECTIONS if (r0 + d[1] * length, c0 + d[2] * length) == (r1, c1))
+        over = [[r0 + dr * i, c0 + dc * i] for i in range(1, length + 1)]
+        moves.append(
+            {
+                "from": [r0, c0],
+                "to": [r1, c1],
+                "length": length,
+                "direction": name,
+                "phase": phase,
+                "over": over,
+                "text": f"{length} {DIRECTION_WORDS[name]}: ({r0}, {c0}) → ({r1}, {c1})",
+            }
+        )
+    return moves
+
+
+def _with_cycle(maze: StepMaze, cycle: tuple[int, ...]) -> StepMaze:
+    from dataclasses import replace
+
+    return replace(maze, cycle=cycle)
+
+
+FAMILY = StepFamily()

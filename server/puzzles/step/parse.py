@@ -1,0 +1,123 @@
+"""Step-maze files: seed 003's text grid and the project's JSON, with errors naming line and column.
+
+Text: one board row per line; 'S' start, 'Z' goal, 'X' marked; '.' or a space is a blank cell.
+Short lines are padded with blank cells (editors strip trailing spaces); trailing empty lines are
+dropped. JSON: ``{"maze": ["S.....", …], "cycle": [1, 2, 3], "name": "…"}`` (``cycle`` and
+``name`` optional).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from server.puzzles.errors import PuzzleError, show_value
+from server.puzzles.step.model import DEFAULT_CYCLE, StepMaze
+
+MAX_SIDE = 1_000  # rows or columns
+MAX_FILE_BYTES = 2_000_000  # a 1,000 x 1,000 board is ~1 MB of text
+MAX_CYCLE_LENGTH = 16  # moves in one cycle
+MAX_STEP = 1_000  # cells in one move
+MARKED = {"S", "X", "Z"}
+BLANK = {".", " "}
+ALLOWED = "'S' start, 'Z' goal, 'X' marked, '.' or a space blank"
+
+
+def check_cycle(values: Sequence[Any], where: str) -> tuple[int, ...]:
+    """A step cycle: 1 to MAX_CYCLE_LENGTH whole numbers, each from 1 to MAX_STEP."""
+    if not isinstance(values, list | tuple) or not values:
+        raise PuzzleError(f"expected a non-empty list of step lengths, got {show_value(values)}", where)
+    if len(values) > MAX_CYCLE_LENGTH:
+        raise PuzzleError(f"a cycle of {len(values)} moves is too long (at most {MAX_CYCLE_LENGTH})", where)
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_STEP:
+            raise PuzzleError(
+                f"step lengths are whole numbers from 1 to {MAX_STEP}, got {show_value(value)}", where
+            )
+    return tuple(values)
+
+
+def parse_step_text(text: str, name: str, max_cells: int) -> StepMaze:
+    """Seed 003's grid as text."""
+    lines = text.removeprefix("\ufeff").splitlines()
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if not lines:
+        raise PuzzleError("the file has no rows", "file")
+    return _build([line.rstrip("\r") for line in lines], name, DEFAULT_CYCLE, max_cells, "text", _line_where)
+
+
+def parse_step_json(text: str, name: str, max_cells: int) -> StepMaze:
+    """The project's JSON: ``maze`` (rows of text), optional ``cycle`` and ``name``."""
+    try:
+        data = json.loads(text.removeprefix("\ufeff"))
+    except json.JSONDecodeError as err:
+        raise PuzzleError(f"not valid JSON ({err.msg})", f"line {err.lineno}, column {err.colno}") from None
+    except RecursionError:
+        raise PuzzleError("JSON nested too deeply", "file") from None
+    if not isinstance(data, dict):
+        raise PuzzleError(f"expected an object with 'maze', got {type(data).__name__}", "file")
+    rows = data.get("maze")
+    if not isinstance(rows, list) or not rows or not all(isinstance(row, str) for row in rows):
+        raise PuzzleError('expected a list of text rows such as "S..X"', "field 'maze'")
+    cycle = check_cycle(data["cycle"], "field 'cycle'") if "cycle" in data else DEFAULT_CYCLE
+    given = data.get("name")
+    if given is not None and not isinstance(given, str):
+        raise PuzzleError(f"expected text, got {show_value(given)}", "field 'name'")
+    return _build(rows, (given or name)[:80], cycle, max_cells, "json", _row_where)
+
+
+def _line_where(row: int, col: int | None = None) -> str:
+    return f"line {row + 1}" + ("" if col is None else f", column {col + 1}")
+
+
+def _row_where(row: int, col: int | None = None) -> str:
+    return f"field 'maze', row {row}" + ("" if col is None else f", column {col}")
+
+
+def _build(
+    rows: list[str], name: str, cycle: tuple[int, ...], max_cells: int, source: str, where
+) -> StepMaze:
+    height = len(rows)
+    width = max(len(row) for row in rows)
+    if height > MAX_SIDE or width > MAX_SIDE or height * width > max_cells:
+        raise PuzzleError(
+            f"a board of {height:,} x {width:,} cells is too large (at most {MAX_SIDE:,} a side and "
+            f"{max_cells:,} cells)",
+            "file",
+        )
+    if width == 0:
+        raise PuzzleError("every row is empty", "file")
+    marked = bytearray(height * width)
+    start: tuple[int, int] | None = None
+    goals: list[tuple[int, int]] = []
+    for r, row in enumerate(rows):
+        for c, char in enumerate(row):
+            if char in BLANK:
+                continue
+            if char not in MARKED:
+                raise PuzzleError(f"unknown character {char!r} (allowed: {ALLOWED})", where(r, c))
+            marked[r * width + c] = 1
+            if char == "S":
+                if start is not None:
+                    raise PuzzleError(
+                        f"a second start 'S' (the first is at row {start[0]}, column {start[1]})", where(r, c)
+                    )
+                start = (r, c)
+            elif char == "Z":
+                goals.append((r, c))
+    if start is None:
+        raise PuzzleError("no start: mark one cell 'S'", "file")
+    if not goals:
+        raise PuzzleError("no goal: mark at least one cell 'Z'", "file")
+    return StepMaze(height, width, bytes(marked), start, tuple(goals), cycle, name, source)
+
+
+def maze_to_text(maze: StepMaze) -> str:
+    """Seed 003's text form (blank cells as '.')."""
+    return "\n".join(maze.mark_rows()) + "\n"
+
+
+def maze_to_json(maze: StepMaze) -> dict[str, Any]:
+    return {"name": maze.name, "maze": maze.mark_rows(), "cycle": list(maze.cycle)}

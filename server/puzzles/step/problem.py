@@ -1,0 +1,105 @@
+"""The search view of a step maze: states are (cell, phase), packed as ``cell * P + phase``.
+
+Phase p means the next move has length ``cycle[p]``; a move in phase p leads to phase (p + 1) % P.
+Legal moves are read from ``reach``: for each direction, how many marked cells follow a cell in a
+straight line, so a move of k cells is legal exactly when ``reach[d][cell] >= k`` (every cell it
+passes over and lands on is marked).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from server.puzzles.step.model import DIRECTIONS, StepMaze
+from server.search.problem import Problem
+
+HEURISTICS = ("manhattan", "zero")
+
+
+def reach_table(maze: StepMaze) -> np.ndarray:
+    """int32[4, cells]: marked cells in a straight run beyond each cell, for N, E, S, W."""
+    rows, cols = maze.rows, maze.cols
+    marked = np.frombuffer(maze.marked, np.uint8).reshape(rows, cols).astype(bool)
+    reach = np.zeros((4, rows, cols), np.int32)
+    for r in range(1, rows):  # N: runs counted downwards from the top
+        reach[0, r] = np.where(marked[r - 1], reach[0, r - 1] + 1, 0)
+    for r in range(rows - 2, -1, -1):  # S
+        reach[2, r] = np.where(marked[r + 1], reach[2, r + 1] + 1, 0)
+    for c in range(cols - 2, -1, -1):  # E
+        reach[1, :, c] = np.where(marked[:, c + 1], reach[1, :, c + 1] + 1, 0)
+    for c in range(1, cols):  # W
+        reach[3, :, c] = np.where(marked[:, c - 1], reach[3, :, c - 1] + 1, 0)
+    return reach.reshape(4, rows * cols)
+
+
+class StepProblem(Problem):
+    """Moves of ``cycle[phase]`` cells in one straight line over marked cells; every move costs 1."""
+
+    unit_costs = True
+    heuristics = HEURISTICS
+
+    def __init__(self, maze: StepMaze, cycle: tuple[int, ...]) -> None:
+        self.maze = maze
+        self.cycle = cycle
+        self.phases = len(cycle)
+        self.longest = max(cycle)
+        self.reach = reach_table(maze).tolist()  # lists: faster to index one by one than numpy
+        self.offsets = [dr * maze.cols + dc for _, dr, dc in DIRECTIONS]
+        self.goal_cells = frozenset(maze.index(r, c) for r, c in maze.goals)
+        self._h: dict[int, float] = {}
+
+    def initial_states(self) -> list[int]:
+        return [self.maze.index(*self.maze.start) * self.phases]
+
+    def is_goal(self, state: int) -> bool:
+        return state // self.phases in self.goal_cells
+
+    def successors(self, state: int) -> Iterator[tuple[int, float]]:
+        cell, phase = divmod(state, self.phases)
+        k = self.cycle[phase]
+        after = (phase + 1) % self.phases
+        for d in range(4):
+            if self.reach[d][cell] >= k:
+                yield (cell + k * self.offsets[d]) * self.phases + after, 1.0
+
+    def goal_states(self) -> list[int]:
+        return [cell * self.phases + p for cell in sorted(self.goal_cells) for p in range(self.phases)]
+
+    def predecessors(self, state: int) -> Iterator[tuple[int, float]]:
+        cell, phase = divmod(state, self.phases)
+        before = (phase - 1) % self.phases
+        k = self.cycle[before]
+        for d in range(4):
+            back = (d + 2) % 4  # the move went in direction d, so it came from the opposite side
+            if self.reach[back][cell] >= k:
+                yield (cell - k * self.offsets[d]) * self.phases + before, 1.0
+
+    def heuristic(self, state: int, name: str) -> float:
+        """``manhattan``: ceil(|rows apart| / longest step) + ceil(|columns apart| / longest step) to
+        the nearest goal. Admissible: a move changes one coordinate by at most the longest step."""
+        if name != "manhattan":
+            return 0.0
+        cell = state // self.phases
+        h = self._h.get(cell)
+        if h is None:
+            r, c = divmod(cell, self.maze.cols)
+            k = self.longest
+            h = float(
+                min(math.ceil(abs(r - gr) / k) + math.ceil(abs(c - gc) / k) for gr, gc in self.maze.goals)
+            )
+            self._h[cell] = h
+        return h
+
+    def cell_of(self, state: int) -> int:
+        return state  # the page decodes (cell, phase) itself: docs/PROTOCOL.md
+
+    def state_to_json(self, state: int) -> list[int]:
+        cell, phase = divmod(state, self.phases)
+        return [*divmod(cell, self.maze.cols), phase]
+
+    def describe(self) -> dict[str, Any]:
+        return {"cycle": list(self.cycle)}

@@ -1,0 +1,222 @@
+"""The Zenji family (docs/ZENJI.md): the 4-digit text form and the project's JSON, downhill and free
+flow, costs in quarter turns (ties broken by path length), the water's path in words."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from server.puzzles.errors import PuzzleError
+from server.puzzles.family import Family, LoadLimits, describe_verdict, require_text, stem
+from server.puzzles.options import Option, Values
+from server.puzzles.zenji.model import FLOWS, SIDE_WORDS, SIDES, STEPS, ZenjiBoard, turned
+from server.puzzles.zenji.parse import (
+    MAX_FILE_BYTES,
+    board_to_json,
+    board_to_text,
+    parse_zenji_json,
+    parse_zenji_text,
+)
+from server.puzzles.zenji.problem import HEURISTICS, ZenjiProblem
+from server.search.problem import Problem
+from server.search.registry import Algorithm, get_algorithm
+from server.search.stats import SearchResult
+
+SNIFF_BYTES = 4096
+FLOW_LABELS = {"downhill": "downhill (east and south only)", "free": "free (any side, each tile once)"}
+TIMES = {1: "once", 2: "twice", 3: "three times"}
+
+
+class ZenjiFamily(Family):
+    """Seed 001's rotating pipes."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            name="zenji",
+            title="Zenji pipes",
+            puzzle_type=ZenjiBoard,
+            extensions=(".txt", ".json"),
+            expects="a Zenji board: one row of tiles per line, each tile four side codes N E S W "
+            "(0 closed, 1 inlet, 2 outlet, 3 source, 4 drain) such as '3223 2010', or JSON with 'pipes'",
+            algorithms=("dijkstra", "astar", "idastar", "iddfs", "bfs", "dfs", "greedy", "bidirectional"),
+            heuristics=HEURISTICS,
+            own_options=(
+                Option(
+                    "flow",
+                    "choice",
+                    "Water flows",
+                    "downhill: only east and south (the base task); free: any side, each tile used once",
+                    optional=True,
+                    stage="both",
+                    choices=tuple((f, FLOW_LABELS[f]) for f in FLOWS),
+                ),
+            ),
+            path_noun="tiles",
+            generators=("zenji-downhill", "zenji-free"),
+            generators_help="zenji-downhill / zenji-free: a random solvable Zenji board (at most 16 x 16)",
+        )
+
+    # ---- files -----------------------------------------------------------------------------------
+    def sniff(self, filename: str, data: bytes) -> float:
+        try:
+            text = data[:SNIFF_BYTES].decode("utf-8").removeprefix("\ufeff")
+        except UnicodeDecodeError:
+            return 0.0
+        head = text.lstrip()
+        if head.startswith("{"):
+            return 0.97 if '"pipes"' in head else 0.0
+        lines = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+        if len(data) > SNIFF_BYTES:
+            lines = lines[:-1]  # the sample may cut the last line
+        if not lines:
+            return 0.0
+        if all(_is_tile_row(line) for line in lines):
+            return 0.97 if "3" in text and "4" in text else 0.6
+        return 0.0
+
+    def load(self, data: bytes, filename: str, options: Values, limits: LoadLimits) -> ZenjiBoard:
+        if len(data) > MAX_FILE_BYTES:
+            raise PuzzleError(
+                f"{len(data):,} bytes is too large for a Zenji board (at most {MAX_FILE_BYTES:,})", "file"
+            )
+        text = require_text(data)
+        if text.lstrip("\ufeff \r\n\t").startswith("{"):
+            board = parse_zenji_json(text, stem(filename))
+        else:
+            board = parse_zenji_text(text, stem(filename))
+        if board.rows * board.cols > limits.max_cells:
+            raise PuzzleError(f"{board.rows * board.cols:,} tiles is more than {limits.max_cells:,}", "file")
+        if options.get("flow"):
+            from dataclasses import replace
+
+            board = replace(board, flow=options["flow"])
+        return board
+
+    # ---- the page --------------------------------------------------------------------------------
+    def info(self, board: ZenjiBoard) -> dict[str, Any]:
+        return {
+            "name": board.name,
+            "rows": board.rows,
+            "cols": board.cols,
+            "width": board.cols,
+            "height": board.rows,
+            "tiles": board.tile_rows(),
+            "source": list(board.source),
+            "drain": list(board.drain),
+            "flow": board.flow,
+            "cost_scale": board.rows * board.cols + 1,
+            "heuristics": list(HEURISTICS),
+            "notes": [f"read as {board.source_format}"],
+            "options": {"flow": {"default": board.flow}},
+        }
+
+    def size(self, board: ZenjiBoard) -> tuple[int, int]:
+        return board.cols, board.rows
+
+    def trace_estimate(self, board: ZenjiBoard) -> int:
+        # Free flow: states hold sets of tiles, so a run may record up to the stored-state limit.
+        return 16 * 1024 * 1024 if board.flow == "free" else super().trace_estimate(board)
+
+    # ---- solving ---------------------------------------------------------------------------------
+    def problem(self, board: ZenjiBoard, options: Values) -> Problem:
+        return ZenjiProblem(board, options.get("flow") or board.flow)
+
+    def algorithm(self, name: str, options: Values) -> Algorithm:
+        if name == "bidirectional" and options.get("flow") == "free":
+            raise PuzzleError(
+                "bidirectional search needs the goal states, and under free flow a state holds the set of "
+                "tiles the water passes, which the goal does not tell: choose downhill flow or another "
+                "algorithm",
+                "option 'algorithm'",
+            )
+        return get_algorithm(name)
+
+    def solve(self, board, algorithm, options, control):
+        if algorithm == "bidirectional" and not options.get("flow") and board.flow == "free":
+            options = {**options, "flow": "free"}  # so that ``algorithm`` sees the board's own flow
+        return super().solve(board, algorithm, options, control)
+
+    def result_json(
+        self, board: ZenjiBoard, problem: Problem, result: SearchResult, options: Values
+    ) -> dict[str, Any]:
+        assert isinstance(problem, ZenjiProblem)
+        out = super().result_json(board, problem, result, options)
+        out["flow"] = problem.flow
+        if not result.found:
+            return out
+        turns, _entered = problem.split_cost(result.cost or 0)
+        out.update(water_in_words(board, out["path"]))
+        out["cost"], out["tiles"] = turns, len(out["path"])
+        return out
+
+    def summary_lines(self, filename: str, result: dict[str, Any]) -> list[str]:
+        if not result["found"]:
+            return super().summary_lines(filename, result)
+        lines = [
+            f"{filename}: {result['algorithm']} made the water flow with {result['cost']} quarter turns "
+            f"({describe_verdict(result)}) through {result['tiles']} tiles, {result['flow']} flow; "
+            f"expanded {result['expanded']:,} states, generated {result['generated']:,}; "
+            f"search {result['seconds']:.3f} s"
+        ]
+        lines += [f"  {number}. {move['text']}" for number, move in enumerate(result["moves"], start=1)]
+        return [*lines, "  water: " + " → ".join(f"({r}, {c})" for r, c in result["path"])]
+
+    def generate(self, kind: str, rows: int, cols: int, seed: int, out: Path) -> str:
+        from server.puzzles.zenji.generate import random_board
+
+        if not (1 <= rows <= 16 and 1 <= cols <= 16 and rows * cols >= 2):
+            raise PuzzleError("Zenji boards are generated from 1 x 2 to 16 x 16 tiles", "size")
+        board = random_board(rows, cols, seed, kind.removeprefix("zenji-"))
+        if out.suffix.lower() == ".json":
+            out.write_text(json.dumps(board_to_json(board)) + "\n")
+        else:
+            out.write_text(board_to_text(board))
+        return f"wrote {out}: a {rows} x {cols} Zenji board, {board.flow} flow (seed {seed})"
+
+
+def water_in_words(board: ZenjiBoard, path: list[list[int]]) -> dict[str, Any]:
+    """From a path of [row, col, rot] states: the tiles the water passes, the side it enters and leaves
+    each by, the turns to make, and the board after them."""
+    water, moves = [], []
+    tiles = [list(tile) for tile in board.tiles]
+    for index, (r, c, rot) in enumerate(path):
+        enter = leave = None
+        if index > 0:
+            pr, pc, _ = path[index - 1]
+            enter = SIDES[STEPS.index((pr - r, pc - c))]
+        if index + 1 < len(path):
+            nr, nc, _ = path[index + 1]
+            leave = SIDES[STEPS.index((nr - r, nc - c))]
+        water.append({"tile": [r, c], "rot": rot, "enter": enter, "leave": leave})
+        if rot:
+            tiles[r * board.cols + c] = list(turned(board.tile(r, c), rot))
+            moves.append({"tile": [r, c], "turns": rot, "text": f"turn ({r}, {c}) {TIMES[rot]} clockwise"})
+    for step in water:
+        step["text"] = _flow_text(step)
+    turned_rows = [tiles[r * board.cols : (r + 1) * board.cols] for r in range(board.rows)]
+    return {"path": [step["tile"] for step in water], "water": water, "moves": moves, "turned": turned_rows}
+
+
+def _flow_text(step: dict[str, Any]) -> str:
+    r, c = step["tile"]
+    parts = [f"({r}, {c})"]
+    if step["enter"]:
+        parts.append(f"in from the {SIDE_WORDS[step['enter']]}")
+    if step["leave"]:
+        parts.append(f"out to the {SIDE_WORDS[step['leave']]}")
+    return " ".join(parts)
+
+
+def _is_tile_row(line: str) -> bool:
+    """Four-digit groups of side codes 0-4 (or the seed's bracketed [3,2,2,3] groups)."""
+    if "[" in line:
+        groups = [
+            g.replace(",", "").replace(" ", "") for g in line.replace("]", "[").split("[") if g.strip(" ,")
+        ]
+    else:
+        groups = line.split()
+    return bool(groups) and all(len(g) == 4 and all(ch in "01234" for ch in g) for g in groups)
+
+
+FAMILY = ZenjiFamily()

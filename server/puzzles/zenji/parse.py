@@ -1,0 +1,135 @@
+"""Zenji files: the 4-digit text form and the project's JSON, errors naming the line and tile.
+
+Text: one board row per line, one tile per group of four side codes N E S W (``3223 2010 1221
+0000``); the bracket form of the seed's table (``[3,2,2,3] [2,0,1,0]``) is read too. Empty lines
+and lines starting with '#' are skipped. JSON: ``{"pipes": [[[3,2,2,3], …], …], "flow":
+"downhill", "name": "…"}`` (``flow`` and ``name`` optional).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from server.puzzles.errors import PuzzleError, show_value
+from server.puzzles.zenji.model import DRAIN, FLOWS, SOURCE, Tile, ZenjiBoard
+
+MAX_SIDE = 32  # tiles a side: the free flow's state space is exponential long before this
+MAX_FILE_BYTES = 200_000
+CODES = "0 closed, 1 inlet, 2 outlet, 3 source, 4 drain"
+_BRACKET = re.compile(r"\[([^\]]*)\]")
+
+
+def parse_zenji_text(text: str, name: str) -> ZenjiBoard:
+    rows: list[list[Tile]] = []
+    wheres: list[int] = []  # the file's line number of each board row
+    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if len(rows) == MAX_SIDE:
+            raise PuzzleError(
+                f"more than {MAX_SIDE} rows of tiles (at most {MAX_SIDE} x {MAX_SIDE})", f"line {number}"
+            )
+        groups = _BRACKET.findall(line) if "[" in line else line.split(None, MAX_SIDE)
+        if len(groups) > MAX_SIDE:
+            raise PuzzleError(f"more than {MAX_SIDE} tiles in a row", f"line {number}")
+        row = [_text_tile(group, number, index) for index, group in enumerate(groups, start=1)]
+        if rows and len(row) != len(rows[0]):
+            raise PuzzleError(
+                f"{len(row)} tiles, but line {wheres[0]} has {len(rows[0])}: every row needs as many",
+                f"line {number}",
+            )
+        rows.append(row)
+        wheres.append(number)
+    if not rows:
+        raise PuzzleError("no tiles: write one row of 4-digit tiles per line, e.g. 3223 2010", "file")
+    return _board(rows, name, "downhill", "text", lambda r, c: f"line {wheres[r]}, tile {c + 1}")
+
+
+def _text_tile(group: str, line: int, index: int) -> Tile:
+    codes = group.replace(",", " ").split() if "," in group or " " in group.strip() else list(group.strip())
+    where = f"line {line}, tile {index}"
+    if len(codes) != 4 or not all(len(code) == 1 and code.isdigit() for code in codes):
+        raise PuzzleError(f"expected four side codes N E S W such as 3223, got {group.strip()[:20]!r}", where)
+    tile = tuple(int(code) for code in codes)
+    bad = next((code for code in tile if code > DRAIN), None)
+    if bad is not None:
+        raise PuzzleError(f"side code {bad} is not one of {CODES}", where)
+    return tile  # type: ignore[return-value]
+
+
+def parse_zenji_json(text: str, name: str) -> ZenjiBoard:
+    try:
+        data = json.loads(text.removeprefix("\ufeff"))
+    except json.JSONDecodeError as err:
+        raise PuzzleError(f"not valid JSON ({err.msg})", f"line {err.lineno}, column {err.colno}") from None
+    except RecursionError:
+        raise PuzzleError("JSON nested too deeply", "file") from None
+    if not isinstance(data, dict) or "pipes" not in data:
+        raise PuzzleError("expected an object with 'pipes': rows of [N, E, S, W] tiles", "file")
+    pipes = data["pipes"]
+    if not isinstance(pipes, list) or not pipes or not all(isinstance(row, list) for row in pipes):
+        raise PuzzleError("expected a list of rows, each a list of [N, E, S, W] tiles", "field 'pipes'")
+    if len(pipes) > MAX_SIDE or any(len(row) > MAX_SIDE for row in pipes):
+        raise PuzzleError(f"more than {MAX_SIDE} tiles a side", "field 'pipes'")
+    rows: list[list[Tile]] = []
+    for r, row in enumerate(pipes):
+        if len(row) != len(pipes[0]):
+            raise PuzzleError(f"{len(row)} tiles, but row 0 has {len(pipes[0])}", f"field 'pipes', row {r}")
+        out = []
+        for c, tile in enumerate(row):
+            where = f"field 'pipes', row {r}, tile {c}"
+            ok = (
+                isinstance(tile, list)
+                and len(tile) == 4
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in tile)
+            )
+            if not ok:
+                raise PuzzleError(f"expected [N, E, S, W] side codes, got {show_value(tile)}", where)
+            bad = next((v for v in tile if not 0 <= v <= DRAIN), None)
+            if bad is not None:
+                raise PuzzleError(f"side code {show_value(bad)} is not one of {CODES}", where)
+            out.append(tuple(tile))
+        rows.append(out)
+    flow = data.get("flow", "downhill")
+    if flow not in FLOWS:
+        raise PuzzleError(f"{show_value(flow)} is not one of: {', '.join(FLOWS)}", "field 'flow'")
+    given = data.get("name")
+    if given is not None and not isinstance(given, str):
+        raise PuzzleError(f"expected text, got {show_value(given)}", "field 'name'")
+    return _board(rows, (given or name)[:80], flow, "json", lambda r, c: f"field 'pipes', row {r}, tile {c}")
+
+
+def _board(rows: list[list[Tile]], name: str, flow: str, source_format: str, where) -> ZenjiBoard:
+    """Find the one source and the one drain; the rest of the board may be any pipes."""
+    height, width = len(rows), len(rows[0])
+    if height * width < 2:
+        raise PuzzleError("a board needs at least two tiles: a source and a drain", "file")
+    sources = [(r, c) for r in range(height) for c in range(width) if SOURCE in rows[r][c]]
+    drains = [(r, c) for r in range(height) for c in range(width) if DRAIN in rows[r][c]]
+    for found, code, what in ((sources, SOURCE, "source"), (drains, DRAIN, "drain")):
+        if not found:
+            raise PuzzleError(f"no {what}: one tile needs side code {code} (the {what}'s sides)", "file")
+        if len(found) > 1:
+            (r0, c0), (r1, c1) = found[:2]
+            raise PuzzleError(
+                f"a second {what} (code {code}); the first is row {r0}, tile {c0}", where(r1, c1)
+            )
+    (sr, sc), (dr, dc) = sources[0], drains[0]
+    if (sr, sc) == (dr, dc):
+        raise PuzzleError("one tile holds both the source (3) and the drain (4)", where(sr, sc))
+    tiles = tuple(tile for row in rows for tile in row)
+    return ZenjiBoard(height, width, tiles, (sr, sc), (dr, dc), flow, name, source_format)
+
+
+def board_to_text(board: ZenjiBoard) -> str:
+    return "".join(
+        " ".join("".join(str(v) for v in board.tile(r, c)) for c in range(board.cols)) + "\n"
+        for r in range(board.rows)
+    )
+
+
+def board_to_json(board: ZenjiBoard) -> dict[str, Any]:
+    return {"name": board.name, "flow": board.flow, "pipes": board.tile_rows()}
