@@ -64,8 +64,10 @@ def test_text_maze_and_options(tmp_path: Path) -> None:
     assert result["found"] and result["options"]["diagonal"] is True
     forced = cli("solve", str(maze), "--family", "grid", "--start", "3,1", "--goal", "1,5", "--json")
     assert json.loads(forced.stdout)["path"][0] == [3, 1]
-    other = cli("solve", str(maze), "--family", "zenji")
+    other = cli("solve", str(maze), "--family", "sokoban")
     assert other.returncode == 1 and "not supported yet" in other.stderr
+    wrong = cli("solve", str(maze), "--family", "zenji")
+    assert wrong.returncode == 1 and "line 1, tile 1: expected four side codes" in wrong.stderr
 
 
 def test_generate_writes_a_solvable_maze(tmp_path: Path) -> None:

@@ -9,12 +9,12 @@ Every error is a ``PuzzleError`` whose ``where`` names the line, field or option
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from server.puzzles.errors import PuzzleError, show_value
+from server.puzzles.jsonfile import read_json
 from server.puzzles.labyrinth.model import BOARD_CODES, LabyrinthPuzzle, insertion_points
 
 MOVE_MODELS = ("combined", "separate")
@@ -126,14 +126,7 @@ def parse_labyrinth_json(
     text: str, options: LabyrinthOptions | None = None, name: str = "labyrinth"
 ) -> LabyrinthPuzzle:
     """Seed 002's padded JSON (``tiles`` + ``freeTile``) or the project's own (``board``): by content."""
-    try:
-        data = json.loads(text.lstrip("\ufeff"))
-    except json.JSONDecodeError as err:
-        raise PuzzleError(f"not valid JSON: {err.msg}", f"line {err.lineno}, column {err.colno}") from None
-    except RecursionError:  # a board is two levels deep; Python's decoder recurses per level
-        raise PuzzleError("not valid JSON here: lists or objects nested too deeply", "file") from None
-    except ValueError:  # Python refuses to read integers of more than 4,300 digits
-        raise PuzzleError("not valid JSON here: a number with too many digits", "file") from None
+    data = read_json(text)
     if not isinstance(data, dict):
         raise PuzzleError("a labyrinth JSON file must hold one object", "file")
     options = options or LabyrinthOptions()

@@ -8,11 +8,11 @@ dropped. JSON: ``{"maze": ["S.....", …], "cycle": [1, 2, 3], "name": "…"}`` 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from server.puzzles.errors import PuzzleError, show_value
+from server.puzzles.jsonfile import read_json
 from server.puzzles.step.model import DEFAULT_CYCLE, StepMaze
 
 MAX_SIDE = 1_000  # rows or columns
@@ -50,12 +50,7 @@ def parse_step_text(text: str, name: str, max_cells: int) -> StepMaze:
 
 def parse_step_json(text: str, name: str, max_cells: int) -> StepMaze:
     """The project's JSON: ``maze`` (rows of text), optional ``cycle`` and ``name``."""
-    try:
-        data = json.loads(text.removeprefix("\ufeff"))
-    except json.JSONDecodeError as err:
-        raise PuzzleError(f"not valid JSON ({err.msg})", f"line {err.lineno}, column {err.colno}") from None
-    except RecursionError:
-        raise PuzzleError("JSON nested too deeply", "file") from None
+    data = read_json(text)
     if not isinstance(data, dict):
         raise PuzzleError(f"expected an object with 'maze', got {type(data).__name__}", "file")
     rows = data.get("maze")

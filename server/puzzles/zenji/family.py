@@ -66,7 +66,7 @@ class ZenjiFamily(Family):
         head = text.lstrip()
         if head.startswith("{"):
             return 0.97 if '"pipes"' in head else 0.0
-        lines = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+        lines = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("# ")]
         if len(data) > SNIFF_BYTES:
             lines = lines[:-1]  # the sample may cut the last line
         if not lines:

@@ -2,17 +2,17 @@
 
 Text: one board row per line, one tile per group of four side codes N E S W (``3223 2010 1221
 0000``); the bracket form of the seed's table (``[3,2,2,3] [2,0,1,0]``) is read too. Empty lines
-and lines starting with '#' are skipped. JSON: ``{"pipes": [[[3,2,2,3], …], …], "flow":
+and comment lines (``#`` and a space first) are skipped. JSON: ``{"pipes": [[[3,2,2,3], …], …], "flow":
 "downhill", "name": "…"}`` (``flow`` and ``name`` optional).
 """
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from server.puzzles.errors import PuzzleError, show_value
+from server.puzzles.jsonfile import read_json
 from server.puzzles.zenji.model import DRAIN, FLOWS, SOURCE, Tile, ZenjiBoard
 
 MAX_SIDE = 32  # tiles a side: the free flow's state space is exponential long before this
@@ -26,7 +26,7 @@ def parse_zenji_text(text: str, name: str) -> ZenjiBoard:
     wheres: list[int] = []  # the file's line number of each board row
     for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
         line = raw.strip()
-        if not line or line.startswith("#"):
+        if not line or line == "#" or line.startswith("# "):
             continue
         if len(rows) == MAX_SIDE:
             raise PuzzleError(
@@ -61,12 +61,7 @@ def _text_tile(group: str, line: int, index: int) -> Tile:
 
 
 def parse_zenji_json(text: str, name: str) -> ZenjiBoard:
-    try:
-        data = json.loads(text.removeprefix("\ufeff"))
-    except json.JSONDecodeError as err:
-        raise PuzzleError(f"not valid JSON ({err.msg})", f"line {err.lineno}, column {err.colno}") from None
-    except RecursionError:
-        raise PuzzleError("JSON nested too deeply", "file") from None
+    data = read_json(text)
     if not isinstance(data, dict) or "pipes" not in data:
         raise PuzzleError("expected an object with 'pipes': rows of [N, E, S, W] tiles", "file")
     pipes = data["pipes"]
