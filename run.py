@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Command line: ``serve`` (the default) starts the web app; ``solve`` solves a file headlessly;
-``generate`` writes a new maze.
+``compare`` runs several algorithms on one puzzle and prints a table; ``generate`` writes a new maze.
 
     python run.py                                   # serve on http://127.0.0.1:5000
     python run.py serve --host 0.0.0.0 --port 8000
     python run.py solve maze.png --algorithm astar --heuristic octile --diagonal --json --out path.png
+    python run.py compare maze3.png --algorithms bfs,astar,astar:heuristic=euclidean,dfs --csv
     python run.py generate perfect 500 500 --seed 7 --out big.png
 """
 
@@ -14,12 +15,16 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from server.puzzles.registry import FAMILIES
 from server.search.registry import ALGORITHMS
 
-GENERAL_FLAGS = {"file", "algorithm", "family", "json", "out", "max_pixels", "engine", "command"}
+GENERAL_FLAGS = {
+    "file", "algorithm", "algorithms", "family", "json", "csv", "out", "max_pixels", "engine", "command",
+}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,6 +53,24 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--engine", choices=("auto", "generic"), default="auto",
                        help="generic = the pure-Python reference algorithms (slow on big mazes)")
     add_family_options(solve)
+
+    compare = sub.add_parser(
+        "compare", help="run several algorithms on one puzzle and print a table",
+        description="Run each algorithm on the same puzzle and print one row per run: cost, moves, "
+        "expanded, generated, max frontier, seconds, whether optimality is guaranteed and whether it was "
+        "achieved (against the best cost known). Per-run options follow the name: "
+        "astar:weight=2:heuristic=octile. "
+        "Family options (below) apply to every run.",
+    )
+    compare.add_argument("file", type=Path)
+    compare.add_argument("--algorithms", required=True, help="comma-separated: bfs,astar,dfs")
+    compare.add_argument("--family", help=f"force the puzzle family: {', '.join(FAMILIES)} (default: detect)")
+    output = compare.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="print a JSON list, one object per algorithm")
+    output.add_argument("--csv", action="store_true", help="print CSV with a header row")
+    compare.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
+    compare.add_argument("--engine", choices=("auto", "generic"), default="auto")
+    add_family_options(compare)
 
     kinds = {kind: family for family in FAMILIES.values() for kind in family.generators}
     gen = sub.add_parser("generate", help="write a generated puzzle",
@@ -111,6 +134,8 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_serve(args)
     if args.command == "solve":
         return cmd_solve(args)
+    if args.command == "compare":
+        return cmd_compare(args)
     return cmd_generate(args)
 
 
@@ -133,38 +158,21 @@ def cmd_solve(args: argparse.Namespace) -> int:
     import threading
 
     from server.puzzles.errors import PuzzleError
-    from server.puzzles.family import LoadLimits
-    from server.puzzles.registry import detect_family, get_family
     from server.solving import solve
 
-    try:
-        data = args.file.read_bytes()
-    except OSError as err:
-        return fail(f"{args.file}: {err.strerror or err}")
-    try:
-        family = get_family(args.family) if args.family else detect_family(args.file.name, data)
-    except PuzzleError as err:
-        return fail(f"{args.file}: {err}")
-    given = family_flags(args)
-    foreign = sorted(set(given) - option_names(family))
-    if foreign:
-        flag = "--" + foreign[0].replace("_", "-")
-        owners = [f.name for f in FAMILIES.values() if foreign[0] in option_names(f)]
-        return fail(f"{args.file}: {flag} is an option of the {' and '.join(owners)} family, "
-                    f"and this is a {family.title.lower()} ({family.name})")
-    warming = None
-    if args.engine == "auto":
+    warming: list[threading.Thread] = []
+
+    def warm_up(family) -> None:
         # A fast path's start-up (numba's import and cache load) overlaps the reading of the file.
-        warming = threading.Thread(target=family.warm_up, args=(args.algorithm,), daemon=True)
-        warming.start()
+        if args.engine == "auto":
+            warming.append(threading.Thread(target=family.warm_up, args=(args.algorithm,), daemon=True))
+            warming[0].start()
+
     try:
-        load_stage = {o.name for o in family.options if o.stage in ("load", "both")}
-        load_options = family.text_options({k: v for k, v in given.items() if k in load_stage}, "load")
-        run_options = family.text_options({k: v for k, v in given.items() if k not in load_stage}, "run")
-        limits = LoadLimits(max_pixels=args.max_pixels, max_cells=args.max_pixels)
-        puzzle = family.load(data, args.file.name, load_options, limits)
-        if warming is not None:
-            warming.join()
+        family, puzzle, run_flags = read_puzzle(args, warm_up)
+        run_options = family.text_options(run_flags, "run")
+        for thread in warming:
+            thread.join()
         solved = solve(puzzle, args.algorithm, run_options, engine=args.engine)
     except PuzzleError as err:
         return fail(f"{args.file}: {err}")
@@ -179,6 +187,61 @@ def cmd_solve(args: argparse.Namespace) -> int:
     else:
         print("\n".join(family.summary_lines(args.file.name, solved.json)))
     return 0 if solved.json["found"] else 2
+
+
+def read_puzzle(args: argparse.Namespace, before_load: Callable[[Any], None] | None = None):
+    """(family, puzzle, run-stage flags as text) of a solve or compare command; raises PuzzleError.
+    ``before_load(family)`` runs once the family is known (the solve command warms its fast path)."""
+    from server.puzzles.errors import PuzzleError
+    from server.puzzles.family import LoadLimits
+    from server.puzzles.registry import detect_family, get_family
+
+    try:
+        data = args.file.read_bytes()
+    except OSError as err:
+        raise PuzzleError(str(err.strerror or err)) from None
+    family = get_family(args.family) if args.family else detect_family(args.file.name, data)
+    given = family_flags(args)
+    foreign = sorted(set(given) - option_names(family))
+    if foreign:
+        flag = "--" + foreign[0].replace("_", "-")
+        owners = [f.name for f in FAMILIES.values() if foreign[0] in option_names(f)]
+        raise PuzzleError(f"{flag} is an option of the {' and '.join(owners)} family, "
+                          f"and this is a {family.title.lower()} ({family.name})")
+    if before_load is not None:
+        before_load(family)
+    load_stage = {o.name for o in family.options if o.stage in ("load", "both")}
+    load_options = family.text_options({k: v for k, v in given.items() if k in load_stage}, "load")
+    limits = LoadLimits(max_pixels=args.max_pixels, max_cells=args.max_pixels)
+    puzzle = family.load(data, args.file.name, load_options, limits)
+    return family, puzzle, {k: v for k, v in given.items() if k not in load_stage}
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from server.comparing import compare, parse_run_spec, public_rows, rows_to_csv, rows_to_text
+    from server.puzzles.errors import PuzzleError
+
+    try:
+        family, puzzle, shared = read_puzzle(args)
+        runs = []
+        for spec in filter(None, (s.strip() for s in args.algorithms.split(","))):
+            name, own = parse_run_spec(spec)
+            family.check_algorithm(name)
+            values = family.text_options({**shared, **own}, "run")
+            runs.append((name, {k: v for k, v in values.items() if k in own or k in shared}))
+        if not runs:
+            raise PuzzleError("name at least one algorithm", "--algorithms")
+        rows = compare(puzzle, runs, engine=args.engine)
+    except PuzzleError as err:
+        return fail(f"{args.file}: {err}")
+    if args.json:
+        print(json.dumps(public_rows(rows), indent=1))
+    elif args.csv:
+        print(rows_to_csv(rows), end="")
+    else:
+        print(f"{args.file.name} ({family.title.lower()}):")
+        print(rows_to_text(rows))
+    return 0 if all(row["found"] for row in rows) else 2
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
