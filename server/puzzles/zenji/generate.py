@@ -78,22 +78,24 @@ def _downhill_path(rng: random.Random, rows: int, cols: int) -> list[int]:
 
 
 def _free_path(rng: random.Random, rows: int, cols: int) -> list[int]:
-    """A random self-avoiding walk from the top-left to the bottom-right (randomised depth-first)."""
+    """A random simple path from the top-left to the bottom-right: the path between them in a random
+    spanning tree of the board (randomised depth-first), so it winds, and takes linear time (a
+    self-avoiding random walk that backtracks can take exponential time on large boards)."""
     goal = rows * cols - 1
-    path, seen = [0], {0}
-    options = [_shuffled_neighbours(rng, 0, rows, cols)]
-    while path[-1] != goal:
-        if not options[-1]:
-            seen.discard(path.pop())
-            options.pop()
+    parent = {0: -1}
+    stack = [0]
+    while stack:
+        cell = stack[-1]
+        fresh = [n for n in _shuffled_neighbours(rng, cell, rows, cols) if n not in parent]
+        if not fresh:
+            stack.pop()
             continue
-        nxt = options[-1].pop()
-        if nxt in seen:
-            continue
-        path.append(nxt)
-        seen.add(nxt)
-        options.append(_shuffled_neighbours(rng, nxt, rows, cols))
-    return path
+        parent[fresh[0]] = cell
+        stack.append(fresh[0])
+    path = [goal]
+    while path[-1] != 0:
+        path.append(parent[path[-1]])
+    return path[::-1]
 
 
 def _shuffled_neighbours(rng: random.Random, cell: int, rows: int, cols: int) -> list[int]:

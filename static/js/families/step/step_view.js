@@ -1,0 +1,381 @@
+// The step-cycle ("1-2-3") maze family's view: the maze on its own canvas with one mark per phase in
+// every cell, the state space beside it as one layer per phase, what the search is doing at the
+// player's position in the trace (the state being expanded and the jumps it generates), and after
+// the run the solution as jumps, replayed move by move beside its move list. The interface is the one
+// documented in ../index.js; every bit of state lives on the instance.
+
+import { number, sentence, sizeText } from "../../format.js";
+import { DEFAULT_SPEED, PRESETS } from "../../player.js";
+import {
+  BLANK, GOAL, START, boardOf, cycleProblem, cycleText, decodeState, directionWord, estimate,
+} from "./step_board.js";
+import { renderStepLegend } from "./step_legend.js";
+import { MODES } from "./step_layout.js";
+import { buildStepPanels } from "./step_panels.js";
+import { StepRenderer } from "./step_renderer.js";
+import { StepReplay } from "./step_replay.js";
+import { STATUS, StepSearch } from "./step_search.js";
+
+const DEFAULT_CYCLE = [1, 2, 3];
+// The replay's jump durations for each of the player's pace presets (1 = as designed).
+const PRESET_ANIMATION = { slow: 1.8, normal: 1, fast: 0.5, instant: 0.2 };
+const STATUS_WORDS = {
+  [STATUS.OPEN]: "frontier", [STATUS.CLOSED]: "expanded", [STATUS.UPDATED]: "frontier (cheaper g)",
+  [STATUS.OPEN_B]: "back frontier", [STATUS.CLOSED_B]: "back expanded", [STATUS.UPDATED_B]: "back frontier (cheaper g)",
+};
+
+const rc = (r, c) => `(${r}, ${c})`;
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+export class StepView {
+  // Where the shell puts this family's option controls: the cycle in a section of its own, the rest
+  // under the algorithm menu; muted notes after labels.
+  static formLayout = {
+    title: "Step cycle",
+    own: [["cycle"]],
+    shared: [["heuristic", "weight"]],
+    notes: { cycle: "(cells per move, in turn)", weight: "(f = g + w·h)" },
+  };
+  static sizeUnit = "cells"; // sizes are width × height in cells
+
+  /** @param {{canvas: HTMLCanvasElement, hosts: {left, right, banner}, timeline, player, shell}} args */
+  constructor({ canvas, hosts, timeline, player, shell }) {
+    Object.assign(this, { canvas, hosts, timeline, player, shell });
+    this.wideRight = true; // the move list beside the figures
+    this.renderer = new StepRenderer(canvas);
+    this.renderer.onHover = (hit) => this.hovered(hit);
+    this.search = new StepSearch();
+    this.info = null;
+    this.board = null;
+    this.runId = null;
+    this.run = null; // {algorithm, options, cycle, heuristic, weight}
+    this.idleCycle = DEFAULT_CYCLE; // the cycle the idle board shows (the form's, when valid)
+    this.mode = "both";
+    this.pendingResult = null;
+    this.revealed = false;
+    this.solutionCaption = "";
+    this.legendHost = null;
+    this.panels = buildStepPanels();
+    for (const [mode, button] of Object.entries(this.panels.modes)) {
+      button.addEventListener("click", () => this.setMode(mode));
+    }
+    this.replay = new StepReplay({
+      renderer: this.renderer,
+      list: this.panels.moves,
+      controls: [
+        { prev: this.panels.prev, next: this.panels.next, play: this.panels.play, position: this.panels.position },
+        this.panels.bar,
+      ],
+      speedScale: () => this.animationScale(),
+      onShow: (step, overview) => this.replayShown(step, overview),
+    });
+    // What the Player drives besides the search state: a "renderer" that redraws the scene.
+    this.traceView = {
+      paint: null,
+      repaintAll: () => this.traceChanged(),
+      requestDraw: () => this.traceChanged(),
+      drawNow: () => this.traceChanged(),
+    };
+    this.setMode(this.mode);
+  }
+
+  /** What the trace Player drives: the search state and the trace's "renderer". */
+  playerTarget() {
+    return { state: this.search, renderer: this.traceView };
+  }
+
+  get active() {
+    return this.info !== null;
+  }
+
+  get cycle() {
+    return this.run ? this.run.cycle : this.idleCycle;
+  }
+
+  // ---- entering and leaving ----------------------------------------------------------------------
+
+  /** Nothing to fetch: the puzzle info holds the board. */
+  async prepare() {
+    return {};
+  }
+
+  /** Show a step maze (puzzle info from the API): its canvas is in the board now. */
+  enter(info) {
+    this.info = info;
+    this.board = boardOf(info);
+    this.runId = null;
+    this.run = null;
+    this.pendingResult = null;
+    this.idleCycle = this.validCycle(this.shell.option("cycle")) || this.fileCycle();
+    this.search.resize(0, this.idleCycle.length); // sized by the first run (a big board's arrays are large)
+    this.reveal(false);
+    this.panels.right.hidden = true; // no run, no solution to speak of
+    this.hosts.left.append(this.panels.left);
+    this.hosts.right.append(this.panels.right);
+    this.hosts.banner.append(this.panels.banner);
+    this.showBar();
+    this.renderer.setActive(true);
+    this.renderer.setPuzzle(this.board, this.idleCycle);
+    this.traceChanged();
+  }
+
+  /** Another view takes the board: stop drawing and take the panels away. */
+  leave() {
+    this.info = null;
+    this.runId = null;
+    this.replay.clear();
+    this.renderer.setActive(false);
+    this.panels.left.remove();
+    this.panels.right.remove();
+    this.panels.banner.remove();
+  }
+
+  /** The page's text size or layout changed: draw again (titles and captions follow the text size). */
+  refit() {
+    this.showBar();
+    this.renderer.requestDraw();
+  }
+
+  /** Presentation mode hides the side panels: the replay's bar above the board stands in for them. */
+  showBar() {
+    const presenting = document.documentElement.classList.contains("presenting");
+    this.panels.banner.hidden = !(presenting && this.revealed && this.replay.loaded);
+  }
+
+  setMode(mode) {
+    if (!MODES.includes(mode)) return;
+    this.mode = mode;
+    for (const [name, button] of Object.entries(this.panels.modes)) button.setAttribute("aria-pressed", String(name === mode));
+    this.renderer.setMode(mode);
+  }
+
+  // ---- options -----------------------------------------------------------------------------------
+
+  viewOptions() {
+    return {};
+  }
+
+  fileCycle() {
+    return this.validCycle(this.info?.cycle) || DEFAULT_CYCLE;
+  }
+
+  /** `cycle` when it is a usable cycle for this puzzle, else null. */
+  validCycle(cycle) {
+    if (!Array.isArray(cycle)) return null;
+    return cycleProblem(cycle, this.limits()) ? null : cycle.slice();
+  }
+
+  limits() {
+    return { maxLength: this.info?.max_cycle_length ?? 16, maxStep: this.info?.max_step ?? 1000 };
+  }
+
+  optionChanged(name, value) {
+    if (!this.active || name !== "cycle") return;
+    // Before any run the board shows the new cycle (its marks and layers); after one it keeps showing
+    // the run (the shell marks it as the previous run) until Run is pressed.
+    const cycle = value === null ? this.fileCycle() : this.validCycle(value);
+    if (!cycle) return;
+    this.idleCycle = cycle;
+    if (this.runId !== null) return;
+    this.renderer.setScene({ cycle });
+    this.traceChanged();
+    if (this.legendHost) this.legend(this.legendHost, { algorithm: this.legendAlgorithm });
+  }
+
+  checkReady() {
+    const cycle = this.shell.option("cycle");
+    if (cycle === null || cycle === undefined) return null; // the file's cycle
+    const problem = cycleProblem(cycle, this.limits());
+    return problem ? `Step cycle: ${problem}` : null;
+  }
+
+  // ---- the search ----------------------------------------------------------------------------------
+
+  runStarted(runId, { algorithm, options = {} } = {}) {
+    this.runId = runId;
+    const cycle = this.validCycle(options.cycle) || this.fileCycle();
+    const heuristic = options.heuristic || this.info.heuristics?.[0] || "manhattan";
+    this.run = { algorithm: algorithm || null, options, cycle, heuristic, weight: options.weight ?? 1 };
+    this.search.resize(this.info.rows * this.info.cols * cycle.length, cycle.length);
+    this.pendingResult = null;
+    this.reveal(false);
+    this.panels.right.hidden = false;
+    this.panels.wait.hidden = false;
+    this.renderer.setScene({ cycle, search: this.search, timeline: this.timeline, showSearchMarks: true, solution: null });
+    this.traceChanged();
+  }
+
+  frame() {}
+
+  traceComplete() {
+    this.traceChanged();
+  }
+
+  /** The server's account of the run wins over what was asked (the heuristic it resolved). */
+  result(result) {
+    this.pendingResult = result;
+    if (this.run && result?.options?.heuristic) this.run.heuristic = result.options.heuristic;
+    this.traceChanged();
+  }
+
+  /** The Player moved through the trace (or a run began or ended): redraw what it has reached. */
+  traceChanged() {
+    if (!this.active) return;
+    const atEnd = this.timeline.complete && this.search.position >= this.timeline.length;
+    this.reveal(atEnd && this.pendingResult !== null && this.runId !== null);
+    this.renderer.setScene({
+      scoreMax: Math.max(1, this.timeline.maxValue),
+      caption: this.revealed ? this.solutionCaption : this.searchCaption(),
+    });
+  }
+
+  searchCaption() {
+    const { rows, cols } = this.info;
+    const cycle = this.cycle;
+    if (this.runId === null) {
+      const states = rows * cols * cycle.length;
+      return `${sizeText(cols, rows, "cells")} · cycle ${cycleText(cycle)} · ${states.toLocaleString("en-US")} states `
+        + "(cell, phase): press Run to search";
+    }
+    const s = this.search;
+    if (s.current < 0) {
+      return s.position > 0 ? "Search: the start state waits on the frontier" : "Search: press Play (space) to watch it";
+    }
+    if (s.pathCount > 0) return `The path, traced back from the goal: ${plural(s.pathCount, "state")} so far`;
+    const { r, c, phase } = decodeState(s.current, cols, cycle.length);
+    const g = s.score[s.current];
+    const head = `Expanding ${rc(r, c)}, next move ${cycle[phase]} (g = ${number(g)})`;
+    const made = s.generatedNow(this.timeline).map((state) => decodeState(state, cols, cycle.length));
+    if (made.length) return `${head}: jumps to ${made.map((m) => rc(m.r, m.c)).join(", ")}`;
+    if (this.info && this.board.kinds[s.current / cycle.length | 0] === GOAL) return `${head}: the goal`;
+    return s.position - 1 === s.currentAt ? `${head}: its jumps come next` : `${head}: no new states`;
+  }
+
+  /** The state being expanded at the playhead: g (moves so far), its phase and next move; h, f. */
+  playheadFigures() {
+    if (this.runId === null || !this.run) return [];
+    const s = this.search;
+    const cycle = this.run.cycle;
+    const P = cycle.length;
+    const at = s.current >= 0 ? decodeState(s.current, this.info.cols, P) : null;
+    const g = at ? s.score[s.current] : null;
+    const figures = [
+      { key: "g", label: "g", value: g, def: "moves so far, state expanded" },
+      { key: "phase", label: "Phase", value: at ? at.phase : null, def: `its layer: moves so far mod ${P}` },
+      { key: "next", label: "Next move", value: at ? cycle[at.phase] : null, def: "cells its next jump must cover" },
+    ];
+    const algorithm = this.run.algorithm;
+    if (algorithm === "astar" || algorithm === "greedy") {
+      const h = at ? estimate(this.board, this.run.heuristic, at.r, at.c, Math.max(...cycle)) : null;
+      figures.push(
+        { key: "h", label: "h", value: h, def: `estimated moves to go (${this.run.heuristic})` },
+        {
+          key: "f", label: "f", value: h === null ? null : algorithm === "greedy" ? h : g + this.run.weight * h,
+          def: algorithm === "greedy" ? "its priority: f = h" : `its priority: f = g + ${number(this.run.weight)}·h`,
+        },
+      );
+    }
+    return figures;
+  }
+
+  // ---- the result and its replay ---------------------------------------------------------------
+
+  /** Show the solution (at the end of the trace) or hide it again (stepped back into the search). */
+  reveal(on) {
+    if (on === this.revealed) return;
+    this.revealed = on;
+    const result = on ? this.pendingResult : null;
+    const message = this.panels.message;
+    message.hidden = !result || result.found;
+    const why = result && !result.found
+      ? result.message || (result.stopped ? `stopped: ${result.stopped}` : `the goal cannot be reached with the cycle ${cycleText(this.cycle)}`)
+      : "";
+    message.textContent = sentence(why);
+    this.panels.wait.hidden = on || this.runId === null;
+    this.panels.body.hidden = !(result && result.found);
+    if (result && result.found) {
+      this.solutionCaption = "Solution: the start is a goal, no move needed";
+      this.replay.load(result); // draws the solution and sets the caption (when it has moves)
+    } else {
+      this.replay.clear();
+      this.renderer.setScene({ solution: null });
+      this.solutionCaption = result ? `No solution: ${why}` : "";
+    }
+    this.showBar();
+  }
+
+  replayShown(step, overview) {
+    const moves = this.replay.moves;
+    const n = moves.length;
+    if (overview) this.solutionCaption = `Solution: ${plural(n, "move")}, each jump with its length (Next ▶ replays them)`;
+    else if (step === 0) this.solutionCaption = `Solution in ${plural(n, "move")}: the start (press Next ▶)`;
+    else {
+      const m = moves[step - 1];
+      this.solutionCaption = `Solution: move ${step} of ${n}, ${m.length} ${directionWord(m.direction)} ${rc(...m.from)} → ${rc(...m.to)}`;
+    }
+    this.renderer.setScene({ caption: this.solutionCaption });
+  }
+
+  /** Replay durations from the trace player's pace: a preset's own, else from the steps per second. */
+  animationScale() {
+    const preset = this.player.preset;
+    if (preset && Object.hasOwn(PRESETS, preset)) return PRESET_ANIMATION[preset] ?? 1;
+    const speed = this.player.speed;
+    if (!Number.isFinite(speed)) return 0.2;
+    return Math.max(0.2, Math.min(3, Math.pow(DEFAULT_SPEED / Math.max(1, speed), 0.3)));
+  }
+
+  // ---- the hover read-out ------------------------------------------------------------------------
+
+  hovered(hit) {
+    if (!hit || !this.info) {
+      this.shell.setHover("");
+      return;
+    }
+    const { r, c, layer } = hit;
+    const cols = this.info.cols;
+    const kind = this.board.kinds[r * cols + c];
+    const parts = [`row ${r}, col ${c}`, kind === BLANK ? "blank" : kind === START ? "start" : kind === GOAL ? "goal" : "marked"];
+    if (kind !== BLANK) {
+      const cycle = this.cycle;
+      const P = cycle.length;
+      const phases = layer === null ? [...Array(P).keys()] : [layer];
+      const shown = this.runId !== null && this.search.status.length === this.info.rows * cols * P;
+      for (const p of phases) {
+        const state = (r * cols + c) * P + p;
+        let word = "unreached";
+        if (shown && this.search.status[state]) {
+          word = `${STATUS_WORDS[this.search.status[state]] || "reached"}, g ${number(this.search.score[state])}`;
+        }
+        parts.push(`next ${cycle[p]}: ${shown ? word : "—"}`);
+      }
+    }
+    this.shell.setHover(parts.join(" · "));
+  }
+
+  // ---- what the shell shows for it -------------------------------------------------------------
+
+  legend(container, { algorithm } = {}) {
+    this.legendHost = container;
+    this.legendAlgorithm = algorithm;
+    renderStepLegend(container, {
+      cycle: this.cycle,
+      backward: algorithm === "bidirectional",
+      improves: !["bfs", "dfs", "iddfs", "idastar"].includes(algorithm),
+      scoreMax: this.timeline.maxValue,
+      scoreName: algorithm === "bfs" ? "g (moves: the wave)" : "g (moves so far)",
+    });
+  }
+
+  /** A run's options in words: "cycle 1,2,3 · manhattan heuristic, weight 1". */
+  describeRun(algorithm, options) {
+    const cycle = Array.isArray(options.cycle) ? options.cycle : this.info?.cycle || DEFAULT_CYCLE;
+    const parts = [`cycle ${cycleText(cycle)}`];
+    if (options.heuristic !== undefined) {
+      const heuristic = `${options.heuristic || this.info?.heuristics?.[0] || "default"} heuristic`;
+      parts.push(options.weight !== undefined ? `${heuristic}, weight ${number(options.weight)}` : heuristic);
+    }
+    if (options.max_depth !== undefined && options.max_depth !== null) parts.push(`depth limit ${options.max_depth}`);
+    return parts.join(" · ");
+  }
+}

@@ -1,0 +1,464 @@
+// Zenji's view (rotating pipe tiles): the board on its own canvas; during the search, for every tile
+// the status of each of its four rotations at the player's position in the trace, the state being
+// expanded (its tile ringed and drawn turned, with a quarter-turn animation) and the water's route
+// to it (reconstructed from the trace; under free flow the frames' snapshots say which tiles it
+// passes); after the run the solution replayed turn by turn and then the water flowing, beside its
+// list of turns. The interface is the one documented in ../index.js, and
+// every bit of state lives on the instance.
+
+import { number, sentence, sizeText } from "../../format.js";
+import { DEFAULT_SPEED, PRESETS } from "../../player.js";
+import {
+  boardOf, decodeG, decodeState, sideAfter, solutionOf, tileName, timesWord, waterRoute,
+} from "./zenji_board.js";
+import { renderZenjiLegend } from "./zenji_legend.js";
+import { buildZenjiPanels } from "./zenji_panels.js";
+import { ZenjiRenderer } from "./zenji_renderer.js";
+import { TURN_MS, ZenjiReplay } from "./zenji_replay.js";
+import { routeTo, STATE, ZenjiSearch } from "./zenji_search.js";
+
+// The animation durations for each of the player's pace presets (1 = as designed).
+const PRESET_ANIMATION = { slow: 1.8, normal: 1, fast: 0.5, instant: 0.15 };
+const MIN_TURN_MS = 60; // a search-trace turn shorter than this is not animated
+const SIDE_WORDS = ["closed", "inlet", "outlet", "source", "drain"];
+const FLOW_WORDS = {
+  downhill: "water flows only east or south",
+  free: "water flows any way, each tile once",
+};
+
+/**
+ * Animation durations from the trace player's pace: a preset's own, else from the steps per second
+ * (slower steps, slower animations). The same rule as the labyrinth's replay.
+ */
+export function animationScale(speed, preset = null) {
+  if (preset && Object.hasOwn(PRESETS, preset)) return PRESET_ANIMATION[preset] ?? 1;
+  if (!Number.isFinite(speed)) return 0.15;
+  return Math.max(0.15, Math.min(4, Math.pow(DEFAULT_SPEED / Math.max(1, speed), 0.3)));
+}
+
+const mod4 = (k) => ((k % 4) + 4) % 4;
+
+export class ZenjiView {
+  // The flow has a section of its own ("Water"); the rest goes under the algorithm menu.
+  static formLayout = {
+    title: "Water",
+    own: [["flow"]],
+    shared: [["heuristic", "weight"]],
+    notes: { weight: "(f = g + w·h)" },
+  };
+  static sizeUnit = "tiles"; // sizes are width × height in tiles
+
+  /** @param {{canvas: HTMLCanvasElement, hosts: {left, right, banner}, timeline, player, shell}} args */
+  constructor({ canvas, hosts, timeline, player, shell }) {
+    Object.assign(this, { canvas, hosts, timeline, player, shell });
+    this.wideRight = true; // the list of turns needs the room
+    this.renderer = new ZenjiRenderer(canvas);
+    this.renderer.onHover = (tile) => this.tileHovered(tile);
+    this.search = new ZenjiSearch();
+    this.info = null;
+    this.board = null;
+    this.run = null; // {id, algorithm, options, flow}: the run shown
+    this.mode = "idle"; // "idle" (no run yet) | "search" (the trace) | "replay" (the solution)
+    this.shown = null; // {position, expanded, current}: the trace position on the canvas
+    this.pendingResult = null;
+    this.revealed = false;
+    this.autoPlayed = false; // the solution plays by itself once a run, when the trace first ends
+    this.panels = buildZenjiPanels();
+    this.replay = new ZenjiReplay({
+      renderer: this.renderer,
+      list: this.panels.moves,
+      prev: this.panels.prev,
+      next: this.panels.next,
+      play: this.panels.play,
+      position: this.panels.position,
+      speedScale: () => this.speedScale(),
+      onActivate: () => this.enterReplay(),
+    });
+    // What the Player drives besides the search state: a "renderer" that draws the expanded state.
+    this.traceView = {
+      paint: () => {},
+      repaintAll: () => this.traceChanged(true),
+      requestDraw: () => this.traceChanged(),
+      drawNow: () => this.traceChanged(),
+    };
+  }
+
+  playerTarget() {
+    return { state: this.search, renderer: this.traceView };
+  }
+
+  get active() {
+    return this.info !== null;
+  }
+
+  get runId() {
+    return this.run ? this.run.id : null;
+  }
+
+  speedScale() {
+    return animationScale(this.player.speed, this.player.preset);
+  }
+
+  // ---- entering and leaving ----------------------------------------------------------------------
+
+  /** Nothing to fetch: the puzzle info holds the board. */
+  async prepare() {
+    return {};
+  }
+
+  enter(info) {
+    this.info = info;
+    this.board = boardOf(info);
+    this.run = null;
+    this.mode = "idle";
+    this.shown = null;
+    this.pendingResult = null;
+    this.search.setSize(this.board.rows * this.board.cols);
+    this.revealed = undefined;
+    this.reveal(false);
+    this.panels.root.hidden = true; // no run, no solution to speak of
+    this.hosts.right.append(this.panels.root);
+    this.renderer.textScale = this.shell.textScale();
+    this.renderer.setActive(true);
+    this.renderer.setBoard(this.board);
+    this.showIdle();
+  }
+
+  leave() {
+    this.info = null;
+    this.run = null;
+    this.replay.clear();
+    this.renderer.setActive(false);
+    this.panels.root.remove();
+    this.shell.setHover("");
+  }
+
+  /** The page's text size or layout changed: draw again (captions and markers follow it). */
+  refit() {
+    this.renderer.textScale = this.shell.textScale();
+    this.renderer.draw();
+  }
+
+  // ---- options -----------------------------------------------------------------------------------
+
+  viewOptions() {
+    return {};
+  }
+
+  /** The flow the form would run with (the puzzle's when the form has none). */
+  formFlow() {
+    return this.shell.option("flow") || this.board?.flow || "downhill";
+  }
+
+  optionChanged(name) {
+    // Before any run the idle caption names the new flow; after one the board keeps showing the run
+    // (the shell marks it as the previous run) until Run is pressed.
+    if (!this.active || name !== "flow" || this.run) return;
+    this.showIdle();
+  }
+
+  checkReady() {
+    return this.info ? null : "Open a Zenji board first.";
+  }
+
+  emptyScene(caption) {
+    return {
+      rotations: new Float32Array(this.board.rows * this.board.cols),
+      markers: null, current: -1, used: null, highlight: -1, badges: null, water: null, caption,
+    };
+  }
+
+  showIdle() {
+    const flow = this.formFlow();
+    const size = sizeText(this.board.cols, this.board.rows, "tiles");
+    this.renderer.show(this.emptyScene(`${size} · ${flow} flow: ${FLOW_WORDS[flow] || flow} · press Run to search`));
+  }
+
+  // ---- the search ----------------------------------------------------------------------------------
+
+  runStarted(runId, { algorithm, options = {} } = {}) {
+    this.run = { id: runId, algorithm: algorithm || null, options, flow: options.flow || this.board.flow };
+    this.mode = "search";
+    this.shown = null;
+    this.search.clear();
+    this.pendingResult = null;
+    this.autoPlayed = false;
+    this.reveal(false);
+    this.panels.root.hidden = false;
+    this.panels.wait.hidden = false;
+    this.traceChanged(true);
+  }
+
+  /** A raw run_frame: under free flow each expansion's `used` tiles ride next to the records. */
+  frame(msg) {
+    if (msg?.run === this.runId && Array.isArray(msg.snapshots)) {
+      this.search.addSnapshots(msg.snapshots.map((s) => ({ i: s.i, used: new Set(s.used || []) })));
+    }
+  }
+
+  traceComplete() {}
+
+  /**
+   * A trace value as {turns, tiles}, tiles counting the source. The contract's g counts the source;
+   * a trace whose start state has g = 0 (the generic engines start there) counts only the tiles
+   * entered after it, so one is added: the first record, the source's open, tells which.
+   */
+  decode(value) {
+    const g = decodeG(value, this.board.scale);
+    if (!g) return null;
+    const timeline = this.timeline;
+    const first = timeline.length > 0 ? decodeG(timeline.values[0], this.board.scale) : null;
+    if (first && first.turns === 0 && first.tiles === 0) g.tiles += 1;
+    return g;
+  }
+
+  /** The trace's values are g encoded as turns and tiles, except BFS's wave numbers. */
+  get valuesAreWaves() {
+    return this.run?.algorithm === "bfs";
+  }
+
+  /** The Player moved through the trace: redraw the state it has reached. */
+  traceChanged(force = false) {
+    if (!this.active) return;
+    const search = this.search;
+    const atEnd = this.timeline.complete && search.position >= this.timeline.length;
+    this.reveal(atEnd && this.pendingResult !== null);
+    if (atEnd && this.replay.loaded) {
+      if (this.mode !== "replay") this.enterReplay(false);
+      return;
+    }
+    if (!this.run) {
+      this.mode = "idle";
+      this.showIdle();
+      return;
+    }
+    const wasReplay = this.mode === "replay";
+    this.mode = "search";
+    if (!force && !wasReplay && this.shown && this.shown.position === search.position) return;
+    const before = wasReplay ? null : this.shown;
+    this.shown = { position: search.position, expanded: search.expanded, current: search.current };
+    const scene = this.searchScene();
+    const current = search.current;
+    if (atEnd && this.pendingResult && !this.pendingResult.found) {
+      scene.caption = this.pendingResult.stopped
+        ? `The search stopped: ${this.pendingResult.stopped}`
+        : "Search over: no turns make the water reach the drain";
+    }
+    this.lastScene = before ? this.lastScene : null;
+    const turn = before && current >= 0 && search.expanded === before.expanded + 1 && search.position > before.position
+      ? this.turnFrom(before.current, current) : null;
+    this.lastScene = scene;
+    if (turn) {
+      this.renderer.show(scene);
+      this.renderer.animate({ turn, ms: turn.ms });
+    } else {
+      // The same state still expanded: a turn animating goes on under the new markers.
+      this.renderer.show(scene, { cut: !before || before.current !== current });
+    }
+  }
+
+  /**
+   * The quarter-turn animation as the trace reaches a new expanded state: its tile turns from how it
+   * was drawn (the previous state's rotation if it was the same tile, else as in the file) to the
+   * state's rotation, clockwise; no longer than the time to the next expansion at this pace.
+   */
+  turnFrom(previous, current) {
+    const cols = this.board.cols;
+    const now = decodeState(current, cols);
+    const was = previous >= 0 ? decodeState(previous, cols) : null;
+    const drawn = this.lastScene?.rotations;
+    const from = drawn ? Math.round(drawn[now.tile]) % 4 : was && was.tile === now.tile ? was.rot : 0;
+    const delta = mod4(now.rot - from);
+    if (delta === 0) return null;
+    let ms = TURN_MS * delta * this.speedScale();
+    if (this.player.playing) {
+      if (!Number.isFinite(this.player.speed)) return null;
+      const recordsPerExpansion = this.search.position / Math.max(1, this.search.expanded);
+      ms = Math.min(ms, (0.8 * 1000 * recordsPerExpansion) / this.player.speed);
+    }
+    if (ms < MIN_TURN_MS) return null;
+    return { tile: now.tile, from, to: from + delta, ms };
+  }
+
+  searchScene() {
+    const { cols, scale } = this.board;
+    const search = this.search;
+    const scene = this.emptyScene("");
+    const current = search.current;
+    if (current >= 0) {
+      const { tile, rot } = decodeState(current, cols);
+      scene.rotations[tile] = rot;
+    }
+    scene.current = current;
+    const free = this.run.flow === "free";
+    const snap = free ? search.currentSnapshot() : null;
+    // The expanded state's water so far, its tiles drawn turned as the state has them.
+    const route = current >= 0 && !search.backward
+      ? routeTo(search, current, this.board, { waves: this.valuesAreWaves, free, used: snap ? snap.used : null })
+      : null;
+    if (route) {
+      for (const step of route) scene.rotations[step.tile] = step.rot;
+      scene.water = { route: waterRoute(route, cols), progress: 1, tail: route[route.length - 1].tile };
+    }
+    scene.route = route ? route.length : 0;
+    scene.used = snap ? snap.used : route ? new Set(route.map((step) => step.tile)) : null;
+    // Expanded markers are coloured by their turns (BFS: by their wave, its values being steps).
+    const unit = this.valuesAreWaves ? 1 : scale;
+    const maxTurns = Math.floor(Math.round(this.timeline.maxValue) / unit);
+    scene.markers = { states: search.states, values: search.values, scale: unit, maxTurns };
+    scene.caption = this.searchCaption(current);
+    return scene;
+  }
+
+  searchCaption(current) {
+    const search = this.search;
+    const cols = this.board.cols;
+    if (current < 0) {
+      return search.position > 0 ? "Search: the source's state joins the frontier" : "Search: the water starts at the source";
+    }
+    const { tile, rot } = decodeState(current, cols);
+    const turned = rot === 0 ? "as in the file" : `turned ${timesWord(rot)}`;
+    let text = `Expanding${search.backward ? " backwards" : ""} ${tileName(tile, cols)} ${turned}`;
+    const g = this.valuesAreWaves ? null : this.decode(search.g);
+    const plural = (k, word) => `${k} ${word}${k === 1 ? "" : "s"}`;
+    if (g) {
+      text += ` · ${plural(g.turns, "quarter turn")}, ${plural(g.tiles, "tile")} ${search.backward ? "to the drain" : "so far"}`;
+    }
+    else if (search.g !== null) text += ` · wave ${number(search.g)}`;
+    text += ` · frontier ${search.frontier.toLocaleString("en-US")}`;
+    return text;
+  }
+
+  /** The state being expanded at the playhead: turns and tiles so far, and its tile's rotation. */
+  playheadFigures() {
+    if (!this.run) return [];
+    const search = this.search;
+    const current = search.current;
+    const state = current >= 0 ? decodeState(current, this.board.cols) : null;
+    const rotation = {
+      key: "rotation",
+      label: state ? `Rotation of (${state.r}, ${state.c})` : "Rotation",
+      value: state ? state.rot : null,
+      def: "clockwise quarter turns of the tile being expanded",
+    };
+    if (this.valuesAreWaves) {
+      return [{ key: "g", label: "Wave", value: search.g, def: "steps from the source, state expanded" }, rotation];
+    }
+    const g = this.decode(search.g);
+    const back = search.backward; // a bidirectional search's backward half counts from the drain
+    return [
+      { key: "turns", label: "Turns", value: g ? g.turns : null,
+        def: back ? "quarter turns from it to the drain (backward half)" : "quarter turns so far, state expanded" },
+      { key: "tiles", label: "Tiles", value: g ? g.tiles : null,
+        def: back ? "tiles from it to the drain (backward half)" : "tiles the water passes so far" },
+      rotation,
+    ];
+  }
+
+  tileHovered(tile) {
+    if (tile < 0 || !this.board) {
+      this.shell.setHover("");
+      return;
+    }
+    const { cols, tiles, source, drain, repeats } = this.board;
+    const sides = tiles[tile];
+    const rot = this.mode === "search" && this.search.current >= 0 && Math.floor(this.search.current / 4) === tile
+      ? this.search.current % 4 : 0;
+    const words = [0, 1, 2, 3].map((d) => `${"NESW"[d]} ${SIDE_WORDS[sideAfter(sides, rot, d)] || "?"}`);
+    const parts = [`tile ${tileName(tile, cols)}`];
+    if (tile === source) parts.push("the source (never turns)");
+    else if (tile === drain) parts.push("the drain (never turns)");
+    parts.push(`${words.join(", ")}${rot ? ` (turned ${timesWord(rot)})` : ""}`);
+    if (this.run && this.mode === "search") {
+      const states = [];
+      for (let r = 0; r < (tile === source || tile === drain ? 1 : 4); r++) {
+        if (repeats[tile][r]) continue;
+        const status = this.search.states[tile * 4 + r];
+        const g = this.valuesAreWaves || status === STATE.NONE ? null : this.decode(this.search.values[tile * 4 + r]);
+        const at = g ? ` (${g.turns} turns, ${g.tiles} tiles)` : "";
+        const what = status === STATE.OPEN ? `frontier${at}` : status === STATE.CLOSED ? `expanded${at}`
+          : status === STATE.PATH ? "solution" : "not reached";
+        states.push(`${r}: ${what}`);
+      }
+      parts.push(`rotations ${states.join(", ")}`);
+    }
+    this.shell.setHover(parts.join(" · "));
+  }
+
+  // ---- the result and its replay ---------------------------------------------------------------
+
+  /** The result is kept until the trace is played to its end (the end tells the story's ending). */
+  result(result) {
+    this.pendingResult = result;
+    this.traceChanged(true);
+  }
+
+  /** Show the solution (at the end of the trace) or hide it again (stepped back into the search). */
+  reveal(on) {
+    if (on === this.revealed) return;
+    this.revealed = on;
+    const result = on ? this.pendingResult : null;
+    const message = this.panels.message;
+    const none = result && !result.found;
+    message.hidden = !none;
+    message.textContent = none ? sentence(result.message || (result.stopped ? `stopped: ${result.stopped}` : "no turns make the water reach the drain")) : "";
+    this.panels.wait.hidden = on || !this.run;
+    this.panels.body.hidden = !(result && result.found);
+    const solution = result?.found ? solutionOf(result, this.board) : null;
+    const set = (node, value) => {
+      node.textContent = value === null || value === undefined ? "—" : String(value);
+      node.classList.toggle("none", value === null || value === undefined);
+    };
+    set(this.panels.turns, solution ? solution.cost : null);
+    set(this.panels.turnedTiles, solution ? solution.moves.length : null);
+    set(this.panels.waterTiles, solution ? solution.tiles : null);
+    if (solution) this.replay.load(solution, this.board);
+    else {
+      this.replay.clear();
+      if (this.mode === "replay") this.mode = this.run ? "search" : "idle";
+    }
+  }
+
+  /**
+   * The canvas shows the solution; `fromUser`: a replay control was used (pause the trace). The
+   * first time a run's trace ends, the solution plays by itself: the turns, then the water.
+   */
+  enterReplay(fromUser = true) {
+    if (!this.replay.loaded) return;
+    if (fromUser && this.player.playing) this.player.pause();
+    if (this.mode === "replay") return;
+    this.mode = "replay";
+    this.shown = null;
+    if (!fromUser && !this.autoPlayed) {
+      this.autoPlayed = true;
+      this.replay.show(0);
+      this.replay.play();
+    } else if (!fromUser) {
+      this.replay.show(this.replay.steps); // back at the end: the solved board, the water flowing
+    } else {
+      this.replay.show(this.replay.step);
+    }
+  }
+
+  // ---- what the shell shows for it -------------------------------------------------------------
+
+  legend(container, { algorithm } = {}) {
+    const waves = (this.run?.algorithm ?? algorithm) === "bfs";
+    const maxTurns = this.run && this.board
+      ? Math.floor(Math.round(this.timeline.maxValue) / (waves ? 1 : this.board.scale)) : 0;
+    renderZenjiLegend(container, { maxTurns, waves });
+  }
+
+  /** A run's options in words: "downhill flow · relaxed heuristic". */
+  describeRun(algorithm, options) {
+    const parts = [`${options.flow || this.board?.flow || "downhill"} flow`];
+    if (options.heuristic !== undefined) {
+      const name = options.heuristic || this.info?.heuristics?.[0] || "default";
+      const weight = options.weight;
+      parts.push(weight !== undefined && weight !== null && weight !== 1
+        ? `${name} heuristic, weight ${number(weight)}` : `${name} heuristic`);
+    }
+    if (options.max_depth !== undefined && options.max_depth !== null) parts.push(`depth limit ${options.max_depth}`);
+    return parts.join(" · ");
+  }
+}
