@@ -509,6 +509,181 @@ def deep_json_files(draw: st.DrawFn, wire: bool = False) -> tuple[bytes, str]:
     return text.encode(), draw(st.sampled_from(["deep.json", "deep.csv", "deep.txt", "deep"]))
 
 
+# ------------------------------------------------------------------------ step-cycle and Zenji files
+STEP_CHARS = "SXZ. "
+STEP_NAMES = ("maze.txt", "step.txt", "maze", "maze.json", "maze.TXT")
+
+
+def _line_breaks_and_encoding(draw: st.DrawFn, rows: list[str]) -> bytes:
+    sep = draw(st.sampled_from(["\n", "\r\n", "\r", "\n\n", "\n \n"]))
+    text = draw(st.sampled_from(["", "\ufeff", "\n", "  \n"])) + sep.join(rows) + draw(
+        st.sampled_from(["", "\n", "\n\n\n", " "]))
+    encoding = draw(st.sampled_from(["utf-8", "utf-8", "utf-8", "utf-16", "latin-1", "utf-8-sig"]))
+    return text.encode(encoding, "replace")
+
+
+@st.composite
+def step_text_files(draw: st.DrawFn) -> tuple[bytes, str]:
+    """Seed 003's text mazes, nearly: rows of 'S', 'X', 'Z', '.' and spaces with now and then a stray
+    character, no 'S' or two, blank lines inside; or a small file that describes a huge board."""
+    kind = draw(st.integers(0, 9))
+    if kind == 0:  # short lines are padded: a few bytes may claim millions of cells
+        height = draw(st.sampled_from([1, 2, 999, 1000, 1001, 2000]))
+        width = draw(st.sampled_from([1, 2, 999, 1000, 1001, 2000, 100_000]))
+        rows = ["S" + "X" * (width - 1), *["X"] * max(0, height - 2), "Z"][:height]
+    else:
+        alphabet = STEP_CHARS if kind < 8 else STEP_CHARS + NOISE_CHARS + "#Gs"
+        rows = draw(st.lists(st.text(alphabet=st.sampled_from(alphabet), max_size=16), max_size=12))
+        if rows and kind in (5, 6):  # one start and a goal, so the later checks are reached
+            rows[0] = "S" + rows[0].replace("S", "X")
+            rows[-1] = rows[-1].replace("S", "X") + "Z"
+        if rows and kind == 7:  # one stray character somewhere
+            r = draw(st.integers(0, len(rows) - 1))
+            c = draw(st.integers(0, len(rows[r])))
+            rows[r] = rows[r][:c] + draw(st.sampled_from(NOISE_CHARS + "#GsxYz[")) + rows[r][c:]
+    return _line_breaks_and_encoding(draw, rows), draw(st.sampled_from(STEP_NAMES) | filenames())
+
+
+@cache
+def _step_cycles() -> st.SearchStrategy[Any]:
+    lengths = st.integers(1, 4) | st.integers(-2, 1002) | st.sampled_from([0, 1000, 1001, 2**31, 10**30])
+    return st.one_of(st.lists(lengths, min_size=1, max_size=4),
+                     st.lists(lengths | json_scalars(), max_size=18), json_values(4), near_markers())
+
+
+@cache
+def _step_rows() -> st.SearchStrategy[Any]:
+    row = st.text(alphabet=st.sampled_from(STEP_CHARS), max_size=10).map(lambda r: "S" + r + "Z")
+    odd_row = st.text(alphabet=st.sampled_from(STEP_CHARS + "#\x00é"), max_size=10)
+    return st.one_of(st.lists(row, min_size=1, max_size=6), st.lists(odd_row, max_size=6),
+                     st.lists(st.text(max_size=8) | json_scalars(), max_size=4), json_values(4),
+                     near_markers())
+
+
+@st.composite
+def step_json_files(draw: st.DrawFn) -> tuple[bytes, str]:
+    """The project's step JSON: 'maze' (rows of text), 'cycle', 'name', with near-valid or random values."""
+    fields_ = {"maze": _step_rows(), "cycle": _step_cycles(), "name": st.text(max_size=20) | json_values(4)}
+    chosen = draw(st.lists(st.sampled_from(list(fields_)), max_size=3, unique=True))
+    if draw(st.booleans()):
+        chosen.append("maze")
+    data = {key: draw(fields_[key]) for key in chosen}
+    if draw(st.integers(0, 5)) == 0:
+        data.update(draw(st.dictionaries(st.text(max_size=8), json_values(4), max_size=2)))
+    text = json.dumps(data, allow_nan=True, indent=draw(st.sampled_from([None, 1])))
+    if draw(st.integers(0, 9)) == 0:
+        text = text[: draw(st.integers(0, len(text)))]  # cut short
+    return text.encode("utf-8", "surrogatepass"), draw(st.sampled_from(["maze.json", "maze.txt", "maze"]))
+
+
+ZENJI_NAMES = ("board.txt", "zenji.txt", "pipes.json", "board", "board.csv")
+
+
+@cache
+def _zenji_groups(odd: bool = True) -> st.SearchStrategy[str]:
+    """One tile of the 4-digit text form: mostly codes 0-4, now and then (``odd``) a digit beyond, the
+    wrong length, a letter, or the bracket form."""
+    good = st.text(alphabet=st.sampled_from("01234"), min_size=4, max_size=4)
+    if not odd:
+        return good
+    odd = st.one_of(st.text(alphabet=st.sampled_from("0123456789"), min_size=0, max_size=6),
+                    st.text(alphabet=st.sampled_from("01234xX-+ ,[]é\x00"), max_size=6),
+                    st.sampled_from(["3223", "1441", "[3,2,2,3]", "[1, 4, 4, 1]", "[1,4,4]", "[", "]", "#"]))
+    return st.one_of(good, good, good, odd)
+
+
+@st.composite
+def zenji_text_files(draw: st.DrawFn) -> tuple[bytes, str]:
+    """Seed 001's boards as text, nearly: rows of 4-digit tiles (or [N,E,S,W] groups), comment lines,
+    ragged rows, stray codes, one source and one drain or none or two; or far too many tiles."""
+    kind = draw(st.integers(0, 9))
+    if kind == 0:  # 32 tiles a side, more, or a line of 200 KB
+        height, width = draw(st.sampled_from([(32, 32), (33, 2), (2, 33), (33, 33), (1000, 2), (1, 40_000)]))
+        tiles = [["0000"] * width for _ in range(height)]
+        tiles[0][0], tiles[-1][-1] = "3223", "1441"
+        rows = [" ".join(row) for row in tiles]
+    else:
+        width = draw(st.integers(1, 6))
+        group = _zenji_groups() if draw(st.integers(0, 2)) == 0 else _zenji_groups(odd=False)
+        rows = [[draw(group) for _ in range(width)] for _ in range(draw(st.integers(0, 6)))]
+        if rows and kind < 6:  # a source top-left and a drain bottom-right, so the later checks are reached
+            rows[0][0], rows[-1][-1] = "3223", "1441"
+        if rows and kind == 6:  # a ragged row
+            r = draw(st.integers(0, len(rows) - 1))
+            rows[r] = rows[r][: draw(st.integers(0, width))]
+        bracket = draw(st.integers(0, 3)) == 0
+        between = draw(st.sampled_from([" ", "", ", "])) if bracket else " "
+        def written(group: str) -> str:
+            return f"[{','.join(group)}]" if bracket and len(group) == 4 and group.isdigit() else group
+
+        rows = [between.join(written(group) for group in row) for row in rows]
+        for _ in range(draw(st.integers(0, 2))):  # comments, blank lines
+            rows.insert(draw(st.integers(0, len(rows))), draw(st.sampled_from(
+                ["# a comment", "#", "  # indented", "#3223", "", "   ", "# 3223 1441"])))
+    return _line_breaks_and_encoding(draw, rows), draw(st.sampled_from(ZENJI_NAMES) | filenames())
+
+
+@cache
+def _zenji_pipes() -> st.SearchStrategy[Any]:
+    tile = st.one_of(st.lists(st.integers(0, 4), min_size=4, max_size=4),
+                     st.lists(st.integers(0, 4), min_size=4, max_size=4),
+                     st.lists(_codes(0, 4), max_size=5), json_scalars(), st.text(max_size=5))
+    grid = st.lists(st.lists(tile, min_size=1, max_size=5), min_size=1, max_size=5)
+
+    def with_ends(rows: list[list[Any]]) -> list[list[Any]]:
+        rows[0][0], rows[-1][-1] = [3, 2, 2, 3], [1, 4, 4, 1]
+        return rows
+
+    wide = st.sampled_from([32, 33]).map(lambda n: [[[0, 0, 0, 0]] * n for _ in range(n)])
+    return st.one_of(grid.map(with_ends), grid, _grid_of(tile), wide, json_values(4), near_markers())
+
+
+@st.composite
+def zenji_json_files(draw: st.DrawFn) -> tuple[bytes, str]:
+    """The project's Zenji JSON: 'pipes' (rows of [N, E, S, W] tiles), 'flow', 'name', near-valid or
+    random."""
+    flows = st.sampled_from(["downhill", "free", "sideways"]) | json_scalars()
+    fields_ = {"pipes": _zenji_pipes(), "flow": flows, "name": st.text(max_size=20) | json_values(4)}
+    chosen = draw(st.lists(st.sampled_from(list(fields_)), max_size=3, unique=True))
+    if draw(st.booleans()):
+        chosen.append("pipes")
+    data = {key: draw(fields_[key]) for key in chosen}
+    if draw(st.integers(0, 5)) == 0:
+        data.update(draw(st.dictionaries(st.text(max_size=8), json_values(4), max_size=2)))
+    text = json.dumps(data, allow_nan=True, indent=draw(st.sampled_from([None, 1])))
+    if draw(st.integers(0, 9)) == 0:
+        text = text[: draw(st.integers(0, len(text)))]  # cut short
+    return text.encode("utf-8", "surrogatepass"), draw(st.sampled_from(["pipes.json", "board.txt", "board"]))
+
+
+@st.composite
+def valid_step_files(draw: st.DrawFn) -> tuple[bytes, str]:
+    """Small step mazes the parser accepts (text or JSON), so their searches run."""
+    height, width = draw(st.integers(1, 8)), draw(st.integers(2, 8))
+    rows = [[draw(st.sampled_from("XX.")) for _ in range(width)] for _ in range(height)]
+    start, goal = draw(st.lists(st.integers(0, height * width - 1), min_size=2, max_size=2, unique=True))
+    rows[start // width][start % width], rows[goal // width][goal % width] = "S", "Z"
+    lines = ["".join(row) for row in rows]
+    if draw(st.booleans()):
+        return ("\n".join(lines) + "\n").encode(), "maze.txt"
+    cycle = draw(st.lists(st.integers(1, 4), min_size=1, max_size=4))
+    return json.dumps({"maze": lines, "cycle": cycle}).encode(), "maze.json"
+
+
+@st.composite
+def valid_zenji_files(draw: st.DrawFn) -> tuple[bytes, str]:
+    """Small Zenji boards the parser accepts (text or JSON, either flow), so their searches run."""
+    height, width = draw(st.integers(1, 4)), draw(st.integers(2, 4))
+    code = st.sampled_from([0, 1, 2, 1, 2])
+    tiles = [[[draw(code) for _ in range(4)] for _ in range(width)] for _ in range(height)]
+    tiles[0][0], tiles[-1][-1] = [3, 2, 2, 3], [1, 4, 4, 1]
+    if draw(st.booleans()):
+        text = "".join(" ".join("".join(map(str, t)) for t in row) + "\n" for row in tiles)
+        return text.encode(), "board.txt"
+    flow = draw(st.sampled_from(["downhill", "free"]))
+    return json.dumps({"pipes": tiles, "flow": flow}).encode(), "board.json"
+
+
 # --------------------------------------------------------------------------------------- images
 IMAGE_MODES = ("1", "L", "P", "RGB", "RGBA", "LA", "PA", "I", "I;16", "I;16B", "F", "CMYK", "YCbCr", "LAB",
                "HSV", "RGBX")
@@ -848,14 +1023,16 @@ CONTENT_TYPES = ("application/json", "multipart/form-data", "multipart/form-data
                  "text/plain", "application/octet-stream", "application/x-www-form-urlencoded", "",
                  "application/json; charset=utf-16", "multipart/mixed; boundary=--")
 GALLERY_NAMES = ("seed-lee-example", "weighted-swamp", "rooms", "perfect-small", "braid-small",
-                 "labyrinth-course-5x5", "no-such-maze", "")
+                 "labyrinth-course-5x5", "step-seed-003", "zenji-seed-001", "zenji-free-5x5", "no-such-maze",
+                 "")
 
 
 @cache
 def any_file() -> st.SearchStrategy[tuple[bytes, str]]:
     # one_of favours its first branches: the files most likely to parse come first
-    return st.one_of(grid_text_files(), image_files(), labyrinth_json_files(), csv_files(), byte_files(),
-                     deep_json_files())
+    return st.one_of(grid_text_files(), image_files(), labyrinth_json_files(), csv_files(),
+                     step_text_files(), zenji_text_files(), step_json_files(), zenji_json_files(),
+                     byte_files(), deep_json_files())
 
 
 @cache
@@ -979,9 +1156,11 @@ def check_upload(fx: Fixture, request: dict[str, Any], follow: dict[str, Any] | 
 
 @st.composite
 def solvable_uploads(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
-    """An upload that most likely parses (a text grid, an image, a labyrinth board; no form fields),
+    """An upload that most likely parses (a text grid, an image, a labyrinth board, a step maze, a Zenji
+    board; no form fields),
     and a run its family takes: the searches and the solution image run on odd puzzles."""
-    data, name = draw(st.one_of(grid_text_files(), valid_labyrinth_files(), image_files()))
+    data, name = draw(st.one_of(grid_text_files(), valid_labyrinth_files(), image_files(), valid_step_files(),
+                                valid_zenji_files()))
     form: dict[str, Any] = {"file": (data, name)}
     if name.startswith("board.") and draw(st.booleans()):  # the labyrinth's load options, as form text
         labyrinth = tuple(o.name for o in FAMILIES["labyrinth"].options if o.stage in ("load", "both"))
@@ -1348,6 +1527,10 @@ TARGETS = (
     _parser_target("CSV boards", csv_files),
     _parser_target("labyrinth JSON", labyrinth_json_files),
     _parser_target("deep or long JSON", deep_json_files),
+    _parser_target("step text mazes", step_text_files),
+    _parser_target("step JSON", step_json_files),
+    _parser_target("Zenji text boards", zenji_text_files),
+    _parser_target("Zenji JSON", zenji_json_files),
     _parser_target("images", image_files),
     Target("options: JSON", lambda: st.tuples(st.sampled_from(FAMILY_NAMES),
                                               st.one_of(option_dicts(), json_values())), check_json_options),

@@ -67,6 +67,30 @@ def test_parsers_take_images(case, options) -> None:
     fz.check_parsers(*case, options)
 
 
+@FUZZ
+@given(case=fz.step_text_files(), options=st.none() | fz.option_dicts())
+def test_parsers_take_step_text_mazes(case, options) -> None:
+    fz.check_parsers(*case, options)
+
+
+@FUZZ
+@given(case=fz.step_json_files(), options=st.none() | fz.option_dicts())
+def test_parsers_take_step_json(case, options) -> None:
+    fz.check_parsers(*case, options)
+
+
+@FUZZ
+@given(case=fz.zenji_text_files(), options=st.none() | fz.option_dicts())
+def test_parsers_take_zenji_text_boards(case, options) -> None:
+    fz.check_parsers(*case, options)
+
+
+@FUZZ
+@given(case=fz.zenji_json_files(), options=st.none() | fz.option_dicts())
+def test_parsers_take_zenji_json(case, options) -> None:
+    fz.check_parsers(*case, options)
+
+
 # ------------------------------------------------------------------------------------------ options
 @FUZZ
 @given(family=st.sampled_from(fz.FAMILY_NAMES), raw=fz.option_dicts() | fz.json_values())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from server.search.trace import RECORD_BYTES
 
 SNIFF_BYTES = 4096
 _TEXT_CHARS = frozenset("SXZ. \r\n")
+_MAZE_KEY = re.compile(r'"maze"\s*:')
 
 
 class StepFamily(Family):
@@ -70,10 +72,14 @@ class StepFamily(Family):
             return 0.0
         head = text.lstrip()
         if head.startswith("{"):
-            return 0.95 if '"maze"' in head else 0.0
+            return 0.95 if _MAZE_KEY.search(head) else 0.0  # the key, not a value such as a name
         chars = set(text)
-        if chars <= _TEXT_CHARS and "S" in chars and ("X" in chars or "Z" in chars):
+        if not chars <= _TEXT_CHARS:
+            return 0.0
+        if "S" in chars and ("X" in chars or "Z" in chars):
             return 0.95
+        if len(data) > SNIFF_BYTES and "X" in chars:
+            return 0.9  # a large board whose 'S' lies beyond the sample (the parser checks it)
         return 0.0
 
     def load(self, data: bytes, filename: str, options: Values, limits: LoadLimits) -> StepMaze:
@@ -128,6 +134,7 @@ class StepFamily(Family):
         out = super().result_json(maze, problem, result, options)
         assert isinstance(problem, StepProblem)
         out["cycle"] = list(problem.cycle)
+        out["options"]["cycle"] = list(problem.cycle)  # also when the cycle came with the file
         out["moves"] = moves_in_words(problem, out["path"]) if result.found else []
         return out
 

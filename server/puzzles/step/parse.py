@@ -96,9 +96,7 @@ def _build(
             marked[r * width + c] = 1
             if char == "S":
                 if start is not None:
-                    raise PuzzleError(
-                        f"a second start 'S' (the first is at row {start[0]}, column {start[1]})", where(r, c)
-                    )
+                    raise PuzzleError(f"a second start 'S' (the first is at {where(*start)})", where(r, c))
                 start = (r, c)
             elif char == "Z":
                 goals.append((r, c))

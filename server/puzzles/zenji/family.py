@@ -4,6 +4,7 @@ flow, costs in quarter turns (ties broken by path length), the water's path in w
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from server.puzzles.zenji.parse import (
     MAX_FILE_BYTES,
     board_to_json,
     board_to_text,
+    is_skipped,
     parse_zenji_json,
     parse_zenji_text,
 )
@@ -24,6 +26,7 @@ from server.search.registry import Algorithm, get_algorithm
 from server.search.stats import SearchResult
 
 SNIFF_BYTES = 4096
+_PIPES_KEY = re.compile(r'"pipes"\s*:')
 FLOW_LABELS = {"downhill": "downhill (east and south only)", "free": "free (any side, each tile once)"}
 TIMES = {1: "once", 2: "twice", 3: "three times"}
 
@@ -59,14 +62,17 @@ class ZenjiFamily(Family):
 
     # ---- files -----------------------------------------------------------------------------------
     def sniff(self, filename: str, data: bytes) -> float:
+        sample = data[:SNIFF_BYTES]
         try:
-            text = data[:SNIFF_BYTES].decode("utf-8").removeprefix("\ufeff")
-        except UnicodeDecodeError:
-            return 0.0
+            text = sample.decode("utf-8").removeprefix("\ufeff")
+        except UnicodeDecodeError as err:
+            if err.start < len(sample) - 3:  # not merely a character (in a comment) cut by the sample
+                return 0.0
+            text = sample[: err.start].decode("utf-8").removeprefix("\ufeff")
         head = text.lstrip()
         if head.startswith("{"):
-            return 0.97 if '"pipes"' in head else 0.0
-        lines = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("# ")]
+            return 0.97 if _PIPES_KEY.search(head) else 0.0  # the key, not a value such as a name
+        lines = [line for line in (raw.strip() for raw in text.splitlines()) if not is_skipped(line)]
         if len(data) > SNIFF_BYTES:
             lines = lines[:-1]  # the sample may cut the last line
         if not lines:

@@ -2,8 +2,9 @@
 
 Text: one board row per line, one tile per group of four side codes N E S W (``3223 2010 1221
 0000``); the bracket form of the seed's table (``[3,2,2,3] [2,0,1,0]``) is read too. Empty lines
-and comment lines (``#`` and a space first) are skipped. JSON: ``{"pipes": [[[3,2,2,3], …], …], "flow":
-"downhill", "name": "…"}`` (``flow`` and ``name`` optional).
+and comment lines (``#`` and a space first) are skipped; the comment ``# flow: free`` (or
+``downhill``) records the board's flow, as the JSON's ``flow`` does.
+JSON: ``{"pipes": [[[3,2,2,3], …], …], "flow": "downhill", "name": "…"}`` (``flow``, ``name`` optional).
 """
 
 from __future__ import annotations
@@ -18,21 +19,30 @@ from server.puzzles.zenji.model import DRAIN, FLOWS, SOURCE, Tile, ZenjiBoard
 MAX_SIDE = 32  # tiles a side: the free flow's state space is exponential long before this
 MAX_FILE_BYTES = 200_000
 CODES = "0 closed, 1 inlet, 2 outlet, 3 source, 4 drain"
-_BRACKET = re.compile(r"\[([^\]]*)\]")
+# A group holds no '[': with ``[^\]]*`` a line of 100,000 '[' and no ']' took a minute (each '[' scanned
+# to the end of the line); now each scan stops at the next bracket.
+_BRACKET = re.compile(r"\[([^\[\]]*)\]")
+_FLOW_COMMENT = re.compile(r"#\s*flow:\s*(\w+)\s*$")
 
 
 def parse_zenji_text(text: str, name: str) -> ZenjiBoard:
     rows: list[list[Tile]] = []
     wheres: list[int] = []  # the file's line number of each board row
+    flow = "downhill"
     for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
         line = raw.strip()
-        if not line or line == "#" or line.startswith("# "):
+        if is_skipped(line):
+            declared = _FLOW_COMMENT.match(line)
+            if declared:
+                flow = declared.group(1)
+                if flow not in FLOWS:
+                    raise PuzzleError(f"{flow[:20]!r} is not one of: {', '.join(FLOWS)}", f"line {number}")
             continue
         if len(rows) == MAX_SIDE:
             raise PuzzleError(
                 f"more than {MAX_SIDE} rows of tiles (at most {MAX_SIDE} x {MAX_SIDE})", f"line {number}"
             )
-        groups = _BRACKET.findall(line) if "[" in line else line.split(None, MAX_SIDE)
+        groups = _bracket_groups(line, number) if "[" in line else line.split(None, MAX_SIDE)
         if len(groups) > MAX_SIDE:
             raise PuzzleError(f"more than {MAX_SIDE} tiles in a row", f"line {number}")
         row = [_text_tile(group, number, index) for index, group in enumerate(groups, start=1)]
@@ -45,7 +55,36 @@ def parse_zenji_text(text: str, name: str) -> ZenjiBoard:
         wheres.append(number)
     if not rows:
         raise PuzzleError("no tiles: write one row of 4-digit tiles per line, e.g. 3223 2010", "file")
-    return _board(rows, name, "downhill", "text", lambda r, c: f"line {wheres[r]}, tile {c + 1}")
+    return _board(rows, name, flow, "text", lambda r, c: f"line {wheres[r]}, tile {c + 1}")
+
+
+def is_skipped(line: str) -> bool:
+    """A line (already stripped) that holds no tiles: empty, or a comment ('#' alone or '# ' first)."""
+    return not line or line == "#" or line.startswith("# ")
+
+
+def _bracket_groups(line: str, number: int) -> list[str]:
+    """The insides of a line's [N,E,S,W] groups; anything but commas and spaces between them is an error
+    (a tile written without brackets, or a bracket left open, would otherwise be dropped)."""
+    groups: list[str] = []
+    end = 0
+    for match in _BRACKET.finditer(line):
+        _nothing_between(line[end : match.start()], number, len(groups) + 1)
+        groups.append(match.group(1))
+        if len(groups) > MAX_SIDE:
+            return groups  # the caller refuses the row
+        end = match.end()
+    _nothing_between(line[end:], number, len(groups) + 1)
+    return groups
+
+
+def _nothing_between(text: str, number: int, index: int) -> None:
+    stray = text.strip(" ,\t")
+    if stray:
+        raise PuzzleError(
+            f"expected bracketed tiles such as [3,2,2,3] on this line, got {stray[:20]!r}",
+            f"line {number}, tile {index}",
+        )
 
 
 def _text_tile(group: str, line: int, index: int) -> Tile:
@@ -109,9 +148,8 @@ def _board(rows: list[list[Tile]], name: str, flow: str, source_format: str, whe
             raise PuzzleError(f"no {what}: one tile needs side code {code} (the {what}'s sides)", "file")
         if len(found) > 1:
             (r0, c0), (r1, c1) = found[:2]
-            raise PuzzleError(
-                f"a second {what} (code {code}); the first is row {r0}, tile {c0}", where(r1, c1)
-            )
+            first = where(r0, c0)
+            raise PuzzleError(f"a second {what} (code {code}); the first is at {first}", where(r1, c1))
     (sr, sc), (dr, dc) = sources[0], drains[0]
     if (sr, sc) == (dr, dc):
         raise PuzzleError("one tile holds both the source (3) and the drain (4)", where(sr, sc))
@@ -120,7 +158,9 @@ def _board(rows: list[list[Tile]], name: str, flow: str, source_format: str, whe
 
 
 def board_to_text(board: ZenjiBoard) -> str:
-    return "".join(
+    """The 4-digit text form; a free-flow board says so in a ``# flow: free`` line."""
+    head = "" if board.flow == "downhill" else f"# flow: {board.flow}\n"
+    return head + "".join(
         " ".join("".join(str(v) for v in board.tile(r, c)) for c in range(board.cols)) + "\n"
         for r in range(board.rows)
     )
