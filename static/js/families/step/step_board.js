@@ -1,4 +1,4 @@
-// The step-cycle maze's data as the page sees it (docs/PROTOCOL_NEW_FAMILIES.md, "Step-cycle mazes"):
+// The step-cycle maze's data as the page sees it (docs/PROTOCOL.md, "Step-cycle mazes"):
 // the board from the puzzle info, the cycle, the state index (cell, phase) <-> record cell, the A*
 // estimate the server uses and a move in words. No drawing here.
 

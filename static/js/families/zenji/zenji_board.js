@@ -1,4 +1,4 @@
-// Zenji's data as the page sees it (docs/PROTOCOL_NEW_FAMILIES.md, "Zenji"): side codes, turning a
+// Zenji's data as the page sees it (docs/PROTOCOL.md, "Zenji pipes"): side codes, turning a
 // tile, the trace's state index and its encoded g, and the water's route through a solution. No
 // drawing and no state here.
 
