@@ -9,6 +9,7 @@ from werkzeug.exceptions import HTTPException
 from server.budget import ServerBusy, WorkBudget
 from server.clients import RateLimits, TooMany
 from server.config import ROOT, Config
+from server.exporting import AnimationExports
 from server.store import PuzzleStore
 
 # The page loads only its own scripts, styles and sockets: no inline script or style anywhere.
@@ -47,12 +48,15 @@ def create_app(config: Config | None = None) -> Flask:
         config.max_concurrent_runs, config.trace_budget_bytes, config.max_concurrent_loads
     )
     app.extensions["rate_limits"] = RateLimits(config.clients_per_ip)
+    app.extensions["animations"] = AnimationExports(config, app.extensions["work_budget"])
 
     from server.web.api import api
+    from server.web.exports import exports
     from server.web.pages import pages
 
     app.register_blueprint(pages)
     app.register_blueprint(api, url_prefix="/api")
+    app.register_blueprint(exports, url_prefix="/api")
 
     @app.after_request
     def security_headers(response):

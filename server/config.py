@@ -42,6 +42,19 @@ class Config:
     max_puzzles_per_client: int = 20  # puzzles a client keeps in the store; older ones are dropped
     clients_per_ip: int = 40
     max_id_length: int = 64  # run ids, slots, puzzle ids, algorithm names
+    # Animated GIFs of a search (server/exporting.py): each is a search under the limits above
+    animation_max_frames: int = 120
+    animation_max_side: int = 640  # pixels on the longer side
+    animation_seconds: float = 8.0  # about how long a GIF plays (frame delays of 20 to 800 ms)
+    animation_hold_seconds: float = 1.5  # the last frame (the path) stays this long
+    animation_max_bytes: int = 16 * 1024 * 1024  # one GIF; a bigger one is refused
+    animation_store_bytes: int = 64 * 1024 * 1024  # finished GIFs kept, all together
+    animation_store_count: int = 32  # finished (or failed) exports kept; the oldest go first
+    animation_ttl: float = 600.0  # seconds a finished GIF stays downloadable
+    animation_wait: float = 120.0  # an export waits this long for memory and a worker, then fails
+    animations_per_minute: int = 10  # per client
+    max_animations_per_client: int = 2  # queued or rendering at once
+    max_animation_jobs: int = 8  # queued or rendering at once, all clients (503 past it)
     # Puzzle store (in memory, least recently used dropped first)
     store_max_cells: int = 400_000_000
     mazes_dir: Path = field(default_factory=lambda: ROOT / "mazes")

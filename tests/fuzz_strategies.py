@@ -1106,7 +1106,9 @@ def solve_requests(draw: st.DrawFn) -> dict[str, Any]:
 
 API_ROUTES = ("/api/algorithms", "/api/families", "/api/gallery", "/api/puzzles", "/api/", "/api/nothing",
               "/", "/api/puzzles/{id}", "/api/puzzles/{id}/cells", "/api/puzzles/{id}/solve",
-              "/api/puzzles/{id}/solution.png", "/api/puzzles/{id}/nothing", "/static/../server/app.py")
+              "/api/puzzles/{id}/solution.png", "/api/puzzles/{id}/nothing", "/static/../server/app.py",
+              "/api/puzzles/{id}/run-options", "/api/puzzles/{id}/animation", "/api/animations/{id}",
+              "/api/animations/{id}.gif")
 
 
 @st.composite

@@ -144,7 +144,7 @@ class Family:
         return {
             "name": self.name, "title": self.title, "accept": list(self.extensions), "expects": self.expects,
             "algorithms": list(self.algorithms), "heuristics": list(self.heuristics),
-            "options": [option.to_json() for option in self.options],
+            "options": [option.to_json() for option in self.options], "animation": self.animates,
         }
 
     # ---- solving ---------------------------------------------------------------------------------
@@ -190,6 +190,21 @@ class Family:
     def solution_image(self, solved: Solved) -> Any:
         """A picture of the solution (a PIL image), or None when the family draws none."""
         return None
+
+    def animation_frames(
+        self, puzzle: Any, solved: Solved, max_frames: int, max_side: int,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> list[Any] | None:
+        """Frames of the search ``solved`` recorded (its trace), as PIL images, at most ``max_frames``
+        of at most ``max_side`` pixels a side, for the GIF export (``server/exporting.py``); calls
+        ``progress(done, total)`` after each frame. None: the family draws no animation (the default;
+        ``server.puzzles.animation.search_frames`` draws a board of cells)."""
+        return None
+
+    @property
+    def animates(self) -> bool:
+        """Whether the family draws animation frames (the page offers the GIF export only then)."""
+        return type(self).animation_frames is not Family.animation_frames
 
     def summary_lines(self, filename: str, result: dict[str, Any]) -> list[str]:
         """The CLI's plain-text answer."""

@@ -163,6 +163,8 @@ class Option:
                 return self.check([int(v) for v in text.replace(" ", "").split(",")])
             if self.type == "int_list":
                 return self.check([int(v) for v in text.replace(" ", "").split(",") if v])
+        except PuzzleError:
+            raise  # read, but not allowed (out of range): say so, not "cannot read"
         except ValueError:
             raise PuzzleError(f"cannot read {text!r} as {_TEXT_FORMS[self.type]}", self.where) from None
         return self.check(text)

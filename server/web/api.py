@@ -241,6 +241,7 @@ def health() -> Response:
     runs = current_app.extensions["run_manager"].active()
     return jsonify({
         "runs": runs, "threads": threading.active_count(), "puzzles": len(_store()), **_budget().snapshot(),
+        **current_app.extensions["animations"].snapshot(),
     })
 
 

@@ -19,7 +19,7 @@ async function errorFrom(response) {
   return new ApiError(STATUS_WORDS[response.status] || `The server answered ${response.status}.`);
 }
 
-async function request(url, options = {}) {
+export async function request(url, options = {}) {
   let response;
   try {
     response = await fetch(url, options);
@@ -30,7 +30,7 @@ async function request(url, options = {}) {
   return response;
 }
 
-async function json(url, options) {
+export async function json(url, options) {
   return (await request(url, options)).json();
 }
 

@@ -6,7 +6,9 @@
 // documented in families/index.js.
 
 import * as api from "./api.js";
+import { CompareView } from "./compare/compare_view.js";
 import { el } from "./dom.js";
+import { ExplainPanel } from "./explain/panel.js";
 import { viewClassFor } from "./families/index.js";
 import { Figures } from "./figures.js";
 import { fileMessage, seconds, setNumber, sizeText, withCommas } from "./format.js";
@@ -14,6 +16,7 @@ import { Gallery } from "./gallery.js";
 import { Live } from "./live.js";
 import { OptionsForm } from "./options_form.js";
 import { PRESETS, Player, presetSpeed, sliderFromSpeed, speedFromSlider, speedLabel } from "./player.js";
+import { ShareTools } from "./share/share_tools.js";
 import { Tally } from "./tally.js";
 import { Timeline } from "./timeline.js";
 
@@ -39,6 +42,13 @@ const tally = new Tally(timeline);
 const player = new Player({ timeline, onChange: updatePlayerControls });
 const live = new Live({ onConnection: connectionChanged });
 const figures = new Figures({ $ });
+// Explain mode: the algorithm's code beside the board, following the playhead (static/js/explain/).
+const explain = new ExplainPanel({
+  panel: $("explain-panel"),
+  button: $("explain"),
+  timeline,
+  onToggle: () => requestAnimationFrame(() => app.view?.refit?.()),
+});
 const form = new OptionsForm({
   section: $("family-options"),
   title: $("family-options-title"),
@@ -70,6 +80,59 @@ const shell = {
   textScale: () => (document.documentElement.classList.contains("large") ? 1.4 : 1),
 };
 
+// The comparison view (static/js/compare/): 2–4 algorithms on the puzzle shown, one shared timeline.
+const compare = new CompareView({
+  host: $("compare"),
+  openButton: $("compare-open"),
+  live,
+  borrowed: { maze: document.querySelector(".maze-buttons"), status: $("status").closest(".status"), error: $("error"), run: $("run") },
+  page: {
+    algorithms: () => app.algorithms,
+    families: () => app.families,
+    viewOptions: () => app.view?.viewOptions() || {},
+    option: (name) => form.get(name),
+    setStatus,
+    showError,
+    textScale: () => shell.textScale(),
+    upload: (file) => uploadFile(file),
+    beforeOpen: () => {
+      player.pause();
+      if (app.run && !app.run.finished) $("cancel").click(); // a client's runs are capped (4 slots)
+    },
+    afterClose: () => {
+      setStatus(app.puzzle ? "ready" : "loading", "idle");
+      requestAnimationFrame(() => app.view?.refit?.());
+    },
+  },
+});
+
+// Share links and exports (static/js/share/): what they read of the page, and how a link is opened.
+const share = new ShareTools({
+  host: $("share-tools"),
+  page: {
+    puzzle: () => app.puzzle,
+    families: () => app.families,
+    run: () => app.run,
+    selection: () => {
+      const algorithm = $("algorithm").value;
+      return { algorithm, options: form.values(algorithm, app.view?.viewOptions() || {}) };
+    },
+    position: () => player.position,
+    canvas: () => app.view?.canvas || null,
+    showError,
+    openGallery: (entry) => openGalleryEntry(entry),
+    openInfo: (info) => loadPuzzle(async () => info, "loading", "the shared puzzle"),
+    applyChoice,
+    startRun,
+    pause: () => player.pause(),
+    seek: (step) => {
+      player.pause();
+      player.seek(step);
+      return timeline.length;
+    },
+  },
+});
+
 // ---- status, errors, progress ------------------------------------------------------------------
 
 /** The search's own state (data-testid="status" reads it bare: "done" = every record arrived). */
@@ -100,6 +163,7 @@ function setProgress(value) {
 }
 
 function connectionChanged(connected) {
+  compare.connectionChanged(connected);
   if (!connected && app.run && !app.run.finished) {
     finishRunWithError("Lost the connection to the server. Run the search again.");
   }
@@ -140,6 +204,22 @@ function algorithmChanged() {
 function optionChanged(name, value) {
   app.view?.optionChanged(name, value, form);
   markStale();
+}
+
+/** A share link's algorithm and options (checked by the server) into the menu, the form and the view. */
+function applyChoice(algorithm, options) {
+  if (algorithm && [...$("algorithm").options].some((option) => option.value === algorithm)) {
+    $("algorithm").value = algorithm;
+    algorithmChanged();
+  }
+  const viewValues = {};
+  for (const [name, value] of Object.entries(options)) {
+    if (form.has(name)) form.set(name, value);
+    else viewValues[name] = value;
+  }
+  if (Object.keys(viewValues).length) app.view?.useViewOptions?.(viewValues);
+  markStale();
+  updateLegend();
 }
 
 /** An algorithm and its options in words: "A* · Manhattan heuristic, weight 1 · 4 directions". */
@@ -259,6 +339,7 @@ function showPuzzle(info, view, data) {
   updateLegend();
   showRunCaption();
   showPace();
+  compare.puzzleShown(info, data);
 }
 
 /** What every family shows of a new puzzle: title, notes, size, empty figures. */
@@ -291,7 +372,7 @@ function openGalleryEntry(entry, focusRun = false) {
     ...(await api.loadGalleryPuzzle(entry.name)),
     galleryName: entry.name, title: entry.title, description: entry.description,
   });
-  loadPuzzle(fetchInfo, "loading", `“${entry.title}”`, focusRun);
+  return loadPuzzle(fetchInfo, "loading", `“${entry.title}”`, focusRun);
 }
 
 function uploadFile(file) {
@@ -483,10 +564,12 @@ function maybeFinish() {
   setProgress(null);
   $("cancel").hidden = true;
   player.schedule(); // playback may have been waiting at the end for these records
+  share.runEnded(true);
 }
 
 function finishRunWithError(message) {
   if (app.run) app.run.finished = true;
+  share.runEnded(false);
   if (app.run && timeline.length === 0) {
     // Nothing of it arrived (e.g. the server refused an option): the board shows no run.
     app.run = null;
@@ -511,6 +594,8 @@ function updatePlayerControls() {
   const scrub = $("scrub");
   scrub.max = String(timeline.length);
   if (document.activeElement !== scrub || !scrubbing) scrub.value = String(player.position);
+  scrub.dataset.route = player.lastRoute; // how the board reached this step (tests, benchmarks)
+  scrub.dataset.keyframes = String(player.keyframes.size);
   const run = app.run;
   const total = run ? run.records ?? run.streamTotal : null;
   $("position").textContent = `${withCommas(player.position)} / ${withCommas(total ?? timeline.length)}`;
@@ -518,6 +603,7 @@ function updatePlayerControls() {
   $("pause").hidden = !player.playing;
   const nothing = !run && timeline.length === 0; // no trace to play yet
   for (const id of ["play", "step", "step-back", "first", "last", "scrub"]) $(id).disabled = nothing;
+  explain.update({ view: app.view, run: app.run, position: player.position, playing: player.playing });
   figures.update({
     hasRun: Boolean(run),
     counts: run ? tally.at(player.position) : null,
@@ -608,16 +694,18 @@ function bindKeys() {
     const onSlider = tag === "INPUT" && target.type === "range"; // the arrows and Home/End move it
     const key = event.key;
     const ten = event.shiftKey ? 10 : 1;
+    const keyPlayer = compare.active ? compare.clock : player; // the comparison's shared timeline
     let handled = true;
     if (key === " ") {
       // Play/pause everywhere, even on a focused button (whose default would press it again:
       // after clicking Run, space would restart the search). Enter still presses buttons.
-      player.toggle();
-    } else if (key === "ArrowRight" && !onSlider) player.step(ten);
-    else if (key === "ArrowLeft" && !onSlider) player.step(-ten);
-    else if (key === "Home" && !onSlider) player.first();
-    else if (key === "End" && !onSlider) player.last();
+      keyPlayer.toggle();
+    } else if (key === "ArrowRight" && !onSlider) keyPlayer.step(ten);
+    else if (key === "ArrowLeft" && !onSlider) keyPlayer.step(-ten);
+    else if (key === "Home" && !onSlider) keyPlayer.first();
+    else if (key === "End" && !onSlider) keyPlayer.last();
     else if (key === "f" || key === "F") setPresenting(!presenting());
+    else if (key === "e" || key === "E") explain.toggle();
     else if (key === "?") openKeys();
     else if (key === "Escape" && presenting()) setPresenting(false);
     else handled = false;
@@ -711,6 +799,7 @@ async function init() {
     gallery.fill(entries, galleryFamilies(families));
     $("open-gallery").title = `${entries.length} bundled mazes and boards, with what each shows`;
     setStatus("ready", "idle");
+    if (share.openLink(window.location.search, entries)) return; // a share link opens what it names
     // Open on something to look at, unless the user has already chosen a maze.
     if (entries.length && app.loadToken === 0) openGalleryEntry(entries[0]);
   } catch (err) {

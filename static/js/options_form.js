@@ -9,11 +9,13 @@ import { el } from "./dom.js";
 export class OptionsForm {
   /**
    * @param {{section: HTMLElement, title: HTMLElement, body: HTMLElement, shared: HTMLElement,
-   *          onChange: (name: string, value: any) => void}} args
-   *   section/title/body: the family's own options section; shared: the place under the algorithm menu.
+   *          onChange: (name: string, value: any) => void, idPrefix?: string, testidPrefix?: string}} args
+   *   section/title/body: the family's own options section; shared: the place under the algorithm menu;
+   *   idPrefix/testidPrefix: a control's id and data-testid are <prefix>-<name> ("option-weight"; a
+   *   comparison's forms use their own, the page holding several forms at once).
    */
-  constructor({ section, title, body, shared, onChange }) {
-    Object.assign(this, { section, title, body, shared, onChange });
+  constructor({ section, title, body, shared, onChange, idPrefix = "option", testidPrefix = idPrefix }) {
+    Object.assign(this, { section, title, body, shared, onChange, idPrefix, testidPrefix });
     this.family = null;
     this.notes = {};
     this.controls = new Map(); // name -> {option, input, wrap, min, max, own}
@@ -56,10 +58,11 @@ export class OptionsForm {
     for (const { option } of this.controls.values()) this.set(option.name, option.default ?? null);
   }
 
-  /** One control and its label; `data-testid` is option-<name>. */
+  /** One control and its label; `data-testid` is option-<name> (or the form's own prefix). */
   control(option, own) {
-    const id = `option-${option.name}`;
-    const common = { id, testid: id, title: option.help || null };
+    const id = `${this.idPrefix}-${option.name}`;
+    const testid = `${this.testidPrefix}-${option.name}`;
+    const common = { id, testid, title: option.help || null };
     const label = labelParts(this.notes[option.name] ? `${option.label} ${this.notes[option.name]}` : option.label);
     let input;
     let wrap;
@@ -79,7 +82,7 @@ export class OptionsForm {
       }
       wrap = el("div", { class: "option" }, el("label", { for: id }, ...label), input);
     }
-    const message = el("span", { class: "field-error", testid: `${id}-error`, role: "status", hidden: true });
+    const message = el("span", { class: "field-error", testid: `${testid}-error`, role: "status", hidden: true });
     wrap.append(message);
     const entry = { option, input, wrap, own, message, min: option.min ?? null, max: option.max ?? null };
     input.addEventListener("change", () => {

@@ -14,9 +14,11 @@ export class Timeline {
     this.length = 0; // records received without a gap, from index 0
     this.maxValue = 0; // the largest value received (the colour scale of the scores)
     this.expected = null; // records in the whole run, once the server has said so
+    this.generation = 0; // bumped by reset: what was computed from the old records is stale
   }
 
   reset() {
+    this.generation++;
     this.length = 0;
     this.maxValue = 0;
     this.expected = null;

@@ -150,6 +150,18 @@ class GridFamily(Family):
 
         return render_solution(solved.drawn, [int(c) for c in solved.result.path])
 
+    def animation_frames(
+        self, puzzle: GridMaze, solved: Solved, max_frames: int, max_side: int, progress: Any = None,
+    ) -> list[Any] | None:
+        from server.puzzles.animation import CellBoard, search_frames
+        from server.puzzles.grid.render import cell_colours
+
+        maze = solved.drawn if isinstance(solved.drawn, GridMaze) else puzzle
+        if solved.trace is None:
+            return None
+        board = CellBoard(maze.cells, cell_colours()[:10], maze.starts.tolist(), maze.goals.tolist())
+        return search_frames(board, solved.trace, max_frames, max_side, progress)
+
     def generate(self, kind: str, rows: int, cols: int, seed: int, out: Path) -> str:
         from server.puzzles.grid.generate import generate_braid, generate_perfect, maze_to_image, maze_to_text
 

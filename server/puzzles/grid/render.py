@@ -1,4 +1,5 @@
-"""A picture of a grid maze with a path on it (the CLI's solution image, exports).
+"""A picture of a grid maze with a path on it (the CLI's solution image, exports); its cell colours
+are the search animation's too.
 
 Colours are from the Okabe-Ito palette, which stays distinct for the common colour-vision
 deficiencies: the path vermillion, the start bluish green, the goal reddish purple. None of them
@@ -38,12 +39,7 @@ def render_solution(
     if scale < 1:
         raise ValueError(f"scale must be >= 1, not {scale}")
 
-    colours = np.empty((256, 3), dtype=np.uint8)
-    colours[:] = FREE_RGB
-    colours[0] = WALL_RGB
-    for weight in range(2, 10):
-        colours[weight] = 255 - 12 * (weight - 1)  # 243 for weight 2 down to 159 for weight 9
-    rgb = colours[maze.cells]  # (height, width, 3), a new array
+    rgb = cell_colours()[maze.cells]  # (height, width, 3), a new array
 
     flat = rgb.reshape(-1, 3)
     path = np.asarray(path_cells, dtype=np.int64).reshape(-1)
@@ -56,3 +52,15 @@ def render_solution(
     if scale > 1:
         rgb = np.repeat(np.repeat(rgb, scale, axis=0), scale, axis=1)
     return Image.fromarray(rgb, "RGB")
+
+
+def cell_colours() -> np.ndarray:
+    """RGB (uint8, 256 x 3) of each cell byte: walls dark, free cells white, weighted cells lighter
+    greys (heavier is darker, every grey above the wall threshold of 128). The search animation
+    (``server.puzzles.animation``) draws its boards with the same colours."""
+    colours = np.empty((256, 3), dtype=np.uint8)
+    colours[:] = FREE_RGB
+    colours[0] = WALL_RGB
+    for weight in range(2, 10):
+        colours[weight] = 255 - 12 * (weight - 1)  # 243 for weight 2 down to 159 for weight 9
+    return colours

@@ -150,6 +150,23 @@ class StepFamily(Family):
         ]
         return lines + [f"  {number}. {move['text']}" for number, move in enumerate(result["moves"], start=1)]
 
+    def animation_frames(
+        self, maze: StepMaze, solved: Any, max_frames: int, max_side: int, progress: Any = None,
+    ) -> list[Any] | None:
+        """The search on the board: a cell shows the last record of any of its phases' states."""
+        import numpy as np
+
+        from server.puzzles.animation import CellBoard, search_frames
+
+        if solved.trace is None:
+            return None
+        base = np.frombuffer(maze.marked, np.uint8).reshape(maze.rows, maze.cols)  # 1 marked, 0 blank
+        base_rgb = np.array([(0x1F, 0x23, 0x28)] + [(255, 255, 255)] * 9, np.uint8)
+        phases = len(solved.json.get("cycle") or maze.cycle)
+        goals = [maze.index(r, c) for r, c in maze.goals]
+        board = CellBoard(base, base_rgb, [maze.index(*maze.start)], goals, phases, path_line=True)
+        return search_frames(board, solved.trace, max_frames, max_side, progress)
+
     def generate(self, kind: str, rows: int, cols: int, seed: int, out: Path) -> str:
         from server.puzzles.step.generate import random_step_maze
 

@@ -26,8 +26,18 @@
 //   enter(info, data)      show the puzzle: start drawing, put the panels into the hosts.
 //   leave()                stop drawing (no frame after this), take the panels away.
 //   playerTarget()         {state, renderer} for the Player: state.reset/apply/status.length,
-//                          renderer.paint/repaintAll/requestDraw/drawNow.
+//                          renderer.paint/repaintAll/requestDraw/drawNow. Optional, for fast scrubbing
+//                          on long traces (../player.js chooses the cheapest way to any step):
+//                          state.snapshot() → a keyframe (copies), state.restore(keyframe) (into the
+//                          same arrays), state.snapshotBytes (one keyframe's size: the Player keeps
+//                          at most its budget of them, 160 MB by default); state.undo(timeline, from,
+//                          to, paint) takes records [from, to) back, newest first (reversible records).
+//                          Without them a step back replays from record 0. The grid has all four
+//                          (5 bytes a cell a keyframe, 5 bytes a record of undo log); the step-cycle
+//                          and labyrinth searches have snapshot/restore; Zenji's replays.
 //   viewOptions()          values of the schema options whose control is "view" (grid: start, goal).
+//   useViewOptions(values) optional: take such values chosen in another view of the puzzle (the
+//                          comparison's panels show and run with the single view's start and goal).
 //   optionChanged(name, value, form)   a form control changed; form.get/set adjust others.
 //   checkReady()           null when a run can start, else the message to show.
 //   runStarted(runId, {algorithm, options})   a run began (the timeline and player were just reset).
@@ -44,6 +54,17 @@
 //                          verdict's tooltip.
 //   fit(), zoomBy(factor)  optional: the board's zoom buttons show only when present.
 //   refit()                optional: the page's text size or layout changed (large text, presentation).
+//   Optional, for explain mode (../explain/panel.js: the code beside the board, the frontier rebuilt
+//   from the trace at the playhead):
+//   stateLabel(cell)       a record's state in words: "(3, 4)", "(3, 4) phase 1"; else "state N".
+//   heuristicOf(cell)      h of that state under the shown run's heuristic, or null: greedy and A*
+//                          order their frontier by (f, h, insertion order), so without it the
+//                          frontier is listed by g only, and the panel says so. Grid and step views.
+//   stepCost(from, to)     the cost of a move as the server computes it (float64): g is then summed
+//                          along the expansions exactly, where the trace's float32 g could tie two f
+//                          the server tells apart (the grid's √2 diagonals); checked against the trace.
+//   tracedStates           false when a record's cell does not name its state (the labyrinth's
+//                          player cell, Zenji under free flow): the frontier cannot be rebuilt then.
 
 import { GridView } from "./grid/grid_view.js";
 import { LabyrinthView } from "./labyrinth/labyrinth_view.js";

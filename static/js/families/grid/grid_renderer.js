@@ -1,6 +1,9 @@
-// Draws a grid maze and its search state on a canvas. An offscreen canvas holds one pixel per cell;
-// its ImageData (seen as a Uint32Array) is recoloured per record and copied back in dirty bands of
-// rows, then drawn scaled onto the visible canvas. Overlays (path line, scores, markers) are vector.
+// Draws a grid maze and its search state on a canvas. An ImageData holds one pixel per cell (seen as
+// a Uint32Array), recoloured per record; rows that changed are marked in bands. Zoomed in, the dirty
+// bands are copied to an offscreen canvas drawn scaled onto the visible one; zoomed out, halved copies
+// (each pixel the average of 2 x 2, like a mipmap) are updated from the dirty bands in JS and only the
+// level shown is copied to its canvas, so a change costs what it touches, never a full-size upload.
+// Overlays (path line, scores, markers) are vector.
 
 import { COLORS, baseTable, luminance, packHex, rampTable } from "../../colors.js";
 import { fitCanvasToParent } from "../../canvas_size.js";
@@ -73,9 +76,11 @@ export class GridRenderer {
     this.offCtx = this.offscreen.getContext("2d");
     this.image = this.offCtx.createImageData(width, height);
     this.pixels = new Uint32Array(this.image.data.buffer);
-    this.dirty = new Uint8Array(Math.ceil(height / BAND));
-    this.version = 0; // bumped whenever the offscreen canvas changes (the mipmaps follow it)
-    this.levels = []; // half, quarter, … size copies for zoomed-out views
+    const bands = Math.ceil(height / BAND);
+    this.dirty = new Uint8Array(bands); // bands painted since the last draw
+    this.pending = new Uint8Array(bands).fill(1); // bands the offscreen canvas has not got yet
+    this.mipDirty = new Uint8Array(bands); // bands the halved copies have not got yet
+    this.levels = []; // [1..]: {width, height, pixels, image, canvas, ctx, pending}: half, quarter, … size
     this.scoreMax = 1;
     this.starts = [];
     this.goals = [];
@@ -124,13 +129,22 @@ export class GridRenderer {
     };
   }
 
-  /** Recolour every cell from the state (after a rewind or a new colour scale). */
+  /** Recolour every cell from the state (after a rewind or a long jump): `paint`, inlined. */
   repaintAll() {
     if (!this.maze) return;
     const { cells } = this.maze;
-    const n = cells.length;
-    const paint = this.paint;
-    for (let i = 0; i < n; i++) paint(i);
+    const { status, score } = this.state;
+    const { pixels, base, ramp, statusColors } = this;
+    const toIndex = 255 / this.scoreMax;
+    for (let i = 0, n = cells.length; i < n; i++) {
+      const s = status[i];
+      if (s === STATUS.NONE) pixels[i] = base[cells[i]];
+      else if (s === STATUS.CLOSED) {
+        const k = (score[i] * toIndex) | 0;
+        pixels[i] = ramp[k > 255 ? 255 : k < 0 ? 0 : k];
+      } else pixels[i] = statusColors[s];
+    }
+    this.dirty.fill(1);
     this.pathCache.length = -1;
     this.requestDraw();
   }
@@ -245,22 +259,34 @@ export class GridRenderer {
     requestAnimationFrame(() => this.drawNow());
   }
 
-  /** Copy the dirty bands of the ImageData to the offscreen canvas. */
-  flush() {
-    const dirty = this.dirty;
-    if (!dirty) return;
-    const { width, height } = this.maze;
+  /** Hand the bands painted since the last draw to the offscreen canvas and to the halved copies. */
+  takeDirty() {
+    const { dirty, pending, mipDirty } = this;
     for (let band = 0; band < dirty.length; band++) {
       if (!dirty[band]) continue;
+      pending[band] = 1;
+      mipDirty[band] = 1;
+      dirty[band] = 0;
+    }
+  }
+
+  /** Copy runs of flagged bands (`bands[b]`, `rows` rows each) of `image` to `ctx`. */
+  static putBands(ctx, image, bands, rows) {
+    for (let band = 0; band < bands.length; band++) {
+      if (!bands[band]) continue;
       let end = band;
-      while (end + 1 < dirty.length && dirty[end + 1]) end++;
-      const y0 = band * BAND;
-      const y1 = Math.min(height, (end + 1) * BAND);
-      this.offCtx.putImageData(this.image, 0, 0, 0, y0, width, y1 - y0);
-      dirty.fill(0, band, end + 1);
-      this.version++;
+      while (end + 1 < bands.length && bands[end + 1]) end++;
+      const y0 = band * rows;
+      const y1 = Math.min(image.height, (end + 1) * rows);
+      ctx.putImageData(image, 0, 0, 0, y0, image.width, y1 - y0);
+      bands.fill(0, band, end + 1);
       band = end;
     }
+  }
+
+  /** The offscreen canvas, up to date (zoomed in, it is drawn directly). */
+  flush() {
+    GridRenderer.putBands(this.offCtx, this.image, this.pending, BAND);
   }
 
   drawNow() {
@@ -272,7 +298,7 @@ export class GridRenderer {
     ctx.fillStyle = BACKGROUND;
     ctx.fillRect(0, 0, width, height);
     if (!this.maze) return;
-    this.flush();
+    this.takeDirty();
 
     const { scale, ox, oy } = this.view;
     const W = this.maze.width;
@@ -284,6 +310,7 @@ export class GridRenderer {
     if (c1 > c0 && r1 > r0) {
       if (scale >= 0.75) {
         // Zoomed in: crisp cells, only the visible part.
+        this.flush();
         ctx.imageSmoothingEnabled = scale < 1;
         ctx.drawImage(this.offscreen, c0, r0, c1 - c0, r1 - r0,
           ox + c0 * scale, oy + r0 * scale, (c1 - c0) * scale, (r1 - r0) * scale);
@@ -316,26 +343,86 @@ export class GridRenderer {
     this.canvas.dataset.originY = String(oy);
   }
 
-  /** The offscreen image halved `level` times, each halving a 2 x 2 average; rebuilt when stale. */
+  /**
+   * The image halved `level` times (each halving a 2 x 2 average), as a canvas: made on first use,
+   * then kept up to date band by band, so that a small change costs a few rows, and any way of
+   * reaching a board gives the same pixels.
+   */
   mipmap(level) {
-    let source = this.offscreen;
-    for (let k = 1; k <= level; k++) {
-      let entry = this.levels[k];
-      if (!entry) {
-        const canvas = document.createElement("canvas");
-        canvas.width = Math.max(1, Math.ceil(source.width / 2));
-        canvas.height = Math.max(1, Math.ceil(source.height / 2));
-        entry = this.levels[k] = { canvas, ctx: canvas.getContext("2d"), version: -1 };
-      }
-      if (entry.version !== this.version) {
-        entry.ctx.clearRect(0, 0, entry.canvas.width, entry.canvas.height);
-        entry.ctx.imageSmoothingEnabled = true;
-        entry.ctx.drawImage(source, 0, 0, source.width / 2, source.height / 2);
-        entry.version = this.version;
-      }
-      source = entry.canvas;
+    if (level < 1) {
+      this.flush();
+      return this.offscreen;
     }
-    return source;
+    const levels = this.levels;
+    let fresh = false;
+    for (let k = levels.length || 1; k <= level; k++) {
+      const below = k === 1 ? { width: this.maze.width, height: this.maze.height } : levels[k - 1];
+      const width = Math.max(1, Math.ceil(below.width / 2));
+      const height = Math.max(1, Math.ceil(below.height / 2));
+      const canvas = document.createElement("canvas");
+      canvas.width = width;
+      canvas.height = height;
+      const ctx = canvas.getContext("2d");
+      const image = ctx.createImageData(width, height);
+      levels[k] = {
+        width, height, canvas, ctx, image, pixels: new Uint32Array(image.data.buffer),
+        pending: new Uint8Array(Math.ceil(height / BAND)),
+      };
+      fresh = true;
+    }
+    if (fresh) this.mipDirty.fill(1); // a new level is computed whole (the others again: cheap)
+    this.updateLevels();
+    const entry = levels[level];
+    GridRenderer.putBands(entry.ctx, entry.image, entry.pending, BAND);
+    return entry.canvas;
+  }
+
+  /** Bring every halved copy up to date with the rows of the bands in mipDirty. */
+  updateLevels() {
+    const flags = this.mipDirty;
+    const levels = this.levels;
+    for (let band = 0; band < flags.length; band++) {
+      if (!flags[band]) continue;
+      let end = band;
+      while (end + 1 < flags.length && flags[end + 1]) end++;
+      let y0 = band * BAND;
+      let y1 = Math.min(this.maze.height, (end + 1) * BAND);
+      let source = { width: this.maze.width, height: this.maze.height, pixels: this.pixels };
+      for (let k = 1; k < levels.length; k++) {
+        const target = levels[k];
+        y0 >>= 1;
+        y1 = Math.min(target.height, (y1 + 1) >> 1);
+        GridRenderer.halve(source, target, y0, y1);
+        target.pending.fill(1, Math.floor(y0 / BAND), Math.ceil(y1 / BAND));
+        source = target;
+      }
+      flags.fill(0, band, end + 1);
+      band = end;
+    }
+  }
+
+  /** Rows [y0, y1) of `target` = 2 x 2 averages of `source` (the last row/column repeats when odd). */
+  static halve(source, target, y0, y1) {
+    const src = source.pixels;
+    const dst = target.pixels;
+    const sw = source.width;
+    const lastRow = source.height - 1;
+    const lastCol = sw - 1;
+    const w = target.width;
+    for (let y = y0; y < y1; y++) {
+      const top = 2 * y * sw;
+      const bottom = Math.min(2 * y + 1, lastRow) * sw;
+      let out = y * w;
+      for (let x = 0; x < w; x++, out++) {
+        const x0 = 2 * x;
+        const x1 = x0 < lastCol ? x0 + 1 : x0;
+        // Per-byte floor averages of packed pixels (no carries between the channels).
+        const a = src[top + x0], b = src[top + x1], c = src[bottom + x0], d = src[bottom + x1];
+        const ab = (a & b) + (((a ^ b) & 0xfefefefe) >>> 1);
+        const cd = (c & d) + (((c ^ d) & 0xfefefefe) >>> 1);
+        dst[out] = (ab & cd) + (((ab ^ cd) & 0xfefefefe) >>> 1);
+      }
+    }
   }
 
   drawGridLines(c0, c1, r0, r1) {
@@ -381,12 +468,19 @@ export class GridRenderer {
     }
   }
 
-  /** The path as a polyline through cell centres (cell units), rebuilt when it grows. */
-  pathShape() {
+  /**
+   * The path as a polyline through cell centres (cell units), rebuilt when it grows or the zoom
+   * changes: with cells under a pixel only vertices `tol` cells apart are kept (stroking a long maze
+   * path vertex by vertex takes tens of ms; 2 px apart, under a line 3.5 px wide, nobody sees it).
+   */
+  pathShape(tol = 0) {
     const state = this.state;
-    if (this.pathCache.length === state.pathLength) return this.pathCache.path;
+    const cache = this.pathCache;
+    if (cache.length === state.pathLength && cache.tol === tol) return cache.path;
     const W = this.maze.width;
-    const shape = new Path2D();
+    const shape = tol > 1 ? this.sparsePath(tol) : new Path2D();
+    this.pathCache = { length: state.pathLength, tol, path: shape, serial: (cache.serial || 0) + 1 };
+    if (tol > 1) return shape;
     let prevR = 0, prevC = 0, dirR = 9, dirC = 9, pendingR = 0, pendingC = 0, open = false;
     for (let k = 0; k < state.pathLength; k++) {
       const cell = state.path[k];
@@ -410,28 +504,73 @@ export class GridRenderer {
       prevC = c;
     }
     if (open) shape.lineTo(pendingC + 0.5, pendingR + 0.5);
-    this.pathCache = { length: state.pathLength, path: shape };
+    return shape;
+  }
+
+  /** The path with a vertex only where it has moved `tol` cells (either way) since the last one. */
+  sparsePath(tol) {
+    const { path, pathLength } = this.state;
+    const W = this.maze.width;
+    const shape = new Path2D();
+    let open = false, prevR = 0, prevC = 0, lastR = 0, lastC = 0;
+    for (let k = 0; k < pathLength; k++) {
+      const cell = path[k];
+      const r = (cell / W) | 0;
+      const c = cell - r * W;
+      if (!open || Math.abs(r - prevR) > 1 || Math.abs(c - prevC) > 1) {
+        if (open && (prevR !== lastR || prevC !== lastC)) shape.lineTo(prevC + 0.5, prevR + 0.5);
+        shape.moveTo(c + 0.5, r + 0.5);
+        open = true;
+        lastR = r;
+        lastC = c;
+      } else if (Math.max(Math.abs(r - lastR), Math.abs(c - lastC)) >= tol) {
+        shape.lineTo(c + 0.5, r + 0.5);
+        lastR = r;
+        lastC = c;
+      }
+      prevR = r;
+      prevC = c;
+    }
+    if (open && (prevR !== lastR || prevC !== lastC)) shape.lineTo(prevC + 0.5, prevR + 0.5);
     return shape;
   }
 
   drawPath() {
     // Zoomed in, the vermillion path cells speak for themselves; zoomed out they are specks.
     if (!this.state || this.state.pathLength < 2 || this.view.scale >= PATH_LINE_BELOW) return;
-    const ctx = this.ctx;
+    // Stroked once into a layer of its own (a long path takes tens of ms to stroke), then copied.
     const { scale, ox, oy } = this.view;
     const { dpr } = this.size;
-    const shape = this.pathShape();
-    const width = Math.max(3.5, scale);
+    const { width: cw, height: ch } = this.canvas;
+    const shape = this.pathShape(scale < 1 ? 2 / scale : 0); // vertices 2 px apart: inside the line's width
+    const key = `${this.pathCache.serial} ${scale} ${ox} ${oy} ${cw} ${ch} ${dpr}`;
+    let layer = this.pathLayer;
+    if (!layer || layer.key !== key) {
+      if (!layer) layer = this.pathLayer = { canvas: document.createElement("canvas"), key: "" };
+      const canvas = layer.canvas;
+      if (canvas.width !== cw || canvas.height !== ch) {
+        canvas.width = cw;
+        canvas.height = ch;
+      }
+      const ctx = canvas.getContext("2d");
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.clearRect(0, 0, cw, ch);
+      const width = Math.max(3.5, scale);
+      ctx.setTransform(dpr * scale, 0, 0, dpr * scale, dpr * ox, dpr * oy);
+      ctx.lineJoin = "round";
+      ctx.lineCap = "round";
+      ctx.strokeStyle = "rgba(255,255,255,0.9)"; // a halo keeps the line visible on any colour
+      ctx.lineWidth = (width + 3) / scale;
+      ctx.stroke(shape);
+      ctx.strokeStyle = COLORS.path;
+      ctx.lineWidth = width / scale;
+      ctx.stroke(shape);
+      layer.key = key;
+    }
+    const ctx = this.ctx;
     ctx.save();
-    ctx.setTransform(dpr * scale, 0, 0, dpr * scale, dpr * ox, dpr * oy);
-    ctx.lineJoin = "round";
-    ctx.lineCap = "round";
-    ctx.strokeStyle = "rgba(255,255,255,0.9)"; // a halo keeps the line visible on any colour
-    ctx.lineWidth = (width + 3) / scale;
-    ctx.stroke(shape);
-    ctx.strokeStyle = COLORS.path;
-    ctx.lineWidth = width / scale;
-    ctx.stroke(shape);
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.drawImage(layer.canvas, 0, 0);
     ctx.restore();
   }
 

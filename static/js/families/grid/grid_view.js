@@ -159,6 +159,14 @@ export class GridView {
     return { start: toRC(this.picked.start), goal: toRC(this.picked.goal) };
   }
 
+  /** Take view options chosen in another view (a comparison's panels use the single view's start and goal). */
+  useViewOptions({ start = null, goal = null } = {}) {
+    if (!this.info) return;
+    const cellOf = (p) => (Array.isArray(p) ? p[0] * this.info.width + p[1] : null);
+    this.picked = { start: cellOf(start), goal: cellOf(goal) };
+    this.updateMarkers();
+  }
+
   optionChanged(name, value, form) {
     // The heuristic that suits the move rule (manhattan overestimates with diagonal moves).
     if (name === "diagonal") form.set("heuristic", value ? "octile" : "manhattan");
@@ -217,12 +225,42 @@ export class GridView {
   /** h and f of a cell for the shown run, when its algorithm has them: {h, f} or null. */
   estimate(cell, g) {
     const run = this.run;
-    if (!run || !run.box || (run.algorithm !== "astar" && run.algorithm !== "greedy")) return null;
+    if (!run || (run.algorithm !== "astar" && run.algorithm !== "greedy")) return null;
+    const h = this.heuristicOf(cell);
+    if (h === null) return null;
+    return { h, f: run.algorithm === "greedy" ? h : g === null ? null : g + run.weight * h };
+  }
+
+  // ---- explain mode (families/index.js) -------------------------------------------------------------
+
+  /** A record's cell is its state. */
+  get tracedStates() {
+    return true;
+  }
+
+  /** h of a cell under the shown run's heuristic (problem.py: the distance to the goals' box), or null. */
+  heuristicOf(cell) {
+    const run = this.run;
+    if (!run || !run.box || !this.info) return null;
     const W = this.info.width;
     const r = Math.floor(cell / W), c = cell % W;
     const [r0, r1, c0, c1] = run.box;
-    const h = heuristicValue(run.heuristic, Math.max(r0 - r, 0, r - r1), Math.max(c0 - c, 0, c - c1));
-    return { h, f: run.algorithm === "greedy" ? h : g === null ? null : g + run.weight * h };
+    return heuristicValue(run.heuristic, Math.max(r0 - r, 0, r - r1), Math.max(c0 - c, 0, c - c1));
+  }
+
+  /** The cost of a move (problem.py successors): the entered cell's weight, times √2 diagonally. */
+  stepCost(from, to) {
+    const W = this.info?.width;
+    if (!W || !this.cells) return null;
+    const weight = this.cells[to];
+    const diagonal = Math.floor(from / W) !== Math.floor(to / W) && from % W !== to % W;
+    return diagonal ? weight * Math.SQRT2 : weight;
+  }
+
+  /** "(row, col)". */
+  stateLabel(cell) {
+    const W = this.info?.width || 1;
+    return `(${Math.floor(cell / W)}, ${cell % W})`;
   }
 
   /** The state being expanded at the playhead: its g, and h and f for best-first algorithms. */

@@ -48,6 +48,20 @@ export class LabyrinthSearch {
     this.position = to;
   }
 
+  /** A keyframe for the Player: a few counters (the boards stay in `snapshots`). */
+  snapshot() {
+    const { position, expanded, opened, lastClose, g, maxG } = this;
+    return { position, expanded, opened, lastClose, g, maxG };
+  }
+
+  restore(snap) {
+    Object.assign(this, snap);
+  }
+
+  get snapshotBytes() {
+    return 64;
+  }
+
   get frontier() {
     return Math.max(0, this.opened - this.expanded);
   }

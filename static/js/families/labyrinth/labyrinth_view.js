@@ -152,7 +152,8 @@ export class LabyrinthView {
     const state = initialState(this.info);
     state.player.c = this.column("start_col");
     const size = sizeText(this.info.cols, this.info.rows, "tiles");
-    this.renderer.show(state, { caption: `${size} (width × height): press Run to search` });
+    const caption = this.runId === null ? `${size} (width × height): press Run to search` : "Search: the start, before the first expansion";
+    this.renderer.show(state, { caption });
   }
 
   // ---- the search ----------------------------------------------------------------------------------
@@ -208,6 +209,19 @@ export class LabyrinthView {
   }
 
   /** The state being expanded at the playhead: its g (moves so far). */
+  // ---- explain mode (families/index.js) -------------------------------------------------------------
+
+  /** A record's cell is only where the player stands: states with other boards share it. */
+  get tracedStates() {
+    return false;
+  }
+
+  /** "the player on (row, col)". */
+  stateLabel(cell) {
+    const cols = this.info?.cols || 1;
+    return cell < 0 ? "the player off the board" : `the player on (${Math.floor(cell / cols)}, ${cell % cols})`;
+  }
+
   playheadFigures() {
     if (this.runId === null) return [];
     return [{ key: "g", label: "g", value: this.search.g, def: "moves so far, state expanded" }];

@@ -62,6 +62,8 @@ export function computeLayout({ width, height, top, rows, cols, P, mode, titleH 
       }
     }
   }
+  // No room at all (a canvas in a hidden or collapsed box): an empty layout, drawn as nothing.
+  if (!candidates.length) candidates.push({ u: 0, u2: 0, side: "below", nc: 1, score: 0 });
   const best = candidates.reduce((a, b) => ((b.score ?? 0) > (a.score ?? 0) ? b : a), candidates[0]);
   const u = Math.max(0, best.u);
   const u2 = Math.max(0, best.u2);

@@ -65,6 +65,28 @@ export class StepSearch {
     this.version++;
   }
 
+  /** A keyframe for the Player (copies of the per-state arrays: 6 bytes a state). */
+  snapshot() {
+    return {
+      status: this.status.slice(), score: this.score.slice(), onPath: this.onPath.slice(),
+      position: this.position, current: this.current, currentAt: this.currentAt, pathCount: this.pathCount,
+    };
+  }
+
+  restore(snap) {
+    this.status.set(snap.status);
+    this.score.set(snap.score);
+    this.onPath.set(snap.onPath);
+    Object.assign(this, {
+      position: snap.position, current: snap.current, currentAt: snap.currentAt, pathCount: snap.pathCount,
+    });
+    this.version++;
+  }
+
+  get snapshotBytes() {
+    return 6 * this.status.length + 64;
+  }
+
   /**
    * The states the current expansion has generated so far (open or update records after its close
    * record, up to the position): what the expanded state leads to.

@@ -251,6 +251,28 @@ export class StepView {
     return s.position - 1 === s.currentAt ? `${head}: its jumps come next` : `${head}: no new states`;
   }
 
+  // ---- explain mode (families/index.js) -------------------------------------------------------------
+
+  /** A record's cell is its state (cell * P + phase). */
+  get tracedStates() {
+    return true;
+  }
+
+  /** h of a state under the shown run's heuristic (step_board.js estimate), or null. */
+  heuristicOf(state) {
+    if (!this.run || !this.info) return null;
+    const cycle = this.run.cycle;
+    const { r, c } = decodeState(state, this.info.cols, cycle.length);
+    return estimate(this.board, this.run.heuristic, r, c, Math.max(...cycle));
+  }
+
+  /** "(row, col) phase p". */
+  stateLabel(state) {
+    const P = this.cycle.length;
+    const { r, c, phase } = decodeState(state, this.info?.cols || 1, P);
+    return `${rc(r, c)} phase ${phase}`;
+  }
+
   /** The state being expanded at the playhead: g (moves so far), its phase and next move; h, f. */
   playheadFigures() {
     if (this.runId === null || !this.run) return [];

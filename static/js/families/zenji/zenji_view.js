@@ -330,6 +330,20 @@ export class ZenjiView {
   }
 
   /** The state being expanded at the playhead: turns and tiles so far, and its tile's rotation. */
+  // ---- explain mode (families/index.js) -------------------------------------------------------------
+
+  /** Downhill, a record's cell (tile * 4 + rotation) is its state; under free flow the tiles passed are not. */
+  get tracedStates() {
+    return (this.run?.flow || this.board?.flow) !== "free";
+  }
+
+  /** "(row, col) turned k": a tile and its rotation (quarter turns clockwise). */
+  stateLabel(state) {
+    const cols = this.board?.cols || 1;
+    const tile = state >> 2;
+    return `(${Math.floor(tile / cols)}, ${tile % cols}) turned ${state & 3}`;
+  }
+
   playheadFigures() {
     if (!this.run) return [];
     const search = this.search;

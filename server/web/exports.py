@@ -1,0 +1,169 @@
+"""Share and export over HTTP (docs/PROTOCOL.md, "Share and export"): a share link's parameters checked
+against the family's options schema, and animated GIFs of a search rendered as jobs
+(``server/exporting.py``)."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request, send_file
+
+from server.clients import RateLimits, client_id, remote_address
+from server.config import Config
+from server.exporting import AnimationExports
+from server.puzzles.errors import PuzzleError
+from server.puzzles.registry import FAMILIES, family_of
+from server.solving import check_run
+
+exports = Blueprint("exports", __name__)
+
+# The page's own parameters of a share link (static/js/share/link.js); the rest are run options.
+PAGE_PARAMETERS = ("gallery", "puzzle", "at")
+
+
+def _config() -> Config:
+    return current_app.extensions["maze_config"]
+
+
+def _animations() -> AnimationExports:
+    return current_app.extensions["animations"]
+
+
+def _error(message: str, status: int = 400) -> tuple[Response, int]:
+    return jsonify(error=message), status
+
+
+@exports.errorhandler(PuzzleError)
+def puzzle_error(err: PuzzleError):
+    return _error(str(err))
+
+
+def _puzzle(pid: str) -> Any:
+    puzzle = current_app.extensions["puzzle_store"].get(pid) if len(pid) <= _config().max_id_length else None
+    if puzzle is None:
+        raise LookupError(pid)
+    return puzzle
+
+
+@exports.errorhandler(LookupError)
+def unknown(err: LookupError):
+    what = str(err.args[0])[:40]
+    return _error(f"no puzzle with id {what!r} (it may have expired: upload it again)", 404)
+
+
+# ---- share links -----------------------------------------------------------------------------------
+@exports.get("/puzzles/<pid>/run-options")
+def run_options(pid: str) -> Response:
+    """A share link's algorithm and options, given as text (``?algorithm=astar&heuristic=octile``),
+    checked one by one against the family's schema: ``{algorithm, options}`` with typed values, or a
+    400 naming the parameter at fault."""
+    puzzle = _puzzle(pid)
+    family = family_of(puzzle)
+    schema = {o.name: o for o in family.options if o.stage in ("run", "both")}
+    out: dict[str, Any] = {}
+    algorithm = None
+    for name in request.args:
+        values = request.args.getlist(name)
+        where = f"parameter '{name[:40]}'"
+        if len(values) > 1:
+            raise PuzzleError("given more than once", where)
+        if name in PAGE_PARAMETERS:
+            continue
+        if name == "algorithm":
+            algorithm = values[0]
+            if not algorithm or len(algorithm) > _config().max_id_length:
+                raise PuzzleError("expected an algorithm name", where)
+            try:
+                family.check_algorithm(algorithm)
+            except PuzzleError as err:
+                raise PuzzleError(err.message, where) from None
+            continue
+        option = schema.get(name)
+        if option is None:
+            takes = ", ".join(["algorithm", *schema]) or "none"
+            raise PuzzleError(f"not an option of the {family.name} family (it takes: {takes})", where)
+        try:
+            out[name] = option.parse(values[0])
+        except PuzzleError as err:
+            raise PuzzleError(err.message, where) from None
+    return jsonify({"algorithm": algorithm, "options": out})
+
+
+# ---- animated GIFs -----------------------------------------------------------------------------------
+@exports.post("/puzzles/<pid>/animation")
+def start_animation(pid: str) -> tuple[Response, int]:
+    """Start a GIF export: a JSON object with ``algorithm`` and run options (as for ``…/solve``);
+    202 and the job (poll ``GET /api/animations/<job>``)."""
+    puzzle = _puzzle(pid)
+    config = _config()
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:
+        raise PuzzleError("the JSON body is nested too deeply", "body") from None
+    if not isinstance(body, dict):
+        got = "nothing" if body is None else type(body).__name__
+        raise PuzzleError(f'expected a JSON object like {{"algorithm": "astar"}}, got {got}', "body")
+    algorithm = body.get("algorithm")
+    if not isinstance(algorithm, str) or not algorithm or len(algorithm) > config.max_id_length:
+        raise PuzzleError(
+            f"expected an algorithm name (a string of 1 to {config.max_id_length} characters)",
+            "field 'algorithm'",
+        )
+    family = family_of(puzzle)
+    if not family.animates:
+        drawn = ", ".join(f.title.lower() + "s" for f in FAMILIES.values() if f.animates) or "none"
+        return _error(
+            f"GIF export is not drawn for a {family.title.lower()} (only for: {drawn}); "
+            "export the board as PNG instead",
+            400,
+        )
+    options = check_run(puzzle, algorithm, {k: v for k, v in body.items() if k != "algorithm"})
+    client = client_id()
+    rate_limits: RateLimits = current_app.extensions["rate_limits"]
+    rate_limits.take("GIF export", config.animations_per_minute, client, remote_address())
+    name = str(family.info(puzzle).get("name") or "puzzle")
+    job = _animations().start(puzzle, algorithm, options, client, name)
+    response = jsonify(job.to_json())
+    response.headers["Location"] = f"/api/animations/{job.job_id}"
+    return response, 202
+
+
+def _job(job_id: str):
+    job = _animations().get(job_id) if len(job_id) <= _config().max_id_length else None
+    if job is None:
+        minutes = _config().animation_ttl / 60
+        return None, _error(
+            f"no GIF export {job_id[:40]!r} (finished ones are kept {minutes:g} min: render it again)", 404
+        )
+    return job, None
+
+
+@exports.get("/animations/<job_id>.gif")
+def animation_gif(job_id: str):
+    job, missing = _job(job_id)
+    if missing:
+        return missing
+    if job.state != "done" or job.gif is None:
+        reason = job.error or job.message
+        return _error(f"the GIF is not ready ({job.state}: {reason})", 409)
+    response = send_file(
+        io.BytesIO(job.gif), mimetype="image/gif", as_attachment=True, download_name=job.filename,
+    )
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
+@exports.get("/animations/<job_id>")
+def animation_status(job_id: str):
+    job, missing = _job(job_id)
+    return missing or jsonify(job.to_json())
+
+
+@exports.delete("/animations/<job_id>")
+def animation_cancel(job_id: str):
+    job, missing = _job(job_id)
+    if missing:
+        return missing
+    _animations().cancel(job_id)
+    return jsonify(job.to_json())

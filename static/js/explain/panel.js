@@ -1,0 +1,388 @@
+// Explain mode: beside the board, the running algorithm's pseudo-code (./listings.js) with the line the
+// step at the playhead executed highlighted, what that step did in words, the state being expanded
+// with its g, h and f, and the next states on the frontier in the order they would be expanded
+// (./frontier.js rebuilds the frontier at any step from the trace). It follows the player both ways:
+// everything is computed from the position, nothing from the history of moves.
+//
+// What it asks of the family view (all optional, families/index.js): stateLabel(cell) names a state,
+// heuristicOf(cell) gives h under the shown run's heuristic, tracedStates says whether a record's cell
+// names its state (else the frontier cannot be rebuilt from the trace).
+
+import { el } from "../dom.js";
+import { number, withCommas } from "../format.js";
+import { KIND } from "../timeline.js";
+import { FrontierIndex } from "./frontier.js";
+import { listingFor } from "./listings.js";
+
+const NEXT_ROWS = 6; // states listed as next to expand
+const MAX_RECORDS = 3_000_000; // past this the frontier is not rebuilt (memory, and a scan per step)
+const PLAYING_EVERY_MS = 150; // while playing, the panel follows at most this often
+const BACK_SCAN = 200_000; // records looked back at most for a state's earlier g
+
+const KIND_NAMES = ["open", "close", "update", "path", "open_back", "close_back", "update_back"];
+/** What the code calls a state's cost so far: Lee's wave keeps `score` (steps), the others `g`. */
+const gName = (listing) => (listing.frontier === "fifo" ? "score" : "g");
+const isClose = (kind) => kind === KIND.CLOSE || kind === KIND.CLOSE_B;
+const isPush = (kind) => kind === KIND.OPEN || kind === KIND.UPDATE || kind === KIND.OPEN_B || kind === KIND.UPDATE_B;
+
+export class ExplainPanel {
+  /** @param {{panel: HTMLElement, button: HTMLElement, timeline, onToggle: (on: boolean) => void}} args */
+  constructor({ panel, button, timeline, onToggle }) {
+    Object.assign(this, { panel, button, timeline, onToggle });
+    this.on = false;
+    this.listing = null; // the listing shown
+    this.lineNodes = new Map(); // key -> its line element
+    this.index = null; // FrontierIndex of the run shown
+    this.indexKey = null;
+    this.updatedAt = -Infinity;
+    this.last = null; // the arguments of the latest update (a toggle redraws with them)
+    this.build();
+    button.addEventListener("click", () => this.toggle());
+  }
+
+  build() {
+    this.title = el("h2", { class: "explain-title", testid: "explain-title" });
+    this.code = el("pre", { class: "explain-code", testid: "explain-code", "aria-label": "The algorithm's code" });
+    this.now = el("p", { class: "explain-now", testid: "explain-now", "aria-live": "polite" });
+    this.current = el("p", { class: "explain-current", testid: "explain-current" });
+    this.nextTitle = el("h3", { class: "explain-next-title" });
+    this.nextBody = el("tbody");
+    this.nextTable = el("table", { class: "explain-next", testid: "explain-next" }, this.nextBody);
+    this.note = el("p", { class: "explain-note", testid: "explain-note" });
+    const info = el("div", { class: "explain-info" }, this.now, this.current, this.nextTitle, this.nextTable, this.note);
+    this.panel.replaceChildren(this.title, this.code, info);
+  }
+
+  toggle(on = !this.on) {
+    this.on = on;
+    this.panel.hidden = !on;
+    this.button.setAttribute("aria-pressed", String(on));
+    document.documentElement.classList.toggle("explaining", on);
+    if (on && this.last) this.render(this.last);
+    this.onToggle?.(on);
+  }
+
+  /** The player moved, a frame arrived or the run changed: {view, run, position, playing}. */
+  update(args) {
+    this.last = args;
+    if (!this.on) return;
+    const now = performance.now();
+    if (args.playing && now - this.updatedAt < PLAYING_EVERY_MS) return;
+    this.updatedAt = now;
+    this.render(args);
+  }
+
+  // ---- what to show --------------------------------------------------------------------------------
+
+  render({ view, run, position }) {
+    const listing = run ? listingFor(run.algorithm) : null;
+    this.panel.dataset.position = String(position);
+    this.panel.dataset.next = "";
+    this.panel.dataset.current = "-1";
+    this.panel.dataset.line = "";
+    this.panel.dataset.skipped = "0";
+    this.panel.dataset.kind = position > 0 ? KIND_NAMES[this.timeline.kinds[position - 1]] || "" : "";
+    if (!run || !view) {
+      this.showListing(null);
+      this.title.textContent = "Explain";
+      this.say("Run a search: its code appears here, with the line each step executes.", "", null, "");
+      return;
+    }
+    if (!listing) {
+      this.showListing(null);
+      this.title.textContent = run.text || run.algorithm;
+      this.say(`Explain mode has no code for “${run.algorithm}”.`, "", null, "");
+      return;
+    }
+    this.showListing(listing);
+    this.title.textContent = `${listing.title}: the code, step by step`;
+    const frontier = this.frontierAt(listing, view, run, position); // first: it brings the index up to date
+    const step = this.stepAt(listing, view, run, position);
+    this.highlight(step.line, step.also);
+    this.panel.dataset.line = step.line;
+    this.say(step.text, this.currentText(listing, view, run, position), ...frontier);
+    this.scrollToLine(step.line); // after the text below it took its room
+  }
+
+  showListing(listing) {
+    if (listing === this.listing) return;
+    this.listing = listing;
+    this.lineNodes.clear();
+    if (!listing) {
+      this.code.replaceChildren();
+      this.code.hidden = true;
+      return;
+    }
+    this.code.hidden = false;
+    const rows = listing.lines.map(([key, text], i) => {
+      const node = el("span", { class: "line", "data-key": key || null },
+        el("span", { class: "ln", text: String(i + 1), "aria-hidden": "true" }), text || " ");
+      if (key) this.lineNodes.set(key, node);
+      return node;
+    });
+    this.code.replaceChildren(...rows);
+  }
+
+  highlight(key, also = []) {
+    for (const [name, node] of this.lineNodes) {
+      node.classList.toggle("now", name === key);
+      node.classList.toggle("also", also.includes(name));
+      if (name === key) node.setAttribute("aria-current", "step");
+      else node.removeAttribute("aria-current");
+    }
+  }
+
+  /** Keep the highlighted line in sight within the code box (scrolling only the box, never the page). */
+  scrollToLine(key) {
+    const node = this.lineNodes.get(key);
+    const box = this.code;
+    if (!node || box.scrollHeight <= box.clientHeight) return;
+    const top = node.offsetTop; // the box is the lines' offsetParent (position: relative)
+    if (top < box.scrollTop || top + node.offsetHeight > box.scrollTop + box.clientHeight) {
+      box.scrollTop = Math.max(0, top - box.clientHeight / 3);
+    }
+  }
+
+  /** Fill the text parts: what the step did, the current state, the frontier rows and a note. */
+  say(now, current, rows, note, heading = "") {
+    this.now.textContent = now;
+    this.current.textContent = current;
+    this.current.hidden = !current;
+    this.nextTitle.textContent = heading;
+    this.nextTitle.hidden = !heading;
+    this.nextBody.replaceChildren(...(rows || []));
+    this.nextTable.hidden = !rows || !rows.length;
+    this.note.textContent = note;
+    this.note.hidden = !note;
+  }
+
+  label(view, cell) {
+    if (cell < 0) return "a state off the board";
+    return view.stateLabel ? view.stateLabel(cell) : `state ${cell}`;
+  }
+
+  /** h of a state, or null: 0 for Dijkstra, the view's heuristic for greedy and A*. */
+  hOf(listing, view, cell) {
+    if (listing.mode === "dijkstra") return 0;
+    if (listing.mode !== "greedy" && listing.mode !== "astar") return null;
+    const h = view.heuristicOf ? view.heuristicOf(cell) : null;
+    return typeof h === "number" && Number.isFinite(h) ? h : null;
+  }
+
+  /** "g 5, h 7, f 12" (what the algorithm knows of a state). */
+  figures(listing, view, run, cell, g) {
+    const parts = [`${gName(listing)} ${number(g)}`];
+    const h = this.hOf(listing, view, cell);
+    if (h !== null && listing.mode !== "dijkstra") {
+      const f = listing.mode === "greedy" ? h : g + (run.options?.weight ?? 1) * h;
+      parts.push(`h ${number(h)}`, `f ${number(f)}`);
+    }
+    return parts.join(", ");
+  }
+
+  /** The line the record before `position` executed, and that step in words. */
+  stepAt(listing, view, run, position) {
+    const { kinds, cells, values } = this.timeline;
+    const t = this.timeline;
+    if (position <= 0) {
+      return { line: "def", text: "Nothing has happened yet: the frontier is empty until the start is put on it." };
+    }
+    const r = position - 1;
+    const kind = kinds[r];
+    const cell = cells[r];
+    const g = values[r];
+    const name = this.label(view, cell);
+    const nextKind = r + 1 < t.length ? kinds[r + 1] : -1;
+    const closed = this.closedBefore(r);
+    const backward = kind >= KIND.OPEN_B;
+    const side = listing.frontier === "both" ? (backward ? " (backward search, from the goal)" : " (forward search)") : "";
+    if (kind === KIND.PATH) {
+      const first = r === 0 || kinds[r - 1] !== KIND.PATH;
+      const end = position >= t.length && t.complete;
+      const line = closed || listing.frontier === "path" || listing.frontier === "both" ? "path" : "path-start";
+      const head = first ? "Found the goal: the path is traced back from it" : "Tracing the path back";
+      return { line, text: `${head}: ${name} (${gName(listing)} ${number(g)})${end ? ". The search is over." : "."}` };
+    }
+    if (isPush(kind)) {
+      const start = !closed;
+      const goal = nextKind === KIND.PATH;
+      if (listing.frontier === "fifo" || listing.frontier === "lifo") {
+        if (start) {
+          return { line: "open-start", text: `The start ${name} gets ${gName(listing)} 0${goal ? " and is the goal already" : " and goes on the frontier"}.` };
+        }
+        const where = listing.frontier === "fifo" ? "appended at the back of the queue" : "pushed on top of the stack";
+        if (goal) {
+          return { line: "goal", text: `Generated ${name} (${gName(listing)} ${number(g)}): it is the goal, so the search stops here — the goal test is made on generation.` };
+        }
+        return { line: "open", text: `Generated ${name}: ${gName(listing)} ${number(g)}${listing.frontier === "fifo" ? " (steps from the start)" : ""}; ${where}.` };
+      }
+      if (listing.frontier === "path") {
+        if (g === 0) return { line: "open-start", text: `A pass starts at ${name} (with the bound raised, if this is not the first).` };
+        if (goal) return { line: "goal", text: `Stepped onto ${name} (g ${number(g)}): the goal, within the bound.` };
+        return { line: "open", text: `Stepped onto ${name} (${this.figures(listing, view, run, cell, g)}): within the bound, it joins the path.` };
+      }
+      if (start) {
+        const who = backward ? `The goal ${name} goes on the backward frontier` : `The start ${name} goes on the frontier${side}`;
+        return { line: "open-start", text: `${who}: ${this.figures(listing, view, run, cell, g)}.` };
+      }
+      if (kind === KIND.UPDATE || kind === KIND.UPDATE_B) {
+        const before = this.earlierG(r, cell);
+        const was = before === null ? "" : ` (it had g ${number(before)})`;
+        return {
+          line: "push",
+          text: `Found a cheaper way to ${name}${was}: ${this.figures(listing, view, run, cell, g)}; pushed again${side} — its old heap entry is now stale and will be skipped.`,
+        };
+      }
+      return { line: "push", text: `Generated ${name}${side}: ${this.figures(listing, view, run, cell, g)}; pushed on the frontier.` };
+    }
+    if (isClose(kind)) {
+      if (listing.frontier === "path") {
+        return { line: "close", text: `Stepped back off ${name}: every successor within the bound is done.` };
+      }
+      if (listing.frontier === "heap") {
+        const skipped = this.index?.skipped.get(r) || 0;
+        this.panel.dataset.skipped = String(skipped);
+        const stale = skipped ? ` (first ${skipped === 1 ? "a stale entry was" : `${skipped} stale entries were`} popped and skipped)` : "";
+        const also = skipped ? ["pop", "stale"] : ["pop"];
+        if (nextKind === KIND.PATH) {
+          return { line: "goal", also, text: `Popped ${name} (${this.figures(listing, view, run, cell, g)})${stale}: it is the goal — the goal test is made on expansion.` };
+        }
+        return {
+          line: "close", also,
+          text: `Popped ${name}, the smallest (f, h, order) on the frontier${stale}, and expanded it: ${this.figures(listing, view, run, cell, g)}. Its successors come next.`,
+        };
+      }
+      const from = listing.frontier === "fifo" ? "the front of the queue (the oldest)" : listing.frontier === "lifo" ? "the top of the stack (the newest)" : `the smaller frontier${side}`;
+      return { line: "pop", text: `Took ${name} from ${from} and expanded it (${gName(listing)} ${number(g)}). Its successors come next.` };
+    }
+    return { line: "def", text: "" };
+  }
+
+  /** Whether a close record comes before record `r` (the search is past putting the starts on). */
+  closedBefore(r) {
+    const index = this.index;
+    if (index && index.mismatch < 0 && index.done >= r) return index.closesBefore(r) > 0;
+    const kinds = this.timeline.kinds;
+    for (let i = r - 1; i >= 0; i--) if (isClose(kinds[i])) return true;
+    return false;
+  }
+
+  /** g of the push of `cell` before record `r`, or null. */
+  earlierG(r, cell) {
+    const { kinds, cells, values } = this.timeline;
+    for (let i = r - 1; i >= Math.max(0, r - BACK_SCAN); i--) {
+      if (cells[i] === cell && isPush(kinds[i])) return values[i];
+    }
+    return null;
+  }
+
+  /** The state being expanded (the last close at or before the playhead) in words. */
+  currentText(listing, view, run, position) {
+    const { kinds, cells, values } = this.timeline;
+    if (listing.frontier === "path") {
+      // IDA* and iterative deepening: the state the pass stands on is the top of the path.
+      let closes = 0;
+      let depth = 0;
+      let top = -1;
+      for (let i = position - 1; i >= Math.max(0, position - BACK_SCAN); i--) {
+        const kind = kinds[i];
+        if (isClose(kind)) closes++;
+        else if (isPush(kind)) {
+          if (closes > 0) closes--;
+          else {
+            if (top < 0) top = i;
+            depth++;
+            if (values[i] === 0) break; // the start of this pass
+          }
+        }
+      }
+      if (top < 0) return "";
+      this.panel.dataset.current = String(cells[top]);
+      return `The pass stands on ${this.label(view, cells[top])} (${this.figures(listing, view, run, cells[top], values[top])}), ${depth} ${depth === 1 ? "state" : "states"} on the path.`;
+    }
+    for (let i = position - 1; i >= Math.max(0, position - BACK_SCAN); i--) {
+      if (isClose(kinds[i])) {
+        this.panel.dataset.current = String(cells[i]);
+        return `Being expanded: ${this.label(view, cells[i])} — ${this.figures(listing, view, run, cells[i], values[i])}.`;
+      }
+    }
+    return "Being expanded: nothing yet.";
+  }
+
+  /** [rows, note, heading]: the next states to expand, when the frontier can be rebuilt. */
+  frontierAt(listing, view, run, position) {
+    const discipline = listing.frontier;
+    if (discipline !== "fifo" && discipline !== "lifo" && discipline !== "heap") {
+      const why = discipline === "path"
+        ? "Iterative deepening keeps no frontier: only the current path, searched depth first within the bound."
+        : "Two frontiers, one per direction; each is a heap by g.";
+      this.index = null;
+      return [null, why, ""];
+    }
+    if (view.tracedStates === false) {
+      this.index = null;
+      return [null, "This puzzle's trace names a state only by where it stands on the board (several states share a cell), so its frontier cannot be rebuilt here.", ""];
+    }
+    if (this.timeline.length > MAX_RECORDS) {
+      this.index = null;
+      return [null, `The frontier is listed for traces of up to ${withCommas(MAX_RECORDS)} steps; this one has ${withCommas(this.timeline.length)}.`, ""];
+    }
+    const index = this.indexFor(listing, view, run);
+    const { rows, live, stale, staleFirst, exact, upTo } = index.at(position, NEXT_ROWS);
+    const withH = discipline === "heap" && listing.mode !== "dijkstra" && index.ordered;
+    const head = el("tr", {}, el("th", { text: "#" }), el("th", { text: "state" }), el("th", { text: gName(listing) }),
+      ...(withH ? [el("th", { text: "h" }), el("th", { text: "f" })] : []));
+    const body = [head];
+    let n = 0;
+    const next = [];
+    for (const row of rows) {
+      if (!row.stale) next.push(row.cell);
+      const cells = [
+        el("td", { text: row.stale ? "–" : String(++n) }),
+        el("td", { text: this.label(view, row.cell) + (row.stale ? " stale" : "") }),
+        el("td", { text: number(row.g) }),
+      ];
+      if (withH) cells.push(el("td", { text: number(row.h) }), el("td", { text: number(row.f) }));
+      body.push(el("tr", { class: row.stale ? "stale" : n === 1 ? "first" : null }, ...cells));
+    }
+    this.panel.dataset.next = next.join(",");
+    const order = discipline === "fifo" ? "first in, first out"
+      : discipline === "lifo" ? "last in, first out"
+        : index.ordered ? "smallest (f, h, order) first" : "in the order generated";
+    const heading = `Next to expand (${order})`;
+    const notes = [];
+    if (!live) notes.push("The frontier is empty.");
+    else notes.push(`Frontier: ${withCommas(live)} ${live === 1 ? "state" : "states"}${stale ? `, plus ${withCommas(stale)} stale heap ${stale === 1 ? "entry" : "entries"}` : ""}.`);
+    if (staleFirst) {
+      notes.push(`The next pop${staleFirst === 1 ? " finds a stale entry" : `s find ${withCommas(staleFirst)} stale entries`} (struck through) before #1: ${staleFirst === 1 ? "it is" : "they are"} skipped.`);
+    }
+    if (discipline === "heap" && !index.ordered) {
+      notes.push("This page cannot compute this family's h, so the heap's order is not shown: the states are listed with g only, in the order generated.");
+    }
+    if (!exact && index.mismatch >= 0) {
+      notes.push(`From step ${withCommas(index.mismatch + 1)} on, the trace expands a state this rebuild did not expect (h or g computed differently here), so the list stops there.`);
+    }
+    if (upTo < position) notes.push("(The next record is on its way.)");
+    if (rows.length && !rows[0].stale && discipline !== "fifo" && live) {
+      notes.push("States generated before the next expansion may come first.");
+    }
+    return [rows.length ? body : null, notes.join(" "), rows.length ? heading : ""];
+  }
+
+  /** The frontier index of the shown run (made when the run, the view or the trace changes). */
+  indexFor(listing, view, run) {
+    const key = [this.timeline.generation ?? 0, run, view, listing.frontier, listing.mode];
+    if (this.index && this.indexKey && key.every((part, i) => part === this.indexKey[i])) return this.index;
+    const weight = run.options?.weight ?? 1;
+    const keyOf = (cell, g) => {
+      if (listing.mode === "dijkstra") return { f: g, h: 0 };
+      const h = this.hOf(listing, view, cell);
+      if (h === null) return null;
+      return listing.mode === "greedy" ? { f: h, h } : { f: g + weight * h, h };
+    };
+    const stepCost = view.stepCost ? (from, to) => view.stepCost(from, to) : null;
+    this.index = new FrontierIndex(this.timeline, { discipline: listing.frontier, keyOf, stepCost });
+    this.indexKey = key;
+    return this.index;
+  }
+}

@@ -1,0 +1,88 @@
+// Share links: the address of the page showing a puzzle, an algorithm, its options and a step of the
+// trace (`/?gallery=seed-lee-example&algorithm=astar&heuristic=octile&at=120`, or `puzzle=<id>` for an
+// upload while the server still holds it), and reading one back. The page's own parameters (gallery,
+// puzzle, at) are checked here; the algorithm and the options by the server, against the family's
+// options schema (GET /api/puzzles/<id>/run-options), so a link is held to the same rules as a run.
+
+import { ApiError, json } from "../api.js";
+
+export const PAGE_PARAMETERS = ["gallery", "puzzle", "at"];
+const MAX_PARAMETER = 200; // characters of one value (the server's own limit for a text option)
+
+/** An option's value as the link's text: true/false, "3,4" for points and lists, numbers as written. */
+export function optionText(value) {
+  if (Array.isArray(value)) return value.join(",");
+  return String(value);
+}
+
+/**
+ * The link to `puzzle` (its gallery name when it has one, else its id) with `algorithm` and the
+ * non-null `options`; `at` (the step shown) only when a run is on the board.
+ */
+export function shareUrl({ puzzle, algorithm, options = {}, at = null }, base = window.location) {
+  const params = new URLSearchParams();
+  if (puzzle.galleryName) params.set("gallery", puzzle.galleryName);
+  else params.set("puzzle", puzzle.id);
+  if (algorithm) params.set("algorithm", algorithm);
+  for (const [name, value] of Object.entries(options)) {
+    if (value === null || value === undefined || PAGE_PARAMETERS.includes(name) || name === "algorithm") continue;
+    params.set(name, optionText(value));
+  }
+  if (at !== null) params.set("at", String(at));
+  // Commas are fine in a query string and easier to read than %2C ("start=3,1").
+  return `${base.origin}${base.pathname}?${params.toString().replace(/%2C/gi, ",")}`;
+}
+
+/** A problem with one of the link's parameters, shown in the page's error banner. */
+export class LinkError extends Error {
+  constructor(parameter, message) {
+    super(`This link's parameter “${parameter}”: ${message}`);
+    this.parameter = parameter;
+  }
+}
+
+/**
+ * The share link in `search` (location.search): {gallery, puzzle, at, rest} with `rest` the
+ * URLSearchParams of the algorithm and options (checked later, by the server); null when the
+ * address carries no link. Throws LinkError for a bad page parameter.
+ */
+export function readLink(search) {
+  const params = new URLSearchParams(search);
+  if ([...params.keys()].length === 0) return null;
+  for (const name of new Set(params.keys())) {
+    const values = params.getAll(name);
+    if (values.length > 1) throw new LinkError(name, "it is given more than once.");
+    if (values[0].length > MAX_PARAMETER) throw new LinkError(name, `longer than ${MAX_PARAMETER} characters.`);
+  }
+  const gallery = params.get("gallery");
+  const puzzle = params.get("puzzle");
+  if (gallery !== null && puzzle !== null) throw new LinkError("puzzle", "give either gallery or puzzle, not both.");
+  if (gallery === null && puzzle === null) throw new LinkError("gallery", "missing: the link names no puzzle (gallery=NAME or puzzle=ID).");
+  if ((gallery ?? puzzle) === "") throw new LinkError(gallery !== null ? "gallery" : "puzzle", "it is empty.");
+  let at = null;
+  if (params.has("at")) {
+    const text = params.get("at").trim();
+    if (!/^\d{1,12}$/.test(text)) throw new LinkError("at", `expected a step number (0 or more), not “${text}”.`);
+    at = Number(text);
+  }
+  const rest = new URLSearchParams();
+  for (const [name, value] of params) if (!PAGE_PARAMETERS.includes(name)) rest.set(name, value);
+  return { gallery, puzzle, at, rest };
+}
+
+/**
+ * The link's algorithm and options, typed and checked by the server against the puzzle's family:
+ * {algorithm (null when the link gives none), options: {name: value}}. A bad one throws LinkError
+ * naming it (the server's message starts "parameter 'NAME': …").
+ */
+export async function checkLinkOptions(puzzleId, rest) {
+  if ([...rest.keys()].length === 0) return { algorithm: null, options: {} };
+  try {
+    return await json(`/api/puzzles/${encodeURIComponent(puzzleId)}/run-options?${rest}`);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    const match = /^parameter '([^']*)': (.*)$/s.exec(err.message);
+    if (match) throw new LinkError(match[1], `${match[2]}.`);
+    throw err;
+  }
+}

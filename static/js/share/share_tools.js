@@ -1,0 +1,323 @@
+// Share and export, in the page's header: "Share" copies a link to what the board shows (the puzzle,
+// the algorithm and options of the run on the board, the step of the trace; ./link.js), and the
+// "Export" menu saves the board as PNG (the family view's canvas, as shown), an animated GIF of the
+// search (rendered by the server; ./gif_job.js) or the run's result as JSON (the object `run.py solve
+// --json` prints). A short status beside them says what happened; a GIF's progress shows there.
+// The shell (../app.js) hands in what these read of the page, and opens a share link through here.
+
+import { ApiError, getPuzzle } from "../api.js";
+import { el } from "../dom.js";
+import { canvasPng, fileStem, saveBlob, saveUrl } from "./download.js";
+import { GifJob, progressText } from "./gif_job.js";
+import { LinkError, checkLinkOptions, readLink, shareUrl } from "./link.js";
+
+const SAY_MS = 8000; // how long a status line stays (a GIF's progress stays until it is done)
+
+export class ShareTools {
+  /**
+   * @param {{host: HTMLElement, page: object}} args  page: puzzle(), families() (name -> schema entry),
+   *   run() (the run on the board: {algorithm, options, result, records, finished} or null),
+   *   selection() ({algorithm, options} of the form now), position() (the player's step), canvas(),
+   *   showError(message), openGallery(entry) and openInfo(info) (load a puzzle; resolve when done),
+   *   applyChoice(algorithm, options) (set the menu, the form and the view), startRun(), seek(step)
+   *   (pause there; resolves to the trace's length).
+   */
+  constructor({ host, page }) {
+    this.page = page;
+    this.gif = null; // the GIF export in progress
+    this.sayTimer = 0;
+    this.runWaiter = null; // resolves when the run started from a link has ended
+    this.dialog = null;
+    this.build(host);
+  }
+
+  // ---- the controls ----------------------------------------------------------------------------
+
+  build(host) {
+    this.shareButton = el("button", {
+      type: "button", class: "share-button", testid: "share",
+      title: "Copy a link that opens this puzzle with the same algorithm, options and step",
+      on: { click: () => this.share() },
+    }, "Share");
+    const item = (testid, title, detail, action) => {
+      const detailNode = el("span", { class: "export-detail", text: detail });
+      const button = el("button", {
+        type: "button", role: "menuitem", testid, class: "export-item",
+        on: { click: () => { if (button.getAttribute("aria-disabled") !== "true") { this.closeMenu(); action(); } } },
+      }, el("span", { class: "export-title", text: title }), detailNode);
+      button.detailNode = detailNode;
+      button.defaultDetail = detail;
+      return button;
+    };
+    this.pngItem = item("export-png", "Board as PNG", "the picture as shown now", () => this.exportPng());
+    this.gifItem = item("export-gif", "Animated GIF", "the whole search, made on the server", () => this.exportGif());
+    this.jsonItem = item("export-json", "Result as JSON", "as run.py solve --json prints it", () => this.exportJson());
+    this.menu = el("div", { class: "export-menu", id: "export-menu", role: "menu", "aria-label": "Export", hidden: true },
+      this.pngItem, this.gifItem, this.jsonItem);
+    this.menuButton = el("button", {
+      type: "button", class: "export-button", testid: "export-menu", "aria-haspopup": "menu",
+      "aria-expanded": "false", "aria-controls": "export-menu", title: "Save the board, the search or its result",
+      on: { click: () => (this.menu.hidden ? this.openMenu() : this.closeMenu()) },
+    }, "Export ▾");
+    this.status = el("span", { class: "share-status", testid: "share-status", role: "status", "aria-live": "polite" });
+    this.cancelButton = el("button", {
+      type: "button", class: "share-cancel", testid: "export-gif-cancel", hidden: true,
+      title: "Stop rendering the GIF", "aria-label": "Stop rendering the GIF", on: { click: () => this.gif?.cancel() },
+    }, "Stop");
+    host.replaceChildren(this.status, this.cancelButton, this.shareButton,
+      el("span", { class: "export-wrap" }, this.menuButton, this.menu));
+    this.menu.addEventListener("keydown", (event) => this.menuKey(event));
+    document.addEventListener("pointerdown", (event) => {
+      if (!this.menu.hidden && !this.menu.parentElement.contains(event.target)) this.closeMenu();
+    });
+  }
+
+  openMenu() {
+    this.refresh();
+    this.menu.hidden = false;
+    this.menuButton.setAttribute("aria-expanded", "true");
+    this.items().find((b) => b.getAttribute("aria-disabled") !== "true")?.focus();
+  }
+
+  closeMenu(focusButton = false) {
+    if (this.menu.hidden) return;
+    this.menu.hidden = true;
+    this.menuButton.setAttribute("aria-expanded", "false");
+    if (focusButton) this.menuButton.focus();
+  }
+
+  items() {
+    return [this.pngItem, this.gifItem, this.jsonItem];
+  }
+
+  menuKey(event) {
+    const items = this.items();
+    const at = items.indexOf(document.activeElement);
+    if (event.key === "Escape") this.closeMenu(true);
+    else if (event.key === "ArrowDown") items[(at + 1) % items.length].focus();
+    else if (event.key === "ArrowUp") items[(at - 1 + items.length) % items.length].focus();
+    else if (event.key === "Tab") this.closeMenu();
+    else return;
+    if (event.key !== "Tab") event.preventDefault(); // the page's own keys (Esc leaves presentation) wait
+  }
+
+  /** Enable what the page can export now; a disabled item says why (in its line and its tooltip). */
+  refresh() {
+    const puzzle = this.page.puzzle();
+    const run = this.page.run();
+    const family = puzzle ? this.page.families().get(puzzle.family) : null;
+    const drawers = [...this.page.families().values()].filter((f) => f.animation).map((f) => `${f.title.toLowerCase()}s`);
+    const why = {
+      png: puzzle && this.page.canvas() ? null : "Open a puzzle first",
+      gif: !puzzle ? "Open a puzzle first"
+        : this.gif ? "A GIF is being rendered"
+          : family && !family.animation
+            ? `Not drawn for a ${(family.title || puzzle.family).toLowerCase()}: GIFs are made for ${drawers.join(" and ") || "no family"}`
+            : null,
+      json: run?.result ? null : run ? "Once the search's result has arrived" : "Run a search first",
+    };
+    for (const [button, reason] of [[this.pngItem, why.png], [this.gifItem, why.gif], [this.jsonItem, why.json]]) {
+      button.setAttribute("aria-disabled", String(Boolean(reason)));
+      button.title = reason || "";
+      button.detailNode.textContent = reason || button.defaultDetail;
+    }
+  }
+
+  /** A line beside the buttons; `url` goes in its tooltip; `stay`: until replaced (progress). */
+  say(text, { url = "", stay = false } = {}) {
+    clearTimeout(this.sayTimer);
+    this.status.textContent = text;
+    this.status.title = url;
+    this.status.dataset.url = url;
+    if (text && !stay) this.sayTimer = setTimeout(() => this.say(""), SAY_MS);
+  }
+
+  /** The file name of an export: the puzzle's and the run's algorithm's names. */
+  stem() {
+    const puzzle = this.page.puzzle();
+    const run = this.page.run();
+    return fileStem(puzzle?.galleryName || puzzle?.name || "puzzle", run?.algorithm);
+  }
+
+  // ---- share -----------------------------------------------------------------------------------
+
+  /** What a link shows: the run on the board (its algorithm, options and step), else the form's choice. */
+  linkState() {
+    const puzzle = this.page.puzzle();
+    if (!puzzle) return null;
+    const run = this.page.run();
+    const { algorithm, options } = run || this.page.selection();
+    return { puzzle, algorithm, options, at: run ? this.page.position() : null };
+  }
+
+  async share() {
+    const state = this.linkState();
+    if (!state) {
+      this.say("Open a puzzle first, then share it");
+      return;
+    }
+    const url = shareUrl(state);
+    const upload = !state.puzzle.galleryName;
+    if (navigator.clipboard?.writeText && window.isSecureContext) {
+      try {
+        await navigator.clipboard.writeText(url);
+        this.say(upload ? "Link copied (it works while the server keeps this upload)" : "Link copied to the clipboard", { url });
+        return;
+      } catch { /* no permission: the dialog below */ }
+    }
+    this.showLink(url, upload);
+    this.say("Copy the link from the dialog", { url });
+  }
+
+  /** The link in a small dialog, selected, for copying by hand (no clipboard access). */
+  showLink(url, upload) {
+    if (!this.dialog) {
+      // A textarea shows the whole link, wrapped (an input would scroll it out of sight).
+      this.linkInput = el("textarea", { readonly: true, rows: 3, spellcheck: "false", class: "share-url", testid: "share-url", "aria-label": "Link to this view" });
+      this.uploadNote = el("p", { class: "muted share-note" });
+      const close = el("button", { type: "button", class: "dialog-close", testid: "share-close", text: "Close (Esc)" });
+      this.dialog = el("dialog", { class: "dialog share-dialog", testid: "share-dialog", "aria-labelledby": "share-title" },
+        el("div", { class: "dialog-head" }, el("h2", { id: "share-title", text: "Link to this view" }), close),
+        el("div", { class: "share-body" },
+          el("p", { text: "The link is selected: copy it (Ctrl+C or ⌘C). It opens this puzzle with the same algorithm, options and step." }),
+          this.linkInput, this.uploadNote));
+      close.addEventListener("click", () => this.dialog.close());
+      this.dialog.addEventListener("click", (event) => { if (event.target === this.dialog) this.dialog.close(); });
+      document.body.append(this.dialog);
+    }
+    this.linkInput.value = url;
+    this.uploadNote.textContent = upload
+      ? "This puzzle is an upload: the link opens it while the server keeps it (uploads are dropped after a while)."
+      : "";
+    this.uploadNote.hidden = !upload;
+    if (!this.dialog.open) this.dialog.showModal();
+    this.linkInput.focus();
+    this.linkInput.select();
+  }
+
+  // ---- exports ---------------------------------------------------------------------------------
+
+  async exportPng() {
+    const canvas = this.page.canvas();
+    if (!canvas) return;
+    try {
+      saveBlob(await canvasPng(canvas), `${this.stem()}.png`);
+      this.say("Board saved as PNG");
+    } catch (err) {
+      this.page.showError(`PNG export: ${err.message}.`);
+    }
+  }
+
+  exportJson() {
+    const result = this.page.run()?.result;
+    if (!result) return;
+    saveBlob(new Blob([`${JSON.stringify(result, null, 2)}\n`], { type: "application/json" }), `${this.stem()}.json`);
+    this.say("Result saved as JSON");
+  }
+
+  async exportGif() {
+    const puzzle = this.page.puzzle();
+    if (!puzzle || this.gif) return;
+    const run = this.page.run();
+    const { algorithm, options } = run || this.page.selection();
+    const stem = fileStem(puzzle.galleryName || puzzle.name || "puzzle", algorithm);
+    const job = new GifJob({
+      puzzle: puzzle.id, algorithm, options,
+      onProgress: (status) => this.say(progressText(status), { stay: true }),
+    });
+    this.gif = job;
+    this.cancelButton.hidden = false;
+    this.say("Rendering GIF… starting", { stay: true });
+    try {
+      const done = await job.run();
+      saveUrl(done.url, `${stem}.gif`);
+      this.say(`GIF saved: ${done.frames} frames, ${(done.bytes / 1e6).toFixed(2)} MB, ${done.seconds} s`);
+    } catch (err) {
+      if (job.cancelled || err.message === "cancelled") this.say("GIF cancelled");
+      else {
+        this.say("");
+        this.page.showError(`GIF export: ${err instanceof ApiError ? err.message : "something went wrong"}`);
+        if (!(err instanceof ApiError)) console.warn(err);
+      }
+    } finally {
+      this.gif = null;
+      this.cancelButton.hidden = true;
+    }
+  }
+
+  // ---- opening a share link --------------------------------------------------------------------
+
+  /**
+   * Open the link in `search` (location.search) against the gallery's `entries`: true when the
+   * address holds one (it is then loaded, checked, run and stepped in the background; a problem shows
+   * in the error banner naming the parameter), false when it holds none.
+   */
+  openLink(search, entries) {
+    let link;
+    try {
+      link = readLink(search);
+    } catch (err) {
+      this.page.showError(err.message);
+      return true;
+    }
+    if (!link) return false;
+    this.applyLink(link, entries).catch((err) => {
+      this.page.showError(err instanceof LinkError || err instanceof ApiError ? err.message : "This link could not be opened.");
+      if (!(err instanceof LinkError || err instanceof ApiError)) console.warn(err);
+    });
+    return true;
+  }
+
+  async applyLink(link, entries) {
+    const page = this.page;
+    // The puzzle: a gallery puzzle by name, or an upload while the server keeps it.
+    if (link.gallery !== null) {
+      const entry = entries.find((e) => e.name === link.gallery);
+      if (!entry) throw new LinkError("gallery", `there is no gallery puzzle named “${link.gallery}”.`);
+      await page.openGallery(entry);
+      if (page.puzzle()?.galleryName !== link.gallery) return; // loading failed: its own error shows
+    } else {
+      let info;
+      try {
+        info = await getPuzzle(link.puzzle);
+      } catch (err) {
+        if (err instanceof ApiError && /^no puzzle with id/.test(err.message)) {
+          throw new ApiError("This link's puzzle was an upload that the server no longer holds (uploads are kept only for "
+            + "a while). Open the maze file again with “Open file…”, or ask for a new link.");
+        }
+        throw err;
+      }
+      await page.openInfo(info);
+      if (page.puzzle()?.id !== info.id) return;
+    }
+    const puzzleId = page.puzzle().id;
+    // The algorithm and options, checked by the server against the family's schema.
+    const choice = await checkLinkOptions(puzzleId, link.rest);
+    if (page.puzzle()?.id !== puzzleId) return; // the user opened something else meanwhile
+    page.applyChoice(choice.algorithm, choice.options);
+    if (link.at === null) return;
+    // The run, then the step.
+    const ended = new Promise((resolve) => { this.runWaiter = resolve; });
+    page.startRun();
+    const run = page.run();
+    if (!run || run.finished) {
+      this.runWaiter = null;
+      return; // refused before it started (its reason shows)
+    }
+    page.pause();
+    const ok = await ended;
+    if (!ok || page.run() !== run) return;
+    const length = page.seek(link.at);
+    if (link.at > length) {
+      throw new LinkError("at", `step ${link.at.toLocaleString("en-US")} is past the end of this run `
+        + `(${length.toLocaleString("en-US")} steps): the end is shown.`);
+    }
+  }
+
+  /** The shell: the run on the board has ended (`ok`: its whole trace arrived). */
+  runEnded(ok) {
+    const resolve = this.runWaiter;
+    this.runWaiter = null;
+    resolve?.(ok);
+  }
+}
