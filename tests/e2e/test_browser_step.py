@@ -86,6 +86,12 @@ def layer_pixel(page, cell: tuple[int, int], phase: int) -> tuple[int, int, int]
     return tuple(page.evaluate(PIXEL, [lx + (c + 0.88) * unit, ly + (r + 0.88) * unit]))
 
 
+def near(colour: tuple[int, int, int], expected: tuple[int, int, int], tolerance: int = 32) -> bool:
+    """The same colour up to the canvas's smoothing at a cell's edge (which shifts with the board's
+    size, e.g. when the page header grows), still far from every other colour of the view."""
+    return all(abs(a - b) <= tolerance for a, b in zip(colour, expected, strict=True))
+
+
 def landed(page) -> None:
     """Wait until the replayed jump has landed (the renderer flags a jump in the air on its canvas)."""
     page.wait_for_function("() => document.querySelector('[data-testid=canvas]').dataset.animating !== '1'")
@@ -126,7 +132,7 @@ def test_seed_bfs_and_astar_take_15_moves_with_a_mark_per_phase(page, seed):
     assert text(page, "replay-position") == "all 15"
     assert canvas_data(page)["solution"] == "15/15"
     # At the end the solution's path is drawn on the layers (the goal state, moves made: 15).
-    assert layer_pixel(page, GOAL, 0) == PATH
+    assert near(layer_pixel(page, GOAL, 0), PATH)
     shot(page, "end-1366")
 
     # The replay: Next starts at the first move, Prev goes back; the list follows.
@@ -164,7 +170,8 @@ def test_seed_bfs_and_astar_take_15_moves_with_a_mark_per_phase(page, seed):
     lx, ly = (float(v) for v in data["layers"].split(";")[phase].split(","))
     unit = float(data["layerUnit"])
     frame = page.evaluate(PIXEL, [lx + (c + 0.5) * unit, ly + r * unit + 1.5])
-    assert max(frame) < 60, frame
+    # Black, give or take the canvas's smoothing of a thin line (a dark grey, not a hue of the g ramp).
+    assert max(frame) < 100 and max(frame) - min(frame) < 16, frame
     start_mark = mark_pixel(page, START, 0)
     assert start_mark not in (UNREACHED, FREE, FRONTIER), start_mark  # expanded: a colour of the g ramp
     assert mark_pixel(page, GOAL, 0) == UNREACHED  # the goal is 15 moves away
