@@ -17,6 +17,18 @@ export const PRESETS = {
   instant: { label: "Instant", seconds: 0 }, // as fast as the screen can draw
 };
 export const DEFAULT_PRESET = "normal";
+// The families' animations (a push, a jump, a turn) last this much of their designed time at each preset.
+const PRESET_ANIMATION = { slow: 1.8, normal: 1, fast: 0.5, instant: 0.15 };
+
+/**
+ * How long a family's animations last (1 = as designed), from the player's pace: a preset's own
+ * factor, else from the steps per second (slower steps, slower animations). One rule for every view.
+ */
+export function animationScale(speed, preset = null) {
+  if (preset && Object.hasOwn(PRESETS, preset)) return PRESET_ANIMATION[preset] ?? 1;
+  if (!Number.isFinite(speed)) return 0.15;
+  return Math.max(0.15, Math.min(4, Math.pow(DEFAULT_SPEED / Math.max(1, speed), 0.3)));
+}
 const MIN_PRESET_SPEED = 2; // steps/s: a tiny run still moves
 const MAX_SPEED_EXPONENT = 6; // the slider's top below "max" is 10^6 steps/s
 const FRAME_BUDGET_MS = 12; // work per animation frame at max speed, leaving time to draw

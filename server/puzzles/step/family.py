@@ -34,7 +34,7 @@ _MAZE_KEY = re.compile(r'"maze"\s*:')
 
 
 class StepFamily(Family):
-    """Seed 003's 1-2-3 labyrinth, with any step cycle."""
+    """Seed 003's 1-2-3 maze, with any step cycle."""
 
     def __init__(self) -> None:
         super().__init__(

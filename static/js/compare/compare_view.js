@@ -1,8 +1,8 @@
 // The comparison view: 2 to 4 algorithms on the puzzle the page shows, side by side. Each panel
 // (panel.js) is a family view of its own with its own canvas, Timeline, Tally and Player, and runs
 // its own search on the socket (slots "p0".."p3", docs/PROTOCOL.md); the rules of the puzzle (the
-// family's options every algorithm uses: the labyrinth's columns and move model, Zenji's flow, the
-// step cycle, the grid's diagonal) are set once for all. One shared timeline (clock.js, controls.js)
+// family's options that name no algorithm in its schema, e.g. a start column or a flow rule) are set
+// once for all. One shared timeline (clock.js, controls.js)
 // puts every panel at its k-th expansion. At the end, the table of results with its CSV and JSON
 // downloads, and a chart of the frontier and the states expanded per step (results.js).
 //

@@ -6,7 +6,7 @@
 
 import { number, setNumber, sentence, sizeText } from "../../format.js";
 import { asBytes } from "../../live.js";
-import { DEFAULT_SPEED, PRESETS } from "../../player.js";
+import { animationScale } from "../../player.js";
 import { initialState, snapshotState } from "./labyrinth_board.js";
 import { renderLabyrinthLegend } from "./labyrinth_legend.js";
 import { buildLabyrinthPanels } from "./labyrinth_panels.js";
@@ -17,19 +17,6 @@ import { LabyrinthSearch } from "./labyrinth_search.js";
 const SNAPSHOT_CAP = 100000; // the server sends at most this many boards a run (docs/PROTOCOL.md)
 // The options that change what the idle board shows (or make a shown solution stale).
 const BOARD_OPTIONS = new Set(["moves", "start_col", "goal_col", "view"]);
-
-// The replay's animation durations for each of the player's pace presets (1 = as designed).
-const PRESET_ANIMATION = { slow: 1.8, normal: 1, fast: 0.5, instant: 0.15 };
-
-/**
- * Replay durations from the trace player's pace: a preset's own, else from the steps per second
- * (slower steps, slower animations).
- */
-export function animationScale(speed, preset = null) {
-  if (preset && Object.hasOwn(PRESETS, preset)) return PRESET_ANIMATION[preset] ?? 1;
-  if (!Number.isFinite(speed)) return 0.15;
-  return Math.max(0.15, Math.min(4, Math.pow(DEFAULT_SPEED / Math.max(1, speed), 0.3)));
-}
 
 export class LabyrinthView {
   // Where the shell puts this family's option controls: these in a section of their own (a row

@@ -49,7 +49,7 @@ export function drawBadge(ctx, cx, cy, size, kind) {
   }
 }
 
-/** The player: an orange disc ringed in black and white (the labyrinth's player). */
+/** The player: an orange disc ringed in black and white (as the other families draw a player). */
 export function drawToken(ctx, x, y, radius) {
   ctx.beginPath();
   ctx.arc(x, y, radius, 0, 2 * Math.PI);

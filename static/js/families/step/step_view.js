@@ -5,7 +5,7 @@
 // documented in ../index.js; every bit of state lives on the instance.
 
 import { number, sentence, sizeText } from "../../format.js";
-import { DEFAULT_SPEED, PRESETS } from "../../player.js";
+import { animationScale } from "../../player.js";
 import {
   BLANK, GOAL, START, boardOf, cycleProblem, cycleText, decodeState, directionWord, estimate,
 } from "./step_board.js";
@@ -18,7 +18,6 @@ import { STATUS, StepSearch } from "./step_search.js";
 
 const DEFAULT_CYCLE = [1, 2, 3];
 // The replay's jump durations for each of the player's pace presets (1 = as designed).
-const PRESET_ANIMATION = { slow: 1.8, normal: 1, fast: 0.5, instant: 0.2 };
 const STATUS_WORDS = {
   [STATUS.OPEN]: "frontier", [STATUS.CLOSED]: "expanded", [STATUS.UPDATED]: "frontier (cheaper g)",
   [STATUS.OPEN_B]: "back frontier", [STATUS.CLOSED_B]: "back expanded", [STATUS.UPDATED_B]: "back frontier (cheaper g)",
@@ -338,13 +337,9 @@ export class StepView {
     this.renderer.setScene({ caption: this.solutionCaption });
   }
 
-  /** Replay durations from the trace player's pace: a preset's own, else from the steps per second. */
+  /** Replay durations from the trace player's pace (player.js's rule, shared by every view). */
   animationScale() {
-    const preset = this.player.preset;
-    if (preset && Object.hasOwn(PRESETS, preset)) return PRESET_ANIMATION[preset] ?? 1;
-    const speed = this.player.speed;
-    if (!Number.isFinite(speed)) return 0.2;
-    return Math.max(0.2, Math.min(3, Math.pow(DEFAULT_SPEED / Math.max(1, speed), 0.3)));
+    return animationScale(this.player.speed, this.player.preset);
   }
 
   // ---- the hover read-out ------------------------------------------------------------------------

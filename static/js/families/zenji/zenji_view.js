@@ -7,7 +7,7 @@
 // every bit of state lives on the instance.
 
 import { number, sentence, sizeText } from "../../format.js";
-import { DEFAULT_SPEED, PRESETS } from "../../player.js";
+import { animationScale } from "../../player.js";
 import {
   boardOf, decodeG, decodeState, sideAfter, solutionOf, tileName, timesWord, waterRoute,
 } from "./zenji_board.js";
@@ -17,24 +17,12 @@ import { ZenjiRenderer } from "./zenji_renderer.js";
 import { TURN_MS, ZenjiReplay } from "./zenji_replay.js";
 import { routeTo, STATE, ZenjiSearch } from "./zenji_search.js";
 
-// The animation durations for each of the player's pace presets (1 = as designed).
-const PRESET_ANIMATION = { slow: 1.8, normal: 1, fast: 0.5, instant: 0.15 };
 const MIN_TURN_MS = 60; // a search-trace turn shorter than this is not animated
 const SIDE_WORDS = ["closed", "inlet", "outlet", "source", "drain"];
 const FLOW_WORDS = {
   downhill: "water flows only east or south",
   free: "water flows any way, each tile once",
 };
-
-/**
- * Animation durations from the trace player's pace: a preset's own, else from the steps per second
- * (slower steps, slower animations). The same rule as the labyrinth's replay.
- */
-export function animationScale(speed, preset = null) {
-  if (preset && Object.hasOwn(PRESETS, preset)) return PRESET_ANIMATION[preset] ?? 1;
-  if (!Number.isFinite(speed)) return 0.15;
-  return Math.max(0.15, Math.min(4, Math.pow(DEFAULT_SPEED / Math.max(1, speed), 0.3)));
-}
 
 const mod4 = (k) => ((k % 4) + 4) % 4;
 
