@@ -72,15 +72,21 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--engine", choices=("auto", "generic"), default="auto")
     add_family_options(compare)
 
-    kinds = {kind: family for family in FAMILIES.values() for kind in family.generators}
-    gen = sub.add_parser("generate", help="write a generated puzzle",
-                         description="; ".join(f"{f.name}: {f.generators_help}" for f in FAMILIES.values()
-                                               if f.generators))
-    gen.add_argument("kind", choices=list(kinds))
-    gen.add_argument("rows", type=int, help="rows of cells")
-    gen.add_argument("cols", type=int)
-    gen.add_argument("--seed", type=int, default=1)
-    gen.add_argument("--out", type=Path, required=True)
+    kinds = [kind for family in FAMILIES.values() for kind in family.generators]
+    gen = sub.add_parser(
+        "generate", help="write a generated puzzle",
+        description="Write a new puzzle of KIND; the file type follows --out's extension. Kinds: "
+        + "; ".join(f"{k.name} ({k.help}{', ' + k.board if k.board else ''})" for k in kinds),
+    )
+    gen.add_argument("kind", choices=[k.name for k in kinds])
+    gen.add_argument("rows", help="rows (of maze cells or board cells: see the kind)")
+    gen.add_argument("cols", help="columns")
+    gen.add_argument("--seed", default="1", help="the same seed makes the same puzzle again (default 1)")
+    gen.add_argument("--out", type=Path, required=True, help="the file to write (.txt, .png, .json, .csv)")
+    extra = {o.name: o for k in kinds for o in k.options if o.name not in ("rows", "cols", "seed")}
+    for option in extra.values():
+        gen.add_argument("--" + option.name.replace("_", "-"), dest=option.name, default=None,
+                         help=f"{option.help} ({option.min:g}..{option.max:g}, default {option.default})")
     return parser
 
 
@@ -247,11 +253,25 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def cmd_generate(args: argparse.Namespace) -> int:
     from server.puzzles.errors import PuzzleError
 
-    family = next(f for f in FAMILIES.values() if args.kind in f.generators)
+    family = next(f for f in FAMILIES.values() if any(k.name == args.kind for k in f.generators))
+    generator = family.generator(args.kind)
+    own = {o.name for o in generator.options}
+    fields = {"rows": args.rows, "cols": args.cols, "seed": args.seed}
+    for name, value in vars(args).items():
+        if value is not None and name not in fields and name not in GENERAL_FLAGS | {"kind", "seed"}:
+            if name not in own:
+                return fail(f"--{name.replace('_', '-')} is not an option of the {args.kind} generator")
+            fields[name] = value
     try:
-        print(family.generate(args.kind, args.rows, args.cols, args.seed, args.out))
+        values = generator.parse(fields)
+        fmt = family.check_format(args.out.suffix, None) if args.out.suffix else family.formats[0]
+        made = family.generate(generator.name, values)
+        data = family.save(made.puzzle, fmt)
     except PuzzleError as err:
         return fail(f"{args.out}: {err}")
+    args.out.write_bytes(data)
+    size = " x ".join(str(n) for n in reversed(family.size(made.puzzle)))
+    print(f"wrote {args.out}: {made.description} ({size} board, {len(data):,} bytes)")
     return 0
 
 

@@ -39,6 +39,10 @@ class Config:
     max_runs_per_client: int = 4  # runs at once, one per slot (a comparison shows up to four)
     uploads_per_minute: int = 30
     runs_per_minute: int = 60  # socket runs and HTTP solves together
+    # The editor: each change of a board is a new puzzle, re-solved at once while the pointer moves
+    # (one request in flight per client, so this rate is reached only by a drag of over a minute).
+    edits_per_minute: int = 1800
+    resolves_per_minute: int = 1800  # runs started with "instant": true (the editor's re-solves)
     max_puzzles_per_client: int = 20  # puzzles a client keeps in the store; older ones are dropped
     clients_per_ip: int = 40
     max_id_length: int = 64  # run ids, slots, puzzle ids, algorithm names

@@ -13,7 +13,16 @@ import numpy as np
 import pytest
 
 from server.puzzles.errors import PuzzleError
-from server.puzzles.grid.generate import generate_braid, generate_perfect, maze_to_image, maze_to_text
+from server.puzzles.grid.generate import (
+    GRID_KINDS,
+    MAX_CELLS,
+    Generation,
+    generate_braid,
+    generate_grid,
+    generate_perfect,
+    maze_to_image,
+    maze_to_text,
+)
 from server.puzzles.grid.image import parse_grid_image
 from server.puzzles.grid.model import GridMaze
 from server.puzzles.grid.render import GOAL_RGB, PATH_RGB, START_RGB, render_solution
@@ -30,6 +39,11 @@ def adjacencies(free: np.ndarray) -> int:
 
 def reachable(maze: GridMaze) -> int:
     """Free pixels reachable from the start."""
+    return int(reached(maze).sum())
+
+
+def reached(maze: GridMaze) -> np.ndarray:
+    """Which pixels are reachable from the start (breadth-first over free pixels)."""
     free = maze.cells != 0
     seen = np.zeros_like(free)
     queue = deque(maze.rc(i) for i in maze.starts)
@@ -41,7 +55,7 @@ def reachable(maze: GridMaze) -> int:
             if 0 <= nr < maze.height and 0 <= nc < maze.width and free[nr, nc] and not seen[nr, nc]:
                 seen[nr, nc] = True
                 queue.append((nr, nc))
-    return int(seen.sum())
+    return seen
 
 
 def free_neighbours(free: np.ndarray) -> np.ndarray:
@@ -136,6 +150,207 @@ def test_bad_sizes() -> None:
     for rows, cols in ((0, 5), (5, -1)):
         with pytest.raises(PuzzleError):
             generate_perfect(rows, cols, 0)
+
+
+# --- generate_grid: every kind -----------------------------------------------------------------
+
+TREE_KINDS = ("perfect", "prim", "kruskal", "division")
+LATTICE_KINDS = (*TREE_KINDS, "braid", "rooms")
+BOARD_KINDS = ("random", "terrain")
+TREE_SIZES = [(1, 1), (1, 7), (6, 1), (7, 9), (15, 15)]
+
+
+def replay(generation: Generation) -> np.ndarray:
+    """The board the steps make from the initial fill."""
+    board = np.full(generation.maze.cells.shape, generation.initial_fill, dtype=np.uint8)
+    flat = board.reshape(-1)
+    for index, value in generation.steps.tolist():
+        flat[index] = value
+    return board
+
+
+def png_bytes(maze: GridMaze) -> bytes:
+    buffer = io.BytesIO()
+    maze_to_image(maze).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def test_grid_kinds_are_the_offered_ones() -> None:
+    assert GRID_KINDS == ("perfect", "prim", "kruskal", "division", "braid", "rooms", "random", "terrain")
+
+
+@pytest.mark.parametrize("kind", TREE_KINDS)
+@pytest.mark.parametrize(("rows", "cols"), TREE_SIZES)
+def test_tree_kinds_make_perfect_mazes(kind: str, rows: int, cols: int) -> None:
+    for seed in range(30):
+        maze = generate_grid(kind, rows, cols, seed).maze
+        assert (maze.height, maze.width) == (2 * rows + 1, 2 * cols + 1)
+        free = maze.cells != 0
+        assert free[1::2, 1::2].all(), (kind, seed)  # every cell is free
+        assert not free[::2, ::2].any(), (kind, seed)  # corners between cells are always wall
+        assert int(free.sum()) == 2 * rows * cols - 1 + 2, (kind, seed)  # n cells, n - 1 passages, 2 ends
+        assert adjacencies(free) == int(free.sum()) - 1, (kind, seed)  # one path between any two cells
+        assert reachable(maze) == int(free.sum()), (kind, seed)  # connected
+        assert [maze.rc(i) for i in maze.starts] == [(0, 1)]
+        assert [maze.rc(i) for i in maze.goals] == [(2 * rows, 2 * cols - 1)]
+
+
+@pytest.mark.parametrize("kind", GRID_KINDS)
+def test_every_kind_solvable_deterministic_and_replayable(kind: str) -> None:
+    rows, cols = 12, 17
+    boards = []
+    for seed in (0, 1, 2, 99):
+        generation = generate_grid(kind, rows, cols, seed)
+        maze = generation.maze
+        shape = (rows, cols) if kind in BOARD_KINDS else (2 * rows + 1, 2 * cols + 1)
+        assert maze.cells.shape == shape and maze.cells.dtype == np.uint8
+        assert len(maze.starts) == 1 and len(maze.goals) == 1
+        start, goal = int(maze.starts[0]), int(maze.goals[0])
+        if kind in BOARD_KINDS:
+            assert (maze.rc(start), maze.rc(goal)) == ((0, 0), (rows - 1, cols - 1))
+        assert maze.cells.flat[start] != 0 and maze.cells.flat[goal] != 0
+        assert reached(maze).flat[goal], (kind, seed)  # solvable
+        # The steps: int32 pairs, replayed from the initial fill they give the board, no no-ops.
+        steps = generation.steps
+        assert steps.dtype == np.int32 and steps.ndim == 2 and steps.shape[1] == 2
+        assert generation.initial_fill in (0, 1)
+        assert np.array_equal(replay(generation), maze.cells), (kind, seed)
+        assert len(steps) <= maze.cells.size + 2
+        assert (steps[:, 1] != generation.initial_fill).all()  # nothing set to what it already was
+        assert kind in generation.description and f"seed {seed}" in generation.description
+        # Same arguments, same board.
+        again = generate_grid(kind, rows, cols, seed)
+        assert np.array_equal(again.maze.cells, maze.cells) and np.array_equal(again.steps, steps)
+        boards.append(maze.cells)
+        # The writers: text keeps everything, the image everything but weights.
+        back = parse_grid_text(maze_to_text(maze))
+        assert np.array_equal(back.cells, maze.cells)
+        assert np.array_equal(back.starts, maze.starts) and np.array_equal(back.goals, maze.goals)
+        if not maze.weighted:
+            back = parse_grid_image(png_bytes(maze))
+            assert np.array_equal(back.cells, maze.cells)
+            assert np.array_equal(back.starts, maze.starts) and np.array_equal(back.goals, maze.goals)
+    for i in range(len(boards)):
+        for j in range(i):
+            assert not np.array_equal(boards[i], boards[j]), (kind, i, j)  # other seeds, other boards
+
+
+@pytest.mark.parametrize("kind", GRID_KINDS)
+def test_every_kind_on_thin_and_tiny_boards(kind: str) -> None:
+    for rows, cols in ((1, 1), (1, 2), (2, 1), (1, 9), (8, 1), (2, 2)):
+        generation = generate_grid(kind, rows, cols, 3)
+        assert np.array_equal(replay(generation), generation.maze.cells), (kind, rows, cols)
+        assert reached(generation.maze).flat[generation.maze.goals[0]], (kind, rows, cols)
+
+
+def test_steps_follow_the_algorithms() -> None:
+    # Carving kinds start from walls and set every free pixel once (openings last).
+    for kind in ("perfect", "prim", "kruskal", "braid"):
+        generation = generate_grid(kind, 9, 11, 4)
+        free = int(np.count_nonzero(generation.maze.cells))
+        assert generation.initial_fill == 0 and len(generation.steps) == free, kind
+        assert len(np.unique(generation.steps[:, 0])) == free, kind
+        assert generation.steps[-2:, 0].tolist() == [1, generation.maze.goals[0]], kind
+    # Depth-first and Prim carve each new cell next to the carved part: cell, wall, cell, ...
+    perfect = generate_grid("perfect", 9, 11, 4).steps
+    width = 23
+    for wall, cell in perfect[1:-2].reshape(-1, 2, 2)[:, :, 0].tolist():
+        assert abs(wall - cell) in (1, width)
+    # Kruskal shows its forest of single cells first, then knocks walls down.
+    kruskal = generate_grid("kruskal", 9, 11, 4).steps
+    rows_, cols_ = np.divmod(kruskal[:, 0], width)
+    assert ((rows_[:99] % 2 == 1) & (cols_[:99] % 2 == 1)).all()
+    assert ((rows_[99:-2] + cols_[99:-2]) % 2 == 1).all()
+    # Division and rooms add walls to an open board, the border first; each wall pixel set once.
+    for kind in ("division", "rooms"):
+        generation = generate_grid(kind, 9, 11, 4)
+        walls = int((generation.maze.cells == 0).sum())
+        assert generation.initial_fill == 1 and len(generation.steps) == walls, kind
+        assert (generation.steps[:, 1] == 0).all() and len(np.unique(generation.steps[:, 0])) == walls
+        border = 2 * (19 + 23) - 4 - 2
+        r, c = np.divmod(generation.steps[:border, 0], width)
+        assert ((r == 0) | (r == 18) | (c == 0) | (c == 22)).all(), kind
+    # Random adds walls; terrain raises the land, rock last.
+    random = generate_grid("random", 20, 30, 4)
+    assert random.initial_fill == 1 and (random.steps[:, 1] == 0).all()
+    assert len(random.steps) == int((random.maze.cells == 0).sum())
+    terrain = generate_grid("terrain", 20, 30, 4)
+    assert terrain.initial_fill == 1 and len(terrain.steps) == int((terrain.maze.cells != 1).sum())
+    values = terrain.steps[:, 1]
+    assert (values[values != 0][:-1] <= values[values != 0][1:]).all() and (values[-1] == 0)
+
+
+def test_record_false_gives_the_same_board_without_steps() -> None:
+    for kind in GRID_KINDS:
+        full = generate_grid(kind, 10, 13, 8)
+        bare = generate_grid(kind, 10, 13, 8, record=False)
+        assert np.array_equal(full.maze.cells, bare.maze.cells), kind
+        assert bare.steps.shape == (0, 2) and bare.steps.dtype == np.int32, kind
+
+
+def test_perfect_and_braid_kinds_are_the_classic_generators() -> None:
+    assert np.array_equal(generate_grid("perfect", 20, 25, 6).maze.cells, generate_perfect(20, 25, 6).cells)
+    assert np.array_equal(generate_grid("braid", 20, 25, 6).maze.cells, generate_braid(20, 25, 6).cells)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_rooms_are_open_rooms_joined_by_doors_with_loops(seed: int) -> None:
+    maze = generate_grid("rooms", 30, 40, seed).maze
+    free = maze.cells != 0
+    assert reachable(maze) == int(free.sum())  # every room reachable
+    assert adjacencies(free) > int(free.sum()) + 100  # open floor and loops, far from a tree
+    assert free[1::2, 1::2].all()  # no cell is walled up
+    # Open rooms: many 3 x 3 pixel blocks entirely free (a corridor maze has none).
+    blocks = free[:-2, :-2] & free[1:-1, :-2] & free[2:, :-2]
+    blocks = blocks & free[:-2, 1:-1] & free[1:-1, 1:-1] & free[2:, 1:-1] & free[:-2, 2:] & free[1:-1, 2:]
+    assert int((blocks & free[2:, 2:]).sum()) > free.size // 4
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_density_and_guaranteed_path(seed: int) -> None:
+    maze = generate_grid("random", 60, 80, seed).maze
+    assert abs(float((maze.cells == 0).mean()) - 0.3) < 0.03  # the default density
+    assert maze.cells.max() == 1
+    assert (generate_grid("random", 20, 20, seed, density=0.0).maze.cells == 1).all()
+    for density in (0.45, 0.6):  # above the percolation threshold: the staircase path keeps it solvable
+        dense = generate_grid("random", 40, 50, seed, density=density).maze
+        assert reached(dense).flat[dense.goals[0]]
+        assert float((dense.cells == 0).mean()) > density - 0.1
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_terrain_weights_and_rock(seed: int) -> None:
+    generation = generate_grid("terrain", 50, 70, seed)
+    cells = generation.maze.cells
+    assert generation.maze.weighted
+    counts = np.bincount(cells.ravel(), minlength=10)
+    assert (counts[1:] > cells.size // 30).all()  # every cost 1..9 covers a real share of the ground
+    assert 0 < counts[0] <= 0.1 * cells.size + 1  # the default: a tenth of the board is rock, at most
+    assert cells.flat[generation.maze.starts[0]] == 1 and cells.flat[generation.maze.goals[0]] == 1
+    # Smooth: neighbouring ground differs by little on average (white noise would differ by ~3).
+    ground = cells.astype(int)
+    both = (ground[:, 1:] != 0) & (ground[:, :-1] != 0)
+    assert float(np.abs(ground[:, 1:] - ground[:, :-1])[both].mean()) < 1.2
+    assert (generate_grid("terrain", 30, 30, seed, density=0.0).maze.cells != 0).all()
+    rocky = generate_grid("terrain", 40, 40, seed, density=0.6).maze
+    assert reached(rocky).flat[rocky.goals[0]]  # the rock line lowered to a pass if need be
+
+
+def test_generate_grid_errors_name_the_problem() -> None:
+    with pytest.raises(PuzzleError, match="is not a grid maze kind; choose one of: perfect, prim"):
+        generate_grid("spiral", 5, 5)
+    for density in (-0.1, 0.61, 1.0, float("nan"), "0.3", True):
+        with pytest.raises(PuzzleError, match="option 'density'"):
+            generate_grid("random", 5, 5, 1, density)  # type: ignore[arg-type]
+    with pytest.raises(PuzzleError, match="option 'density'"):
+        generate_grid("terrain", 5, 5, 1, 0.9)
+    for kind in GRID_KINDS:
+        with pytest.raises(PuzzleError, match="over the limit"):
+            generate_grid(kind, MAX_CELLS // 1000 + 1, 1000)
+        with pytest.raises(PuzzleError, match="option 'size'"):
+            generate_grid(kind, 0, 5)
+    with pytest.raises(PuzzleError, match="option 'seed'"):
+        generate_grid("prim", 5, 5, -1)
 
 
 # --- writers --------------------------------------------------------------------------------------

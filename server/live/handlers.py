@@ -69,7 +69,10 @@ def register_handlers(socketio: SocketIO, app: Flask) -> None:
         algorithm = text_field(message, "algorithm")
         options = check_run(puzzle, algorithm, message.get("options"))  # refused before any thread starts
         client = client_id()
-        rate_limits.take("run", config.runs_per_minute, client, remote_address())
+        if message.get("instant") is True:  # the editor's re-solve after a change of the board
+            rate_limits.take("re-solve", config.resolves_per_minute, client, remote_address())
+        else:
+            rate_limits.take("run", config.runs_per_minute, client, remote_address())
         sid = request.sid
 
         def emit(event: str, payload: Any) -> None:

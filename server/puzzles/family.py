@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from server.puzzles.errors import PuzzleError
+from server.puzzles.making import Generated, GeneratorKind
 from server.puzzles.options import Option, Values, heuristic_option, parse_text, validate_json, weight_option
 from server.search.control import CancelFlag
 from server.search.events import CLOSES, Event
@@ -79,8 +80,8 @@ class Family:
     own_options: tuple[Option, ...] = ()
     compiled: bool = False  # searches run compiled (bigger expansion limit)
     path_noun: str = "states"  # what a path is made of, in the CLI's summary
-    generators: tuple[str, ...] = ()  # kinds of puzzle `run.py generate` makes
-    generators_help: str = ""
+    generators: tuple[GeneratorKind, ...] = ()  # what `run.py generate` and the page's Generate make
+    formats: tuple[str, ...] = ()  # file types `save` writes (extensions without the dot)
     options: tuple[Option, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -145,6 +146,8 @@ class Family:
             "name": self.name, "title": self.title, "accept": list(self.extensions), "expects": self.expects,
             "algorithms": list(self.algorithms), "heuristics": list(self.heuristics),
             "options": [option.to_json() for option in self.options], "animation": self.animates,
+            "generators": [kind.to_json() for kind in self.generators], "formats": list(self.formats),
+            "editable": self.editable,
         }
 
     # ---- solving ---------------------------------------------------------------------------------
@@ -220,9 +223,45 @@ class Family:
             f"search {result['seconds']:.3f} s"
         ]
 
-    def generate(self, kind: str, rows: int, cols: int, seed: int, out: Path) -> str:
-        """Write a generated puzzle of ``kind`` to ``out``; returns a line saying what was written."""
+    # ---- making and changing puzzles -------------------------------------------------------------
+    def generator(self, kind: str) -> GeneratorKind:
+        """The generator named ``kind``; raises PuzzleError listing this family's kinds."""
+        for generator in self.generators:
+            if generator.name == kind:
+                return generator
+        kinds = ", ".join(g.name for g in self.generators) or "none"
+        raise PuzzleError(f"{str(kind)[:40]!r} is not a {self.name} generator; choose one of: {kinds}",
+                          "kind")
+
+    def generate(self, kind: str, values: Values) -> Generated:
+        """A new puzzle of ``kind`` from its checked options (rows, cols, seed and the kind's own)."""
         raise NotImplementedError
+
+    def save(self, puzzle: Any, fmt: str | None = None) -> bytes:
+        """The puzzle as a file of type ``fmt`` (one of ``formats``; None: ``default_format``) that
+        ``load`` reads back unchanged; raises PuzzleError when that type cannot hold this puzzle."""
+        raise NotImplementedError
+
+    def default_format(self, puzzle: Any) -> str:
+        """The file type that keeps everything about ``puzzle`` (the first of ``formats``)."""
+        return self.formats[0]
+
+    def check_format(self, fmt: str | None, puzzle: Any) -> str:
+        fmt = (fmt or self.default_format(puzzle)).lower().lstrip(".")
+        if fmt not in self.formats:
+            types = ", ".join(self.formats)
+            raise PuzzleError(f"a {self.title.lower()} is saved as {types}, not {fmt[:20]!r}",
+                              "format")
+        return fmt
+
+    def edit(self, puzzle: Any, edits: list[dict[str, Any]]) -> Any:
+        """A new puzzle: ``puzzle`` with the edit operations (``making.edit_list``) applied in order;
+        raises PuzzleError naming the operation that would make the board invalid."""
+        raise NotImplementedError
+
+    @property
+    def editable(self) -> bool:
+        return type(self).edit is not Family.edit
 
     def warm_up(self, algorithm: str) -> None:
         """Prepare a fast path (the CLI calls it in a thread while the file is read)."""
@@ -301,6 +340,7 @@ def require_text(data: bytes, what: str = "a text file") -> str:
 
 
 __all__ = [
-    "Family", "LoadLimits", "Option", "Recorder", "RunControl", "Solved", "require_text", "stem",
+    "Family", "Generated", "GeneratorKind", "LoadLimits", "Option", "Recorder", "RunControl", "Solved",
+    "require_text", "stem",
     "text_of",
 ]

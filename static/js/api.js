@@ -60,3 +60,22 @@ export async function getCells(id) {
   const response = await request(`/api/puzzles/${encodeURIComponent(id)}/cells`);
   return new Uint8Array(await response.arrayBuffer());
 }
+
+const postJson = (url, body) => json(url, {
+  method: "POST",
+  headers: { "Content-Type": "application/json" },
+  body: JSON.stringify(body),
+});
+
+/** Apply edit operations (the family's, docs/PROTOCOL.md) to a puzzle: the edited puzzle's info (a new id). */
+export const editPuzzle = (id, edits) => postJson(`/api/puzzles/${encodeURIComponent(id)}/edit`, { edits });
+
+/** Generate a puzzle: {kind, rows, cols, seed, ...the kind's options, steps?}; its info plus `generated`. */
+export const generatePuzzle = (body) => postJson("/api/generate", body);
+
+/** Where the puzzle downloads as a file of its family's format (`fmt`: "txt", "png", "json", "csv"). */
+export function fileUrl(id, fmt, name = "") {
+  const query = new URLSearchParams({ format: fmt });
+  if (name) query.set("name", name);
+  return `/api/puzzles/${encodeURIComponent(id)}/file?${query}`;
+}

@@ -8,6 +8,7 @@
 import * as api from "./api.js";
 import { CompareView } from "./compare/compare_view.js";
 import { el } from "./dom.js";
+import { EditSession } from "./edit/edit_session.js";
 import { ExplainPanel } from "./explain/panel.js";
 import { viewClassFor } from "./families/index.js";
 import { Figures } from "./figures.js";
@@ -35,6 +36,8 @@ const app = {
   // The run on the board: {id, algorithm, options, signature, text, result, records, streamTotal, finished}.
   run: null,
   stale: false, // the algorithm or an option changed since the run on the board
+  resolving: false, // an instant re-solve (after an edit) is under way
+  resolveAgain: false, // the board changed again meanwhile: re-solve once more when it ends
 };
 
 const timeline = new Timeline();
@@ -77,8 +80,19 @@ const shell = {
   },
   toolsWidth: () => $("board-tools").offsetWidth + 8, // CSS px the zoom buttons cover
   optionsChanged: () => markStale(), // a view's own option (e.g. a clicked start) changed
+  // The view's editor changed the board: the operations go to the server (docs/PROTOCOL.md, "Editing").
+  edit: (ops, how = {}) => edits.push(ops, how),
   textScale: () => (document.documentElement.classList.contains("large") ? 1.4 : 1),
 };
+
+// Edits of the board on their way to the server; each confirmed one is a new puzzle, re-solved at once.
+const edits = new EditSession({
+  onEdited: puzzleEdited,
+  onFailed: (message, lastGoodId) => {
+    showError(`That change was refused: ${message}`);
+    loadPuzzle(() => api.getPuzzle(lastGoodId), "loading", "the board", false, { edited: true });
+  },
+});
 
 // The comparison view (static/js/compare/): 2–4 algorithms on the puzzle shown, one shared timeline.
 const compare = new CompareView({
@@ -281,7 +295,7 @@ function viewFor(family) {
  * Load a puzzle (fetchInfo resolves to its info); `what` names it in error messages; `focusRun`:
  * the next key press should start the search (a choice from the gallery or the file picker).
  */
-async function loadPuzzle(fetchInfo, label, what, focusRun = false) {
+async function loadPuzzle(fetchInfo, label, what, focusRun = false, { edited = false } = {}) {
   const token = ++app.loadToken;
   cancelRun();
   showError("");
@@ -295,6 +309,10 @@ async function loadPuzzle(fetchInfo, label, what, focusRun = false) {
     if (!view) throw new api.ApiError(`it is a ${info.family} puzzle, which this page cannot show.`);
     const data = await view.prepare(info);
     if (token !== app.loadToken) return;
+    if (edited) {
+      data.edited = true; // the same board, changed: the view keeps its tool and history
+      Object.assign(info, editedTitle(info));
+    }
     showPuzzle(info, view, data);
     setStatus("ready", "idle");
     if (focusRun) $("run").focus();
@@ -340,6 +358,51 @@ function showPuzzle(info, view, data) {
   showRunCaption();
   showPace();
   compare.puzzleShown(info, data);
+  edits.start(info.id);
+}
+
+// ---- editing -------------------------------------------------------------------------------------
+
+/** An edited puzzle keeps its name, marked as edited (it is no longer the gallery's). */
+function editedTitle(info) {
+  const title = app.puzzle?.title || app.puzzle?.name || info.name;
+  return { title: /\(edited\)$/.test(title) ? title : `${title} (edited)`, galleryName: null, description: "" };
+}
+
+/** The server confirmed an edit: the board is a new puzzle; a run on it is re-solved at once. */
+function puzzleEdited(info, reload) {
+  if (reload) {
+    const hadRun = Boolean(app.run);
+    loadPuzzle(async () => info, "loading", "the edited board", false, { edited: true }).then(() => {
+      if (hadRun && app.puzzle?.id === info.id) startRun({ instant: true });
+    });
+    return;
+  }
+  app.puzzle = { ...info, ...editedTitle(info) };
+  app.view.puzzleEdited(app.puzzle, edits.pending);
+  $("puzzle-name").textContent = app.puzzle.title;
+  gallery.markActive(null);
+  compare.puzzleShown(app.puzzle, app.view.currentData?.() || null);
+  requestResolve();
+}
+
+/** After a change of the board, search it again with the choices on the form and show the end at once. */
+function requestResolve() {
+  if (!app.run || compare.active || !app.puzzle) return;
+  if (app.resolving) {
+    app.resolveAgain = true;
+    return;
+  }
+  startRun({ instant: true });
+}
+
+function resolveEnded() {
+  if (!app.resolving) return;
+  app.resolving = false;
+  if (app.resolveAgain) {
+    app.resolveAgain = false;
+    requestResolve();
+  }
 }
 
 /** What every family shows of a new puzzle: title, notes, size, empty figures. */
@@ -437,10 +500,21 @@ function resetStats() {
 
 function cancelRun() {
   if (app.run && !app.run.finished) live.cancel(app.run.id);
+  if (app.pendingRun) {
+    live.cancel(app.pendingRun.id);
+    app.pendingRun = null;
+    app.resolving = false;
+    app.resolveAgain = false;
+  }
   $("cancel").hidden = true;
 }
 
-function startRun() {
+/**
+ * Start a search of the puzzle shown with the form's choices. `instant` (the editor's re-solve): the
+ * trace is gathered off-screen and shown at its end in one go, with no busy spinner and no animation;
+ * Play then animates it as usual.
+ */
+function startRun({ instant = false } = {}) {
   const view = app.view;
   if (!app.puzzle || !view) return;
   const algorithm = $("algorithm").value;
@@ -458,26 +532,52 @@ function startRun() {
   }
   cancelRun();
   showError("");
-  timeline.reset();
-  tally.reset();
-  player.rewind();
-  resetStats();
+  if (!instant) {
+    app.resolving = false;
+    app.resolveAgain = false;
+    clearBoardForRun();
+  }
   const options = form.values(algorithm, view.viewOptions());
-  app.run = {
+  const run = {
     id: null, algorithm, options, signature: selectionSignature(), text: runText(algorithm, options),
     result: null, records: null, streamTotal: null, finished: false,
+    instant, buffered: instant ? [] : null, // an instant run's frames until its end
   };
+  if (instant) {
+    app.resolving = true;
+    app.resolveStarted = performance.now();
+    app.pendingRun = run; // the board keeps the last run until this one is complete
+  } else {
+    app.run = run;
+    app.pendingRun = null;
+  }
   app.stale = false;
-  const run = app.run;
+  const current = () => run === app.run || run === app.pendingRun;
   run.id = live.start(
-    { puzzle: app.puzzle.id, algorithm, options },
+    { puzzle: app.puzzle.id, algorithm, options, instant },
     {
       onStatus: (msg) => run === app.run && runStatus(msg),
-      onFrame: (frame, msg) => run === app.run && runFrame(frame, msg),
-      onDone: (msg) => run === app.run && runDone(msg),
-      onError: (error) => run === app.run && finishRunWithError(error),
+      onFrame: (frame, msg) => {
+        if (run === app.pendingRun) run.buffered.push([frame, msg]);
+        else if (run === app.run) runFrame(frame, msg);
+      },
+      onDone: (msg) => {
+        if (run === app.pendingRun) showInstantRun(run, msg);
+        else if (run === app.run) runDone(msg);
+      },
+      onError: (error) => {
+        if (run === app.pendingRun) {
+          app.pendingRun = null;
+          resolveEnded();
+          showError(error);
+        } else if (run === app.run) finishRunWithError(error);
+      },
     },
   );
+  if (instant) {
+    setStatus("re-solving…", "busy");
+    return;
+  }
   view.runStarted(run.id, { algorithm, options });
   updateLegend();
   showRunCaption();
@@ -488,6 +588,36 @@ function startRun() {
   $("cancel").hidden = false;
   player.play();
   bringBoardIntoView();
+}
+
+/** A new run takes the board: no trace, no figures. */
+function clearBoardForRun() {
+  timeline.reset();
+  tally.reset();
+  player.rewind();
+  resetStats();
+}
+
+/** An instant run is complete: swap it onto the board in one task (one redraw), at its end. */
+function showInstantRun(run, msg) {
+  app.pendingRun = null;
+  if (!current()) return;
+  app.run = run;
+  clearBoardForRun();
+  app.view.runStarted(run.id, { algorithm: run.algorithm, options: run.options });
+  for (const [frame, raw] of run.buffered) runFrame(frame, raw);
+  run.buffered = null;
+  runDone(msg);
+  updateLegend();
+  showRunCaption();
+  player.last();
+  app.lastResolveMs = performance.now() - app.resolveStarted;
+  document.body.dataset.resolveMs = String(Math.round(app.lastResolveMs)); // tests, benchmarks
+  resolveEnded();
+
+  function current() {
+    return app.puzzle && run.id && !compare.active;
+  }
 }
 
 /** After Run the next key press belongs to the player, and the board must be in sight (phones). */
@@ -685,6 +815,7 @@ const TEXT_INPUTS = new Set(["text", "number", "search", "email", "url", "tel", 
 
 function bindKeys() {
   document.addEventListener("keydown", (event) => {
+    if (editKey(event)) return;
     if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
     if (gallery.isOpen || $("keys-dialog").open) return; // a dialog has the keyboard (Esc closes it)
     const target = event.target;
@@ -711,6 +842,19 @@ function bindKeys() {
     else handled = false;
     if (handled) event.preventDefault();
   });
+}
+
+/** Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y undo and redo the editor's changes (outside text fields). */
+function editKey(event) {
+  if (!(event.ctrlKey || event.metaKey) || event.altKey || !app.view?.editUndo) return false;
+  const tag = event.target?.tagName;
+  if (tag === "TEXTAREA" || (tag === "INPUT" && TEXT_INPUTS.has(event.target.type))) return false;
+  const key = event.key.toLowerCase();
+  if (key !== "z" && key !== "y") return false;
+  if (key === "y" || event.shiftKey) app.view.editRedo();
+  else app.view.editUndo();
+  event.preventDefault();
+  return true;
 }
 
 const presenting = () => document.documentElement.classList.contains("presenting");

@@ -60,12 +60,14 @@ export class Live {
    * onError (plain message).
    * Starting a run in a slot makes the server cancel our previous run in that slot.
    */
-  start({ puzzle, algorithm, options, slot = "main" }, handlers) {
+  start({ puzzle, algorithm, options, slot = "main", instant = false }, handlers) {
     const run = newRunId();
     for (const [id, h] of this.runs) if (h.slot === slot) this.runs.delete(id);
     this.runs.set(run, { ...handlers, slot });
     if (!this.socket.connected && !this.socket.active) this.socket.connect();
-    this.socket.timeout(15000).emit("run_start", { run, slot, puzzle, algorithm, options }, (err, reply) => {
+    const message = { run, slot, puzzle, algorithm, options };
+    if (instant) message.instant = true; // the editor's re-solve: counted apart from runs (docs/PROTOCOL.md)
+    this.socket.timeout(15000).emit("run_start", message, (err, reply) => {
       const h = this.runs.get(run);
       if (!h) return;
       if (err) {

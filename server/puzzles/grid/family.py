@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from server.puzzles.errors import PuzzleError
 from server.puzzles.family import Family, LoadLimits, RunControl, Solved, stem
 from server.puzzles.grid.model import GridMaze
 from server.puzzles.grid.problem import HEURISTICS, GridProblem
+from server.puzzles.making import Generated, GeneratorKind, size_options
 from server.puzzles.options import Option, Values
 from server.search.control import CANCELLED
 from server.search.problem import Problem
@@ -24,6 +26,33 @@ IMAGE_MAGIC = (b"\x89PNG", b"GIF8", b"BM", b"\xff\xd8\xff", b"RIFF")
 TEXT_EXTENSIONS = (".txt", ".maze")
 _GRID_CHARS = re.compile(r"[#. SG1-9\r\n]")
 SNIFF_BYTES = 65_536  # how much of a text file sniffing reads
+
+
+_LATTICE = "2 x ROWS + 1 by 2 x COLS + 1 board cells (walls between the maze's cells)"
+_MAZE_SIZE = size_options((1, 20, 1000), (1, 20, 1000), "maze cells")
+_BOARD_SIZE = size_options((2, 40, 2000), (2, 40, 2000), "board cells")
+GENERATORS = (
+    GeneratorKind("perfect", "Perfect maze (recursive backtracker)",
+                  "long winding corridors; exactly one path between any two cells", _MAZE_SIZE, _LATTICE),
+    GeneratorKind("prim", "Perfect maze (Prim)", "many short dead ends; one path between any two cells",
+                  _MAZE_SIZE, _LATTICE),
+    GeneratorKind("kruskal", "Perfect maze (Kruskal)", "even texture; one path between any two cells",
+                  _MAZE_SIZE, _LATTICE),
+    GeneratorKind("division", "Perfect maze (recursive division)",
+                  "long straight walls, each with one gap; one path between any two cells",
+                  _MAZE_SIZE, _LATTICE),
+    GeneratorKind("braid", "Braid maze", "a perfect maze with every dead end opened: many loops",
+                  _MAZE_SIZE, _LATTICE),
+    GeneratorKind("rooms", "Rooms", "open rooms joined by doors, with loops", _MAZE_SIZE, _LATTICE),
+    GeneratorKind("random", "Random walls", "each cell a wall by chance, always solvable", (
+        *_BOARD_SIZE,
+        Option("density", "float", "Wall density", "the share of cells that are walls",
+               default=0.3, min=0.0, max=0.6, step=0.05),
+    )),
+    GeneratorKind("terrain", "Weighted terrain",
+                  "free cells costing 1-9 from smooth noise: hills and valleys",
+                  _BOARD_SIZE),
+)
 
 
 class GridFamily(Family):
@@ -49,9 +78,8 @@ class GridFamily(Family):
             ),
             compiled=True,
             path_noun="cells",
-            generators=("perfect", "braid"),
-            generators_help="perfect (one path between any two cells) or braid (no dead ends) mazes of "
-            "ROWS x COLS cells, written as PNG (2*ROWS+1 pixels high) or text for .txt",
+            generators=GENERATORS,
+            formats=("txt", "png"),
         )
 
     # ---- files -----------------------------------------------------------------------------------
@@ -162,15 +190,38 @@ class GridFamily(Family):
         board = CellBoard(maze.cells, cell_colours()[:10], maze.starts.tolist(), maze.goals.tolist())
         return search_frames(board, solved.trace, max_frames, max_side, progress)
 
-    def generate(self, kind: str, rows: int, cols: int, seed: int, out: Path) -> str:
-        from server.puzzles.grid.generate import generate_braid, generate_perfect, maze_to_image, maze_to_text
+    # ---- making and editing ------------------------------------------------------------------------
+    def generate(self, kind: str, values: Values) -> Generated:
+        from server.puzzles.grid.generate import generate_grid
 
-        maze = (generate_perfect if kind == "perfect" else generate_braid)(rows, cols, seed)
-        if out.suffix.lower() == ".txt":
-            out.write_text(maze_to_text(maze), encoding="utf-8")
-        else:
-            maze_to_image(maze).save(out)
-        return f"wrote {out} ({maze.width} x {maze.height} pixels)"
+        made = generate_grid(kind, values["rows"], values["cols"], values["seed"], values.get("density"))
+        return Generated(made.maze, made.description, made.initial_fill, made.steps)
+
+    def save(self, puzzle: GridMaze, fmt: str | None = None) -> bytes:
+        from server.puzzles.grid.generate import maze_to_image, maze_to_text
+
+        fmt = self.check_format(fmt, puzzle)
+        if fmt == "txt":
+            return maze_to_text(puzzle).encode("ascii")
+        if puzzle.weighted:
+            raise PuzzleError("a PNG keeps walls and free cells only, and this board has weights: "
+                              "save it as txt", "format")
+        buffer = io.BytesIO()
+        maze_to_image(puzzle).save(buffer, "PNG", optimize=puzzle.width * puzzle.height <= 4_000_000)
+        data = buffer.getvalue()
+        from server.puzzles.grid.image import parse_grid_image
+
+        again = parse_grid_image(data, puzzle.name)
+        same = np.array_equal(again.starts, puzzle.starts) and np.array_equal(again.goals, puzzle.goals)
+        if not same:  # an image's start and goal are the openings in its border
+            raise PuzzleError("a PNG marks the start and goal only as openings in the border (or in "
+                              "colour), and this board's differ: save it as txt", "format")
+        return data
+
+    def edit(self, puzzle: GridMaze, edits: list[dict[str, Any]]) -> GridMaze:
+        from server.puzzles.grid.edit import edit_grid
+
+        return edit_grid(puzzle, edits)
 
     def warm_up(self, algorithm: str) -> None:
         if algorithm in self.algorithms:

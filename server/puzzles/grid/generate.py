@@ -1,28 +1,118 @@
-"""Maze generators on the pixel lattice of the mikepound mazes, and writers for images and text.
+"""Grid maze generators (``generate_grid`` and its kinds) and the writers for images and text.
 
-A maze of ``rows`` x ``cols`` cells is a (2 rows + 1) x (2 cols + 1) pixel grid: cell (i, j) is the
-pixel (2i + 1, 2j + 1), walls and corridors are one pixel wide, and the outer border is wall except
-two openings: the start above the first cell of the top row, the goal below the last cell of the
-bottom row.
+The maze kinds (perfect, prim, kruskal, division, braid, rooms) make ``rows`` x ``cols`` cells on
+the pixel lattice of the mikepound mazes: a (2 rows + 1) x (2 cols + 1) board where cell (i, j) is
+the pixel (2i + 1, 2j + 1), walls and corridors are one pixel wide, and the outer border is wall
+except two openings: the start above the first cell of the top row, the goal below the last cell
+of the bottom row. The board kinds (random, terrain) make a ``rows`` x ``cols`` board directly,
+start at the top-left cell and goal at the bottom-right one.
 
-Randomness comes from numpy's PCG64 seeded with ``seed`` and is drawn *before* the compiled
-kernels run, so a seed gives the same maze on every machine and numba version.
+Randomness comes from numpy's PCG64 seeded with ``seed`` (and a number per kind) and is drawn
+*before* the compiled kernels run, so a seed gives the same maze on every machine and numba
+version. The kernels live in ``generate_lattice.py`` and ``generate_open.py``.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
-from numba import njit
 from PIL import Image
 
-from server.puzzles.errors import PuzzleError
+from server.puzzles.errors import PuzzleError, show_value
+from server.puzzles.grid import generate_lattice as lattice
+from server.puzzles.grid import generate_open as board
 from server.puzzles.grid.model import WALL, GridMaze
 
 MAX_CELLS = 100_000_000  # 20001 x 20001 pixels: beyond that the image alone is over 400 MB
+MAX_DENSITY = 0.6
 
-# Cell neighbours in the order N, E, S, W.
-_DR = np.array([-1, 0, 1, 0], dtype=np.int64)
-_DC = np.array([0, 1, 0, -1], dtype=np.int64)
+GRID_KINDS: tuple[str, ...] = (
+    "perfect",
+    "prim",
+    "kruskal",
+    "division",
+    "braid",
+    "rooms",
+    "random",
+    "terrain",
+)
+
+_ALGORITHMS = {
+    "perfect": "recursive backtracker (randomised depth-first search)",
+    "prim": "randomised Prim",
+    "kruskal": "randomised Kruskal",
+    "division": "recursive division",
+    "braid": "recursive backtracker, every dead end opened",
+    "rooms": f"recursive division down to rooms of up to {lattice.ROOM_CELLS} x {lattice.ROOM_CELLS} cells, "
+    "several doors per wall",
+}
+
+
+@dataclass
+class Generation:
+    """A generated maze and how it was made: replaying ``steps`` on a board of ``initial_fill``
+    gives ``maze.cells``."""
+
+    maze: GridMaze  # with starts and goals set
+    initial_fill: int  # the value of every cell before the first step (0 = wall, 1 = free)
+    steps: np.ndarray  # int32 (n, 2): (flat cell index, new value) in the order the generator made them
+    description: str  # one line, e.g. "prim maze, 20 x 30 cells, seed 7"
+
+
+def generate_grid(
+    kind: str, rows: int, cols: int, seed: int = 1, density: float | None = None, *, record: bool = True
+) -> Generation:
+    """A maze of the given kind (one of GRID_KINDS), with the steps that animate its making.
+
+    ``density`` is used by ``random`` (chance of a wall per cell, default 0.3) and ``terrain``
+    (share of the board, the highest ground, that is rock, default 0.1), 0..0.6; the other kinds
+    ignore it. ``record=False`` skips the steps (an empty array), for the CLI and huge boards.
+    """
+    if kind not in GRID_KINDS:
+        raise PuzzleError(
+            f"{show_value(kind, 40)} is not a grid maze kind; choose one of: {', '.join(GRID_KINDS)}", "kind"
+        )
+    _check_size(rows, cols)
+    _check_seed(seed)
+    if density is not None:
+        _check_density(density)
+    rows, cols, seed = int(rows), int(cols), int(seed)
+    name = f"{kind}-{rows}x{cols}-seed{seed}"
+
+    if kind in ("random", "terrain"):
+        if kind == "random":
+            value = board.RANDOM_DENSITY if density is None else float(density)
+            cells, steps, note = board.random_board(rows, cols, seed, value, record)
+            description = f"random board, {rows} x {cols} cells, density {value:g}, seed {seed}"
+        else:
+            value = board.TERRAIN_DENSITY if density is None else float(density)
+            cells, steps, note = board.terrain_board(rows, cols, seed, value, record)
+            description = f"terrain, {rows} x {cols} cells, rock {value:g}, seed {seed}"
+        goal = rows * cols - 1
+        notes = [f"{description}: {note}", "start: the top-left cell", "goal: the bottom-right cell"]
+        maze = GridMaze(cells, [0], [goal], name=name, source="generated", notes=notes)
+        return Generation(maze, 1, steps, description)
+
+    description = f"{kind} maze, {rows} x {cols} cells, seed {seed}"
+    notes = [f"{description}: {_ALGORITHMS[kind]}"]
+    fill = 0
+    if kind in ("perfect", "braid"):
+        pixels, steps = lattice.backtracker(rows, cols, seed, record)
+        if kind == "braid":
+            pixels, steps, opened = lattice.braid(pixels, steps, rows, cols, seed, 1.0, record)
+            notes[0] += f"; {opened} dead ends opened"
+    elif kind == "prim":
+        pixels, steps = lattice.prim(rows, cols, seed, record)
+    elif kind == "kruskal":
+        pixels, steps = lattice.kruskal(rows, cols, seed, record)
+    else:  # division, rooms: walls added to an open board, which keeps its two openings
+        fill = 1
+        ends = (1, (2 * rows + 1) * (2 * cols + 1) - 2)
+        pixels, steps = lattice.division(rows, cols, seed, kind == "rooms", ends, record)
+    if record:
+        steps = np.concatenate([steps, _opening_steps(pixels)])
+    return Generation(_with_openings(pixels, name, notes), fill, steps, description)
 
 
 def generate_perfect(rows: int, cols: int, seed: int = 0) -> GridMaze:
@@ -32,11 +122,7 @@ def generate_perfect(rows: int, cols: int, seed: int = 0) -> GridMaze:
     junctions. 2000 x 2000 cells take well under a second once the kernel is compiled (cached).
     """
     _check_size(rows, cols)
-    rng = np.random.default_rng(seed)
-    first = int(rng.integers(rows * cols))
-    draws = rng.integers(0, 2**31, size=rows * cols, dtype=np.int64)
-    pixels = np.zeros((2 * rows + 1, 2 * cols + 1), dtype=np.uint8)
-    _carve_backtracker(pixels, rows, cols, first, draws, _DR, _DC)
+    pixels, _ = lattice.backtracker(rows, cols, seed, record=False)
     return _with_openings(pixels, f"perfect-{rows}x{cols}-seed{seed}", [f"perfect maze, seed {seed}"])
 
 
@@ -49,14 +135,9 @@ def generate_braid(rows: int, cols: int, seed: int = 0, braid: float = 1.0) -> G
     """
     if not 0.0 <= braid <= 1.0:
         raise PuzzleError(f"braid must be between 0 and 1, not {braid}", "option 'braid'")
-    maze = generate_perfect(rows, cols, seed)
-    # A separate stream (seeded from the same seed) keeps the perfect maze identical for any braid.
-    rng = np.random.default_rng([seed, 1])
-    order = rng.permutation(rows * cols).astype(np.int64)
-    chance = rng.random(rows * cols)
-    draws = rng.integers(0, 2**31, size=rows * cols, dtype=np.int64)
-    pixels = maze.cells.copy()
-    opened = _remove_dead_ends(pixels, rows, cols, order, chance, draws, braid, _DR, _DC)
+    _check_size(rows, cols)
+    pixels, steps = lattice.backtracker(rows, cols, seed, record=False)
+    pixels, _, opened = lattice.braid(pixels, steps, rows, cols, seed, braid, record=False)
     return _with_openings(
         pixels,
         f"braid-{rows}x{cols}-seed{seed}",
@@ -65,13 +146,23 @@ def generate_braid(rows: int, cols: int, seed: int = 0, braid: float = 1.0) -> G
 
 
 def maze_to_image(maze: GridMaze) -> Image.Image:
-    """A two-colour palette image (index 0 black = wall, 1 white = free), like the mikepound PNGs.
+    """A palette image (index 0 black = wall, 1 white = free), like the mikepound PNGs.
 
     Weights are not kept: every free cell is white. Openings in the border are free, so white.
+    When the ends are not the single openings of the top and bottom border rows (which the image
+    reader takes as start and goal), one start and one goal are marked: a blue start pixel and a red
+    goal pixel, the reader's marker colours. Other ends (several starts, say) are not written.
     """
     index = (maze.cells != WALL).astype(np.uint8)
+    palette = [0, 0, 0, 255, 255, 255]
+    single = len(maze.starts) == 1 and len(maze.goals) == 1 and maze.starts[0] != maze.goals[0]
+    if single and not _ends_are_openings(maze):
+        flat = index.reshape(-1)
+        flat[maze.starts] = 2
+        flat[maze.goals] = 3
+        palette += [0, 0, 255, 255, 0, 0]
     image = Image.frombytes("P", (maze.width, maze.height), index.tobytes())
-    image.putpalette([0, 0, 0, 255, 255, 255])
+    image.putpalette(palette)
     return image
 
 
@@ -95,6 +186,34 @@ def _check_size(rows: int, cols: int) -> None:
         raise PuzzleError(f"{rows} x {cols} cells is over the limit of {MAX_CELLS:,} cells", "option 'size'")
 
 
+def _check_seed(seed: int) -> None:
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise PuzzleError(
+            f"the seed must be a whole number from 0 up, not {show_value(seed)}", "option 'seed'"
+        )
+
+
+def _check_density(density: float) -> None:
+    # ``not a <= x <= b`` also refuses NaN.
+    if (
+        isinstance(density, bool)
+        or not isinstance(density, int | float | np.integer | np.floating)
+        or not 0 <= density <= MAX_DENSITY
+    ):
+        raise PuzzleError(
+            f"density must be a number from 0 to {MAX_DENSITY:g}, not {show_value(density)}",
+            "option 'density'",
+        )
+
+
+def _opening_steps(pixels: np.ndarray) -> np.ndarray:
+    """The steps that cut the two openings (none for an opening already free)."""
+    height, width = pixels.shape
+    ends = np.array([1, (height - 1) * width + width - 2], dtype=np.int32)
+    ends = ends[pixels.reshape(-1)[ends] == 0]
+    return np.column_stack([ends, np.ones_like(ends)])
+
+
 def _with_openings(pixels: np.ndarray, name: str, notes: list[str]) -> GridMaze:
     """Open the border above the first top cell (start) and below the last bottom cell (goal)."""
     height, width = pixels.shape
@@ -106,88 +225,10 @@ def _with_openings(pixels: np.ndarray, name: str, notes: list[str]) -> GridMaze:
     return GridMaze(pixels, [start], [goal], name=name, source="generated", notes=notes)
 
 
-@njit(cache=True)
-def _carve_backtracker(pixels, rows, cols, first, draws, dr, dc):  # pragma: no cover - compiled
-    """Iterative recursive-backtracker: carve from the top of the stack into a random unvisited cell."""
-    n = rows * cols
-    visited = np.zeros(n, dtype=np.bool_)
-    stack = np.empty(n, dtype=np.int64)
-    choices = np.empty(4, dtype=np.int64)
-    stack[0] = first
-    visited[first] = True
-    pixels[2 * (first // cols) + 1, 2 * (first % cols) + 1] = 1
-    depth = 1
-    used = 0
-    while depth > 0:
-        cell = stack[depth - 1]
-        r = cell // cols
-        c = cell % cols
-        k = 0
-        for d in range(4):
-            nr = r + dr[d]
-            nc = c + dc[d]
-            if 0 <= nr < rows and 0 <= nc < cols and not visited[nr * cols + nc]:
-                choices[k] = d
-                k += 1
-        if k == 0:
-            depth -= 1  # dead end: back up
-            continue
-        d = choices[draws[used] % k]
-        used += 1
-        nr = r + dr[d]
-        nc = c + dc[d]
-        nxt = nr * cols + nc
-        visited[nxt] = True
-        pixels[2 * r + 1 + dr[d], 2 * c + 1 + dc[d]] = 1  # the wall between the two cells
-        pixels[2 * nr + 1, 2 * nc + 1] = 1
-        stack[depth] = nxt
-        depth += 1
-
-
-@njit(cache=True)
-def _passages(pixels, rows, cols, r, c, dr, dc):  # pragma: no cover - compiled
-    count = 0
-    for d in range(4):
-        nr = r + dr[d]
-        nc = c + dc[d]
-        if 0 <= nr < rows and 0 <= nc < cols and pixels[2 * r + 1 + dr[d], 2 * c + 1 + dc[d]] != 0:
-            count += 1
-    return count
-
-
-@njit(cache=True)
-def _remove_dead_ends(pixels, rows, cols, order, chance, draws, braid, dr, dc):  # pragma: no cover
-    """Visit cells in random order; open one more wall of each dead end with probability ``braid``."""
-    preferred = np.empty(4, dtype=np.int64)
-    others = np.empty(4, dtype=np.int64)
-    opened = 0
-    for i in range(order.shape[0]):
-        cell = order[i]
-        r = cell // cols
-        c = cell % cols
-        if _passages(pixels, rows, cols, r, c, dr, dc) != 1 or chance[i] >= braid:
-            continue
-        n_pref = 0
-        n_other = 0
-        for d in range(4):
-            nr = r + dr[d]
-            nc = c + dc[d]
-            if not (0 <= nr < rows and 0 <= nc < cols):
-                continue
-            if pixels[2 * r + 1 + dr[d], 2 * c + 1 + dc[d]] != 0:
-                continue  # already open
-            if _passages(pixels, rows, cols, nr, nc, dr, dc) == 1:
-                preferred[n_pref] = d
-                n_pref += 1
-            else:
-                others[n_other] = d
-                n_other += 1
-        if n_pref > 0:
-            d = preferred[draws[i] % n_pref]
-        elif n_other > 0:
-            d = others[draws[i] % n_other]
-        else:
-            continue  # a 1-wide maze: nowhere to open
-        pixels[2 * r + 1 + dr[d], 2 * c + 1 + dc[d]] = 1
-        opened += 1
-    return opened
+def _ends_are_openings(maze: GridMaze) -> bool:
+    """Would the image reader find these ends as the free pixels of the top and bottom border rows?"""
+    if maze.height < 2:
+        return False
+    top = np.flatnonzero(maze.cells[0] != WALL)
+    bottom = np.flatnonzero(maze.cells[-1] != WALL) + (maze.height - 1) * maze.width
+    return list(top) == list(maze.starts) and list(bottom) == list(maze.goals)

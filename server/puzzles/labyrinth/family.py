@@ -19,6 +19,7 @@ from server.puzzles.family import (
     require_text,
     stem,
 )
+from server.puzzles.labyrinth.generate import GAME_SIDE
 from server.puzzles.labyrinth.model import LabyrinthPuzzle
 from server.puzzles.labyrinth.parse import (
     MAX_SIDE,
@@ -30,6 +31,7 @@ from server.puzzles.labyrinth.parse import (
 )
 from server.puzzles.labyrinth.problem import HEURISTICS
 from server.puzzles.labyrinth.solve import ALGORITHMS, VIEWS, make_problem, solve_labyrinth
+from server.puzzles.making import Generated, GeneratorKind, size_options
 from server.puzzles.options import Option, Values
 from server.search.problem import Problem
 
@@ -37,6 +39,18 @@ MAX_FILE_BYTES = 1_000_000  # a 64 x 64 board is ~12 KB of CSV; padded JSON stay
 _SEPARATOR = re.compile(r"[;,]")
 MOVE_LABELS = {"combined": "combined (push + walk)", "separate": "separate (push or walk)"}
 VIEW_LABELS = {"states": "states (one player)", "sets": "sets (all reachable places)"}
+
+
+GENERATORS = (
+    GeneratorKind("labyrinth-course", "Shifting tiles, course rules",
+                  "random tiles; rows 0, 2, ... pushed from the left, 1, 3, ... from the right; enter below "
+                  "column 0, leave above the last; kept when a search finds the way out",
+                  size_options((2, 5, 9), (2, 5, 9), "tiles")),
+    GeneratorKind("labyrinth-game", "Shifting tiles, board game (7 x 7)",
+                  "random tiles; rows and columns 1, 3, 5 pushed from both sides, the free tile turned; "
+                  "kept when a search finds the way out",
+                  size_options((GAME_SIDE,) * 3, (GAME_SIDE,) * 3, "tiles")),
+)
 
 
 class LabyrinthFamily(Family):
@@ -74,6 +88,8 @@ class LabyrinthFamily(Family):
                 Option("rotate_free", "bool", "Turn the free tile", "the board game: turn it before pushing",
                        optional=True, stage="load"),
             ),
+            generators=GENERATORS,
+            formats=("json", "csv"),
         )
 
     # ---- files -----------------------------------------------------------------------------------
@@ -175,6 +191,51 @@ class LabyrinthFamily(Family):
         ]
         lines += [f"  {number}. {move['text']}" for number, move in enumerate(result["moves"], start=1)]
         return lines
+
+    # ---- making and editing ------------------------------------------------------------------------
+    def generate(self, kind: str, values: Values) -> Generated:
+        from server.puzzles.labyrinth.generate import solvable_board
+
+        self.generator(kind)
+        rows, cols, seed = values["rows"], values["cols"], values["seed"]
+        if kind == "labyrinth-game" and (rows, cols) != (GAME_SIDE, GAME_SIDE):
+            raise PuzzleError(
+                f"the board game's board is {GAME_SIDE} x {GAME_SIDE} tiles, not {rows} x {cols}",
+                "option 'rows'",
+            )
+        made = solvable_board(kind, rows, cols, seed)
+        what = "board-game labyrinth" if kind == "labyrinth-game" else "course labyrinth"
+        retried = "" if made.attempt == 0 else f", board {made.attempt + 1} tried: derived seed {made.seed}"
+        return Generated(made.puzzle, f"a {rows} x {cols} {what}, solvable: a search found a way out in "
+                         f"{made.moves} moves (seed {seed}{retried})")
+
+    def save(self, puzzle: LabyrinthPuzzle, fmt: str | None = None) -> bytes:
+        """The project's JSON (everything), or seed 000's CSV (tiles and free tile only: refused when the
+        board sets anything else the CSV would lose)."""
+        fmt = self.check_format(fmt, puzzle)
+        if fmt == "json":
+            return (json.dumps(puzzle_to_json(puzzle)) + "\n").encode()
+        rows = [";".join(str(code) for code in row) for row in puzzle.board_rows()]
+        text = "\n".join([*rows, str(puzzle.free) + ";" * (puzzle.cols - 1)]) + "\n"
+        again = parse_labyrinth_csv(text, LabyrinthOptions(), puzzle.name)
+        lost = [what for what, same in (
+            (f"the start column {puzzle.start_col}", again.start_col == puzzle.start_col),
+            (f"the goal column {puzzle.goal_col}", again.goal_col == puzzle.goal_col),
+            ("its insertion points", again.insertions == puzzle.insertions),
+            (f"{puzzle.moves} moves", again.moves == puzzle.moves),
+            ("turning the free tile", again.rotate_free == puzzle.rotate_free),
+        ) if not same]
+        if lost:
+            raise PuzzleError(
+                "a CSV holds the tiles and the free tile only (the rest reads as the task's defaults), and "
+                f"this board also sets {', '.join(lost)}: save it as json", "format",
+            )
+        return text.encode()
+
+    def edit(self, puzzle: LabyrinthPuzzle, edits: list[dict[str, Any]]) -> LabyrinthPuzzle:
+        from server.puzzles.labyrinth.edit import edit_labyrinth
+
+        return edit_labyrinth(puzzle, edits)
 
     @staticmethod
     def _variant(puzzle: LabyrinthPuzzle, options: Values) -> LabyrinthPuzzle:

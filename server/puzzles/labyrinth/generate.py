@@ -1,9 +1,13 @@
-"""Random labyrinth boards: the course's layout and the board game's, from a seed."""
+"""Random labyrinth boards: the course's layout and the board game's, from a seed, and solvable ones
+(``solvable_board``: checked by the family's own search, retried from derived seeds)."""
 
 from __future__ import annotations
 
 import random
+import time
+from dataclasses import dataclass, replace
 
+from server.puzzles.errors import PuzzleError
 from server.puzzles.labyrinth.model import LabyrinthPuzzle, insertion_points
 
 
@@ -28,3 +32,45 @@ def board_game(seed: int) -> LabyrinthPuzzle:
         rotate_free=True,
         name=f"game-{seed}",
     )
+
+
+KINDS = ("labyrinth-course", "labyrinth-game")
+GAME_SIDE = 7  # the board game's board: 7 x 7 tiles
+MAX_ATTEMPTS = 20  # boards tried for one seed before giving up
+CHECK_EXPANSIONS = 1_000  # the solvability check's budget: most boards are solved in a few dozen
+CHECK_SECONDS = 30.0  # a safety net only: past it the request fails, so a seed never depends on the clock
+
+
+@dataclass
+class SolvableBoard:
+    """A generated board, the moves of the way out the check found, and the seed that made it."""
+
+    puzzle: LabyrinthPuzzle
+    moves: int
+    seed: int  # the seed asked for, or the derived one (seed * 1000 + k) of the k-th retry
+    attempt: int  # 0: the first board was solvable
+
+
+def solvable_board(kind: str, rows: int, cols: int, seed: int) -> SolvableBoard:
+    """A board of ``kind`` the player can leave: each candidate is searched (greedy best-first over the
+    merged view, at most ``CHECK_EXPANSIONS`` states: finding any way out is enough); the first board
+    is made from ``seed``, retries from ``seed * 1000 + k``. Raises PuzzleError when none is found."""
+    from server.puzzles.labyrinth.solve import solve_labyrinth
+
+    started = time.monotonic()
+    for attempt in range(MAX_ATTEMPTS):
+        derived = seed if attempt == 0 else seed * 1000 + attempt
+        if kind == "labyrinth-game":
+            puzzle = replace(board_game(derived), name=f"game-{seed}", source_format="generated")
+        else:
+            puzzle = replace(course_board(random.Random(derived), rows, cols),
+                             name=f"labyrinth-{rows}x{cols}-{seed}", source_format="generated")
+        result = solve_labyrinth(
+            puzzle, "greedy", view="sets", max_expanded=CHECK_EXPANSIONS, max_seconds=None
+        )
+        if result["found"]:
+            return SolvableBoard(puzzle, int(result["cost"]), derived, attempt)
+        if time.monotonic() - started > CHECK_SECONDS:
+            break
+    raise PuzzleError(f"no solvable {rows} x {cols} board found from seed {seed} (tried {attempt + 1}): "
+                      "try another seed", "option 'seed'")

@@ -6,13 +6,14 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import Family, LoadLimits, describe_verdict, require_text, stem
+from server.puzzles.making import Generated, GeneratorKind, size_options
 from server.puzzles.options import Option, Values
-from server.puzzles.step.model import DIRECTION_WORDS, DIRECTIONS, StepMaze
+from server.puzzles.step.generate import shortest_moves
+from server.puzzles.step.model import DEFAULT_CYCLE, DIRECTION_WORDS, DIRECTIONS, StepMaze
 from server.puzzles.step.parse import (
     MAX_CYCLE_LENGTH,
     MAX_FILE_BYTES,
@@ -31,6 +32,19 @@ from server.search.trace import RECORD_BYTES
 SNIFF_BYTES = 4096
 _TEXT_CHARS = frozenset("SXZ. \r\n")
 _MAZE_KEY = re.compile(r'"maze"\s*:')
+
+
+GENERATORS = (
+    GeneratorKind(
+        "step", "Step-cycle maze", "straight marked corridors, kept when the start reaches the goal",
+        (
+            *size_options((2, 10, 200), (2, 10, 200)),
+            Option("cycle", "int_list", "Step cycle", f"move lengths in turn, e.g. 1,2,3 (at most "
+                   f"{MAX_CYCLE_LENGTH} moves of 1 to {MAX_STEP} cells)", default=list(DEFAULT_CYCLE),
+                   min=1, max=MAX_STEP),
+        ),
+    ),
+)
 
 
 class StepFamily(Family):
@@ -60,8 +74,8 @@ class StepFamily(Family):
                 ),
             ),
             path_noun="states",
-            generators=("step",),
-            generators_help="step: a random solvable step-cycle maze (cycle 1,2,3)",
+            generators=GENERATORS,
+            formats=("txt", "json"),
         )
 
     # ---- files -----------------------------------------------------------------------------------
@@ -167,17 +181,41 @@ class StepFamily(Family):
         board = CellBoard(base, base_rgb, [maze.index(*maze.start)], goals, phases, path_line=True)
         return search_frames(board, solved.trace, max_frames, max_side, progress)
 
-    def generate(self, kind: str, rows: int, cols: int, seed: int, out: Path) -> str:
+    # ---- making and editing ------------------------------------------------------------------------
+    def generate(self, kind: str, values: Values) -> Generated:
         from server.puzzles.step.generate import random_step_maze
 
-        if not (2 <= rows <= 200 and 2 <= cols <= 200):
-            raise PuzzleError("step mazes are generated from 2 x 2 to 200 x 200 cells", "size")
-        maze = random_step_maze(rows, cols, seed)
-        if out.suffix.lower() == ".json":
-            out.write_text(json.dumps(maze_to_json(maze), indent=1) + "\n")
-        else:
-            out.write_text(maze_to_text(maze))
-        return f"wrote {out}: a {rows} x {cols} step-cycle maze (seed {seed})"
+        self.generator(kind)
+        rows, cols, seed = values["rows"], values["cols"], values["seed"]
+        cycle = check_cycle(values.get("cycle") or DEFAULT_CYCLE, "option 'cycle'")
+        try:
+            maze = random_step_maze(rows, cols, seed, cycle)
+        except ValueError:
+            raise PuzzleError(
+                f"found no solvable {rows} x {cols} maze for the cycle {_cycle_text(cycle)} (seed {seed}): "
+                "try a larger board, shorter steps or another seed", "option 'cycle'",
+            ) from None
+        moves = shortest_moves(maze)
+        return Generated(maze, f"a {rows} x {cols} step-cycle maze, cycle {_cycle_text(cycle)}, "
+                         f"solvable in {moves} moves (seed {seed})")
+
+    def default_format(self, maze: StepMaze) -> str:
+        """Text, unless the maze has its own cycle, which only the JSON can hold."""
+        return "txt" if maze.cycle == DEFAULT_CYCLE else "json"
+
+    def save(self, maze: StepMaze, fmt: str | None = None) -> bytes:
+        fmt = self.check_format(fmt, maze)
+        if fmt == "json":
+            return (json.dumps(maze_to_json(maze), indent=1) + "\n").encode()
+        if maze.cycle != DEFAULT_CYCLE:
+            raise PuzzleError(f"the text form has no step cycle and reads as 1,2,3, and this maze's is "
+                              f"{_cycle_text(maze.cycle)}: save it as json", "format")
+        return maze_to_text(maze).encode()
+
+    def edit(self, maze: StepMaze, edits: list[dict[str, Any]]) -> StepMaze:
+        from server.puzzles.step.edit import edit_step
+
+        return edit_step(maze, edits)
 
 
 def moves_in_words(problem: StepProblem, path: list[list[int]]) -> list[dict[str, Any]]:
@@ -199,6 +237,10 @@ def moves_in_words(problem: StepProblem, path: list[list[int]]) -> list[dict[str
             }
         )
     return moves
+
+
+def _cycle_text(cycle: tuple[int, ...]) -> str:
+    return ",".join(str(k) for k in cycle)
 
 
 def _with_cycle(maze: StepMaze, cycle: tuple[int, ...]) -> StepMaze:

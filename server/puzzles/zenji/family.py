@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import Family, LoadLimits, describe_verdict, require_text, stem
+from server.puzzles.making import Generated, GeneratorKind, size_options
 from server.puzzles.options import Option, Values
 from server.puzzles.zenji.model import FLOWS, SIDE_WORDS, SIDES, STEPS, ZenjiBoard, turned
 from server.puzzles.zenji.parse import (
@@ -29,6 +29,18 @@ SNIFF_BYTES = 4096
 _PIPES_KEY = re.compile(r'"pipes"\s*:')
 FLOW_LABELS = {"downhill": "downhill (east and south only)", "free": "free (any side, each tile once)"}
 TIMES = {1: "once", 2: "twice", 3: "three times"}
+MAX_GENERATED = 16  # tiles a side of a generated board: free flow is searched in a second up to 16 x 16
+
+
+_SIZE = size_options((1, 5, MAX_GENERATED), (1, 5, MAX_GENERATED), "tiles")
+GENERATORS = (
+    GeneratorKind("zenji-downhill", "Zenji, downhill flow",
+                  "a water path east and south from the source (top-left) to the drain (bottom-right), "
+                  "its tiles scrambled; the rest random pipes", _SIZE),
+    GeneratorKind("zenji-free", "Zenji, free flow",
+                  "a winding water path in any direction from the source to the drain, its tiles scrambled; "
+                  "the rest random pipes", _SIZE),
+)
 
 
 class ZenjiFamily(Family):
@@ -56,8 +68,8 @@ class ZenjiFamily(Family):
                 ),
             ),
             path_noun="tiles",
-            generators=("zenji-downhill", "zenji-free"),
-            generators_help="zenji-downhill / zenji-free: a random solvable Zenji board (at most 16 x 16)",
+            generators=GENERATORS,
+            formats=("txt", "json"),
         )
 
     # ---- files -----------------------------------------------------------------------------------
@@ -168,17 +180,30 @@ class ZenjiFamily(Family):
         lines += [f"  {number}. {move['text']}" for number, move in enumerate(result["moves"], start=1)]
         return [*lines, "  water: " + " → ".join(f"({r}, {c})" for r, c in result["path"])]
 
-    def generate(self, kind: str, rows: int, cols: int, seed: int, out: Path) -> str:
+    # ---- making and editing ------------------------------------------------------------------------
+    def generate(self, kind: str, values: Values) -> Generated:
         from server.puzzles.zenji.generate import random_board
 
-        if not (1 <= rows <= 16 and 1 <= cols <= 16 and rows * cols >= 2):
-            raise PuzzleError("Zenji boards are generated from 1 x 2 to 16 x 16 tiles", "size")
+        self.generator(kind)
+        rows, cols, seed = values["rows"], values["cols"], values["seed"]
+        if rows * cols < 2:
+            raise PuzzleError("a Zenji board needs at least two tiles (a source and a drain): 1 x 2 or more",
+                              "option 'cols'")
         board = random_board(rows, cols, seed, kind.removeprefix("zenji-"))
-        if out.suffix.lower() == ".json":
-            out.write_text(json.dumps(board_to_json(board)) + "\n")
-        else:
-            out.write_text(board_to_text(board))
-        return f"wrote {out}: a {rows} x {cols} Zenji board, {board.flow} flow (seed {seed})"
+        return Generated(board, f"a {rows} x {cols} Zenji board, {board.flow} flow, solvable by construction "
+                         f"(seed {seed})")
+
+    def save(self, board: ZenjiBoard, fmt: str | None = None) -> bytes:
+        """Text or JSON: both hold every tile and the flow (the text in a ``# flow: free`` line)."""
+        fmt = self.check_format(fmt, board)
+        if fmt == "json":
+            return (json.dumps(board_to_json(board)) + "\n").encode()
+        return board_to_text(board).encode()
+
+    def edit(self, board: ZenjiBoard, edits: list[dict[str, Any]]) -> ZenjiBoard:
+        from server.puzzles.zenji.edit import edit_zenji
+
+        return edit_zenji(board, edits)
 
 
 def water_in_words(board: ZenjiBoard, path: list[list[int]]) -> dict[str, Any]:

@@ -44,6 +44,9 @@ export class GridRenderer {
     this.autoFit = true; // refit on resize until the user zooms or pans
     this.onCellClick = null; // (cell, event) => void
     this.onHover = null; // (cell) => void, -1 off the board
+    // The editor (grid_editor.js) while a drawing tool is chosen: {begin(cell, event) -> bool,
+    // extend(cell), end()}; a press it takes draws instead of panning.
+    this.drawing = null;
     this.toolsWidth = 0; // CSS px reserved on each side for the board's buttons
     this.textScale = 1; // the page's large text makes the numbers in the cells larger too
     this.active = false; // drawing only while the canvas is on the page (setActive)
@@ -119,7 +122,8 @@ export class GridRenderer {
     this.paint = (cell) => {
       const s = status[cell];
       let color;
-      if (s === STATUS.NONE) color = base[cells[cell]];
+      // A wall drawn over a searched cell shows as a wall until the board is searched again.
+      if (s === STATUS.NONE || cells[cell] === 0) color = base[cells[cell]];
       else if (s === STATUS.CLOSED) {
         const k = (score[cell] * toIndex) | 0;
         color = ramp[k > 255 ? 255 : k < 0 ? 0 : k];
@@ -138,7 +142,7 @@ export class GridRenderer {
     const toIndex = 255 / this.scoreMax;
     for (let i = 0, n = cells.length; i < n; i++) {
       const s = status[i];
-      if (s === STATUS.NONE) pixels[i] = base[cells[i]];
+      if (s === STATUS.NONE || cells[i] === 0) pixels[i] = base[cells[i]];
       else if (s === STATUS.CLOSED) {
         const k = (score[i] * toIndex) | 0;
         pixels[i] = ramp[k > 255 ? 255 : k < 0 ? 0 : k];
@@ -189,15 +193,20 @@ export class GridRenderer {
     this.zoomAt(this.size.width / 2, this.size.height / 2, factor);
   }
 
-  /** The flat cell index under a client (page) point, or -1 off the board. */
-  cellAt(clientX, clientY) {
+  /** The flat cell index under a client (page) point, or -1 off the board (`clamp`: the nearest cell). */
+  cellAt(clientX, clientY, clamp = false) {
     if (!this.maze) return -1;
     const rect = this.canvas.getBoundingClientRect();
     const { scale, ox, oy } = this.view;
-    const col = Math.floor((clientX - rect.left - ox) / scale);
-    const row = Math.floor((clientY - rect.top - oy) / scale);
-    if (row < 0 || col < 0 || row >= this.maze.height || col >= this.maze.width) return -1;
-    return row * this.maze.width + col;
+    let col = Math.floor((clientX - rect.left - ox) / scale);
+    let row = Math.floor((clientY - rect.top - oy) / scale);
+    const { width: W, height: H } = this.maze;
+    if (clamp) {
+      col = Math.max(0, Math.min(W - 1, col));
+      row = Math.max(0, Math.min(H - 1, row));
+    }
+    if (row < 0 || col < 0 || row >= H || col >= W) return -1;
+    return row * W + col;
   }
 
   bindInput() {
@@ -212,13 +221,27 @@ export class GridRenderer {
     }, { passive: false });
 
     let press = null;
+    let stroke = false; // the editor has this press
     canvas.addEventListener("pointerdown", (event) => {
       if (event.button !== 0) return;
+      if (this.drawing?.begin(this.cellAt(event.clientX, event.clientY), event)) {
+        stroke = true;
+        canvas.setPointerCapture(event.pointerId);
+        event.preventDefault();
+        return;
+      }
       press = { x: event.clientX, y: event.clientY, lastX: event.clientX, lastY: event.clientY, moved: false };
       canvas.setPointerCapture(event.pointerId);
     });
     canvas.addEventListener("pointermove", (event) => {
-      if (press) {
+      if (stroke) {
+        // Every point the pointer passed since the last event (a fast stroke skips cells between
+        // events; the editor joins consecutive cells with a line), clamped to the board's edge.
+        const points = event.getCoalescedEvents?.() || [];
+        for (const point of points.length ? points : [event]) {
+          this.drawing?.extend(this.cellAt(point.clientX, point.clientY, true));
+        }
+      } else if (press) {
         const dx = event.clientX - press.lastX;
         const dy = event.clientY - press.lastY;
         if (!press.moved && Math.hypot(event.clientX - press.x, event.clientY - press.y) > 4) {
@@ -237,6 +260,11 @@ export class GridRenderer {
       this.onHover?.(this.cellAt(event.clientX, event.clientY));
     });
     const release = (event) => {
+      if (stroke) {
+        stroke = false;
+        this.drawing?.end();
+        return;
+      }
       if (!press) return;
       const wasClick = !press.moved && event.type === "pointerup";
       press = null;

@@ -6,6 +6,7 @@
 import * as api from "../../api.js";
 import { el } from "../../dom.js";
 import { number, sentence } from "../../format.js";
+import { GridEditor } from "./grid_editor.js";
 import { renderGridLegend } from "./grid_legend.js";
 import { GridRenderer } from "./grid_renderer.js";
 import { GridState } from "./grid_state.js";
@@ -48,6 +49,7 @@ export class GridView {
     this.pickMode = "off"; // "off" | "start" | "goal"
     this.rescaledAt = -Infinity;
     this.run = null; // {algorithm, options, heuristic, weight, box}: what the shown run used
+    this.editor = new GridEditor({ view: this });
     this.buildPanels();
   }
 
@@ -86,6 +88,8 @@ export class GridView {
       el("div", { class: "option-row" }, this.fields.start.wrap, this.fields.goal.wrap),
       this.fieldError,
       el("p", { class: "picked" }, this.pickedText, " ", this.clearButton),
+      el("h2", { text: "Edit the board" }),
+      this.editor.panel,
     );
     this.banner = el("div", { class: "banner warn", testid: "endpoint-problem", role: "alert", hidden: true });
   }
@@ -100,12 +104,13 @@ export class GridView {
     return { cells };
   }
 
-  /** Show a maze: its canvas is in the board now. */
-  enter(info, { cells }) {
+  /** Show a maze: its canvas is in the board now (`edited`: the same board after a change of size). */
+  enter(info, { cells, edited = false }) {
     this.info = info;
     this.cells = cells;
     this.state = new GridState(info.width, info.height);
     this.picked = { start: null, goal: null };
+    this.editor.reset(info, { keepHistory: edited });
     this.run = null;
     this.hosts.left.append(this.panel);
     this.hosts.banner.append(this.banner);
@@ -116,7 +121,8 @@ export class GridView {
     this.renderer.textScale = this.shell.textScale();
     this.renderer.setActive(true);
     this.renderer.setMaze(info.width, info.height, cells, this.state);
-    this.setPickMode(info.endpoint_problem ? "start" : "off");
+    if (edited && this.editor.active) this.setTool(this.editor.tool);
+    else this.setPickMode(info.endpoint_problem ? "start" : "off");
     this.updateMarkers();
   }
 
@@ -128,7 +134,7 @@ export class GridView {
   /** Another view takes the board: stop drawing and take the panels away. */
   leave() {
     this.renderer.setActive(false);
-    this.setPickMode("off");
+    this.setTool("off");
     this.panel.remove();
     this.banner.remove();
   }
@@ -314,11 +320,67 @@ export class GridView {
   // ---- start and goal ----------------------------------------------------------------------------
 
   setPickMode(mode) {
-    this.pickMode = mode;
+    this.setTool(mode);
+  }
+
+  /** One tool at a time: "off" (pan), "start"/"goal" (a click picks it), or the editor's draw tools. */
+  setTool(tool) {
+    const drawing = !(tool in this.pickButtons);
+    this.pickMode = drawing ? "off" : tool;
     for (const [value, button] of Object.entries(this.pickButtons)) {
-      button.setAttribute("aria-pressed", String(mode === value));
+      button.setAttribute("aria-pressed", String(!drawing && tool === value));
     }
-    this.canvas.classList.toggle("picking", mode !== "off");
+    this.editor.setTool(drawing ? tool : "off");
+    this.renderer.drawing = drawing ? this.editor : null;
+    this.canvas.classList.toggle("picking", tool !== "off");
+  }
+
+  // ---- editing (grid_editor.js) ---------------------------------------------------------------------
+
+  /** The start and goal cells drawn now (flat indices, or null). */
+  endpointCells() {
+    const W = this.info.width;
+    const first = (list) => (list.length ? list[0][0] * W + list[0][1] : null);
+    return {
+      start: this.picked.start ?? first(this.info.starts),
+      goal: this.picked.goal ?? first(this.info.goals),
+    };
+  }
+
+  /** The editor moved the start or goal: it is the board's own now (no longer a run option). */
+  setEndpoint(which, cell) {
+    const W = this.info.width;
+    this.info[`${which}s`] = [[Math.floor(cell / W), cell % W]];
+    this.picked[which] = null;
+    this.updateMarkers();
+  }
+
+  /** Cells the editor changed (null: many): repaint them. */
+  cellsChanged(cells) {
+    if (!cells) this.renderer.repaintAll();
+    else for (const cell of cells) this.renderer.paint(cell);
+    this.renderer.requestDraw();
+  }
+
+  /** The server confirmed an edit: the new puzzle's info (its id); what is drawn is already ahead of it. */
+  puzzleEdited(info, pending) {
+    const { starts, goals } = this.info;
+    this.info = pending ? { ...info, starts, goals } : info;
+    this.editor.reset(this.info, { keepHistory: true });
+    this.updateMarkers();
+  }
+
+  /** What enter() needs to show the board as it is now (the comparison view's panels). */
+  currentData() {
+    return { cells: this.cells };
+  }
+
+  editUndo() {
+    this.editor.undo();
+  }
+
+  editRedo() {
+    this.editor.redo();
   }
 
   clearPicks() {

@@ -1,0 +1,145 @@
+"""Editing a grid maze: the operations the page's editor sends (docs/PROTOCOL.md, "Editing").
+
+``{"op": "paint", "value": V, "cells": [i, ...]}``  cells (flat indices) become V: 0 wall, 1-9 cost
+``{"op": "start", "cell": [r, c]}``                  the one start (a free cell)
+``{"op": "goal", "cell": [r, c]}``                   the one goal (a free cell)
+``{"op": "clear"}``                                   every cell free (cost 1); start and goal stay
+``{"op": "resize", "rows": R, "cols": C}``           keep the top-left part, new cells free
+``{"op": "cells", "rows": R, "cols": C, "values": B}``  the whole board: B is base64 of R x C bytes 0-9
+
+Every operation keeps the board valid: the start and goal stay on free cells inside the board
+(a paint that would wall them is refused, a resize moves them inside), or the edit is refused
+with the operation's number.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from typing import Any
+
+import numpy as np
+
+from server.puzzles.errors import PuzzleError, show_value
+from server.puzzles.grid.model import WALL, GridMaze
+from server.puzzles.making import cell_of, whole
+
+MAX_SIDE = 5_000  # rows or columns a resize may ask for
+MAX_EDIT_CELLS = 4_000_000  # cells of a resized board (2000 x 2000)
+
+
+def edit_grid(maze: GridMaze, edits: list[dict[str, Any]]) -> GridMaze:
+    """``maze`` with ``edits`` applied in order (a new maze; ``maze`` is unchanged)."""
+    cells = maze.cells.copy()
+    starts, goals = maze.starts.copy(), maze.goals.copy()
+    for number, op in enumerate(edits, start=1):
+        where = f"edit {number} ({str(op.get('op'))[:20]})"
+        kind = op["op"]
+        if kind == "paint":
+            _paint(cells, op, starts, goals, where)
+        elif kind in ("start", "goal"):
+            row, col = cell_of(op.get("cell"), *cells.shape, where)
+            if cells[row, col] == WALL:
+                raise PuzzleError(f"the {kind} cannot be on a wall ([{row}, {col}])", where)
+            point = np.array([row * cells.shape[1] + col], dtype=np.int64)
+            starts, goals = (point, goals) if kind == "start" else (starts, point)
+        elif kind == "clear":
+            cells[:] = 1
+        elif kind == "resize":
+            cells, starts, goals = _resize(cells, op, starts, goals, where)
+        elif kind == "cells":
+            cells, starts, goals = _whole_board(op, starts, goals, cells.shape, where)
+        else:
+            raise PuzzleError(
+                f"unknown operation {show_value(kind)}; a grid maze takes "
+                "paint, start, goal, clear, resize, cells",
+                where,
+            )
+    notes = [n for n in maze.notes if not n.startswith("edited")] + ["edited in the page"]
+    problem = None if (len(starts) and len(goals)) else (maze.endpoint_problem or "no start or goal")
+    return GridMaze(cells, starts, goals, maze.name, maze.source, notes, problem)
+
+
+def _paint(cells: np.ndarray, op: dict[str, Any], starts: np.ndarray, goals: np.ndarray, where: str) -> None:
+    value = whole(op.get("value"), 0, 9, where, "a cell value 0 (wall) to 9")
+    raw = op.get("cells")
+    if not isinstance(raw, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in raw):
+        raise PuzzleError(f"expected 'cells': a list of cell indices, got {show_value(raw)}", where)
+    index = np.asarray(raw, dtype=np.int64)
+    flat = cells.reshape(-1)
+    outside = index[(index < 0) | (index >= flat.size)]
+    if outside.size:
+        raise PuzzleError(f"cell index {int(outside[0])} is outside the board of {flat.size:,} cells", where)
+    if value == WALL:
+        for label, ends in (("start", starts), ("goal", goals)):
+            hit = np.intersect1d(index, ends)
+            if hit.size:
+                row, col = divmod(int(hit[0]), cells.shape[1])
+                raise PuzzleError(f"[{row}, {col}] is the {label}: move it before putting a wall there",
+                                  where)
+    flat[index] = value
+
+
+def _resize(
+    cells: np.ndarray, op: dict[str, Any], starts: np.ndarray, goals: np.ndarray, where: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rows = whole(op.get("rows"), 1, MAX_SIDE, where, "a number of rows")
+    cols = whole(op.get("cols"), 1, MAX_SIDE, where, "a number of columns")
+    if rows * cols > MAX_EDIT_CELLS:
+        raise PuzzleError(f"{rows} x {cols} cells is over the editor's limit of {MAX_EDIT_CELLS:,}", where)
+    if rows * cols < 2:
+        raise PuzzleError("a board needs at least 2 cells (a start and a goal)", where)
+    old_rows, old_cols = cells.shape
+    grown = np.ones((rows, cols), dtype=np.uint8)
+    keep_r, keep_c = min(rows, old_rows), min(cols, old_cols)
+    grown[:keep_r, :keep_c] = cells[:keep_r, :keep_c]
+
+    def moved(ends: np.ndarray) -> np.ndarray:
+        out = set()
+        for index in ends.tolist():
+            r, c = divmod(index, old_cols)
+            r, c = min(r, rows - 1), min(c, cols - 1)
+            grown[r, c] = max(int(grown[r, c]), 1)  # clamped onto a wall: open it
+            out.add(r * cols + c)
+        return np.array(sorted(out), dtype=np.int64)
+
+    new_starts, new_goals = moved(starts), moved(goals)
+    if len(new_starts) and len(new_goals) and set(new_starts.tolist()) == set(new_goals.tolist()):
+        goals_left = [i for i in range(rows * cols - 1, -1, -1) if i not in set(new_starts.tolist())]
+        new_goals = np.array(goals_left[:1], dtype=np.int64)
+        grown.reshape(-1)[new_goals] = np.maximum(grown.reshape(-1)[new_goals], 1)
+    return grown, new_starts, new_goals
+
+
+def _whole_board(
+    op: dict[str, Any], starts: np.ndarray, goals: np.ndarray, shape: tuple[int, int], where: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The board given whole (what an undo of a clear or a resize sends); the start and goal stay
+    where they are when they fit on it, else the operations after this one must set them."""
+    rows = whole(op.get("rows"), 1, MAX_SIDE, where, "a number of rows")
+    cols = whole(op.get("cols"), 1, MAX_SIDE, where, "a number of columns")
+    if rows * cols > MAX_EDIT_CELLS:
+        raise PuzzleError(f"{rows} x {cols} cells is over the editor's limit of {MAX_EDIT_CELLS:,}", where)
+    values = op.get("values")
+    if not isinstance(values, str) or len(values) > 4 * (rows * cols + 2) // 3 + 4:
+        raise PuzzleError("expected 'values': base64 of one byte a cell", where)
+    try:
+        data = base64.b64decode(values, validate=True)
+    except (binascii.Error, ValueError):
+        raise PuzzleError("'values' is not base64", where) from None
+    if len(data) != rows * cols:
+        raise PuzzleError(f"'values' holds {len(data):,} cells, not {rows} x {cols} = {rows * cols:,}", where)
+    cells = np.frombuffer(data, dtype=np.uint8).reshape(rows, cols).copy()
+    if cells.max(initial=0) > 9:
+        raise PuzzleError("cell values are 0 (wall) to 9", where)
+    old_cols = shape[1]
+
+    def kept(ends: np.ndarray) -> np.ndarray:
+        out = []
+        for index in ends.tolist():
+            r, c = divmod(index, old_cols)
+            if r < rows and c < cols and cells[r, c] != WALL:
+                out.append(r * cols + c)
+        return np.array(out, dtype=np.int64)
+
+    return cells, kept(starts), kept(goals)

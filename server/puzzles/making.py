@@ -1,0 +1,103 @@
+"""What a family declares to make and change puzzles: its generator kinds (each with an options
+schema, so the CLI, the API and the page's form check sizes and seeds the same way), what a
+generator returns, and the checks every editor shares (a list of edit operations, a cell on the board).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from server.puzzles.errors import PuzzleError, show_value
+from server.puzzles.options import Option, Values, parse_text, validate_json
+
+MAX_EDITS = 200_000  # operations in one edit request (a stroke across a 1000 x 1000 board is ~1,500)
+MAX_SEED = 2**31 - 1
+
+
+def size_options(
+    rows: tuple[int, int, int], cols: tuple[int, int, int], unit: str = "cells"
+) -> tuple[Option, ...]:
+    """``rows``, ``cols`` (each ``(min, default, max)``) and ``seed``: what every generator takes."""
+    return (
+        Option("rows", "int", "Rows", f"rows of {unit}", default=rows[1], min=rows[0], max=rows[2]),
+        Option("cols", "int", "Columns", f"columns of {unit}", default=cols[1], min=cols[0], max=cols[2]),
+        Option("seed", "int", "Seed", "the same seed makes the same board again",
+               default=1, min=0, max=MAX_SEED),
+    )
+
+
+@dataclass(frozen=True)
+class GeneratorKind:
+    """One kind of generated puzzle: its name (``run.py generate NAME``), a label and a line of help
+    for the page, and its options (``size_options`` plus any of its own, e.g. a wall density)."""
+
+    name: str
+    label: str
+    help: str
+    options: tuple[Option, ...]
+    board: str = ""  # how ROWS x COLS become the board, when not one cell each (e.g. "2R+1 x 2C+1")
+
+    def check(self, raw: Any) -> Values:
+        """Options from JSON (the API), checked; raises PuzzleError naming the option."""
+        return validate_json(self.options, raw, "run")
+
+    def parse(self, fields: Mapping[str, str]) -> Values:
+        """Options from text (CLI flags), checked."""
+        return parse_text(self.options, fields, "run")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "label": self.label, "help": self.help, "board": self.board,
+                "options": [option.to_json() for option in self.options]}
+
+
+@dataclass
+class Generated:
+    """A generated puzzle, a line saying what it is, and (boards of cells) how it was made:
+    ``steps`` rows of (flat cell index, new value) that, replayed on a board filled with
+    ``initial_fill``, give the puzzle's cells — the page animates the making from them."""
+
+    puzzle: Any
+    description: str
+    initial_fill: int | None = None
+    steps: np.ndarray | None = field(default=None, repr=False)
+
+
+def edit_list(raw: Any) -> list[dict[str, Any]]:
+    """The operations of an edit request: a list of objects, each with one operation name."""
+    if not isinstance(raw, list):
+        raise PuzzleError(f"expected a list of edit operations, got {show_value(raw)}", "edits")
+    if len(raw) > MAX_EDITS:
+        raise PuzzleError(f"{len(raw):,} operations is over the limit of {MAX_EDITS:,} in one edit", "edits")
+    for index, op in enumerate(raw):
+        if not isinstance(op, dict) or not op:
+            raise PuzzleError(f"expected an object like {{'op': ...}}, got {show_value(op)}",
+                              f"edit {index + 1}")
+        if not isinstance(op.get("op"), str):
+            raise PuzzleError("names no operation (the field 'op')", f"edit {index + 1}")
+    return raw
+
+
+def cell_of(value: Any, rows: int, cols: int, where: str) -> tuple[int, int]:
+    """``[row, col]`` checked to be on a ``rows`` x ``cols`` board."""
+    ok = isinstance(value, list | tuple) and len(value) == 2 and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    )
+    if not ok:
+        raise PuzzleError(f"expected [row, col], got {show_value(value)}", where)
+    row, col = value
+    if not (0 <= row < rows and 0 <= col < cols):
+        raise PuzzleError(f"[{row}, {col}] is outside the {rows} x {cols} board", where)
+    return row, col
+
+
+def whole(value: Any, low: int, high: int, where: str, what: str = "a whole number") -> int:
+    """An integer in ``low..high``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise PuzzleError(f"expected {what}, got {show_value(value)}", where)
+    if not low <= value <= high:
+        raise PuzzleError(f"{value} is outside {low}..{high}", where)
+    return value

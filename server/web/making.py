@@ -1,0 +1,149 @@
+"""Generating, editing and downloading puzzles over HTTP (docs/PROTOCOL.md, "Generate and edit").
+
+A generated or edited puzzle is stored like an upload, under the content hash of the file its
+family saves it as, so every algorithm, the comparison view, share links and exports work on it as
+on an uploaded file — and uploading its downloaded file finds the same puzzle.
+"""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+import numpy as np
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from server.clients import RateLimits, client_id, remote_address
+from server.config import Config
+from server.puzzles.errors import PuzzleError, show_value
+from server.puzzles.family import Family
+from server.puzzles.making import edit_list
+from server.puzzles.registry import FAMILIES, family_of, get_family
+from server.store import PuzzleStore, puzzle_id
+
+making = Blueprint("making", __name__)
+
+MAX_ANIMATED_STEPS = 1_000_000  # generation steps sent for the page to animate (8 bytes each)
+MIMETYPES = {"txt": "text/plain", "png": "image/png", "json": "application/json", "csv": "text/csv"}
+
+
+def _config() -> Config:
+    return current_app.extensions["maze_config"]
+
+
+def _store() -> PuzzleStore:
+    return current_app.extensions["puzzle_store"]
+
+
+def _take(what: str, per_minute: int) -> str:
+    client = client_id()
+    rate_limits: RateLimits = current_app.extensions["rate_limits"]
+    rate_limits.take(what, per_minute, client, remote_address())
+    return client
+
+
+def _error(message: str, status: int = 400) -> tuple[Response, int]:
+    return jsonify(error=message), status
+
+
+@making.errorhandler(PuzzleError)
+def puzzle_error(err: PuzzleError):
+    return _error(str(err))
+
+
+@making.errorhandler(LookupError)
+def unknown(err: LookupError):
+    what = str(err.args[0])[:40]
+    return _error(f"no puzzle with id {what!r} (it may have expired: load it again)", 404)
+
+
+def _body() -> dict[str, Any]:
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:
+        raise PuzzleError("the JSON body is nested too deeply", "body") from None
+    if not isinstance(body, dict):
+        raise PuzzleError("expected a JSON object", "body")
+    return body
+
+
+def _puzzle(pid: str) -> Any:
+    puzzle = _store().get(pid) if len(pid) <= _config().max_id_length else None
+    if puzzle is None:
+        raise LookupError(pid)
+    return puzzle
+
+
+def keep(family: Family, puzzle: Any, owner: str) -> str:
+    """Store a made puzzle under the id an upload of its saved file would get; returns the id."""
+    data = family.save(puzzle, family.default_format(puzzle))
+    key = puzzle_id(data, f"{family.name}|{sorted(family.text_options({}, 'load').items())}")
+    _store().put(key, puzzle, owner=owner)
+    return key
+
+
+def _info(key: str, puzzle: Any) -> dict[str, Any]:
+    from server.web.api import puzzle_info
+
+    return puzzle_info(key, puzzle)
+
+
+def _family_of_kind(kind: Any, family_name: Any) -> Family:
+    if family_name is not None:
+        return get_family(str(family_name)[:40])
+    for family in FAMILIES.values():
+        if any(g.name == kind for g in family.generators):
+            return family
+    kinds = ", ".join(g.name for f in FAMILIES.values() for g in f.generators)
+    raise PuzzleError(f"no generator named {show_value(kind)}; choose one of: {kinds}", "kind")
+
+
+@making.post("/generate")
+def generate() -> tuple[Response, int]:
+    """``{kind, rows, cols, seed, ...the kind's options, family?, steps?}`` -> the new puzzle's info,
+    plus ``generated``: what was made and, with ``steps: true``, how (for the page's animation)."""
+    client = _take("generate", _config().uploads_per_minute)
+    body = _body()
+    kind = body.get("kind")
+    family = _family_of_kind(kind, body.get("family"))
+    generator = family.generator(kind)
+    values = generator.check({k: v for k, v in body.items() if k not in ("kind", "family", "steps")})
+    with current_app.extensions["work_budget"].loading(wait=_config().solve_wait):
+        made = family.generate(generator.name, values)
+    key = keep(family, made.puzzle, client)
+    info = _info(key, made.puzzle)
+    generated: dict[str, Any] = {"kind": generator.name, "options": values, "description": made.description}
+    if body.get("steps") is True and made.steps is not None and len(made.steps) <= MAX_ANIMATED_STEPS:
+        steps = np.ascontiguousarray(made.steps, dtype="<i4")
+        generated.update(initial_fill=made.initial_fill, steps=base64.b64encode(steps.tobytes()).decode())
+    info["generated"] = generated
+    return jsonify(info), 201
+
+
+@making.post("/puzzles/<pid>/edit")
+def edit(pid: str) -> tuple[Response, int]:
+    """``{edits: [...]}`` (the family's operations) -> the edited puzzle's info (a new id)."""
+    client = _take("edit", _config().edits_per_minute)
+    puzzle = _puzzle(pid)
+    family = family_of(puzzle)
+    if not family.editable:
+        raise PuzzleError(f"a {family.title.lower()} cannot be edited in the page", "edits")
+    edited = family.edit(puzzle, edit_list(_body().get("edits")))
+    key = keep(family, edited, client)
+    return jsonify(_info(key, edited)), 201
+
+
+@making.get("/puzzles/<pid>/file")
+def download(pid: str) -> Response:
+    """The puzzle in its family's file format (``?format=txt``; default: the one that keeps everything)."""
+    puzzle = _puzzle(pid)
+    family = family_of(puzzle)
+    if not family.formats:
+        raise PuzzleError(f"a {family.title.lower()} is not saved by this server", "format")
+    fmt = family.check_format(request.args.get("format"), puzzle)
+    data = family.save(puzzle, fmt)
+    wanted = str(request.args.get("name") or family.info(puzzle).get("name") or "puzzle")[:80]
+    name = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in wanted).strip(".") or "puzzle"
+    filename = f"{name}.{fmt}"
+    return Response(data, mimetype=MIMETYPES.get(fmt, "application/octet-stream"),
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
