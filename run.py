@@ -264,9 +264,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
             fields[name] = value
     try:
         values = generator.parse(fields)
-        fmt = family.check_format(args.out.suffix, None) if args.out.suffix else family.formats[0]
         made = family.generate(generator.name, values)
-        data = family.save(made.puzzle, fmt)
+        # The file type follows --out's extension; without one, the type that keeps everything.
+        data = family.save(made.puzzle, family.check_format(args.out.suffix or None, made.puzzle))
     except PuzzleError as err:
         return fail(f"{args.out}: {err}")
     args.out.write_bytes(data)

@@ -4,7 +4,7 @@ operation keeps the board valid or is refused naming the operation."""
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -111,20 +111,20 @@ def test_each_family_describes_its_generators_formats_and_editing() -> None:
 
 def test_generator_sizes_are_checked() -> None:
     game = family("labyrinth").generator("labyrinth-game")
-    with pytest.raises(PuzzleError, match="outside 7..7"):
+    with pytest.raises(PuzzleError, match=r"outside 7\.\.7"):
         game.check({"rows": 5, "cols": 7})
     with pytest.raises(PuzzleError, match="7 x 7"):  # the CLI's values reach generate unchecked by kind
         family("labyrinth").generate("labyrinth-game", {"rows": 5, "cols": 5, "seed": 1})
-    with pytest.raises(PuzzleError, match="outside 2..9"):
+    with pytest.raises(PuzzleError, match=r"outside 2\.\.9"):
         family("labyrinth").generator("labyrinth-course").check({"rows": 10})
-    with pytest.raises(PuzzleError, match="outside 1..16"):
+    with pytest.raises(PuzzleError, match=r"outside 1\.\.16"):
         family("zenji").generator("zenji-free").check({"rows": 17})
     zenji = family("zenji")
     with pytest.raises(PuzzleError, match="at least two tiles"):
         zenji.generate("zenji-downhill", zenji.generator("zenji-downhill").check({"rows": 1, "cols": 1}))
     one_row = zenji.generate("zenji-free", zenji.generator("zenji-free").check({"rows": 1, "cols": 2}))
     assert (one_row.puzzle.rows, one_row.puzzle.cols) == (1, 2)
-    with pytest.raises(PuzzleError, match="outside 2..200"):
+    with pytest.raises(PuzzleError, match=r"outside 2\.\.200"):
         family("step").generator("step").check({"rows": 1})
     with pytest.raises(PuzzleError, match="not a step generator"):
         family("step").generate("zenji-free", {"rows": 5, "cols": 5, "seed": 1})
@@ -198,7 +198,9 @@ def test_zenji_text_keeps_the_flow() -> None:
 
 
 # --------------------------------------------------------------------------- editing: shared
-def refused(fam: Family, puzzle: Any, edits: list[dict[str, Any]], match: str, number: int | None = None) -> None:
+def refused(
+    fam: Family, puzzle: Any, edits: list[dict[str, Any]], match: str, number: int | None = None
+) -> None:
     """The edits are refused, naming the operation (the last one unless ``number``) and why."""
     with pytest.raises(PuzzleError, match=match) as err:
         fam.edit(puzzle, edit_list(edits))
@@ -240,7 +242,8 @@ def test_edited_puzzles_round_trip_and_stay_solvable_by_the_family(name: str) ->
     back = load_back(fam, edited, fam.default_format(edited))
     assert same(fam, edited, back)
     options = {"view": "sets"} if name == "labyrinth" else {}
-    solving.solve(edited, "dijkstra" if name != "step" else "bfs", fam.run_options(options), max_expanded=100_000)
+    algorithm = "bfs" if name == "step" else "dijkstra"
+    solving.solve(edited, algorithm, fam.run_options(options), max_expanded=100_000)
 
 
 # --------------------------------------------------------------------------- editing: step
@@ -263,10 +266,9 @@ def test_step_edits() -> None:
     assert grown.mark_rows()[:3] == ["SX.X..", ".XXX..", "XX.Z.."] and grown.mark_rows()[4] == "......"
     shrunk = fam.edit(maze, [{"op": "resize", "rows": 2, "cols": 2}])
     assert (shrunk.start, shrunk.goals, shrunk.mark_rows()) == ((0, 0), ((1, 1),), ["SX", ".Z"])
-    corner = fam.edit(maze, [{"op": "start", "cell": [2, 3]} if False else {"op": "goal", "cell": [0, 1]},
-                             {"op": "resize", "rows": 1, "cols": 1 + 1}])
+    corner = fam.edit(maze, [{"op": "goal", "cell": [0, 1]}, {"op": "resize", "rows": 1, "cols": 2}])
     assert corner.start == (0, 0) and corner.goals == ((0, 1),)
-    clash = fam.edit(maze, [{"op": "resize", "rows": 1, "cols": 1 + 3}, {"op": "resize", "rows": 2, "cols": 1}])
+    clash = fam.edit(maze, [{"op": "resize", "rows": 1, "cols": 4}, {"op": "resize", "rows": 2, "cols": 1}])
     assert clash.start == (0, 0) and clash.goals == ((1, 0),)  # the goal clamped onto the start moved off it
 
 
@@ -293,7 +295,8 @@ def test_zenji_edits() -> None:
     tile = board.tile(1, 2)
     assert fam.edit(board, [{"op": "turn", "cell": [1, 2]}]).tile(1, 2) == turned(tile, 1)
     assert fam.edit(board, [{"op": "turn", "cell": [1, 2], "times": 3}]).tile(1, 2) == turned(tile, 3)
-    assert fam.edit(board, [{"op": "turn", "cell": [0, 0], "times": 2}]).tile(0, 0) == turned(board.tile(0, 0), 2)
+    source = fam.edit(board, [{"op": "turn", "cell": [0, 0], "times": 2}])  # the editor lays the source too
+    assert source.tile(0, 0) == turned(board.tile(0, 0), 2) and source.source == (0, 0)
     out = fam.edit(board, [{"op": "tile", "cell": [1, 2], "sides": [1, 0, 2, 0]}])
     assert out.tile(1, 2) == (1, 0, 2, 0) and board.tile(1, 2) == tile
     moved = fam.edit(board, [{"op": "tile", "cell": [1, 1], "sides": [3, 2, 2, 3]}])  # the source moves
@@ -314,7 +317,7 @@ def test_zenji_edits_that_would_break_the_board_are_refused() -> None:
     fam, board = family("zenji"), sample("zenji")
     refused(fam, board, [{"op": "tile", "cell": [0, 0], "sides": [1, 2, 0, 0]}], "is the source")
     refused(fam, board, [{"op": "tile", "cell": [3, 4], "sides": [1, 2, 0, 0]}], "is the drain")
-    refused(fam, board, [{"op": "tile", "cell": [0, 0], "sides": [4, 0, 0, 1]}], "without a source")
+    refused(fam, board, [{"op": "tile", "cell": [0, 0], "sides": [4, 0, 0, 1]}], "is the source")
     refused(fam, board, [{"op": "tile", "cell": [3, 4], "sides": [3, 2, 0, 0]}], "without a drain")
     refused(fam, board, [{"op": "tile", "cell": [1, 1], "sides": [3, 4, 0, 0]}], "both the source")
     refused(fam, board, [{"op": "tile", "cell": [1, 1], "sides": [1, 5, 0, 0]}], "'sides'")
@@ -325,8 +328,6 @@ def test_zenji_edits_that_would_break_the_board_are_refused() -> None:
     refused(fam, board, [{"op": "flow", "flow": "uphill"}], "downhill or free")
     refused(fam, board, [{"op": "resize", "rows": 1, "cols": 1}], "at least two tiles")
     refused(fam, board, [{"op": "resize", "rows": 33, "cols": 2}], "outside 1..32")
-    refused(fam, board, [{"op": "tile", "cell": [0, 1], "sides": [1, 4, 4, 1]},  # the drain next to the source
-                         {"op": "resize", "rows": 1, "cols": 1 + 0}], "at least two tiles")
     refused(fam, board, [{"op": "tile", "cell": [1, 0], "sides": [1, 4, 4, 1]},
                          {"op": "resize", "rows": 1, "cols": 5}], "both land on")
 
@@ -337,7 +338,7 @@ def test_labyrinth_edits() -> None:
     assert fam.edit(puzzle, [{"op": "tile", "cell": [1, 2], "code": 9}]).tile(1, 2) == 9
     code = puzzle.tile(2, 1)
     assert fam.edit(puzzle, [{"op": "turn", "cell": [2, 1]}]).tile(2, 1) == ROTATE_CW[code]
-    four = fam.edit(puzzle, [{"op": "turn", "cell": [2, 1], "times": 2}, {"op": "turn", "cell": [2, 1], "times": 2}])
+    four = fam.edit(puzzle, [{"op": "turn", "cell": [2, 1], "times": 2}] * 2)
     assert four.tile(2, 1) == code
     assert fam.edit(puzzle, [{"op": "free", "code": 4}]).free == 4
     assert fam.edit(puzzle, [{"op": "free", "code": 4}, {"op": "turn_free"}]).free == ROTATE_CW[4]
@@ -352,15 +353,19 @@ def test_labyrinth_edits() -> None:
     ]
     game = fam.edit(puzzle, [{"op": "insertions", "push_columns": True, "right_rows": []}])
     assert game.insertions == insertion_points([0, 2], [], [0, 2], [1, 3])
-    assert fam.edit(game, [{"op": "insertions", "push_columns": False}]).insertions == insertion_points([0, 2])
+    rows_only = fam.edit(game, [{"op": "insertions", "push_columns": False}])
+    assert rows_only.insertions == insertion_points([0, 2])
     rules = fam.edit(puzzle, [{"op": "rules", "moves": "separate", "rotate_free": True}])
     assert (rules.moves, rules.rotate_free) == ("separate", True)
     grown = fam.edit(puzzle, [{"op": "resize", "rows": 6, "cols": 5}])
     assert (grown.rows, grown.cols, grown.goal_col) == (6, 5, 4)  # the goal stays above the last column
     assert grown.insertions == insertion_points([0, 2, 4], [1, 3, 5])  # the task's layout grows with it
     assert grown.board_rows()[0][:4] == puzzle.board_rows()[0] and grown.board_rows()[5] == [8] * 5
-    custom = fam.edit(puzzle, [{"op": "insertions", "left_rows": [3], "top_cols": [3]},
-                               {"op": "columns", "start_col": 3, "goal_col": 1}, {"op": "resize", "rows": 2, "cols": 2}])
+    custom = fam.edit(puzzle, [
+        {"op": "insertions", "left_rows": [3], "top_cols": [3]},
+        {"op": "columns", "start_col": 3, "goal_col": 1},
+        {"op": "resize", "rows": 2, "cols": 2},
+    ])
     assert custom.insertions == insertion_points([], [1]) and (custom.start_col, custom.goal_col) == (1, 1)
 
 
@@ -373,7 +378,7 @@ def test_labyrinth_edits_that_would_break_the_board_are_refused() -> None:
     refused(fam, puzzle, [{"op": "columns"}], "name 'start_col', 'goal_col' or both")
     refused(fam, puzzle, [{"op": "columns", "start_col": 4}], "outside 0..3")
     refused(fam, puzzle, [{"op": "insertions", "left_rows": [4]}], "outside 0..3")
-    refused(fam, puzzle, [{"op": "insertions", "bottom_cols": "1"}], "a list of col numbers")
+    refused(fam, puzzle, [{"op": "insertions", "bottom_cols": "1"}], "a list of column numbers")
     refused(fam, puzzle, [{"op": "insertions", "push_columns": 1}], "true or false")
     refused(fam, puzzle, [{"op": "rules", "moves": "walk"}], "combined or separate")
     refused(fam, puzzle, [{"op": "rules", "rotate_free": "yes"}], "true or false")
@@ -386,4 +391,3 @@ def test_edit_requests_are_checked_before_any_family_sees_them() -> None:
     with pytest.raises(PuzzleError, match="names no operation") as err:
         edit_list([{"op": "mark"}, {"cell": [0, 0]}])
     assert err.value.where == "edit 2"
-    assert [f.name for f in fields(LabyrinthPuzzle)][:4] == ["rows", "cols", "board", "free"]

@@ -637,7 +637,7 @@ def test_cli_generates_boards_it_can_solve(tmp_path: Path, kind: str, flow: str)
     assert cli("generate", kind, "3", "4", "--seed", "5", "--out", str(as_json)).returncode == 0
     assert json.loads(as_json.read_text())["flow"] == flow
     too_big = cli("generate", kind, "17", "3", "--out", str(tmp_path / "big.txt"))
-    assert too_big.returncode == 1 and "16 x 16" in too_big.stderr
+    assert too_big.returncode == 1 and "option 'rows': 17 is outside 1..16" in too_big.stderr
 
 
 # --------------------------------------------------------------------------- API and socket

@@ -15,6 +15,7 @@ import { Figures } from "./figures.js";
 import { fileMessage, seconds, setNumber, sizeText, withCommas } from "./format.js";
 import { Gallery } from "./gallery.js";
 import { Live } from "./live.js";
+import { GenerateDialog } from "./making/generate_dialog.js";
 import { OptionsForm } from "./options_form.js";
 import { PRESETS, Player, presetSpeed, sliderFromSpeed, speedFromSlider, speedLabel } from "./player.js";
 import { ShareTools } from "./share/share_tools.js";
@@ -65,6 +66,20 @@ const gallery = new Gallery({
   close: $("gallery-close"),
   onChoose: (entry) => openGalleryEntry(entry, true),
 });
+// "New…": a puzzle made by one of the server's generators (static/js/making/generate_dialog.js),
+// its making animated by the view when asked (and the view can).
+const generator = new GenerateDialog({
+  dialog: $("generate-dialog"),
+  form: $("generate-form"),
+  openButton: $("open-generate"),
+  closeButton: $("generate-close"),
+  families: () => app.families,
+  current: () => app.puzzle?.family || null,
+  onGenerated: async (info, animate) => {
+    await loadPuzzle(async () => info, "loading", "the generated board", true);
+    if (animate && app.puzzle === info && !compare.active) app.view?.playMaking?.(info.generated);
+  },
+});
 // Where a family view puts its own panels.
 const hosts = { left: $("family-panel-left"), right: $("family-panel-right"), banner: $("family-banner") };
 
@@ -81,7 +96,11 @@ const shell = {
   toolsWidth: () => $("board-tools").offsetWidth + 8, // CSS px the zoom buttons cover
   optionsChanged: () => markStale(), // a view's own option (e.g. a clicked start) changed
   // The view's editor changed the board: the operations go to the server (docs/PROTOCOL.md, "Editing").
-  edit: (ops, how = {}) => edits.push(ops, how),
+  edit: (ops, how = {}) => {
+    app.editStamp ??= performance.now(); // the first change not yet re-solved: latency from here
+    document.body.dataset.edits = "pending";
+    edits.push(ops, how);
+  },
   textScale: () => (document.documentElement.classList.contains("large") ? 1.4 : 1),
 };
 
@@ -89,8 +108,9 @@ const shell = {
 const edits = new EditSession({
   onEdited: puzzleEdited,
   onFailed: (message, lastGoodId) => {
-    showError(`That change was refused: ${message}`);
-    loadPuzzle(() => api.getPuzzle(lastGoodId), "loading", "the board", false, { edited: true });
+    // The board drawn is ahead of the server's: show the server's again, then say why.
+    loadPuzzle(() => api.getPuzzle(lastGoodId), "loading", "the board", false, { edited: true })
+      .then(() => showError(`That change was refused: ${message}`));
   },
 });
 
@@ -359,6 +379,8 @@ function showPuzzle(info, view, data) {
   showPace();
   compare.puzzleShown(info, data);
   edits.start(info.id);
+  document.body.dataset.puzzleId = info.id; // tests read the puzzle shown
+  document.body.dataset.edits = "idle";
 }
 
 // ---- editing -------------------------------------------------------------------------------------
@@ -383,6 +405,8 @@ function puzzleEdited(info, reload) {
   $("puzzle-name").textContent = app.puzzle.title;
   gallery.markActive(null);
   compare.puzzleShown(app.puzzle, app.view.currentData?.() || null);
+  document.body.dataset.puzzleId = info.id;
+  document.body.dataset.edits = edits.pending ? "pending" : "idle";
   requestResolve();
 }
 
@@ -611,8 +635,15 @@ function showInstantRun(run, msg) {
   updateLegend();
   showRunCaption();
   player.last();
-  app.lastResolveMs = performance.now() - app.resolveStarted;
-  document.body.dataset.resolveMs = String(Math.round(app.lastResolveMs)); // tests, benchmarks
+  // How long from the change (the pointer event) to the path drawn: measured after the next paint.
+  const since = app.editStamp ?? app.resolveStarted;
+  app.editStamp = null;
+  requestAnimationFrame(() => {
+    const body = document.body.dataset;
+    body.resolveMs = String(Math.round(performance.now() - since)); // benchmarks
+    body.resolveSearchMs = String(Math.round(run.result?.seconds * 1000 || 0));
+    body.resolved = String(Number(body.resolved || 0) + 1);
+  });
   resolveEnded();
 
   function current() {

@@ -111,10 +111,11 @@ def _insertions(puzzle: LabyrinthPuzzle, op: dict[str, Any], where: str) -> tupl
         if key not in op:
             continue
         raw = op[key]
+        word = "row" if axis == "row" else "column"
         if not isinstance(raw, list) or len(raw) > MAX_SIDE:
-            raise PuzzleError(f"expected '{key}': a list of {axis} numbers, got {show_value(raw)}", where)
+            raise PuzzleError(f"expected '{key}': a list of {word} numbers, got {show_value(raw)}", where)
         size = puzzle.rows if axis == "row" else puzzle.cols
-        what = "a row number" if axis == "row" else "a column number"
+        what = f"a {word} number"
         lists[key] = [whole(value, 0, size - 1, f"{where}, '{key}'", what) for value in raw]
     return insertion_points(lists["left_rows"], lists["right_rows"], lists["top_cols"], lists["bottom_cols"])
 

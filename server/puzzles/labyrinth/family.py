@@ -205,9 +205,9 @@ class LabyrinthFamily(Family):
             )
         made = solvable_board(kind, rows, cols, seed)
         what = "board-game labyrinth" if kind == "labyrinth-game" else "course labyrinth"
-        retried = "" if made.attempt == 0 else f", board {made.attempt + 1} tried: derived seed {made.seed}"
-        return Generated(made.puzzle, f"a {rows} x {cols} {what}, solvable: a search found a way out in "
-                         f"{made.moves} moves (seed {seed}{retried})")
+        retried = "" if made.attempt == 0 else f" (board {made.attempt + 1} tried: derived seed {made.seed})"
+        return Generated(made.puzzle, f"{what}, {rows} x {cols} tiles, seed {seed}{retried}, solvable: "
+                         f"a search found a way out in {made.moves} moves")
 
     def save(self, puzzle: LabyrinthPuzzle, fmt: str | None = None) -> bytes:
         """The project's JSON (everything), or seed 000's CSV (tiles and free tile only: refused when the

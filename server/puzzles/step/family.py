@@ -187,7 +187,8 @@ class StepFamily(Family):
 
         self.generator(kind)
         rows, cols, seed = values["rows"], values["cols"], values["seed"]
-        cycle = check_cycle(values.get("cycle") or DEFAULT_CYCLE, "option 'cycle'")
+        given = values.get("cycle")
+        cycle = DEFAULT_CYCLE if given is None else check_cycle(given, "option 'cycle'")
         try:
             maze = random_step_maze(rows, cols, seed, cycle)
         except ValueError:
@@ -196,8 +197,8 @@ class StepFamily(Family):
                 "try a larger board, shorter steps or another seed", "option 'cycle'",
             ) from None
         moves = shortest_moves(maze)
-        return Generated(maze, f"a {rows} x {cols} step-cycle maze, cycle {_cycle_text(cycle)}, "
-                         f"solvable in {moves} moves (seed {seed})")
+        return Generated(maze, f"step-cycle maze, {rows} x {cols} cells, cycle {_cycle_text(cycle)}, "
+                         f"seed {seed}, solvable in {moves} moves")
 
     def default_format(self, maze: StepMaze) -> str:
         """Text, unless the maze has its own cycle, which only the JSON can hold."""

@@ -190,8 +190,8 @@ class ZenjiFamily(Family):
             raise PuzzleError("a Zenji board needs at least two tiles (a source and a drain): 1 x 2 or more",
                               "option 'cols'")
         board = random_board(rows, cols, seed, kind.removeprefix("zenji-"))
-        return Generated(board, f"a {rows} x {cols} Zenji board, {board.flow} flow, solvable by construction "
-                         f"(seed {seed})")
+        return Generated(board, f"Zenji board, {rows} x {cols} tiles, {board.flow} flow, seed {seed}, "
+                         "solvable by construction")
 
     def save(self, board: ZenjiBoard, fmt: str | None = None) -> bytes:
         """Text or JSON: both hold every tile and the flow (the text in a ``# flow: free`` line)."""

@@ -133,6 +133,7 @@ export class GridView {
 
   /** Another view takes the board: stop drawing and take the panels away. */
   leave() {
+    this.finishMaking?.(); // a generated board's making (playMaking) ends on the board
     this.renderer.setActive(false);
     this.setTool("off");
     this.panel.remove();
@@ -190,6 +191,7 @@ export class GridView {
   // ---- a run ---------------------------------------------------------------------------------------
 
   runStarted(runId, { algorithm, options }) {
+    this.finishMaking?.(); // a search starts on the finished board
     this.renderer.setScoreMax(1);
     this.rescaledAt = -Infinity;
     const goals = this.goalCells();
@@ -498,5 +500,66 @@ export class GridView {
     if (this.picked.goal !== null) parts.push(`goal ${rc(this.picked.goal)}`);
     this.pickedText.textContent = parts.length ? `Chosen: ${parts.join(", ")}` : "";
     this.clearButton.hidden = parts.length === 0;
+  }
+
+  // ---- the making of a generated board (../../making/generate_dialog.js) ----------------------------
+
+  /**
+   * Replay how a generated board was made: `generated.steps` (POST /api/generate) is base64 of int32
+   * little-endian pairs (flat cell, new value) that, applied in order to a board filled with
+   * `initial_fill`, give the cells shown. Played over 2–4 s (longer for more steps); a click or a
+   * key anywhere, Run or another puzzle skip to the end (`this.finishMaking()`, set while it plays).
+   * It always ends on exactly the cells shown before; body[data-making="1"] while it plays (tests).
+   */
+  playMaking(generated) {
+    this.finishMaking?.();
+    const cells = this.cells;
+    if (!cells || typeof generated?.steps !== "string" || !Number.isInteger(generated.initial_fill)) return;
+    const text = atob(generated.steps);
+    const bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+    const steps = new DataView(bytes.buffer);
+    const count = Math.floor(bytes.length / 8);
+    if (!count) return;
+    const final = cells.slice();
+    const renderer = this.renderer;
+    let done = 0;
+    let frame = 0;
+    const apply = (until) => {
+      for (; done < until; done++) {
+        const cell = steps.getInt32(done * 8, true);
+        if (cell < 0 || cell >= cells.length) continue; // the check at the end restores the board
+        cells[cell] = steps.getInt32(done * 8 + 4, true);
+        renderer.paint(cell);
+      }
+      renderer.requestDraw();
+    };
+    const finish = () => {
+      cancelAnimationFrame(frame);
+      document.removeEventListener("pointerdown", finish, true);
+      document.removeEventListener("keydown", finish, true);
+      this.finishMaking = null;
+      delete document.body.dataset.making;
+      apply(count);
+      if (cells.some((value, i) => value !== final[i])) {
+        console.warn("The generation's steps did not end on the board: the board is shown as it is.");
+        cells.set(final);
+        renderer.repaintAll();
+      }
+    };
+    this.finishMaking = finish;
+    document.addEventListener("pointerdown", finish, true);
+    document.addEventListener("keydown", finish, true);
+    document.body.dataset.making = "1";
+    cells.fill(generated.initial_fill);
+    renderer.repaintAll();
+    const duration = Math.min(4000, 2000 + count / 50); // ms: 2 s, growing to 4 s at 100,000 steps
+    const started = performance.now();
+    const tick = (now) => {
+      apply(Math.min(count, Math.ceil((count * (now - started)) / duration)));
+      if (done < count) frame = requestAnimationFrame(tick);
+      else finish();
+    };
+    frame = requestAnimationFrame(tick);
   }
 }
