@@ -182,6 +182,20 @@ export class LabyrinthRenderer {
     };
   }
 
+  /** What is under a page point: {r, c} (a board tile), {free: true} (the free tile) or null. */
+  tileAt(clientX, clientY) {
+    if (!this.puzzle) return null;
+    const L = this.layout();
+    const rect = this.canvas.getBoundingClientRect();
+    const x = clientX - rect.left;
+    const y = clientY - rect.top;
+    if (x >= L.freeX && x < L.freeX + L.unit && y >= L.freeY && y < L.freeY + L.unit) return { free: true };
+    const c = Math.floor((x - L.bx) / L.unit);
+    const r = Math.floor((y - L.by) / L.unit);
+    const { rows, cols } = this.puzzle;
+    return r >= 0 && c >= 0 && r < rows && c < cols ? { r, c } : null;
+  }
+
   /** Top-left of the tile at (r, c), fractional and outside the board allowed. */
   tileXY(L, r, c) {
     return [L.bx + c * L.unit, L.by + r * L.unit];
@@ -207,6 +221,10 @@ export class LabyrinthRenderer {
     ctx.fillRect(0, 0, width, height);
     if (!this.puzzle || !this.scene) return;
     const L = this.layout();
+    // Where the tiles are (CSS px from the canvas's corner): tests click them.
+    Object.assign(this.canvas.dataset, {
+      unit: String(L.unit), bx: String(L.bx), by: String(L.by), freeX: String(L.freeX), freeY: String(L.freeY),
+    });
     const phase = this.phaseNow();
     const anim = this.anim;
     this.canvas.dataset.phase = phase ? phase.kind : "";

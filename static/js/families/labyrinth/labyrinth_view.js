@@ -9,6 +9,7 @@ import { asBytes } from "../../live.js";
 import { animationScale } from "../../player.js";
 import { initialState, snapshotState } from "./labyrinth_board.js";
 import { renderLabyrinthLegend } from "./labyrinth_legend.js";
+import { LabyrinthEditor } from "./labyrinth_editor.js";
 import { buildLabyrinthPanels } from "./labyrinth_panels.js";
 import { LabyrinthRenderer } from "./labyrinth_renderer.js";
 import { LabyrinthReplay } from "./labyrinth_replay.js";
@@ -57,6 +58,7 @@ export class LabyrinthView {
       requestDraw: () => this.traceChanged(),
       drawNow: () => this.traceChanged(),
     };
+    this.editor = new LabyrinthEditor({ view: this });
   }
 
   /** What the trace Player drives: the search state and the trace's "renderer". */
@@ -76,7 +78,7 @@ export class LabyrinthView {
   }
 
   /** Show a labyrinth (puzzle info from the API): its canvas is in the board now. */
-  enter(info) {
+  enter(info, { edited = false } = {}) {
     this.info = info;
     this.runId = null;
     this.mode = "idle";
@@ -86,6 +88,8 @@ export class LabyrinthView {
     this.reveal(false);
     this.panels.root.hidden = true; // no run, no solution to speak of
     this.hosts.right.append(this.panels.root);
+    this.hosts.left.append(this.editor.panel);
+    this.editor.reset({ edited });
     this.renderer.setActive(true);
     this.endpoints = { start_col: info.start_col, goal_col: info.goal_col };
     this.renderer.setPuzzle({ ...info, start_col: this.column("start_col"), goal_col: this.column("goal_col") });
@@ -99,6 +103,7 @@ export class LabyrinthView {
     this.replay.clear();
     this.renderer.setActive(false);
     this.panels.root.remove();
+    this.editor.panel.remove();
   }
 
   /** The page's text size or layout changed: draw again (the captions follow the page's text size). */

@@ -11,6 +11,7 @@ import {
 } from "./step_board.js";
 import { renderStepLegend } from "./step_legend.js";
 import { MODES } from "./step_layout.js";
+import { StepEditor } from "./step_editor.js";
 import { buildStepPanels } from "./step_panels.js";
 import { StepRenderer } from "./step_renderer.js";
 import { StepReplay } from "./step_replay.js";
@@ -76,6 +77,7 @@ export class StepView {
       drawNow: () => this.traceChanged(),
     };
     this.setMode(this.mode);
+    this.editor = new StepEditor({ view: this });
   }
 
   /** What the trace Player drives: the search state and the trace's "renderer". */
@@ -98,8 +100,8 @@ export class StepView {
     return {};
   }
 
-  /** Show a step maze (puzzle info from the API): its canvas is in the board now. */
-  enter(info) {
+  /** Show a step maze (puzzle info from the API): its canvas is in the board now (`edited`: changed). */
+  enter(info, { edited = false } = {}) {
     this.info = info;
     this.board = boardOf(info);
     this.runId = null;
@@ -109,7 +111,8 @@ export class StepView {
     this.search.resize(0, this.idleCycle.length); // sized by the first run (a big board's arrays are large)
     this.reveal(false);
     this.panels.right.hidden = true; // no run, no solution to speak of
-    this.hosts.left.append(this.panels.left);
+    this.hosts.left.append(this.panels.left, this.editor.panel);
+    this.editor.reset({ edited });
     this.hosts.right.append(this.panels.right);
     this.hosts.banner.append(this.panels.banner);
     this.showBar();
@@ -125,6 +128,7 @@ export class StepView {
     this.replay.clear();
     this.renderer.setActive(false);
     this.panels.left.remove();
+    this.editor.panel.remove();
     this.panels.right.remove();
     this.panels.banner.remove();
   }

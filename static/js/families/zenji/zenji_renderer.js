@@ -251,6 +251,8 @@ export class ZenjiRenderer {
     data.used = scene.used ? String(scene.used.size) : "0";
     data.route = String(scene.route || 0);
     data.water = scene.water ? String(Math.round(waterProgress * 1000) / 1000) : "";
+    const L = this.lastLayout; // where the tiles are (CSS px from the canvas's corner): tests click them
+    if (L) Object.assign(data, { unit: String(L.unit), bx: String(L.bx), by: String(L.by) });
   }
 
   drawCaption(text) {

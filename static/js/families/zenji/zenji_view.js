@@ -12,6 +12,7 @@ import {
   boardOf, decodeG, decodeState, sideAfter, solutionOf, tileName, timesWord, waterRoute,
 } from "./zenji_board.js";
 import { renderZenjiLegend } from "./zenji_legend.js";
+import { ZenjiEditor } from "./zenji_editor.js";
 import { buildZenjiPanels } from "./zenji_panels.js";
 import { ZenjiRenderer } from "./zenji_renderer.js";
 import { TURN_MS, ZenjiReplay } from "./zenji_replay.js";
@@ -69,6 +70,7 @@ export class ZenjiView {
       requestDraw: () => this.traceChanged(),
       drawNow: () => this.traceChanged(),
     };
+    this.editor = new ZenjiEditor({ view: this });
   }
 
   playerTarget() {
@@ -94,7 +96,7 @@ export class ZenjiView {
     return {};
   }
 
-  enter(info) {
+  enter(info, { edited = false } = {}) {
     this.info = info;
     this.board = boardOf(info);
     this.run = null;
@@ -106,6 +108,8 @@ export class ZenjiView {
     this.reveal(false);
     this.panels.root.hidden = true; // no run, no solution to speak of
     this.hosts.right.append(this.panels.root);
+    this.hosts.left.append(this.editor.panel);
+    this.editor.reset({ edited });
     this.renderer.textScale = this.shell.textScale();
     this.renderer.setActive(true);
     this.renderer.setBoard(this.board);
@@ -118,6 +122,7 @@ export class ZenjiView {
     this.replay.clear();
     this.renderer.setActive(false);
     this.panels.root.remove();
+    this.editor.panel.remove();
     this.shell.setHover("");
   }
 
