@@ -1,17 +1,20 @@
 // Share and export, in the page's header: "Share" copies a link to what the board shows (the puzzle,
 // the algorithm and options of the run on the board, the step of the trace; ./link.js), and the
 // "Export" menu saves the board as PNG (the family view's canvas, as shown), an animated GIF of the
-// search (rendered by the server; ./gif_job.js) or the run's result as JSON (the object `run.py solve
-// --json` prints). A short status beside them says what happened; a GIF's progress shows there.
+// search (rendered by the server; ./gif_job.js), the run's result as JSON (the object `run.py solve
+// --json` prints) or the puzzle itself as a file in each of its family's formats (GET
+// /api/puzzles/<id>/file: what "Open file…" and run.py read again). A short status beside them says
+// what happened; a GIF's progress shows there.
 // The shell (../app.js) hands in what these read of the page, and opens a share link through here.
 
-import { ApiError, getPuzzle } from "../api.js";
+import { ApiError, fileUrl, getPuzzle, request } from "../api.js";
 import { el } from "../dom.js";
 import { canvasPng, fileStem, saveBlob, saveUrl } from "./download.js";
 import { GifJob, progressText } from "./gif_job.js";
 import { LinkError, checkLinkOptions, readLink, shareUrl } from "./link.js";
 
 const SAY_MS = 8000; // how long a status line stays (a GIF's progress stays until it is done)
+const IMAGE_FORMATS = new Set(["png"]); // a board file that is a picture ("Board image (.png)")
 
 export class ShareTools {
   /**
@@ -54,6 +57,9 @@ export class ShareTools {
     this.jsonItem = item("export-json", "Result as JSON", "as run.py solve --json prints it", () => this.exportJson());
     this.menu = el("div", { class: "export-menu", id: "export-menu", role: "menu", "aria-label": "Export", hidden: true },
       this.pngItem, this.gifItem, this.jsonItem);
+    this.makeItem = item; // the board file items follow the shown puzzle's family (boardItems)
+    this.boardItems = [];
+    this.boardFamily = null;
     this.menuButton = el("button", {
       type: "button", class: "export-button", testid: "export-menu", "aria-haspopup": "menu",
       "aria-expanded": "false", "aria-controls": "export-menu", title: "Save the board, the search or its result",
@@ -87,7 +93,24 @@ export class ShareTools {
   }
 
   items() {
-    return [this.pngItem, this.gifItem, this.jsonItem];
+    return [this.pngItem, this.gifItem, this.jsonItem, ...this.boardItems];
+  }
+
+  /** One item per file format of the shown puzzle's family (the first: its default, keeping everything). */
+  boardFileItems(family) {
+    const name = family?.name || null;
+    if (name === this.boardFamily) return;
+    this.boardFamily = name;
+    for (const button of this.boardItems) button.remove();
+    const formats = family?.formats || [];
+    this.boardItems = formats.map((fmt, index) => {
+      const image = IMAGE_FORMATS.has(fmt);
+      const title = `Board ${image ? "image" : "file"} (.${fmt})`;
+      const detail = `${index === 0 ? "keeps everything; " : ""}opens again with Open file… and run.py`;
+      return this.makeItem(`download-board-${fmt}`, title, detail, () => this.downloadBoard(fmt));
+    });
+    if (this.boardItems.length) this.boardItems[0].classList.add("export-first-board");
+    this.menu.append(...this.boardItems);
   }
 
   menuKey(event) {
@@ -106,6 +129,7 @@ export class ShareTools {
     const puzzle = this.page.puzzle();
     const run = this.page.run();
     const family = puzzle ? this.page.families().get(puzzle.family) : null;
+    this.boardFileItems(family);
     const drawers = [...this.page.families().values()].filter((f) => f.animation).map((f) => `${f.title.toLowerCase()}s`);
     const why = {
       png: puzzle && this.page.canvas() ? null : "Open a puzzle first",
@@ -205,6 +229,22 @@ export class ShareTools {
       this.say("Board saved as PNG");
     } catch (err) {
       this.page.showError(`PNG export: ${err.message}.`);
+    }
+  }
+
+  /** The puzzle as a file of its family's format `fmt`; a format that cannot hold this board says why. */
+  async downloadBoard(fmt) {
+    const puzzle = this.page.puzzle();
+    if (!puzzle) return;
+    const stem = fileStem(puzzle.galleryName || puzzle.title || puzzle.name || "puzzle");
+    try {
+      const response = await request(fileUrl(puzzle.id, fmt, stem));
+      saveBlob(await response.blob(), `${stem}.${fmt}`);
+      this.say(`Board saved as ${stem}.${fmt}`);
+    } catch (err) {
+      const why = err instanceof ApiError ? err.message.replace(/^format: /, "").replace(/\.$/, "") : "something went wrong";
+      this.page.showError(`Saving the board as .${fmt}: ${why}.`);
+      if (!(err instanceof ApiError)) console.warn(err);
     }
   }
 
