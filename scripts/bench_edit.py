@@ -44,7 +44,9 @@ PEER_TIMING = """async ([id, start, goal, repeat]) => {
   const info = await (await fetch(`/api/puzzles/${id}`)).json();
   const W = info.width, H = info.height;
   const matrix = [];
-  for (let r = 0; r < H; r++) matrix.push(Array.from(bytes.subarray(r * W, (r + 1) * W), (v) => (v === 0 ? 1 : 0)));
+  for (let r = 0; r < H; r++) {
+    matrix.push(Array.from(bytes.subarray(r * W, (r + 1) * W), (v) => (v === 0 ? 1 : 0)));
+  }
   const grid = new PF.Grid(W, H, matrix);
   const finder = new PF.AStarFinder({ heuristic: PF.Heuristic.manhattan });
   const times = []; let length = 0;
@@ -77,8 +79,13 @@ def peer_script() -> Path | None:
         return PEER_JS
     PEER_DIR.mkdir(parents=True, exist_ok=True)
     try:
-        subprocess.run(["npm", "pack", "pathfinding@0.4.18", "--silent"], cwd=PEER_DIR, check=True,
-                       capture_output=True, timeout=120)
+        subprocess.run(
+            ["npm", "pack", "pathfinding@0.4.18", "--silent"],
+            cwd=PEER_DIR,
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
         with tarfile.open(PEER_DIR / "pathfinding-0.4.18.tgz") as archive:
             archive.extractall(PEER_DIR, filter="data")
     except (OSError, subprocess.SubprocessError, tarfile.TarError) as err:
@@ -90,12 +97,16 @@ def peer_script() -> Path | None:
 def cell_xy(page, row: int, col: int) -> tuple[float, float]:
     canvas = page.locator("[data-testid=canvas]")
     box = canvas.bounding_box()
-    scale, ox, oy = canvas.evaluate("c => [c.dataset.scale, c.dataset.originX, c.dataset.originY].map(Number)")
+    scale, ox, oy = canvas.evaluate(
+        "c => [c.dataset.scale, c.dataset.originX, c.dataset.originY].map(Number)"
+    )
     return box["x"] + ox + (col + 0.5) * scale, box["y"] + oy + (row + 0.5) * scale
 
 
 def wait_resolved(page, before: int) -> None:
-    page.wait_for_function("n => Number(document.body.dataset.resolved || 0) > n", arg=before, timeout=300_000)
+    page.wait_for_function(
+        "n => Number(document.body.dataset.resolved || 0) > n", arg=before, timeout=300_000
+    )
     page.wait_for_function("() => document.body.dataset.edits === 'idle'")
 
 
@@ -104,11 +115,15 @@ def measure(page, change) -> tuple[float, float]:
     before = int(page.evaluate("() => Number(document.body.dataset.resolved || 0)"))
     change()
     wait_resolved(page, before)
-    return tuple(float(page.evaluate(f"() => document.body.dataset.{k}")) for k in ("resolveMs", "resolveSearchMs"))
+    return tuple(
+        float(page.evaluate(f"() => document.body.dataset.{k}")) for k in ("resolveMs", "resolveSearchMs")
+    )
 
 
 def bench_size(browser, url: str, size: int, repeat: int, peer: Path | None) -> dict:
-    info = post(f"{url}/api/generate", {"kind": "random", "rows": size, "cols": size, "seed": 1, "density": 0.25})
+    info = post(
+        f"{url}/api/generate", {"kind": "random", "rows": size, "cols": size, "seed": 1, "density": 0.25}
+    )
     context = browser.new_context(viewport={"width": 1366, "height": 768}, bypass_csp=True)
     page = context.new_page()
     page.set_default_timeout(300_000)
@@ -159,9 +174,13 @@ def main() -> int:
     peer = peer_script()
     port = free_port()
     python = ROOT / ".venv" / "bin" / "python"
-    server = subprocess.Popen([str(python if python.exists() else sys.executable), "run.py", "serve", "--port",
-                               str(port)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    server = subprocess.Popen(
+        [str(python if python.exists() else sys.executable), "run.py", "serve", "--port", str(port)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         for _ in range(300):
@@ -180,16 +199,21 @@ def main() -> int:
         server.terminate()
         server.wait(timeout=10)
     median = statistics.median
-    print("| board | A* records | wall click → path drawn (median, max) | goal drag → path drawn (median, max) "
-          "| server search | peer: PathFinding.js A*, compute only |")
+    print(
+        "| board | A* records | wall click → path drawn (median, max) | goal drag → path drawn (median, max) "
+        "| server search | peer: PathFinding.js A*, compute only |"
+    )
     print("|---|---|---|---|---|---|")
     for row in rows:
         walls = [w for w, _ in row["walls"]]
         goals = [g for g, _ in row["goals"]]
         search = median([s for _, s in row["walls"] + row["goals"]])
         peer = f"{row['peer']['median']:.1f} ms" if row["peer"] else "—"
-        print(f"| {row['size']} × {row['size']} | {row['records']} | {median(walls):.0f} ms, {max(walls):.0f} ms "
-              f"| {median(goals):.0f} ms, {max(goals):.0f} ms | {search:.0f} ms | {peer} |")
+        print(
+            f"| {row['size']} × {row['size']} | {row['records']} "
+            f"| {median(walls):.0f} ms, {max(walls):.0f} ms "
+            f"| {median(goals):.0f} ms, {max(goals):.0f} ms | {search:.0f} ms | {peer} |"
+        )
     return 0
 
 

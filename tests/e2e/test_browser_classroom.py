@@ -326,7 +326,12 @@ CONTROLS_OVERLAP = """panel => {
     return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none'; };
   const controls = [...panel.querySelectorAll('button, select, input, textarea, label.upload-button')]
     .filter(e => !(e.type === 'file')).filter(visible);
-  const boxes = controls.map(e => { const r = e.getBoundingClientRect();
+  // A control scrolled out of the panel's scrolling part is clipped there: compare what is shown.
+  const clip = (e, r) => { const s = e.closest('.panel-scroll'); if (!s) return r;
+    const c = s.getBoundingClientRect();
+    return {left: Math.max(r.left, c.left), right: Math.min(r.right, c.right),
+            top: Math.max(r.top, c.top), bottom: Math.min(r.bottom, c.bottom)}; };
+  const boxes = controls.map(e => { const r = clip(e, e.getBoundingClientRect());
     return {name: e.dataset.testid || e.id || e.textContent.trim().slice(0, 20), r}; });
   const problems = [];
   for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
