@@ -8,6 +8,7 @@
 import * as api from "./api.js";
 import { CompareView } from "./compare/compare_view.js";
 import { el } from "./dom.js";
+import { EditHistory } from "./edit/history.js";
 import { EditSession } from "./edit/edit_session.js";
 import { ExplainPanel } from "./explain/panel.js";
 import { viewClassFor } from "./families/index.js";
@@ -101,8 +102,39 @@ const shell = {
     document.body.dataset.edits = "pending";
     edits.push(ops, how);
   },
+  // A change the editor made: `redo` made it, `undo` takes it back (Undo, Redo, Ctrl+Z).
+  remember: (redo, undo, reload = false) => history.remember(redo, undo, reload),
+  historyButtons,
   textScale: () => (document.documentElement.classList.contains("large") ? 1.4 : 1),
 };
+
+// Undo and redo of the editor's changes, whatever the family (static/js/edit/history.js).
+const historyControls = new Set(); // [undo, redo] button pairs, one in each editor's panel
+const history = new EditHistory({
+  onChange: () => {
+    for (const [undo, redo] of historyControls) {
+      undo.disabled = !history.canUndo;
+      redo.disabled = !history.canRedo;
+    }
+  },
+});
+
+/** An Undo and a Redo button for an editor's panel (each editor asks once). */
+function historyButtons() {
+  const undo = el("button", { type: "button", testid: "undo", text: "Undo", title: "Undo the last change (Ctrl+Z)",
+    disabled: true, on: { click: () => undoRedo(history.undo()) } });
+  const redo = el("button", { type: "button", testid: "redo", text: "Redo", title: "Redo (Ctrl+Shift+Z)",
+    disabled: true, on: { click: () => undoRedo(history.redo()) } });
+  historyControls.add([undo, redo]);
+  return [undo, redo];
+}
+
+/** Show an undo's or redo's operations on the board at once (where the view can) and send them. */
+function undoRedo(step) {
+  if (!step || !app.view) return;
+  if (!step.reload) app.view.applyEdits?.(step.ops);
+  shell.edit(step.ops, { reload: step.reload });
+}
 
 // Edits of the board on their way to the server; each confirmed one is a new puzzle, re-solved at once.
 const edits = new EditSession({
@@ -379,6 +411,7 @@ function showPuzzle(info, view, data) {
   showPace();
   compare.puzzleShown(info, data);
   edits.start(info.id);
+  if (!data?.edited) history.clear(); // another puzzle: the history was the old one's
   document.body.dataset.puzzleId = info.id; // tests read the puzzle shown
   document.body.dataset.edits = "idle";
 }
@@ -628,7 +661,7 @@ function showInstantRun(run, msg) {
   if (!current()) return;
   app.run = run;
   clearBoardForRun();
-  app.view.runStarted(run.id, { algorithm: run.algorithm, options: run.options });
+  app.view.runStarted(run.id, { algorithm: run.algorithm, options: run.options, instant: true });
   for (const [frame, raw] of run.buffered) runFrame(frame, raw);
   run.buffered = null;
   runDone(msg);
@@ -877,13 +910,12 @@ function bindKeys() {
 
 /** Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y undo and redo the editor's changes (outside text fields). */
 function editKey(event) {
-  if (!(event.ctrlKey || event.metaKey) || event.altKey || !app.view?.editUndo) return false;
+  if (!(event.ctrlKey || event.metaKey) || event.altKey || !app.view || compare.active) return false;
   const tag = event.target?.tagName;
   if (tag === "TEXTAREA" || (tag === "INPUT" && TEXT_INPUTS.has(event.target.type))) return false;
   const key = event.key.toLowerCase();
   if (key !== "z" && key !== "y") return false;
-  if (key === "y" || event.shiftKey) app.view.editRedo();
-  else app.view.editUndo();
+  undoRedo(key === "y" || event.shiftKey ? history.redo() : history.undo());
   event.preventDefault();
   return true;
 }

@@ -280,7 +280,13 @@ def test_touch_drawing_on_a_phone(browser, server_url):
         for testid in ("tool-wall", "undo", "run"):
             box = page.locator(f"[data-testid={testid}]").bounding_box()
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["height"] >= 24
+        drawn = puzzle_id(page)
+        # Undo is scrolled out of sight; a tap while the page still scrolls only stops the scroll (no
+        # click follows, as on any phone): bring it into view and let the page settle first.
+        page.locator("[data-testid=undo]").scroll_into_view_if_needed()
+        page.wait_for_timeout(1500)
         page.tap("[data-testid=undo]")
+        page.wait_for_function("id => document.body.dataset.puzzleId !== id", arg=drawn)
         edits_done(page)
         assert server_cells(server_url, puzzle_id(page)) == original
         page.screenshot(path=str(ARTIFACTS / "edit-phone.png"), full_page=True)

@@ -59,6 +59,18 @@ def click_and_wait(page, x: float, y: float, modifiers: list[str] | None = None)
     return new
 
 
+def history_and_wait(page, which: str = "undo") -> str:
+    """Press Undo (or Redo); wait for the puzzle it makes and its re-solve."""
+    old, before = puzzle_id(page), resolved_count(page)
+    page.click(f"[data-testid={which}]")
+    page.wait_for_function(
+        "old => document.body.dataset.edits === 'idle' && document.body.dataset.puzzleId !== old", arg=old
+    )
+    page.wait_for_function("n => Number(document.body.dataset.resolved || 0) > n", arg=before)
+    status_is(page, "done")
+    return puzzle_id(page)
+
+
 def shot(page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     next_frame(page)
@@ -101,6 +113,15 @@ def test_step_click_marks_a_cell_and_sets_the_goal(page, server_url):
     assert page.get_attribute("[data-testid=step-tool-goal]", "aria-pressed") == "true"
     shot(page, "step")
 
+    # Undo twice: the goal back in its corner, the cell blank again — the board as loaded.
+    history_and_wait(page)
+    back = api_puzzle(server_url, history_and_wait(page))
+    for key in ("marks", "start", "goals"):
+        assert back[key] == before[key], key
+    assert page.is_disabled("[data-testid=undo]")
+    redone = api_puzzle(server_url, history_and_wait(page, "redo"))
+    assert redone["marks"] == after["marks"]
+
 
 def test_zenji_click_turns_a_tile_and_shift_click_turns_it_back(page, server_url):
     choose_gallery(page, "zenji-seed-001")
@@ -124,6 +145,14 @@ def test_zenji_click_turns_a_tile_and_shift_click_turns_it_back(page, server_url
     pid = click_and_wait(page, *tile_xy(1, 1), modifiers=["Shift"])
     assert api_puzzle(server_url, pid)["tiles"] == before["tiles"]
     shot(page, "zenji")
+    # Undo takes the counter-clockwise turn back; Ctrl+Z the clockwise one.
+    assert api_puzzle(server_url, history_and_wait(page))["tiles"] == expected
+    old = puzzle_id(page)
+    page.locator("#board").focus()
+    page.keyboard.press("Control+z")
+    page.wait_for_function("old => document.body.dataset.puzzleId !== old", arg=old)
+    page.wait_for_function("() => document.body.dataset.edits === 'idle'")
+    assert api_puzzle(server_url, puzzle_id(page))["tiles"] == before["tiles"]
 
 
 def test_labyrinth_click_turns_a_board_tile_and_the_free_tile(page, server_url):

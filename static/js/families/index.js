@@ -40,7 +40,8 @@
 //                          comparison's panels show and run with the single view's start and goal).
 //   optionChanged(name, value, form)   a form control changed; form.get/set adjust others.
 //   checkReady()           null when a run can start, else the message to show.
-//   runStarted(runId, {algorithm, options})   a run began (the timeline and player were just reset).
+//   runStarted(runId, {algorithm, options, instant})   a run began (the timeline and player were just
+//                          reset); `instant`: the editor's re-solve, to be shown at its end, not replayed.
 //   frame(msg)             a raw run_frame, after its records went into the timeline.
 //   result(result)         run_done's result (show what it found only at the end of the trace: the
 //                          player's position reaching timeline.length with timeline.complete).

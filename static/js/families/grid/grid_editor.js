@@ -7,7 +7,6 @@
 import { el } from "../../dom.js";
 
 export const DRAW_TOOLS = ["wall", "erase", "weight"];
-const HISTORY = 200; // undo steps kept
 
 /** The cells on the line from `a` to `b` (flat indices on a board `width` wide), both ends included. */
 export function cellsOnLine(a, b, width) {
@@ -52,8 +51,6 @@ export class GridEditor {
     this.view = view;
     this.tool = "off";
     this.weight = 5;
-    this.undoStack = [];
-    this.redoStack = [];
     this.stroke = null; // {value, last, old: Map(cell -> value before), unsent: []} or {move: "start"|"goal", from, to}
     this.buildPanel();
   }
@@ -76,8 +73,6 @@ export class GridEditor {
       this.view.setTool("weight");
     });
     const action = (testid, text, title, click) => el("button", { type: "button", testid, text, title, on: { click } });
-    this.undoButton = action("undo", "Undo", "Undo the last change (Ctrl+Z)", () => this.undo());
-    this.redoButton = action("redo", "Redo", "Redo (Ctrl+Shift+Z)", () => this.redo());
     this.clearButton = action("clear-board", "Clear", "Every cell free", () => this.clear());
     this.rowsInput = el("input", { type: "number", testid: "board-rows", min: "2", max: "2000", "aria-label": "Rows" });
     this.colsInput = el("input", { type: "number", testid: "board-cols", min: "2", max: "2000", "aria-label": "Columns" });
@@ -86,24 +81,18 @@ export class GridEditor {
     this.panel = el("div", { class: "editor" },
       el("div", { class: "segmented tools", role: "group", "aria-label": "Draw" },
         this.buttons.wall, this.buttons.erase, this.buttons.weight),
-      el("div", { class: "option-row editor-row" }, this.weightSelect, this.undoButton, this.redoButton, this.clearButton),
+      el("div", { class: "option-row editor-row" }, this.weightSelect, ...this.view.shell.historyButtons(), this.clearButton),
       el("div", { class: "option-row editor-row" },
         this.rowsInput, el("span", { text: "×" }), this.colsInput, this.resizeButton),
       this.status,
     );
-    this.updateButtons();
   }
 
-  /** A new maze is shown: no history, its size in the resize fields. */
-  reset(info, { keepHistory = false } = {}) {
-    if (!keepHistory) {
-      this.undoStack = [];
-      this.redoStack = [];
-      this.stroke = null;
-    }
+  /** A maze is shown (`edited`: the same board, changed): its size in the resize fields. */
+  reset(info, { edited = false } = {}) {
+    if (!edited) this.stroke = null;
     this.rowsInput.value = String(info.height);
     this.colsInput.value = String(info.width);
-    this.updateButtons();
   }
 
   setTool(tool) {
@@ -205,52 +194,31 @@ export class GridEditor {
     this.view.shell.edit([this.endpointOp(which, cell)], { key: which });
   }
 
-  // ---- history -----------------------------------------------------------------------------------------
+  // ---- history (the shell's: static/js/edit/history.js) ----------------------------------------------
 
   remember(redo, undo, reload = false) {
-    this.undoStack.push({ redo, undo, reload });
-    if (this.undoStack.length > HISTORY) this.undoStack.shift();
-    this.redoStack = [];
-    this.updateButtons();
+    this.view.shell.remember(redo, undo, reload);
   }
 
-  undo() {
-    const step = this.undoStack.pop();
-    if (!step) return;
-    this.redoStack.push(step);
-    this.apply(step.undo, step.reload);
-  }
-
-  redo() {
-    const step = this.redoStack.pop();
-    if (!step) return;
-    this.undoStack.push(step);
-    this.apply(step.redo, step.reload);
-  }
-
-  /** Operations from the history: shown here at once (a size change waits for the server), then sent. */
-  apply(ops, reload) {
+  /** Operations from the history, shown on the board at once (a change of size waits for the server). */
+  applyLocally(ops) {
     const view = this.view;
-    if (!reload) {
-      const changed = [];
-      for (const op of ops) {
-        if (op.op === "paint") {
-          for (const cell of op.cells) view.cells[cell] = op.value;
-          changed.push(...op.cells);
-        } else if (op.op === "start" || op.op === "goal") {
-          view.setEndpoint(op.op, op.cell[0] * view.info.width + op.cell[1]);
-        } else if (op.op === "clear") {
-          view.cells.fill(1);
-          changed.push(-1);
-        } else if (op.op === "cells") {
-          view.cells.set(Uint8Array.from(atob(op.values), (ch) => ch.charCodeAt(0)));
-          changed.push(-1);
-        }
+    const changed = [];
+    for (const op of ops) {
+      if (op.op === "paint") {
+        for (const cell of op.cells) view.cells[cell] = op.value;
+        changed.push(...op.cells);
+      } else if (op.op === "start" || op.op === "goal") {
+        view.setEndpoint(op.op, op.cell[0] * view.info.width + op.cell[1]);
+      } else if (op.op === "clear") {
+        view.cells.fill(1);
+        changed.push(-1);
+      } else if (op.op === "cells" && op.rows === view.info.height && op.cols === view.info.width) {
+        view.cells.set(Uint8Array.from(atob(op.values), (ch) => ch.charCodeAt(0)));
+        changed.push(-1);
       }
-      view.cellsChanged(changed.includes(-1) ? null : changed);
     }
-    view.shell.edit(ops, { reload });
-    this.updateButtons();
+    view.cellsChanged(changed.includes(-1) ? null : changed);
   }
 
   /** The whole board as one operation (what a clear or a resize takes back). */
@@ -264,9 +232,9 @@ export class GridEditor {
   }
 
   clear() {
-    const undo = this.boardOps();
-    this.remember([{ op: "clear" }], undo);
-    this.apply([{ op: "clear" }], false);
+    this.remember([{ op: "clear" }], this.boardOps());
+    this.applyLocally([{ op: "clear" }]);
+    this.view.shell.edit([{ op: "clear" }]);
   }
 
   resize() {
@@ -277,11 +245,6 @@ export class GridEditor {
     }
     const op = { op: "resize", rows, cols };
     this.remember([op], this.boardOps(), true);
-    this.apply([op], true);
-  }
-
-  updateButtons() {
-    this.undoButton.disabled = !this.undoStack.length;
-    this.redoButton.disabled = !this.redoStack.length;
+    this.view.shell.edit([op], { reload: true });
   }
 }

@@ -110,7 +110,7 @@ export class GridView {
     this.cells = cells;
     this.state = new GridState(info.width, info.height);
     this.picked = { start: null, goal: null };
-    this.editor.reset(info, { keepHistory: edited });
+    this.editor.reset(info, { edited });
     this.run = null;
     this.hosts.left.append(this.panel);
     this.hosts.banner.append(this.banner);
@@ -368,7 +368,7 @@ export class GridView {
   puzzleEdited(info, pending) {
     const { starts, goals } = this.info;
     this.info = pending ? { ...info, starts, goals } : info;
-    this.editor.reset(this.info, { keepHistory: true });
+    this.editor.reset(this.info, { edited: true });
     this.updateMarkers();
   }
 
@@ -377,12 +377,9 @@ export class GridView {
     return { cells: this.cells };
   }
 
-  editUndo() {
-    this.editor.undo();
-  }
-
-  editRedo() {
-    this.editor.redo();
+  /** Show an undo's or redo's operations at once (the shell sends them). */
+  applyEdits(ops) {
+    this.editor.applyLocally(ops);
   }
 
   clearPicks() {

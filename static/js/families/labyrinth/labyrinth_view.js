@@ -9,7 +9,7 @@ import { asBytes } from "../../live.js";
 import { animationScale } from "../../player.js";
 import { initialState, snapshotState } from "./labyrinth_board.js";
 import { renderLabyrinthLegend } from "./labyrinth_legend.js";
-import { LabyrinthEditor } from "./labyrinth_editor.js";
+import { labyrinthEditor } from "./labyrinth_editor.js";
 import { buildLabyrinthPanels } from "./labyrinth_panels.js";
 import { LabyrinthRenderer } from "./labyrinth_renderer.js";
 import { LabyrinthReplay } from "./labyrinth_replay.js";
@@ -58,7 +58,7 @@ export class LabyrinthView {
       requestDraw: () => this.traceChanged(),
       drawNow: () => this.traceChanged(),
     };
-    this.editor = new LabyrinthEditor({ view: this });
+    this.editor = labyrinthEditor(this);
   }
 
   /** What the trace Player drives: the search state and the trace's "renderer". */

@@ -11,7 +11,7 @@ import {
 } from "./step_board.js";
 import { renderStepLegend } from "./step_legend.js";
 import { MODES } from "./step_layout.js";
-import { StepEditor } from "./step_editor.js";
+import { stepEditor } from "./step_editor.js";
 import { buildStepPanels } from "./step_panels.js";
 import { StepRenderer } from "./step_renderer.js";
 import { StepReplay } from "./step_replay.js";
@@ -77,7 +77,7 @@ export class StepView {
       drawNow: () => this.traceChanged(),
     };
     this.setMode(this.mode);
-    this.editor = new StepEditor({ view: this });
+    this.editor = stepEditor(this);
   }
 
   /** What the trace Player drives: the search state and the trace's "renderer". */

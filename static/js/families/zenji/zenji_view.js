@@ -12,7 +12,7 @@ import {
   boardOf, decodeG, decodeState, sideAfter, solutionOf, tileName, timesWord, waterRoute,
 } from "./zenji_board.js";
 import { renderZenjiLegend } from "./zenji_legend.js";
-import { ZenjiEditor } from "./zenji_editor.js";
+import { zenjiEditor } from "./zenji_editor.js";
 import { buildZenjiPanels } from "./zenji_panels.js";
 import { ZenjiRenderer } from "./zenji_renderer.js";
 import { TURN_MS, ZenjiReplay } from "./zenji_replay.js";
@@ -70,7 +70,7 @@ export class ZenjiView {
       requestDraw: () => this.traceChanged(),
       drawNow: () => this.traceChanged(),
     };
-    this.editor = new ZenjiEditor({ view: this });
+    this.editor = zenjiEditor(this);
   }
 
   playerTarget() {
@@ -169,13 +169,13 @@ export class ZenjiView {
 
   // ---- the search ----------------------------------------------------------------------------------
 
-  runStarted(runId, { algorithm, options = {} } = {}) {
+  runStarted(runId, { algorithm, options = {}, instant = false } = {}) {
     this.run = { id: runId, algorithm: algorithm || null, options, flow: options.flow || this.board.flow };
     this.mode = "search";
     this.shown = null;
     this.search.clear();
     this.pendingResult = null;
-    this.autoPlayed = false;
+    this.autoPlayed = instant; // a re-solve after an edit shows the solved board, not the replay
     this.reveal(false);
     this.panels.root.hidden = false;
     this.panels.wait.hidden = false;
