@@ -6,13 +6,24 @@ a re-solve go to test-artifacts/."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import urllib.request
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from tests.e2e.pages import ARTIFACTS, BROWSER_TEST, at_end, choose_gallery, next_frame, status_is, upload
+from tests.e2e.pages import (
+    ARTIFACTS,
+    BROWSER_TEST,
+    ROOT,
+    at_end,
+    choose_gallery,
+    next_frame,
+    status_is,
+    upload,
+)
 
 pytestmark = BROWSER_TEST
 
@@ -292,3 +303,26 @@ def test_touch_drawing_on_a_phone(browser, server_url):
         page.screenshot(path=str(ARTIFACTS / "edit-phone.png"), full_page=True)
     finally:
         context.close()
+
+
+def test_an_edited_board_in_the_comparison_view_and_on_the_command_line(page, server_url, tmp_path):
+    from tests.e2e.test_browser_compare import choose, open_compare, rows
+    from tests.e2e.test_browser_compare import run_to_end as compare_to_end
+
+    choose_gallery(page, "rooms")
+    page.click("[data-testid=tool-wall]")
+    drag(page, [(2, 10), (9, 10)], steps=4)
+    edits_done(page)
+    edited = puzzle_id(page)
+    open_compare(page)
+    choose(page, ["bfs", "astar"])
+    compare_to_end(page)
+    costs = {row["algorithm"]: row["cost"] for row in rows(page)}
+    assert set(costs.values()) == {"84"}, costs  # the board drawn, not the gallery's (82)
+
+    # The downloaded file gives the same answer to the CLI.
+    with urllib.request.urlopen(f"{server_url}/api/puzzles/{edited}/file?format=txt") as answer:
+        (tmp_path / "rooms-edited.txt").write_bytes(answer.read())
+    command = [sys.executable, "run.py", "solve", str(tmp_path / "rooms-edited.txt"), "-a", "astar", "--json"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout)["cost"] == 84

@@ -192,6 +192,10 @@ export class ComparePanel {
       toolsWidth: () => 0,
       optionsChanged: () => {},
       textScale: () => this.page.textScale(),
+      // A panel does not edit its board (the single view does): the editor's calls do nothing here.
+      edit: () => {},
+      remember: () => {},
+      historyButtons: () => [],
     };
   }
 

@@ -40,6 +40,10 @@
 //                          comparison's panels show and run with the single view's start and goal).
 //   optionChanged(name, value, form)   a form control changed; form.get/set adjust others.
 //   checkReady()           null when a run can start, else the message to show.
+//   The shell a view is given (app.js `shell`; a comparison panel's in compare/panel.js) also offers,
+//   for an editor: edit(ops, {reload, key}) (send edit operations: ../edit/edit_session.js),
+//   remember(redo, undo, reload) and historyButtons() (Undo/Redo: ../edit/history.js); a view's
+//   optional applyEdits(ops) shows an undo's operations at once (the grid's).
 //   runStarted(runId, {algorithm, options, instant})   a run began (the timeline and player were just
 //                          reset); `instant`: the editor's re-solve, to be shown at its end, not replayed.
 //   frame(msg)             a raw run_frame, after its records went into the timeline.
