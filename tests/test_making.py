@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
 import pytest
 
 from server import solving
@@ -391,3 +392,16 @@ def test_edit_requests_are_checked_before_any_family_sees_them() -> None:
     with pytest.raises(PuzzleError, match="names no operation") as err:
         edit_list([{"op": "mark"}, {"cell": [0, 0]}])
     assert err.value.where == "edit 2"
+
+
+def test_a_grid_board_over_the_editors_limit_is_refused_in_words() -> None:
+    from server.puzzles.grid.edit import MAX_EDIT_CELLS
+    from server.puzzles.grid.family import FAMILY as GRID
+    from server.puzzles.grid.model import GridMaze
+
+    side = int(MAX_EDIT_CELLS**0.5) + 1
+    big = GridMaze(np.ones((side, side), dtype=np.uint8), [0], [side * side - 1])
+    with pytest.raises(PuzzleError) as refused:
+        GRID.edit(big, [{"op": "clear"}])
+    assert "not edited" in refused.value.message and refused.value.where == "edits"
+    assert GRID.info(big)["edit_max_cells"] == MAX_EDIT_CELLS

@@ -178,6 +178,16 @@ def test_labyrinth_click_turns_a_board_tile_and_the_free_tile(page, server_url):
     assert turned["board"] == expected
     shot(page, "labyrinth")
 
+    # Set tile: the chosen code put down at row 0, column 0; Undo takes it back.
+    code = (before["board"][0][0] + 5) % 10
+    page.select_option("[data-testid=tile-code]", str(code))
+    assert page.get_attribute("[data-testid=labyrinth-tool-set]", "aria-pressed") == "true"
+    d = data(page)
+    unit, bx, by = float(d["unit"]), float(d["bx"]), float(d["by"])
+    pid = click_and_wait(page, bx + 0.5 * unit, by + 0.5 * unit)
+    assert api_puzzle(server_url, pid)["board"][0][0] == code
+    assert api_puzzle(server_url, history_and_wait(page))["board"] == expected
+
 
 def test_a_tap_turns_a_zenji_tile_on_a_touch_screen(browser, server_url):
     """Touch arrives as pointer events too: a tap with Edit on turns the tile (no run on the board)."""

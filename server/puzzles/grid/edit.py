@@ -25,11 +25,17 @@ from server.puzzles.grid.model import WALL, GridMaze
 from server.puzzles.making import cell_of, whole
 
 MAX_SIDE = 5_000  # rows or columns a resize may ask for
-MAX_EDIT_CELLS = 4_000_000  # cells of a resized board (2000 x 2000)
+# Cells of a board the editor changes (a generated 1000 x 1000-cell maze is 2001 x 2001): each edit
+# copies the board and saves it to hash it, and a client keeps 20 puzzles, so a far larger upload is
+# searched and shown but not edited (docs: README "Limits").
+MAX_EDIT_CELLS = 5_000_000
 
 
 def edit_grid(maze: GridMaze, edits: list[dict[str, Any]]) -> GridMaze:
     """``maze`` with ``edits`` applied in order (a new maze; ``maze`` is unchanged)."""
+    if maze.cells.size > MAX_EDIT_CELLS:
+        raise PuzzleError(f"this board has {maze.cells.size:,} cells: boards over {MAX_EDIT_CELLS:,} cells "
+                          "are searched and shown, not edited", "edits")
     cells = maze.cells.copy()
     starts, goals = maze.starts.copy(), maze.goals.copy()
     for number, op in enumerate(edits, start=1):

@@ -12,6 +12,7 @@ import numpy as np
 
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import Family, LoadLimits, RunControl, Solved, stem
+from server.puzzles.grid.edit import MAX_EDIT_CELLS
 from server.puzzles.grid.model import GridMaze
 from server.puzzles.grid.problem import HEURISTICS, GridProblem
 from server.puzzles.making import Generated, GeneratorKind, size_options
@@ -131,6 +132,7 @@ class GridFamily(Family):
             "weighted": puzzle.weighted,
             "endpoint_problem": puzzle.endpoint_problem,
             "notes": puzzle.notes,
+            "edit_max_cells": MAX_EDIT_CELLS,
         }
 
     def cells(self, puzzle: GridMaze) -> bytes:

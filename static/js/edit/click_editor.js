@@ -12,10 +12,12 @@ const SLOP = 8; // CSS px a press may move and still be a click
 export class ClickEditor {
   /**
    * @param {{view, title: string, hints: Object<string, string>, tools?: Object<string, string>,
-   *          toolPrefix?: string, opAt: (event: PointerEvent, tool: string) => ({op, undo}|null)}} args
-   *   `hints`: the hint per tool (one tool, "click", when there are no `tools`).
+   *          toolPrefix?: string, extra?: HTMLElement,
+   *          opAt: (event: PointerEvent, tool: string) => ({op, undo}|null)}} args
+   *   `hints`: the hint per tool (one tool, "click", when there are no `tools`); `extra`: a control
+   *   shown with the tools (e.g. which tile a click puts down).
    */
-  constructor({ view, title, hints, tools = null, toolPrefix = "tool", opAt }) {
+  constructor({ view, title, hints, tools = null, toolPrefix = "tool", extra = null, opAt }) {
     Object.assign(this, { view, hints, opAt });
     this.on = false;
     this.tool = tools ? Object.keys(tools)[0] : "click";
@@ -30,7 +32,8 @@ export class ClickEditor {
     })]));
     this.tools = tools ? el("div", { class: "option-row editor-row" },
       el("span", { text: "Click sets:" }),
-      el("div", { class: "segmented", role: "group", "aria-label": "Click sets" }, ...Object.values(this.toolButtons)))
+      el("div", { class: "segmented", role: "group", "aria-label": "Click sets" }, ...Object.values(this.toolButtons)),
+      extra)
       : null;
     this.hint = el("p", { class: "hint", testid: "edit-hint", role: "status" });
     this.panel = el("section", { class: "editor family-editor" },

@@ -93,9 +93,20 @@ export class GridEditor {
     if (!edited) this.stroke = null;
     this.rowsInput.value = String(info.height);
     this.colsInput.value = String(info.width);
+    // The server edits boards up to a size (server/puzzles/grid/edit.py): a larger one is only shown.
+    const limit = info.edit_max_cells ?? Infinity;
+    this.tooLarge = info.width * info.height > limit;
+    for (const control of this.panel.querySelectorAll("button, select, input")) {
+      if (!["undo", "redo"].includes(control.dataset.testid)) control.disabled = this.tooLarge; // history's own
+    }
+    if (this.tooLarge) {
+      this.tool = "off";
+      this.status.textContent = `Boards over ${limit.toLocaleString("en")} cells are searched and shown here, not edited.`;
+    } else this.setTool(this.tool);
   }
 
   setTool(tool) {
+    if (this.tooLarge && DRAW_TOOLS.includes(tool)) return;
     this.tool = tool;
     for (const [name, button] of Object.entries(this.buttons)) button.setAttribute("aria-pressed", String(name === tool));
     this.status.textContent = DRAW_TOOLS.includes(tool)

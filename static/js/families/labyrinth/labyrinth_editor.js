@@ -1,24 +1,42 @@
-// The labyrinth's editor (issue 12): a click editor (../../edit/click_editor.js) whose click on a
+// The labyrinth's editor (issue 12): a click editor (../../edit/click_editor.js). "Turn": a click on a
 // board tile turns it a quarter turn clockwise, on the free tile turns the free tile (shift-click:
-// counter-clockwise) — server/puzzles/labyrinth/edit.py's `turn` and `turn_free`.
+// counter-clockwise) — server/puzzles/labyrinth/edit.py's `turn` and `turn_free`. "Set tile": a click
+// puts the tile chosen in the menu there (`tile`, or `free` on the free tile). The start and goal
+// columns and the insertion rows are the family's options, in the form above.
 
+import { el } from "../../dom.js";
 import { ClickEditor } from "../../edit/click_editor.js";
+import { SHAPES } from "./labyrinth_board.js";
+
+const TOOLS = { turn: "Turn", set: "Set tile" };
+const HINTS = {
+  turn: "Editing: a click on a tile, or on the free tile, turns it a quarter turn clockwise "
+    + "(shift-click: counter-clockwise).",
+  set: "Editing: a click on a tile, or on the free tile, puts the chosen tile there.",
+};
+const CODES = 10; // tile codes 0-9 (docs/LABYRINTH.md)
 
 /** @param {import("./labyrinth_view.js").LabyrinthView} view */
 export function labyrinthEditor(view) {
-  return new ClickEditor({
-    view,
-    title: "Edit the board: a click on a tile turns it",
-    hints: {
-      click: "Editing: a click on a tile, or on the free tile, turns it a quarter turn clockwise "
-        + "(shift-click: counter-clockwise).",
-    },
-    opAt: (event) => {
+  const choice = el("select", { testid: "tile-code", "aria-label": "Tile to put down" },
+    ...Array.from({ length: CODES }, (_, code) => new Option(`${SHAPES[code]}  (${code})`, String(code))));
+  const editor = new ClickEditor({
+    view, tools: TOOLS, toolPrefix: "labyrinth-tool", hints: HINTS, extra: choice,
+    title: "Edit the board: a click on a tile turns it or sets it",
+    opAt: (event, tool) => {
       const hit = view.renderer.tileAt(event.clientX, event.clientY);
-      if (!hit) return null;
+      if (!hit || !view.info) return null;
+      if (tool === "set") {
+        const code = Number(choice.value);
+        if (hit.free) return { op: { op: "free", code }, undo: [{ op: "free", code: view.info.free_tile }] };
+        const cell = [hit.r, hit.c];
+        return { op: { op: "tile", cell, code }, undo: [{ op: "tile", cell, code: view.info.board[hit.r][hit.c] }] };
+      }
       const times = event.shiftKey ? 3 : 1;
       const turn = (k) => (hit.free ? { op: "turn_free", times: k } : { op: "turn", cell: [hit.r, hit.c], times: k });
       return { op: turn(times), undo: [turn(4 - times)] };
     },
   });
+  choice.addEventListener("change", () => editor.setTool("set"));
+  return editor;
 }
