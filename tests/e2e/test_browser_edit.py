@@ -21,6 +21,7 @@ from tests.e2e.pages import (
     at_end,
     choose_gallery,
     next_frame,
+    position,
     status_is,
     upload,
 )
@@ -136,6 +137,15 @@ def test_wall_raises_the_cost_undo_restores_it_and_the_path_follows_the_goal(pag
     assert (cells[1:10, 10] == 0).all()
     assert server_solve(server_url, edited)["cost"] == 84  # the server's puzzle is the board drawn
     page.screenshot(path=str(ARTIFACTS / "edit-after-resolve.png"))
+    assert position(page)[0] == position(page)[1]  # shown at its end, not animated
+
+    # Play animates the new search from its start.
+    page.click("[data-testid=play]")
+    page.wait_for_function(
+        "() => { const [at, of] = document.querySelector('[data-testid=position]').textContent"
+        ".replace(/,/g, '').split(' / ').map(Number); return at > 0 && at < of; }"
+    )
+    page.click("[data-testid=pause]")
 
     # Run on the edited board gives the same answer as the instant re-solve.
     page.click("[data-testid=run]")
