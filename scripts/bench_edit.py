@@ -34,6 +34,9 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from tests.e2e.pages import cell_point  # noqa: E402  (the browser tests' helper: one definition)
+
 CHROMIUM = Path("/usr/bin/chromium")
 PEER_DIR = ROOT / "build" / "peer"
 PEER_JS = PEER_DIR / "package" / "visual" / "lib" / "pathfinding-browser.min.js"
@@ -94,15 +97,6 @@ def peer_script() -> Path | None:
     return PEER_JS if PEER_JS.exists() else None
 
 
-def cell_xy(page, row: int, col: int) -> tuple[float, float]:
-    canvas = page.locator("[data-testid=canvas]")
-    box = canvas.bounding_box()
-    scale, ox, oy = canvas.evaluate(
-        "c => [c.dataset.scale, c.dataset.originX, c.dataset.originY].map(Number)"
-    )
-    return box["x"] + ox + (col + 0.5) * scale, box["y"] + oy + (row + 0.5) * scale
-
-
 def wait_resolved(page, before: int) -> None:
     page.wait_for_function(
         "n => Number(document.body.dataset.resolved || 0) > n", arg=before, timeout=300_000
@@ -139,7 +133,7 @@ def bench_size(browser, url: str, size: int, repeat: int, peer: Path | None) -> 
     walls, goals = [], []
     for i in range(repeat):
         row, col = path[len(path) // 3 + i * 3]
-        x, y = cell_xy(page, row, col)
+        x, y = cell_point(page, row, col)
         walls.append(measure(page, lambda x=x, y=y: page.mouse.click(x, y)))
     goal = list(info["goals"][0])
     for i in range(repeat):
@@ -147,9 +141,9 @@ def bench_size(browser, url: str, size: int, repeat: int, peer: Path | None) -> 
         src = goal if i % 2 == 0 else [goal[0], goal[1] - 1]
 
         def drag(src=src, to=to) -> None:
-            page.mouse.move(*cell_xy(page, *src))
+            page.mouse.move(*cell_point(page, *src))
             page.mouse.down()
-            page.mouse.move(*cell_xy(page, *to))
+            page.mouse.move(*cell_point(page, *to))
             page.mouse.up()
 
         goals.append(measure(page, drag))

@@ -10,55 +10,19 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, send_file
 
-from server.budget import WorkBudget
-from server.clients import RateLimits, client_id, remote_address
-from server.config import Config
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import LoadLimits
 from server.puzzles.registry import FAMILIES, detect_family, family_of, get_family, load_puzzle
 from server.search.registry import ALGORITHMS
 from server.solving import Solved, check_run, solve
-from server.store import PuzzleStore, puzzle_id
+from server.store import puzzle_id
+from server.web.common import answer_errors, budget, config, error, json_body, store, stored_puzzle, take
 
 api = Blueprint("api", __name__)
 
 
-def _config() -> Config:
-    return current_app.extensions["maze_config"]
-
-
-def _store() -> PuzzleStore:
-    return current_app.extensions["puzzle_store"]
-
-
-def _budget() -> WorkBudget:
-    return current_app.extensions["work_budget"]
-
-
-def _take(what: str, per_minute: int) -> str:
-    """Count one upload or run for this client (429 past its cap); returns the client's id."""
-    client = client_id()
-    rate_limits: RateLimits = current_app.extensions["rate_limits"]
-    rate_limits.take(what, per_minute, client, remote_address())
-    return client
-
-
-def _json_body() -> Any:
-    """The request's JSON, or None when it is not JSON; JSON nested past Python's recursion limit is
-    refused (werkzeug's ``silent`` covers only ValueError)."""
-    try:
-        return request.get_json(silent=True)
-    except RecursionError:
-        raise PuzzleError("the JSON body is nested too deeply", "body") from None
-
-
-def bad_request(message: str, status: int = 400) -> tuple[Response, int]:
-    return jsonify(error=message), status
-
-
-@api.errorhandler(PuzzleError)
-def puzzle_error(err: PuzzleError):
-    return bad_request(str(err))
+answer_errors(api)
+bad_request = error  # the name the rest of this module uses
 
 
 @api.get("/algorithms")
@@ -84,7 +48,7 @@ def families() -> Response:
 
 def gallery_entries() -> list[dict[str, Any]]:
     """The bundled mazes of ``mazes/gallery.json``, each with its size."""
-    return _read_gallery(_config().mazes_dir)
+    return _read_gallery(config().mazes_dir)
 
 
 @lru_cache(maxsize=4)
@@ -119,12 +83,12 @@ def gallery() -> Response:
 def upload() -> tuple[Response, int]:
     """Parse an uploaded file (multipart ``file``, optional ``family`` and load options as form
     fields) or a gallery puzzle (JSON ``{"gallery": name}``)."""
-    client = _take("upload", _config().uploads_per_minute)
+    client = take("upload", config().uploads_per_minute)
     fields = {k: v for k, v in request.form.items() if k != "family"}
     family_name = request.form.get("family") or None
     owner: str | None = client
     if request.is_json:
-        body = _json_body()
+        body = json_body()
         if not isinstance(body, dict):
             return bad_request('expected a JSON object like {"gallery": "name"}')
         name = body.get("gallery")
@@ -132,7 +96,7 @@ def upload() -> tuple[Response, int]:
         if entry is None:
             return bad_request(f"no gallery puzzle named {str(name)[:60]!r}", 404)
         filename = entry["file"]
-        data = (_config().mazes_dir / filename).read_bytes()
+        data = (config().mazes_dir / filename).read_bytes()
         family_name, fields, owner = entry.get("family"), {}, None  # the gallery's are shared
     else:
         upload_file = request.files.get("file")
@@ -144,14 +108,14 @@ def upload() -> tuple[Response, int]:
         family = get_family(family_name) if family_name else detect_family(filename, data)
         load_options = family.text_options(fields, "load")
         key = puzzle_id(data, f"{family.name}|{sorted(load_options.items())}")
-        puzzle = _store().get(key)
+        puzzle = store().get(key)
         if puzzle is None:
-            limits = LoadLimits(max_pixels=_config().max_pixels, max_cells=_config().max_pixels)
-            with _budget().loading(wait=_config().solve_wait):
+            limits = LoadLimits(max_pixels=config().max_pixels, max_cells=config().max_pixels)
+            with budget().loading(wait=config().solve_wait):
                 puzzle = family.load(data, filename, load_options, limits)
-            _store().put(key, puzzle, owner=owner)
+            store().put(key, puzzle, owner=owner)
         elif owner is not None:
-            _store().put(key, puzzle, owner=owner)  # this client holds it too
+            store().put(key, puzzle, owner=owner)  # this client holds it too
     except PuzzleError as err:  # name the user's file rather than our word "file"
         where = "" if err.where in (None, "file") else f", {err.where}"
         return bad_request(f"{filename}{where}: {err.message}")
@@ -160,27 +124,14 @@ def upload() -> tuple[Response, int]:
     return jsonify(info), 201
 
 
-def _get_puzzle(pid: str) -> Any:
-    puzzle = _store().get(pid)
-    if puzzle is None:
-        raise LookupError(pid)
-    return puzzle
-
-
-@api.errorhandler(LookupError)
-def unknown_puzzle(err: LookupError):
-    pid = str(err.args[0])[:40]
-    return bad_request(f"no puzzle with id {pid!r} (it may have expired: upload it again)", 404)
-
-
 @api.get("/puzzles/<pid>")
 def info(pid: str) -> Response:
-    return jsonify(puzzle_info(pid, _get_puzzle(pid)))
+    return jsonify(puzzle_info(pid, stored_puzzle(pid)))
 
 
 @api.get("/puzzles/<pid>/cells")
 def cells(pid: str) -> Response:
-    puzzle = _get_puzzle(pid)
+    puzzle = stored_puzzle(pid)
     family = family_of(puzzle)
     data = family.cells(puzzle)
     if data is None:
@@ -194,8 +145,8 @@ def cells(pid: str) -> Response:
 
 @api.post("/puzzles/<pid>/solve")
 def solve_puzzle(pid: str) -> Response:
-    puzzle = _get_puzzle(pid)
-    body = _json_body()
+    puzzle = stored_puzzle(pid)
+    body = json_body()
     if body is None:
         body = {}
     if not isinstance(body, dict):
@@ -207,7 +158,7 @@ def solve_puzzle(pid: str) -> Response:
 
 @api.get("/puzzles/<pid>/solution.png")
 def solution_png(pid: str) -> Response:
-    puzzle = _get_puzzle(pid)
+    puzzle = stored_puzzle(pid)
     family = family_of(puzzle)
     args = dict(request.args.items())
     algorithm = args.pop("algorithm", "bfs")
@@ -226,11 +177,11 @@ def solution_png(pid: str) -> Response:
 
 def _solve_with_limits(puzzle: Any, algorithm: Any, options: Any) -> Solved:
     """Solve within the server's budget (a worker slot, waited for a while) and limits."""
-    config = _config()
+    settings = config()
     check_run(puzzle, algorithm, options)
-    _take("run", config.runs_per_minute)
-    with _budget().computing(wait=config.solve_wait):
-        return solve(puzzle, algorithm, options, **config.search_limits(family_of(puzzle).compiled))
+    take("run", settings.runs_per_minute)
+    with budget().computing(wait=settings.solve_wait):
+        return solve(puzzle, algorithm, options, **settings.search_limits(family_of(puzzle).compiled))
 
 
 @api.get("/health")
@@ -240,7 +191,7 @@ def health() -> Response:
 
     runs = current_app.extensions["run_manager"].active()
     return jsonify({
-        "runs": runs, "threads": threading.active_count(), "puzzles": len(_store()), **_budget().snapshot(),
+        "runs": runs, "threads": threading.active_count(), "puzzles": len(store()), **budget().snapshot(),
         **current_app.extensions["animations"].snapshot(),
     })
 

@@ -10,11 +10,11 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request, send_file
 
 from server.clients import RateLimits, client_id, remote_address
-from server.config import Config
 from server.exporting import AnimationExports
 from server.puzzles.errors import PuzzleError
 from server.puzzles.registry import FAMILIES, family_of
 from server.solving import check_run
+from server.web.common import answer_errors, config, error, json_body, stored_puzzle
 
 exports = Blueprint("exports", __name__)
 
@@ -22,34 +22,11 @@ exports = Blueprint("exports", __name__)
 PAGE_PARAMETERS = ("gallery", "puzzle", "at")
 
 
-def _config() -> Config:
-    return current_app.extensions["maze_config"]
-
-
 def _animations() -> AnimationExports:
     return current_app.extensions["animations"]
 
 
-def _error(message: str, status: int = 400) -> tuple[Response, int]:
-    return jsonify(error=message), status
-
-
-@exports.errorhandler(PuzzleError)
-def puzzle_error(err: PuzzleError):
-    return _error(str(err))
-
-
-def _puzzle(pid: str) -> Any:
-    puzzle = current_app.extensions["puzzle_store"].get(pid) if len(pid) <= _config().max_id_length else None
-    if puzzle is None:
-        raise LookupError(pid)
-    return puzzle
-
-
-@exports.errorhandler(LookupError)
-def unknown(err: LookupError):
-    what = str(err.args[0])[:40]
-    return _error(f"no puzzle with id {what!r} (it may have expired: upload it again)", 404)
+answer_errors(exports)
 
 
 # ---- share links -----------------------------------------------------------------------------------
@@ -58,7 +35,7 @@ def run_options(pid: str) -> Response:
     """A share link's algorithm and options, given as text (``?algorithm=astar&heuristic=octile``),
     checked one by one against the family's schema: ``{algorithm, options}`` with typed values, or a
     400 naming the parameter at fault."""
-    puzzle = _puzzle(pid)
+    puzzle = stored_puzzle(pid)
     family = family_of(puzzle)
     schema = {o.name: o for o in family.options if o.stage in ("run", "both")}
     out: dict[str, Any] = {}
@@ -72,7 +49,7 @@ def run_options(pid: str) -> Response:
             continue
         if name == "algorithm":
             algorithm = values[0]
-            if not algorithm or len(algorithm) > _config().max_id_length:
+            if not algorithm or len(algorithm) > config().max_id_length:
                 raise PuzzleError("expected an algorithm name", where)
             try:
                 family.check_algorithm(algorithm)
@@ -95,25 +72,22 @@ def run_options(pid: str) -> Response:
 def start_animation(pid: str) -> tuple[Response, int]:
     """Start a GIF export: a JSON object with ``algorithm`` and run options (as for ``…/solve``);
     202 and the job (poll ``GET /api/animations/<job>``)."""
-    puzzle = _puzzle(pid)
-    config = _config()
-    try:
-        body = request.get_json(silent=True)
-    except RecursionError:
-        raise PuzzleError("the JSON body is nested too deeply", "body") from None
+    puzzle = stored_puzzle(pid)
+    settings = config()
+    body = json_body()
     if not isinstance(body, dict):
         got = "nothing" if body is None else type(body).__name__
         raise PuzzleError(f'expected a JSON object like {{"algorithm": "astar"}}, got {got}', "body")
     algorithm = body.get("algorithm")
-    if not isinstance(algorithm, str) or not algorithm or len(algorithm) > config.max_id_length:
+    if not isinstance(algorithm, str) or not algorithm or len(algorithm) > settings.max_id_length:
         raise PuzzleError(
-            f"expected an algorithm name (a string of 1 to {config.max_id_length} characters)",
+            f"expected an algorithm name (a string of 1 to {settings.max_id_length} characters)",
             "field 'algorithm'",
         )
     family = family_of(puzzle)
     if not family.animates:
         drawn = ", ".join(f.title.lower() + "s" for f in FAMILIES.values() if f.animates) or "none"
-        return _error(
+        return error(
             f"GIF export is not drawn for a {family.title.lower()} (only for: {drawn}); "
             "export the board as PNG instead",
             400,
@@ -121,7 +95,7 @@ def start_animation(pid: str) -> tuple[Response, int]:
     options = check_run(puzzle, algorithm, {k: v for k, v in body.items() if k != "algorithm"})
     client = client_id()
     rate_limits: RateLimits = current_app.extensions["rate_limits"]
-    rate_limits.take("GIF export", config.animations_per_minute, client, remote_address())
+    rate_limits.take("GIF export", settings.animations_per_minute, client, remote_address())
     name = str(family.info(puzzle).get("name") or "puzzle")
     job = _animations().start(puzzle, algorithm, options, client, name)
     response = jsonify(job.to_json())
@@ -130,10 +104,10 @@ def start_animation(pid: str) -> tuple[Response, int]:
 
 
 def _job(job_id: str):
-    job = _animations().get(job_id) if len(job_id) <= _config().max_id_length else None
+    job = _animations().get(job_id) if len(job_id) <= config().max_id_length else None
     if job is None:
-        minutes = _config().animation_ttl / 60
-        return None, _error(
+        minutes = config().animation_ttl / 60
+        return None, error(
             f"no GIF export {job_id[:40]!r} (finished ones are kept {minutes:g} min: render it again)", 404
         )
     return job, None
@@ -146,7 +120,7 @@ def animation_gif(job_id: str):
         return missing
     if job.state != "done" or job.gif is None:
         reason = job.error or job.message
-        return _error(f"the GIF is not ready ({job.state}: {reason})", 409)
+        return error(f"the GIF is not ready ({job.state}: {reason})", 409)
     response = send_file(
         io.BytesIO(job.gif), mimetype="image/gif", as_attachment=True, download_name=job.filename,
     )

@@ -11,15 +11,14 @@ import base64
 from typing import Any
 
 import numpy as np
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 
-from server.clients import RateLimits, client_id, remote_address
-from server.config import Config
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.family import Family
 from server.puzzles.making import edit_list
 from server.puzzles.registry import FAMILIES, family_of, get_family
-from server.store import PuzzleStore, puzzle_id
+from server.store import puzzle_id
+from server.web.common import answer_errors, budget, config, json_body, store, stored_puzzle, take
 
 making = Blueprint("making", __name__)
 
@@ -27,58 +26,21 @@ MAX_ANIMATED_STEPS = 1_000_000  # generation steps sent for the page to animate 
 MIMETYPES = {"txt": "text/plain", "png": "image/png", "json": "application/json", "csv": "text/csv"}
 
 
-def _config() -> Config:
-    return current_app.extensions["maze_config"]
-
-
-def _store() -> PuzzleStore:
-    return current_app.extensions["puzzle_store"]
-
-
-def _take(what: str, per_minute: int) -> str:
-    client = client_id()
-    rate_limits: RateLimits = current_app.extensions["rate_limits"]
-    rate_limits.take(what, per_minute, client, remote_address())
-    return client
-
-
-def _error(message: str, status: int = 400) -> tuple[Response, int]:
-    return jsonify(error=message), status
-
-
-@making.errorhandler(PuzzleError)
-def puzzle_error(err: PuzzleError):
-    return _error(str(err))
-
-
-@making.errorhandler(LookupError)
-def unknown(err: LookupError):
-    what = str(err.args[0])[:40]
-    return _error(f"no puzzle with id {what!r} (it may have expired: load it again)", 404)
+answer_errors(making)
 
 
 def _body() -> dict[str, Any]:
-    try:
-        body = request.get_json(silent=True)
-    except RecursionError:
-        raise PuzzleError("the JSON body is nested too deeply", "body") from None
+    body = json_body()
     if not isinstance(body, dict):
         raise PuzzleError("expected a JSON object", "body")
     return body
-
-
-def _puzzle(pid: str) -> Any:
-    puzzle = _store().get(pid) if len(pid) <= _config().max_id_length else None
-    if puzzle is None:
-        raise LookupError(pid)
-    return puzzle
 
 
 def keep(family: Family, puzzle: Any, owner: str) -> str:
     """Store a made puzzle under the id an upload of its saved file would get; returns the id."""
     data = family.save(puzzle, family.default_format(puzzle))
     key = puzzle_id(data, f"{family.name}|{sorted(family.text_options({}, 'load').items())}")
-    _store().put(key, puzzle, owner=owner)
+    store().put(key, puzzle, owner=owner)
     return key
 
 
@@ -102,13 +64,13 @@ def _family_of_kind(kind: Any, family_name: Any) -> Family:
 def generate() -> tuple[Response, int]:
     """``{kind, rows, cols, seed, ...the kind's options, family?, steps?}`` -> the new puzzle's info,
     plus ``generated``: what was made and, with ``steps: true``, how (for the page's animation)."""
-    client = _take("generate", _config().uploads_per_minute)
+    client = take("generate", config().uploads_per_minute)
     body = _body()
     kind = body.get("kind")
     family = _family_of_kind(kind, body.get("family"))
     generator = family.generator(kind)
     values = generator.check({k: v for k, v in body.items() if k not in ("kind", "family", "steps")})
-    with current_app.extensions["work_budget"].loading(wait=_config().solve_wait):
+    with budget().loading(wait=config().solve_wait):
         made = family.generate(generator.name, values)
     key = keep(family, made.puzzle, client)
     info = _info(key, made.puzzle)
@@ -123,8 +85,8 @@ def generate() -> tuple[Response, int]:
 @making.post("/puzzles/<pid>/edit")
 def edit(pid: str) -> tuple[Response, int]:
     """``{edits: [...]}`` (the family's operations) -> the edited puzzle's info (a new id)."""
-    client = _take("edit", _config().edits_per_minute)
-    puzzle = _puzzle(pid)
+    client = take("edit", config().edits_per_minute)
+    puzzle = stored_puzzle(pid)
     family = family_of(puzzle)
     if not family.editable:
         raise PuzzleError(f"a {family.title.lower()} cannot be edited in the page", "edits")
@@ -136,7 +98,7 @@ def edit(pid: str) -> tuple[Response, int]:
 @making.get("/puzzles/<pid>/file")
 def download(pid: str) -> Response:
     """The puzzle in its family's file format (``?format=txt``; default: the one that keeps everything)."""
-    puzzle = _puzzle(pid)
+    puzzle = stored_puzzle(pid)
     family = family_of(puzzle)
     if not family.formats:
         raise PuzzleError(f"a {family.title.lower()} is not saved by this server", "format")

@@ -28,6 +28,15 @@ def status_is(page, text: str, timeout: float = 120_000) -> None:
     )
 
 
+def cell_point(page, row: int, col: int) -> tuple[float, float]:
+    """The page point at the centre of a grid cell, from the view transform the renderer publishes."""
+    canvas = page.locator("[data-testid=canvas]")
+    box = canvas.bounding_box()
+    view = "c => [c.dataset.scale, c.dataset.originX, c.dataset.originY].map(Number)"
+    scale, ox, oy = canvas.evaluate(view)
+    return box["x"] + ox + (col + 0.5) * scale, box["y"] + oy + (row + 0.5) * scale
+
+
 def next_frame(page) -> None:
     """Let the page draw: two animation frames."""
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")

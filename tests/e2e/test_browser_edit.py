@@ -19,6 +19,7 @@ from tests.e2e.pages import (
     BROWSER_TEST,
     ROOT,
     at_end,
+    cell_point,
     choose_gallery,
     next_frame,
     position,
@@ -29,16 +30,6 @@ from tests.e2e.pages import (
 pytestmark = BROWSER_TEST
 
 PATH_RGB = (213, 94, 0)  # colors.js COLORS.path
-
-
-def cell_xy(page, row: int, col: int) -> tuple[float, float]:
-    """The page point at the centre of a cell, from the view transform the renderer publishes."""
-    canvas = page.locator("[data-testid=canvas]")
-    box = canvas.bounding_box()
-    scale, ox, oy = canvas.evaluate(
-        "c => [c.dataset.scale, c.dataset.originX, c.dataset.originY].map(Number)"
-    )
-    return box["x"] + ox + (col + 0.5) * scale, box["y"] + oy + (row + 0.5) * scale
 
 
 def edits_done(page) -> None:
@@ -81,7 +72,7 @@ def puzzle_id(page) -> str:
 
 def pixel(page, row: int, col: int) -> tuple[int, int, int]:
     """The canvas colour at a cell's centre (device pixels)."""
-    x, y = cell_xy(page, row, col)
+    x, y = cell_point(page, row, col)
     return tuple(page.evaluate(
         """([x, y]) => { const c = document.querySelector('[data-testid=canvas]');
             const r = c.getBoundingClientRect();
@@ -97,10 +88,10 @@ def on_path(page, row: int, col: int) -> bool:
 
 def drag(page, cells: list[tuple[int, int]], steps: int = 1, shot: str | None = None) -> None:
     """Press on the first cell, move through the others (``steps`` pointer events each), release."""
-    page.mouse.move(*cell_xy(page, *cells[0]))
+    page.mouse.move(*cell_point(page, *cells[0]))
     page.mouse.down()
     for cell in cells[1:]:
-        page.mouse.move(*cell_xy(page, *cell), steps=steps)
+        page.mouse.move(*cell_point(page, *cell), steps=steps)
     if shot:
         page.screenshot(path=str(ARTIFACTS / shot))
     page.mouse.up()
@@ -265,7 +256,7 @@ def test_an_edit_the_server_refuses_is_reported_and_the_board_restored(page, con
 def touch_drag(page, cdp, cells: list[tuple[int, int]]) -> None:
     """A finger pressed on the first cell, moved through the others, lifted (Chromium touch events:
     Playwright's touchscreen can only tap)."""
-    points = [cell_xy(page, *cell) for cell in cells]
+    points = [cell_point(page, *cell) for cell in cells]
     first = {"x": points[0][0], "y": points[0][1]}
     cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [first]})
     for x, y in points[1:]:

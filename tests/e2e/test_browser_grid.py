@@ -14,6 +14,7 @@ from tests.e2e.pages import (
     CASES,
     at_end,
     bfs_distance,
+    cell_point,
     next_frame,
     open_gallery,
     upload,
@@ -70,13 +71,7 @@ def canvas_signature(page) -> int:
 def click_cell(page, row: int, col: int, shift: bool = False) -> None:
     """Click the centre of a cell, using the view transform the renderer publishes on the canvas."""
     next_frame(page)  # a banner that came or went may have resized and refitted the board
-    canvas = page.locator("[data-testid=canvas]")
-    box = canvas.bounding_box()
-    view = canvas.evaluate("c => [c.dataset.scale, c.dataset.originX, c.dataset.originY].map(Number)")
-    scale, ox, oy = view
-    x = box["x"] + ox + (col + 0.5) * scale
-    y = box["y"] + oy + (row + 0.5) * scale
-    page.mouse.move(x, y)
+    page.mouse.move(*cell_point(page, row, col))
     if shift:
         page.keyboard.down("Shift")
     page.mouse.down()

@@ -1,0 +1,69 @@
+"""What every blueprint of the JSON API shares: the app's settings, puzzle store and work budget, a
+client's rate limits, the request's JSON body, a stored puzzle by id, and errors answered as
+``{error}`` — a PuzzleError with 400, an unknown or expired puzzle id with 404."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from server.budget import WorkBudget
+from server.clients import RateLimits, client_id, remote_address
+from server.config import Config
+from server.puzzles.errors import PuzzleError
+from server.store import PuzzleStore
+
+
+def config() -> Config:
+    return current_app.extensions["maze_config"]
+
+
+def store() -> PuzzleStore:
+    return current_app.extensions["puzzle_store"]
+
+
+def budget() -> WorkBudget:
+    return current_app.extensions["work_budget"]
+
+
+def take(what: str, per_minute: int) -> str:
+    """Count one ``what`` (an upload, a run, an edit…) for this client (429 past its cap); its id."""
+    client = client_id()
+    rate_limits: RateLimits = current_app.extensions["rate_limits"]
+    rate_limits.take(what, per_minute, client, remote_address())
+    return client
+
+
+def json_body() -> Any:
+    """The request's JSON, or None when it is not JSON; JSON nested past Python's recursion limit is
+    refused (werkzeug's ``silent`` covers only ValueError)."""
+    try:
+        return request.get_json(silent=True)
+    except RecursionError:
+        raise PuzzleError("the JSON body is nested too deeply", "body") from None
+
+
+def stored_puzzle(pid: str) -> Any:
+    """The puzzle stored under ``pid``; LookupError (a 404) when there is none."""
+    puzzle = store().get(pid) if len(pid) <= config().max_id_length else None
+    if puzzle is None:
+        raise LookupError(pid)
+    return puzzle
+
+
+def error(message: str, status: int = 400) -> tuple[Response, int]:
+    return jsonify(error=message), status
+
+
+def answer_errors(blueprint: Blueprint) -> None:
+    """Answer the blueprint's PuzzleErrors with 400 and unknown puzzle ids with 404, in words."""
+
+    @blueprint.errorhandler(PuzzleError)
+    def puzzle_error(err: PuzzleError):
+        return error(str(err))
+
+    @blueprint.errorhandler(LookupError)
+    def unknown_puzzle(err: LookupError):
+        pid = str(err.args[0])[:40]
+        return error(f"no puzzle with id {pid!r} (it may have expired: load or upload it again)", 404)
