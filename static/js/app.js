@@ -82,7 +82,9 @@ const generator = new GenerateDialog({
   },
 });
 // Where a family view puts its own panels.
-const hosts = { left: $("family-panel-left"), right: $("family-panel-right"), banner: $("family-banner") };
+const hosts = {
+  left: $("family-panel-left"), right: $("family-panel-right"), banner: $("family-banner"), boardTools: $("board-edit"),
+};
 
 // What a family view may ask of the page.
 const shell = {
@@ -94,7 +96,7 @@ const shell = {
     $("hover").textContent = text;
     $("hover").hidden = !text;
   },
-  toolsWidth: () => $("board-tools").offsetWidth + 8, // CSS px the zoom buttons cover
+  toolsWidth: () => $("board-tools").offsetWidth + 8, // CSS px the zoom (and editing) buttons cover
   optionsChanged: () => markStale(), // a view's own option (e.g. a clicked start) changed
   // The view's editor changed the board: the operations go to the server (docs/PROTOCOL.md, "Editing").
   edit: (ops, how = {}) => {

@@ -126,7 +126,10 @@ export class ComparePanel {
     // The family view's own panels: of the one beside the figures, only a solution's replay buttons
     // show here, after the verdict (app.css; the board's caption tells each move); the others (the
     // grid's start & goal picking, which the comparison takes from the single view) stay off the page.
-    this.hosts = { left: el("div"), right: el("div", { class: "cmp-extra", testid: "panel-extra" }), banner: el("div") };
+    this.hosts = {
+      left: el("div"), right: el("div", { class: "cmp-extra", testid: "panel-extra" }), banner: el("div"),
+      boardTools: el("div", { hidden: true }), // a panel does not edit: its view's editing tools stay off the page
+    };
     this.root = el("article", { class: "cmp-panel", testid: "compare-panel" },
       el("div", { class: "cmp-head" }, this.number, this.select, this.ownOptions, this.removeButton),
       this.caption,

@@ -60,28 +60,36 @@ export class GridEditor {
       type: "button", testid: `tool-${tool}`, "aria-pressed": "false", text, title,
       on: { click: () => this.view.setTool(tool) },
     });
+    this.panButton = el("button", {
+      type: "button", testid: "tool-pan", "aria-pressed": "true", text: "Pan", title: "Drag to move the view",
+      on: { click: () => this.view.setTool("off") },
+    });
     this.buttons = {
       wall: toolButton("wall", "Wall", "Drag to draw walls (starting on a wall erases)"),
       erase: toolButton("erase", "Erase", "Drag to clear cells"),
       weight: toolButton("weight", "Weight", "Drag to paint the chosen cost 1–9"),
     };
-    this.weightSelect = el("select", { testid: "brush-weight", "aria-label": "Brush weight" },
+    this.weightSelect = el("select", { testid: "brush-weight", id: "brush-weight", "aria-label": "Brush weight" },
       ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((w) => new Option(`cost ${w}`, String(w))));
     this.weightSelect.value = String(this.weight);
     this.weightSelect.addEventListener("change", () => {
       this.weight = Number(this.weightSelect.value);
+      this.buttons.weight.textContent = `Cost ${this.weight}`;
       this.view.setTool("weight");
     });
+    this.buttons.weight.textContent = `Cost ${this.weight}`;
     const action = (testid, text, title, click) => el("button", { type: "button", testid, text, title, on: { click } });
     this.clearButton = action("clear-board", "Clear", "Every cell free", () => this.clear());
     this.rowsInput = el("input", { type: "number", testid: "board-rows", min: "2", max: "2000", "aria-label": "Rows" });
     this.colsInput = el("input", { type: "number", testid: "board-cols", min: "2", max: "2000", "aria-label": "Columns" });
     this.resizeButton = action("resize-board", "Resize", "Keep the top-left part; new cells are free", () => this.resize());
     this.status = el("p", { class: "hint", testid: "edit-status", role: "status" });
+    // The tools a drawing hand needs are on the board itself (also in presentation mode); the rest here.
+    this.toolbar = el("div", { class: "board-edit-tools", role: "group", "aria-label": "A drag on the board" },
+      this.panButton, this.buttons.wall, this.buttons.erase, this.buttons.weight, ...this.view.shell.historyButtons());
     this.panel = el("div", { class: "editor" },
-      el("div", { class: "segmented tools", role: "group", "aria-label": "Draw" },
-        this.buttons.wall, this.buttons.erase, this.buttons.weight),
-      el("div", { class: "option-row editor-row" }, this.weightSelect, ...this.view.shell.historyButtons(), this.clearButton),
+      el("div", { class: "option-row editor-row" },
+        el("label", { text: "Brush", for: "brush-weight" }), this.weightSelect, this.clearButton),
       el("div", { class: "option-row editor-row" },
         this.rowsInput, el("span", { text: "×" }), this.colsInput, this.resizeButton),
       this.status,
@@ -96,7 +104,7 @@ export class GridEditor {
     // The server edits boards up to a size (server/puzzles/grid/edit.py): a larger one is only shown.
     const limit = info.edit_max_cells ?? Infinity;
     this.tooLarge = info.width * info.height > limit;
-    for (const control of this.panel.querySelectorAll("button, select, input")) {
+    for (const control of [...this.panel.querySelectorAll("button, select, input"), ...this.toolbar.querySelectorAll("button")]) {
       if (!["undo", "redo"].includes(control.dataset.testid)) control.disabled = this.tooLarge; // history's own
     }
     if (this.tooLarge) {
@@ -109,6 +117,7 @@ export class GridEditor {
     if (this.tooLarge && DRAW_TOOLS.includes(tool)) return;
     this.tool = tool;
     for (const [name, button] of Object.entries(this.buttons)) button.setAttribute("aria-pressed", String(name === tool));
+    this.panButton.setAttribute("aria-pressed", String(tool === "off" && this.view.pickMode === "off"));
     this.status.textContent = DRAW_TOOLS.includes(tool)
       ? "Drag on the board to draw; drag S or G to move them."
       : "";

@@ -48,6 +48,7 @@ export class GridRenderer {
     // extend(cell), end()}; a press it takes draws instead of panning.
     this.drawing = null;
     this.toolsWidth = 0; // CSS px reserved on each side for the board's buttons
+    this.measureTools = null; // () => void: sets toolsWidth from the page, before a fit
     this.textScale = 1; // the page's large text makes the numbers in the cells larger too
     this.active = false; // drawing only while the canvas is on the page (setActive)
     this.resizeObserver = new ResizeObserver(() => this.resize());
@@ -165,6 +166,7 @@ export class GridRenderer {
   fit() {
     this.autoFit = true;
     if (!this.maze) return this.requestDraw();
+    this.measureTools?.(); // the board's buttons may have changed size since (text size, tools shown)
     const { width, height } = this.size;
     const pad = 12;
     // Keep the maze clear of the zoom buttons down the right edge; centred in the rest.

@@ -114,10 +114,16 @@ export class GridView {
     this.run = null;
     this.hosts.left.append(this.panel);
     this.hosts.banner.append(this.banner);
+    if (this.hosts.boardTools) {
+      this.hosts.boardTools.append(this.editor.toolbar);
+      this.hosts.boardTools.hidden = false;
+    }
     this.hint.textContent = touchScreen()
       ? "Tap “Set start” or “Set goal”, then a free cell; or type row, col."
       : "Click a free cell (Shift+click: the goal), or type row, col.";
-    this.renderer.toolsWidth = this.shell.toolsWidth();
+    this.renderer.measureTools = () => {
+      this.renderer.toolsWidth = this.shell.toolsWidth();
+    };
     this.renderer.textScale = this.shell.textScale();
     this.renderer.setActive(true);
     this.renderer.setMaze(info.width, info.height, cells, this.state);
@@ -138,6 +144,8 @@ export class GridView {
     this.setTool("off");
     this.panel.remove();
     this.banner.remove();
+    this.editor.toolbar.remove();
+    if (this.hosts.boardTools) this.hosts.boardTools.hidden = true;
   }
 
   // ---- the board tools ---------------------------------------------------------------------------
@@ -152,7 +160,7 @@ export class GridView {
 
   /** The page's text size changed: the board's buttons did too. */
   refit() {
-    this.renderer.toolsWidth = this.shell.toolsWidth();
+    this.renderer.measureTools?.();
     this.renderer.textScale = this.shell.textScale();
     if (this.renderer.autoFit) this.renderer.fit();
     else this.renderer.requestDraw();
@@ -332,7 +340,7 @@ export class GridView {
     for (const [value, button] of Object.entries(this.pickButtons)) {
       button.setAttribute("aria-pressed", String(!drawing && tool === value));
     }
-    this.editor.setTool(drawing ? tool : "off");
+    this.editor.setTool(drawing ? tool : "off"); // also marks Pan on the board's tools
     this.renderer.drawing = drawing ? this.editor : null;
     this.canvas.classList.toggle("picking", tool !== "off");
   }
