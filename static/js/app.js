@@ -471,7 +471,9 @@ function showPuzzleInfo(info, view) {
   document.title = `${info.title || info.name} · Maze search visualizer`;
   $("run").disabled = false;
   gallery.markActive(info.galleryName || null);
-  const notes = [info.description, ...(info.notes || [])].filter(Boolean);
+  // A note that says what the description says and more (a generator's) stands for it.
+  const more = (info.notes || []).some((note) => info.description && note.startsWith(info.description));
+  const notes = [more ? null : info.description, ...(info.notes || [])].filter(Boolean);
   $("notes").replaceChildren(...notes.map((note) => el("p", { text: note })));
   $("notes-box").hidden = !notes.length;
   $("notes-box").open = Boolean(info.description);
