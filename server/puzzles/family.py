@@ -233,8 +233,9 @@ class Family:
         raise PuzzleError(f"{str(kind)[:40]!r} is not a {self.name} generator; choose one of: {kinds}",
                           "kind")
 
-    def generate(self, kind: str, values: Values) -> Generated:
-        """A new puzzle of ``kind`` from its checked options (rows, cols, seed and the kind's own)."""
+    def generate(self, kind: str, values: Values, steps: bool = False) -> Generated:
+        """A new puzzle of ``kind`` from its checked options (rows, cols, seed and the kind's own);
+        ``steps``: also how it was made, where the family records it (the page's animation)."""
         raise NotImplementedError
 
     def save(self, puzzle: Any, fmt: str | None = None) -> bytes:

@@ -71,11 +71,11 @@ def generate() -> tuple[Response, int]:
     generator = family.generator(kind)
     values = generator.check({k: v for k, v in body.items() if k not in ("kind", "family", "steps")})
     with budget().loading(wait=config().solve_wait):
-        made = family.generate(generator.name, values)
+        made = family.generate(generator.name, values, steps=body.get("steps") is True)
     key = keep(family, made.puzzle, client)
     info = _info(key, made.puzzle)
     generated: dict[str, Any] = {"kind": generator.name, "options": values, "description": made.description}
-    if body.get("steps") is True and made.steps is not None and len(made.steps) <= MAX_ANIMATED_STEPS:
+    if made.steps is not None and 0 < len(made.steps) <= MAX_ANIMATED_STEPS:
         steps = np.ascontiguousarray(made.steps, dtype="<i4")
         generated.update(initial_fill=made.initial_fill, steps=base64.b64encode(steps.tobytes()).decode())
     info["generated"] = generated

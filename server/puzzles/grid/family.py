@@ -193,10 +193,11 @@ class GridFamily(Family):
         return search_frames(board, solved.trace, max_frames, max_side, progress)
 
     # ---- making and editing ------------------------------------------------------------------------
-    def generate(self, kind: str, values: Values) -> Generated:
+    def generate(self, kind: str, values: Values, steps: bool = False) -> Generated:
         from server.puzzles.grid.generate import generate_grid
 
-        made = generate_grid(kind, values["rows"], values["cols"], values["seed"], values.get("density"))
+        made = generate_grid(kind, values["rows"], values["cols"], values["seed"], values.get("density"),
+                             record=steps)
         return Generated(made.maze, made.description, made.initial_fill, made.steps)
 
     def save(self, puzzle: GridMaze, fmt: str | None = None) -> bytes:

@@ -193,7 +193,7 @@ class LabyrinthFamily(Family):
         return lines
 
     # ---- making and editing ------------------------------------------------------------------------
-    def generate(self, kind: str, values: Values) -> Generated:
+    def generate(self, kind: str, values: Values, steps: bool = False) -> Generated:
         from server.puzzles.labyrinth.generate import solvable_board
 
         self.generator(kind)

@@ -182,7 +182,7 @@ class StepFamily(Family):
         return search_frames(board, solved.trace, max_frames, max_side, progress)
 
     # ---- making and editing ------------------------------------------------------------------------
-    def generate(self, kind: str, values: Values) -> Generated:
+    def generate(self, kind: str, values: Values, steps: bool = False) -> Generated:
         from server.puzzles.step.generate import random_step_maze
 
         self.generator(kind)

@@ -181,7 +181,7 @@ class ZenjiFamily(Family):
         return [*lines, "  water: " + " → ".join(f"({r}, {c})" for r, c in result["path"])]
 
     # ---- making and editing ------------------------------------------------------------------------
-    def generate(self, kind: str, values: Values) -> Generated:
+    def generate(self, kind: str, values: Values, steps: bool = False) -> Generated:
         from server.puzzles.zenji.generate import random_board
 
         self.generator(kind)
