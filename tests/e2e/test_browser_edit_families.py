@@ -154,6 +154,16 @@ def test_zenji_click_turns_a_tile_and_shift_click_turns_it_back(page, server_url
     page.wait_for_function("() => document.body.dataset.edits === 'idle'")
     assert api_puzzle(server_url, puzzle_id(page))["tiles"] == before["tiles"]
 
+    # Set tile: the sides typed put on tile (1, 0); a bad entry is refused in the page, in words.
+    page.fill("[data-testid=tile-sides]", "1020")
+    assert page.get_attribute("[data-testid=zenji-tool-set]", "aria-pressed") == "true"
+    pid = click_and_wait(page, *tile_xy(1, 0))
+    assert api_puzzle(server_url, pid)["tiles"][1][0] == [1, 0, 2, 0]
+    assert api_puzzle(server_url, history_and_wait(page))["tiles"] == before["tiles"]
+    page.fill("[data-testid=tile-sides]", "12")
+    page.locator(CANVAS).click(position=dict(zip(("x", "y"), tile_xy(1, 0), strict=True)))
+    assert "four side codes" in page.text_content("[data-testid=error]")
+
 
 def test_labyrinth_click_turns_a_board_tile_and_the_free_tile(page, server_url):
     choose_gallery(page, "labyrinth-course-5x5")
