@@ -145,6 +145,7 @@ const edits = new EditSession({
     // The board drawn is ahead of the server's: show the server's again, then say why.
     loadPuzzle(() => api.getPuzzle(lastGoodId), "loading", "the board", false, { edited: true })
       .then(() => showError(`That change was refused: ${message}`));
+    history.clear(); // its steps were made on a board the server did not take
   },
 });
 

@@ -249,6 +249,7 @@ def test_an_edit_the_server_refuses_is_reported_and_the_board_restored(page, con
     assert "9000" in page.text_content("[data-testid=error]")
     status_is(page, "ready")
     assert "61 × 31" in page.text_content("[data-testid=maze-size]")
+    assert page.is_disabled("[data-testid=undo]")  # nothing to take back on the board the server kept
 
 
 # ---- touch ---------------------------------------------------------------------------------------------
