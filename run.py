@@ -85,7 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--out", type=Path, required=True, help="the file to write (.txt, .png, .json, .csv)")
     extra = {o.name: o for k in kinds for o in k.options if o.name not in ("rows", "cols", "seed")}
     for option in extra.values():
-        bounds = f"{option.min:g}..{option.max:g}, " if option.min is not None and option.max is not None else ""
+        ranged = option.min is not None and option.max is not None
+        bounds = f"{option.min:g}..{option.max:g}, " if ranged else ""
         gen.add_argument("--" + option.name.replace("_", "-"), dest=option.name, default=None,
                          help=f"{option.help} ({bounds}default {option.default})")
     return parser
