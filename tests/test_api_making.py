@@ -115,6 +115,7 @@ def test_an_edit_is_a_new_puzzle_and_its_file_loads_back_as_the_same(client) -> 
         ([{"op": "resize", "rows": 9000, "cols": 3}], "9000 is outside 1..5000"),
         ([{"op": "cells", "rows": 2, "cols": 2, "values": "!!"}], "not base64"),
         ([{"op": "clear"}] * 200_001, "over the limit of 200,000"),
+        ([{"op": "paint", "value": 0, "cells": [5] * 81}], "81 cells is more than the board's 80"),
     ],
 )
 def test_a_bad_edit_is_refused_naming_the_operation(client, edits, words) -> None:

@@ -69,6 +69,8 @@ def edit_grid(maze: GridMaze, edits: list[dict[str, Any]]) -> GridMaze:
 def _paint(cells: np.ndarray, op: dict[str, Any], starts: np.ndarray, goals: np.ndarray, where: str) -> None:
     value = whole(op.get("value"), 0, 9, where, "a cell value 0 (wall) to 9")
     raw = op.get("cells")
+    if isinstance(raw, list) and len(raw) > cells.size:  # more than the board has: not a stroke
+        raise PuzzleError(f"{len(raw):,} cells is more than the board's {cells.size:,}", where)
     if not isinstance(raw, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in raw):
         raise PuzzleError(f"expected 'cells': a list of cell indices, got {show_value(raw)}", where)
     index = np.asarray(raw, dtype=np.int64)
