@@ -16,7 +16,17 @@ from server.puzzles.registry import FAMILIES, detect_family, family_of, get_fami
 from server.search.registry import ALGORITHMS
 from server.solving import Solved, check_run, solve
 from server.store import puzzle_id
-from server.web.common import answer_errors, budget, config, error, json_body, store, stored_puzzle, take
+from server.web.common import (
+    answer_errors,
+    budget,
+    config,
+    error,
+    json_body,
+    puzzle_info,
+    store,
+    stored_puzzle,
+    take,
+)
 
 api = Blueprint("api", __name__)
 
@@ -195,8 +205,3 @@ def health() -> Response:
         **current_app.extensions["animations"].snapshot(),
     })
 
-
-def puzzle_info(pid: str, puzzle: Any) -> dict[str, Any]:
-    """What the page needs to know about a puzzle (docs/PROTOCOL.md)."""
-    family = family_of(puzzle)
-    return {"id": pid, "family": family.name, "algorithms": list(family.algorithms), **family.info(puzzle)}

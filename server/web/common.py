@@ -1,5 +1,5 @@
 """What every blueprint of the JSON API shares: the app's settings, puzzle store and work budget, a
-client's rate limits, the request's JSON body, a stored puzzle by id, and errors answered as
+client's rate limits, the request's JSON body, a stored puzzle by id and its info, and errors answered as
 ``{error}`` — a PuzzleError with 400, an unknown or expired puzzle id with 404."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from server.budget import WorkBudget
 from server.clients import RateLimits, client_id, remote_address
 from server.config import Config
 from server.puzzles.errors import PuzzleError
+from server.puzzles.registry import family_of
 from server.store import PuzzleStore
 
 
@@ -50,6 +51,12 @@ def stored_puzzle(pid: str) -> Any:
     if puzzle is None:
         raise LookupError(pid)
     return puzzle
+
+
+def puzzle_info(pid: str, puzzle: Any) -> dict[str, Any]:
+    """What the page needs to know about a puzzle (docs/PROTOCOL.md)."""
+    family = family_of(puzzle)
+    return {"id": pid, "family": family.name, "algorithms": list(family.algorithms), **family.info(puzzle)}
 
 
 def error(message: str, status: int = 400) -> tuple[Response, int]:

@@ -18,7 +18,16 @@ from server.puzzles.family import Family
 from server.puzzles.making import edit_list
 from server.puzzles.registry import FAMILIES, family_of, get_family
 from server.store import puzzle_id
-from server.web.common import answer_errors, budget, config, json_body, store, stored_puzzle, take
+from server.web.common import (
+    answer_errors,
+    budget,
+    config,
+    json_body,
+    puzzle_info,
+    store,
+    stored_puzzle,
+    take,
+)
 
 making = Blueprint("making", __name__)
 
@@ -44,12 +53,6 @@ def keep(family: Family, puzzle: Any, owner: str) -> str:
     return key
 
 
-def _info(key: str, puzzle: Any) -> dict[str, Any]:
-    from server.web.api import puzzle_info
-
-    return puzzle_info(key, puzzle)
-
-
 def _family_of_kind(kind: Any, family_name: Any) -> Family:
     if family_name is not None:
         return get_family(str(family_name)[:40])
@@ -73,7 +76,7 @@ def generate() -> tuple[Response, int]:
     with budget().loading(wait=config().solve_wait):
         made = family.generate(generator.name, values, steps=body.get("steps") is True)
     key = keep(family, made.puzzle, client)
-    info = _info(key, made.puzzle)
+    info = puzzle_info(key, made.puzzle)
     generated: dict[str, Any] = {"kind": generator.name, "options": values, "description": made.description}
     if made.steps is not None and 0 < len(made.steps) <= MAX_ANIMATED_STEPS:
         steps = np.ascontiguousarray(made.steps, dtype="<i4")
@@ -92,7 +95,7 @@ def edit(pid: str) -> tuple[Response, int]:
         raise PuzzleError(f"a {family.title.lower()} cannot be edited in the page", "edits")
     edited = family.edit(puzzle, edit_list(_body().get("edits")))
     key = keep(family, edited, client)
-    return jsonify(_info(key, edited)), 201
+    return jsonify(puzzle_info(key, edited)), 201
 
 
 @making.get("/puzzles/<pid>/file")

@@ -40,6 +40,9 @@ const app = {
   stale: false, // the algorithm or an option changed since the run on the board
   resolving: false, // an instant re-solve (after an edit) is under way
   resolveAgain: false, // the board changed again meanwhile: re-solve once more when it ends
+  pendingRun: null, // that re-solve's run, gathered off-screen until it is complete
+  resolveStarted: 0, // when it started, and when the first change not yet re-solved was made:
+  editStamp: null, //   the editing benchmark's clock (document.body.dataset.resolveMs)
 };
 
 const timeline = new Timeline();
@@ -614,7 +617,6 @@ function startRun({ instant = false } = {}) {
     app.pendingRun = null;
   }
   app.stale = false;
-  const current = () => run === app.run || run === app.pendingRun;
   run.id = live.start(
     { puzzle: app.puzzle.id, algorithm, options, instant },
     {
@@ -663,7 +665,10 @@ function clearBoardForRun() {
 /** An instant run is complete: swap it onto the board in one task (one redraw), at its end. */
 function showInstantRun(run, msg) {
   app.pendingRun = null;
-  if (!current()) return;
+  if (!app.puzzle || compare.active) {
+    resolveEnded();
+    return;
+  }
   app.run = run;
   clearBoardForRun();
   app.view.runStarted(run.id, { algorithm: run.algorithm, options: run.options, instant: true });
@@ -683,10 +688,6 @@ function showInstantRun(run, msg) {
     body.resolved = String(Number(body.resolved || 0) + 1);
   });
   resolveEnded();
-
-  function current() {
-    return app.puzzle && run.id && !compare.active;
-  }
 }
 
 /** After Run the next key press belongs to the player, and the board must be in sight (phones). */

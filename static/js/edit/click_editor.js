@@ -1,4 +1,4 @@
-// An editor made of clicks, for boards of a few dozen tiles (step mazes, Zenji, the labyrinth): an
+// An editor made of clicks, for boards of a few dozen tiles (a family view builds one with its own clicks): an
 // Edit toggle in the view's panel, optional tools ("Click sets: Mark | Start | Goal"), a hint, and
 // Undo/Redo; while editing, a click or tap on the board is one edit operation, which the family's
 // `opAt(event, tool)` names together with the operation that takes it back. The shell sends it, loads

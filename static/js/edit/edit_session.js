@@ -19,7 +19,6 @@ export class EditSession {
     this.reload = false; // an operation queued needs the board fetched again (its size changed)
     this.busy = false;
     this.generation = 0; // a new puzzle (start) drops answers about the old one
-    this.idleWaiters = [];
   }
 
   /** A new puzzle is shown: edits from now on apply to it. */
@@ -29,7 +28,6 @@ export class EditSession {
     this.reload = false;
     this.generation++;
     this.busy = false;
-    this.resolveIdle();
   }
 
   /** Queue operations (`key`: replace a queued operation with the same key) and send when free. */
@@ -43,17 +41,6 @@ export class EditSession {
 
   get pending() {
     return this.busy || this.queue.length > 0;
-  }
-
-  /** Resolves once every queued operation is confirmed (tests, downloads). */
-  idle() {
-    if (!this.pending) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
-  }
-
-  resolveIdle() {
-    if (this.pending) return;
-    for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
   async flush() {
@@ -79,6 +66,5 @@ export class EditSession {
       if (!(err instanceof api.ApiError)) console.warn(err);
     }
     this.flush();
-    this.resolveIdle();
   }
 }
