@@ -1,7 +1,13 @@
+// @ts-check
 // Number display for the stats panel. Digits are grouped by CSS spacing, not by commas, so an
 // element's text stays the bare number ("1234567") for copy-paste and for tests.
 
-/** Put `value` into `el` as a grouped number, or "—" when there is none. */
+/**
+ * Put `value` into `el` as a grouped number, or "—" when there is none.
+ * @param {HTMLElement} el
+ * @param {number | null | undefined} value
+ * @param {number} [decimals] at most this many decimals (trailing zeros dropped)
+ */
 export function setNumber(el, value, decimals = 3) {
   const none = value === null || value === undefined || Number.isNaN(value);
   el.classList.toggle("none", none);
@@ -18,6 +24,7 @@ export function setNumber(el, value, decimals = 3) {
   const [whole, fraction] = text.split(".");
   const parts = [];
   for (let end = whole.length; end > 0; end -= 3) parts.unshift(whole.slice(Math.max(0, end - 3), end));
+  /** @type {Node[]} */
   const spans = parts.map((digits, i) => {
     const span = document.createElement("span");
     if (i > 0) span.className = "group";
@@ -28,9 +35,17 @@ export function setNumber(el, value, decimals = 3) {
   el.replaceChildren(...spans);
 }
 
-/** "1,234,567" for running text (status lines), where commas read best. */
+/**
+ * "1,234,567" for running text (status lines), where commas read best.
+ * @type {(n: number) => string}
+ */
 export const withCommas = (n) => Math.round(n).toLocaleString("en-US");
 
+/**
+ * A duration for display: "< 1 ms", "250 ms", "1.25 s", or "—" when there is none.
+ * @param {number | null | undefined} s seconds
+ * @returns {string}
+ */
 export function seconds(s) {
   if (s === null || s === undefined) return "—";
   if (s < 0.001) return "< 1 ms";
@@ -38,25 +53,45 @@ export function seconds(s) {
   return `${s.toFixed(2)} s`;
 }
 
-/** A server clause as a sentence: capital first letter, final full stop ("" stays ""). */
+/**
+ * A server clause as a sentence: capital first letter, final full stop ("" stays "").
+ * @param {string | null | undefined} text
+ * @returns {string}
+ */
 export function sentence(text) {
   const t = (text || "").trim();
   return t ? t.charAt(0).toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".") : "";
 }
 
-/** A cost or g for running text: integers as they are, others to 3 decimals ("52", "53.414"). */
+/**
+ * A cost or g for running text: integers as they are, others to 3 decimals ("52", "53.414").
+ * @param {number | null | undefined} value
+ * @param {number} [decimals]
+ * @returns {string}
+ */
 export function number(value, decimals = 3) {
   if (value === null || value === undefined || Number.isNaN(value)) return "—";
   if (Number.isInteger(value)) return value.toLocaleString("en-US");
   return String(+value.toFixed(decimals));
 }
 
-/** A size, written one way everywhere: width × height and the unit ("34 × 25 cells"). */
+/**
+ * A size, written one way everywhere: width × height and the unit ("34 × 25 cells").
+ * @param {number} width
+ * @param {number} height
+ * @param {string} [unit] "" for none
+ * @returns {string}
+ */
 export function sizeText(width, height, unit = "cells") {
   return `${width} × ${height}${unit ? ` ${unit}` : ""}`;
 }
 
-/** A server's message about a file, with the file's name once (the server already starts with it). */
+/**
+ * A server's message about a file, with the file's name once (the server already starts with it).
+ * @param {unknown} what the file's name
+ * @param {unknown} reason the server's message
+ * @returns {string}
+ */
 export function fileMessage(what, reason) {
   const text = String(reason || "").trim();
   const name = String(what || "");

@@ -1,3 +1,4 @@
+// @ts-check
 // The search's figures at any position of a timeline, counted from the records exactly as the
 // server counts them (server/search/stats.py): expanded = close records, generated = open + update
 // records, frontier = opens - closes, max frontier = the largest frontier so far. Checkpoints every
@@ -18,12 +19,18 @@ export class Tally {
   /** A new run: forget everything counted. */
   reset() {
     // checkpoints[k]: the counts after k * STRIDE records, as [expanded, generated, frontier, maxFrontier].
+    /** @type {number[][]} */
     this.checkpoints = [[0, 0, 0, 0]];
     this.position = 0;
+    /** @type {number[]} */
     this.counts = [0, 0, 0, 0];
   }
 
-  /** The figures after `position` records: {position, expanded, generated, frontier, maxFrontier}. */
+  /**
+   * The figures after `position` records: {position, expanded, generated, frontier, maxFrontier}.
+   * @param {number} position
+   * @returns {{position: number, expanded: number, generated: number, frontier: number, maxFrontier: number}}
+   */
   at(position) {
     const to = Math.max(0, Math.min(position, this.timeline.length));
     if (to < this.position || to - this.position > STRIDE) {
@@ -40,7 +47,10 @@ export class Tally {
     return { position: to, expanded, generated, frontier, maxFrontier };
   }
 
-  /** Count records [this.position, to), leaving a checkpoint at every multiple of STRIDE passed. */
+  /**
+   * Count records [this.position, to), leaving a checkpoint at every multiple of STRIDE passed.
+   * @param {number} to
+   */
   advance(to) {
     const kinds = this.timeline.kinds;
     let [expanded, generated, frontier, maxFrontier] = this.counts;

@@ -1,3 +1,4 @@
+// @ts-check
 // Every record of a run, as received, in growable typed arrays (no object per record): the player
 // reads from here at its own pace, independent of how fast frames arrive.
 
@@ -7,12 +8,14 @@ export const KIND = { OPEN: 0, CLOSE: 1, UPDATE: 2, PATH: 3, OPEN_B: 4, CLOSE_B:
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 export class Timeline {
+  /** @param {number} [capacity] records to allocate at first (grows by doubling) */
   constructor(capacity = 1 << 16) {
     this.kinds = new Uint8Array(capacity);
     this.cells = new Int32Array(capacity);
     this.values = new Float32Array(capacity);
     this.length = 0; // records received without a gap, from index 0
     this.maxValue = 0; // the largest value received (the colour scale of the scores)
+    /** @type {number | null} */
     this.expected = null; // records in the whole run, once the server has said so
     this.generation = 0; // bumped by reset: what was computed from the old records is stale
   }
@@ -24,11 +27,20 @@ export class Timeline {
     this.expected = null;
   }
 
-  /** Make room for `n` records, doubling so that appending stays amortised O(1). */
+  /**
+   * Make room for `n` records, doubling so that appending stays amortised O(1).
+   * @param {number} n
+   */
   reserve(n) {
     if (n <= this.kinds.length) return;
     let size = this.kinds.length;
     while (size < n) size *= 2;
+    /**
+     * @template {Uint8Array | Int32Array | Float32Array} T
+     * @param {{ new (length: number): T }} Type
+     * @param {T} old
+     * @returns {T}
+     */
     const grow = (Type, old) => {
       const fresh = new Type(size);
       fresh.set(old.subarray(0, this.length));
@@ -39,7 +51,13 @@ export class Timeline {
     this.values = grow(Float32Array, this.values);
   }
 
-  /** Add one frame: `start` is the index of its first record; the three columns are raw bytes. */
+  /**
+   * Add one frame: `start` is the index of its first record; the three columns are raw bytes.
+   * @param {number} start
+   * @param {Uint8Array} kindBytes one byte per record
+   * @param {Uint8Array} cellBytes four bytes (little-endian int32) per record
+   * @param {Uint8Array} valueBytes four bytes (little-endian float32) per record
+   */
   addFrame(start, kindBytes, cellBytes, valueBytes) {
     const n = kindBytes.length;
     if (cellBytes.length !== 4 * n || valueBytes.length !== 4 * n) {
@@ -67,6 +85,7 @@ export class Timeline {
     this.length = Math.max(this.length, start + n);
   }
 
+  /** @returns {boolean} every record of the run has arrived */
   get complete() {
     return this.expected !== null && this.length >= this.expected;
   }
