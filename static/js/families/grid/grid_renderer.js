@@ -7,6 +7,7 @@
 
 import { COLORS, baseTable, luminance, packHex, rampTable } from "../../colors.js";
 import { fitCanvasToParent } from "../../canvas_size.js";
+import { CanvasRenderer } from "../canvas_renderer.js";
 import { STATUS } from "./grid_state.js";
 
 const BAND = 32; // rows per dirty band: only changed bands are copied to the offscreen canvas
@@ -15,12 +16,10 @@ const FRONTIER_DOTS_BELOW = 3; // screen px per cell under which frontier cells 
 const PATH_LINE_BELOW = 5; // screen px per cell under which the path also gets a line (cells are too small)
 const MAX_SCALE = 96;
 const MARKER_MIN = 16; // start/goal markers never get smaller than this (CSS px)
-const BACKGROUND = "#e4e1d9";
 
-export class GridRenderer {
+export class GridRenderer extends CanvasRenderer {
   constructor(canvas) {
-    this.canvas = canvas;
-    this.ctx = canvas.getContext("2d");
+    super(canvas);
     this.view = { scale: 1, ox: 0, oy: 0 };
     this.size = { width: 0, height: 0, dpr: 1 };
     this.maze = null; // {width, height, cells}
@@ -40,7 +39,6 @@ export class GridRenderer {
     sc[STATUS.UPDATED_B] = packHex(COLORS.update);
     this.paint = () => {};
     this.pathCache = { length: -1, path: null };
-    this.drawPending = false;
     this.autoFit = true; // refit on resize until the user zooms or pans
     this.onCellClick = null; // (cell, event) => void
     this.onHover = null; // (cell) => void, -1 off the board
@@ -49,23 +47,7 @@ export class GridRenderer {
     this.drawing = null;
     this.toolsWidth = 0; // CSS px reserved on each side for the board's buttons
     this.measureTools = null; // () => void: sets toolsWidth from the page, before a fit
-    this.textScale = 1; // the page's large text makes the numbers in the cells larger too
-    this.active = false; // drawing only while the canvas is on the page (setActive)
-    this.resizeObserver = new ResizeObserver(() => this.resize());
     this.bindInput();
-  }
-
-  /** Start drawing (the canvas is on the page, in its board) or stop: no draws, no input. */
-  setActive(on) {
-    if (on === this.active) return;
-    this.active = on;
-    if (on) {
-      this.resizeObserver.observe(this.canvas.parentElement);
-      this.resize();
-    } else {
-      this.resizeObserver.disconnect();
-      this.drawPending = false;
-    }
   }
 
   // ---- maze and state --------------------------------------------------------------------------
@@ -283,12 +265,6 @@ export class GridRenderer {
 
   // ---- drawing ---------------------------------------------------------------------------------
 
-  requestDraw() {
-    if (this.drawPending || !this.active) return;
-    this.drawPending = true;
-    requestAnimationFrame(() => this.drawNow());
-  }
-
   /** Hand the bands painted since the last draw to the offscreen canvas and to the halved copies. */
   takeDirty() {
     const { dirty, pending, mipDirty } = this;
@@ -319,14 +295,9 @@ export class GridRenderer {
     GridRenderer.putBands(this.offCtx, this.image, this.pending, BAND);
   }
 
-  drawNow() {
-    this.drawPending = false;
-    if (!this.active) return;
+  render() {
     const ctx = this.ctx;
-    const { width, height, dpr } = this.size;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = BACKGROUND;
-    ctx.fillRect(0, 0, width, height);
+    const { width, height } = this.size;
     if (!this.maze) return;
     this.takeDirty();
 
@@ -641,13 +612,8 @@ export class GridRenderer {
     const cell = this.state ? this.state.current : -1;
     if (cell < 0) return;
     const ctx = this.ctx;
-    const { scale, ox, oy } = this.view;
-    const W = this.maze.width;
-    const r = (cell / W) | 0;
-    const c = cell - r * W;
-    const x = ox + (c + 0.5) * scale;
-    const y = oy + (r + 0.5) * scale;
-    const half = Math.max(scale / 2, 6);
+    const [x, y] = this.cellCentre(cell);
+    const half = Math.max(this.view.scale / 2, 6);
     ctx.lineWidth = 3;
     ctx.strokeStyle = "#fff";
     ctx.strokeRect(x - half, y - half, 2 * half, 2 * half);
@@ -662,15 +628,19 @@ export class GridRenderer {
     for (const cell of this.goals.slice(0, 400)) this.drawMarker(cell, "goal");
   }
 
-  drawMarker(cell, kind) {
-    const ctx = this.ctx;
+  /** The centre of a cell on the canvas (CSS px). */
+  cellCentre(cell) {
     const { scale, ox, oy } = this.view;
     const W = this.maze.width;
     const r = (cell / W) | 0;
     const c = cell - r * W;
-    const x = ox + (c + 0.5) * scale;
-    const y = oy + (r + 0.5) * scale;
-    const size = Math.max(MARKER_MIN, scale * 0.9);
+    return [ox + (c + 0.5) * scale, oy + (r + 0.5) * scale];
+  }
+
+  drawMarker(cell, kind) {
+    const ctx = this.ctx;
+    const [x, y] = this.cellCentre(cell);
+    const size = Math.max(MARKER_MIN, this.view.scale * 0.9);
     ctx.beginPath();
     if (kind === "start") ctx.rect(x - size / 2, y - size / 2, size, size);
     else ctx.arc(x, y, size / 2, 0, 2 * Math.PI);

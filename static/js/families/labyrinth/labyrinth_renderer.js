@@ -2,18 +2,16 @@
 // beside the board, arrows at the insertion points, start below and goal above the board, the player;
 // and animates one move (push, then walk). Knows nothing of runs or the page: the view drives it.
 
-import { fitCanvasToParent } from "../../canvas_size.js";
 import { COLORS, OKABE_ITO } from "../../colors.js";
+import { CanvasRenderer, INK, clamp01, drawLabel, drawTileSquare, drawToken, ease, lerp, roundRect } from "../canvas_renderer.js";
 import { lineCells, openSides, placeAfterPush, pushDirection } from "./labyrinth_board.js";
 
-const BACKGROUND = "#e4e1d9"; // the grid board's background: switching families does not flash
 const TILE = "#2b3037";
 const CORRIDOR = "#f4efe3";
 const ARROW = "#5d636c";
 const ARROW_ACTIVE = OKABE_ITO.bluishGreen;
 const PLAYER = OKABE_ITO.orange;
 const TRAIL = COLORS.path;
-const INK = "#15171b";
 
 // Layout in tile units around the R x C board.
 const SIDE = 0.95; // left and right margins (row arrows)
@@ -28,34 +26,11 @@ const SLIDE_MS = 420;
 const SETTLE_MS = 180;
 const STEP_MS = 170;
 
-const lerp = (a, b, t) => a + (b - a) * t;
-const ease = (t) => (t < 0.5 ? 2 * t * t : 1 - 2 * (1 - t) * (1 - t));
-const clamp01 = (t) => Math.max(0, Math.min(1, t));
-
-export class LabyrinthRenderer {
+export class LabyrinthRenderer extends CanvasRenderer {
   constructor(canvas) {
-    this.canvas = canvas;
-    this.ctx = canvas.getContext("2d");
-    this.active = false;
-    this.size = { width: 1, height: 1, dpr: 1 };
+    super(canvas);
     this.puzzle = null; // {rows, cols, insertions, startCol, goalCol}
     this.scene = null; // {state, caption, lastMove}
-    this.anim = null; // the running animation, see animate()
-    this.frame = 0;
-    this.resizeObserver = new ResizeObserver(() => this.active && this.resize());
-  }
-
-  /** Start drawing (the canvas is on the page, in its board) or stop. */
-  setActive(on) {
-    if (on === this.active) return;
-    this.active = on;
-    if (on) {
-      this.resizeObserver.observe(this.canvas.parentElement);
-      this.resize();
-    } else {
-      this.resizeObserver.disconnect();
-      this.finishAnimation();
-    }
   }
 
   setPuzzle({ rows, cols, insertions, start_col: startCol, goal_col: goalCol }) {
@@ -74,13 +49,9 @@ export class LabyrinthRenderer {
 
   /** Show a board state at rest; `lastMove` (optional) gets its arrow lit and its walk traced. */
   show(state, { caption = "", lastMove = null } = {}) {
-    this.cancelAnimation();
+    this.finishAnimation();
     this.scene = { state, caption, lastMove };
     this.draw();
-  }
-
-  get animating() {
-    return this.anim !== null;
   }
 
   /**
@@ -88,7 +59,7 @@ export class LabyrinthRenderer {
    * Resolves when the animation ends or is cut short (finishAnimation / show).
    */
   animate(from, move, to, { scale = 1, caption = "" } = {}) {
-    this.cancelAnimation();
+    this.finishAnimation();
     const afterPush = placeAfterPush(move, to);
     const phases = [];
     if (move.push) {
@@ -101,47 +72,8 @@ export class LabyrinthRenderer {
       this.draw();
       return Promise.resolve();
     }
-    return new Promise((resolve) => {
-      this.anim = { from, move, to, afterPush, phases, start: performance.now(), resolve };
-      this.setAnimatingFlag(true);
-      this.tick();
-    });
-  }
-
-  /** Jump a running animation to its end state. */
-  finishAnimation() {
-    const anim = this.anim;
-    if (!anim) return;
-    this.anim = null;
-    cancelAnimationFrame(this.frame);
-    this.frame = 0;
-    this.setAnimatingFlag(false);
-    this.draw();
-    anim.resolve();
-  }
-
-  cancelAnimation() {
-    this.finishAnimation();
-  }
-
-  setAnimatingFlag(on) {
-    // Tests (and curious users) can tell a running animation from a finished one.
-    this.canvas.dataset.animating = on ? "1" : "0";
-  }
-
-  tick() {
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      const anim = this.anim;
-      if (!anim) return;
-      const total = anim.phases.reduce((sum, p) => sum + p.ms, 0);
-      if (performance.now() - anim.start >= total) {
-        this.finishAnimation();
-        return;
-      }
-      this.draw();
-      this.tick();
-    });
+    const ms = phases.reduce((sum, p) => sum + p.ms, 0);
+    return this.animateFor({ from, move, to, afterPush, phases, ms });
   }
 
   /** The running phase and its progress in [0, 1], or null at rest. */
@@ -157,11 +89,6 @@ export class LabyrinthRenderer {
   }
 
   // ---- geometry --------------------------------------------------------------------------------
-
-  resize() {
-    this.size = fitCanvasToParent(this.canvas);
-    this.draw();
-  }
 
   /** Tile size and the board's top-left corner (CSS px). */
   layout() {
@@ -212,13 +139,7 @@ export class LabyrinthRenderer {
 
   // ---- drawing ---------------------------------------------------------------------------------
 
-  draw() {
-    if (!this.active) return;
-    const ctx = this.ctx;
-    const { width, height, dpr } = this.size;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = BACKGROUND;
-    ctx.fillRect(0, 0, width, height);
+  render() {
     if (!this.puzzle || !this.scene) return;
     const L = this.layout();
     // Where the tiles are (CSS px from the canvas's corner): tests click them.
@@ -231,7 +152,7 @@ export class LabyrinthRenderer {
     const base = anim && phase && phase.kind !== "walk" ? anim.from : this.scene.state;
     const move = this.scene.lastMove;
 
-    this.drawCaption(this.scene.caption);
+    this.drawCaption(this.scene.caption, Math.round(this.rem() * 1.15), CAPTION_PX / 2 + 4);
     this.drawEndpoints(L);
     this.drawArrows(L, move?.push || null);
     this.drawFreeSlot(L);
@@ -245,25 +166,6 @@ export class LabyrinthRenderer {
       if (phase?.kind === "walk") this.drawPlayer(L, ...this.walkXY(L, move.walk, phase.t));
       else if (base.player) this.drawPlayer(L, ...this.restXY(L, base.player));
     }
-  }
-
-  drawCaption(text) {
-    if (!text) return;
-    const ctx = this.ctx;
-    const room = this.size.width - 24;
-    // The page's rem: the "large text" toggle enlarges the canvas's words too.
-    const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
-    let px = Math.round(rem * 1.15);
-    ctx.font = `650 ${px}px system-ui, sans-serif`;
-    const wide = ctx.measureText(text).width;
-    if (wide > room) {
-      px = Math.max(10, Math.floor((px * room) / wide)); // a long caption shrinks rather than runs off
-      ctx.font = `650 ${px}px system-ui, sans-serif`;
-    }
-    ctx.fillStyle = INK;
-    ctx.textAlign = "left";
-    ctx.textBaseline = "middle";
-    ctx.fillText(text, 12, CAPTION_PX / 2 + 4);
   }
 
   /** Every tile, except those of `skipLine` (a push's line, drawn moving by the caller). */
@@ -284,10 +186,7 @@ export class LabyrinthRenderer {
   /** One tile: a dark square with its corridors as thick light paths from the centre. */
   drawTile(x, y, s, code, marked = false) {
     const ctx = this.ctx;
-    const gap = Math.max(1, s * 0.035);
-    ctx.fillStyle = TILE;
-    roundRect(ctx, x + gap, y + gap, s - 2 * gap, s - 2 * gap, s * 0.08);
-    ctx.fill();
+    const gap = drawTileSquare(ctx, x, y, s, TILE);
     const [left, top, right, bottom] = openSides(code);
     const w = s * 0.36;
     const a = (s - w) / 2;
@@ -324,7 +223,7 @@ export class LabyrinthRenderer {
     ctx.strokeRect(L.freeX - 5, L.freeY - 5, s + 10, s + 10);
     ctx.restore();
     ctx.fillStyle = INK;
-    const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+    const rem = this.rem();
     ctx.font = `600 ${Math.round(Math.max(rem, Math.min(rem * 1.3, s * 0.2)))}px system-ui, sans-serif`;
     ctx.textAlign = "center";
     ctx.textBaseline = "bottom";
@@ -384,15 +283,9 @@ export class LabyrinthRenderer {
     const font = Math.round(Math.max(11, Math.min(20, s * 0.2)));
     ctx.font = `700 ${font}px system-ui, sans-serif`;
     // As wide as its words (small tiles on a phone must not cut "START ↑" off).
-    const w = ctx.measureText(pointing === "up" ? `${text} ↑` : text).width + font * 1.1;
-    const h = font * 1.55;
-    ctx.fillStyle = color;
-    roundRect(ctx, cx - w / 2, cy - h / 2, w, h, h * 0.3);
-    ctx.fill();
-    ctx.fillStyle = "#fff";
-    ctx.textAlign = "center";
-    ctx.textBaseline = "middle";
-    ctx.fillText(pointing === "up" ? `${text} ↑` : text, cx, cy + 1);
+    const label = pointing === "up" ? `${text} ↑` : text;
+    const w = ctx.measureText(label).width + font * 1.1;
+    drawLabel(ctx, cx - w / 2, cy, label, color, font, w, font * 1.55);
   }
 
   /** A push mid-way: the line slides by one tile, the free tile comes in, the far tile goes out. */
@@ -489,29 +382,7 @@ export class LabyrinthRenderer {
   }
 
   drawPlayer(L, x, y) {
-    const ctx = this.ctx;
     const r = Math.max(8, L.unit * 0.22);
-    ctx.beginPath();
-    ctx.arc(x, y, r, 0, 2 * Math.PI);
-    ctx.fillStyle = PLAYER;
-    ctx.fill();
-    ctx.lineWidth = Math.max(3, r * 0.22);
-    ctx.strokeStyle = "#000";
-    ctx.stroke();
-    ctx.beginPath();
-    ctx.arc(x, y, r + ctx.lineWidth / 2 + 1.5, 0, 2 * Math.PI);
-    ctx.lineWidth = 2.5;
-    ctx.strokeStyle = "#fff";
-    ctx.stroke();
+    drawToken(this.ctx, x, y, r, PLAYER, { edge: Math.max(3, r * 0.22), gap: 1.5, ring: 2.5 });
   }
-}
-
-function roundRect(ctx, x, y, w, h, r) {
-  ctx.beginPath();
-  ctx.moveTo(x + r, y);
-  ctx.arcTo(x + w, y, x + w, y + h, r);
-  ctx.arcTo(x + w, y + h, x, y + h, r);
-  ctx.arcTo(x, y + h, x, y, r);
-  ctx.arcTo(x, y, x + w, y, r);
-  ctx.closePath();
 }

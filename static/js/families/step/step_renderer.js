@@ -4,17 +4,13 @@
 // jumps (arcs labelled with their length) on the maze and across the layers. Knows nothing of runs
 // or the page: the view hands it a scene.
 
-import { fitCanvasToParent } from "../../canvas_size.js";
 import { COLORS, OKABE_ITO, hexToRgb, rampRgb } from "../../colors.js";
+import { CanvasRenderer, INK, drawToken, ease, lightness as lum } from "../canvas_renderer.js";
 import { BLANK, GOAL, START, decodeState, layerMoves } from "./step_board.js";
 import { computeLayout, markLayout } from "./step_layout.js";
-import {
-  drawBadge, drawJump, drawLink, drawToken, frameCell, jumpGeometry, jumpPoint, ringCell,
-} from "./step_shapes.js";
+import { drawBadge, drawJump, drawLink, frameCell, jumpGeometry, jumpPoint, ringCell } from "./step_shapes.js";
 import { STATUS } from "./step_search.js";
 
-const BACKGROUND = "#e4e1d9"; // the grid board's background: switching families does not flash
-const INK = "#15171b";
 const MUTED = "#4a4f57";
 const UNREACHED_EDGE = "#8d939b";
 const UNREACHED_FILL = "#ffffff";
@@ -25,9 +21,7 @@ const NUMBERS_FROM = 17; // px per layer cell from which g is written in it
 const DIGITS_FROM = 9; // px per mark from which its step length is written in it
 const JUMP_MS = 520; // a replayed jump at speed factor 1
 
-const ease = (t) => (t < 0.5 ? 2 * t * t : 1 - 2 * (1 - t) * (1 - t));
 const rgbCss = ([r, g, b]) => `rgb(${r},${g},${b})`;
-const lum = ([r, g, b]) => (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
 
 // The ramp's 256 colours as CSS strings and as RGB (text on them picks black or white).
 const RAMP_RGB = Array.from({ length: 256 }, (_, i) => rampRgb(i / 255));
@@ -37,16 +31,15 @@ const FIXED = {
   [STATUS.CLOSED_B]: COLORS.closedBack, [STATUS.UPDATED_B]: COLORS.update,
 };
 const FIXED_RGB = Object.fromEntries(Object.entries(FIXED).map(([k, hex]) => [k, hexToRgb(hex)]));
-const PATH_RGB = hexToRgb(COLORS.path);
+// A state's colours, as RGB and as CSS: [on the path, the ramp by g, by status].
+const RGB_COLORS = [hexToRgb(COLORS.path), RAMP_RGB, FIXED_RGB];
+const CSS_COLORS = [COLORS.path, RAMP_CSS, FIXED];
 const WALL_RGB = hexToRgb(COLORS.wall);
 const FREE_RGB = hexToRgb(COLORS.free);
 
-export class StepRenderer {
+export class StepRenderer extends CanvasRenderer {
   constructor(canvas) {
-    this.canvas = canvas;
-    this.ctx = canvas.getContext("2d");
-    this.active = false;
-    this.size = { width: 1, height: 1, dpr: 1 };
+    super(canvas);
     this.board = null; // step_board.boardOf(info)
     this.cycle = [1, 2, 3];
     this.mode = "both";
@@ -56,29 +49,12 @@ export class StepRenderer {
     this.caption = "";
     this.solution = null; // {moves, path, step, overview}
     this.showSearchMarks = false; // per-state colours (a run is shown)
-    this.anim = null; // a replayed jump in motion
-    this.frame = 0;
-    this.drawPending = false;
+    // this.anim: a replayed jump in motion, {index, start, ms, resolve}
     this.layout = null;
     this.onHover = null; // ({r, c, layer} | null) => void
     this.offscreen = null; // one-pixel-per-cell images for tiny cells
-    this.resizeObserver = new ResizeObserver(() => this.active && this.resize());
     canvas.addEventListener("pointermove", (event) => this.onHover?.(this.hit(event.clientX, event.clientY)));
     canvas.addEventListener("pointerleave", () => this.onHover?.(null));
-  }
-
-  /** Start drawing (the canvas is on the page, in its board) or stop. */
-  setActive(on) {
-    if (on === this.active) return;
-    this.active = on;
-    if (on) {
-      this.resizeObserver.observe(this.canvas.parentElement);
-      this.resize();
-    } else {
-      this.resizeObserver.disconnect();
-      this.finishAnimation();
-      this.drawPending = false;
-    }
   }
 
   setPuzzle(board, cycle) {
@@ -108,15 +84,6 @@ export class StepRenderer {
   }
 
   // ---- geometry --------------------------------------------------------------------------------
-
-  resize() {
-    this.size = fitCanvasToParent(this.canvas);
-    this.drawNow();
-  }
-
-  rem() {
-    return parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
-  }
 
   computeLayout() {
     const rem = this.rem();
@@ -165,62 +132,22 @@ export class StepRenderer {
       this.requestDraw();
       return Promise.resolve();
     }
-    return new Promise((resolve) => {
-      this.anim = { index, start: performance.now(), ms, resolve };
-      this.canvas.dataset.animating = "1";
-      this.tick();
-    });
+    return this.animateFor({ index, ms });
   }
 
-  finishAnimation() {
-    const anim = this.anim;
-    if (!anim) return;
-    this.anim = null;
-    cancelAnimationFrame(this.frame);
-    this.frame = 0;
-    this.canvas.dataset.animating = "0";
+  /** After a jump, the board at rest is drawn at the next frame (with whatever the replay shows next). */
+  settle() {
     this.requestDraw();
-    anim.resolve();
-  }
-
-  tick() {
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      if (!this.anim) return;
-      if (performance.now() - this.anim.start >= this.anim.ms) {
-        this.finishAnimation();
-        return;
-      }
-      this.drawNow();
-      this.tick();
-    });
   }
 
   // ---- drawing ---------------------------------------------------------------------------------
 
-  requestDraw() {
-    if (this.drawPending || !this.active) return;
-    this.drawPending = true;
-    requestAnimationFrame(() => this.drawNow());
-  }
-
-  draw() {
-    this.drawNow();
-  }
-
-  drawNow() {
-    this.drawPending = false;
-    if (!this.active) return;
-    const ctx = this.ctx;
-    const { width, height, dpr } = this.size;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = BACKGROUND;
-    ctx.fillRect(0, 0, width, height);
+  render() {
     if (!this.board) return;
     const L = this.computeLayout();
     this.layout = L;
     const counts = this.search && this.showSearchMarks ? this.search.countsByPhase() : null;
-    this.drawCaption(L);
+    this.drawCaption(this.caption, Math.round(L.rem * 1.1), L.captionH / 2 + 3);
     if (L.main) this.drawMain(L);
     for (const layer of L.layers) this.drawLayer(L, layer, counts);
     this.drawGenerated(L);
@@ -254,49 +181,25 @@ export class StepRenderer {
     return decodeState(s.current, this.board.cols, this.P);
   }
 
-  drawCaption(L) {
-    const text = this.caption;
-    if (!text) return;
-    const ctx = this.ctx;
-    const room = this.size.width - 24;
-    let px = Math.round(L.rem * 1.1);
-    ctx.font = `650 ${px}px system-ui, sans-serif`;
-    const wide = ctx.measureText(text).width;
-    if (wide > room) {
-      px = Math.max(10, Math.floor((px * room) / wide)); // a long caption shrinks rather than runs off
-      ctx.font = `650 ${px}px system-ui, sans-serif`;
-    }
-    ctx.fillStyle = INK;
-    ctx.textAlign = "left";
-    ctx.textBaseline = "middle";
-    ctx.fillText(text, 12, L.captionH / 2 + 3);
+  /** A state's colour from `[path, ramp, fixed]` (RGB_COLORS or CSS_COLORS), or null when it is not reached (or no run is shown). */
+  stateColor(state, [path, ramp, fixed]) {
+    const s = this.search;
+    if (!s || !this.showSearchMarks || state >= s.status.length) return null;
+    if (s.onPath[state] && !this.solution) return path; // the solution draws its own path
+    const st = s.status[state];
+    if (st === STATUS.NONE) return null;
+    if (st === STATUS.CLOSED) return ramp[Math.max(0, Math.min(255, Math.floor((s.score[state] / this.scoreMax) * 255)))];
+    return fixed[st] || null;
   }
 
-  /** A state's colour as RGB, or null when it is not reached (or no run is shown). */
+  /** A state's colour as RGB, or null. */
   stateRgb(state) {
-    const s = this.search;
-    if (!s || !this.showSearchMarks || state >= s.status.length) return null;
-    if (s.onPath[state] && !this.solution) return PATH_RGB; // the solution draws its own path
-    const st = s.status[state];
-    if (st === STATUS.NONE) return null;
-    if (st === STATUS.CLOSED) {
-      const k = Math.max(0, Math.min(255, Math.floor((s.score[state] / this.scoreMax) * 255)));
-      return RAMP_RGB[k];
-    }
-    return FIXED_RGB[st] || null;
+    return this.stateColor(state, RGB_COLORS);
   }
 
+  /** A state's colour as a CSS string, or null. */
   stateCss(state) {
-    const s = this.search;
-    if (!s || !this.showSearchMarks || state >= s.status.length) return null;
-    if (s.onPath[state] && !this.solution) return COLORS.path;
-    const st = s.status[state];
-    if (st === STATUS.NONE) return null;
-    if (st === STATUS.CLOSED) {
-      const k = Math.max(0, Math.min(255, Math.floor((s.score[state] / this.scoreMax) * 255)));
-      return RAMP_CSS[k];
-    }
-    return FIXED[st] || null;
+    return this.stateColor(state, CSS_COLORS);
   }
 
   /**
@@ -602,7 +505,7 @@ export class StepRenderer {
     const { moves, path, step, overview } = this.solution;
     const n = moves.length;
     const anim = this.anim;
-    const animT = anim ? ease(Math.min(1, (performance.now() - anim.start) / anim.ms)) : 1;
+    const animT = ease(this.animationT());
     const currentMove = overview ? -1 : step - 1;
     const drawn = [];
     for (let i = 0; i < n; i++) if ((overview || i < step) && i !== currentMove) drawn.push(i);
@@ -680,7 +583,8 @@ export class StepRenderer {
       let cx, cy;
       if (fly) [cx, cy] = jumpPoint(jumpGeometry(L.main, fly.move.from, fly.move.to), fly.t);
       else [cx, cy] = [L.main.x + (at[1] + 0.5) * u, L.main.y + (at[0] + 0.5) * u];
-      drawToken(this.ctx, cx, cy, Math.max(6, u * 0.2));
+      const radius = Math.max(6, u * 0.2);
+      drawToken(this.ctx, cx, cy, radius, PLAYER, { edge: Math.max(2, radius * 0.25), gap: 1.2, ring: 2 });
     }
     const layer = L.layers[at[2]];
     if (layer && layer.u > 0 && !fly) {

@@ -1,11 +1,9 @@
-// The step-cycle view's drawing primitives: the start and goal letters, the player, the frame of the
+// The step-cycle view's drawing primitives: the start and goal letters, the frame of the
 // state being expanded, a jump on the maze (an arc labelled with its length), a move between two
 // layers, arrowheads. Functions of a 2D context and positions in CSS px; no state.
 
-import { COLORS, OKABE_ITO } from "../../colors.js";
-
-const INK = "#15171b";
-const PLAYER = OKABE_ITO.orange;
+import { COLORS } from "../../colors.js";
+import { INK } from "../canvas_renderer.js";
 
 /** The state being expanded: its cell framed in black on white. */
 export function frameCell(ctx, x, y, u) {
@@ -49,22 +47,6 @@ export function drawBadge(ctx, cx, cy, size, kind) {
   }
 }
 
-/** The player: an orange disc ringed in black and white (as the other families draw a player). */
-export function drawToken(ctx, x, y, radius) {
-  ctx.beginPath();
-  ctx.arc(x, y, radius, 0, 2 * Math.PI);
-  ctx.fillStyle = PLAYER;
-  ctx.fill();
-  ctx.lineWidth = Math.max(2, radius * 0.25);
-  ctx.strokeStyle = "#000";
-  ctx.stroke();
-  ctx.beginPath();
-  ctx.arc(x, y, radius + ctx.lineWidth / 2 + 1.2, 0, 2 * Math.PI);
-  ctx.lineWidth = 2;
-  ctx.strokeStyle = "#fff";
-  ctx.stroke();
-}
-
 /**
  * A jump from cell `from` to cell `to` of a board at {x, y, u} as a quadratic arc: its ends (a, b),
  * control point (c) and top (p), where the length is written.
@@ -101,19 +83,8 @@ export function drawJump(ctx, board, from, to, { color, width, dashed = false, a
   const w = Math.max(1.5, Math.min(width, u * 0.12));
   ctx.save();
   ctx.globalAlpha = alpha;
-  ctx.lineCap = "round";
-  const arc = new Path2D();
-  arc.moveTo(g.ax, g.ay);
-  arc.quadraticCurveTo(g.cx, g.cy, g.bx, g.by);
-  if (dashed) ctx.setLineDash([w * 2.2, w * 1.8]);
-  ctx.strokeStyle = "rgba(255,255,255,0.9)";
-  ctx.lineWidth = w + 3;
-  ctx.stroke(arc);
-  ctx.strokeStyle = color;
-  ctx.lineWidth = w;
-  ctx.stroke(arc);
-  ctx.setLineDash([]);
-  arrowHead(ctx, g.bx, g.by, Math.atan2(g.by - g.cy, g.bx - g.cx), Math.max(7, w * 3), color);
+  curveArrow(ctx, [g.ax, g.ay], [g.cx, g.cy], [g.bx, g.by],
+    { color, w, dashed, halo: "rgba(255,255,255,0.9)", haloWidth: 3, head: Math.max(7, w * 3) });
   if (label !== null && u >= 14) {
     const r = Math.max(7, Math.min(u * (big ? 0.24 : 0.19), 16));
     ctx.beginPath();
@@ -146,20 +117,31 @@ export function drawLink(ctx, a, from, b, to, { color, width, dashed = false, al
   const cy = (ay + by) / 2 + dx * 0.12;
   ctx.save();
   ctx.globalAlpha = alpha;
+  curveArrow(ctx, [ax, ay], [cx, cy], [bx, by], {
+    color, w, dashed, halo: w >= 2.5 ? "rgba(255,255,255,0.85)" : "rgba(255,255,255,0.4)", haloWidth: 2.5,
+    head: Math.max(6, w * 3),
+  });
+  ctx.restore();
+}
+
+/**
+ * A quadratic curve from a through control point c to b, `w` px wide in `color` over a white halo
+ * (`haloWidth` px wider), with an arrowhead of `head` px at b.
+ */
+function curveArrow(ctx, [ax, ay], [cx, cy], [bx, by], { color, w, dashed, halo, haloWidth, head }) {
   ctx.lineCap = "round";
-  const line = new Path2D();
-  line.moveTo(ax, ay);
-  line.quadraticCurveTo(cx, cy, bx, by);
+  const curve = new Path2D();
+  curve.moveTo(ax, ay);
+  curve.quadraticCurveTo(cx, cy, bx, by);
   if (dashed) ctx.setLineDash([w * 2.2, w * 1.8]);
-  ctx.strokeStyle = w >= 2.5 ? "rgba(255,255,255,0.85)" : "rgba(255,255,255,0.4)";
-  ctx.lineWidth = w + 2.5;
-  ctx.stroke(line);
+  ctx.strokeStyle = halo;
+  ctx.lineWidth = w + haloWidth;
+  ctx.stroke(curve);
   ctx.strokeStyle = color;
   ctx.lineWidth = w;
-  ctx.stroke(line);
+  ctx.stroke(curve);
   ctx.setLineDash([]);
-  arrowHead(ctx, bx, by, Math.atan2(by - cy, bx - cx), Math.max(6, w * 3), color);
-  ctx.restore();
+  arrowHead(ctx, bx, by, Math.atan2(by - cy, bx - cx), head, color);
 }
 
 /** A filled arrowhead with its tip at (x, y), pointing along `angle`. */

@@ -4,8 +4,8 @@
 // passes, the water itself; and animates turns (a tile's drawing rotates 90° per quarter turn) and
 // the water filling the pipes. Knows nothing of runs or the page: the view hands it scenes.
 
-import { fitCanvasToParent } from "../../canvas_size.js";
 import { COLORS, OKABE_ITO, rampRgb } from "../../colors.js";
+import { CanvasRenderer, INK, clamp01, drawLabel, drawTileSquare, ease, lightness, roundRect } from "../canvas_renderer.js";
 import { STATE } from "./zenji_search.js";
 import { SIDE } from "./zenji_board.js";
 
@@ -17,50 +17,25 @@ export const PIPE_COLORS = {
 };
 export const WATER = "#1f8fe0";
 const WATER_LIGHT = "#bfe4ff";
-const BACKGROUND = "#e4e1d9"; // the other boards' background: switching families does not flash
 const TILE = "#2b3037";
 const TILE_FIXED = "#3a3f47"; // source and drain: they never turn
 const TILE_USED = "#1d5479"; // free flow: a tile the expanded state's water already passes
 const HUB = "#e9e4d8";
-const INK = "#15171b";
 const MUTED = "#5d636c";
 const CURRENT = OKABE_ITO.yellow;
 const TURNED = OKABE_ITO.bluishGreen;
 const MAX_UNIT = 170;
 
-const lightness = ([r, g, b]) => (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
-const ease = (t) => (t < 0.5 ? 2 * t * t : 1 - 2 * (1 - t) * (1 - t));
-const clamp01 = (t) => Math.max(0, Math.min(1, t));
-
-export class ZenjiRenderer {
+export class ZenjiRenderer extends CanvasRenderer {
   constructor(canvas) {
-    this.canvas = canvas;
-    this.ctx = canvas.getContext("2d");
-    this.active = false;
-    this.size = { width: 1, height: 1, dpr: 1 };
+    super(canvas);
     this.board = null; // boardOf(info)
     this.scene = null; // see show()
-    this.anim = null; // {turn: {tile, from, to} | null, water: {from, to} | null, start, ms, resolve}
-    this.frame = 0;
-    this.textScale = 1;
+    // this.anim: {turn: {tile, from, to} | null, water: {from, to} | null, start, ms, resolve}
     this.onHover = null; // (tile) => void, -1 off the board
     this.lastLayout = null;
-    this.resizeObserver = new ResizeObserver(() => this.active && this.resize());
     canvas.addEventListener("mousemove", (event) => this.hovered(event));
     canvas.addEventListener("mouseleave", () => this.onHover?.(-1));
-  }
-
-  /** Start drawing (the canvas is on the page, in its board) or stop. */
-  setActive(on) {
-    if (on === this.active) return;
-    this.active = on;
-    if (on) {
-      this.resizeObserver.observe(this.canvas.parentElement);
-      this.resize();
-    } else {
-      this.resizeObserver.disconnect();
-      this.finishAnimation();
-    }
   }
 
   setBoard(board) {
@@ -83,10 +58,6 @@ export class ZenjiRenderer {
     if (!this.anim) this.draw();
   }
 
-  get animating() {
-    return this.anim !== null;
-  }
-
   /**
    * Animate over the scene: `turn` {tile, from, to} (quarter turns, clockwise: to > from) and/or
    * `water` {from, to} (the fraction of the route filled). Resolves when it ends or is cut short.
@@ -97,57 +68,21 @@ export class ZenjiRenderer {
       this.draw();
       return Promise.resolve();
     }
-    return new Promise((resolve) => {
-      this.anim = { turn, water, start: performance.now(), ms, resolve };
-      this.canvas.dataset.animating = "1";
-      this.canvas.dataset.phase = turn ? "turn" : "water";
-      this.tick();
-    });
+    this.canvas.dataset.phase = turn ? "turn" : "water";
+    return this.animateFor({ turn, water, ms });
   }
 
-  /** Jump a running animation to its end. */
-  finishAnimation() {
-    const anim = this.anim;
-    if (!anim) return;
-    this.anim = null;
-    cancelAnimationFrame(this.frame);
-    this.frame = 0;
-    this.canvas.dataset.animating = "0";
+  animationEnded() {
+    super.animationEnded();
     this.canvas.dataset.phase = "";
-    this.draw();
-    anim.resolve();
-  }
-
-  tick() {
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      const anim = this.anim;
-      if (!anim) return;
-      if (performance.now() - anim.start >= anim.ms) {
-        this.finishAnimation();
-        return;
-      }
-      this.draw();
-      this.tick();
-    });
   }
 
   /** The running animation's progress in [0, 1] (eased), or null. */
   progress() {
-    if (!this.anim) return null;
-    return ease(clamp01((performance.now() - this.anim.start) / this.anim.ms));
+    return this.anim ? ease(this.animationT()) : null;
   }
 
   // ---- geometry --------------------------------------------------------------------------------
-
-  resize() {
-    this.size = fitCanvasToParent(this.canvas);
-    this.draw();
-  }
-
-  rem() {
-    return parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
-  }
 
   /**
    * Tile size and the board's top-left corner (CSS px), with the margins' font sizes: column numbers
@@ -194,13 +129,8 @@ export class ZenjiRenderer {
 
   // ---- drawing ---------------------------------------------------------------------------------
 
-  draw() {
-    if (!this.active) return;
+  render() {
     const ctx = this.ctx;
-    const { width, height, dpr } = this.size;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = BACKGROUND;
-    ctx.fillRect(0, 0, width, height);
     if (!this.board || !this.scene) return;
     const L = this.layout();
     this.lastLayout = L;
@@ -213,7 +143,7 @@ export class ZenjiRenderer {
       return scene.rotations ? scene.rotations[tile] : 0;
     };
 
-    this.drawCaption(scene.caption || "");
+    this.drawCaption(scene.caption || "", Math.round(this.rem() * 1.15), Math.round(this.rem() * 1.2));
     this.drawLabels(L);
     const ctxBoard = { L, angleOf };
     ctx.fillStyle = "rgba(0,0,0,0.18)";
@@ -255,23 +185,6 @@ export class ZenjiRenderer {
     if (L) Object.assign(data, { unit: String(L.unit), bx: String(L.bx), by: String(L.by) });
   }
 
-  drawCaption(text) {
-    if (!text) return;
-    const ctx = this.ctx;
-    const room = this.size.width - 24;
-    let px = Math.round(this.rem() * 1.15);
-    ctx.font = `650 ${px}px system-ui, sans-serif`;
-    const wide = ctx.measureText(text).width;
-    if (wide > room) {
-      px = Math.max(10, Math.floor((px * room) / wide)); // a long caption shrinks rather than runs off
-      ctx.font = `650 ${px}px system-ui, sans-serif`;
-    }
-    ctx.fillStyle = INK;
-    ctx.textAlign = "left";
-    ctx.textBaseline = "middle";
-    ctx.fillText(text, 12, Math.round(this.rem() * 1.2));
-  }
-
   /** Row numbers down the left, column numbers along the top: "(1, 2)" can be found. */
   drawLabels(L) {
     const { rows, cols } = this.board;
@@ -303,13 +216,7 @@ export class ZenjiRenderer {
     const w = ctx.measureText(text).width + font * 1.1;
     const h = font * 1.5;
     const x = Math.max(2, Math.min(this.size.width - w - 2, cx - w / 2));
-    ctx.fillStyle = color;
-    roundRect(ctx, x, cy - h / 2, w, h, h * 0.3);
-    ctx.fill();
-    ctx.fillStyle = "#fff";
-    ctx.textAlign = "center";
-    ctx.textBaseline = "middle";
-    ctx.fillText(text, x + w / 2, cy + 1);
+    drawLabel(ctx, x, cy, text, color, font, w, h);
   }
 
   tileXY(L, tile) {
@@ -324,10 +231,7 @@ export class ZenjiRenderer {
     const [x, y] = this.tileXY(L, t);
     const fixed = t === this.board.source || t === this.board.drain;
     const used = this.scene.used?.has(t);
-    const gap = Math.max(1, s * 0.035);
-    ctx.fillStyle = used ? TILE_USED : fixed ? TILE_FIXED : TILE;
-    roundRect(ctx, x + gap, y + gap, s - 2 * gap, s - 2 * gap, s * 0.08);
-    ctx.fill();
+    const gap = drawTileSquare(ctx, x, y, s, used ? TILE_USED : fixed ? TILE_FIXED : TILE);
     ctx.save();
     ctx.translate(x + s / 2, y + s / 2);
     ctx.rotate((angleOf(t) * Math.PI) / 2);
@@ -609,14 +513,4 @@ export function drawDrain(ctx, cx, cy, s) {
   ctx.strokeStyle = INK;
   ctx.stroke();
   ctx.restore();
-}
-
-function roundRect(ctx, x, y, w, h, r) {
-  ctx.beginPath();
-  ctx.moveTo(x + r, y);
-  ctx.arcTo(x + w, y, x + w, y + h, r);
-  ctx.arcTo(x + w, y + h, x, y + h, r);
-  ctx.arcTo(x, y + h, x, y, r);
-  ctx.arcTo(x, y, x + w, y, r);
-  ctx.closePath();
 }
