@@ -77,40 +77,43 @@ class WorkBudget:
     # ---- memory held by traces -------------------------------------------------------------------
     def reserve(
         self, nbytes: int, cancel: CancelFlag | None = None, on_wait: Callable[[str], None] | None = None,
+        wait: float | None = None,
     ) -> int:
         """Reserve ``nbytes`` (capped at the whole budget, so one run can always go alone); returns the
-        bytes reserved, or 0 when ``cancel`` was set while waiting."""
-        nbytes = max(0, min(int(nbytes), self.trace_bytes))
-        megabytes = nbytes / 1e6
-        got = self._wait_for(
-            lambda: self._held + nbytes <= self.trace_bytes, cancel, None, on_wait,
-            f"waiting for server memory to stream this run ({megabytes:,.0f} MB)",
-        )
-        if not got:
-            return 0
-        self._held += nbytes
-        self._cond.release()
-        return nbytes
+        bytes reserved, or 0 when ``cancel`` was set while waiting. Waits at most ``wait`` seconds
+        (None: as long as it takes), then raises ServerBusy."""
+        return self.resize(0, nbytes, cancel, on_wait, wait)
 
     def resize(
         self, held: int, nbytes: int, cancel: CancelFlag | None = None,
-        on_wait: Callable[[str], None] | None = None,
+        on_wait: Callable[[str], None] | None = None, wait: float | None = None,
     ) -> int:
-        """Change a reservation of ``held`` bytes to ``nbytes`` (waiting when it grows); returns it."""
+        """Change a reservation of ``held`` bytes to ``nbytes`` (waiting as ``reserve`` does when it
+        grows); returns the bytes now reserved: ``held`` still, when cancelled or busy (ServerBusy)."""
         nbytes = max(0, min(int(nbytes), self.trace_bytes))
         if nbytes <= held:
             self.release(held - nbytes)
             return nbytes
-        self.release(held)
-        return self.reserve(nbytes, cancel, on_wait)
+        megabytes = nbytes / 1e6
+        got = self._wait_for(
+            lambda: self._held - held + nbytes <= self.trace_bytes, cancel, wait, on_wait,
+            f"waiting for server memory to stream this run ({megabytes:,.0f} MB)",
+        )
+        if not got:
+            return held
+        self._held += nbytes - held
+        self._cond.release()
+        return nbytes
 
     def release(self, nbytes: int) -> None:
+        """Give back ``nbytes`` of a reservation."""
         if nbytes:
             with self._cond:
                 self._held -= nbytes
                 self._cond.notify_all()
 
     def snapshot(self) -> dict[str, int]:
+        """Searches computing and trace bytes held now (for ``/api/health``)."""
         with self._cond:
             return {
                 "computing": self._computing, "trace_bytes": self._held, "trace_budget": self.trace_bytes,

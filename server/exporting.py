@@ -1,11 +1,12 @@
 """Exports the server renders: animated GIFs of a search (docs/PROTOCOL.md, "Share and export").
 
-An export is a job: a thread that reserves trace memory and a compute slot from the server's
-``WorkBudget`` (the same budget and limits as any run), solves with the trace recorded, asks the
-puzzle's family for frames (``Family.animation_frames``: None when the family draws none) and
-encodes them with Pillow. Its progress (searching, frames rendered, encoding) is polled over HTTP;
-the finished GIF is kept in memory for a while, the store capped in bytes and in count (the oldest
-finished exports go first). Every failure ends the job with a message; nothing raises out of it.
+An export is a job: a thread that solves with the trace recorded through ``solving.budgeted_solve``
+(trace memory and a compute slot from the server's ``WorkBudget``: the same budget and limits as any
+run, the slot kept while the frames are drawn and encoded), asks the puzzle's family for frames
+(``Family.animation_frames``: None when the family draws none) and encodes them with Pillow. Its
+progress (searching, frames rendered, encoding) is polled over HTTP; the finished GIF is kept in
+memory for a while, the store capped in bytes and in count (the oldest finished exports go first).
+Every failure ends the job with a message; nothing raises out of it.
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ from server.config import Config
 from server.puzzles.errors import PuzzleError
 from server.puzzles.options import Values
 from server.puzzles.registry import family_of
-from server.search.control import CANCELLED, CancelFlag, deadline
-from server.solving import solve
+from server.search.control import CANCELLED, CancelFlag
+from server.solving import budgeted_solve
 
 FINAL = ("done", "error", "cancelled")
 MIN_DELAY_MS, MAX_DELAY_MS = 20, 800  # browsers play delays under 20 ms at 100 ms
@@ -62,7 +63,6 @@ class AnimationJob:
     cancel: CancelFlag = field(default_factory=CancelFlag)  # stops the search (limits set it too)
     stopped: threading.Event = field(default_factory=threading.Event)  # the user cancelled
     expanded: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))
-    held: int = 0  # trace and frame bytes reserved in the budget
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -204,14 +204,12 @@ class AnimationExports:
             logging.getLogger(__name__).exception("export %s failed", job.job_id)
             outcome = ("error", f"internal error ({type(err).__name__}); the server keeps running", None)
         finally:
-            self.budget.release(job.held)  # before the job is seen to end
-            job.held = 0
-            self._finish(job, *outcome)
+            self._finish(job, *outcome)  # the budget is released by then (``budgeted_solve``)
 
     def _render(
         self, job: AnimationJob, puzzle: Any, algorithm: str, options: Values,
     ) -> tuple[str, str, bytes | None]:
-        """The job's work: ("done", message, the GIF); memory it reserves is in ``job.held``."""
+        """The job's work: ("done", message, the GIF)."""
         config = self.config
         family = family_of(puzzle)
         frame_bytes = config.animation_max_frames * config.animation_max_side**2  # palette frames
@@ -219,28 +217,16 @@ class AnimationExports:
         def waiting(message: str) -> None:
             job.message = message
 
-        busy = f"the server is busy (waited {config.animation_wait:g} s for memory); try again in a moment"
-        with deadline(job.cancel, config.animation_wait):
-            job.held = self.budget.reserve(family.trace_estimate(puzzle) + frame_bytes, job.cancel, waiting)
-        if job.stopped.is_set():
-            raise _Stopped
-        if job.cancel.is_set():
-            raise ServerBusy(busy)
-        with self.budget.computing(job.cancel, config.animation_wait, waiting) as got:
-            if not got or job.stopped.is_set():
-                raise _Stopped
+        def searching(_done: int) -> None:
             job.state, job.message = "searching", "searching"
-            solved = solve(
-                puzzle, algorithm, options, record_trace=True, engine=config.engine, cancel=job.cancel,
-                progress=job.expanded, **config.search_limits(family.compiled),
-            )
-            if job.stopped.is_set():
+
+        with budgeted_solve(
+            self.budget, config, puzzle, algorithm, options, job.cancel, extra_bytes=frame_bytes,
+            wait=config.animation_wait, on_wait=waiting, on_search=searching, progress=job.expanded,
+            keep_slot=True,  # rendering and encoding compute too
+        ) as solved:
+            if solved is None or job.stopped.is_set():
                 raise _Stopped
-            assert solved.trace is not None
-            needed = solved.trace.nbytes + frame_bytes
-            if needed < job.held:
-                self.budget.release(job.held - needed)
-                job.held = needed
 
             def progress(done: int, total: int) -> None:
                 if job.stopped.is_set():

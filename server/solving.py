@@ -1,21 +1,31 @@
 """One place that turns (puzzle, algorithm, options) into a result and a trace, for any family.
 
 The CLI, the JSON API and the live layer all call ``solve``; it asks the puzzle's family (from
-``server.puzzles.registry``) to check the algorithm and the options and to run the search.
+``server.puzzles.registry``) to check the algorithm and the options and to run the search. Work that
+keeps a trace (a live run, a GIF export) calls ``budgeted_solve``: ``solve`` within the server's
+``WorkBudget``.
 """
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import numpy as np
 
+from server.budget import WorkBudget
+from server.config import Config
 from server.puzzles.family import RunControl, Solved
 from server.puzzles.options import Values
 from server.puzzles.registry import family_of
 from server.search.control import CancelFlag, deadline
 
-__all__ = ["Solved", "check_run", "solve"]
+__all__ = ["Solved", "budgeted_solve", "check_run", "held_bytes", "solve"]
+
+SNAPSHOT_BYTES = 200  # a snapshot's dict and its lists, besides its board
+PROGRESS_EVERY = 0.25  # seconds between a budgeted search's progress reports
 
 # Finding the optimum to compare a non-optimal answer with: only when it is quick.
 OPTIMUM_LIMITS = {True: 2_000_000, False: 100_000}  # states expanded, compiled / pure Python
@@ -81,3 +91,94 @@ def optimum_cost(puzzle: Any, options: Values, engine: str = "auto") -> float | 
     with deadline(flag, OPTIMUM_SECONDS):
         result = family.solve(puzzle, reference, values, control).json
     return result["cost"] if result["found"] and result["optimal_guaranteed"] else None
+
+
+def held_bytes(solved: Solved) -> int:
+    """What a finished search holds while it is used: its trace and its snapshots."""
+    held = solved.trace.nbytes if solved.trace is not None else 0
+    for snapshot in solved.snapshots or ():
+        held += SNAPSHOT_BYTES + len(snapshot.get("board", b""))
+    return held
+
+
+@contextmanager
+def budgeted_solve(
+    budget: WorkBudget,
+    config: Config,
+    puzzle: Any,
+    algorithm: str,
+    options: Values,
+    cancel: CancelFlag,
+    *,
+    extra_bytes: int = 0,
+    wait: float | None = None,
+    on_wait: Callable[[str], None] | None = None,
+    on_search: Callable[[int], None] | None = None,
+    progress: np.ndarray | None = None,
+    keep_slot: bool = False,
+) -> Iterator[Solved | None]:
+    """Solve with the trace recorded, within ``budget``: reserve the trace's estimated memory (plus
+    ``extra_bytes``), take a compute slot, solve under ``config``'s limits, then resize the
+    reservation to what the result holds (plus ``extra_bytes``). Yields the result, or None when
+    ``cancel`` was stopped (``CancelFlag.set``) while waiting or searching.
+
+    Memory comes first, so work waiting for memory holds no slot. Each wait lasts at most ``wait``
+    seconds (None: as long as it takes), then raises ``ServerBusy``; ``on_wait`` gets a message
+    saying why it waits. ``on_search`` gets the states expanded so far when the search starts and
+    every ``PROGRESS_EVERY`` seconds while it runs. The slot is let go once the search ends, or with
+    ``keep_slot`` held for the block; a job that keeps its slot keeps at most what it reserved (it
+    never waits for memory holding a slot). The reservation is held for the block and released on
+    every path, errors (``PuzzleError``, ``ServerBusy``, any other) included."""
+    family = family_of(puzzle)
+    held = 0
+    try:
+        held = budget.reserve(family.trace_estimate(puzzle) + extra_bytes, cancel, on_wait, wait)
+        solved: Solved | None = None
+        with ExitStack() as slot:
+            if not cancel.is_set() and slot.enter_context(budget.computing(cancel, wait, on_wait)):
+                solved = _search(config, puzzle, algorithm, options, cancel, on_search, progress)
+            kept = slot.pop_all() if keep_slot else ExitStack()
+        with kept:
+            cancel.lift()  # the search is over: a time limit's stop is in its result, not on the flag
+            if solved is not None and not cancel.is_set():
+                used = held_bytes(solved) + extra_bytes
+                held = budget.resize(held, min(used, held) if keep_slot else used, cancel, on_wait, wait)
+            yield None if cancel.is_set() else solved
+    finally:
+        budget.release(held)
+
+
+def _search(
+    config: Config, puzzle: Any, algorithm: str, options: Values, cancel: CancelFlag,
+    on_search: Callable[[int], None] | None, progress: np.ndarray | None,
+) -> Solved:
+    """``solve`` with the trace recorded under ``config``'s limits, on a thread of its own while
+    this one reports its progress; the search's error is raised here."""
+    counter = progress if progress is not None else np.zeros(1, np.int64)
+    outcome: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            outcome["solved"] = solve(
+                puzzle, algorithm, options, record_trace=True, engine=config.engine, cancel=cancel,
+                progress=counter, **config.search_limits(family_of(puzzle).compiled),
+            )
+        except BaseException as err:  # handed to the waiting thread, which raises it
+            outcome["error"] = err
+
+    worker = threading.Thread(target=work, daemon=True, name=f"search-{threading.current_thread().name}")
+    worker.start()
+    try:
+        if on_search is not None:
+            on_search(0)
+        while worker.is_alive():
+            worker.join(timeout=PROGRESS_EVERY)
+            if worker.is_alive() and on_search is not None and not cancel.is_set():
+                on_search(int(counter[0]))
+    except BaseException:  # a report failed: the search stops too, before the error goes on
+        cancel.set("the search's progress could not be reported")
+        worker.join()
+        raise
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["solved"]

@@ -14,9 +14,11 @@ import pytest
 from server import create_app, socketio
 from server.budget import ServerBusy, WorkBudget
 from server.config import Config
+from server.puzzles.errors import PuzzleError
 from server.puzzles.grid.model import GridMaze
+from server.puzzles.registry import get_family
 from server.search.control import CancelFlag, time_limit_reason
-from server.solving import solve
+from server.solving import budgeted_solve, held_bytes, solve
 from tests.test_live import open_maze, pump, wait_idle
 
 
@@ -243,3 +245,85 @@ def test_a_run_whose_channel_fails_still_ends_cleanly(monkeypatch) -> None:
     assert not run.thread.is_alive() and manager.active() == 0
     assert calls[-1] == "run_error"  # it tried to say so,
     assert escaped == []  # and the failure to say so did not escape the run's thread
+
+
+# ---- budgeted_solve: reserve memory, take a slot, solve, resize; released on every path ------------
+BUDGET_CONFIG = Config(testing=True, engine="generic")
+
+
+def test_budgeted_solve_resizes_the_reservation_to_what_the_result_holds() -> None:
+    budget = WorkBudget(max_computing=2, trace_bytes=10**9)
+    maze, extra = open_maze(20, 30), 1234
+    searched: list[int] = []
+    with budgeted_solve(budget, BUDGET_CONFIG, maze, "bfs", {}, CancelFlag(), extra_bytes=extra,
+                        on_search=searched.append) as solved:
+        assert solved is not None and solved.json["cost"] == 19 + 29
+        held = budget.snapshot()
+        assert held["trace_bytes"] == held_bytes(solved) + extra  # resized to what was used
+        assert held["computing"] == 0  # the slot is let go once the search ends
+    assert searched[0] == 0  # told when the search started
+    assert budget.snapshot() == {"computing": 0, "trace_bytes": 0, "trace_budget": 10**9}
+    with budgeted_solve(budget, BUDGET_CONFIG, maze, "bfs", {}, CancelFlag(), extra_bytes=10**8,
+                        keep_slot=True) as solved:
+        held = budget.snapshot()
+        assert held["computing"] == 1  # kept for the block
+        estimate = get_family("grid").trace_estimate(maze) + 10**8
+        assert held["trace_bytes"] == min(estimate, held_bytes(solved) + 10**8)  # never grows holding it
+    assert budget.snapshot()["computing"] == 0 and budget.snapshot()["trace_bytes"] == 0
+
+
+def test_budgeted_solve_releases_everything_when_the_search_raises() -> None:
+    budget = WorkBudget(max_computing=1, trace_bytes=10**9)
+    with pytest.raises(PuzzleError, match="outside"), budgeted_solve(
+        budget, BUDGET_CONFIG, open_maze(6, 9), "bfs", {"start": [0, 0], "goal": [99, 99]}, CancelFlag(),
+    ):
+        raise AssertionError("the block is not entered")
+    assert budget.snapshot()["computing"] == 0 and budget.snapshot()["trace_bytes"] == 0
+    with pytest.raises(RuntimeError), budgeted_solve(budget, BUDGET_CONFIG, open_maze(6, 9), "bfs", {},
+                                                     CancelFlag()):
+        raise RuntimeError("the caller's own work failed")
+    assert budget.snapshot()["computing"] == 0 and budget.snapshot()["trace_bytes"] == 0
+
+
+def test_budgeted_solve_yields_nothing_when_cancelled_and_releases_its_memory() -> None:
+    budget = WorkBudget(max_computing=1, trace_bytes=10**9)
+    waited: list[str] = []
+    flag = CancelFlag()
+    with budget.computing():  # the only slot is busy: the solve waits for it, then is cancelled
+        threading.Timer(0.3, flag.set).start()
+        with budgeted_solve(budget, BUDGET_CONFIG, open_maze(6, 9), "bfs", {}, flag,
+                            on_wait=waited.append) as solved:
+            assert solved is None
+            assert budget.snapshot()["trace_bytes"] > 0  # still reserved inside the block
+        assert waited and "waiting for a free worker" in waited[0]
+    assert budget.snapshot()["trace_bytes"] == 0
+    flag = CancelFlag()  # cancelled while it searches
+    threading.Timer(0.05, flag.set).start()
+    with budgeted_solve(budget, BUDGET_CONFIG, sealed_goal(400), "bfs", {}, flag) as solved:
+        assert solved is None
+    assert budget.snapshot()["computing"] == 0 and budget.snapshot()["trace_bytes"] == 0
+
+
+def test_budgeted_solve_gives_up_waiting_in_words_and_a_time_limit_is_a_result() -> None:
+    budget = WorkBudget(max_computing=1, trace_bytes=10**9)
+    with budget.computing(), pytest.raises(ServerBusy, match=r"busy .*free worker"), budgeted_solve(
+        budget, BUDGET_CONFIG, open_maze(6, 9), "bfs", {}, CancelFlag(), wait=0.2,
+    ):
+        pass
+    assert budget.snapshot()["trace_bytes"] == 0
+    config = Config(testing=True, engine="generic", max_seconds=0.05)
+    flag = CancelFlag()
+    with budgeted_solve(budget, config, sealed_goal(400), "bfs", {}, flag) as solved:
+        assert solved is not None and solved.json["stopped"] == time_limit_reason(0.05)
+        assert not flag.is_set()  # the limit stopped the search, not the work: the caller goes on
+    assert budget.snapshot()["trace_bytes"] == 0
+
+
+def test_a_run_stopped_by_the_time_limit_streams_what_it_searched() -> None:
+    app = make_app(max_seconds=0.05, frame_records=100_000)
+    client = socketio.test_client(app)
+    client.emit("run_start", {"run": "t", "puzzle": "big", "algorithm": "bfs"})
+    seen = pump(client, "run_done", "t")  # it once ended without a word: the limit looked like a cancel
+    assert seen[-1]["result"]["stopped"] == time_limit_reason(0.05) and not seen[-1]["result"]["found"]
+    client.disconnect()
+    assert wait_idle(app, 2.0)

@@ -6,7 +6,9 @@ it waits on) and both end when the run ends, however it ends. Frames are counted
 most ``frame_window`` are sent beyond the highest acknowledged one, acknowledgements of frames not
 sent are ignored, and a stream that stalls for ``ack_timeout`` or outlasts ``stream_timeout`` is
 dropped, so a slow, vanished or lying client never makes the server queue without bound. The
-server's ``WorkBudget`` bounds the searches computing at once and the memory traces hold.
+server's ``WorkBudget`` bounds the searches computing at once and the memory traces hold
+(``solving.budgeted_solve``). A search stopped by a limit (time, states) streams what it searched,
+its result saying why it stopped.
 """
 
 from __future__ import annotations
@@ -18,19 +20,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from server.budget import ServerBusy, WorkBudget
 from server.config import Config
 from server.live.frames import frames
 from server.puzzles.errors import PuzzleError
 from server.puzzles.options import Values
-from server.puzzles.registry import family_of
 from server.search.control import CancelFlag
-from server.solving import Solved, solve
+from server.solving import Solved, budgeted_solve
 
 Emit = Callable[[str, Any], None]  # emit(event, payload) to the run's client
-SNAPSHOT_BYTES = 200  # a snapshot's dict and its lists, besides its board
 
 
 @dataclass(eq=False)
@@ -122,68 +120,32 @@ class RunManager:
 
     # -- the background task --------------------------------------------------------------
     def _execute(self, run: Run, puzzle: Any, algorithm: str, options: Values, emit: Emit) -> None:
-        held = 0  # trace bytes reserved in the budget
-        try:
-            family = family_of(puzzle)
-            def status(message: str) -> None:
-                emit("run_status", {"run": run.run_id, "phase": "queued", "done": 0, "total": None,
-                                    "message": message})
+        def status(message: str) -> None:
+            emit("run_status", {"run": run.run_id, "phase": "queued", "done": 0, "total": None,
+                                "message": message})
 
-            # Memory first, then a worker: a run waiting for memory holds no worker.
-            held = self.budget.reserve(family.trace_estimate(puzzle), run.cancel, status)
-            if run.cancel.is_set():
-                return
-            solved = self._compute(run, puzzle, algorithm, options, emit, status)
-            if solved is None or run.cancel.is_set():
-                return
-            held = self.budget.resize(held, _bytes_held(solved), run.cancel, status)
-            if run.cancel.is_set():
-                return
-            self._stream(run, solved, emit)
+        def searching(done: int) -> None:
+            message = f"searching: {done:,} expanded" if done else "searching"
+            emit("run_status", {"run": run.run_id, "phase": "searching", "total": None, "done": done,
+                                "message": message})
+
+        try:
+            with budgeted_solve(
+                self.budget, self.config, puzzle, algorithm, options, run.cancel, on_wait=status,
+                on_search=searching,
+            ) as solved:
+                if solved is not None:
+                    self._stream(run, solved, emit)
         except (PuzzleError, ServerBusy) as err:
             _tell(emit, run, str(err))
         except Exception as err:  # one user's failure must not take the server down
             logging.getLogger(__name__).exception("run %s failed", run.run_id)
             _tell(emit, run, f"internal error ({type(err).__name__})")
         finally:
-            self.budget.release(held)
             with self._lock:
                 self._live.discard(run)
                 if self._runs.get((run.sid, run.slot)) is run:
                     del self._runs[(run.sid, run.slot)]
-
-    def _compute(
-        self, run: Run, puzzle: Any, algorithm: str, options: Values, emit: Emit,
-        status: Callable[[str], None],
-    ) -> Solved | None:
-        with self.budget.computing(run.cancel, None, status) as got:
-            if not got:
-                return None
-            progress = np.zeros(1, np.int64)
-            outcome: dict[str, Any] = {}
-            limits = self.config.search_limits(family_of(puzzle).compiled)
-
-            def work() -> None:
-                try:
-                    outcome["solved"] = solve(
-                        puzzle, algorithm, options, record_trace=True, engine=self.config.engine,
-                        cancel=run.cancel, progress=progress, **limits,
-                    )
-                except BaseException as err:  # handed to the run thread, which reports it
-                    outcome["error"] = err
-
-            worker = threading.Thread(target=work, daemon=True, name=f"search-{run.run_id[:20]}")
-            worker.start()
-            base = {"run": run.run_id, "phase": "searching", "total": None}
-            emit("run_status", {**base, "done": 0, "message": "searching"})
-            while worker.is_alive():
-                worker.join(timeout=0.25)
-                if worker.is_alive() and not run.cancel.is_set():
-                    done = int(progress[0])
-                    emit("run_status", {**base, "done": done, "message": f"searching: {done:,} expanded"})
-        if "error" in outcome:
-            raise outcome["error"]
-        return outcome["solved"]
 
     def _stream(self, run: Run, solved: Solved, emit: Emit) -> None:
         trace = solved.trace
@@ -233,10 +195,3 @@ def _tell(emit: Emit, run: Run, error: str) -> None:
     except Exception:
         logging.getLogger(__name__).warning("run %s: could not report its error", run.run_id, exc_info=True)
 
-
-def _bytes_held(solved: Solved) -> int:
-    """What a finished run holds until its stream ends: the trace and the snapshots."""
-    held = solved.trace.nbytes if solved.trace is not None else 0
-    for snapshot in solved.snapshots or ():
-        held += SNAPSHOT_BYTES + len(snapshot.get("board", b""))
-    return held

@@ -26,14 +26,37 @@ def time_limit_reason(seconds: float) -> str:
 
 
 class CancelFlag(threading.Event):
-    """A cancel flag that Python loops (``is_set``) and compiled kernels (``array[0]``) poll."""
+    """A cancel flag that Python loops (``is_set``) and compiled kernels (``array[0]``) poll.
+
+    ``set`` is a stop (a user's cancel, a client gone); ``expire`` is a search's time limit, which
+    ``lift`` takes back once that search is over, so that only a stop outlives the search."""
 
     def __init__(self) -> None:
         super().__init__()
         self.array = np.zeros(1, np.uint8)
         self.reason = CANCELLED
+        self.stopped = False  # set() was called: a stop, not only a time limit
+        self._lock = threading.Lock()
 
     def set(self, reason: str = CANCELLED) -> None:
+        with self._lock:
+            self.stopped = True
+            self._raise(reason)
+
+    def expire(self, reason: str) -> None:
+        """Set the flag for a time limit (what ``deadline`` does); ``lift`` undoes it."""
+        with self._lock:
+            self._raise(reason)
+
+    def lift(self) -> None:
+        """Clear the flag if only a time limit set it (its search has ended); a stop stays."""
+        with self._lock:
+            if self.is_set() and not self.stopped:
+                self.array[0] = 0
+                self.reason = CANCELLED
+                super().clear()
+
+    def _raise(self, reason: str) -> None:
         if not self.is_set():
             self.reason = reason
         self.array[0] = 1
@@ -75,7 +98,7 @@ class _Watchdog:
                 now = time.monotonic()
                 while self._heap and self._heap[0][0] <= now:
                     _, _, flag, reason = heapq.heappop(self._heap)
-                    flag.set(reason)
+                    flag.expire(reason)
                 wait = self.TICK if self._heap else None
                 self._lock.wait(timeout=wait)
 
