@@ -1,4 +1,5 @@
-"""The app factory: configuration, the puzzle store, blueprints and the Socket.IO layer."""
+"""The app factory: configuration, the app's services (``server.services``), blueprints and the
+Socket.IO layer."""
 
 from __future__ import annotations
 
@@ -6,11 +7,10 @@ from flask import Flask, jsonify
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
 
-from server.budget import ServerBusy, WorkBudget
-from server.clients import RateLimits, TooMany
+from server.budget import ServerBusy
+from server.clients import TooMany
 from server.config import ROOT, Config
-from server.exporting import AnimationExports
-from server.store import PuzzleStore
+from server.services import Services
 
 # The page loads only its own scripts, styles and sockets: no inline script or style anywhere.
 CONTENT_SECURITY_POLICY = (
@@ -42,13 +42,7 @@ def create_app(config: Config | None = None) -> Flask:
     app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
     app.config["MAX_CONTENT_LENGTH"] = config.max_upload_bytes
     app.config["TESTING"] = config.testing
-    app.extensions["maze_config"] = config
-    app.extensions["puzzle_store"] = PuzzleStore(config.store_max_cells, config.max_puzzles_per_client)
-    app.extensions["work_budget"] = WorkBudget(
-        config.max_concurrent_runs, config.trace_budget_bytes, config.max_concurrent_loads
-    )
-    app.extensions["rate_limits"] = RateLimits(config.clients_per_ip)
-    app.extensions["animations"] = AnimationExports(config, app.extensions["work_budget"])
+    Services.build(config).install(app)  # read with server.services.services()
 
     from server.web.api import api
     from server.web.exports import exports

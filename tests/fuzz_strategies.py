@@ -47,6 +47,7 @@ from hypothesis import strategies as st
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import LoadLimits
 from server.puzzles.registry import FAMILIES, detect_family, load_puzzle
+from server.services import services
 
 ROOT = Path(__file__).resolve().parent.parent
 LIMITS = LoadLimits(max_pixels=1_000_000, max_cells=1_000_000)
@@ -1278,9 +1279,7 @@ def socket_sessions() -> st.SearchStrategy[list[tuple[str, tuple[Any, ...], bool
 
 
 def _active_runs(fx: Fixture) -> int:
-    manager = fx.app.extensions.get("run_manager")
-    active = getattr(manager, "active", None)
-    return active() if callable(active) else 0
+    return services(fx.app).runs.active()
 
 
 def _handle_received(fx: Fixture, client: Any, problems: list[str]) -> None:

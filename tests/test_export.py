@@ -19,6 +19,7 @@ from server.exporting import file_stem, gif_durations
 from server.puzzles.animation import PATH_I, CellBoard, frame_positions, frame_size, search_frames
 from server.search.events import CLOSE, OPEN, PATH
 from server.search.trace import Trace
+from server.services import services
 
 FINAL = ("done", "error", "cancelled")
 PATH_RGB = (0xD5, 0x5E, 0x00)
@@ -171,7 +172,7 @@ def test_malformed_bodies_and_unknown_ids_never_give_a_500(client) -> None:
 
 
 def test_a_waiting_export_can_be_cancelled_and_its_gif_is_not_ready(app, client) -> None:
-    budget = app.extensions["work_budget"]
+    budget = services(app).budget
     pid = gallery(client, "seed-lee-example")
     with ExitStack() as stack:  # every compute slot busy: the export waits its turn
         for _ in range(budget.max_computing):
@@ -190,7 +191,7 @@ def test_a_waiting_export_can_be_cancelled_and_its_gif_is_not_ready(app, client)
 
 def test_per_client_and_server_caps_hold() -> None:
     app = make_app(max_animations_per_client=1, max_animation_jobs=2, animations_per_minute=3)
-    budget = app.extensions["work_budget"]
+    budget = services(app).budget
     first, second, third = app.test_client(), app.test_client(), app.test_client()
     pid = gallery(first, "seed-lee-example")
     with ExitStack() as stack:

@@ -10,6 +10,7 @@ import pytest
 from server import create_app, socketio
 from server.config import Config
 from server.puzzles.grid.model import GridMaze
+from server.services import services
 
 
 def open_maze(height: int, width: int) -> GridMaze:
@@ -21,7 +22,7 @@ def open_maze(height: int, width: int) -> GridMaze:
 def app():
     app = create_app(Config(testing=True, serializer="default", engine="generic", frame_records=50,
                             frame_window=2, ack_timeout=5))
-    store = app.extensions["puzzle_store"]
+    store = services(app).store
     store.put("small", open_maze(6, 9))
     store.put("medium", open_maze(60, 60))
     store.put("big", open_maze(300, 300))
@@ -118,7 +119,7 @@ def test_the_server_stops_sending_when_frames_are_not_acknowledged(app) -> None:
 
 
 def wait_idle(app, seconds: float) -> bool:
-    manager = app.extensions["run_manager"]
+    manager = services(app).runs
     deadline = time.monotonic() + seconds
     while manager.active() and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -154,7 +155,7 @@ def test_kernel_runs_stream_messages_msgpack_can_carry() -> None:
     import msgpack
 
     app = create_app(Config(testing=True, serializer="default", frame_records=1000))
-    app.extensions["puzzle_store"].put("small", open_maze(20, 30))
+    services(app).store.put("small", open_maze(20, 30))
     client = socketio.test_client(app)
     client.emit("run_start", {"run": "k", "puzzle": "small", "algorithm": "astar", "options": {}})
     seen = pump(client, "run_done", "k")

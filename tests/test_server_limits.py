@@ -18,6 +18,7 @@ from server.puzzles.errors import PuzzleError
 from server.puzzles.grid.model import GridMaze
 from server.puzzles.registry import get_family
 from server.search.control import CancelFlag, time_limit_reason
+from server.services import services
 from server.solving import budgeted_solve, held_bytes, solve
 from tests.test_live import open_maze, pump, wait_idle
 
@@ -26,7 +27,7 @@ def make_app(**overrides):
     settings = {"testing": True, "serializer": "default", "engine": "generic", "frame_records": 50,
                 "frame_window": 2, "ack_timeout": 5}
     app = create_app(Config(**{**settings, **overrides}))
-    store = app.extensions["puzzle_store"]
+    store = services(app).store
     store.put("small", open_maze(6, 9))
     store.put("big", open_maze(300, 300))
     return app
@@ -78,14 +79,14 @@ def test_a_stream_has_a_deadline_however_steadily_it_is_acknowledged() -> None:
     client = socketio.test_client(app)
     client.emit("run_start", {"run": "slow", "puzzle": "big", "algorithm": "bfs"})
     end, frames = time.monotonic() + 4.0, 0
-    while time.monotonic() < end and app.extensions["run_manager"].active():
+    while time.monotonic() < end and services(app).runs.active():
         for message in client.get_received():
             if message["name"] == "run_frame":
                 frames += 1
                 time.sleep(0.3)  # a client that acks, slowly
                 client.emit("run_ack", {"run": "slow", "seq": message["args"][0]["seq"]})
         time.sleep(0.01)
-    assert app.extensions["run_manager"].active() == 0  # dropped after about a second of streaming
+    assert services(app).runs.active() == 0  # dropped after about a second of streaming
     assert 1 <= frames < 20
     client.disconnect()
 
@@ -124,7 +125,7 @@ def test_stored_states_bound_a_generic_search() -> None:
 def test_http_solves_share_the_compute_budget() -> None:
     app = make_app(max_concurrent_runs=1, max_concurrent_loads=2, solve_wait=0.3)
     client = app.test_client()
-    budget = app.extensions["work_budget"]
+    budget = services(app).budget
     with budget.computing():  # a socket run holds the only worker
         answer = client.post("/api/puzzles/small/solve", json={"algorithm": "bfs"})
         assert answer.status_code == 503 and "busy" in answer.get_json()["error"]
@@ -233,7 +234,7 @@ def test_a_run_whose_channel_fails_still_ends_cleanly(monkeypatch) -> None:
     escaped: list[BaseException] = []
     monkeypatch.setattr(threading, "excepthook", lambda info: escaped.append(info.exc_value))
     app = make_app()
-    manager = RunManager(app.extensions["maze_config"], app.extensions["work_budget"])
+    manager = RunManager(services(app).config, services(app).budget)
     calls: list[str] = []
 
     def broken_emit(event: str, payload) -> None:
@@ -327,3 +328,16 @@ def test_a_run_stopped_by_the_time_limit_streams_what_it_searched() -> None:
     assert seen[-1]["result"]["stopped"] == time_limit_reason(0.05) and not seen[-1]["result"]["found"]
     client.disconnect()
     assert wait_idle(app, 2.0)
+
+
+def test_an_app_has_one_typed_services_object() -> None:
+    from server.services import Services
+
+    app = make_app(max_concurrent_runs=3)
+    shared = services(app)
+    assert isinstance(shared, Services) and shared.config.max_concurrent_runs == 3
+    assert shared.runs.budget is shared.budget and shared.animations.budget is shared.budget
+    with app.test_request_context():
+        assert services() is shared  # the current app's
+    with pytest.raises(RuntimeError, match="already"):
+        shared.install(app)

@@ -11,17 +11,16 @@ from typing import Any
 from flask import Flask, request
 from flask_socketio import SocketIO
 
-from server.clients import RateLimits, TooMany, client_id, remote_address
-from server.live.runs import RunManager
+from server.clients import TooMany, client_id, remote_address
 from server.puzzles.errors import PuzzleError
+from server.services import services
 from server.solving import check_run
 
 
 def register_handlers(socketio: SocketIO, app: Flask) -> None:
-    config = app.extensions["maze_config"]
-    manager = RunManager(config, app.extensions["work_budget"])
-    app.extensions["run_manager"] = manager
-    rate_limits: RateLimits = app.extensions["rate_limits"]
+    """Answer the live events of ``app``'s clients with its services (``server.services``)."""
+    shared = services(app)
+    config, manager, rate_limits, store = shared.config, shared.runs, shared.rate_limits, shared.store
 
     what = {"run": "run id", "slot": "slot name", "puzzle": "puzzle id", "algorithm": "algorithm name"}
 
@@ -63,7 +62,7 @@ def register_handlers(socketio: SocketIO, app: Flask) -> None:
         message = an_object(message, "run_start")
         run_id = text_field(message, "run")
         slot = text_field(message, "slot", "main")
-        puzzle = app.extensions["puzzle_store"].get(text_field(message, "puzzle"))
+        puzzle = store.get(text_field(message, "puzzle"))
         if puzzle is None:
             raise PuzzleError("unknown puzzle id (it may have expired: load it again)", "field 'puzzle'")
         algorithm = text_field(message, "algorithm")

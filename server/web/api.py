@@ -8,22 +8,20 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request, send_file
+from flask import Blueprint, Response, jsonify, request, send_file
 
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import LoadLimits
 from server.puzzles.registry import FAMILIES, detect_family, family_of, get_family, load_puzzle
 from server.search.registry import ALGORITHMS
+from server.services import services
 from server.solving import Solved, check_run, solve
 from server.store import puzzle_id
 from server.web.common import (
     answer_errors,
-    budget,
-    config,
     error,
     json_body,
     puzzle_info,
-    store,
     stored_puzzle,
     take,
 )
@@ -58,7 +56,7 @@ def families() -> Response:
 
 def gallery_entries() -> list[dict[str, Any]]:
     """The bundled mazes of ``mazes/gallery.json``, each with its size."""
-    return _read_gallery(config().mazes_dir)
+    return _read_gallery(services().config.mazes_dir)
 
 
 @lru_cache(maxsize=4)
@@ -93,7 +91,8 @@ def gallery() -> Response:
 def upload() -> tuple[Response, int]:
     """Parse an uploaded file (multipart ``file``, optional ``family`` and load options as form
     fields) or a gallery puzzle (JSON ``{"gallery": name}``)."""
-    client = take("upload", config().uploads_per_minute)
+    shared = services()
+    client = take("upload", shared.config.uploads_per_minute)
     fields = {k: v for k, v in request.form.items() if k != "family"}
     family_name = request.form.get("family") or None
     owner: str | None = client
@@ -106,7 +105,7 @@ def upload() -> tuple[Response, int]:
         if entry is None:
             return bad_request(f"no gallery puzzle named {str(name)[:60]!r}", 404)
         filename = entry["file"]
-        data = (config().mazes_dir / filename).read_bytes()
+        data = (shared.config.mazes_dir / filename).read_bytes()
         family_name, fields, owner = entry.get("family"), {}, None  # the gallery's are shared
     else:
         upload_file = request.files.get("file")
@@ -118,14 +117,14 @@ def upload() -> tuple[Response, int]:
         family = get_family(family_name) if family_name else detect_family(filename, data)
         load_options = family.text_options(fields, "load")
         key = puzzle_id(data, f"{family.name}|{sorted(load_options.items())}")
-        puzzle = store().get(key)
+        puzzle = shared.store.get(key)
         if puzzle is None:
-            limits = LoadLimits(max_pixels=config().max_pixels, max_cells=config().max_pixels)
-            with budget().loading(wait=config().solve_wait):
+            limits = LoadLimits(max_pixels=shared.config.max_pixels, max_cells=shared.config.max_pixels)
+            with shared.budget.loading(wait=shared.config.solve_wait):
                 puzzle = family.load(data, filename, load_options, limits)
-            store().put(key, puzzle, owner=owner)
+            shared.store.put(key, puzzle, owner=owner)
         elif owner is not None:
-            store().put(key, puzzle, owner=owner)  # this client holds it too
+            shared.store.put(key, puzzle, owner=owner)  # this client holds it too
     except PuzzleError as err:  # name the user's file rather than our word "file"
         where = "" if err.where in (None, "file") else f", {err.where}"
         return bad_request(f"{filename}{where}: {err.message}")
@@ -187,10 +186,11 @@ def solution_png(pid: str) -> Response:
 
 def _solve_with_limits(puzzle: Any, algorithm: Any, options: Any) -> Solved:
     """Solve within the server's budget (a worker slot, waited for a while) and limits."""
-    settings = config()
+    shared = services()
+    settings = shared.config
     check_run(puzzle, algorithm, options)
     take("run", settings.runs_per_minute)
-    with budget().computing(wait=settings.solve_wait):
+    with shared.budget.computing(wait=settings.solve_wait):
         return solve(puzzle, algorithm, options, **settings.search_limits(family_of(puzzle).compiled))
 
 
@@ -199,9 +199,9 @@ def health() -> Response:
     """What the server is doing: runs, searches computing, trace memory, threads, stored puzzles."""
     import threading
 
-    runs = current_app.extensions["run_manager"].active()
+    shared = services()
     return jsonify({
-        "runs": runs, "threads": threading.active_count(), "puzzles": len(store()), **budget().snapshot(),
-        **current_app.extensions["animations"].snapshot(),
+        "runs": shared.runs.active(), "threads": threading.active_count(), "puzzles": len(shared.store),
+        **shared.budget.snapshot(), **shared.animations.snapshot(),
     })
 

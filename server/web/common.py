@@ -1,38 +1,23 @@
-"""What every blueprint of the JSON API shares: the app's settings, puzzle store and work budget, a
-client's rate limits, the request's JSON body, a stored puzzle by id and its info, and errors answered as
-``{error}`` — a PuzzleError with 400, an unknown or expired puzzle id with 404."""
+"""What every blueprint of the JSON API shares: a client's rate limits, the request's JSON body, a
+stored puzzle by id and its info, and errors answered as ``{error}`` — a PuzzleError with 400, an
+unknown or expired puzzle id with 404. The app's settings, store and budget are ``services()``."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 
-from server.budget import WorkBudget
-from server.clients import RateLimits, client_id, remote_address
-from server.config import Config
+from server.clients import client_id, remote_address
 from server.puzzles.errors import PuzzleError
 from server.puzzles.registry import family_of
-from server.store import PuzzleStore
-
-
-def config() -> Config:
-    return current_app.extensions["maze_config"]
-
-
-def store() -> PuzzleStore:
-    return current_app.extensions["puzzle_store"]
-
-
-def budget() -> WorkBudget:
-    return current_app.extensions["work_budget"]
+from server.services import services
 
 
 def take(what: str, per_minute: int) -> str:
     """Count one ``what`` (an upload, a run, an edit…) for this client (429 past its cap); its id."""
     client = client_id()
-    rate_limits: RateLimits = current_app.extensions["rate_limits"]
-    rate_limits.take(what, per_minute, client, remote_address())
+    services().rate_limits.take(what, per_minute, client, remote_address())
     return client
 
 
@@ -47,7 +32,8 @@ def json_body() -> Any:
 
 def stored_puzzle(pid: str) -> Any:
     """The puzzle stored under ``pid``; LookupError (a 404) when there is none."""
-    puzzle = store().get(pid) if len(pid) <= config().max_id_length else None
+    shared = services()
+    puzzle = shared.store.get(pid) if len(pid) <= shared.config.max_id_length else None
     if puzzle is None:
         raise LookupError(pid)
     return puzzle

@@ -7,23 +7,19 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request, send_file
+from flask import Blueprint, Response, jsonify, request, send_file
 
-from server.clients import RateLimits, client_id, remote_address
-from server.exporting import AnimationExports
+from server.clients import client_id, remote_address
 from server.puzzles.errors import PuzzleError
 from server.puzzles.registry import FAMILIES, family_of
+from server.services import services
 from server.solving import check_run
-from server.web.common import answer_errors, config, error, json_body, stored_puzzle
+from server.web.common import answer_errors, error, json_body, stored_puzzle
 
 exports = Blueprint("exports", __name__)
 
 # The page's own parameters of a share link (static/js/share/link.js); the rest are run options.
 PAGE_PARAMETERS = ("gallery", "puzzle", "at")
-
-
-def _animations() -> AnimationExports:
-    return current_app.extensions["animations"]
 
 
 answer_errors(exports)
@@ -49,7 +45,7 @@ def run_options(pid: str) -> Response:
             continue
         if name == "algorithm":
             algorithm = values[0]
-            if not algorithm or len(algorithm) > config().max_id_length:
+            if not algorithm or len(algorithm) > services().config.max_id_length:
                 raise PuzzleError("expected an algorithm name", where)
             try:
                 family.check_algorithm(algorithm)
@@ -73,7 +69,8 @@ def start_animation(pid: str) -> tuple[Response, int]:
     """Start a GIF export: a JSON object with ``algorithm`` and run options (as for ``…/solve``);
     202 and the job (poll ``GET /api/animations/<job>``)."""
     puzzle = stored_puzzle(pid)
-    settings = config()
+    shared = services()
+    settings = shared.config
     body = json_body()
     if not isinstance(body, dict):
         got = "nothing" if body is None else type(body).__name__
@@ -94,19 +91,19 @@ def start_animation(pid: str) -> tuple[Response, int]:
         )
     options = check_run(puzzle, algorithm, {k: v for k, v in body.items() if k != "algorithm"})
     client = client_id()
-    rate_limits: RateLimits = current_app.extensions["rate_limits"]
-    rate_limits.take("GIF export", settings.animations_per_minute, client, remote_address())
+    shared.rate_limits.take("GIF export", settings.animations_per_minute, client, remote_address())
     name = str(family.info(puzzle).get("name") or "puzzle")
-    job = _animations().start(puzzle, algorithm, options, client, name)
+    job = shared.animations.start(puzzle, algorithm, options, client, name)
     response = jsonify(job.to_json())
     response.headers["Location"] = f"/api/animations/{job.job_id}"
     return response, 202
 
 
 def _job(job_id: str):
-    job = _animations().get(job_id) if len(job_id) <= config().max_id_length else None
+    shared = services()
+    job = shared.animations.get(job_id) if len(job_id) <= shared.config.max_id_length else None
     if job is None:
-        minutes = config().animation_ttl / 60
+        minutes = shared.config.animation_ttl / 60
         return None, error(
             f"no GIF export {job_id[:40]!r} (finished ones are kept {minutes:g} min: render it again)", 404
         )
@@ -139,5 +136,5 @@ def animation_cancel(job_id: str):
     job, missing = _job(job_id)
     if missing:
         return missing
-    _animations().cancel(job_id)
+    services().animations.cancel(job_id)
     return jsonify(job.to_json())

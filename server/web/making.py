@@ -17,14 +17,12 @@ from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.family import Family
 from server.puzzles.making import edit_list
 from server.puzzles.registry import FAMILIES, family_of, get_family
+from server.services import services
 from server.store import puzzle_id
 from server.web.common import (
     answer_errors,
-    budget,
-    config,
     json_body,
     puzzle_info,
-    store,
     stored_puzzle,
     take,
 )
@@ -49,7 +47,7 @@ def keep(family: Family, puzzle: Any, owner: str) -> str:
     """Store a made puzzle under the id an upload of its saved file would get; returns the id."""
     data = family.save(puzzle, family.default_format(puzzle))
     key = puzzle_id(data, f"{family.name}|{sorted(family.text_options({}, 'load').items())}")
-    store().put(key, puzzle, owner=owner)
+    services().store.put(key, puzzle, owner=owner)
     return key
 
 
@@ -67,13 +65,14 @@ def _family_of_kind(kind: Any, family_name: Any) -> Family:
 def generate() -> tuple[Response, int]:
     """``{kind, rows, cols, seed, ...the kind's options, family?, steps?}`` -> the new puzzle's info,
     plus ``generated``: what was made and, with ``steps: true``, how (for the page's animation)."""
-    client = take("generate", config().uploads_per_minute)
+    shared = services()
+    client = take("generate", shared.config.uploads_per_minute)
     body = _body()
     kind = body.get("kind")
     family = _family_of_kind(kind, body.get("family"))
     generator = family.generator(kind)
     values = generator.check({k: v for k, v in body.items() if k not in ("kind", "family", "steps")})
-    with budget().loading(wait=config().solve_wait):
+    with shared.budget.loading(wait=shared.config.solve_wait):
         made = family.generate(generator.name, values, steps=body.get("steps") is True)
     key = keep(family, made.puzzle, client)
     info = puzzle_info(key, made.puzzle)
@@ -88,7 +87,7 @@ def generate() -> tuple[Response, int]:
 @making.post("/puzzles/<pid>/edit")
 def edit(pid: str) -> tuple[Response, int]:
     """``{edits: [...]}`` (the family's operations) -> the edited puzzle's info (a new id)."""
-    client = take("edit", config().edits_per_minute)
+    client = take("edit", services().config.edits_per_minute)
     puzzle = stored_puzzle(pid)
     family = family_of(puzzle)
     if not family.editable:

@@ -1,0 +1,57 @@
+"""What one app's requests and sockets share, in one typed object: ``create_app`` builds it once and
+stores it on the app; ``services()`` fetches it (for the current app, or the app given)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import Flask, current_app
+
+from server.budget import WorkBudget
+from server.clients import RateLimits
+from server.config import Config
+from server.exporting import AnimationExports
+from server.live.runs import RunManager
+from server.store import PuzzleStore
+
+EXTENSION = "maze_services"  # the key in ``app.extensions``; read it through ``services()`` only
+
+
+@dataclass(frozen=True)
+class Services:
+    """The settings, puzzle store, work budget, rate limits, live runs and GIF exports of one app."""
+
+    config: Config
+    store: PuzzleStore
+    budget: WorkBudget
+    rate_limits: RateLimits
+    runs: RunManager
+    animations: AnimationExports
+
+    @classmethod
+    def build(cls, config: Config) -> Services:
+        """Every service for ``config``; the runs and the exports share the one work budget."""
+        budget = WorkBudget(
+            config.max_concurrent_runs, config.trace_budget_bytes, config.max_concurrent_loads
+        )
+        return cls(
+            config=config,
+            store=PuzzleStore(config.store_max_cells, config.max_puzzles_per_client),
+            budget=budget,
+            rate_limits=RateLimits(config.clients_per_ip),
+            runs=RunManager(config, budget),
+            animations=AnimationExports(config, budget),
+        )
+
+    def install(self, app: Flask) -> None:
+        """Store these services on ``app`` (once)."""
+        if EXTENSION in app.extensions:
+            raise RuntimeError("this app has its services already")
+        app.extensions[EXTENSION] = self
+
+
+def services(app: Flask | None = None) -> Services:
+    """The services of ``app`` (by default the app handling the current request or event)."""
+    found = (app if app is not None else current_app).extensions[EXTENSION]
+    assert isinstance(found, Services)
+    return found
