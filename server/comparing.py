@@ -1,7 +1,7 @@
 """Several algorithms on one puzzle: one row per run, each marked against the best cost known.
 
 Used by ``run.py compare``; the page's comparison view builds the same rows from its runs' results
-(``static/js/compare_table.js`` follows ``summary_row`` and ``mark_optimal``).
+(``static/js/compare/table.js`` follows ``summary_row`` and ``mark_optimal``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Parsed puzzles kept in memory under content-derived ids, least recently used dropped first.
 
-Ids are a hash of the file and its family, so the same upload gets the same id on any server;
-a deployment with several servers shares uploads through a common store (see docs/DEPLOY.md).
+Ids are a hash of the file and its family, so the same upload gets the same id on any server. The
+store lives in this server process's memory: several servers (``Config.message_queue``) do not share
+uploads; a store they share is future work (issue 18).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 
 def puzzle_id(data: bytes, family: str | None) -> str:
+    """The id of a file read by ``family``: 20 hex digits of a hash of both (the same on any server)."""
     return hashlib.sha256((family or "").encode() + b"\0" + data).hexdigest()[:20]
 
 

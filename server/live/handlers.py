@@ -1,7 +1,15 @@
 """Socket.IO handlers: start, acknowledge and cancel runs; a disconnect stops the client's runs.
 
-Every event answers a malformed message with ``{ok: false, error}`` naming the field (the
-answer reaches clients that asked for an acknowledgement); nothing a client sends raises.
+``run_start``, ``run_ack`` and ``run_cancel`` answer a malformed message (any value, or none) with
+``{ok: false, error}`` naming the field, and a refused start (rate limit, per-client cap) in words
+the same way; any other event name gets ``{ok: false, error}`` from the catch-all. The answer reaches
+clients that asked for an acknowledgement. Nothing these handlers do with a client's message raises.
+
+What still raises is outside them (tests/fuzz_strategies.py, ``KNOWN_BUGS``): python-socketio
+refuses a packet it cannot decode (too deeply nested, malformed) before any handler runs, logging
+the error and answering nothing; and an event literally named ``*`` is dispatched by Flask-SocketIO
+to the catch-all with its first argument taken for the sid, which raises inside Flask-SocketIO
+(no argument, or an object) or is answered ``['', 400]``.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ def register_handlers(socketio: SocketIO, app: Flask) -> None:
     what = {"run": "run id", "slot": "slot name", "puzzle": "puzzle id", "algorithm": "algorithm name"}
 
     def text_field(message: dict[str, Any], name: str, default: str | None = None) -> str:
+        """A short non-empty string field; PuzzleError naming it otherwise."""
         value = message.get(name, default)
         if not isinstance(value, str) or not value:
             got = "nothing" if value is None else type(value).__name__

@@ -1,8 +1,8 @@
 """The puzzle families the product knows, and the one entry point that parses any file.
 
 Everything outside a family's own package asks this registry (and the ``Family`` it returns)
-instead of naming a family. A new family is one package and one line in ``_BUILT_IN``; a test
-may ``register`` a family of its own.
+instead of naming a family. A new family is one package and one line in ``_register_built_in``;
+a test may ``register`` a family of its own.
 """
 
 from __future__ import annotations

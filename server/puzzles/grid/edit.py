@@ -1,4 +1,4 @@
-"""Editing a grid maze: the operations the page's editor sends (docs/PROTOCOL.md, "Editing").
+"""Editing a grid maze: the operations the page's editor sends (docs/PROTOCOL.md, "Generate and edit").
 
 ``{"op": "paint", "value": V, "cells": [i, ...]}``  cells (flat indices) become V: 0 wall, 1-9 cost
 ``{"op": "start", "cell": [r, c]}``                  the one start (a free cell)

@@ -294,12 +294,12 @@ def heap_pop(heap, sizes, row):
 
 WALL = 0
 SQRT2 = math.sqrt(2.0)
-OCTILE = SQRT2 - 1.0  # the same double as ``(SQRT2 - 1.0)`` in grid_problem.heuristic_value
+OCTILE = SQRT2 - 1.0  # the same double as ``(SQRT2 - 1.0)`` in ``problem.heuristic_value``
 # Moves in GridProblem's order: N, E, S, W, then NE, SE, SW, NW. numba freezes global arrays.
 MOVE_ROW = np.array([-1, 0, 1, 0, -1, 1, 1, -1], np.int64)
 MOVE_COL = np.array([0, 1, 0, -1, 1, 1, -1, -1], np.int64)
 
-# best_first's modes and grid_problem's heuristics, by number (solve_grid maps the names).
+# best_first's modes and ``problem.py``'s heuristics, by number (solve_grid maps the names).
 DIJKSTRA, GREEDY, ASTAR = 0, 1, 2
 MODES = {"dijkstra": DIJKSTRA, "greedy": GREEDY, "astar": ASTAR}
 MANHATTAN, EUCLIDEAN, OCTILE_H, CHEBYSHEV = 0, 1, 2, 3

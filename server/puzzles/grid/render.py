@@ -3,7 +3,7 @@ are the search animation's too.
 
 Colours are from the Okabe-Ito palette, which stays distinct for the common colour-vision
 deficiencies: the path vermillion, the start bluish green, the goal reddish purple. None of them
-passes for a start or goal marker of ``grid_image`` (their weak channels are above 90), so a
+passes for a start or goal marker of ``parse_grid_image`` (their weak channels are above 90), so a
 rendered solution read back as a maze gives the same walls, not a goal along the path.
 """
 

@@ -1,4 +1,5 @@
-"""Editing a shifting-tile labyrinth: the operations the page's editor sends (docs/PROTOCOL.md, "Editing").
+"""Editing a shifting-tile labyrinth: the operations the page's editor sends (docs/PROTOCOL.md, "Generate
+and edit").
 
 ``{"op": "tile", "cell": [r, c], "code": k}``        the tile there becomes code k (0-9, ``PUZZLES.md`` §3)
 ``{"op": "turn", "cell": [r, c], "times": k}``       that tile turned k quarter turns clockwise (k 0-3,

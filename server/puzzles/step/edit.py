@@ -1,4 +1,4 @@
-"""Editing a step-cycle maze: the operations the page's editor sends (docs/PROTOCOL.md, "Editing").
+"""Editing a step-cycle maze: the operations the page's editor sends (docs/PROTOCOL.md, "Generate and edit").
 
 ``{"op": "mark", "cell": [r, c], "marked": true|false}``  the cell becomes marked 'X' or blank
 ``{"op": "start", "cell": [r, c]}``                        the one start 'S' (the cell becomes marked)

@@ -1,4 +1,4 @@
-"""Editing a Zenji board: the operations the page's editor sends (docs/PROTOCOL.md, "Editing").
+"""Editing a Zenji board: the operations the page's editor sends (docs/PROTOCOL.md, "Generate and edit").
 
 ``{"op": "turn", "cell": [r, c], "times": k}``         the tile turned k quarter turns clockwise (k 0-3,
                                                         default 1; the source and drain too: the editor
