@@ -1,9 +1,10 @@
 // The comparison view: 2 to 4 algorithms on the puzzle the page shows, side by side. Each panel
-// (panel.js) is a family view of its own with its own canvas, Timeline, Tally and Player, and runs
-// its own search on the socket (slots "p0".."p3", docs/PROTOCOL.md); the rules of the puzzle (the
-// family's options that name no algorithm in its schema, e.g. a start column or a flow rule) are set
-// once for all. One shared timeline (clock.js, controls.js)
-// puts every panel at its k-th expansion. At the end, the table of results with its CSV and JSON
+// (panel.js) is a Stage of its own (../stage/stage.js: a family view with its own canvas, Timeline,
+// Tally and Player) and runs its own search on the socket (slots "p0".."p3", docs/PROTOCOL.md); the
+// rules of the puzzle (the family's options that name no algorithm in its schema, e.g. a start column
+// or a flow rule) are set once for all. One shared clock (../playback/shared_clock.js) with the same
+// transport bar as the single view's (../playback/transport_bar.js) puts every panel at its k-th
+// expansion. At the end, the table of results with its CSV and JSON
 // downloads, and a chart of the frontier and the states expanded per step (results.js).
 //
 // The page (app.js) keeps the puzzle: loading one (gallery, upload, a dropped file) goes through it
@@ -15,8 +16,8 @@ import { el } from "../dom.js";
 import { viewClassFor } from "../families/index.js";
 import { seconds, withCommas } from "../format.js";
 import { OptionsForm } from "../options_form.js";
-import { SharedClock } from "./clock.js";
-import { TimelineBar } from "./controls.js";
+import { SharedClock } from "../playback/shared_clock.js";
+import { TransportBar } from "../playback/transport_bar.js";
 import { ComparePanel, isShared } from "./panel.js";
 import { CompareResults } from "./results.js";
 
@@ -58,7 +59,13 @@ export class CompareView {
       onChange: () => this.changed(),
       busyInterval: () => (this.panels.every((p) => p.complete) ? 0 : BUSY_DRAW_MS),
     });
-    this.bar = new TimelineBar({ clock: this.clock, onPace: () => this.showPace() });
+    this.bar = new TransportBar({
+      clock: this.clock, onPace: () => this.paceChosen(), prefix: "compare-", testids: { range: "timeline" },
+      what: "comparison", allWord: "all", positionPrefix: "step ", className: "cmp-bar",
+      positionTitle: "step shown / steps of the longest search (a step = one expansion in every panel)",
+      rangeLabel: "Step of the comparison: every panel at its k-th expansion",
+      titles: { last: "The end (End): every search finished, the table" },
+    });
     this.results = new CompareResults();
     this.build();
     openButton.addEventListener("click", () => this.open());
@@ -83,7 +90,7 @@ export class CompareView {
       type: "button", testid: "compare-add", text: "+ Add algorithm", on: { click: () => this.addPanel() },
     });
     this.runButton = el("button", {
-      type: "button", class: "primary", text: "Run all ▶", // data-testid "run" while open (borrow) title: "Start every panel's search at once",
+      type: "button", class: "primary", text: "Run all ▶", title: "Start every panel's search at once", // data-testid "run" while open (borrow)
       on: { click: () => this.run() },
     });
     this.stopButton = el("button", {
@@ -136,7 +143,7 @@ export class CompareView {
     if (!this.active) return;
     this.stop(true);
     this.clock.pause();
-    for (const panel of this.panels) panel.release(this.live);
+    for (const panel of this.panels) panel.release();
     this.enteredId = null;
     this.comparison = null;
     this.results.reset();
@@ -232,7 +239,7 @@ export class CompareView {
   /** Show the puzzle in a panel, with the start and goal picked in the single view (grids). */
   enterPanel(panel) {
     panel.enter(this.shown.info, this.shown.data);
-    panel.view.useViewOptions?.(this.page.viewOptions());
+    panel.view.useViewOptions(this.page.viewOptions());
   }
 
   /** The first preferred algorithm the family offers that no other panel has (else the first). */
@@ -245,7 +252,7 @@ export class CompareView {
     if (this.panels.length >= MAX_PANELS) return;
     const color = PANEL_COLORS.find((c) => !this.panels.some((p) => p.color === c));
     const panel = new ComparePanel({
-      color, clock: this.clock, page: this.panelPage(),
+      color, clock: this.clock, live: this.live, page: this.panelPage(),
       onSelection: () => this.selectionChanged(),
       onRemove: (p) => this.removePanel(p),
       onRunEvent: () => this.runEvent(),
@@ -266,7 +273,7 @@ export class CompareView {
 
   removePanel(panel) {
     if (this.panels.length <= MIN_PANELS) return;
-    panel.destroy(this.live);
+    panel.destroy();
     this.panels.splice(this.panels.indexOf(panel), 1);
     this.layout();
     this.selectionChanged();
@@ -346,7 +353,7 @@ export class CompareView {
       return;
     }
     const viewValues = this.page.viewOptions();
-    for (const panel of this.panels) panel.view.useViewOptions?.(viewValues);
+    for (const panel of this.panels) panel.view.useViewOptions(viewValues);
     const notReady = this.panels[0].view.checkReady();
     if (notReady) {
       this.page.showError(`${notReady} Set them in the single view (← One algorithm); the comparison uses them.`);
@@ -354,7 +361,7 @@ export class CompareView {
     }
     this.page.showError("");
     this.clock.pause();
-    this.panels.forEach((panel, i) => panel.start(this.live, `p${i}`, info.id, panel.options()));
+    this.panels.forEach((panel, i) => panel.start(`p${i}`, info.id, panel.options()));
     this.comparison = { puzzle: info.id, panels: this.panels.map((p) => p.run.id).join() };
     this.results.reset();
     this.results.root.hidden = false;
@@ -372,7 +379,7 @@ export class CompareView {
   /** Stop every search still running; `quiet`: leave the status line alone. */
   stop(quiet = false) {
     const running = this.panels.some((p) => p.run && !p.run.finished);
-    for (const panel of this.panels) panel.cancel(this.live);
+    for (const panel of this.panels) panel.cancel();
     this.stopButton.hidden = true;
     if (running && !quiet) {
       this.clock.pause();
@@ -383,7 +390,7 @@ export class CompareView {
 
   connectionChanged(connected) {
     if (connected) return;
-    for (const panel of this.panels) if (panel.run && !panel.run.finished) panel.failed("lost the connection to the server");
+    for (const panel of this.panels) panel.connectionLost();
   }
 
   /** A panel's run sent something: follow it at most once a frame. */
@@ -402,7 +409,7 @@ export class CompareView {
       }
       this.updateStatus();
       const now = performance.now();
-      if (now - this.chartAt > CHART_EVERY_MS || this.clock.complete()) {
+      if (now - this.chartAt > CHART_EVERY_MS || this.clock.complete) {
         this.chartAt = now;
         this.refreshChart();
       }
@@ -434,7 +441,7 @@ export class CompareView {
     }
     const computed = runs.filter((r) => r.result || r.error).length;
     if (computed < runs.length) {
-      const queued = runs.find((r) => r.phase === "queued");
+      const queued = runs.find((r) => r.state === "starting" && r.message);
       const text = queued && computed === 0 ? queued.message || "waiting for a worker…" : "searching…";
       this.page.setStatus(text, "busy", ` · ${computed} of ${runs.length} computed`);
       return;
@@ -469,12 +476,18 @@ export class CompareView {
     this.bar.showPace(this.comparison ? this.totalSteps() : 0);
   }
 
+  /** The user chose a pace: a preset's speed follows the comparison's steps. */
+  paceChosen() {
+    if (this.comparison) this.clock.pace(this.totalSteps());
+    this.showPace();
+  }
+
   /** Redraw the figures, the bar, the chart's cursor and (at the end) the table for the clock's step. */
   changed() {
     if (!this.active) return;
     const k = this.clock.position;
     for (const panel of this.panels) panel.render(k, this.stale.get(panel) || "");
-    this.bar.update({ total: this.comparison ? this.totalSteps() : null, hasRun: Boolean(this.comparison) });
+    this.bar.update({ total: this.comparison ? this.totalSteps() : null, enabled: Boolean(this.comparison) });
     this.results.setCursor(k);
     const ended = this.comparison && this.panels.every((p) => p.traceComplete) && this.clock.atEnd;
     this.results.showTable(ended ? this.entries() : null, this.shown?.info?.name || "");
@@ -487,7 +500,7 @@ export class CompareView {
       number: i + 1,
       color: panel.color,
       label: this.labelOf(panel.run.algorithm),
-      text: panel.view.describeRun?.(panel.run.algorithm, panel.run.options) || "",
+      text: panel.view.describeRun(panel.run.algorithm, panel.run.options) || "",
       options: panel.run.options,
       result: panel.run.result,
     }));

@@ -1,43 +1,17 @@
-// One panel of the comparison: an algorithm, its own options, its own family view (one canvas), its
-// own Timeline, Tally and Player, its socket run (slot "p0".."p3"), and the index that maps the shared
-// timeline's step k to this trace: the record index of its k-th close record (an expansion). The
-// figures under the board are those at its position: expanded, generated, frontier and the family's
-// playhead figures (g, h, f, …); a badge says when its search finished before the shared step.
+// One panel of the comparison: an algorithm, its own options, and a Stage (../stage/stage.js) — its
+// own family view (one canvas), Timeline, Tally, Player, its socket run (slot "p0".."p3") and the
+// index that maps the shared timeline's step k to this trace (the record index of its k-th
+// expansion). The figures under the board are those at its position: expanded, generated, frontier
+// and the family's playhead figures (g, h, f, …); a badge says when its search finished before the
+// shared step.
 
 import { el } from "../dom.js";
 import { verdictOf } from "../figures.js";
 import { number, withCommas } from "../format.js";
 import { OptionsForm } from "../options_form.js";
-import { Player } from "../player.js";
-import { Tally } from "../tally.js";
-import { KIND, Timeline } from "../timeline.js";
+import { Stage } from "../stage/stage.js";
 
 let serials = 0; // element ids of each panel's controls stay unique on the page
-
-/** A growable Int32Array column. */
-class Column {
-  constructor() {
-    this.data = new Int32Array(1024);
-    this.length = 0;
-  }
-
-  push(value) {
-    if (this.length === this.data.length) {
-      const grown = new Int32Array(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
-    }
-    this.data[this.length++] = value;
-  }
-
-  clear() {
-    this.length = 0;
-  }
-
-  view() {
-    return this.data.subarray(0, this.length);
-  }
-}
 
 /** The result in a few words for the panel's last line: "cost 108 · not optimal (optimum 52)". */
 function shortVerdict(result) {
@@ -55,45 +29,55 @@ const isOwn = (option) => option.stage !== "load" && Array.isArray(option.algori
 
 export class ComparePanel {
   /**
-   * @param {{color: string, clock: import("./clock.js").SharedClock, page: object,
-   *          onSelection: () => void, onRemove: (panel: ComparePanel) => void,
+   * @param {{color: string, clock: import("../playback/shared_clock.js").SharedClock, live: import("../live.js").Live,
+   *          page: object, onSelection: () => void, onRemove: (panel: ComparePanel) => void,
    *          onRunEvent: (panel: ComparePanel) => void}} args
    *   page: {labelOf(name), sharedOption(name), setSharedOption(name, value), sharedValues(algorithm),
    *          showError(message), textScale()}
    */
-  constructor({ color, clock, page, onSelection, onRemove, onRunEvent }) {
+  constructor({ color, clock, live, page, onSelection, onRemove, onRunEvent }) {
     this.serial = serials++;
     Object.assign(this, { color, clock, page, onSelection, onRemove, onRunEvent });
-    this.timeline = new Timeline();
-    this.tally = new Tally(this.timeline);
-    // Four panels share the page's memory: each keeps a quarter of a single view's keyframes.
-    this.player = new Player({ timeline: this.timeline, onChange: () => {}, keyframeBudget: 32 * 1024 * 1024 });
-    this.closeAt = new Column(); // record index of each close record, in order: step k -> closeAt[k]
-    this.frontierAt = new Column(); // the frontier's size at step k (before the k-th close)
-    this.scanned = 0;
-    this.frontier = 0;
     this.family = null;
-    this.View = null;
-    this.view = null;
-    this.entered = false;
-    this.run = null;
+    this.view = null; // the family view of the family chosen (its Stage shows the puzzle with it)
     this.shown = new Map(); // element -> text last written (skip unchanged DOM writes)
     this.figureKeys = "";
+    this.build();
     // What the family view takes for "the player": the shared clock's state and pace. Its speed is
     // in records per second (the views time their animations by it), the clock's in expansions.
     const panel = this;
-    this.playerFacade = {
+    const viewPlayer = {
       get playing() { return clock.playing; },
       get preset() { return clock.preset; },
       get speed() {
-        const perStep = panel.closeAt.length ? panel.timeline.length / panel.closeAt.length : 1;
+        const steps = panel.stage.steps.steps;
+        const perStep = steps ? panel.stage.timeline.length / steps : 1;
         return clock.speed * Math.max(1, perStep);
       },
       pause: () => clock.pause(),
       play: () => clock.play(),
       toggle: () => clock.toggle(),
     };
-    this.build();
+    this.stage = new Stage({
+      live, board: this.board, hosts: this.hosts, shell: this.viewShell(), viewPlayer, indexSteps: true,
+      canvas: { testid: "panel-canvas", label: "Board" },
+      // Four panels share the page's memory: each keeps a quarter of a single view's keyframes.
+      keyframeBudget: 32 * 1024 * 1024,
+      damaged: "its trace arrived damaged; run the comparison again",
+      onRun: (event, run) => this.runEvent(event, run),
+    });
+  }
+
+  get run() {
+    return this.stage.run;
+  }
+
+  get entered() {
+    return this.stage.entered;
+  }
+
+  get timeline() {
+    return this.stage.timeline;
   }
 
   // ---- markup ------------------------------------------------------------------------------------
@@ -165,15 +149,7 @@ export class ComparePanel {
       this.family = family;
       const layout = View.formLayout || {};
       this.form.build({ ...family, options: family.options.filter(isOwn) }, { own: [], shared: layout.shared || [] });
-    }
-    if (View !== this.View) {
-      if (this.view) this.view.canvas.remove();
-      this.View = View;
-      const canvas = el("canvas", { testid: "panel-canvas", "aria-label": "Board" });
-      this.board.prepend(canvas);
-      this.view = new View({
-        canvas, hosts: this.hosts, timeline: this.timeline, player: this.playerFacade, shell: this.viewShell(),
-      });
+      this.view = this.stage.viewFor(family.name);
     }
     this.select.replaceChildren(...names.map((name) => new Option(this.page.labelOf(name), name)));
     const choice = [current, wanted].find((name) => name && names.includes(name)) || names[0] || "";
@@ -204,22 +180,15 @@ export class ComparePanel {
 
   /** Show a puzzle (`data`: what the family view's prepare() gave; shared by every panel). */
   enter(info, data) {
-    this.leave();
-    this.forgetRun();
     this.empty.hidden = true;
     this.form.applyPuzzle(info.options);
-    this.view.enter(info, data);
-    const target = this.view.playerTarget();
-    this.player.attach(target.state, target.renderer);
-    this.entered = true;
+    this.stage.show(info, data, this.view);
     this.render(0);
   }
 
   /** Stop drawing (the comparison closes, the panel goes, another family comes). */
   leave() {
-    if (!this.entered) return;
-    this.entered = false;
-    this.view.leave();
+    this.stage.leave();
     this.setBusy(null);
   }
 
@@ -255,131 +224,47 @@ export class ComparePanel {
 
   // ---- the run -----------------------------------------------------------------------------------
 
-  forgetRun() {
-    this.run = null;
-    this.timeline.reset();
-    this.tally.reset();
-    this.closeAt.clear();
-    this.frontierAt.clear();
-    this.scanned = 0;
-    this.frontier = 0;
-  }
-
   /** Start this panel's search in `slot`: the comparison's Run. */
-  start(live, slot, puzzle, options) {
-    this.cancel(live);
-    this.forgetRun();
-    this.player.rewind();
+  start(slot, puzzle, options) {
     const algorithm = this.algorithm;
-    const run = {
-      id: null, slot, algorithm, options, text: this.describe(algorithm, options), signature: this.signature(),
-      phase: "starting", done: 0, total: null, message: "", result: null, records: null, finished: false, error: null,
-    };
-    this.run = run;
-    const mine = (handler) => (...args) => run === this.run && handler(...args);
-    run.id = live.start({ puzzle, algorithm, options, slot }, {
-      onStatus: mine((msg) => this.status(msg)),
-      onFrame: mine((frame, msg) => this.frame(frame, msg)),
-      onDone: mine((msg) => this.done(msg)),
-      onError: mine((error) => this.failed(error)),
+    this.stage.start({
+      puzzle, algorithm, options, slot, text: this.describe(algorithm, options), signature: this.signature(),
     });
-    this.view.runStarted(run.id, { algorithm, options });
-    this.setBusy("starting…");
   }
 
-  cancel(live) {
-    if (this.run && !this.run.finished) {
-      live.cancel(this.run.id);
-      this.run.finished = true;
-      this.run.cancelled = true;
-    }
+  cancel() {
+    this.stage.cancel();
     this.setBusy(null);
   }
 
-  status(msg) {
-    const run = this.run;
-    if (run.finished) return;
-    run.phase = msg.phase || run.phase;
-    run.done = msg.done || 0;
-    run.total = msg.total ?? null;
-    run.message = msg.message || "";
-    if (msg.phase === "searching") this.setBusy(`searching… ${withCommas(run.done)} expanded`);
-    else if (msg.phase === "queued") this.setBusy(msg.message || "waiting for a worker…");
-    else if (msg.phase === "streaming") this.setBusy(null);
-    this.onRunEvent(this);
+  /** The socket closed: a search still going fails. */
+  connectionLost() {
+    this.stage.connectionLost("lost the connection to the server");
   }
 
-  frame(frame, msg) {
-    try {
-      this.timeline.addFrame(frame.start, frame.kinds, frame.cells, frame.values);
-    } catch (err) {
-      console.warn(err);
-      this.failed("its trace arrived damaged; run the comparison again");
-      return;
-    }
-    this.setBusy(null);
-    this.scan();
-    this.view.frame(msg);
-    if (this.run.records !== null) this.maybeFinish();
-    this.onRunEvent(this);
-  }
-
-  done(msg) {
-    const run = this.run;
-    run.result = msg.result;
-    run.records = msg.records;
-    this.timeline.expected = msg.records;
-    this.view.result(msg.result);
-    this.maybeFinish();
-    this.onRunEvent(this);
-  }
-
-  /** Finished only once the whole trace is here, not merely computed. */
-  maybeFinish() {
-    const run = this.run;
-    if (run.finished || this.timeline.length < run.records) return;
-    run.finished = true;
-    run.phase = "done";
-    this.setBusy(null);
-    this.view.traceComplete();
-  }
-
-  failed(error) {
-    this.run.error = error;
-    this.run.finished = true;
-    this.setBusy(null);
-    this.onRunEvent(this);
-  }
-
-  /** Index the records that arrived since the last frame: where each expansion is, the frontier then. */
-  scan() {
-    const { kinds, length } = this.timeline;
-    let frontier = this.frontier;
-    for (let i = this.scanned; i < length; i++) {
-      const kind = kinds[i];
-      if (kind === KIND.OPEN || kind === KIND.OPEN_B) frontier++;
-      else if (kind === KIND.CLOSE || kind === KIND.CLOSE_B) {
-        this.closeAt.push(i);
-        this.frontierAt.push(frontier);
-        frontier--;
-      }
-    }
-    this.frontier = frontier;
-    this.scanned = length;
+  /** What the panel shows at each step of its run (../stage/run.js). */
+  runEvent(event, run) {
+    if (event === "started") this.setBusy("starting…");
+    else if (event === "status") {
+      if (run.state === "searching") this.setBusy(`searching… ${withCommas(run.done)} expanded`);
+      else if (run.state === "starting") this.setBusy(run.message || "waiting for a worker…");
+      else this.setBusy(null);
+    } else this.setBusy(null); // records arrived, or it ended
+    if (event !== "started") this.onRunEvent(this);
   }
 
   /** Every record of the run is here (or it failed, or was stopped: what arrived is all there is). */
   get complete() {
-    return !this.run || this.run.finished;
+    return this.stage.complete;
   }
 
   get traceComplete() {
-    return Boolean(this.run && this.run.finished && !this.run.error && !this.run.cancelled);
+    return this.stage.traceComplete;
   }
 
   /** Expansions in the records received: the shared steps this panel reaches. */
   get steps() {
-    return this.closeAt.length;
+    return this.stage.steps.steps;
   }
 
   /** The steps this run will have in all (the result's count once known). */
@@ -388,16 +273,11 @@ export class ComparePanel {
     return this.run.result ? Math.max(this.run.result.expanded, this.steps) : this.steps;
   }
 
-  /** The trace index shown at shared step k: before the (k+1)-th expansion, or the end of the records. */
-  positionFor(k) {
-    return k < this.closeAt.length ? this.closeAt.data[k] : this.timeline.length;
-  }
-
   /** Move the board to shared step k (drawing is requested; figures follow in render()). */
   apply(k) {
     if (!this.entered || !this.run) return;
-    const to = this.positionFor(k);
-    if (to !== this.player.position) this.player.seek(to);
+    const to = this.stage.steps.positionFor(k, this.timeline.length);
+    if (to !== this.stage.player.position) this.stage.player.seek(to);
   }
 
   /** At its end: every record here and the playhead past its last expansion. */
@@ -421,7 +301,7 @@ export class ComparePanel {
   /** The figures, caption, badge and result line at shared step k. */
   render(k, staleText = "") {
     const run = this.run;
-    const counts = run && this.entered ? this.tally.at(this.player.position) : null;
+    const counts = this.stage.counts();
     for (const key of ["expanded", "generated", "frontier"]) {
       this.write(this.counts[key], counts ? number(counts[key]) : "—");
     }
@@ -475,28 +355,22 @@ export class ComparePanel {
     return {
       color: this.color,
       label: this.page.labelOf(this.run?.algorithm || this.algorithm),
-      frontier: this.frontierAt.view(),
+      frontier: this.stage.steps.frontierAt.view(),
       steps: this.steps,
       complete: this.traceComplete,
-      finalFrontier: this.frontier,
+      finalFrontier: this.stage.steps.frontier,
     };
   }
 
   /** The comparison closes: forget the run and give back the memory its records and keyframes hold. */
-  release(live) {
-    this.cancel(live);
-    this.leave();
-    this.forgetRun();
-    this.player.dropKeyframes?.();
-    const small = 1 << 16;
-    Object.assign(this.timeline, { kinds: new Uint8Array(small), cells: new Int32Array(small), values: new Float32Array(small) });
-    this.closeAt = new Column();
-    this.frontierAt = new Column();
+  release() {
+    this.stage.release();
+    this.setBusy(null);
   }
 
   /** Out of the comparison: stop its run and its drawing, take it off the page. */
-  destroy(live) {
-    this.cancel(live);
+  destroy() {
+    this.cancel();
     this.leave();
     this.root.remove();
   }

@@ -1,10 +1,10 @@
 // Under the panels: the table of results (one row per panel, shown once every search has finished and
 // the shared timeline is at its end), its CSV and JSON downloads (the columns of `run.py compare`,
-// ../compare_table.js), and the chart of the frontier and the states expanded at each step.
+// ./table.js), and the chart of the frontier and the states expanded at each step.
 
 import { el } from "../dom.js";
 import { number, seconds } from "../format.js";
-import { bestKnownCost, markOptimal, rowsToCsv, rowsToJson, summaryRow } from "../compare_table.js";
+import { bestKnownCost, markOptimal, rowsToCsv, rowsToJson, summaryRow } from "./table.js";
 import { CompareChart } from "./chart.js";
 
 const WAIT_TEXT = "The table appears when every search has finished and the timeline is at its end (the End key, or the last-step button).";

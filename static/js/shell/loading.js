@@ -1,0 +1,123 @@
+// Loading a puzzle onto the page: from the gallery, a file, a share link, a generator or the editor.
+// Each load is numbered and only the newest is shown; a load asked for before the page's set-up is
+// done (a file chosen the moment the page shows) waits for it and is then opened, never replaced by
+// the gallery's default. The board's family view is switched here (the Stage keeps one per family).
+
+import * as api from "../api.js";
+import { el } from "../dom.js";
+import { fileMessage, sizeText } from "../format.js";
+import { probe } from "./probes.js";
+import { idle, setStatus, showError, working } from "./status.js";
+
+const $ = (id) => document.getElementById(id);
+
+export class PuzzleLoader {
+  /**
+   * @param {{single: import("./single_view.js").SingleView, selection: import("./selection.js").Selection,
+   *          setHover: (text: string) => void, onShown: (info, data) => void}} args
+   *   onShown: a puzzle is on the board (the comparison, the editor, the gallery follow).
+   */
+  constructor({ single, selection, setHover, onShown }) {
+    Object.assign(this, { single, selection, setHover, onShown });
+    this.puzzle = null; // the puzzle shown: its info (plus title/description/galleryName from the gallery)
+    this.token = 0; // the latest load; older ones are dropped when they finish
+    this.asked = false; // a load was asked for (by the user or a link): no default puzzle then
+    this.whenReady = new Promise((resolve) => { this.setReady = resolve; });
+  }
+
+  /** The page's set-up is done (algorithms and families known): waiting loads go on. */
+  ready() {
+    this.setReady();
+  }
+
+  /**
+   * Load a puzzle (fetchInfo resolves to its info); `label` the status meanwhile; `what` names it in
+   * error messages; `focusRun`: the next key press should start the search; `edited`: the same board,
+   * changed by the editor; `fallback`: the page's own default (dropped when anything else was asked).
+   */
+  async load(fetchInfo, label, what, { focusRun = false, edited = false, fallback = false } = {}) {
+    if (fallback && this.asked) return;
+    if (!fallback) this.asked = true;
+    const token = ++this.token;
+    this.single.cancel();
+    showError("");
+    working(label);
+    try {
+      await this.whenReady;
+      if (token !== this.token) return;
+      const info = await fetchInfo();
+      if (token !== this.token) return;
+      const view = this.single.stage.viewFor(info.family);
+      if (!view || !this.selection.families.has(info.family)) {
+        throw new api.ApiError(`it is a ${info.family} puzzle, which this page cannot show.`);
+      }
+      const data = await view.prepare(info);
+      if (token !== this.token) return;
+      if (edited) {
+        data.edited = true; // the same board, changed: the view keeps its tool and history
+        Object.assign(info, this.editedTitle(info));
+      }
+      this.show(info, view, data);
+      setStatus("ready", "idle");
+      if (focusRun) $("run").focus();
+    } catch (err) {
+      if (token !== this.token) return;
+      const reason = err instanceof api.ApiError ? err.message : "something went wrong while loading it.";
+      showError(fileMessage(what, reason));
+      setStatus(this.puzzle ? "ready" : "error", this.puzzle ? "idle" : "error");
+      if (!(err instanceof api.ApiError)) console.warn(err);
+    } finally {
+      if (token === this.token) idle();
+    }
+  }
+
+  /** Hand the board to `view` for a new puzzle. */
+  show(info, view, data) {
+    this.setHover("");
+    this.single.stage.forgetRun();
+    this.puzzle = info;
+    this.selection.forPuzzle(info, view.constructor);
+    this.single.show(info, data, view);
+    this.showInfo(info, view);
+    this.single.shown();
+    probe("puzzleId", info.id); // tests read the puzzle shown
+    this.onShown(info, data);
+  }
+
+  /** What every family shows of a new puzzle: title, notes, size. */
+  showInfo(info, view) {
+    $("empty").hidden = true;
+    this.showTitle(info);
+    $("run").disabled = false;
+    // A note that says what the description says and more (a generator's) stands for it.
+    const more = (info.notes || []).some((note) => info.description && note.startsWith(info.description));
+    const notes = [more ? null : info.description, ...(info.notes || [])].filter(Boolean);
+    $("notes").replaceChildren(...notes.map((note) => el("p", { text: note })));
+    $("notes-box").hidden = !notes.length;
+    $("notes-box").open = Boolean(info.description);
+    $("maze-size").textContent = sizeText(info.width, info.height, view.constructor.sizeUnit || "");
+    if ("weighted" in info) {
+      $("maze-size").title = info.weighted ? "some cells cost more than 1 to enter" : "every cell costs 1 to enter";
+    } else $("maze-size").removeAttribute("title");
+  }
+
+  showTitle(info) {
+    $("puzzle-name").textContent = info.title || info.name;
+    document.title = `${info.title || info.name} · Maze search visualizer`;
+  }
+
+  /** The editor's change was confirmed without reloading: the board is this puzzle now. */
+  edited(info) {
+    this.puzzle = { ...info, ...this.editedTitle(info) };
+    this.single.stage.info = this.puzzle;
+    this.showTitle(this.puzzle);
+    probe("puzzleId", info.id);
+    return this.puzzle;
+  }
+
+  /** An edited puzzle keeps its name, marked as edited (it is no longer the gallery's). */
+  editedTitle(info) {
+    const title = this.puzzle?.title || this.puzzle?.name || info.name;
+    return { title: /\(edited\)$/.test(title) ? title : `${title} (edited)`, galleryName: null, description: "" };
+  }
+}

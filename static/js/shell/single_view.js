@@ -1,0 +1,347 @@
+// The single view: one Stage (../stage/stage.js) on the page's board, with what the page shows of
+// it — the transport bar under the board, the figures at the playhead, the caption that says which
+// run is shown (and marks it as the previous run when the choices changed), the legend, Run and
+// Stop, and the run's status, spinner and progress. The editor's re-solve goes through the Stage's
+// instant mode; explain mode and share/export read the Stage's run and position.
+
+import { ExplainPanel } from "../explain/panel.js";
+import { Figures } from "../figures.js";
+import { seconds, setNumber, withCommas } from "../format.js";
+import { TransportBar } from "../playback/transport_bar.js";
+import { Stage } from "../stage/stage.js";
+import { idle, isBusy, setBusy, setProgress, setStatus, showError, working } from "./status.js";
+
+const $ = (id) => document.getElementById(id);
+const NARROW = "(max-width: 1050px)"; // the CSS breakpoint where the panels stack under each other
+
+export class SingleView {
+  /**
+   * @param {{live, selection: import("./selection.js").Selection, hosts: object, shell: object,
+   *          puzzle: () => any, onRunEnded: (ok: boolean) => void, onResolved: (run, since: number) => void}} args
+   *   puzzle(): the puzzle shown; onRunEnded: a run ended (share/export follow);
+   *   onResolved: an instant re-solve took the board (the editing benchmark's probe).
+   */
+  constructor({ live, selection, hosts, shell, puzzle, onRunEnded, onResolved }) {
+    Object.assign(this, { selection, puzzle, onRunEnded, onResolved });
+    this.stale = false; // the algorithm or an option changed since the run on the board
+    this.resolveStarted = 0;
+    this.stage = new Stage({
+      live, board: $("board"), hosts, shell, canvas: { testid: "canvas", label: "Maze board" },
+      onPlayerChange: () => this.playerChanged(),
+      onRun: (event, run) => this.runEvent(event, run),
+    });
+    this.figures = new Figures({ $ });
+    // Explain mode: the algorithm's code beside the board, following the playhead (../explain/).
+    this.explain = new ExplainPanel({
+      panel: $("explain-panel"),
+      button: $("explain"),
+      timeline: this.stage.timeline,
+      onToggle: () => requestAnimationFrame(() => this.view?.refit()),
+    });
+    this.bar = new TransportBar({
+      clock: this.stage.player,
+      label: "Search trace",
+      testids: { back: "step-back", range: "scrub", "player-label": "player-label" },
+      rangeLabel: "Step of the search trace",
+      positionTitle: "step shown / steps in the trace",
+      onPace: () => this.applyPace(),
+    });
+    $("bar").replaceWith(this.bar.root);
+    this.bar.root.id = "bar";
+    $("run").addEventListener("click", () => this.start());
+    $("cancel").addEventListener("click", () => this.stop());
+    this.applyPace();
+  }
+
+  get view() {
+    return this.stage.view;
+  }
+
+  get run() {
+    return this.stage.run;
+  }
+
+  get player() {
+    return this.stage.player;
+  }
+
+  // ---- a puzzle -----------------------------------------------------------------------------------
+
+  /** A new puzzle on the board (`view` from stage.viewFor). */
+  show(info, data, view) {
+    this.stage.show(info, data, view);
+    this.stale = false;
+    $("board-tools").classList.toggle("unused", !view.zoomable);
+    document.querySelector(".layout").classList.toggle("wide-right", Boolean(view.wideRight));
+  }
+
+  /** What every family shows of a new puzzle: empty figures, the caption, the legend, the pace. */
+  shown() {
+    this.resetStats();
+    this.legend();
+    this.showRunCaption();
+    this.showPace();
+    this.playerChanged();
+  }
+
+  // ---- runs ---------------------------------------------------------------------------------------
+
+  /**
+   * The run the present choices make, or null after saying in the banner why none can start.
+   * @returns {import("../stage/stage.js").StartArgs | null}
+   */
+  runArgs() {
+    const info = this.puzzle();
+    const view = this.view;
+    if (!info || !view) return null;
+    const problem = this.selection.problem();
+    if (problem) {
+      // Never changed to fit: the user sees what is wrong and where.
+      showError(problem.message);
+      problem.input.focus();
+      return null;
+    }
+    const notReady = view.checkReady();
+    if (notReady) {
+      showError(notReady);
+      return null;
+    }
+    const algorithm = this.selection.algorithm;
+    const options = this.selection.values(algorithm);
+    return {
+      puzzle: info.id, algorithm, options, text: this.selection.runText(algorithm, options),
+      signature: this.selection.signature(info.id),
+    };
+  }
+
+  /** Run: search the puzzle shown with the form's choices, and play it. */
+  start() {
+    const args = this.runArgs();
+    if (!args) return;
+    showError("");
+    this.stale = false;
+    this.stage.start(args);
+  }
+
+  /**
+   * The editor changed the board: search it again and show the end at once (no animation), when the
+   * board shows a run (`force`: it did before a reload).
+   */
+  resolve(force = false) {
+    if ((!this.run && !force) || !this.puzzle()) return;
+    this.stage.resolve(() => {
+      const args = this.runArgs();
+      if (args) {
+        showError("");
+        this.resolveStarted = performance.now();
+        setStatus("re-solving…", "busy");
+      }
+      return args;
+    });
+  }
+
+  get resolving() {
+    return this.stage.resolving;
+  }
+
+  /** Stop: the run on the board stops where it is (what arrived can be played). */
+  stop() {
+    this.stage.cancel();
+    $("cancel").hidden = true;
+    setStatus("cancelled", "idle");
+    idle();
+  }
+
+  /** Another puzzle is coming: every run of this board stops, quietly. */
+  cancel() {
+    this.stage.cancel();
+    $("cancel").hidden = true;
+  }
+
+  /** The socket closed. */
+  connectionLost() {
+    this.stage.connectionLost("Lost the connection to the server. Run the search again.");
+  }
+
+  /** What the board does at each step of a run (../stage/run.js). */
+  runEvent(event, run) {
+    const handlers = {
+      started: () => this.runStarted(run),
+      status: () => this.runStatus(run),
+      frame: () => this.runFrame(run),
+      computed: () => this.runComputed(run),
+      done: () => this.runDone(run),
+      error: () => this.runFailed(run),
+      shown: () => this.runShown(run),
+    };
+    handlers[event]?.();
+  }
+
+  runStarted(run) {
+    if (run.instant) return; // gathered off-screen; the board keeps its run meanwhile
+    this.resetStats();
+    this.legend();
+    this.showRunCaption();
+    this.applyPace();
+    working("starting…");
+    $("cancel").hidden = false;
+    this.player.play();
+    this.bringBoardIntoView();
+  }
+
+  runStatus(run) {
+    if (run.state === "searching") {
+      working(`searching… ${withCommas(run.done)} expanded`);
+    } else if (run.state === "streaming" && run.total) {
+      const fraction = run.done / run.total;
+      this.applyPace();
+      setStatus(`streaming ${Math.floor(fraction * 100)}%`, "busy", ` · ${withCommas(run.done)} of ${withCommas(run.total)} steps received`);
+      setBusy(null);
+      setProgress(fraction);
+    } else {
+      setStatus(run.message || run.state || "working…", "busy");
+    }
+  }
+
+  runFrame(run) {
+    if (run.records === null && isBusy()) setBusy(null); // the first frames are here: the board speaks for itself now
+    if (run.records === null && run.total === null) this.applyPace(); // a provisional pace
+    if (!this.player.playing) this.playerChanged(); // playing, the player updates them every frame
+  }
+
+  runComputed(run) {
+    setNumber($("records"), run.records);
+    $("seconds").textContent = seconds(run.result.seconds);
+    $("seconds").classList.remove("none");
+    this.applyPace();
+    this.playerChanged();
+  }
+
+  runDone(run) {
+    this.legend();
+    setStatus("done", "done", ` in ${seconds(run.result.seconds)}`);
+    idle();
+    $("cancel").hidden = true;
+    this.onRunEnded(true);
+  }
+
+  runFailed(run) {
+    if (run.instant && run !== this.run) {
+      showError(run.error); // the re-solve failed: the board keeps its run
+      return;
+    }
+    this.onRunEnded(false);
+    if (this.stage.timeline.length === 0) {
+      // Nothing of it arrived (e.g. the server refused an option): the board shows no run.
+      this.stage.forgetRun();
+      this.stale = false;
+      this.showRunCaption();
+      this.legend();
+      this.playerChanged();
+    }
+    $("cancel").hidden = true;
+    setStatus("error", "error");
+    idle();
+    showError(run.error);
+  }
+
+  /** An instant re-solve took the board, at its end. */
+  runShown(run) {
+    this.stale = false;
+    this.showRunCaption();
+    this.onResolved(run, this.resolveStarted);
+  }
+
+  /** After Run the next key press belongs to the player, and the board must be in sight (phones). */
+  bringBoardIntoView() {
+    const board = $("board");
+    board.focus({ preventScroll: true });
+    const rect = board.getBoundingClientRect();
+    if (rect.top < 0 || rect.bottom > window.innerHeight) {
+      const narrow = window.matchMedia(NARROW).matches;
+      (narrow ? $("run-caption") : board).scrollIntoView({ block: "start", behavior: "smooth" });
+    }
+  }
+
+  // ---- what the page shows of the board -----------------------------------------------------------
+
+  resetStats() {
+    this.figures.reset();
+    setNumber($("records"), null);
+    $("seconds").textContent = "—";
+    $("seconds").classList.add("none");
+  }
+
+  /** The legend under the board, for the run shown (or the algorithm chosen). */
+  legend() {
+    this.view?.legend($("legend"), { algorithm: this.run ? this.run.algorithm : this.selection.algorithm });
+  }
+
+  /** The choices changed: the run on the board may now be the previous one. */
+  choicesChanged() {
+    this.stale = Boolean(this.run) && this.selection.signature(this.puzzle()?.id) !== this.run.signature;
+    this.showRunCaption();
+  }
+
+  /** The board and the panel say which run they show; a changed choice marks it as the previous run. */
+  showRunCaption() {
+    const run = this.run;
+    const caption = $("run-caption");
+    const label = $("run-label");
+    const badge = $("stale-badge");
+    const stale = Boolean(run) && this.stale;
+    if (!run) {
+      caption.textContent = this.puzzle() ? "Not searched yet: choose an algorithm and press Run." : "";
+      label.textContent = "";
+    } else if (stale) {
+      const next = this.selection.runText(this.selection.algorithm, this.selection.values());
+      caption.textContent = `Shown: the previous run, ${run.text}. Press Run for ${next}.`;
+      label.textContent = `Previous run: ${run.text}`;
+      badge.textContent = "Previous run: press Run for the new choice";
+    } else {
+      caption.textContent = `Shown: ${run.text}`;
+      label.textContent = `Shown: ${run.text}`;
+    }
+    badge.hidden = !stale;
+    for (const node of [caption, label, $("board"), $("now-stats"), $("optimal")]) node.classList.toggle("stale", stale);
+  }
+
+  /** The steps of the run in all, as far as known (the records, or those the stream announced). */
+  total() {
+    const run = this.run;
+    return run ? run.records ?? run.total : null;
+  }
+
+  /** The player moved, played or paused: the bar, the figures and explain mode follow. */
+  playerChanged() {
+    const { player, stage } = this;
+    const run = this.run;
+    const total = this.total();
+    this.bar.update({ total, enabled: Boolean(run) || stage.timeline.length > 0 });
+    this.bar.range.dataset.route = player.lastRoute; // how the board reached this step (tests, benchmarks)
+    this.bar.range.dataset.keyframes = String(player.keyframes.size);
+    this.explain.update({ view: this.view, run, position: player.position, playing: player.playing });
+    this.figures.update({
+      hasRun: Boolean(run),
+      counts: stage.counts(),
+      position: player.position,
+      total: total ?? null,
+      received: stage.timeline.length,
+      playing: player.playing,
+      atEnd: Boolean(run?.result) && player.atEnd,
+      viewFigures: run && this.view ? this.view.playheadFigures() : [],
+      result: run?.result || null,
+      runText: run?.text || "",
+    });
+  }
+
+  /** A preset plays the whole run in its time: its speed follows the run's number of records. */
+  applyPace() {
+    this.player.pace(this.total() ?? this.stage.timeline.length);
+    this.showPace();
+  }
+
+  showPace() {
+    this.bar.showPace(this.total());
+  }
+}

@@ -1,0 +1,93 @@
+// Where puzzles come from in the single view: the gallery dialog, the file picker, and a file dropped
+// on the board. A file chosen before this module was bound (the page had just shown) is opened too.
+
+import * as api from "../api.js";
+import { viewClassFor } from "../families/index.js";
+import { Gallery } from "../gallery.js";
+
+const $ = (id) => document.getElementById(id);
+
+export class Sources {
+  /** @param {{loader: import("./loading.js").PuzzleLoader}} args */
+  constructor({ loader }) {
+    this.loader = loader;
+    this.gallery = new Gallery({
+      dialog: $("gallery-dialog"),
+      list: $("gallery"),
+      close: $("gallery-close"),
+      onChoose: (entry) => this.openEntry(entry, { focusRun: true }),
+    });
+    $("open-gallery").addEventListener("click", () => this.gallery.open());
+    this.bindUpload();
+  }
+
+  /** The families known: the picker's file types and hint, the gallery's groups and entries. */
+  setCatalog(families, entries) {
+    const accept = new Set(families.flatMap((family) => family.accept || []));
+    $("upload").accept = [...accept].join(",");
+    const expects = families.map((family) => family.expects).filter(Boolean);
+    if (expects.length) $("upload-label").title = `Open ${expects.join("; or ")}`;
+    // The families' titles in the plural and the unit of their sizes, for the gallery's groups.
+    const groups = new Map(families.map((family) => [family.name, {
+      title: `${family.title || family.name}s`,
+      unit: viewClassFor(family.name)?.sizeUnit || "",
+    }]));
+    this.gallery.fill(entries, groups);
+    $("open-gallery").title = `${entries.length} bundled mazes and boards, with what each shows`;
+  }
+
+  /** Open a gallery entry; `fallback`: the page's default, only when nothing else was asked for. */
+  openEntry(entry, { focusRun = false, fallback = false } = {}) {
+    const fetchInfo = async () => ({
+      ...(await api.loadGalleryPuzzle(entry.name)),
+      galleryName: entry.name, title: entry.title, description: entry.description,
+    });
+    return this.loader.load(fetchInfo, "loading", `“${entry.title}”`, { focusRun, fallback });
+  }
+
+  /** Upload a file and show it. @param {File | undefined} file */
+  upload(file) {
+    if (!file) return;
+    this.loader.load(() => api.uploadPuzzle(file), "parsing…", file.name, { focusRun: true });
+  }
+
+  bindUpload() {
+    const input = $("upload");
+    const choose = () => {
+      this.upload(input.files[0]);
+      input.value = ""; // choosing the same file again must fire `change` again
+    };
+    input.addEventListener("change", choose);
+    if (input.files?.length) choose(); // chosen before this listener existed
+    const board = $("board");
+    const overlay = $("drop-overlay");
+    let depth = 0; // dragenter/dragleave fire for every child element
+    const hasFiles = (event) => Array.from(event.dataTransfer?.types || []).includes("Files");
+    board.addEventListener("dragenter", (event) => {
+      if (!hasFiles(event)) return;
+      event.preventDefault();
+      depth++;
+      overlay.hidden = false;
+    });
+    board.addEventListener("dragover", (event) => {
+      if (!hasFiles(event)) return;
+      event.preventDefault();
+      event.dataTransfer.dropEffect = "copy";
+    });
+    board.addEventListener("dragleave", () => {
+      depth = Math.max(0, depth - 1);
+      if (depth === 0) overlay.hidden = true;
+    });
+    board.addEventListener("drop", (event) => {
+      event.preventDefault();
+      depth = 0;
+      overlay.hidden = true;
+      this.upload(event.dataTransfer.files[0]);
+    });
+    // A file dropped elsewhere must not make the browser navigate away from the page.
+    window.addEventListener("dragover", (event) => event.preventDefault());
+    window.addEventListener("drop", (event) => event.preventDefault());
+    // Touch screens have nothing to drop.
+    if (window.matchMedia("(hover: none), (pointer: coarse)").matches) $("drop-hint").hidden = true;
+  }
+}
