@@ -1,12 +1,13 @@
 // The shifting-tile labyrinth family's view: the board on its own canvas, what the search is doing at
 // the player's position in the trace (counts, g, the board of the state being expanded), and after
 // the run the solution's replay beside its move list. The shell keeps the shared parts (upload,
-// run/stop, status, stats, the trace player); the interface is the one documented in ../index.js,
-// and every bit of state lives on the instance.
+// run/stop, status, stats, the trace player); the interface is FamilyView's (../family_view.js), the
+// search and the solution's reveal SolutionView's (../solution_view.js); every bit of state lives on
+// the instance.
 
-import { number, setNumber, sentence, sizeText } from "../../format.js";
+import { number, setNumber, sizeText } from "../../format.js";
 import { asBytes } from "../../live.js";
-import { animationScale } from "../../player.js";
+import { SolutionView } from "../solution_view.js";
 import { initialState, snapshotState } from "./labyrinth_board.js";
 import { renderLabyrinthLegend } from "./labyrinth_legend.js";
 import { labyrinthEditor } from "./labyrinth_editor.js";
@@ -19,7 +20,7 @@ const SNAPSHOT_CAP = 100000; // the server sends at most this many boards a run 
 // The options that change what the idle board shows (or make a shown solution stale).
 const BOARD_OPTIONS = new Set(["moves", "start_col", "goal_col", "view"]);
 
-export class LabyrinthView {
+export class LabyrinthView extends SolutionView {
   // Where the shell puts this family's option controls: these in a section of their own (a row
   // holds controls side by side), the rest under the algorithm menu; muted notes after labels.
   static formLayout = {
@@ -30,52 +31,25 @@ export class LabyrinthView {
   };
   static sizeUnit = "tiles"; // sizes are width × height in tiles
 
-  /** @param {{canvas: HTMLCanvasElement, hosts: {left, right, banner}, timeline, player, shell}} args */
-  constructor({ canvas, hosts, timeline, player, shell }) {
-    Object.assign(this, { canvas, hosts, timeline, player, shell });
-    this.wideRight = true; // the move list needs the room
-    this.renderer = new LabyrinthRenderer(canvas);
+  /** @param {import("../family_view.js").FamilyViewArgs} args */
+  constructor(args) {
+    super(args);
+    this.renderer = new LabyrinthRenderer(this.canvas);
     this.search = new LabyrinthSearch(); // counts and boards at the Player's position
-    this.info = null;
     this.runId = null;
-    this.mode = "idle"; // "idle" (no run yet) | "search" (the trace) | "replay" (the solution)
     this.shownAt = -1; // the trace position whose board is shown
     this.panels = buildLabyrinthPanels();
     this.replay = new LabyrinthReplay({
       renderer: this.renderer,
       list: this.panels.moves,
-      prev: this.panels.prev,
-      next: this.panels.next,
-      play: this.panels.play,
-      position: this.panels.position,
-      speedScale: () => animationScale(this.player.speed, this.player.preset),
+      controls: [this.panels.buttons],
+      speedScale: () => this.speedScale(),
       onActivate: () => this.enterReplay(),
     });
-    // What the Player drives besides the search state: a "renderer" that draws the expanded board.
-    this.traceView = {
-      paint: () => {},
-      repaintAll: () => this.traceChanged(),
-      requestDraw: () => this.traceChanged(),
-      drawNow: () => this.traceChanged(),
-    };
     this.editor = labyrinthEditor(this);
   }
 
-  /** What the trace Player drives: the search state and the trace's "renderer". */
-  playerTarget() {
-    return { state: this.search, renderer: this.traceView };
-  }
-
-  get active() {
-    return this.info !== null;
-  }
-
   // ---- entering and leaving ----------------------------------------------------------------------
-
-  /** Nothing to fetch: the puzzle info holds the board. */
-  async prepare() {
-    return {};
-  }
 
   /** Show a labyrinth (puzzle info from the API): its canvas is in the board now. */
   enter(info, { edited = false } = {}) {
@@ -85,10 +59,10 @@ export class LabyrinthView {
     this.algorithm = null;
     this.search.clear();
     this.pendingResult = null;
-    this.reveal(false);
+    this.hideSolution();
     this.panels.root.hidden = true; // no run, no solution to speak of
-    this.hosts.right.append(this.panels.root);
-    this.hosts.left.append(this.editor.panel);
+    this.place(this.hosts.right, this.panels.root);
+    this.place(this.hosts.left, this.editor.panel);
     this.editor.reset({ edited });
     this.renderer.setActive(true);
     this.endpoints = { start_col: info.start_col, goal_col: info.goal_col };
@@ -96,14 +70,9 @@ export class LabyrinthView {
     this.showIdle();
   }
 
-  /** Another view takes the board: stop drawing and take the panels away. */
   leave() {
-    this.info = null;
+    super.leave();
     this.runId = null;
-    this.replay.clear();
-    this.renderer.setActive(false);
-    this.panels.root.remove();
-    this.editor.panel.remove();
   }
 
   /** The page's text size or layout changed: draw again (the captions follow the page's text size). */
@@ -112,10 +81,6 @@ export class LabyrinthView {
   }
 
   // ---- options -----------------------------------------------------------------------------------
-
-  viewOptions() {
-    return {};
-  }
 
   /**
    * A start or goal column from the form when it is on the board; else the last one that was (the
@@ -134,10 +99,6 @@ export class LabyrinthView {
     if (this.runId !== null) return;
     this.renderer.setEndpoints(this.column("start_col"), this.column("goal_col"));
     this.showIdle();
-  }
-
-  checkReady() {
-    return null;
   }
 
   showIdle() {
@@ -170,17 +131,9 @@ export class LabyrinthView {
     }
   }
 
-  traceComplete() {}
-
   /** The Player moved through the trace: redraw the expanded state it has reached. */
   traceChanged() {
-    if (!this.active) return;
-    const atEnd = this.timeline.complete && this.search.position >= this.timeline.length;
-    this.reveal(atEnd && this.pendingResult !== null);
-    if (atEnd && this.replay.loaded) {
-      if (this.mode !== "replay") this.enterReplay(false);
-      return;
-    }
+    if (!this.active || this.revealAtEnd()) return;
     if (this.mode === "replay" && !this.player.playing && this.search.position === this.shownAt) return;
     this.mode = this.runId ? "search" : "idle";
     this.shownAt = this.search.position;
@@ -200,8 +153,7 @@ export class LabyrinthView {
     this.renderer.show(state, { caption });
   }
 
-  /** The state being expanded at the playhead: its g (moves so far). */
-  // ---- explain mode (families/index.js) -------------------------------------------------------------
+  // ---- explain mode (../family_view.js) -----------------------------------------------------------
 
   /** A record's cell is only where the player stands: states with other boards share it. */
   get tracedStates() {
@@ -214,50 +166,24 @@ export class LabyrinthView {
     return cell < 0 ? "the player off the board" : `the player on (${Math.floor(cell / cols)}, ${cell % cols})`;
   }
 
+  /** The state being expanded at the playhead: its g (moves so far). */
   playheadFigures() {
     if (this.runId === null) return [];
     return [{ key: "g", label: "g", value: this.search.g, def: "moves so far, state expanded" }];
   }
 
-  // ---- the result and its replay ---------------------------------------------------------------
+  // ---- the result and its replay (../solution_view.js) ------------------------------------------
 
-  /** The result is kept until the trace is played to its end (the end tells the story's ending). */
-  result(result) {
-    this.pendingResult = result;
-    this.traceChanged();
+  showSolution(result, why) {
+    const { insertions, walkedCells } = this.panels.figures;
+    setNumber(insertions, result?.found ? result.insertions : null);
+    setNumber(walkedCells, result?.found ? result.walked_cells : null);
+    super.showSolution(result, why);
   }
 
-  /** Show the solution (at the end of the trace) or hide it again (stepped back into the search). */
-  reveal(on) {
-    if (on === this.revealed) return;
-    this.revealed = on;
-    const result = on ? this.pendingResult : null;
-    const message = this.panels.message;
-    message.hidden = !result || result.found || !result.message;
-    message.textContent = result && !result.found ? sentence(result.message || "") : "";
-    this.panels.wait.hidden = on || this.runId === null;
-    this.panels.body.hidden = !(result && result.found);
-    this.showSolutionStats(result);
-    if (result) this.replay.load(result);
-    else {
-      this.replay.clear();
-      if (this.mode === "replay") this.mode = this.runId ? "search" : "idle";
-    }
-  }
-
-  showSolutionStats(result) {
-    setNumber(this.panels.insertions, result?.found ? result.insertions : null);
-    setNumber(this.panels.walkedCells, result?.found ? result.walked_cells : null);
-  }
-
-  /** The canvas shows the solution; `fromUser`: a replay control was used (pause the trace). */
-  enterReplay(fromUser = true) {
-    if (!this.replay.loaded) return;
-    if (fromUser && this.player.playing) this.player.pause();
-    if (this.mode === "replay") return;
-    this.mode = "replay";
+  replayEntered(fromUser) {
     this.shownAt = this.search.position;
-    this.replay.show(this.replay.step);
+    super.replayEntered(fromUser);
   }
 
   // ---- what the shell shows for it -------------------------------------------------------------

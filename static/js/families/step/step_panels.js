@@ -4,6 +4,7 @@
 // the search trace has been played to its end. Returns the roots and the elements the view fills.
 
 import { el } from "../../dom.js";
+import { replayButtons, solutionPanel } from "../move_replay.js";
 
 export const MODE_LABELS = { both: "Maze + layers", board: "Maze", layers: "Layers" };
 
@@ -27,38 +28,18 @@ export function buildStepPanels() {
     }),
   );
 
-  const parts = {
-    modes,
-    message: el("p", { class: "notice", testid: "step-message", role: "status", hidden: true }),
-    wait: el("p", {
-      class: "hint", testid: "solution-wait", hidden: true,
-      text: "The solution appears when the search trace reaches its end (the End key, or the last-step button under the board).",
-    }),
-    prev: el("button", { type: "button", testid: "replay-prev", title: "Previous move", text: "◀ Prev" }),
-    play: el("button", { type: "button", class: "replay-play", testid: "replay-play", text: "▶ Play moves" }),
-    next: el("button", { type: "button", testid: "replay-next", title: "Next move", text: "Next ▶" }),
-    position: el("span", { class: "replay-position", testid: "replay-position" }),
-    moves: el("ol", { class: "moves", testid: "moves", "aria-label": "The solution's moves" }),
-  };
-  parts.body = el("div", { class: "solution-body", hidden: true },
-    el("div", { class: "replay", role: "group", "aria-labelledby": replayTitle },
-      parts.prev, parts.play, parts.next, parts.position),
-    parts.moves,
-  );
-  parts.right = el("section", { class: "family-result" },
-    el("h3", { id: replayTitle, testid: "replay-title", text: "Solution (move by move)" }),
-    parts.message,
-    parts.wait,
-    parts.body,
-  );
+  const parts = solutionPanel({
+    title: "Solution (move by move)",
+    titleId: replayTitle,
+    messageTestid: "step-message",
+    waitText: "The solution appears when the search trace reaches its end (the End key, or the last-step button under the board).",
+    listLabel: "The solution's moves",
+  });
+  parts.modes = modes;
+  parts.right = parts.root;
   parts.left = left;
   // Presentation mode hides the side panels: the same replay controls in a bar above the board.
-  parts.bar = {
-    prev: el("button", { type: "button", testid: "bar-replay-prev", title: "Previous move", text: "◀ Prev" }),
-    play: el("button", { type: "button", class: "replay-play", testid: "bar-replay-play", text: "▶ Play moves" }),
-    next: el("button", { type: "button", testid: "bar-replay-next", title: "Next move", text: "Next ▶" }),
-    position: el("span", { class: "replay-position", testid: "bar-replay-position" }),
-  };
+  parts.bar = replayButtons("bar-replay");
   parts.banner = el("div", { class: "replay", role: "group", "aria-label": "Solution replay", testid: "bar-replay", hidden: true },
     el("strong", { text: "Solution replay" }), parts.bar.prev, parts.bar.play, parts.bar.next, parts.bar.position);
   return parts;

@@ -1,11 +1,12 @@
 // The step-cycle ("1-2-3") maze family's view: the maze on its own canvas with one mark per phase in
 // every cell, the state space beside it as one layer per phase, what the search is doing at the
 // player's position in the trace (the state being expanded and the jumps it generates), and after
-// the run the solution as jumps, replayed move by move beside its move list. The interface is the one
-// documented in ../index.js; every bit of state lives on the instance.
+// the run the solution as jumps, replayed move by move beside its move list. The interface is
+// FamilyView's (../family_view.js), the search and the solution's reveal SolutionView's
+// (../solution_view.js); every bit of state lives on the instance.
 
-import { number, sentence, sizeText } from "../../format.js";
-import { animationScale } from "../../player.js";
+import { number, sizeText } from "../../format.js";
+import { SolutionView } from "../solution_view.js";
 import {
   BLANK, GOAL, START, boardOf, cycleProblem, cycleText, decodeState, directionWord, estimate,
 } from "./step_board.js";
@@ -18,7 +19,6 @@ import { StepReplay } from "./step_replay.js";
 import { STATUS, StepSearch } from "./step_search.js";
 
 const DEFAULT_CYCLE = [1, 2, 3];
-// The replay's jump durations for each of the player's pace presets (1 = as designed).
 const STATUS_WORDS = {
   [STATUS.OPEN]: "frontier", [STATUS.CLOSED]: "expanded", [STATUS.UPDATED]: "frontier (cheaper g)",
   [STATUS.OPEN_B]: "back frontier", [STATUS.CLOSED_B]: "back expanded", [STATUS.UPDATED_B]: "back frontier (cheaper g)",
@@ -27,7 +27,7 @@ const STATUS_WORDS = {
 const rc = (r, c) => `(${r}, ${c})`;
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-export class StepView {
+export class StepView extends SolutionView {
   // Where the shell puts this family's option controls: the cycle in a section of its own, the rest
   // under the algorithm menu; muted notes after labels.
   static formLayout = {
@@ -38,21 +38,17 @@ export class StepView {
   };
   static sizeUnit = "cells"; // sizes are width × height in cells
 
-  /** @param {{canvas: HTMLCanvasElement, hosts: {left, right, banner}, timeline, player, shell}} args */
-  constructor({ canvas, hosts, timeline, player, shell }) {
-    Object.assign(this, { canvas, hosts, timeline, player, shell });
-    this.wideRight = true; // the move list beside the figures
-    this.renderer = new StepRenderer(canvas);
+  /** @param {import("../family_view.js").FamilyViewArgs} args */
+  constructor(args) {
+    super(args);
+    this.renderer = new StepRenderer(this.canvas);
     this.renderer.onHover = (hit) => this.hovered(hit);
     this.search = new StepSearch();
-    this.info = null;
     this.board = null;
     this.runId = null;
     this.run = null; // {algorithm, options, cycle, heuristic, weight}
     this.idleCycle = DEFAULT_CYCLE; // the cycle the idle board shows (the form's, when valid)
-    this.mode = "both";
-    this.pendingResult = null;
-    this.revealed = false;
+    this.layoutMode = "both"; // what the board shows: the maze, the layers or both (step_layout.js MODES)
     this.solutionCaption = "";
     this.legendHost = null;
     this.panels = buildStepPanels();
@@ -62,31 +58,12 @@ export class StepView {
     this.replay = new StepReplay({
       renderer: this.renderer,
       list: this.panels.moves,
-      controls: [
-        { prev: this.panels.prev, next: this.panels.next, play: this.panels.play, position: this.panels.position },
-        this.panels.bar,
-      ],
-      speedScale: () => this.animationScale(),
+      controls: [this.panels.buttons, this.panels.bar],
+      speedScale: () => this.speedScale(),
       onShow: (step, overview) => this.replayShown(step, overview),
     });
-    // What the Player drives besides the search state: a "renderer" that redraws the scene.
-    this.traceView = {
-      paint: null,
-      repaintAll: () => this.traceChanged(),
-      requestDraw: () => this.traceChanged(),
-      drawNow: () => this.traceChanged(),
-    };
-    this.setMode(this.mode);
+    this.setMode(this.layoutMode);
     this.editor = stepEditor(this);
-  }
-
-  /** What the trace Player drives: the search state and the trace's "renderer". */
-  playerTarget() {
-    return { state: this.search, renderer: this.traceView };
-  }
-
-  get active() {
-    return this.info !== null;
   }
 
   get cycle() {
@@ -94,11 +71,6 @@ export class StepView {
   }
 
   // ---- entering and leaving ----------------------------------------------------------------------
-
-  /** Nothing to fetch: the puzzle info holds the board. */
-  async prepare() {
-    return {};
-  }
 
   /** Show a step maze (puzzle info from the API): its canvas is in the board now (`edited`: changed). */
   enter(info, { edited = false } = {}) {
@@ -109,28 +81,21 @@ export class StepView {
     this.pendingResult = null;
     this.idleCycle = this.validCycle(this.shell.option("cycle")) || this.fileCycle();
     this.search.resize(0, this.idleCycle.length); // sized by the first run (a big board's arrays are large)
-    this.reveal(false);
+    this.hideSolution();
     this.panels.right.hidden = true; // no run, no solution to speak of
-    this.hosts.left.append(this.panels.left, this.editor.panel);
+    this.place(this.hosts.left, this.panels.left, this.editor.panel);
     this.editor.reset({ edited });
-    this.hosts.right.append(this.panels.right);
-    this.hosts.banner.append(this.panels.banner);
+    this.place(this.hosts.right, this.panels.right);
+    this.place(this.hosts.banner, this.panels.banner);
     this.showBar();
     this.renderer.setActive(true);
     this.renderer.setPuzzle(this.board, this.idleCycle);
     this.traceChanged();
   }
 
-  /** Another view takes the board: stop drawing and take the panels away. */
   leave() {
-    this.info = null;
+    super.leave();
     this.runId = null;
-    this.replay.clear();
-    this.renderer.setActive(false);
-    this.panels.left.remove();
-    this.editor.panel.remove();
-    this.panels.right.remove();
-    this.panels.banner.remove();
   }
 
   /** The page's text size or layout changed: draw again (titles and captions follow the text size). */
@@ -147,16 +112,12 @@ export class StepView {
 
   setMode(mode) {
     if (!MODES.includes(mode)) return;
-    this.mode = mode;
+    this.layoutMode = mode;
     for (const [name, button] of Object.entries(this.panels.modes)) button.setAttribute("aria-pressed", String(name === mode));
     this.renderer.setMode(mode);
   }
 
   // ---- options -----------------------------------------------------------------------------------
-
-  viewOptions() {
-    return {};
-  }
 
   fileCycle() {
     return this.validCycle(this.info?.cycle) || DEFAULT_CYCLE;
@@ -208,24 +169,20 @@ export class StepView {
     this.traceChanged();
   }
 
-  frame() {}
-
   traceComplete() {
     this.traceChanged();
   }
 
   /** The server's account of the run wins over what was asked (the heuristic it resolved). */
   result(result) {
-    this.pendingResult = result;
     if (this.run && result?.options?.heuristic) this.run.heuristic = result.options.heuristic;
-    this.traceChanged();
+    super.result(result);
   }
 
   /** The Player moved through the trace (or a run began or ended): redraw what it has reached. */
   traceChanged() {
     if (!this.active) return;
-    const atEnd = this.timeline.complete && this.search.position >= this.timeline.length;
-    this.reveal(atEnd && this.pendingResult !== null && this.runId !== null);
+    this.reveal(this.traceAtEnd && this.pendingResult !== null && this.runId !== null);
     this.renderer.setScene({
       scoreMax: Math.max(1, this.timeline.maxValue),
       caption: this.revealed ? this.solutionCaption : this.searchCaption(),
@@ -254,12 +211,7 @@ export class StepView {
     return s.position - 1 === s.currentAt ? `${head}: its jumps come next` : `${head}: no new states`;
   }
 
-  // ---- explain mode (families/index.js) -------------------------------------------------------------
-
-  /** A record's cell is its state (cell * P + phase). */
-  get tracedStates() {
-    return true;
-  }
+  // ---- explain mode (../family_view.js) -----------------------------------------------------------
 
   /** h of a state under the shown run's heuristic (step_board.js estimate), or null. */
   heuristicOf(state) {
@@ -303,21 +255,14 @@ export class StepView {
     return figures;
   }
 
-  // ---- the result and its replay ---------------------------------------------------------------
+  // ---- the result and its replay (../solution_view.js) ------------------------------------------
 
   /** Show the solution (at the end of the trace) or hide it again (stepped back into the search). */
-  reveal(on) {
-    if (on === this.revealed) return;
-    this.revealed = on;
-    const result = on ? this.pendingResult : null;
-    const message = this.panels.message;
-    message.hidden = !result || result.found;
-    const why = result && !result.found
-      ? result.message || (result.stopped ? `stopped: ${result.stopped}` : `the goal cannot be reached with the cycle ${cycleText(this.cycle)}`)
-      : "";
-    message.textContent = sentence(why);
-    this.panels.wait.hidden = on || this.runId === null;
-    this.panels.body.hidden = !(result && result.found);
+  whyNone(result) {
+    return result.message || (result.stopped ? `stopped: ${result.stopped}` : `the goal cannot be reached with the cycle ${cycleText(this.cycle)}`);
+  }
+
+  showSolution(result, why) {
     if (result && result.found) {
       this.solutionCaption = "Solution: the start is a goal, no move needed";
       this.replay.load(result); // draws the solution and sets the caption (when it has moves)
@@ -339,11 +284,6 @@ export class StepView {
       this.solutionCaption = `Solution: move ${step} of ${n}, ${m.length} ${directionWord(m.direction)} ${rc(...m.from)} → ${rc(...m.to)}`;
     }
     this.renderer.setScene({ caption: this.solutionCaption });
-  }
-
-  /** Replay durations from the trace player's pace (player.js's rule, shared by every view). */
-  animationScale() {
-    return animationScale(this.player.speed, this.player.preset);
   }
 
   // ---- the hover read-out ------------------------------------------------------------------------

@@ -3,11 +3,11 @@
 // expanded (its tile ringed and drawn turned, with a quarter-turn animation) and the water's route
 // to it (reconstructed from the trace; under free flow the frames' snapshots say which tiles it
 // passes); after the run the solution replayed turn by turn and then the water flowing, beside its
-// list of turns. The interface is the one documented in ../index.js, and
-// every bit of state lives on the instance.
+// list of turns. The interface is FamilyView's (../family_view.js), the search and the solution's
+// reveal SolutionView's (../solution_view.js); every bit of state lives on the instance.
 
-import { number, sentence, sizeText } from "../../format.js";
-import { animationScale } from "../../player.js";
+import { number, sizeText } from "../../format.js";
+import { SolutionView } from "../solution_view.js";
 import {
   boardOf, decodeG, decodeState, sideAfter, solutionOf, tileName, timesWord, waterRoute,
 } from "./zenji_board.js";
@@ -27,7 +27,7 @@ const FLOW_WORDS = {
 
 const mod4 = (k) => ((k % 4) + 4) % 4;
 
-export class ZenjiView {
+export class ZenjiView extends SolutionView {
   // The flow has a section of its own ("Water"); the rest goes under the algorithm menu.
   static formLayout = {
     title: "Water",
@@ -37,64 +37,32 @@ export class ZenjiView {
   };
   static sizeUnit = "tiles"; // sizes are width × height in tiles
 
-  /** @param {{canvas: HTMLCanvasElement, hosts: {left, right, banner}, timeline, player, shell}} args */
-  constructor({ canvas, hosts, timeline, player, shell }) {
-    Object.assign(this, { canvas, hosts, timeline, player, shell });
-    this.wideRight = true; // the list of turns needs the room
-    this.renderer = new ZenjiRenderer(canvas);
+  /** @param {import("../family_view.js").FamilyViewArgs} args */
+  constructor(args) {
+    super(args);
+    this.renderer = new ZenjiRenderer(this.canvas);
     this.renderer.onHover = (tile) => this.tileHovered(tile);
     this.search = new ZenjiSearch();
-    this.info = null;
     this.board = null;
     this.run = null; // {id, algorithm, options, flow}: the run shown
-    this.mode = "idle"; // "idle" (no run yet) | "search" (the trace) | "replay" (the solution)
     this.shown = null; // {position, expanded, current}: the trace position on the canvas
-    this.pendingResult = null;
-    this.revealed = false;
     this.autoPlayed = false; // the solution plays by itself once a run, when the trace first ends
     this.panels = buildZenjiPanels();
     this.replay = new ZenjiReplay({
       renderer: this.renderer,
       list: this.panels.moves,
-      prev: this.panels.prev,
-      next: this.panels.next,
-      play: this.panels.play,
-      position: this.panels.position,
+      controls: [this.panels.buttons],
       speedScale: () => this.speedScale(),
       onActivate: () => this.enterReplay(),
     });
-    // What the Player drives besides the search state: a "renderer" that draws the expanded state.
-    this.traceView = {
-      paint: () => {},
-      repaintAll: () => this.traceChanged(true),
-      requestDraw: () => this.traceChanged(),
-      drawNow: () => this.traceChanged(),
-    };
     this.editor = zenjiEditor(this);
-  }
-
-  playerTarget() {
-    return { state: this.search, renderer: this.traceView };
-  }
-
-  get active() {
-    return this.info !== null;
   }
 
   get runId() {
     return this.run ? this.run.id : null;
   }
 
-  speedScale() {
-    return animationScale(this.player.speed, this.player.preset);
-  }
-
   // ---- entering and leaving ----------------------------------------------------------------------
-
-  /** Nothing to fetch: the puzzle info holds the board. */
-  async prepare() {
-    return {};
-  }
 
   enter(info, { edited = false } = {}) {
     this.info = info;
@@ -104,11 +72,10 @@ export class ZenjiView {
     this.shown = null;
     this.pendingResult = null;
     this.search.setSize(this.board.rows * this.board.cols);
-    this.revealed = undefined;
-    this.reveal(false);
+    this.hideSolution();
     this.panels.root.hidden = true; // no run, no solution to speak of
-    this.hosts.right.append(this.panels.root);
-    this.hosts.left.append(this.editor.panel);
+    this.place(this.hosts.right, this.panels.root);
+    this.place(this.hosts.left, this.editor.panel);
     this.editor.reset({ edited });
     this.renderer.textScale = this.shell.textScale();
     this.renderer.setActive(true);
@@ -117,12 +84,8 @@ export class ZenjiView {
   }
 
   leave() {
-    this.info = null;
+    super.leave();
     this.run = null;
-    this.replay.clear();
-    this.renderer.setActive(false);
-    this.panels.root.remove();
-    this.editor.panel.remove();
     this.shell.setHover("");
   }
 
@@ -133,10 +96,6 @@ export class ZenjiView {
   }
 
   // ---- options -----------------------------------------------------------------------------------
-
-  viewOptions() {
-    return {};
-  }
 
   /** The flow the form would run with (the puzzle's when the form has none). */
   formFlow() {
@@ -189,8 +148,6 @@ export class ZenjiView {
     }
   }
 
-  traceComplete() {}
-
   /**
    * A trace value as {turns, tiles}, tiles counting the source. The contract's g counts the source;
    * a trace whose start state has g = 0 (the generic engines start there) counts only the tiles
@@ -212,14 +169,8 @@ export class ZenjiView {
 
   /** The Player moved through the trace: redraw the state it has reached. */
   traceChanged(force = false) {
-    if (!this.active) return;
+    if (!this.active || this.revealAtEnd()) return;
     const search = this.search;
-    const atEnd = this.timeline.complete && search.position >= this.timeline.length;
-    this.reveal(atEnd && this.pendingResult !== null);
-    if (atEnd && this.replay.loaded) {
-      if (this.mode !== "replay") this.enterReplay(false);
-      return;
-    }
     if (!this.run) {
       this.mode = "idle";
       this.showIdle();
@@ -232,7 +183,7 @@ export class ZenjiView {
     this.shown = { position: search.position, expanded: search.expanded, current: search.current };
     const scene = this.searchScene();
     const current = search.current;
-    if (atEnd && this.pendingResult && !this.pendingResult.found) {
+    if (this.traceAtEnd && this.pendingResult && !this.pendingResult.found) {
       scene.caption = this.pendingResult.stopped
         ? `The search stopped: ${this.pendingResult.stopped}`
         : "Search over: no turns make the water reach the drain";
@@ -322,8 +273,7 @@ export class ZenjiView {
     return text;
   }
 
-  /** The state being expanded at the playhead: turns and tiles so far, and its tile's rotation. */
-  // ---- explain mode (families/index.js) -------------------------------------------------------------
+  // ---- explain mode (../family_view.js) -----------------------------------------------------------
 
   /** Downhill, a record's cell (tile * 4 + rotation) is its state; under free flow the tiles passed are not. */
   get tracedStates() {
@@ -337,6 +287,7 @@ export class ZenjiView {
     return `(${Math.floor(tile / cols)}, ${tile % cols}) turned ${state & 3}`;
   }
 
+  /** The state being expanded at the playhead: turns and tiles so far, and its tile's rotation. */
   playheadFigures() {
     if (!this.run) return [];
     const search = this.search;
@@ -392,58 +343,40 @@ export class ZenjiView {
     this.shell.setHover(parts.join(" · "));
   }
 
-  // ---- the result and its replay ---------------------------------------------------------------
+  // ---- the result and its replay (../solution_view.js) ------------------------------------------
 
-  /** The result is kept until the trace is played to its end (the end tells the story's ending). */
-  result(result) {
-    this.pendingResult = result;
-    this.traceChanged(true);
+  whyNone(result) {
+    return result.message || (result.stopped ? `stopped: ${result.stopped}` : "no turns make the water reach the drain");
   }
 
-  /** Show the solution (at the end of the trace) or hide it again (stepped back into the search). */
-  reveal(on) {
-    if (on === this.revealed) return;
-    this.revealed = on;
-    const result = on ? this.pendingResult : null;
-    const message = this.panels.message;
-    const none = result && !result.found;
-    message.hidden = !none;
-    message.textContent = none ? sentence(result.message || (result.stopped ? `stopped: ${result.stopped}` : "no turns make the water reach the drain")) : "";
-    this.panels.wait.hidden = on || !this.run;
-    this.panels.body.hidden = !(result && result.found);
+  showSolution(result, why) {
     const solution = result?.found ? solutionOf(result, this.board) : null;
     const set = (node, value) => {
       node.textContent = value === null || value === undefined ? "—" : String(value);
       node.classList.toggle("none", value === null || value === undefined);
     };
-    set(this.panels.turns, solution ? solution.cost : null);
-    set(this.panels.turnedTiles, solution ? solution.moves.length : null);
-    set(this.panels.waterTiles, solution ? solution.tiles : null);
+    const { turns, turnedTiles, waterTiles } = this.panels.figures;
+    set(turns, solution ? solution.cost : null);
+    set(turnedTiles, solution ? solution.moves.length : null);
+    set(waterTiles, solution ? solution.tiles : null);
     if (solution) this.replay.load(solution, this.board);
-    else {
-      this.replay.clear();
-      if (this.mode === "replay") this.mode = this.run ? "search" : "idle";
-    }
+    else super.showSolution(null, why);
   }
 
   /**
-   * The canvas shows the solution; `fromUser`: a replay control was used (pause the trace). The
-   * first time a run's trace ends, the solution plays by itself: the turns, then the water.
+   * The first time a run's trace ends, the solution plays by itself: the turns, then the water.
+   * Back at the end later: the solved board, the water flowing.
    */
-  enterReplay(fromUser = true) {
-    if (!this.replay.loaded) return;
-    if (fromUser && this.player.playing) this.player.pause();
-    if (this.mode === "replay") return;
-    this.mode = "replay";
+  replayEntered(fromUser) {
     this.shown = null;
     if (!fromUser && !this.autoPlayed) {
       this.autoPlayed = true;
       this.replay.show(0);
       this.replay.play();
     } else if (!fromUser) {
-      this.replay.show(this.replay.steps); // back at the end: the solved board, the water flowing
+      this.replay.show(this.replay.count);
     } else {
-      this.replay.show(this.replay.step);
+      super.replayEntered(fromUser);
     }
   }
 

@@ -1,0 +1,346 @@
+// @ts-check
+// The interface between the page and a puzzle family's view, as a base class: every member the page
+// shell (../app.js), a comparison panel (../compare/panel.js), explain mode (../explain/panel.js),
+// share and export, an editor (../edit/click_editor.js) or the generator dialog
+// (../making/generate_dialog.js) calls on a view, each with its default. A family's view extends
+// FamilyView and overrides what it does differently; the shell knows only this interface.
+
+/**
+ * Containers for the family's panels.
+ * @typedef {object} ViewHosts
+ * @property {HTMLElement} left  the left column, under the algorithm
+ * @property {HTMLElement} right  the right column, under the stats
+ * @property {HTMLElement} banner  the centre, above the board
+ * @property {HTMLElement | null} [boardTools]  the buttons over the board (the single view's only)
+ */
+
+/**
+ * What a view may ask of the page: the shell (app.js `shell`; a comparison panel's is
+ * compare/panel.js `viewShell()`, whose editing calls do nothing).
+ * @typedef {object} ViewShell
+ * @property {(name: string) => any} option  a form option's value
+ * @property {(name: string, value: any) => void} setOption  set a form option
+ * @property {(message: string) => void} showError  show an error ("" clears it)
+ * @property {(text: string) => void} setBusy  say what the page is waiting for
+ * @property {(text: string) => void} setHover  the hover read-out under the board ("" hides it)
+ * @property {() => number} toolsWidth  CSS px the buttons over the board cover on its right
+ * @property {() => void} optionsChanged  a view option (viewOptions) changed: the shown run is
+ *   marked as the previous one
+ * @property {(ops: object[], how?: {reload?: boolean, key?: string}) => void} edit  send edit
+ *   operations to the server (../edit/edit_session.js)
+ * @property {(redo: object[], undo: object[], reload?: boolean) => void} remember  an edit for
+ *   Undo/Redo (../edit/history.js)
+ * @property {() => HTMLButtonElement[]} historyButtons  an Undo and a Redo button for an editor's panel
+ * @property {() => number} textScale  1, or more with the page's large text (numbers drawn on the canvas)
+ */
+
+/**
+ * The trace player a view is given (../player.js, or a comparison's clock facade).
+ * @typedef {object} ViewPlayer
+ * @property {boolean} playing
+ * @property {number} speed  steps a second (Infinity: as fast as it goes)
+ * @property {string | null} preset  the pace preset's name, or null for a fixed speed
+ * @property {() => void} pause
+ */
+
+/**
+ * The constructor's argument.
+ * @typedef {object} FamilyViewArgs
+ * @property {HTMLCanvasElement} canvas  this view's own canvas, put in the board by the shell before
+ *   enter() and taken out after leave()
+ * @property {ViewHosts} hosts
+ * @property {import("../timeline.js").Timeline} timeline  the run's records
+ * @property {ViewPlayer} player
+ * @property {ViewShell} shell
+ */
+
+/**
+ * What the Player drives (../player.js chooses the cheapest way to any step).
+ * @typedef {object} PlayerTarget
+ * @property {{reset(): void, apply(timeline: any, from: number, to: number, paint?: Function | null): void,
+ *   status: {length: number}, snapshot?(): any, restore?(keyframe: any): void, snapshotBytes?: number,
+ *   undo?(timeline: any, from: number, to: number, paint: Function | null): void}} state
+ *   reset/apply/status.length; optional, for fast scrubbing on long traces: snapshot() → a keyframe
+ *   (copies), restore(keyframe) (into the same arrays), snapshotBytes (one keyframe's size: the
+ *   Player keeps at most its budget of them), undo(timeline, from, to, paint) takes records
+ *   [from, to) back, newest first. Without them a step back replays from record 0.
+ * @property {{paint: ((cell: number) => void) | null, repaintAll(): void, requestDraw(): void, drawNow(): void}} renderer
+ */
+
+/**
+ * A figure of the state at the playhead.
+ * @typedef {{key: string, label: string, value: number | null, def: string}} PlayheadFigure
+ */
+
+/**
+ * Where the shell puts the family's option controls: `own` rows in a section of the family's own
+ * (titled `title`, else the family's title; a row of names sits side by side), `shared` rows side by
+ * side under the algorithm menu (every other option goes there too, in schema order); a note
+ * follows an option's label, muted.
+ * @typedef {{title?: string, own: string[][], shared?: string[][], notes?: Object<string, string>}} FormLayout
+ */
+
+/**
+ * A puzzle family's view. No module-level mutable state: the shell may hold several instances (a
+ * comparison shows 2–4 of one family side by side), each with its own canvas, Timeline and Player.
+ */
+export class FamilyView {
+  /** @type {FormLayout} */
+  static formLayout = { own: [], shared: [], notes: {} };
+
+  /** The unit of the puzzle's width × height ("cells", "tiles"): sizes read "W × H unit". */
+  static sizeUnit = "cells";
+
+  /**
+   * True when the view replays how a generated board was made (playMaking): the generator dialog
+   * offers it then.
+   */
+  static playsMaking = false;
+
+  /** @param {FamilyViewArgs} args */
+  constructor({ canvas, hosts, timeline, player, shell }) {
+    this.canvas = canvas;
+    this.hosts = hosts;
+    this.timeline = timeline;
+    this.player = player;
+    this.shell = shell;
+    /** @type {any} the puzzle shown (its info from the API), null when none */
+    this.info = null;
+    /** @type {Element[]} the panels put into the hosts (place), taken away by leave() */
+    this.placed = [];
+  }
+
+  /** A puzzle is shown (entered and not left): an editor acts only then. */
+  get active() {
+    return this.info !== null;
+  }
+
+  /** True: the right column widens (long panels there). */
+  get wideRight() {
+    return false;
+  }
+
+  /** True: the board's zoom buttons apply (fit, zoomBy). */
+  get zoomable() {
+    return false;
+  }
+
+  // ---- entering and leaving ----------------------------------------------------------------------
+
+  /**
+   * Fetch what enter() needs without changing the page; an ApiError says what went wrong.
+   * @param {any} _info  the puzzle's info
+   * @returns {Promise<object>} data handed to enter()
+   */
+  async prepare(_info) {
+    return {};
+  }
+
+  /**
+   * Show the puzzle: start drawing, put the panels into the hosts.
+   * @param {any} info  the puzzle's info
+   * @param {any} _data  what prepare() gave, with `edited: true` for the same board after an edit
+   */
+  enter(info, _data) {
+    this.info = info;
+  }
+
+  /** Stop drawing (no frame after this), take the panels away. */
+  leave() {
+    this.info = null;
+    this.unplace();
+  }
+
+  /**
+   * Put the view's panels into a host (enter()); unplace() takes them away again.
+   * @param {HTMLElement} host
+   * @param {...Element} nodes
+   */
+  place(host, ...nodes) {
+    host.append(...nodes);
+    this.placed.push(...nodes);
+  }
+
+  /** Take away every panel placed. */
+  unplace() {
+    for (const node of this.placed) node.remove();
+    this.placed = [];
+  }
+
+  /**
+   * What the trace Player drives.
+   * @returns {PlayerTarget}
+   */
+  playerTarget() {
+    throw new Error(`${this.constructor.name} has no playerTarget()`);
+  }
+
+  // ---- the board's tools and the page's layout ---------------------------------------------------
+
+  /** Fit the board to its box (the zoom buttons; when zoomable). */
+  fit() {}
+
+  /**
+   * Zoom the board by `factor` about its centre (the zoom buttons; when zoomable).
+   * @param {number} _factor
+   */
+  zoomBy(_factor) {}
+
+  /** The page's text size or layout changed (large text, presentation mode). */
+  refit() {}
+
+  // ---- options -----------------------------------------------------------------------------------
+
+  /**
+   * Values of the schema options whose control is "view", i.e. the board (grid: start, goal).
+   * @returns {Object<string, any>}
+   */
+  viewOptions() {
+    return {};
+  }
+
+  /**
+   * Take such values chosen in another view of the puzzle (the comparison's panels show and run with
+   * the single view's start and goal).
+   * @param {Object<string, any>} _values
+   */
+  useViewOptions(_values) {}
+
+  /**
+   * A form control changed; form.get/set adjust others.
+   * @param {string} _name
+   * @param {any} _value
+   * @param {{get(name: string): any, set(name: string, value: any): void}} _form
+   */
+  optionChanged(_name, _value, _form) {}
+
+  /**
+   * @returns {string | null} null when a run can start, else the message to show
+   */
+  checkReady() {
+    return null;
+  }
+
+  // ---- a run -------------------------------------------------------------------------------------
+
+  /**
+   * A run began (the timeline and player were just reset).
+   * @param {any} _runId
+   * @param {{algorithm?: string, options?: Object<string, any>, instant?: boolean}} _run  `instant`:
+   *   the editor's re-solve, to be shown at its end, not replayed
+   */
+  runStarted(_runId, _run) {}
+
+  /**
+   * A raw run_frame, after its records went into the timeline.
+   * @param {any} _msg
+   */
+  frame(_msg) {}
+
+  /**
+   * run_done's result (show what it found only at the end of the trace: the player's position
+   * reaching timeline.length with timeline.complete).
+   * @param {any} _result
+   */
+  result(_result) {}
+
+  /** Every record of the run has arrived. */
+  traceComplete() {}
+
+  /**
+   * The family's figures of the state at the player's position (the grid's g, h, f; the
+   * labyrinth's g). The shell counts expanded/generated/frontier itself.
+   * @returns {PlayheadFigure[]}
+   */
+  playheadFigures() {
+    return [];
+  }
+
+  /**
+   * Fill the legend under the board.
+   * @param {HTMLElement} container
+   * @param {{algorithm?: string}} _run
+   */
+  legend(container, _run) {
+    container.replaceChildren();
+  }
+
+  /**
+   * A run's options in words ("manhattan heuristic, weight 1 · 4 directions"), after the algorithm's
+   * name on the board, the panel and the verdict's tooltip.
+   * @param {string} _algorithm
+   * @param {Object<string, any>} _options
+   * @returns {string}
+   */
+  describeRun(_algorithm, _options) {
+    return "";
+  }
+
+  // ---- editing and generating --------------------------------------------------------------------
+
+  /**
+   * The server confirmed an edit that was not reloaded: the new puzzle's info (its id); what is drawn
+   * is already ahead of it when `pending` (more edits on the way).
+   * @param {any} _info
+   * @param {boolean} _pending
+   */
+  puzzleEdited(_info, _pending) {}
+
+  /**
+   * What enter() needs to show the board as it is now (the comparison's panels), or null: prepare().
+   * @returns {object | null}
+   */
+  currentData() {
+    return null;
+  }
+
+  /**
+   * Show an undo's or redo's operations at once (the shell sends them too).
+   * @param {object[]} _ops
+   */
+  applyEdits(_ops) {}
+
+  /**
+   * Replay how a generated board was made (when the class's playsMaking).
+   * @param {any} _generated  the generator's record of its steps
+   */
+  playMaking(_generated) {}
+
+  // ---- explain mode (../explain/panel.js: the frontier rebuilt from the trace at the playhead) ----
+
+  /** False when a record's cell does not name its state: the frontier cannot be rebuilt then. */
+  get tracedStates() {
+    return true;
+  }
+
+  /**
+   * A record's state in words: "(3, 4)", "(3, 4) phase 1".
+   * @param {number} cell
+   * @returns {string}
+   */
+  stateLabel(cell) {
+    return `state ${cell}`;
+  }
+
+  /**
+   * h of a state under the shown run's heuristic, or null when the view cannot tell: greedy and A*
+   * order their frontier by (f, h, insertion order), so without it the frontier is listed by g only.
+   * @param {number} _cell
+   * @returns {number | null}
+   */
+  heuristicOf(_cell) {
+    return null;
+  }
+
+  /**
+   * The cost of a move as the server computes it (float64), or null when the view cannot tell: g is
+   * then summed along the expansions exactly, where the trace's float32 g could tie two f the server
+   * tells apart (the grid's √2 diagonals); checked against the trace.
+   * @param {number} _from
+   * @param {number} _to
+   * @returns {number | null}
+   */
+  stepCost(_from, _to) {
+    return null;
+  }
+}

@@ -1,0 +1,130 @@
+// The shared part of the views whose search is drawn as a scene at the trace's position (not cell by
+// cell) and whose result is a solution replayed beside the board (../move_replay.js): the labyrinth,
+// the step-cycle maze and Zenji. The Player drives the family's search state and a stand-in renderer
+// that redraws the scene; the result waits until the trace is played to its end, then the solution
+// is revealed (or why there is none) in the panel solutionPanel() built.
+
+import { sentence } from "../format.js";
+import { animationScale } from "../player.js";
+import { FamilyView } from "./family_view.js";
+
+export class SolutionView extends FamilyView {
+  /** @param {import("./family_view.js").FamilyViewArgs} args */
+  constructor(args) {
+    super(args);
+    this.renderer = null; // the family's CanvasRenderer
+    this.search = null; // the family's search state (reset/apply/status.length, position)
+    this.replay = null; // its MoveReplay
+    this.panels = null; // solutionPanel()'s parts: message, wait, body, …
+    this.mode = "idle"; // "idle" (no run yet) | "search" (the trace) | "replay" (the solution)
+    this.pendingResult = null; // the run's result, shown once the trace is played to its end
+    this.revealed = false;
+    // What the Player drives besides the search state: a "renderer" that redraws the scene.
+    this.traceView = {
+      paint: null,
+      repaintAll: () => this.traceChanged(true),
+      requestDraw: () => this.traceChanged(),
+      drawNow: () => this.traceChanged(),
+    };
+  }
+
+  /** The move list needs the room. */
+  get wideRight() {
+    return true;
+  }
+
+  /** What the trace Player drives: the search state and the trace's "renderer". */
+  playerTarget() {
+    return { state: this.search, renderer: this.traceView };
+  }
+
+  /** Another view takes the board: stop drawing and take the panels away. */
+  leave() {
+    super.leave();
+    this.replay.clear();
+    this.renderer.setActive(false);
+  }
+
+  /** Replay durations from the trace player's pace (player.js's rule, shared by every view). */
+  speedScale() {
+    return animationScale(this.player.speed, this.player.preset);
+  }
+
+  /** The Player moved through the trace (or a run began or ended): redraw what it has reached. */
+  traceChanged(_force = false) {}
+
+  /** The Player has reached the end of a complete trace. */
+  get traceAtEnd() {
+    return this.timeline.complete && this.search.position >= this.timeline.length;
+  }
+
+  /**
+   * At the trace's end the result is revealed and, when there is a solution, the canvas shows its
+   * replay: true then (nothing else to draw).
+   */
+  revealAtEnd() {
+    const atEnd = this.traceAtEnd;
+    this.reveal(atEnd && this.pendingResult !== null);
+    if (!atEnd || !this.replay.loaded) return false;
+    if (this.mode !== "replay") this.enterReplay(false);
+    return true;
+  }
+
+  /** The result is kept until the trace is played to its end (the end tells the story's ending). */
+  result(result) {
+    this.pendingResult = result;
+    this.traceChanged(true);
+  }
+
+  /** A new puzzle: no solution shown (whatever the last one showed). */
+  hideSolution() {
+    this.revealed = null;
+    this.reveal(false);
+  }
+
+  /** Show the solution (at the end of the trace) or hide it again (stepped back into the search). */
+  reveal(on) {
+    if (on === this.revealed) return;
+    this.revealed = on;
+    const result = on ? this.pendingResult : null;
+    const why = result && !result.found ? this.whyNone(result) : "";
+    const message = this.panels.message;
+    message.hidden = !why;
+    message.textContent = sentence(why);
+    this.panels.wait.hidden = on || this.runId === null;
+    this.panels.body.hidden = !(result && result.found);
+    this.showSolution(result, why);
+  }
+
+  /** Why a run found no solution, in words ("" says nothing). */
+  whyNone(result) {
+    return result.message || "";
+  }
+
+  /**
+   * Load the solution into the replay (a found `result`), or clear it (`why`: there is none).
+   * @param {any} result  null while the trace has not reached its end
+   * @param {string} _why
+   */
+  showSolution(result, _why) {
+    if (result?.found) this.replay.load(result);
+    else {
+      this.replay.clear();
+      if (this.mode === "replay") this.mode = this.runId !== null ? "search" : "idle";
+    }
+  }
+
+  /** The canvas shows the solution; `fromUser`: a replay control was used (pause the trace). */
+  enterReplay(fromUser = true) {
+    if (!this.replay.loaded) return;
+    if (fromUser && this.player.playing) this.player.pause();
+    if (this.mode === "replay") return;
+    this.mode = "replay";
+    this.replayEntered(fromUser);
+  }
+
+  /** The canvas has just been given to the replay: show where it is. */
+  replayEntered(_fromUser) {
+    this.replay.show(this.replay.step);
+  }
+}
