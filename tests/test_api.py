@@ -7,15 +7,13 @@ import io
 import pytest
 from PIL import Image
 
-from server import create_app
-from server.config import Config
+from tests.helpers import make_app
+from tests.helpers import post_file as upload
 
 
 @pytest.fixture
 def client():
-    config = Config(testing=True, serializer="default", max_upload_bytes=2_000_000, max_pixels=1_000_000)
-    app = create_app(config)
-    return app.test_client()
+    return make_app(max_upload_bytes=2_000_000, max_pixels=1_000_000).test_client()
 
 
 def png_bytes(image: Image.Image) -> bytes:
@@ -36,11 +34,6 @@ def corridor_image(openings_top: tuple[int, ...] = (1,), openings_bottom: tuple[
     for x in openings_bottom:
         image.putpixel((x, height - 1), 255)
     return image
-
-
-def upload(client, data: bytes, filename: str):
-    return client.post("/api/puzzles", data={"file": (io.BytesIO(data), filename)},
-                       content_type="multipart/form-data")
 
 
 def assert_still_serving(client) -> None:

@@ -9,14 +9,13 @@ import io
 import numpy as np
 import pytest
 
-from server import create_app, socketio
-from server.config import Config
-from tests.test_live import pump
+from server import socketio
+from tests.helpers import make_app, pump
 
 
 @pytest.fixture
 def app():
-    return create_app(Config(testing=True, serializer="default", max_pixels=1_000_000))
+    return make_app(max_pixels=1_000_000)
 
 
 @pytest.fixture
@@ -131,8 +130,7 @@ def test_an_unknown_puzzle_is_a_404_in_words(client) -> None:
 
 
 def test_edits_and_re_solves_have_their_own_rate_limits() -> None:
-    app = create_app(Config(testing=True, serializer="default", edits_per_minute=3, resolves_per_minute=2,
-                            runs_per_minute=1))
+    app = make_app(edits_per_minute=3, resolves_per_minute=2, runs_per_minute=1)
     http = app.test_client()
     info = generate(http, kind="random", rows=6, cols=6, seed=1, density=0.0).get_json()
     codes = [edit(http, info["id"], [{"op": "clear"}]).status_code for _ in range(4)]

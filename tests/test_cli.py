@@ -3,19 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(ROOT / "run.py"), *args], capture_output=True, text=True,
-                          cwd=ROOT, timeout=300)
+from tests.helpers import run_cli as cli
 
 
 def test_solve_maze3_prints_the_json_of_the_issue(shared_cases: Path, tmp_path: Path) -> None:

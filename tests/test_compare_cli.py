@@ -11,7 +11,7 @@ import pytest
 
 from server.comparing import COLUMNS, mark_optimal, parse_run_spec, summary_row
 from server.puzzles.errors import PuzzleError
-from tests.test_cli import cli
+from tests.helpers import run_cli as cli
 
 NUMBERS = ("cost", "moves", "expanded", "generated", "max_frontier")
 

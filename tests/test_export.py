@@ -13,20 +13,16 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from server import create_app
 from server.config import Config
 from server.exporting import file_stem, gif_durations
 from server.puzzles.animation import PATH_I, CellBoard, frame_positions, frame_size, search_frames
 from server.search.events import CLOSE, OPEN, PATH
 from server.search.trace import Trace
 from server.services import services
+from tests.helpers import make_app
 
 FINAL = ("done", "error", "cancelled")
 PATH_RGB = (0xD5, 0x5E, 0x00)
-
-
-def make_app(**overrides):
-    return create_app(Config(testing=True, serializer="default", **overrides))
 
 
 @pytest.fixture

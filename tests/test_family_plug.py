@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 import run
-from server import create_app, socketio
-from server.config import Config
+from server import socketio
 from server.puzzles import registry
 from server.puzzles.errors import PuzzleError
+from tests.helpers import make_app
 from tests.toy_family import EXAMPLE, TOY
 
 
@@ -30,7 +30,7 @@ def toy():
 
 @pytest.fixture
 def app(toy):
-    return create_app(Config(testing=True, serializer="default", frame_records=4, frame_window=2))
+    return make_app(frame_records=4, frame_window=2)
 
 
 def test_detected_loaded_and_validated(toy) -> None:

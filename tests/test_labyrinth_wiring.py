@@ -2,30 +2,24 @@
 
 from __future__ import annotations
 
-import io
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from server import create_app, socketio
-from server.config import Config
-from tests.test_live import pump
-
-ROOT = Path(__file__).resolve().parents[1]
+from server import socketio
+from tests.helpers import make_app, post_file, pump
+from tests.helpers import run_cli as cli
 
 
 @pytest.fixture
 def app():
-    return create_app(Config(testing=True, serializer="default", frame_records=16, frame_window=4))
+    return make_app(frame_records=16, frame_window=4)
 
 
 def upload(client, path: Path, **fields):
-    data = {"file": (io.BytesIO(path.read_bytes()), path.name), **{k: str(v) for k, v in fields.items()}}
-    return client.post("/api/puzzles", data=data, content_type="multipart/form-data")
+    return post_file(client, path.read_bytes(), path.name, **fields)
 
 
 def test_upload_and_solve_puzzle_6(app, shared_cases: Path) -> None:
@@ -83,11 +77,8 @@ def test_live_run_streams_snapshots_of_expanded_states(app, shared_cases: Path) 
 
 
 def test_cli_solves_and_lists_moves(shared_cases: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "run.py"), "solve", str(shared_cases / "labyrinth/Puzzle_6.csv"),
-         "--algorithm", "astar", "--moves", "combined", "--start-col", "1", "--goal-col", "2", "--json"],
-        capture_output=True, text=True, cwd=ROOT, timeout=120,
-    )
+    done = cli("solve", str(shared_cases / "labyrinth/Puzzle_6.csv"),
+               "--algorithm", "astar", "--moves", "combined", "--start-col", "1", "--goal-col", "2", "--json")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["family"] == "labyrinth" and result["cost"] == 3
@@ -96,7 +87,7 @@ def test_cli_solves_and_lists_moves(shared_cases: Path) -> None:
 
 
 def test_the_search_limit_applies_and_is_shown(shared_cases: Path) -> None:
-    app = create_app(Config(testing=True, serializer="default", max_expanded_generic=50))
+    app = make_app(max_expanded_generic=50)
     client = app.test_client()
     info = upload(client, shared_cases / "labyrinth/Puzzle_middle_large_3.csv").json
     result = client.post(f"/api/puzzles/{info['id']}/solve", json={"algorithm": "bfs"}).json

@@ -2,55 +2,16 @@
 
 from __future__ import annotations
 
-import time
-
-import numpy as np
 import pytest
 
-from server import create_app, socketio
-from server.config import Config
-from server.puzzles.grid.model import GridMaze
+from server import socketio
 from server.services import services
-
-
-def open_maze(height: int, width: int) -> GridMaze:
-    cells = np.ones((height, width), np.uint8)
-    return GridMaze(cells, [0], [height * width - 1])
+from tests.helpers import live_app, make_app, open_maze, pump, pump_acking, pump_quietly, records, wait_idle
 
 
 @pytest.fixture
 def app():
-    app = create_app(Config(testing=True, serializer="default", engine="generic", frame_records=50,
-                            frame_window=2, ack_timeout=5))
-    store = services(app).store
-    store.put("small", open_maze(6, 9))
-    store.put("medium", open_maze(60, 60))
-    store.put("big", open_maze(300, 300))
-    return app
-
-
-def pump(client, until: str, run: str, ack: bool = True, timeout: float = 20.0) -> list[dict]:
-    """Collect events (acknowledging frames) until ``until`` arrives for ``run``."""
-    seen: list[dict] = []
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for message in client.get_received():
-            payload = message["args"][0]
-            seen.append({"name": message["name"], **payload})
-            if message["name"] == "run_frame" and ack:
-                client.emit("run_ack", {"run": payload["run"], "seq": payload["seq"]})
-            if message["name"] == until and payload.get("run") == run:
-                return seen
-        time.sleep(0.01)
-    raise AssertionError(f"no {until} for {run}; saw {[s['name'] for s in seen][-10:]}")
-
-
-def records(frames: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    frames = sorted(frames, key=lambda f: f["start"])
-    kinds = np.concatenate([np.frombuffer(f["kinds"], np.uint8) for f in frames])
-    cells = np.concatenate([np.frombuffer(f["cells"], "<i4") for f in frames])
-    values = np.concatenate([np.frombuffer(f["values"], "<f4") for f in frames])
-    return kinds, cells, values
+    return live_app({"small": open_maze(6, 9), "medium": open_maze(60, 60), "big": open_maze(300, 300)})
 
 
 def test_a_run_streams_frames_and_ends_with_the_result(app) -> None:
@@ -86,25 +47,6 @@ def test_a_second_run_in_the_same_slot_cancels_the_first(app) -> None:
     client.disconnect()
 
 
-def pump_acking(client, seconds: float) -> list[dict]:
-    end, seen = time.monotonic() + seconds, []
-    while time.monotonic() < end:
-        for m in client.get_received():
-            seen.append({"name": m["name"], **m["args"][0]})
-            if m["name"] == "run_frame":
-                client.emit("run_ack", {"run": m["args"][0]["run"], "seq": m["args"][0]["seq"]})
-        time.sleep(0.01)
-    return seen
-
-
-def pump_quietly(client, seconds: float) -> list[dict]:
-    end, seen = time.monotonic() + seconds, []
-    while time.monotonic() < end:
-        seen += [{"name": m["name"], **m["args"][0]} for m in client.get_received()]
-        time.sleep(0.02)
-    return seen
-
-
 def test_the_server_stops_sending_when_frames_are_not_acknowledged(app) -> None:
     client = socketio.test_client(app)
     client.emit("run_start", {"run": "r", "puzzle": "big", "algorithm": "bfs", "options": {}})
@@ -116,14 +58,6 @@ def test_the_server_stops_sending_when_frames_are_not_acknowledged(app) -> None:
     assert len(more) == 1
     client.disconnect()
     assert wait_idle(app, 2.0)  # the disconnect stopped the run (long before the ack timeout)
-
-
-def wait_idle(app, seconds: float) -> bool:
-    manager = services(app).runs
-    deadline = time.monotonic() + seconds
-    while manager.active() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return manager.active() == 0
 
 
 @pytest.mark.parametrize(
@@ -154,7 +88,7 @@ def test_a_run_error_reaches_the_client(app) -> None:
 def test_kernel_runs_stream_messages_msgpack_can_carry() -> None:
     import msgpack
 
-    app = create_app(Config(testing=True, serializer="default", frame_records=1000))
+    app = make_app(frame_records=1000)
     services(app).store.put("small", open_maze(20, 30))
     client = socketio.test_client(app)
     client.emit("run_start", {"run": "k", "puzzle": "small", "algorithm": "astar", "options": {}})

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT, venv_python
+
 SCRIPT = ROOT / "scripts" / "load_test.py"
 CLIENTS = 8
 SETTLE = 5.0  # seconds the script watches for threads and runs to go before giving up on a figure
@@ -30,16 +29,11 @@ PAGE_S = 1.0
 pytestmark = pytest.mark.slow
 
 
-def _python() -> str:
-    venv = ROOT / ".venv" / "bin" / "python"
-    return str(venv) if venv.exists() else sys.executable
-
-
 @pytest.fixture(scope="module")
 def report() -> dict[str, Any]:
     """One run of the load test; its JSON report (the last line of its output)."""
     done = subprocess.run(
-        [_python(), str(SCRIPT), "--clients", str(CLIENTS), "--settle", str(SETTLE), "--timeout", "120",
+        [venv_python(), str(SCRIPT), "--clients", str(CLIENTS), "--settle", str(SETTLE), "--timeout", "120",
          "--json"],
         cwd=ROOT, capture_output=True, text=True, timeout=400,
     )

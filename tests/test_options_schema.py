@@ -4,21 +4,19 @@ or silence; the CLI builds its flags from the same schemas."""
 
 from __future__ import annotations
 
-import io
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from server import create_app, socketio
-from server.config import Config
+from server import socketio
 from server.puzzles import registry
 from server.puzzles.errors import PuzzleError
 from server.puzzles.options import Option, parse_text, validate_json
+from tests.helpers import make_app
+from tests.helpers import run_cli as cli
+from tests.helpers import upload as upload_file
 from tests.toy_family import EXAMPLE, TOY
 
-ROOT = Path(__file__).resolve().parents[1]
 GRID_TEXT = "#######\n#S....#\n#.###.#\n#....G#\n#######\n"
 LABYRINTH_CSV = "2;5;6\n3;8;3\n4;6;2\n2;;\n"  # 3 x 3 board, the free tile last
 
@@ -54,16 +52,15 @@ FILES = {
 @pytest.fixture
 def app():
     registry.register(TOY)
-    yield create_app(Config(testing=True, serializer="default"))
+    yield make_app()
     registry.unregister(TOY.name)
 
 
 def upload(app, family: str) -> str:
     name, text = FILES[family]
-    answer = app.test_client().post("/api/puzzles", data={"file": (io.BytesIO(text.encode()), name)})
-    assert answer.status_code == 201, answer.get_json()
-    assert answer.get_json()["family"] == family
-    return answer.get_json()["id"]
+    info = upload_file(app, text.encode(), name)
+    assert info["family"] == family
+    return info["id"]
 
 
 @pytest.mark.parametrize("family", list(FILES))
@@ -119,11 +116,6 @@ def test_the_schema_checks_types_and_ranges() -> None:
     assert parse_text(schema, {"flag": "off", "x": "2.5"}, "run") == {"n": 1, "x": 2.5, "flag": False}
     with pytest.raises(PuzzleError, match="option 'rows'"):
         parse_text(schema, {"rows": "1,9"}, "load")
-
-
-def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(ROOT / "run.py"), *args], capture_output=True, text=True,
-                          cwd=ROOT, timeout=300)
 
 
 def test_cli_help_has_a_group_per_family_and_refuses_foreign_options(tmp_path: Path) -> None:

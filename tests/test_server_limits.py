@@ -11,7 +11,7 @@ import time
 import numpy as np
 import pytest
 
-from server import create_app, socketio
+from server import socketio
 from server.budget import ServerBusy, WorkBudget
 from server.config import Config
 from server.puzzles.errors import PuzzleError
@@ -20,17 +20,11 @@ from server.puzzles.registry import get_family
 from server.search.control import CancelFlag, time_limit_reason
 from server.services import services
 from server.solving import budgeted_solve, held_bytes, solve
-from tests.test_live import open_maze, pump, wait_idle
+from tests.helpers import live_app, open_maze, pump, wait_idle
 
 
 def make_app(**overrides):
-    settings = {"testing": True, "serializer": "default", "engine": "generic", "frame_records": 50,
-                "frame_window": 2, "ack_timeout": 5}
-    app = create_app(Config(**{**settings, **overrides}))
-    store = services(app).store
-    store.put("small", open_maze(6, 9))
-    store.put("big", open_maze(300, 300))
-    return app
+    return live_app({"small": open_maze(6, 9), "big": open_maze(300, 300)}, **overrides)
 
 
 def threads_settle(baseline: int, seconds: float = 2.0) -> int:

@@ -13,8 +13,6 @@ import io
 import itertools
 import json
 import os
-import subprocess
-import sys
 from collections import deque
 from dataclasses import dataclass
 from functools import cached_property
@@ -25,8 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server import create_app, socketio
-from server.config import Config
+from server import socketio
 from server.puzzles import registry
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import LoadLimits
@@ -34,9 +31,9 @@ from server.puzzles.step.generate import random_step_maze
 from server.puzzles.step.parse import maze_to_text, parse_step_json, parse_step_text
 from server.puzzles.step.problem import StepProblem
 from server.solving import solve
-from tests.test_live import pump, records
+from tests.helpers import ROOT, make_app, pump, records, upload
+from tests.helpers import run_cli as cli
 
-ROOT = Path(__file__).resolve().parents[1]
 SEED_FILE = ROOT / "mazes" / "step-seed-003.txt"
 SEED_ROWS = SEED_FILE.read_text().splitlines()
 OPTIMAL = ("bfs", "dijkstra", "astar", "bidirectional", "idastar", "iddfs")
@@ -429,11 +426,6 @@ def test_grid_mazes_and_labyrinths_stay_theirs(shared_cases: Path) -> None:
 
 
 # --------------------------------------------------------------------------- command line
-def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(ROOT / "run.py"), *args], capture_output=True, text=True,
-                          cwd=ROOT, timeout=300)
-
-
 def test_cli_solves_the_seed_maze_in_fifteen_moves() -> None:
     done = cli("solve", str(SEED_FILE), "--algorithm", "astar", "--cycle", "1,2,3", "--json")
     assert done.returncode == 0, done.stderr
@@ -490,14 +482,7 @@ INFO_KEYS = {"family", "id", "algorithms", "name", "rows", "cols", "width", "hei
 
 @pytest.fixture
 def app():
-    return create_app(Config(testing=True, serializer="default", frame_records=50, frame_window=2,
-                             ack_timeout=5))
-
-
-def upload(app, data: bytes, name: str) -> dict[str, Any]:
-    answer = app.test_client().post("/api/puzzles", data={"file": (io.BytesIO(data), name)})
-    assert answer.status_code == 201, answer.get_json()
-    return answer.get_json()
+    return make_app(frame_records=50, frame_window=2, ack_timeout=5)
 
 
 def test_the_api_describes_and_solves_the_seed_maze(app) -> None:

@@ -12,14 +12,11 @@ path on the turned board. ``ZenjiProblem`` is imported only to test its heuristi
 from __future__ import annotations
 
 import heapq
-import io
 import itertools
 import json
 import math
 import os
 import random
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,17 +26,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server import create_app, socketio
-from server.config import Config
+from server import socketio
 from server.puzzles import registry
 from server.puzzles.errors import PuzzleError
 from server.puzzles.zenji.generate import random_board
 from server.puzzles.zenji.parse import board_to_text, parse_zenji_json, parse_zenji_text
 from server.puzzles.zenji.problem import ZenjiProblem
 from server.solving import solve
-from tests.test_live import pump, records
+from tests.helpers import ROOT, make_app, pump, records, upload
+from tests.helpers import run_cli as cli
 
-ROOT = Path(__file__).resolve().parents[1]
 SEED_FILE = ROOT / "mazes" / "zenji-seed-001.txt"
 # The seed's table as PUZZLES.md §4 prints it: rows of [N, E, S, W].
 SEED_TABLE = """\
@@ -590,11 +586,6 @@ def test_a_file_no_family_reads_is_refused_saying_what_each_expects(data: bytes,
 
 
 # --------------------------------------------------------------------------- command line
-def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(ROOT / "run.py"), *args], capture_output=True, text=True,
-                          cwd=ROOT, timeout=300)
-
-
 def test_cli_solves_the_seed_board() -> None:
     done = cli("solve", str(SEED_FILE), "--algorithm", "astar", "--flow", "free", "--json")
     assert done.returncode == 0, done.stderr
@@ -647,14 +638,7 @@ INFO_KEYS = {"family", "id", "algorithms", "name", "rows", "cols", "width", "hei
 
 @pytest.fixture
 def app():
-    return create_app(Config(testing=True, serializer="default", frame_records=20, frame_window=2,
-                             ack_timeout=5))
-
-
-def upload(app, data: bytes, name: str) -> dict[str, Any]:
-    answer = app.test_client().post("/api/puzzles", data={"file": (io.BytesIO(data), name)})
-    assert answer.status_code == 201, answer.get_json()
-    return answer.get_json()
+    return make_app(frame_records=20, frame_window=2, ack_timeout=5)
 
 
 def test_the_api_describes_and_solves_the_seed_board(app) -> None:
