@@ -4,9 +4,10 @@
 // (./frontier.js rebuilds the frontier at any step from the trace). It follows the player both ways:
 // everything is computed from the position, nothing from the history of moves.
 //
-// What it asks of the family view (all optional, families/index.js): stateLabel(cell) names a state,
-// heuristicOf(cell) gives h under the shown run's heuristic, tracedStates says whether a record's cell
-// names its state (else the frontier cannot be rebuilt from the trace).
+// What it asks of the family view (FamilyView, ../families/family_view.js, has a default for each):
+// stateLabel(cell) names a state, heuristicOf(cell) gives h under the shown run's heuristic (null:
+// unknown), stepCost(from, to) a move's exact cost (null: unknown), tracedStates says whether a
+// record's cell names its state (else the frontier cannot be rebuilt from the trace).
 
 import { el } from "../dom.js";
 import { number, withCommas } from "../format.js";
@@ -158,14 +159,14 @@ export class ExplainPanel {
 
   label(view, cell) {
     if (cell < 0) return "a state off the board";
-    return view.stateLabel ? view.stateLabel(cell) : `state ${cell}`;
+    return view.stateLabel(cell);
   }
 
   /** h of a state, or null: 0 for Dijkstra, the view's heuristic for greedy and A*. */
   hOf(listing, view, cell) {
     if (listing.mode === "dijkstra") return 0;
     if (listing.mode !== "greedy" && listing.mode !== "astar") return null;
-    const h = view.heuristicOf ? view.heuristicOf(cell) : null;
+    const h = view.heuristicOf(cell);
     return typeof h === "number" && Number.isFinite(h) ? h : null;
   }
 
@@ -319,7 +320,7 @@ export class ExplainPanel {
       this.index = null;
       return [null, why, ""];
     }
-    if (view.tracedStates === false) {
+    if (!view.tracedStates) {
       this.index = null;
       return [null, "This puzzle's trace names a state only by where it stands on the board (several states share a cell), so its frontier cannot be rebuilt here.", ""];
     }
@@ -380,7 +381,7 @@ export class ExplainPanel {
       if (h === null) return null;
       return listing.mode === "greedy" ? { f: h, h } : { f: g + weight * h, h };
     };
-    const stepCost = view.stepCost ? (from, to) => view.stepCost(from, to) : null;
+    const stepCost = (from, to) => view.stepCost(from, to); // null when the view cannot tell: the trace's g
     this.index = new FrontierIndex(this.timeline, { discipline: listing.frontier, keyOf, stepCost });
     this.indexKey = key;
     return this.index;

@@ -27,6 +27,15 @@ export function roundRect(ctx, x, y, w, h, r) {
   ctx.closePath();
 }
 
+/** Fill the current path with `color` and stroke its edge, `edge` px of `edgeColor`. */
+export function fillEdged(ctx, color, edge, edgeColor = "#fff") {
+  ctx.fillStyle = color;
+  ctx.fill();
+  ctx.lineWidth = edge;
+  ctx.strokeStyle = edgeColor;
+  ctx.stroke();
+}
+
 /** A board tile's square (s px, rounded, a thin gap all round) filled with `color`; returns the gap. */
 export function drawTileSquare(ctx, x, y, s, color) {
   const gap = Math.max(1, s * 0.035);
@@ -43,16 +52,28 @@ export function drawTileSquare(ctx, x, y, s, color) {
 export function drawToken(ctx, x, y, radius, color, { edge, gap, ring }) {
   ctx.beginPath();
   ctx.arc(x, y, radius, 0, 2 * Math.PI);
-  ctx.fillStyle = color;
-  ctx.fill();
-  ctx.lineWidth = edge;
-  ctx.strokeStyle = "#000";
-  ctx.stroke();
+  fillEdged(ctx, color, edge, "#000");
   ctx.beginPath();
   ctx.arc(x, y, radius + edge / 2 + gap, 0, 2 * Math.PI);
   ctx.lineWidth = ring;
   ctx.strokeStyle = "#fff";
   ctx.stroke();
+}
+
+/**
+ * A filled shape edged in white (`edge` px): `points` [x, y] in a frame turned by `angle` about
+ * (x, y) — an arrow pointing along the angle.
+ */
+export function drawTurnedShape(ctx, x, y, angle, points, color, edge) {
+  ctx.save();
+  ctx.translate(x, y);
+  ctx.rotate(angle);
+  ctx.beginPath();
+  ctx.moveTo(...points[0]);
+  for (const point of points.slice(1)) ctx.lineTo(...point);
+  ctx.closePath();
+  fillEdged(ctx, color, edge);
+  ctx.restore();
 }
 
 /** A label on a coloured rounded badge: `x` its left edge, `cy` its middle; white bold text of `font` px. */

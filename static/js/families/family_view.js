@@ -3,7 +3,9 @@
 // shell (../app.js), a comparison panel (../compare/panel.js), explain mode (../explain/panel.js),
 // share and export, an editor (../edit/click_editor.js) or the generator dialog
 // (../making/generate_dialog.js) calls on a view, each with its default. A family's view extends
-// FamilyView and overrides what it does differently; the shell knows only this interface.
+// FamilyView and overrides what it does differently; the shell knows only this interface and the
+// name → class map in ./index.js, the one place outside a family's own folder that names families.
+// A new family: a folder here with its view class, and a line in FAMILY_VIEWS.
 
 /**
  * Containers for the family's panels.
@@ -55,16 +57,20 @@
  */
 
 /**
- * What the Player drives (../player.js chooses the cheapest way to any step).
+ * What the Player drives (../player.js chooses the cheapest way to any step). The grid's state has
+ * snapshot, restore and undo (5 bytes a cell a keyframe, 5 bytes a record of undo log); the step-cycle
+ * and labyrinth searches have snapshot/restore; Zenji's replays from record 0.
  * @typedef {object} PlayerTarget
  * @property {{reset(): void, apply(timeline: any, from: number, to: number, paint?: Function | null): void,
  *   status: {length: number}, snapshot?(): any, restore?(keyframe: any): void, snapshotBytes?: number,
  *   undo?(timeline: any, from: number, to: number, paint: Function | null): void}} state
  *   reset/apply/status.length; optional, for fast scrubbing on long traces: snapshot() → a keyframe
  *   (copies), restore(keyframe) (into the same arrays), snapshotBytes (one keyframe's size: the
- *   Player keeps at most its budget of them), undo(timeline, from, to, paint) takes records
- *   [from, to) back, newest first. Without them a step back replays from record 0.
- * @property {{paint: ((cell: number) => void) | null, repaintAll(): void, requestDraw(): void, drawNow(): void}} renderer
+ *   Player keeps at most its budget of them, 160 MB by default), undo(timeline, from, to, paint)
+ *   takes records [from, to) back, newest first. Without them a step back replays from record 0.
+ * @property {{paint: ((cell: number) => void) | null, repaintAll(): void, requestDraw(): void,
+ *   drawNow(): void}} renderer  paint/repaintAll/requestDraw/drawNow (paint null: the view redraws
+ *   its whole scene)
  */
 
 /**
@@ -97,13 +103,15 @@ export class FamilyView {
    */
   static playsMaking = false;
 
+  /** @type {HTMLCanvasElement} */ canvas;
+  /** @type {ViewHosts} */ hosts;
+  /** @type {import("../timeline.js").Timeline} */ timeline;
+  /** @type {ViewPlayer} */ player;
+  /** @type {ViewShell} */ shell;
+
   /** @param {FamilyViewArgs} args */
   constructor({ canvas, hosts, timeline, player, shell }) {
-    this.canvas = canvas;
-    this.hosts = hosts;
-    this.timeline = timeline;
-    this.player = player;
-    this.shell = shell;
+    Object.assign(this, { canvas, hosts, timeline, player, shell });
     /** @type {any} the puzzle shown (its info from the API), null when none */
     this.info = null;
     /** @type {Element[]} the panels put into the hosts (place), taken away by leave() */
@@ -324,7 +332,8 @@ export class FamilyView {
 
   /**
    * h of a state under the shown run's heuristic, or null when the view cannot tell: greedy and A*
-   * order their frontier by (f, h, insertion order), so without it the frontier is listed by g only.
+   * order their frontier by (f, h, insertion order), so without it the frontier is listed by g only,
+   * and the panel says so (the grid and step views tell).
    * @param {number} _cell
    * @returns {number | null}
    */

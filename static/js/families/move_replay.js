@@ -26,6 +26,7 @@ export class MoveReplay {
     labels = { play: "▶ Play moves", pause: "❚❚ Pause moves" },
   }) {
     Object.assign(this, { renderer, list, controls, speedScale, onActivate, pauseMs, pauseFirst, pauseLast, labels });
+    this.moves = []; // the solution's moves
     this.step = 0; // steps done
     this.overview = false; // every step drawn alike, none current (a family's first view of its solution)
     this.playing = false;
@@ -37,9 +38,9 @@ export class MoveReplay {
     }
   }
 
-  /** Steps in all (0: no solution loaded). */
+  /** Steps in all (0: no solution loaded): one a move. */
   get count() {
-    return 0;
+    return this.moves.length;
   }
 
   get loaded() {
@@ -56,8 +57,10 @@ export class MoveReplay {
     this.updateControls();
   }
 
-  /** The family forgets its solution's data (count becomes 0). */
-  forget() {}
+  /** Forget the solution's data (count becomes 0). */
+  forget() {
+    this.moves = [];
+  }
 
   /** A list item for `step` (its click shows the board after it). */
   item(step, text, title) {

@@ -9,11 +9,15 @@ import { animationScale } from "../player.js";
 import { FamilyView } from "./family_view.js";
 
 export class SolutionView extends FamilyView {
-  /** @param {import("./family_view.js").FamilyViewArgs} args */
-  constructor(args) {
+  /**
+   * @param {import("./family_view.js").FamilyViewArgs} args
+   * @param {import("./canvas_renderer.js").CanvasRenderer} renderer  the family's, on args.canvas
+   * @param {any} search  the family's search state (reset/apply/status.length, position)
+   */
+  constructor(args, renderer, search) {
     super(args);
-    this.renderer = null; // the family's CanvasRenderer
-    this.search = null; // the family's search state (reset/apply/status.length, position)
+    this.renderer = renderer;
+    this.search = search;
     this.replay = null; // its MoveReplay
     this.panels = null; // solutionPanel()'s parts: message, wait, body, …
     this.mode = "idle"; // "idle" (no run yet) | "search" (the trace) | "replay" (the solution)
@@ -43,6 +47,21 @@ export class SolutionView extends FamilyView {
     super.leave();
     this.replay.clear();
     this.renderer.setActive(false);
+  }
+
+  /**
+   * The family's MoveReplay on the panel's list and buttons; a replay control gives it the canvas
+   * (enterReplay) unless `args` say otherwise.
+   */
+  newReplay(Replay, args = {}) {
+    return new Replay({
+      renderer: this.renderer,
+      list: this.panels.moves,
+      controls: [this.panels.buttons],
+      speedScale: () => this.speedScale(),
+      onActivate: () => this.enterReplay(),
+      ...args,
+    });
   }
 
   /** Replay durations from the trace player's pace (player.js's rule, shared by every view). */

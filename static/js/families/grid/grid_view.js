@@ -1,11 +1,12 @@
 // The grid maze family's view: the maze on its own canvas (zoom, pan, the wave's colours and numbers),
 // the "Start & goal" panel (a click on a free cell sets the start or the goal when the file left them
 // ambiguous, or to override them), the banner that asks for them, the hover read-out and the legend.
-// The interface is the one documented in ../index.js; every bit of state lives on the instance.
+// The interface is FamilyView's (../family_view.js); every bit of state lives on the instance.
 
 import * as api from "../../api.js";
 import { el } from "../../dom.js";
 import { number, sentence } from "../../format.js";
+import { FamilyView } from "../family_view.js";
 import { GridEditor } from "./grid_editor.js";
 import { renderGridLegend } from "./grid_legend.js";
 import { GridRenderer } from "./grid_renderer.js";
@@ -25,7 +26,7 @@ export function heuristicValue(name, dr, dc) {
 /** A touch screen: no hover, no shift-click. */
 const touchScreen = () => window.matchMedia("(hover: none), (pointer: coarse)").matches;
 
-export class GridView {
+export class GridView extends FamilyView {
   // Where the shell puts this family's option controls (all under the algorithm menu), and the
   // muted notes after their labels.
   static formLayout = {
@@ -33,16 +34,14 @@ export class GridView {
     shared: [["heuristic", "weight"]],
     notes: { weight: "(f = g + w·h)", diagonal: "(no corner cutting)" },
   };
-  static sizeUnit = "cells"; // sizes are width × height in cells
+  static playsMaking = true; // playMaking replays a generated maze's making
 
-  /** @param {{canvas: HTMLCanvasElement, hosts: {left, right, banner}, timeline, player, shell}} args */
-  constructor({ canvas, hosts, timeline, player, shell }) {
-    Object.assign(this, { canvas, hosts, timeline, player, shell });
-    this.wideRight = false;
-    this.renderer = new GridRenderer(canvas);
+  /** @param {import("../family_view.js").FamilyViewArgs} args */
+  constructor(args) {
+    super(args);
+    this.renderer = new GridRenderer(this.canvas);
     this.renderer.onCellClick = (cell, event) => this.cellClicked(cell, event);
     this.renderer.onHover = (cell) => this.cellHovered(cell);
-    this.info = null;
     this.cells = null; // Uint8Array, 0 = wall, 1..9 = cost
     this.state = null; // GridState, one per maze
     this.picked = { start: null, goal: null }; // flat cell indices chosen by clicking
@@ -112,10 +111,10 @@ export class GridView {
     this.picked = { start: null, goal: null };
     this.editor.reset(info, { edited });
     this.run = null;
-    this.hosts.left.append(this.panel);
-    this.hosts.banner.append(this.banner);
+    this.place(this.hosts.left, this.panel);
+    this.place(this.hosts.banner, this.banner);
     if (this.hosts.boardTools) {
-      this.hosts.boardTools.append(this.editor.toolbar);
+      this.place(this.hosts.boardTools, this.editor.toolbar);
       this.hosts.boardTools.hidden = false;
     }
     this.hint.textContent = touchScreen()
@@ -137,18 +136,21 @@ export class GridView {
     return { state: this.state, renderer: this.renderer };
   }
 
-  /** Another view takes the board: stop drawing and take the panels away. */
+  /** Another view takes the board: stop drawing and take the panels away (the maze stays: info). */
   leave() {
     this.finishMaking?.(); // a generated board's making (playMaking) ends on the board
     this.renderer.setActive(false);
     this.setTool("off");
-    this.panel.remove();
-    this.banner.remove();
-    this.editor.toolbar.remove();
+    this.unplace();
     if (this.hosts.boardTools) this.hosts.boardTools.hidden = true;
   }
 
   // ---- the board tools ---------------------------------------------------------------------------
+
+  /** The board zooms and pans: its zoom buttons apply. */
+  get zoomable() {
+    return true;
+  }
 
   fit() {
     this.renderer.fit();
@@ -247,12 +249,7 @@ export class GridView {
     return { h, f: run.algorithm === "greedy" ? h : g === null ? null : g + run.weight * h };
   }
 
-  // ---- explain mode (families/index.js) -------------------------------------------------------------
-
-  /** A record's cell is its state. */
-  get tracedStates() {
-    return true;
-  }
+  // ---- explain mode (../family_view.js): a record's cell is its state ---------------------------
 
   /** h of a cell under the shown run's heuristic (problem.py: the distance to the goals' box), or null. */
   heuristicOf(cell) {

@@ -3,7 +3,7 @@
 // and animates one move (push, then walk). Knows nothing of runs or the page: the view drives it.
 
 import { COLORS, OKABE_ITO } from "../../colors.js";
-import { CanvasRenderer, INK, clamp01, drawLabel, drawTileSquare, drawToken, ease, lerp, roundRect } from "../canvas_renderer.js";
+import { CanvasRenderer, INK, clamp01, drawLabel, drawTileSquare, drawToken, drawTurnedShape, ease, lerp, roundRect } from "../canvas_renderer.js";
 import { lineCells, openSides, placeAfterPush, pushDirection } from "./labyrinth_board.js";
 
 const TILE = "#2b3037";
@@ -252,22 +252,8 @@ export class LabyrinthRenderer extends CanvasRenderer {
   }
 
   drawArrow(x, y, angle, size, color) {
-    const ctx = this.ctx;
-    ctx.save();
-    ctx.translate(x, y);
-    ctx.rotate(angle);
-    ctx.beginPath();
-    ctx.moveTo(size * 0.5, 0);
-    ctx.lineTo(-size * 0.45, -size * 0.5);
-    ctx.lineTo(-size * 0.2, 0);
-    ctx.lineTo(-size * 0.45, size * 0.5);
-    ctx.closePath();
-    ctx.fillStyle = color;
-    ctx.fill();
-    ctx.lineWidth = 1.5;
-    ctx.strokeStyle = "#fff";
-    ctx.stroke();
-    ctx.restore();
+    const points = [[size * 0.5, 0], [-size * 0.45, -size * 0.5], [-size * 0.2, 0], [-size * 0.45, size * 0.5]];
+    drawTurnedShape(this.ctx, x, y, angle, points, color, 1.5);
   }
 
   /** START below the start column, GOAL above the goal column, as labelled badges. */

@@ -13,18 +13,13 @@ export class LabyrinthReplay extends MoveReplay {
    */
   constructor(args) {
     super({ ...args, pauseMs: PAUSE_BETWEEN_MS, pauseLast: true });
-    this.states = [];
-    this.moves = [];
+    this.states = []; // the board after each move (states[0]: the start)
     this.clear();
   }
 
-  get count() {
-    return this.moves.length;
-  }
-
   forget() {
+    super.forget();
     this.states = [];
-    this.moves = [];
   }
 
   /** A found solution: `path` holds the state after each move (path[0] is the start). */

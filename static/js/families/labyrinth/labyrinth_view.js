@@ -33,19 +33,12 @@ export class LabyrinthView extends SolutionView {
 
   /** @param {import("../family_view.js").FamilyViewArgs} args */
   constructor(args) {
-    super(args);
-    this.renderer = new LabyrinthRenderer(this.canvas);
-    this.search = new LabyrinthSearch(); // counts and boards at the Player's position
+    // The search: counts and boards at the Player's position.
+    super(args, new LabyrinthRenderer(args.canvas), new LabyrinthSearch());
     this.runId = null;
     this.shownAt = -1; // the trace position whose board is shown
     this.panels = buildLabyrinthPanels();
-    this.replay = new LabyrinthReplay({
-      renderer: this.renderer,
-      list: this.panels.moves,
-      controls: [this.panels.buttons],
-      speedScale: () => this.speedScale(),
-      onActivate: () => this.enterReplay(),
-    });
+    this.replay = this.newReplay(LabyrinthReplay);
     this.editor = labyrinthEditor(this);
   }
 

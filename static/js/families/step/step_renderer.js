@@ -59,13 +59,7 @@ export class StepRenderer extends CanvasRenderer {
 
   setPuzzle(board, cycle) {
     this.finishAnimation();
-    this.board = board;
-    this.cycle = cycle;
-    this.solution = null;
-    this.search = null;
-    this.timeline = null;
-    this.showSearchMarks = false;
-    this.requestDraw();
+    this.setScene({ board, cycle, solution: null, search: null, timeline: null, showSearchMarks: false });
   }
 
   /** What to draw: any of {cycle, search, timeline, scoreMax, caption, solution, showSearchMarks}. */
@@ -276,23 +270,16 @@ export class StepRenderer extends CanvasRenderer {
     // Marks, batched by colour: unreached ones white with a grey edge.
     const byColor = new Map();
     const unreached = new Path2D();
-    for (let r = 0; r < rows; r++) {
-      for (let c = 0; c < cols; c++) {
-        const cell = r * cols + c;
-        if (kinds[cell] === BLANK) continue;
-        for (let p = 0; p < P; p++) {
-          const [dx, dy] = M.centres[p];
-          const rx = x + c * u + dx - M.w / 2;
-          const ry = y + r * u + dy - M.h / 2;
-          const css = this.stateCss(cell * P + p);
-          if (!css) unreached.rect(rx, ry, M.w, M.h);
-          else {
-            if (!byColor.has(css)) byColor.set(css, new Path2D());
-            byColor.get(css).rect(rx, ry, M.w, M.h);
-          }
-        }
+    this.eachMark(x, y, u, M, (state, _p, cx, cy) => {
+      const rx = cx - M.w / 2;
+      const ry = cy - M.h / 2;
+      const css = this.stateCss(state);
+      if (!css) unreached.rect(rx, ry, M.w, M.h);
+      else {
+        if (!byColor.has(css)) byColor.set(css, new Path2D());
+        byColor.get(css).rect(rx, ry, M.w, M.h);
       }
-    }
+    });
     ctx.fillStyle = UNREACHED_FILL;
     ctx.fill(unreached);
     ctx.lineWidth = 1;
@@ -310,18 +297,11 @@ export class StepRenderer extends CanvasRenderer {
       ctx.font = `700 ${px}px system-ui, sans-serif`;
       ctx.textAlign = "center";
       ctx.textBaseline = "middle";
-      for (let r = 0; r < rows; r++) {
-        for (let c = 0; c < cols; c++) {
-          const cell = r * cols + c;
-          if (kinds[cell] === BLANK) continue;
-          for (let p = 0; p < P; p++) {
-            const [dx, dy] = M.centres[p];
-            const rgb = this.stateRgb(cell * P + p);
-            ctx.fillStyle = !rgb ? "#5b6169" : lum(rgb) > 0.5 ? "#111" : "#fff";
-            ctx.fillText(String(this.cycle[p]), x + c * u + dx, y + r * u + dy + 0.5);
-          }
-        }
-      }
+      this.eachMark(x, y, u, M, (state, p, cx, cy) => {
+        const rgb = this.stateRgb(state);
+        ctx.fillStyle = !rgb ? "#5b6169" : lum(rgb) > 0.5 ? "#111" : "#fff";
+        ctx.fillText(String(this.cycle[p]), cx, cy + 0.5);
+      });
     }
     this.drawMainBadges(L);
     if (current) {
@@ -336,6 +316,22 @@ export class StepRenderer extends CanvasRenderer {
       ctx.lineWidth = Math.max(2, M.w * 0.16);
       ctx.strokeStyle = COLORS.current;
       ctx.strokeRect(rx - 1.5, ry - 1.5, M.w + 3, M.h + 3);
+    }
+  }
+
+  /** fn(state, phase, cx, cy) for each phase's mark of every marked cell of the maze at (x, y), its centre. */
+  eachMark(x, y, u, M, fn) {
+    const { rows, cols, kinds } = this.board;
+    const P = this.P;
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) {
+        const cell = r * cols + c;
+        if (kinds[cell] === BLANK) continue;
+        for (let p = 0; p < P; p++) {
+          const [dx, dy] = M.centres[p];
+          fn(cell * P + p, p, x + c * u + dx, y + r * u + dy);
+        }
+      }
     }
   }
 

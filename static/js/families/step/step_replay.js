@@ -16,17 +16,12 @@ export class StepReplay extends MoveReplay {
   constructor({ onShow, ...args }) {
     super({ ...args, pauseMs: PAUSE_BETWEEN_MS });
     this.onShow = onShow; // the view updates its caption
-    this.moves = [];
-    this.path = [];
+    this.path = []; // [r, c, phase] for the start and after each move
     this.clear();
   }
 
-  get count() {
-    return this.moves.length;
-  }
-
   forget() {
-    this.moves = [];
+    super.forget();
     this.path = [];
   }
 

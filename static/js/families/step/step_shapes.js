@@ -3,7 +3,7 @@
 // layers, arrowheads. Functions of a 2D context and positions in CSS px; no state.
 
 import { COLORS } from "../../colors.js";
-import { INK } from "../canvas_renderer.js";
+import { INK, drawTurnedShape } from "../canvas_renderer.js";
 
 /** The state being expanded: its cell framed in black on white. */
 export function frameCell(ctx, x, y, u) {
@@ -146,19 +146,6 @@ function curveArrow(ctx, [ax, ay], [cx, cy], [bx, by], { color, w, dashed, halo,
 
 /** A filled arrowhead with its tip at (x, y), pointing along `angle`. */
 export function arrowHead(ctx, x, y, angle, size, color) {
-  ctx.save();
-  ctx.translate(x, y);
-  ctx.rotate(angle);
-  ctx.beginPath();
-  ctx.moveTo(0, 0);
-  ctx.lineTo(-size, -size * 0.55);
-  ctx.lineTo(-size * 0.72, 0);
-  ctx.lineTo(-size, size * 0.55);
-  ctx.closePath();
-  ctx.fillStyle = color;
-  ctx.fill();
-  ctx.lineWidth = 1.2;
-  ctx.strokeStyle = "#fff";
-  ctx.stroke();
-  ctx.restore();
+  const points = [[0, 0], [-size, -size * 0.55], [-size * 0.72, 0], [-size, size * 0.55]];
+  drawTurnedShape(ctx, x, y, angle, points, color, 1.2);
 }

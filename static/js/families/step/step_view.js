@@ -40,10 +40,8 @@ export class StepView extends SolutionView {
 
   /** @param {import("../family_view.js").FamilyViewArgs} args */
   constructor(args) {
-    super(args);
-    this.renderer = new StepRenderer(this.canvas);
+    super(args, new StepRenderer(args.canvas), new StepSearch());
     this.renderer.onHover = (hit) => this.hovered(hit);
-    this.search = new StepSearch();
     this.board = null;
     this.runId = null;
     this.run = null; // {algorithm, options, cycle, heuristic, weight}
@@ -55,11 +53,11 @@ export class StepView extends SolutionView {
     for (const [mode, button] of Object.entries(this.panels.modes)) {
       button.addEventListener("click", () => this.setMode(mode));
     }
-    this.replay = new StepReplay({
-      renderer: this.renderer,
-      list: this.panels.moves,
+    // Its controls leave the canvas as it is (it shows the solution once revealed); the presentation
+    // bar's buttons drive it too.
+    this.replay = this.newReplay(StepReplay, {
       controls: [this.panels.buttons, this.panels.bar],
-      speedScale: () => this.speedScale(),
+      onActivate: () => {},
       onShow: (step, overview) => this.replayShown(step, overview),
     });
     this.setMode(this.layoutMode);

@@ -5,7 +5,9 @@
 // the water filling the pipes. Knows nothing of runs or the page: the view hands it scenes.
 
 import { COLORS, OKABE_ITO, rampRgb } from "../../colors.js";
-import { CanvasRenderer, INK, clamp01, drawLabel, drawTileSquare, ease, lightness, roundRect } from "../canvas_renderer.js";
+import {
+  CanvasRenderer, INK, clamp01, drawLabel, drawTileSquare, ease, fillEdged, lightness, roundRect,
+} from "../canvas_renderer.js";
 import { STATE } from "./zenji_search.js";
 import { SIDE } from "./zenji_board.js";
 
@@ -483,11 +485,7 @@ export function drawTap(ctx, cx, cy, s) {
   ctx.arc(0, r * 0.15, r, 0, Math.PI);
   ctx.bezierCurveTo(-r, -r * 0.4, -r * 0.5, -r * 0.9, 0, -r * 1.9);
   ctx.closePath();
-  ctx.fillStyle = COLORS.start;
-  ctx.fill();
-  ctx.lineWidth = Math.max(1.5, s * 0.02);
-  ctx.strokeStyle = "#fff";
-  ctx.stroke();
+  fillEdged(ctx, COLORS.start, Math.max(1.5, s * 0.02));
   ctx.restore();
 }
 
@@ -498,11 +496,7 @@ export function drawDrain(ctx, cx, cy, s) {
   ctx.translate(cx, cy);
   ctx.beginPath();
   ctx.arc(0, 0, r, 0, 2 * Math.PI);
-  ctx.fillStyle = COLORS.goal;
-  ctx.fill();
-  ctx.lineWidth = Math.max(1.5, s * 0.02);
-  ctx.strokeStyle = "#fff";
-  ctx.stroke();
+  fillEdged(ctx, COLORS.goal, Math.max(1.5, s * 0.02));
   ctx.beginPath();
   for (const dx of [-0.45, 0, 0.45]) {
     const h = Math.sqrt(1 - dx * dx) * r * 0.75;

@@ -4,18 +4,17 @@
 // snapshots. It has the shape the Player drives (reset / apply / status.length).
 
 import { KIND } from "../../timeline.js";
+import { SnapshotSearch } from "../snapshot_search.js";
 
 // Status of a state, one byte each.
 export const STATE = { NONE: 0, OPEN: 1, CLOSED: 2, PATH: 3 };
 
-export class ZenjiSearch {
+export class ZenjiSearch extends SnapshotSearch {
   constructor() {
-    // The Player compares a jump with this to choose a bulk replay; the renderer repaints the
-    // whole board every time anyway, so no jump counts as long.
-    this.status = { length: Number.MAX_SAFE_INTEGER };
+    super();
     this.states = new Uint8Array(0); // STATE per state index (tile * 4 + rot)
     this.values = new Float32Array(0); // the trace's value (encoded g) of each reached state
-    this.snapshots = []; // {i, used: [tile, …]} sorted by record index
+    // this.snapshots: {i, used: Set of tiles} sorted by record index
     this.reset();
   }
 
@@ -26,31 +25,17 @@ export class ZenjiSearch {
     this.clear();
   }
 
-  /** A new run: forget the snapshots too. */
-  clear() {
-    this.snapshots = [];
-    this.reset();
-  }
-
   reset() {
+    super.reset();
     this.states.fill(0);
     this.values.fill(0);
-    this.position = 0;
-    this.expanded = 0;
-    this.opened = 0;
-    this.lastClose = -1; // record index of the latest close record applied
-    this.current = -1; // its state index
-    this.g = null; // its value
+    this.current = -1; // the state index of the one expanded last
     this.backward = false; // it was expanded by a bidirectional search's backward half
     this.pathRecords = 0;
     // Every g each state was reached with (under free flow one tile and rotation is many states,
     // one per set of tiles the water passed; iterative deepening reaches states again): the route
     // back to the source is read from these.
     this.reachedG = new Map();
-  }
-
-  addSnapshots(list) {
-    for (const snap of list || []) this.snapshots.push(snap);
   }
 
   /** Apply records [from, to) of the timeline (the Player calls this; `paint` is unused here). */
@@ -98,10 +83,6 @@ export class ZenjiSearch {
     else this.reachedG.set(cell, new Set([g]));
   }
 
-  get frontier() {
-    return Math.max(0, this.opened - this.expanded);
-  }
-
   /** Counts of states by status (for the page's tests and the caption). */
   counts(stateCount = this.states.length) {
     const out = { none: 0, open: 0, closed: 0, path: 0 };
@@ -116,19 +97,9 @@ export class ZenjiSearch {
     return out;
   }
 
-  /** The snapshot of the state expanded last (at or before the position), or null. */
+  /** The snapshot of the state expanded last (its own, not an earlier one's), or null. */
   currentSnapshot() {
-    const list = this.snapshots;
-    let lo = 0;
-    let hi = list.length - 1;
-    let found = null;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (list[mid].i <= this.lastClose) {
-        found = list[mid];
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
+    const found = super.currentSnapshot();
     return found && found.i === this.lastClose ? found : null;
   }
 }

@@ -39,22 +39,14 @@ export class ZenjiView extends SolutionView {
 
   /** @param {import("../family_view.js").FamilyViewArgs} args */
   constructor(args) {
-    super(args);
-    this.renderer = new ZenjiRenderer(this.canvas);
-    this.renderer.onHover = (tile) => this.tileHovered(tile);
-    this.search = new ZenjiSearch();
-    this.board = null;
+    super(args, new ZenjiRenderer(args.canvas), new ZenjiSearch());
     this.run = null; // {id, algorithm, options, flow}: the run shown
+    this.board = null;
+    this.renderer.onHover = (tile) => this.tileHovered(tile);
     this.shown = null; // {position, expanded, current}: the trace position on the canvas
     this.autoPlayed = false; // the solution plays by itself once a run, when the trace first ends
     this.panels = buildZenjiPanels();
-    this.replay = new ZenjiReplay({
-      renderer: this.renderer,
-      list: this.panels.moves,
-      controls: [this.panels.buttons],
-      speedScale: () => this.speedScale(),
-      onActivate: () => this.enterReplay(),
-    });
+    this.replay = this.newReplay(ZenjiReplay);
     this.editor = zenjiEditor(this);
   }
 
