@@ -2,7 +2,7 @@
 // arrays, so replaying millions of records from 0 is one tight loop. The records are reversible: each
 // applied record remembers the status and score its cell had before (5 bytes a record), so stepping
 // back takes records back one by one instead of replaying from the start; and a snapshot (5 bytes a
-// cell) is a keyframe the Player restores for long jumps (families/index.js, the Player interface).
+// cell) is a keyframe the Player restores for long jumps (../family_view.js, PlayerTarget).
 
 import { KIND } from "../../timeline.js";
 

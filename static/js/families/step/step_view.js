@@ -36,7 +36,6 @@ export class StepView extends SolutionView {
     shared: [["heuristic", "weight"]],
     notes: { cycle: "(cells per move, in turn)", weight: "(f = g + w·h)" },
   };
-  static sizeUnit = "cells"; // sizes are width × height in cells
 
   /** @param {import("../family_view.js").FamilyViewArgs} args */
   constructor(args) {
