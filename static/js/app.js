@@ -173,7 +173,7 @@ $("zoom-out").addEventListener("click", () => single.view?.zoomBy(1 / 1.5));
 
 /** Ask the server what it offers, then open what the link names, else the gallery's first entry. */
 async function init() {
-  setStatus("loading", "busy");
+  if (!loader.asked) setStatus("loading", "busy"); // else it says what it is opening
   try {
     const [algorithms, families, entries] = await Promise.all([api.getAlgorithms(), api.getFamilies(), api.getGallery()]);
     if (!Array.isArray(families)) throw new api.ApiError("The server sent its puzzle families in a form this page does not read.");
