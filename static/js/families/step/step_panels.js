@@ -36,7 +36,6 @@ export function buildStepPanels() {
     listLabel: "The solution's moves",
   });
   parts.modes = modes;
-  parts.right = parts.root;
   parts.left = left;
   // Presentation mode hides the side panels: the same replay controls in a bar above the board.
   parts.bar = replayButtons("bar-replay");

@@ -79,10 +79,10 @@ export class StepView extends SolutionView {
     this.idleCycle = this.validCycle(this.shell.option("cycle")) || this.fileCycle();
     this.search.resize(0, this.idleCycle.length); // sized by the first run (a big board's arrays are large)
     this.hideSolution();
-    this.panels.right.hidden = true; // no run, no solution to speak of
+    this.panels.root.hidden = true; // no run, no solution to speak of
     this.place(this.hosts.left, this.panels.left, this.editor.panel);
     this.editor.reset({ edited });
-    this.place(this.hosts.right, this.panels.right);
+    this.place(this.hosts.right, this.panels.root);
     this.place(this.hosts.banner, this.panels.banner);
     this.showBar();
     this.renderer.setActive(true);
@@ -160,7 +160,7 @@ export class StepView extends SolutionView {
     this.search.resize(this.info.rows * this.info.cols * cycle.length, cycle.length);
     this.pendingResult = null;
     this.reveal(false);
-    this.panels.right.hidden = false;
+    this.panels.root.hidden = false;
     this.panels.wait.hidden = false;
     this.renderer.setScene({ cycle, search: this.search, timeline: this.timeline, showSearchMarks: true, solution: null });
     this.traceChanged();
