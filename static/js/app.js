@@ -1,3 +1,4 @@
+// @ts-check
 // The page's composition root: it makes the shell's parts (./shell/) and wires them together, and
 // holds no state of its own. Each part has one job:
 //   shell/status.js       the status line, error banner, spinner and progress bar
@@ -24,8 +25,9 @@ import { Selection } from "./shell/selection.js";
 import { SingleView } from "./shell/single_view.js";
 import { Sources } from "./shell/sources.js";
 import { setStatus, showError, setBusy } from "./shell/status.js";
+import { byId } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
+const $ = byId;
 const textScale = () => (document.documentElement.classList.contains("large") ? 1.4 : 1);
 const setHover = (text) => {
   $("hover").textContent = text;

@@ -20,3 +20,11 @@ export function el(tag, props = {}, ...children) {
   node.append(...children.filter((child) => child !== null && child !== undefined && child !== false));
   return node;
 }
+
+/**
+ * The page's element with this id, typed loosely (the page's markup is known to the shell, not to
+ * the type checker: `byId("algorithm").value` is a <select>'s value).
+ * @param {string} id
+ * @returns {any}
+ */
+export const byId = (id) => document.getElementById(id);

@@ -1,3 +1,4 @@
+// @ts-check
 // The comparison view: 2 to 4 algorithms on the puzzle the page shows, side by side. Each panel
 // (panel.js) is a Stage of its own (../stage/stage.js: a family view with its own canvas, Timeline,
 // Tally and Player) and runs its own search on the socket (slots "p0".."p3", docs/PROTOCOL.md); the
@@ -40,7 +41,11 @@ export class CompareView {
    *   Run button (its data-testid is lent to this view's Run while open).
    */
   constructor({ host, openButton, live, page, borrowed }) {
-    Object.assign(this, { host, openButton, live, page, borrowed });
+    this.host = host;
+    this.openButton = openButton;
+    this.live = live;
+    this.page = page;
+    this.borrowed = borrowed;
     this.active = false;
     this.panels = [];
     this.shown = null; // {info, data}: the puzzle the page shows

@@ -1,3 +1,4 @@
+// @ts-check
 // One panel of the comparison: an algorithm, its own options, and a Stage (../stage/stage.js) — its
 // own family view (one canvas), Timeline, Tally, Player, its socket run (slot "p0".."p3") and the
 // index that maps the shared timeline's step k to this trace (the record index of its k-th
@@ -37,7 +38,12 @@ export class ComparePanel {
    */
   constructor({ color, clock, live, page, onSelection, onRemove, onRunEvent }) {
     this.serial = serials++;
-    Object.assign(this, { color, clock, page, onSelection, onRemove, onRunEvent });
+    this.color = color;
+    this.clock = clock;
+    this.page = page;
+    this.onSelection = onSelection;
+    this.onRemove = onRemove;
+    this.onRunEvent = onRunEvent;
     this.family = null;
     this.view = null; // the family view of the family chosen (its Stage shows the puzzle with it)
     this.shown = new Map(); // element -> text last written (skip unchanged DOM writes)

@@ -1,3 +1,4 @@
+// @ts-check
 // The editor's side of the page, whatever the family: edits sent to the server one request at a time
 // (../edit/edit_session.js), one undo history (../edit/history.js) with its buttons and keys, and what
 // follows a confirmed edit — the board becomes the new puzzle and a run on it is re-solved at once.
@@ -20,7 +21,10 @@ export class Editing {
    *   onEdited: the board is the edited puzzle now (without a reload).
    */
   constructor({ loader, single, blocked, onEdited }) {
-    Object.assign(this, { loader, single, blocked, onEdited });
+    this.loader = loader;
+    this.single = single;
+    this.blocked = blocked;
+    this.onEdited = onEdited;
     this.stamp = null; // when the first change not yet re-solved was made (the editing benchmark's clock)
     this.controls = new Set(); // [undo, redo] button pairs, one in each editor's panel
     this.history = new EditHistory({ onChange: () => this.historyChanged() });

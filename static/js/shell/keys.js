@@ -1,10 +1,12 @@
+// @ts-check
 // The page's keys and display modes: the transport keys go to the clock in front (the single view's
 // Player, or the comparison's shared clock: ../playback/transport_bar.js), F presentation mode, E
 // explain mode, ? the list of keys, Ctrl+Z/Y the editor's undo and redo; the large-text toggle.
 
 import { transportKey } from "../playback/transport_bar.js";
+import { byId } from "../dom.js";
 
-const $ = (id) => document.getElementById(id);
+const $ = byId;
 const TEXT_INPUTS = new Set(["text", "number", "search", "email", "url", "tel", "password"]);
 
 export class Keys {
@@ -15,7 +17,11 @@ export class Keys {
    *   editKey: the editor's keys (true when it took the key); refit: the board's layout changed.
    */
   constructor({ clock, dialogOpen, explain, editKey, refit }) {
-    Object.assign(this, { clock, dialogOpen, explain, editKey, refit });
+    this.clock = clock;
+    this.dialogOpen = dialogOpen;
+    this.explain = explain;
+    this.editKey = editKey;
+    this.refit = refit;
     document.addEventListener("keydown", (event) => this.keydown(event));
     $("present").addEventListener("click", () => this.setPresenting(!this.presenting));
     $("large-text").addEventListener("click", () => this.setLargeText(!document.documentElement.classList.contains("large")));

@@ -1,15 +1,16 @@
+// @ts-check
 // Loading a puzzle onto the page: from the gallery, a file, a share link, a generator or the editor.
 // Each load is numbered and only the newest is shown; a load asked for before the page's set-up is
 // done (a file chosen the moment the page shows) waits for it and is then opened, never replaced by
 // the gallery's default. The board's family view is switched here (the Stage keeps one per family).
 
 import * as api from "../api.js";
-import { el } from "../dom.js";
+import { byId, el } from "../dom.js";
 import { fileMessage, sizeText } from "../format.js";
 import { probe } from "./probes.js";
 import { idle, setStatus, showError, working } from "./status.js";
 
-const $ = (id) => document.getElementById(id);
+const $ = byId;
 
 export class PuzzleLoader {
   /**
@@ -18,7 +19,10 @@ export class PuzzleLoader {
    *   onShown: a puzzle is on the board (the comparison, the editor, the gallery follow).
    */
   constructor({ single, selection, setHover, onShown }) {
-    Object.assign(this, { single, selection, setHover, onShown });
+    this.single = single;
+    this.selection = selection;
+    this.setHover = setHover;
+    this.onShown = onShown;
     this.puzzle = null; // the puzzle shown: its info (plus title/description/galleryName from the gallery)
     this.token = 0; // the latest load; older ones are dropped when they finish
     this.asked = false; // a load was asked for (by the user or a link): no default puzzle then

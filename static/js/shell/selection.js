@@ -1,10 +1,12 @@
+// @ts-check
 // The user's choice of a run: the algorithm menu (each family's last choice remembered) and the
 // options form built from the family's schema (../options_form.js), with the run they make in words
 // and as a signature (a changed choice marks the run on the board as the previous one).
 
 import { OptionsForm } from "../options_form.js";
+import { byId } from "../dom.js";
 
-const $ = (id) => document.getElementById(id);
+const $ = byId;
 
 export class Selection {
   /**

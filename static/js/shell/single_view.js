@@ -1,3 +1,4 @@
+// @ts-check
 // The single view: one Stage (../stage/stage.js) on the page's board, with what the page shows of
 // it — the transport bar under the board, the figures at the playhead, the caption that says which
 // run is shown (and marks it as the previous run when the choices changed), the legend, Run and
@@ -10,8 +11,9 @@ import { seconds, setNumber, withCommas } from "../format.js";
 import { TransportBar } from "../playback/transport_bar.js";
 import { Stage } from "../stage/stage.js";
 import { idle, isBusy, setBusy, setProgress, setStatus, showError, working } from "./status.js";
+import { byId } from "../dom.js";
 
-const $ = (id) => document.getElementById(id);
+const $ = byId;
 const NARROW = "(max-width: 1050px)"; // the CSS breakpoint where the panels stack under each other
 
 export class SingleView {
@@ -22,7 +24,10 @@ export class SingleView {
    *   onResolved: an instant re-solve took the board (the editing benchmark's probe).
    */
   constructor({ live, selection, hosts, shell, puzzle, onRunEnded, onResolved }) {
-    Object.assign(this, { selection, puzzle, onRunEnded, onResolved });
+    this.selection = selection;
+    this.puzzle = puzzle;
+    this.onRunEnded = onRunEnded;
+    this.onResolved = onResolved;
     this.stale = false; // the algorithm or an option changed since the run on the board
     this.resolveStarted = 0;
     this.stage = new Stage({

@@ -1,11 +1,13 @@
+// @ts-check
 // Where puzzles come from in the single view: the gallery dialog, the file picker, and a file dropped
 // on the board. A file chosen before this module was bound (the page had just shown) is opened too.
 
 import * as api from "../api.js";
 import { viewClassFor } from "../families/index.js";
 import { Gallery } from "../gallery.js";
+import { byId } from "../dom.js";
 
-const $ = (id) => document.getElementById(id);
+const $ = byId;
 
 export class Sources {
   /** @param {{loader: import("./loading.js").PuzzleLoader}} args */

@@ -2,7 +2,9 @@
 // What the page says of its state: the status line (data-testid="status" reads it bare: "done" =
 // every record arrived), the error banner, the spinner over the board and the progress bar under it.
 
-const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+import { byId } from "../dom.js";
+
+const $ = byId;
 
 /**
  * The search's own state in a word, a tone for its dot, and details after it.
