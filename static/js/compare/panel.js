@@ -220,7 +220,7 @@ export class ComparePanel {
 
   /** "A* · manhattan heuristic, weight 1 · 4 directions". */
   describe(algorithm, options) {
-    const rest = this.entered ? this.view.describeRun?.(algorithm, options) || "" : "";
+    const rest = this.entered ? this.view.describeRun(algorithm, options) || "" : "";
     return rest ? `${this.page.labelOf(algorithm)} · ${rest}` : this.page.labelOf(algorithm);
   }
 
@@ -307,11 +307,11 @@ export class ComparePanel {
   /** The figures, caption, badge and result line at shared step k. */
   render(k, staleText = "") {
     const run = this.run;
-    const counts = this.stage.counts();
+    const { counts, viewFigures } = this.stage.figuresAt();
     for (const key of ["expanded", "generated", "frontier"]) {
       this.write(this.counts[key], counts ? number(counts[key]) : "—");
     }
-    this.showViewFigures(run && this.entered ? this.view.playheadFigures() : []);
+    this.showViewFigures(viewFigures);
     const caption = run ? run.text : this.entered ? this.describe(this.algorithm, this.options()) : this.page.labelOf(this.algorithm);
     this.write(this.caption, staleText ? `${caption} — ${staleText}` : caption);
     this.caption.title = caption;

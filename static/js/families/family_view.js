@@ -37,7 +37,7 @@
  */
 
 /**
- * The trace player a view is given (../player.js, or a comparison's clock facade).
+ * The trace player a view is given (../playback/player.js, or a comparison's clock facade).
  * @typedef {object} ViewPlayer
  * @property {boolean} playing
  * @property {number} speed  steps a second (Infinity: as fast as it goes)
@@ -57,7 +57,7 @@
  */
 
 /**
- * What the Player drives (../player.js chooses the cheapest way to any step). The grid's state has
+ * What the Player drives (../playback/player.js chooses the cheapest way to any step). The grid's state has
  * snapshot, restore and undo (5 bytes a cell a keyframe, 5 bytes a record of undo log); the step-cycle
  * and labyrinth searches have snapshot/restore; Zenji's replays from record 0.
  * @typedef {object} PlayerTarget

@@ -5,7 +5,7 @@
 // is revealed (or why there is none) in the panel solutionPanel() built.
 
 import { sentence } from "../format.js";
-import { animationScale } from "../player.js";
+import { animationScale } from "../playback/pace.js";
 import { FamilyView } from "./family_view.js";
 
 export class SolutionView extends FamilyView {

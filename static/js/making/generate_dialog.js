@@ -3,7 +3,7 @@
 // kind's label and help shown), the kind's options become inputs (min, max, step and default from
 // the schema; never checked here: the server checks them and its message shows in the dialog, the
 // option it names marked), the seed can be drawn at random, and for a family whose view can animate
-// the making (its view class has `playMaking`) a checkbox asks for the steps. POST /api/generate;
+// the making (its view class says `playsMaking`) a checkbox asks for the steps. POST /api/generate;
 // the new puzzle's info, titled with what it is and its seed, goes to `onGenerated`.
 
 import * as api from "../api.js";
@@ -98,7 +98,7 @@ export class GenerateDialog {
     this.familySelect.value = name;
     this.kindSelect.replaceChildren(...family.generators.map((g) => new Option(g.label || g.name, g.name)));
     const View = viewClassFor(name);
-    this.animateRow.hidden = !(View && typeof View.prototype.playMaking === "function");
+    this.animateRow.hidden = !View?.playsMaking;
     const kind = this.kindOf.get(name);
     this.chooseKind(family.generators.some((g) => g.name === kind) ? kind : family.generators[0].name);
   }

@@ -311,33 +311,20 @@ export class SingleView {
     for (const node of [caption, label, $("board"), $("now-stats"), $("optimal")]) node.classList.toggle("stale", stale);
   }
 
-  /** The steps of the run in all, as far as known (the records, or those the stream announced). */
+  /** The steps of the run in all, as far as known. */
   total() {
-    const run = this.run;
-    return run ? run.records ?? run.total : null;
+    return this.stage.total();
   }
 
   /** The player moved, played or paused: the bar, the figures and explain mode follow. */
   playerChanged() {
     const { player, stage } = this;
     const run = this.run;
-    const total = this.total();
-    this.bar.update({ total, enabled: Boolean(run) || stage.timeline.length > 0 });
+    this.bar.update({ total: this.total(), enabled: Boolean(run) || stage.timeline.length > 0 });
     this.bar.range.dataset.route = player.lastRoute; // how the board reached this step (tests, benchmarks)
     this.bar.range.dataset.keyframes = String(player.keyframes.size);
     this.explain.update({ view: this.view, run, position: player.position, playing: player.playing });
-    this.figures.update({
-      hasRun: Boolean(run),
-      counts: stage.counts(),
-      position: player.position,
-      total: total ?? null,
-      received: stage.timeline.length,
-      playing: player.playing,
-      atEnd: Boolean(run?.result) && player.atEnd,
-      viewFigures: run && this.view ? this.view.playheadFigures() : [],
-      result: run?.result || null,
-      runText: run?.text || "",
-    });
+    this.figures.update(stage.figuresAt());
   }
 
   /** A preset plays the whole run in its time: its speed follows the run's number of records. */

@@ -127,6 +127,32 @@ export class Stage {
     return this.run && this.entered ? this.tally.at(this.player.position) : null;
   }
 
+  /** The steps of the run in all, as far as known (its records, or those the stream announced). */
+  total() {
+    const run = this.run;
+    return run ? run.records ?? run.total : null;
+  }
+
+  /**
+   * What the figures show at the playhead (../figures.js draws it beside the single board, a
+   * comparison panel under its own): the counts, the view's g/h/f, and the result once at the end.
+   */
+  figuresAt() {
+    const { run, player } = this;
+    return {
+      hasRun: Boolean(run),
+      counts: this.counts(),
+      position: player.position,
+      total: this.total(),
+      received: this.timeline.length,
+      playing: player.playing,
+      atEnd: Boolean(run?.result) && player.atEnd,
+      viewFigures: run && this.entered ? this.view.playheadFigures() : [],
+      result: run?.result || null,
+      runText: run?.text || "",
+    };
+  }
+
   /** Every record of the run is here (or it failed, or was stopped: what arrived is all there is). */
   get complete() {
     return !this.run || this.run.finished;
