@@ -19,6 +19,8 @@ import { el } from "../dom.js";
 import { Run } from "./run.js";
 import { StepIndex } from "./step_index.js";
 
+/** @typedef {import("../families/family_view.js").FamilyView} FamilyView */
+
 /**
  * @typedef {"started" | "status" | "frame" | "computed" | "done" | "error" | "cancelled" | "shown"} RunEvent
  *   started: sent; status: the server's state changed (run.state, run.message, run.done, run.total);
@@ -39,8 +41,9 @@ import { StepIndex } from "./step_index.js";
 
 export class Stage {
   /**
-   * @param {{live: import("../live.js").Live, board: HTMLElement, hosts: object, shell: object,
-   *          canvas?: {testid: string, label: string}, keyframeBudget?: number, viewPlayer?: object,
+   * @param {{live: import("../live.js").Live, board: HTMLElement,
+   *          hosts: import("../families/family_view.js").ViewHosts, shell: import("../families/family_view.js").ViewShell,
+   *          canvas?: {testid: string, label: string}, keyframeBudget?: number, viewPlayer?: import("../families/family_view.js").ViewPlayer,
    *          indexSteps?: boolean, damaged?: string, onPlayerChange?: () => void,
    *          onRun?: (event: RunEvent, run: Run) => void}} args
    *   board: where the view's canvas goes (first child); hosts/shell: what the family view is given
@@ -65,9 +68,9 @@ export class Stage {
     this.player = new Player({ timeline: this.timeline, onChange: onPlayerChange, keyframeBudget });
     this.viewPlayer = viewPlayer || this.player;
     this.steps = indexSteps ? new StepIndex() : null;
-    /** @type {Map<string, any>} family name -> its view (kept for the next puzzle of that family) */
+    /** @type {Map<string, FamilyView>} family name -> its view (kept for the next puzzle of that family) */
     this.views = new Map();
-    /** @type {any} the family view showing the puzzle */
+    /** @type {FamilyView | null} the family view showing the puzzle */
     this.view = null;
     /** @type {any} the puzzle's info */
     this.info = null;
@@ -82,7 +85,11 @@ export class Stage {
 
   // ---- the view and the puzzle ---------------------------------------------------------------------
 
-  /** The view for a family: one instance each, with its own canvas; null for a family we cannot show. */
+  /**
+   * The view for a family: one instance each, with its own canvas; null for a family we cannot show.
+   * @param {string} family
+   * @returns {FamilyView | null}
+   */
   viewFor(family) {
     if (this.views.has(family)) return this.views.get(family);
     const View = viewClassFor(family);
@@ -97,7 +104,7 @@ export class Stage {
    * Show a puzzle with `view` (from viewFor): the old view leaves first and stops drawing.
    * @param {any} info the puzzle's info
    * @param {any} data what the view's prepare() gave
-   * @param {any} view
+   * @param {FamilyView} view
    */
   show(info, data, view) {
     this.leave();
