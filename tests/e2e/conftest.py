@@ -10,15 +10,16 @@ import os
 import re
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from tests.conftest import missing
-from tests.e2e.pages import ARTIFACTS, CHROMIUM, ROOT
+from tests.e2e.pages import ARTIFACTS, CHROMIUM, MAZE3, PUZZLE6, ROOT, case
+from tests.helpers import venv_python
 
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -30,11 +31,6 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def _python() -> str:
-    venv = ROOT / ".venv" / "bin" / "python"
-    return str(venv) if venv.exists() else sys.executable
 
 
 @pytest.fixture(scope="session")
@@ -51,7 +47,7 @@ def server_url() -> Iterator[str]:
     ARTIFACTS.mkdir(exist_ok=True)
     with log.open("w") as out:
         proc = subprocess.Popen(
-            [_python(), "run.py", "serve", "--host", "127.0.0.1", "--port", str(port)],
+            [venv_python(), "run.py", "serve", "--host", "127.0.0.1", "--port", str(port)],
             cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
     url = f"http://127.0.0.1:{port}"
@@ -103,6 +99,18 @@ class ConsoleWatch:
 
     def unexpected(self) -> list[str]:
         return [e for e in self.errors if not any(p.search(e) for p in self.allowed)]
+
+
+@pytest.fixture
+def maze3() -> Path:
+    """The shared cases' maze3.png (Lee's example: BFS finds cost 52)."""
+    return case(MAZE3)
+
+
+@pytest.fixture
+def puzzle6() -> Path:
+    """The shared cases' labyrinth Puzzle_6.csv."""
+    return case(PUZZLE6)
 
 
 @pytest.fixture

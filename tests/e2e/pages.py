@@ -3,16 +3,29 @@
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.conftest import IN_CI
+from tests.conftest import IN_CI, missing
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"  # gitignored
 CASES = ROOT.parent / "shared" / "cases"
 CHROMIUM = Path("/usr/bin/chromium")
+MAZE3 = CASES / "images" / "lee" / "maze3.png"
+PUZZLE6 = CASES / "labyrinth" / "Puzzle_6.csv"
+CANVAS = "[data-testid=canvas]"
+# The canvas's width, height and FNV-1a hash of its RGBA bytes (``fnv`` computes the same in Python).
+CANVAS_HASH = """() => {
+  const c = document.querySelector('[data-testid=canvas]');
+  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  let h = 2166136261;
+  for (let i = 0; i < d.length; i++) { h ^= d[i]; h = Math.imul(h, 16777619); }
+  return [c.width, c.height, h >>> 0];
+}"""
 BROWSER_TEST = [
     pytest.mark.e2e,
     # In CI a missing Chromium fails (the browser fixture says so) instead of skipping.
@@ -20,6 +33,63 @@ BROWSER_TEST = [
         not CHROMIUM.exists() and not IN_CI, reason=f"no Chromium at {CHROMIUM} (Debian package chromium)"
     ),
 ]
+
+
+def case(path: Path) -> Path:
+    """A file of the shared cases; skipped (failed in CI) when the shared folder is absent."""
+    if not path.exists():
+        missing(f"the shared cases folder is absent (expected {path})")
+    return path
+
+
+def shooter(prefix: str) -> Callable[[Any, str], None]:
+    """``shot(page, name)``: once the page has drawn, save it as ``ARTIFACTS/<prefix>-<name>.png``."""
+
+    def shot(page, name: str) -> None:
+        ARTIFACTS.mkdir(exist_ok=True)
+        next_frame(page)
+        page.screenshot(path=str(ARTIFACTS / f"{prefix}-{name}.png"))
+
+    return shot
+
+
+def text(page, testid: str) -> str:
+    """The stripped text of the element ``[data-testid=<testid>]`` ("" when it has none)."""
+    return (page.text_content(f"[data-testid={testid}]") or "").strip()
+
+
+def canvas_data(page) -> dict[str, str]:
+    """The canvas's data attributes (what the renderer publishes about its drawing)."""
+    return page.eval_on_selector(CANVAS, "c => ({...c.dataset})")
+
+
+def canvas_size_and_hash(page) -> tuple[int, int, int]:
+    """The canvas's width, height and hash of its pixels (``CANVAS_HASH``)."""
+    width, height, digest = page.evaluate(CANVAS_HASH)
+    return width, height, digest
+
+
+def canvas_hash(page) -> int:
+    """A hash of the canvas pixels, to tell whether two moments look the same."""
+    return canvas_size_and_hash(page)[2]
+
+
+def fnv(data: bytes) -> int:
+    """The hash ``CANVAS_HASH`` computes, over RGBA bytes."""
+    h = 2166136261
+    for byte in data:
+        h = ((h ^ byte) * 16777619) & 0xFFFFFFFF
+    return h
+
+
+def puzzle_id(page) -> str:
+    """The id of the puzzle the page shows."""
+    return page.evaluate("() => document.body.dataset.puzzleId")
+
+
+def resolved_count(page) -> int:
+    """How many re-solves after an edit the page has drawn."""
+    return int(page.evaluate("() => Number(document.body.dataset.resolved || 0)"))
 
 
 def status_is(page, text: str, timeout: float = 120_000) -> None:
@@ -62,6 +132,15 @@ def at_end(page, timeout: float = 120_000) -> None:
         timeout=timeout,
     )
     next_frame(page)
+
+
+def run_to_end(page, algorithm: str = "bfs") -> int:
+    """Run ``algorithm`` at max speed, wait until the whole trace is received and played; its length."""
+    page.select_option("[data-testid=algorithm]", algorithm)
+    page.fill("[data-testid=speed]", "1000")  # the slider's end: "max"
+    page.click("[data-testid=run]")
+    at_end(page)
+    return position(page)[1]
 
 
 def position(page) -> tuple[int, int]:

@@ -12,11 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import missing
 from tests.e2e.pages import (
-    ARTIFACTS,
     BROWSER_TEST,
-    CASES,
     at_end,
     bfs_distance,
     choose_gallery,
@@ -24,37 +21,15 @@ from tests.e2e.pages import (
     next_frame,
     open_gallery,
     position,
+    shooter,
     status_is,
+    text,
     upload,
 )
 
 pytestmark = BROWSER_TEST
 
-MAZE3 = CASES / "images" / "lee" / "maze3.png"
-PUZZLE6 = CASES / "labyrinth" / "Puzzle_6.csv"
-
-
-@pytest.fixture
-def maze3() -> Path:
-    if not MAZE3.exists():
-        missing(f"the shared cases folder is absent (expected {MAZE3})")
-    return MAZE3
-
-
-@pytest.fixture
-def puzzle6() -> Path:
-    if not PUZZLE6.exists():
-        missing(f"the shared cases folder is absent (expected {PUZZLE6})")
-    return PUZZLE6
-
-
-def shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"classroom-{name}.png"))
-
-
-def text(page, testid: str) -> str:
-    return (page.text_content(f"[data-testid={testid}]") or "").strip()
+shot = shooter("classroom")
 
 
 def figure(page, testid: str) -> int | None:

@@ -13,29 +13,28 @@ import csv
 import io
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from server.comparing import COLUMNS
-from tests.conftest import missing
 from tests.e2e.pages import (
-    ARTIFACTS,
     BROWSER_TEST,
-    CASES,
+    MAZE3,
+    PUZZLE6,
     ROOT,
+    case,
     choose_gallery,
     next_frame,
+    shooter,
     status_is,
     upload,
 )
+from tests.helpers import venv_python
 
 pytestmark = BROWSER_TEST
 
-MAZE3 = CASES / "images" / "lee" / "maze3.png"
-PUZZLE6 = CASES / "labyrinth" / "Puzzle_6.csv"
-PYTHON = ROOT / ".venv" / "bin" / "python"
+shot = shooter("compare")
 PANEL = "[data-testid=compare-panel]"
 
 # Each row of the table, from its cells' data attributes (the raw values, not the formatted text).
@@ -48,12 +47,6 @@ TABLE_ROWS = """() => [...document.querySelectorAll('[data-testid=compare-table]
 })"""
 # Every panel's canvas as a PNG data URL: two equal strings are the same pixels.
 CANVASES = "() => [...document.querySelectorAll('[data-testid=panel-canvas]')].map(c => c.toDataURL())"
-
-
-def case(path: Path) -> Path:
-    if not path.exists():
-        missing(f"the shared cases folder is absent (expected {path})")
-    return path
 
 
 def open_compare(page) -> None:
@@ -102,17 +95,10 @@ def seek(page, k: int) -> None:
     next_frame(page)
 
 
-def shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    next_frame(page)
-    page.screenshot(path=str(ARTIFACTS / f"compare-{name}.png"))
-
-
 def cli_compare(path: Path, algorithms: str, *flags: str) -> list[dict]:
     """``run.py compare … --json``: the oracle the page's table is compared with."""
-    python = str(PYTHON) if PYTHON.exists() else sys.executable
     done = subprocess.run(
-        [python, "run.py", "compare", str(path), "--algorithms", algorithms, *flags, "--json"],
+        [venv_python(), "run.py", "compare", str(path), "--algorithms", algorithms, *flags, "--json"],
         cwd=ROOT, capture_output=True, text=True, timeout=120, check=True,
     )
     return json.loads(done.stdout)

@@ -23,6 +23,8 @@ from tests.e2e.pages import (
     choose_gallery,
     next_frame,
     position,
+    puzzle_id,
+    resolved_count,
     status_is,
     upload,
 )
@@ -34,10 +36,6 @@ PATH_RGB = (213, 94, 0)  # colors.js COLORS.path
 
 def edits_done(page) -> None:
     page.wait_for_function("() => document.body.dataset.edits === 'idle'")
-
-
-def resolved_count(page) -> int:
-    return int(page.evaluate("() => Number(document.body.dataset.resolved || 0)"))
 
 
 def wait_resolved(page, before: int) -> None:
@@ -64,10 +62,6 @@ def server_solve(server_url: str, pid: str, algorithm: str = "astar") -> dict:
     )
     with urllib.request.urlopen(request) as answer:
         return json.load(answer)
-
-
-def puzzle_id(page) -> str:
-    return page.evaluate("() => document.body.dataset.puzzleId")
 
 
 def pixel(page, row: int, col: int) -> tuple[int, int, int]:

@@ -9,24 +9,27 @@ import json
 import urllib.request
 
 from server.puzzles.labyrinth.model import rotate
-from tests.e2e.pages import ARTIFACTS, BROWSER_TEST, at_end, choose_gallery, next_frame, status_is
+from tests.e2e.pages import (
+    BROWSER_TEST,
+    CANVAS,
+    at_end,
+    canvas_data,
+    choose_gallery,
+    next_frame,
+    puzzle_id,
+    resolved_count,
+    shooter,
+    status_is,
+)
 
 pytestmark = BROWSER_TEST
 
-CANVAS = "[data-testid=canvas]"
+shot = shooter("edit")
 
 
 def api_puzzle(server_url: str, pid: str) -> dict:
     with urllib.request.urlopen(f"{server_url}/api/puzzles/{pid}") as answer:
         return json.load(answer)
-
-
-def puzzle_id(page) -> str:
-    return page.evaluate("() => document.body.dataset.puzzleId")
-
-
-def resolved_count(page) -> int:
-    return int(page.evaluate("() => Number(document.body.dataset.resolved || 0)"))
 
 
 def run_to_end(page) -> None:
@@ -71,16 +74,6 @@ def history_and_wait(page, which: str = "undo") -> str:
     return puzzle_id(page)
 
 
-def shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    next_frame(page)
-    page.screenshot(path=str(ARTIFACTS / f"edit-{name}.png"))
-
-
-def data(page) -> dict:
-    return page.eval_on_selector(CANVAS, "c => ({...c.dataset})")
-
-
 def test_step_click_marks_a_cell_and_sets_the_goal(page, server_url):
     choose_gallery(page, "step-seed-003")
     run_to_end(page)
@@ -90,7 +83,7 @@ def test_step_click_marks_a_cell_and_sets_the_goal(page, server_url):
     assert page.get_attribute("[data-testid=step-tool-mark]", "aria-pressed") == "true"
 
     def cell_xy(r: int, c: int) -> tuple[float, float]:
-        d = data(page)
+        d = canvas_data(page)
         mx, my = (float(v) for v in d["main"].split(","))
         unit = float(d["unit"])
         return mx + (c + 0.5) * unit, my + (r + 0.5) * unit
@@ -130,7 +123,7 @@ def test_zenji_click_turns_a_tile_and_shift_click_turns_it_back(page, server_url
     edit_on(page)
 
     def tile_xy(r: int, c: int) -> tuple[float, float]:
-        d = data(page)
+        d = canvas_data(page)
         unit = float(d["unit"])
         return float(d["bx"]) + (c + 0.5) * unit, float(d["by"]) + (r + 0.5) * unit
 
@@ -170,7 +163,7 @@ def test_labyrinth_click_turns_a_board_tile_and_the_free_tile(page, server_url):
     run_to_end(page)
     before = api_puzzle(server_url, puzzle_id(page))
     edit_on(page)
-    d = data(page)
+    d = canvas_data(page)
     unit, bx, by = float(d["unit"]), float(d["bx"]), float(d["by"])
 
     pid = click_and_wait(page, bx + 2.5 * unit, by + 1.5 * unit)  # the tile at row 1, column 2
@@ -180,7 +173,7 @@ def test_labyrinth_click_turns_a_board_tile_and_the_free_tile(page, server_url):
     assert expected[1][2] != before["board"][1][2]
     assert after["board"] == expected and after["free_tile"] == before["free_tile"]
 
-    d = data(page)
+    d = canvas_data(page)
     unit = float(d["unit"])
     pid = click_and_wait(page, float(d["freeX"]) + unit / 2, float(d["freeY"]) + unit / 2)
     turned = api_puzzle(server_url, pid)
@@ -192,7 +185,7 @@ def test_labyrinth_click_turns_a_board_tile_and_the_free_tile(page, server_url):
     code = (before["board"][0][0] + 5) % 10
     page.select_option("[data-testid=tile-code]", str(code))
     assert page.get_attribute("[data-testid=labyrinth-tool-set]", "aria-pressed") == "true"
-    d = data(page)
+    d = canvas_data(page)
     unit, bx, by = float(d["unit"]), float(d["bx"]), float(d["by"])
     pid = click_and_wait(page, bx + 0.5 * unit, by + 0.5 * unit)
     assert api_puzzle(server_url, pid)["board"][0][0] == code
@@ -210,7 +203,7 @@ def test_a_tap_turns_a_zenji_tile_on_a_touch_screen(browser, server_url):
         before = api_puzzle(server_url, puzzle_id(page))
         page.tap("[data-testid=edit-board]")
         assert page.get_attribute("[data-testid=edit-board]", "aria-pressed") == "true"
-        d = data(page)
+        d = canvas_data(page)
         box = page.locator(CANVAS).bounding_box()
         unit = float(d["unit"])
         old = puzzle_id(page)

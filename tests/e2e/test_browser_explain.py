@@ -8,19 +8,11 @@ import itertools
 
 import pytest
 
-from tests.e2e.pages import ARTIFACTS, BROWSER_TEST, at_end, choose_gallery, next_frame, position
+from tests.e2e.pages import ARTIFACTS, BROWSER_TEST, choose_gallery, next_frame, position, run_to_end
 
 pytestmark = BROWSER_TEST
 
 PANEL = "[data-testid=explain-panel]"
-
-
-def run_to_end(page, algorithm: str) -> int:
-    page.select_option("[data-testid=algorithm]", algorithm)
-    page.fill("[data-testid=speed]", "1000")
-    page.click("[data-testid=run]")
-    at_end(page)
-    return position(page)[1]
 
 
 def panel(page) -> dict:

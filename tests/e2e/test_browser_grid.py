@@ -2,41 +2,29 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from PIL import Image
 
-from tests.conftest import missing
 from tests.e2e.pages import (
     ARTIFACTS,
     BROWSER_TEST,
-    CASES,
-    at_end,
     bfs_distance,
+    canvas_hash,
     cell_point,
     next_frame,
     open_gallery,
+    run_to_end,
     upload,
 )
 
 pytestmark = BROWSER_TEST
 
-MAZE3 = CASES / "images" / "lee" / "maze3.png"
 PATH_RGB = (0xD5, 0x5E, 0x00)  # Okabe–Ito vermillion, the path colour (static/js/colors.js)
 
 STATUS = "[data-testid=status]"
 
 
 # ---- helpers -----------------------------------------------------------------------------------
-
-def run_to_end(page, algorithm: str = "bfs") -> None:
-    """Run at max speed; wait until the whole trace is received and played."""
-    page.select_option("[data-testid=algorithm]", algorithm)
-    page.fill("[data-testid=speed]", "1000")  # the slider's end: "max"
-    page.click("[data-testid=run]")
-    at_end(page)
-
 
 def count_pixels(page, rgb: tuple[int, int, int], tolerance: int = 20) -> int:
     """How many canvas pixels are within `tolerance` of `rgb` (per channel)."""
@@ -55,19 +43,6 @@ def count_pixels(page, rgb: tuple[int, int, int], tolerance: int = 20) -> int:
     )
 
 
-def canvas_signature(page) -> int:
-    """A hash of the canvas pixels, to tell whether two moments look the same."""
-    return page.evaluate(
-        """() => {
-          const c = document.querySelector('[data-testid=canvas]');
-          const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-          let h = 2166136261;
-          for (let i = 0; i < d.length; i++) { h ^= d[i]; h = Math.imul(h, 16777619); }
-          return h >>> 0;
-        }"""
-    )
-
-
 def click_cell(page, row: int, col: int, shift: bool = False) -> None:
     """Click the centre of a cell, using the view transform the renderer publishes on the canvas."""
     next_frame(page)  # a banner that came or went may have resized and refitted the board
@@ -78,13 +53,6 @@ def click_cell(page, row: int, col: int, shift: bool = False) -> None:
     page.mouse.up()
     if shift:
         page.keyboard.up("Shift")
-
-
-@pytest.fixture
-def maze3() -> Path:
-    if not MAZE3.exists():
-        missing(f"the shared cases folder is absent (expected {MAZE3})")
-    return MAZE3
 
 
 # ---- tests -------------------------------------------------------------------------------------
@@ -158,25 +126,25 @@ def test_bad_upload_shows_a_plain_error_and_the_page_keeps_working(page, maze3, 
 
 def test_step_back_and_forward_change_the_canvas(page, maze3):
     upload(page, maze3)
-    empty = canvas_signature(page)
+    empty = canvas_hash(page)
     run_to_end(page, "bfs")
-    end = canvas_signature(page)
+    end = canvas_hash(page)
     assert end != empty
     for _ in range(10):
         page.click("[data-testid=step-back]")
     next_frame(page)
-    back = canvas_signature(page)
+    back = canvas_hash(page)
     assert back != end, "stepping back did not change the board"
     for _ in range(10):
         page.click("[data-testid=step]")
     next_frame(page)
-    assert canvas_signature(page) == end, "stepping forward again did not restore the board"
+    assert canvas_hash(page) == end, "stepping forward again did not restore the board"
     # Scrubbing to the start shows the untouched maze again.
     page.fill("[data-testid=scrub]", "0")
     next_frame(page)
     next_frame(page)
     assert page.text_content("[data-testid=position]").startswith("0 /")
-    assert canvas_signature(page) == empty
+    assert canvas_hash(page) == empty
 
 
 AMBIGUOUS = [

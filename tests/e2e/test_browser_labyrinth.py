@@ -3,31 +3,20 @@
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
-import pytest
-
-from tests.conftest import missing
-from tests.e2e.pages import ARTIFACTS, BROWSER_TEST, CASES, at_end, next_frame, open_gallery, upload
+from tests.e2e.pages import ARTIFACTS, BROWSER_TEST, PUZZLE6, at_end, next_frame, open_gallery, upload
 
 # Whether the replay is animating (the renderer flags it on its canvas), and the animation's phase.
 ANIMATION_STATE = (
     "() => { const c = document.querySelector('[data-testid=canvas]');"
     " return [c.dataset.animating === '1', c.dataset.phase]; }"
 )
+
 pytestmark = BROWSER_TEST
 
-PUZZLE6 = CASES / "labyrinth" / "Puzzle_6.csv"
 # Speed slider position (~2,300 steps/s): the replay's push (fly 80 ms, slide 370 ms, settle 160 ms)
 # is mid-slide about 150 ms after the click.
 SLOW_SPEED = "560"
-
-
-@pytest.fixture
-def puzzle6() -> Path:
-    if not PUZZLE6.exists():
-        missing(f"the shared cases folder is absent (expected {PUZZLE6})")
-    return PUZZLE6
 
 
 def wait_replay_idle(page) -> None:

@@ -1,36 +1,23 @@
 """Scrubbing lands on the same board whichever way it gets there: forwards, records taken back (undo),
-a keyframe, or a replay from the start (static/js/player.js). The board is compared pixel for pixel
+a keyframe, or a replay from the start (static/js/playback/player.js). The board is compared pixel for pixel
 (a hash of the canvas), zoomed in (numbers in the cells) and zoomed out (the halved copies)."""
 
 from __future__ import annotations
 
 import random
 
-from tests.e2e.pages import BROWSER_TEST, at_end, choose_gallery, next_frame, position
+from tests.e2e.pages import (
+    BROWSER_TEST,
+    canvas_hash,
+    choose_gallery,
+    next_frame,
+    position,
+    run_to_end,
+)
 
 pytestmark = BROWSER_TEST
 
 SCRUB = "[data-testid=scrub]"
-
-
-def canvas_hash(page) -> int:
-    return page.evaluate(
-        """() => {
-          const c = document.querySelector('[data-testid=canvas]');
-          const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-          let h = 2166136261;
-          for (let i = 0; i < d.length; i++) { h ^= d[i]; h = Math.imul(h, 16777619); }
-          return h >>> 0;
-        }"""
-    )
-
-
-def run_to_end(page, algorithm: str) -> int:
-    page.select_option("[data-testid=algorithm]", algorithm)
-    page.fill("[data-testid=speed]", "1000")
-    page.click("[data-testid=run]")
-    at_end(page)
-    return position(page)[1]
 
 
 def show(page, how: str, target: int) -> tuple[int, str]:

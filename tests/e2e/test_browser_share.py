@@ -16,7 +16,9 @@ from tests.e2e.pages import (
     BROWSER_TEST,
     ROOT,
     at_end,
+    canvas_size_and_hash,
     choose_gallery,
+    fnv,
     next_frame,
     position,
     status_is,
@@ -28,23 +30,6 @@ ERROR = "[data-testid=error]"
 STATUS_LINE = "[data-testid=share-status]"
 STARTS_WITH = "([s, t]) => document.querySelector(s).textContent.startsWith(t)"
 NO_CLIPBOARD = "() => Object.defineProperty(navigator, 'clipboard', {value: undefined, configurable: true})"
-CANVAS_HASH = """() => {
-  const c = document.querySelector('[data-testid=canvas]');
-  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-  let h = 2166136261;
-  for (let i = 0; i < d.length; i++) { h ^= d[i]; h = Math.imul(h, 16777619); }
-  return [c.width, c.height, h >>> 0];
-}"""
-
-
-def fnv(data: bytes) -> int:
-    """The hash CANVAS_HASH computes, over RGBA bytes."""
-    h = 2166136261
-    for byte in data:
-        h = ((h ^ byte) * 16777619) & 0xFFFFFFFF
-    return h
-
-
 def watch(tab, console) -> None:
     tab.set_default_timeout(120_000)
     tab.on("console", lambda m: m.type == "error" and console.errors.append(f"console.error: {m.text}"))
@@ -75,7 +60,7 @@ def test_a_share_link_reopens_the_puzzle_algorithm_options_and_step(page, server
     at, total = position(page)
     assert at == 120 and total > 120
     next_frame(page)
-    original = page.evaluate(CANVAS_HASH)
+    original = canvas_size_and_hash(page)
 
     page.click("[data-testid=share]")
     page.wait_for_function(STARTS_WITH, arg=[STATUS_LINE, "Link copied"])
@@ -99,7 +84,7 @@ def test_a_share_link_reopens_the_puzzle_algorithm_options_and_step(page, server
     assert other.input_value("[data-testid=option-weight]") == "1.5"
     assert not other.is_checked("[data-testid=option-diagonal]")
     assert other.text_content("[data-testid=expanded]") == page.text_content("[data-testid=expanded]")
-    assert other.evaluate(CANVAS_HASH) == original, "the reopened board differs from the shared one"
+    assert canvas_size_and_hash(other) == original, "the reopened board differs from the shared one"
     assert not other.is_visible(ERROR)
     other.close()
 
@@ -110,7 +95,7 @@ def test_png_and_json_downloads(page, console):
         open_export(page, "export-png")
     png = download.value
     assert png.suggested_filename == "seed-lee-example-astar.png"
-    width, height, canvas_hash = page.evaluate(CANVAS_HASH)
+    width, height, canvas_hash = canvas_size_and_hash(page)
     with Image.open(png.path()) as image:
         assert image.format == "PNG" and image.size == (width, height)
         assert fnv(image.convert("RGBA").tobytes()) == canvas_hash, "the PNG is not the board as shown"

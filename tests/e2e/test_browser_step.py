@@ -10,14 +10,16 @@ import pytest
 
 from tests.conftest import missing
 from tests.e2e.pages import (
-    ARTIFACTS,
     BROWSER_TEST,
     ROOT,
     at_end,
+    canvas_data,
     choose_gallery,
     next_frame,
     position,
+    shooter,
     status_is,
+    text,
     upload,
 )
 
@@ -26,6 +28,7 @@ pytestmark = BROWSER_TEST
 SEED = ROOT / "mazes" / "step-seed-003.txt"
 SEED_ROWS = SEED.read_text().splitlines() if SEED.exists() else []
 START, GOAL = (0, 0), (5, 5)
+shot = shooter("step")
 
 # static/js/colors.js: what an unreached state's mark, a marked cell and a frontier state look like.
 UNREACHED = (255, 255, 255)
@@ -47,19 +50,6 @@ def seed() -> Path:
     if not SEED.exists():
         missing(f"the step-cycle seed maze is absent (expected {SEED})")
     return SEED
-
-
-def shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"step-{name}.png"))
-
-
-def text(page, testid: str) -> str:
-    return (page.text_content(f"[data-testid={testid}]") or "").strip()
-
-
-def canvas_data(page) -> dict[str, str]:
-    return page.eval_on_selector("[data-testid=canvas]", "c => ({...c.dataset})")
 
 
 def per_phase(value: str) -> list[int]:

@@ -10,43 +10,37 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
 import pytest
 
-from tests.e2e.pages import ARTIFACTS, BROWSER_TEST, ROOT, at_end, next_frame, position, upload
+from tests.e2e.pages import (
+    BROWSER_TEST,
+    CANVAS,
+    ROOT,
+    at_end,
+    canvas_data,
+    position,
+    shooter,
+    text,
+    upload,
+)
+from tests.helpers import venv_python
 
 pytestmark = BROWSER_TEST
 
 SEED = ROOT / "mazes" / "zenji-seed-001.txt"
-PYTHON = ROOT / ".venv" / "bin" / "python"
-CANVAS = "[data-testid=canvas]"
+shot = shooter("zenji")
 # The frontier's colour on the board (static/js/colors.js COLORS.open, Okabe-Ito reddish purple).
 FRONTIER_RGB = (0xCC, 0x79, 0xA7)
 
 
 def cli(algorithm: str, flow: str) -> dict:
     """The CLI's answer for the seed's board: the oracle the page is compared with."""
-    python = str(PYTHON) if PYTHON.exists() else sys.executable
     done = subprocess.run(
-        [python, "run.py", "solve", str(SEED), "--algorithm", algorithm, "--flow", flow, "--json"],
+        [venv_python(), "run.py", "solve", str(SEED), "--algorithm", algorithm, "--flow", flow, "--json"],
         cwd=ROOT, capture_output=True, text=True, timeout=60, check=True,
     )
     return json.loads(done.stdout)
-
-
-def shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    next_frame(page)
-    page.screenshot(path=str(ARTIFACTS / f"zenji-{name}.png"))
-
-
-def canvas_data(page) -> dict:
-    return page.eval_on_selector(CANVAS, "c => ({...c.dataset})")
-
-
-def text(page, testid: str) -> str:
-    return (page.text_content(f"[data-testid={testid}]") or "").strip()
 
 
 def pixels_of(page, rgb: tuple[int, int, int], tolerance: int = 6) -> int:
