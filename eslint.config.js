@@ -36,4 +36,10 @@ export default [
       ],
     },
   },
+  {
+    // The JavaScript unit tests (Node's test runner, tests/test_js_units.py).
+    files: ["tests/js/**/*.js"],
+    ...js.configs.recommended,
+    languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.node } },
+  },
 ];

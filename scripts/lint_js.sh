@@ -21,8 +21,8 @@ fi
 # The pinned binaries themselves (what `npx eslint` / `npx tsc` run here), never a registry fetch.
 start=$SECONDS
 failed=()
-echo "lint_js: eslint static/js"
-node_modules/.bin/eslint --max-warnings=0 static/js || failed+=("eslint")
+echo "lint_js: eslint static/js tests/js"
+node_modules/.bin/eslint --max-warnings=0 static/js tests/js || failed+=("eslint")
 echo "lint_js: tsc -p tsconfig.json (the files that begin with // @ts-check)"
 node_modules/.bin/tsc -p tsconfig.json || failed+=("tsc")
 took=$((SECONDS - start))
