@@ -74,6 +74,9 @@ class Config:
     # the default serializer, so the live-layer tests use "default".
     serializer: str = "msgpack"
     message_queue: str | None = None  # e.g. redis://…, to run several servers (see docs)
+    # Redis (``serve --redis URL`` or MAZE_REDIS_URL): several server processes share the puzzle store,
+    # the per-client limits, GIF export jobs and Socket.IO's messages through it; None: this process alone.
+    redis_url: str | None = None
 
     def expansion_limit(self, compiled: bool) -> int:
         """Compiled searches (a family's fast path) get the big limit; pure Python is ~100 x slower."""
