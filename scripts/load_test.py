@@ -29,6 +29,13 @@ The peak RSS is the server's VmHWM read right after phase 2 (phase 5's blockers 
 A leaving client sends Socket.IO's and Engine.IO's goodbyes and closes its WebSocket without
 waiting for the server's close frame (as a closing tab does); "after they leave" counts from then.
 
+With ``--processes N`` (N ≥ 2) it measures scaling out instead: N ``run.py serve --redis URL``
+processes on one Redis (``--redis URL``, else a ``redis-server`` it starts on a free loopback port),
+the puzzle opened on the first, ``--clients`` clients spread over the processes in turn, each streaming
+the whole run; it reports how many finished, their times, each process's peak RSS and what Redis
+held and passed on (its peak memory, pub/sub messages), then kills one process and checks that a run
+on another still completes.
+
 It prints a table of the figures with the issue's targets, and with ``--json`` one JSON line at the
 end (``tests/test_load.py`` parses it). Exit status: 0 when every target is met, 1 when one is not,
 2 when the test itself could not run (the server did not start, no 999 × 999 gallery maze).
@@ -139,8 +146,10 @@ def server_tree() -> str:
 class Server:
     """``run.py serve`` in a subprocess on a free port; stopped on exit."""
 
-    def __init__(self, port: int | None = None, start_timeout: float = 90.0) -> None:
+    def __init__(self, port: int | None = None, start_timeout: float = 90.0,
+                 args: tuple[str, ...] = ()) -> None:
         self.port = port or free_port()
+        self.args = args  # more `run.py serve` flags (e.g. --redis URL)
         self.url = f"http://127.0.0.1:{self.port}"
         self.start_timeout = start_timeout
         # open for the server's whole life (closed in __exit__); kept on disk if the server died
@@ -151,7 +160,7 @@ class Server:
 
     def __enter__(self) -> Server:
         self.proc = subprocess.Popen(
-            [python(), "run.py", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
+            [python(), "run.py", "serve", "--host", "127.0.0.1", "--port", str(self.port), *self.args],
             cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
@@ -859,6 +868,158 @@ def run_load_test(clients: int = 50, algorithm: str = "bfs", port: int | None = 
     return report
 
 
+class RedisProcess:
+    """A ``redis-server`` on a free loopback port for the scale-out run (Debian's package)."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.dir = tempfile.mkdtemp(prefix="load-test-redis-")
+        self.proc: subprocess.Popen | None = None
+
+    def __enter__(self) -> RedisProcess:
+        binary = "/usr/bin/redis-server"
+        if not Path(binary).exists():
+            raise SetupError("redis-server is not installed (Debian package redis-server); "
+                             "or pass --redis URL")
+        self.proc = subprocess.Popen([binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                                      "--appendonly", "no", "--dir", self.dir],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if redis_info(self.url) is not None:
+                return self
+            time.sleep(0.05)
+        raise SetupError(f"redis-server did not answer on port {self.port}")
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            self.proc.wait(timeout=10)
+
+
+def redis_info(url: str) -> dict[str, Any] | None:
+    """Redis's INFO (memory and stats), or None when it does not answer."""
+    try:
+        import redis
+
+        client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=2)
+        try:
+            return {**client.info("memory"), **client.info("stats")}
+        finally:
+            client.close()
+    except Exception:
+        return None
+
+
+def run_scale_out(clients: int = 50, algorithm: str = "bfs", processes: int = 2, redis_url: str | None = None,
+                  timeout: float = 300.0, log: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
+    """``clients`` clients over ``processes`` servers on one Redis; then one server killed."""
+    report: dict[str, Any] = {"mode": "scale-out", "clients": clients, "algorithm": algorithm,
+                              "processes": processes, "server_tree": server_tree(), "cores": os.cpu_count()}
+    with contextlib.ExitStack() as stack:
+        if redis_url is None:
+            redis_url = stack.enter_context(RedisProcess()).url
+        servers = [stack.enter_context(Server(args=("--redis", redis_url))) for _ in range(processes)]
+        log(f"{processes} servers on {redis_url}: pids {[s.pid for s in servers]}")
+        maze, puzzle = gallery_maze(servers[0].url)
+        report["maze"] = {"name": maze["name"], "width": maze["width"], "height": maze["height"]}
+        warm = [warm_up(server.url, puzzle, algorithm, timeout) for server in servers]
+        expected = warm[0].records
+        report["records_per_run"] = expected
+        info0 = redis_info(redis_url) or {}
+        crowd = [Client(servers[i % processes].url, f"load-{i}") for i in range(clients)]
+        t_connect = time.monotonic()
+        for client in crowd:
+            client.on_done = Client.leave
+            try:
+                client.connect()
+            except Exception as err:
+                client._fail(f"connect: {type(err).__name__}: {err}")
+        report["connect_s"] = round(time.monotonic() - t_connect, 3)
+        samplers = [Sampler(server.pid) for server in servers]
+        for sampler in samplers:
+            sampler.start()
+        t0 = time.monotonic()
+        for client in crowd:
+            if client.out.error is None:
+                client.start(puzzle, algorithm)
+        deadline = t0 + timeout
+        for client in crowd:
+            if not client.done.wait(max(0.0, deadline - time.monotonic())):
+                client._fail(f"no run_done within {timeout:.0f} s")
+        wall = max(c.t_leave or t0 for c in crowd) - t0
+        for client in crowd:
+            client.join()
+        for sampler in samplers:
+            sampler.stop()
+        info1 = redis_info(redis_url) or {}
+        outcomes = [c.out for c in crowd]
+        problems = {o.run: o.problems(expected) for o in outcomes}
+        seconds = [o.seconds for o in outcomes if o.seconds is not None]
+        report["load"] = {
+            "clients": clients,
+            "finished": sum(1 for p in problems.values() if not p),
+            "problems": {run: p for run, p in problems.items() if p},
+            "per_process": [sum(1 for i, c in enumerate(crowd)
+                                if i % processes == k and not problems[c.out.run]) for k in range(processes)],
+            "time_to_done_s": {
+                "min": rounded(min(seconds, default=None)),
+                "median": rounded(statistics.median(seconds)) if seconds else None,
+                "p95": rounded(percentile(seconds, 95)), "max": rounded(max(seconds, default=None)),
+            },
+            "wall_s": round(wall, 3),
+            "records_total": sum(o.records for o in outcomes),
+        }
+        report["rss_peak_mb"] = [round(server.status()["VmHWM"] / 2**20, 1) for server in servers]
+        def grew(key: str) -> int:
+            return int(info1.get(key, 0)) - int(info0.get(key, 0))
+
+        report["redis_info"] = {
+            "used_memory_peak_mb": round(info1.get("used_memory_peak", 0) / 2**20, 1),
+            "commands": grew("total_commands_processed"),
+            "net_input_mb": round(grew("total_net_input_bytes") / 2**20, 1),
+            "net_output_mb": round(grew("total_net_output_bytes") / 2**20, 1),
+        }
+        # One process dies (SIGKILL, as a crash would): a run on another still completes.
+        victim, survivor = servers[0], servers[-1]
+        assert victim.proc is not None
+        victim.proc.kill()
+        victim.proc.wait()
+        log(f"killed pid {victim.pid}; a run on pid {survivor.pid}")
+        after = warm_up(survivor.url, puzzle, algorithm, timeout)
+        report["after_kill"] = {"records": after.records, "seconds": rounded(after.seconds),
+                                "complete": after.records == expected and after.error is None}
+        log("done")
+    report["checks"] = {
+        "all_finished": report["load"]["finished"] == clients,
+        "spread": all(n > 0 for n in report["load"]["per_process"]),
+        "survivor_runs_after_kill": report["after_kill"]["complete"],
+    }
+    return report
+
+
+def scale_out_table(r: dict[str, Any]) -> str:
+    load = r["load"]
+    t = load["time_to_done_s"]
+    lines = [
+        f"scale-out: {r['clients']} clients over {r['processes']} processes on one Redis "
+        f"({r['cores']} cores), {r['algorithm']} of {r['maze']['name']} "
+        f"({r['records_per_run']:,} records a run)",
+        f"  finished            {load['finished']} of {load['clients']} (per process {load['per_process']})",
+        f"  time to done        min {t['min']} s, median {t['median']} s, p95 {t['p95']} s, max {t['max']} s",
+        f"  wall                {load['wall_s']} s for {load['records_total']:,} records",
+        f"  peak RSS            {', '.join(f'{mb} MB' for mb in r['rss_peak_mb'])}",
+        f"  Redis               peak {r['redis_info']['used_memory_peak_mb']} MB; "
+        f"in {r['redis_info']['net_input_mb']} MB, out {r['redis_info']['net_output_mb']} MB",
+        f"  one process killed  a run on another: {'complete' if r['after_kill']['complete'] else 'FAILED'} "
+        f"in {r['after_kill']['seconds']} s",
+    ]
+    if load["problems"]:
+        lines.append(f"  problems            {list(load['problems'].items())[:3]}")
+    return "\n".join(lines)
+
+
 def checks(r: dict[str, Any]) -> dict[str, bool]:
     """The issue's targets, each True when met."""
     load, tabs, fake = r["load"], r["closed_tabs"], r["fake_acks"]
@@ -960,12 +1121,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--settle", type=float, default=SETTLE_LIMIT,
                         help="seconds to watch for threads and runs to be freed before giving up "
                              f"(default {SETTLE_LIMIT:g})")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="2 or more: the scale-out run, that many servers on one Redis (default 1)")
+    parser.add_argument("--redis", default=None,
+                        help="with --processes: the Redis URL (default: a redis-server started on a free "
+                             "port)")
     parser.add_argument("--json", action="store_true", help="end with one JSON line of every figure")
     args = parser.parse_args(argv)
 
     def log(line: str) -> None:
         print(f"[load_test] {line}", file=sys.stderr, flush=True)
 
+    if args.processes > 1:
+        try:
+            report = run_scale_out(args.clients, args.algorithm, args.processes, args.redis, args.timeout,
+                                   log)
+        except SetupError as err:
+            print(f"load_test: {err}", file=sys.stderr)
+            return 2
+        print(scale_out_table(report), flush=True)
+        if args.json:
+            print(json.dumps(report), flush=True)
+        return 0 if all(report["checks"].values()) else 1
     try:
         report = run_load_test(args.clients, args.algorithm, args.port, args.timeout, args.tabs, args.window,
                                not args.no_hold, args.settle, log)
