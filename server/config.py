@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import os
 import secrets
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -78,6 +80,25 @@ class Config:
     # the per-client limits, GIF export jobs and Socket.IO's messages through it; None: this process alone.
     redis_url: str | None = None
 
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Config:
+        """A Config with every ``MAZE_<FIELD>`` of the environment applied (``MAZE_MAX_CONCURRENT_RUNS=8``,
+        ``MAZE_CLIENTS_PER_IP=200``): how a deployment (systemd, docker) raises a limit without code.
+        ``overrides`` (the CLI's flags) win. A value that does not parse as its field's type, or a
+        ``MAZE_`` name that is no field, raises ValueError naming it."""
+        environ = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        known = {f.name: f for f in fields(cls)}
+        for name, text in environ.items():
+            if not name.startswith("MAZE_") or name in _NOT_FIELDS:
+                continue
+            field_name = name[len("MAZE_"):].lower()
+            if field_name not in known or field_name in _NOT_FROM_ENV:
+                raise ValueError(f"{name} is not a setting (see server/config.py for the names)")
+            values[field_name] = _parse(name, text, known[field_name].type)
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
     def expansion_limit(self, compiled: bool) -> int:
         """Compiled searches (a family's fast path) get the big limit; pure Python is ~100 x slower."""
         return self.max_expanded if compiled else self.max_expanded_generic
@@ -89,3 +110,31 @@ class Config:
             "max_seconds": self.max_seconds,
             "max_stored": None if compiled else self.max_stored_generic,
         }
+
+
+# MAZE_ variables that are read elsewhere (not Config fields), and fields no environment should set.
+_NOT_FIELDS = {"MAZE_E2E_URL", "MAZE_SECRET_KEY", "MAZE_REDIS_URL", "MAZE_STORE_DIR"}
+_NOT_FROM_ENV = {"testing", "secret_key", "serializer", "engine"}
+
+
+def _parse(name: str, text: str, kind: Any) -> Any:
+    """``text`` as a value of the field type ``kind`` (given as the annotation's text)."""
+    kind = str(kind)
+    try:
+        if kind.startswith("bool"):
+            if text.lower() in ("1", "true", "yes", "on"):
+                return True
+            if text.lower() in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(text)
+        if kind.startswith("int"):
+            return int(text.replace("_", ""))
+        if kind.startswith("float"):
+            return float(text)
+        if kind.startswith("Path"):
+            return Path(text)
+        if kind.startswith("list"):
+            return [part.strip() for part in text.split(",") if part.strip()]
+        return text  # str, str | None
+    except ValueError:
+        raise ValueError(f"{name}={text!r} is not a valid {kind}") from None
