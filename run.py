@@ -33,11 +33,26 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command")
 
-    serve = sub.add_parser("serve", help="start the web app (the default)")
+    serve = sub.add_parser(
+        "serve", help="start the web app (the default)",
+        description="Serve the web app with gunicorn's threaded worker: one process, --threads threads "
+        "(each open page holds one for its websocket). SIGTERM or Ctrl-C cancels the searches in "
+        "progress, tells their pages and exits within a few seconds. More processes: several "
+        "`run.py serve --redis URL` behind a proxy (docs/DEPLOY.md). Every limit of server/config.py "
+        "can be set in the environment as MAZE_<FIELD>.",
+    )
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=5000)
     serve.add_argument("--max-pixels", type=int, default=None, help="largest image an upload may have")
-    serve.add_argument("--debug", action="store_true")
+    serve.add_argument("--threads", type=int, default=100,
+                       help="worker threads: pages connected at once plus requests (default 100)")
+    serve.add_argument("--redis", metavar="URL", default=None,
+                       help="share Socket.IO's messages (and the puzzle store, limits, GIF jobs) with other "
+                       "processes through this Redis, e.g. redis://127.0.0.1:6379/0 (default: "
+                       "$MAZE_REDIS_URL, else none); checked at start")
+    serve.add_argument("--debug", action="store_true",
+                       help="Werkzeug's development server with Flask's debug mode instead of gunicorn "
+                       "(never in production)")
 
     solve = sub.add_parser(
         "solve", help="solve a puzzle file headlessly",
@@ -148,18 +163,41 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from server import create_app, socketio
+    """Serve with gunicorn (``server/serving.py``), or with ``--debug`` Werkzeug's development server.
+    A setting that does not parse, or a Redis that does not answer: one line on stderr, status 2."""
     from server.config import Config
+    from server.redis_link import RedisUnavailable, connect
 
-    config = Config()
-    if getattr(args, "max_pixels", None):
-        config.max_pixels = args.max_pixels
     host, port = getattr(args, "host", "127.0.0.1"), getattr(args, "port", 5000)
-    app = create_app(config)
+    threads = getattr(args, "threads", 100)
+    redis_url = getattr(args, "redis", None) or os.environ.get("MAZE_REDIS_URL") or None
+
+    def refuse(message: str) -> int:  # the server cannot start as asked: status 2
+        print(f"error: {message}", file=sys.stderr)
+        return 2
+
+    if threads < 1:
+        return refuse("--threads must be at least 1")
+    try:
+        config = Config.from_env(max_pixels=getattr(args, "max_pixels", None), redis_url=redis_url)
+    except ValueError as err:
+        return refuse(str(err))
+    if config.redis_url:
+        try:
+            connect(config.redis_url).close()
+        except RedisUnavailable as err:
+            return refuse(str(err))
     print(f"Serving on http://{host}:{port}  (Ctrl+C to stop)", flush=True)
-    socketio.run(app, host=host, port=port, debug=getattr(args, "debug", False),
-                 use_reloader=False, allow_unsafe_werkzeug=True, log_output=False)
-    return 0
+    if getattr(args, "debug", False):
+        from server import create_app, socketio
+
+        socketio.run(create_app(config), host=host, port=port, debug=True, use_reloader=False,
+                     allow_unsafe_werkzeug=True, log_output=False)
+        return 0
+    from server import create_app
+    from server.serving import serve
+
+    return serve(lambda: create_app(config), host, port, threads)
 
 
 def cmd_solve(args: argparse.Namespace) -> int:

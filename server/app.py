@@ -86,7 +86,7 @@ def create_app(config: Config | None = None) -> Flask:
         app,
         async_mode="threading",
         serializer=config.serializer,
-        message_queue=config.message_queue,
+        message_queue=config.redis_url or config.message_queue,  # every emit through Redis pub/sub
         max_http_buffer_size=1_000_000,
         ping_interval=config.socket_ping_interval,
         ping_timeout=30,

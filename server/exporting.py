@@ -4,14 +4,35 @@ An export is a job: a thread that solves with the trace recorded through ``solvi
 (trace memory and a compute slot from the server's ``WorkBudget``: the same budget and limits as any
 run, the slot kept while the frames are drawn and encoded), asks the puzzle's family for frames
 (``Family.animation_frames``: None when the family draws none) and encodes them with Pillow. Its
-progress (searching, frames rendered, encoding) is polled over HTTP; the finished GIF is kept in
-memory for a while, the store capped in bytes and in count (the oldest finished exports go first).
-Every failure ends the job with a message; nothing raises out of it.
+progress (searching, frames rendered, encoding) is polled over HTTP; the finished GIF is kept for
+``animation_ttl`` (10 min), the store capped in bytes and in count (the oldest finished exports go
+first, the newest stays whatever the caps). Every failure ends the job with a message; nothing
+raises out of it.
+
+Without ``Config.redis_url`` the jobs and GIFs are kept in this process's memory. With it, a job
+renders on the process that received its POST, and any process answers its polls, download and
+cancel from Redis (server/clients.py says how Redis failures are handled):
+
+- ``maze:gif:<job>``: a hash — ``status`` (the JSON a poll answers, published by the owner every
+  quarter second while the job runs, expiring ``redis_lease_seconds`` after the last publication, so
+  a job whose process died vanishes), ``cancel`` (set by whichever process got the DELETE; the owner
+  stops the job at its next publication), and once finished ``gif`` (the bytes; empty unless done)
+  with the final status, the hash then expiring ``animation_ttl`` after the job finished.
+- ``maze:gif-store`` (finished job ids by time, ms) and ``maze:gif-sizes`` (job id -> bytes): the
+  store's caps ``animation_store_count`` and ``animation_store_bytes`` hold across processes, enforced
+  by the script that stores a finished job. ``animation_max_bytes`` is checked before storing.
+- the caps ``max_animations_per_client`` and ``max_animation_jobs`` are leases (clients.py):
+  ``maze:lease:gif:<client>`` and ``maze:lease:gif-all``, held from the POST until the job ends.
+
+If Redis cannot take a finished job, it stays in this process's memory (today's store) and is
+answered here only; a poll that reaches a process while Redis is away and the job is not local gets
+a 503 saying so.
 """
 
 from __future__ import annotations
 
 import io
+import json
 import logging
 import re
 import secrets
@@ -24,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from server.budget import ServerBusy, WorkBudget
-from server.clients import TooMany
+from server.clients import RedisDown, TooMany, leases_for, shared_redis
 from server.config import Config
 from server.puzzles.errors import PuzzleError
 from server.puzzles.options import Values
@@ -107,14 +128,71 @@ def encode_gif(frames: list[Any], durations: list[int]) -> bytes:
     return buffer.getvalue()
 
 
+# KEYS: the job's hash, the store (ids by finishing time), the sizes; ARGV: the job id, its final
+# status (JSON), the GIF (empty unless done), animation_ttl (ms), the store's caps (count, bytes), the
+# jobs' key prefix. Stores the job, forgets the store's entries past their time, then drops the oldest
+# finished jobs while over a cap (the newest stays).
+STORE_SCRIPT = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local ttl = tonumber(ARGV[4])
+redis.call('HSET', KEYS[1], 'status', ARGV[2], 'gif', ARGV[3])
+redis.call('HDEL', KEYS[1], 'cancel')
+redis.call('PEXPIRE', KEYS[1], ttl)
+for _, old in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now - ttl)) do
+  redis.call('HDEL', KEYS[3], old)
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - ttl)
+redis.call('ZADD', KEYS[2], now, ARGV[1])
+redis.call('HSET', KEYS[3], ARGV[1], string.len(ARGV[3]))
+local ids = redis.call('ZRANGE', KEYS[2], 0, -1)
+local total = 0
+for _, id in ipairs(ids) do total = total + tonumber(redis.call('HGET', KEYS[3], id) or '0') end
+local count = #ids
+local i = 1
+while count > 1 and (count > tonumber(ARGV[5]) or total > tonumber(ARGV[6])) do
+  local oldest = ids[i]
+  total = total - tonumber(redis.call('HGET', KEYS[3], oldest) or '0')
+  redis.call('ZREM', KEYS[2], oldest)
+  redis.call('HDEL', KEYS[3], oldest)
+  redis.call('DEL', ARGV[7] .. oldest)
+  count = count - 1
+  i = i + 1
+end
+redis.call('PEXPIRE', KEYS[2], ttl)
+redis.call('PEXPIRE', KEYS[3], ttl)
+return count
+"""
+# KEYS: the job's hash; ARGV: its status (JSON), how long it lasts (ms). A finished job (it has a
+# ``gif`` field) is never overwritten by a late publication. Returns the ``cancel`` field.
+PUBLISH_SCRIPT = """
+if redis.call('HEXISTS', KEYS[1], 'gif') == 1 then return false end
+redis.call('HSET', KEYS[1], 'status', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]))
+return redis.call('HGET', KEYS[1], 'cancel')
+"""
+
+
 class AnimationExports:
-    """Starts GIF exports, reports their progress and keeps the finished GIFs for a while."""
+    """Starts GIF exports, reports their progress and keeps the finished GIFs for a while (in this
+    process's memory, or in Redis for every process: see the module's docstring)."""
+
+    PREFIX = "maze:gif:"
+    STORE = "maze:gif-store"
+    SIZES = "maze:gif-sizes"
+    PUBLISH_EVERY = 0.25  # seconds between publications of a running job's progress to Redis
 
     def __init__(self, config: Config, budget: WorkBudget) -> None:
         self.config = config
         self.budget = budget
         self._jobs: OrderedDict[str, AnimationJob] = OrderedDict()  # oldest first
         self._lock = threading.Lock()
+        self.shared = shared_redis(config.redis_url)
+        self.leases = leases_for(config)
+        self._publisher: threading.Thread | None = None
+        if self.shared is not None:
+            self._store_script = self.shared.script(STORE_SCRIPT)
+            self._publish_script = self.shared.script(PUBLISH_SCRIPT)
 
     # ---- the API's side ------------------------------------------------------------------------
     def start(self, puzzle: Any, algorithm: str, options: Values, client: str, name: str) -> AnimationJob:
@@ -125,36 +203,84 @@ class AnimationExports:
             self._expire(time.monotonic())
             busy = [j for j in self._jobs.values() if j.state not in FINAL]
             cap = config.max_animations_per_client
+            refuse_client = TooMany(
+                f"at most {cap} GIF exports at once for this client; wait until one is done"
+            )
             if sum(1 for j in busy if j.client == client) >= cap:
-                raise TooMany(
-                    f"at most {cap} GIF exports at once for this client; wait until one is done"
-                )
+                raise refuse_client
             if len(busy) >= config.max_animation_jobs:
                 raise ServerBusy(
                     f"the server is busy ({len(busy)} GIF exports are rendering); try again in a moment"
                 )
             job = AnimationJob(secrets.token_urlsafe(12), client, f"{file_stem(name, algorithm)}.gif")
+            full = self.leases.take(  # with Redis: the same caps across processes
+                f"gif:{job.job_id}", [(f"gif:{client}", cap), ("gif-all", config.max_animation_jobs)],
+            )
+            if full == 0:
+                raise refuse_client
+            if full == 1:
+                raise ServerBusy(
+                    f"the server is busy ({config.max_animation_jobs} GIF exports are rendering); "
+                    "try again in a moment"
+                )
             self._jobs[job.job_id] = job
+        if self.shared is not None:
+            self._publish([job])  # pollable from any process at once
         thread = threading.Thread(
             target=self._execute, args=(job, puzzle, algorithm, options), daemon=True,
             name=f"export-{job.job_id}",
         )
         thread.start()
+        if self.shared is not None:
+            self._start_publisher()
         return job
 
     def get(self, job_id: str) -> AnimationJob | None:
+        """A job of this process: every job without Redis; with it, those running here (and those
+        Redis could not take when they finished)."""
         with self._lock:
             self._expire(time.monotonic())
             return self._jobs.get(job_id)
 
-    def cancel(self, job_id: str) -> AnimationJob | None:
+    def status(self, job_id: str) -> dict[str, Any] | None:
+        """What a poll answers (``AnimationJob.to_json``), from this process or Redis; None when no
+        process has it. ServerBusy when Redis does not answer and the job is not here."""
         job = self.get(job_id)
-        if job is not None and job.state not in FINAL:
-            job.stopped.set()
-            job.cancel.set(CANCELLED)
-        return job
+        if job is not None:
+            return job.to_json()
+        found = self._shared_fields(job_id, "status")
+        return None if found is None else json.loads(found[0])
+
+    def download(self, job_id: str) -> tuple[dict[str, Any], bytes | None] | None:
+        """A job's status and, when it is done, its GIF; None when no process has it."""
+        job = self.get(job_id)
+        if job is not None:
+            return job.to_json(), job.gif if job.state == "done" else None
+        found = self._shared_fields(job_id, "status", "gif")
+        if found is None:
+            return None
+        status = json.loads(found[0])
+        return status, (found[1] if status.get("state") == "done" and found[1] else None)
+
+    def cancel(self, job_id: str) -> dict[str, Any] | None:
+        """Cancel a job (here, or through Redis on the process rendering it); its status, or None."""
+        job = self.get(job_id)
+        if job is not None:
+            if job.state not in FINAL:
+                job.stopped.set()
+                job.cancel.set(CANCELLED)
+            return job.to_json()
+        status = self.status(job_id)
+        if status is not None and status.get("state") not in FINAL and self.shared is not None:
+            key = self.PREFIX + job_id
+            try:
+                self.shared.call("cancelling a GIF export", lambda r: r.hset(key, "cancel", "1"))
+            except RedisDown:
+                raise ServerBusy(self._unreachable()) from None
+        return status
 
     def snapshot(self) -> dict[str, int]:
+        """This process's exports: running, and bytes of finished GIFs held in its memory."""
         with self._lock:
             finished = [j for j in self._jobs.values() if j.state in FINAL]
             return {
@@ -189,7 +315,83 @@ class AnimationExports:
                 job.error = message
             job.finished = time.monotonic()
             job.state = state  # last: a job is FINAL only once its fields are in place
-            self._expire(job.finished)
+            if self.shared is None:
+                self._expire(job.finished)
+                return
+        stored = self._store_shared(job)
+        self.leases.release(f"gif:{job.job_id}")
+        with self._lock:
+            if stored:
+                self._jobs.pop(job.job_id, None)  # Redis answers for it from now on
+            self._expire(time.monotonic())
+
+    # ---- Redis ---------------------------------------------------------------------------------
+    def _unreachable(self) -> str:
+        return "the shared store of GIF exports (Redis) does not answer; try again in a moment"
+
+    def _shared_fields(self, job_id: str, *fields: str) -> list[Any] | None:
+        """Fields of the job's hash in Redis (None without Redis or when it has no such job)."""
+        if self.shared is None:
+            return None
+        key = self.PREFIX + job_id
+        try:
+            found = self.shared.call("reading a GIF export", lambda r: r.hmget(key, list(fields)))
+        except RedisDown:
+            raise ServerBusy(self._unreachable()) from None
+        return None if found[0] is None else found
+
+    def _store_shared(self, job: AnimationJob) -> bool:
+        """Put a finished job into Redis under the store's caps; False when Redis cannot take it."""
+        config = self.config
+        keys = [self.PREFIX + job.job_id, self.STORE, self.SIZES]
+        args = [
+            job.job_id, json.dumps(job.to_json()), job.gif or b"", int(config.animation_ttl * 1000),
+            config.animation_store_count, config.animation_store_bytes, self.PREFIX,
+        ]
+        try:
+            self.shared.call("storing a GIF export", lambda r: self._store_script(keys, args, client=r))  # type: ignore[union-attr]
+        except RedisDown:
+            return False
+        return True
+
+    def _publish(self, jobs: list[AnimationJob]) -> None:
+        """Write running jobs' progress to Redis; stop those another process was asked to cancel."""
+        ms = int(self.config.redis_lease_seconds * 1000)
+
+        def publish(r: Any) -> list[Any]:
+            pipe = r.pipeline(transaction=False)
+            for job in jobs:
+                self._publish_script([self.PREFIX + job.job_id], [json.dumps(job.to_json()), ms], client=pipe)
+            return pipe.execute()
+
+        try:
+            cancels = self.shared.call("publishing GIF exports", publish)  # type: ignore[union-attr]
+        except RedisDown:
+            return
+        for job, cancel in zip(jobs, cancels, strict=True):
+            if cancel and job.state not in FINAL:
+                job.stopped.set()
+                job.cancel.set(CANCELLED)
+
+    def _start_publisher(self) -> None:
+        with self._lock:
+            if self._publisher is not None:
+                return
+            self._publisher = threading.Thread(
+                target=self._publish_running, daemon=True, name="export-status"
+            )
+            self._publisher.start()
+
+    def _publish_running(self) -> None:
+        """Publish this process's running jobs until none is left."""
+        while True:
+            time.sleep(self.PUBLISH_EVERY)
+            with self._lock:
+                running = [j for j in self._jobs.values() if j.state not in FINAL]
+                if not running:
+                    self._publisher = None
+                    return
+            self._publish(running)
 
     # ---- the job -------------------------------------------------------------------------------
     def _execute(self, job: AnimationJob, puzzle: Any, algorithm: str, options: Values) -> None:

@@ -38,7 +38,7 @@ class Services:
             config=config,
             store=PuzzleStore(config.store_max_cells, config.max_puzzles_per_client),
             budget=budget,
-            rate_limits=RateLimits(config.clients_per_ip),
+            rate_limits=RateLimits.for_config(config),
             runs=RunManager(config, budget),
             animations=AnimationExports(config, budget),
         )

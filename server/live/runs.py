@@ -109,6 +109,19 @@ class RunManager:
         for run in gone:
             run.stop()
 
+    def shutdown(self, message: str, send: Callable[[str, str, Any], None]) -> int:
+        """The server is stopping: stop every run, and tell the client of each current one with
+        ``run_error`` carrying ``message``, sent by ``send(sid, event, payload)``. How many were told.
+        A stopped run sends nothing more (its search yields no result, its stream no frame)."""
+        with self._lock:
+            current = list(self._runs.values())
+            stopping = list(self._live)
+        for run in stopping:
+            run.stop()
+        for run in current:
+            _tell(lambda event, payload, sid=run.sid: send(sid, event, payload), run, message)
+        return len(current)
+
     def active(self) -> int:
         """How many runs are still computing or streaming (cancelled ones until they notice)."""
         with self._lock:

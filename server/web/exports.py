@@ -1,6 +1,6 @@
 """Share and export over HTTP (docs/PROTOCOL.md, "Share and export"): a share link's parameters checked
 against the family's options schema, and animated GIFs of a search rendered as jobs
-(``server/exporting.py``)."""
+(``server/exporting.py``; with Redis any server process answers a job's polls, download and cancel)."""
 
 from __future__ import annotations
 
@@ -99,27 +99,30 @@ def start_animation(pid: str) -> tuple[Response, int]:
     return response, 202
 
 
-def _job(job_id: str):
-    shared = services()
-    job = shared.animations.get(job_id) if len(job_id) <= shared.config.max_id_length else None
-    if job is None:
-        minutes = shared.config.animation_ttl / 60
-        return None, error(
-            f"no GIF export {job_id[:40]!r} (finished ones are kept {minutes:g} min: render it again)", 404
-        )
-    return job, None
+def _missing(job_id: str) -> tuple[Response, int]:
+    minutes = services().config.animation_ttl / 60
+    return error(
+        f"no GIF export {job_id[:40]!r} (finished ones are kept {minutes:g} min: render it again)", 404
+    )
+
+
+def _valid(job_id: str) -> bool:
+    return len(job_id) <= services().config.max_id_length
 
 
 @exports.get("/animations/<job_id>.gif")
 def animation_gif(job_id: str):
-    job, missing = _job(job_id)
-    if missing:
-        return missing
-    if job.state != "done" or job.gif is None:
-        reason = job.error or job.message
-        return error(f"the GIF is not ready ({job.state}: {reason})", 409)
+    """The finished GIF (from whichever server process rendered it); 409 while it is not ready."""
+    found = services().animations.download(job_id) if _valid(job_id) else None
+    if found is None:
+        return _missing(job_id)
+    status, gif = found
+    if status.get("state") != "done" or gif is None:
+        reason = status.get("error") or status.get("message")
+        return error(f"the GIF is not ready ({status.get('state')}: {reason})", 409)
     response = send_file(
-        io.BytesIO(job.gif), mimetype="image/gif", as_attachment=True, download_name=job.filename,
+        io.BytesIO(gif), mimetype="image/gif", as_attachment=True,
+        download_name=str(status.get("filename") or "export.gif"),
     )
     response.headers["Cache-Control"] = "private, no-store"
     return response
@@ -127,14 +130,11 @@ def animation_gif(job_id: str):
 
 @exports.get("/animations/<job_id>")
 def animation_status(job_id: str):
-    job, missing = _job(job_id)
-    return missing or jsonify(job.to_json())
+    status = services().animations.status(job_id) if _valid(job_id) else None
+    return _missing(job_id) if status is None else jsonify(status)
 
 
 @exports.delete("/animations/<job_id>")
 def animation_cancel(job_id: str):
-    job, missing = _job(job_id)
-    if missing:
-        return missing
-    services().animations.cancel(job_id)
-    return jsonify(job.to_json())
+    status = services().animations.cancel(job_id) if _valid(job_id) else None
+    return _missing(job_id) if status is None else jsonify(status)
