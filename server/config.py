@@ -18,16 +18,6 @@ def _secret_key() -> str:
     return os.environ.get("MAZE_SECRET_KEY") or secrets.token_hex(32)
 
 
-# A frame's size. With a message queue (Redis) every emit passes through Redis pub/sub, base64-encoded
-# (4/3 the bytes), and Redis drops a subscriber whose output buffer passes 32 MB: one 33 MB message
-# silently stopped a python-socketio server (python-socketio #1581). A frame (``frame_records`` records of
-# 9 bytes: kind, cell, value) stays far below that; snapshots riding with the expanded states of the
-# families that draw their own (a few dozen to a few hundred bytes each) add to it.
-FRAME_RECORD_BYTES = 1 + 4 + 4
-MAX_FRAME_BYTES = 4 * 1024 * 1024  # encoded, records only: an eighth of Redis's limit
-MAX_FRAME_RECORDS = MAX_FRAME_BYTES * 3 // (4 * FRAME_RECORD_BYTES)  # 349,525
-
-
 @dataclass
 class Config:
     # Uploads
@@ -42,7 +32,7 @@ class Config:
     solve_wait: float = 20.0  # an HTTP solve or upload waits this long for a free slot, then gets a 503
     max_concurrent_loads: int = 2  # uploads parsed at once (a 50 M-pixel image takes ~0.2 GB briefly)
     # Streaming
-    frame_records: int = 32_768  # records per frame (~300 KB of binary); at most MAX_FRAME_RECORDS
+    frame_records: int = 32_768  # records per frame (~300 KB of binary)
     frame_window: int = 4  # frames sent beyond the highest acknowledged one
     ack_timeout: float = 30.0  # a client that acknowledges nothing new for this long loses the run
     stream_timeout: float = 600.0  # a whole stream, however steadily acknowledged
@@ -71,8 +61,17 @@ class Config:
     animations_per_minute: int = 10  # per client
     max_animations_per_client: int = 2  # queued or rendering at once
     max_animation_jobs: int = 8  # queued or rendering at once, all clients (503 past it)
-    # Puzzle store (in memory, least recently used dropped first)
+    # Puzzle store (server/store.py): parsed puzzles in memory (least recently used dropped first), in
+    # front of an archive of every upload's, generated and edited puzzle's file that outlives a restart:
+    # Redis when `redis_url` is set, else files in `store_dir`. Each archive drops what was unused for
+    # `store_max_age_days` and, past its byte cap, the least recently used first.
     store_max_cells: int = 400_000_000
+    # None: $MAZE_STORE_DIR, else var/puzzles in the project (gitignored); under `testing` None keeps
+    # puzzles in memory only (tests give a folder of their own).
+    store_dir: Path | None = None
+    store_max_bytes: int = 2 * 1024**3  # the files in store_dir, all together
+    store_max_age_days: float = 30.0  # an archived puzzle unused (not stored or read) this long is dropped
+    store_redis_max_bytes: int = 512 * 1024**2  # puzzles' bytes held in Redis, enforced by the store itself
     mazes_dir: Path = field(default_factory=lambda: ROOT / "mazes")
     engine: str = "auto"  # "generic" runs the pure-Python algorithms even where a fast path exists
     testing: bool = False
@@ -108,14 +107,6 @@ class Config:
             values[field_name] = _parse(name, text, known[field_name].type)
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
-
-    def __post_init__(self) -> None:
-        """Refuse a ``frame_records`` whose frames could pass ``MAX_FRAME_BYTES`` (see above)."""
-        if not 1 <= self.frame_records <= MAX_FRAME_RECORDS:
-            raise ValueError(
-                f"frame_records={self.frame_records} is out of range: 1 to {MAX_FRAME_RECORDS:,} (a frame of "
-                f"{FRAME_RECORD_BYTES} bytes a record must stay below {MAX_FRAME_BYTES // 2**20} MB)"
-            )
 
     def expansion_limit(self, compiled: bool) -> int:
         """Compiled searches (a family's fast path) get the big limit; pure Python is ~100 x slower."""

@@ -12,7 +12,7 @@ from server.clients import RateLimits
 from server.config import Config
 from server.exporting import AnimationExports
 from server.live.runs import RunManager
-from server.store import PuzzleStore
+from server.store import PuzzleStore, open_store
 
 EXTENSION = "maze_services"  # the key in ``app.extensions``; read it through ``services()`` only
 
@@ -36,9 +36,9 @@ class Services:
         )
         return cls(
             config=config,
-            store=PuzzleStore(config.store_max_cells, config.max_puzzles_per_client),
+            store=open_store(config, budget),
             budget=budget,
-            rate_limits=RateLimits.for_config(config),
+            rate_limits=RateLimits(config.clients_per_ip),
             runs=RunManager(config, budget),
             animations=AnimationExports(config, budget),
         )

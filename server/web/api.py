@@ -16,7 +16,7 @@ from server.puzzles.registry import FAMILIES, detect_family, family_of, get_fami
 from server.search.registry import ALGORITHMS
 from server.services import services
 from server.solving import Solved, check_run, solve
-from server.store import puzzle_id
+from server.store import Source, puzzle_id
 from server.web.common import (
     answer_errors,
     error,
@@ -116,15 +116,17 @@ def upload() -> tuple[Response, int]:
     try:
         family = get_family(family_name) if family_name else detect_family(filename, data)
         load_options = family.text_options(fields, "load")
+        # an upload is archived with what parsing it again needs; the gallery's are re-read from mazes/
+        source = Source(data, family.name, filename, load_options) if owner is not None else None
         key = puzzle_id(data, f"{family.name}|{sorted(load_options.items())}")
-        puzzle = shared.store.get(key)
+        puzzle = shared.store.cached(key)
         if puzzle is None:
             limits = LoadLimits(max_pixels=shared.config.max_pixels, max_cells=shared.config.max_pixels)
             with shared.budget.loading(wait=shared.config.solve_wait):
                 puzzle = family.load(data, filename, load_options, limits)
-            shared.store.put(key, puzzle, owner=owner)
+            shared.store.put(key, puzzle, owner=owner, source=source)
         elif owner is not None:
-            shared.store.put(key, puzzle, owner=owner)  # this client holds it too
+            shared.store.put(key, puzzle, owner=owner, source=source)  # this client holds it too
     except PuzzleError as err:  # name the user's file rather than our word "file"
         where = "" if err.where in (None, "file") else f", {err.where}"
         return bad_request(f"{filename}{where}: {err.message}")

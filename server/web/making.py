@@ -18,7 +18,7 @@ from server.puzzles.family import Family
 from server.puzzles.making import edit_list
 from server.puzzles.registry import FAMILIES, family_of, get_family
 from server.services import services
-from server.store import puzzle_id
+from server.store import Source, puzzle_id
 from server.web.common import (
     answer_errors,
     json_body,
@@ -45,10 +45,19 @@ def _body() -> dict[str, Any]:
 
 def keep(family: Family, puzzle: Any, owner: str) -> str:
     """Store a made puzzle under the id an upload of its saved file would get; returns the id."""
-    data = family.save(puzzle, family.default_format(puzzle))
-    key = puzzle_id(data, f"{family.name}|{sorted(family.text_options({}, 'load').items())}")
-    services().store.put(key, puzzle, owner=owner)
+    fmt = family.default_format(puzzle)
+    data = family.save(puzzle, fmt)
+    # archived under the name a download gets, so parsing it again names the puzzle as before
+    source = Source(data, family.name, f"{_file_stem(family, puzzle)}.{fmt}", family.text_options({}, "load"))
+    key = puzzle_id(data, f"{family.name}|{sorted(source.options.items())}")
+    services().store.put(key, puzzle, owner=owner, source=source)
     return key
+
+
+def _file_stem(family: Family, puzzle: Any, wanted: Any = None) -> str:
+    """A safe file name for the puzzle: ``wanted``, else its name, else "puzzle"."""
+    wanted = str(wanted or family.info(puzzle).get("name") or "puzzle")[:80]
+    return "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in wanted).strip(".") or "puzzle"
 
 
 def _family_of_kind(kind: Any, family_name: Any) -> Family:
@@ -106,8 +115,6 @@ def download(pid: str) -> Response:
         raise PuzzleError(f"a {family.title.lower()} is not saved by this server", "format")
     fmt = family.check_format(request.args.get("format"), puzzle)
     data = family.save(puzzle, fmt)
-    wanted = str(request.args.get("name") or family.info(puzzle).get("name") or "puzzle")[:80]
-    name = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in wanted).strip(".") or "puzzle"
-    filename = f"{name}.{fmt}"
+    filename = f"{_file_stem(family, puzzle, request.args.get('name'))}.{fmt}"
     return Response(data, mimetype=MIMETYPES.get(fmt, "application/octet-stream"),
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
