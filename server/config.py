@@ -18,6 +18,16 @@ def _secret_key() -> str:
     return os.environ.get("MAZE_SECRET_KEY") or secrets.token_hex(32)
 
 
+# A frame's size. With a message queue (Redis) every emit passes through Redis pub/sub, base64-encoded
+# (4/3 the bytes), and Redis drops a subscriber whose output buffer passes 32 MB: one 33 MB message
+# silently stopped a python-socketio server (python-socketio #1581). A frame (``frame_records`` records of
+# 9 bytes: kind, cell, value) stays far below that; snapshots riding with the expanded states of the
+# families that draw their own (a few dozen to a few hundred bytes each) add to it.
+FRAME_RECORD_BYTES = 1 + 4 + 4
+MAX_FRAME_BYTES = 4 * 1024 * 1024  # encoded, records only: an eighth of Redis's limit
+MAX_FRAME_RECORDS = MAX_FRAME_BYTES * 3 // (4 * FRAME_RECORD_BYTES)  # 349,525
+
+
 @dataclass
 class Config:
     # Uploads
@@ -32,7 +42,7 @@ class Config:
     solve_wait: float = 20.0  # an HTTP solve or upload waits this long for a free slot, then gets a 503
     max_concurrent_loads: int = 2  # uploads parsed at once (a 50 M-pixel image takes ~0.2 GB briefly)
     # Streaming
-    frame_records: int = 32_768  # records per frame (~300 KB of binary)
+    frame_records: int = 32_768  # records per frame (~300 KB of binary); at most MAX_FRAME_RECORDS
     frame_window: int = 4  # frames sent beyond the highest acknowledged one
     ack_timeout: float = 30.0  # a client that acknowledges nothing new for this long loses the run
     stream_timeout: float = 600.0  # a whole stream, however steadily acknowledged
@@ -107,6 +117,14 @@ class Config:
             values[field_name] = _parse(name, text, known[field_name].type)
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
+
+    def __post_init__(self) -> None:
+        """Refuse a ``frame_records`` whose frames could pass ``MAX_FRAME_BYTES`` (see above)."""
+        if not 1 <= self.frame_records <= MAX_FRAME_RECORDS:
+            raise ValueError(
+                f"frame_records={self.frame_records} is out of range: 1 to {MAX_FRAME_RECORDS:,} (a frame of "
+                f"{FRAME_RECORD_BYTES} bytes a record must stay below {MAX_FRAME_BYTES // 2**20} MB)"
+            )
 
     def expansion_limit(self, compiled: bool) -> int:
         """Compiled searches (a family's fast path) get the big limit; pure Python is ~100 x slower."""

@@ -38,7 +38,7 @@ class Services:
             config=config,
             store=open_store(config, budget),
             budget=budget,
-            rate_limits=RateLimits(config.clients_per_ip),
+            rate_limits=RateLimits.for_config(config),
             runs=RunManager(config, budget),
             animations=AnimationExports(config, budget),
         )
