@@ -57,6 +57,10 @@ class Config:
     resolves_per_minute: int = 1800  # runs started with "instant": true (the editor's re-solves)
     max_puzzles_per_client: int = 20  # puzzles a client keeps in the store; older ones are dropped
     clients_per_ip: int = 40
+    # With `redis_url` (server/clients.py): work at once (runs, GIF exports) is counted across server
+    # processes by leases that the owner renews every third of this; a dead process's leases expire
+    # after it (and its exports' progress, so a poller learns the export is gone).
+    redis_lease_seconds: float = 30.0
     max_id_length: int = 64  # run ids, slots, puzzle ids, algorithm names
     # Animated GIFs of a search (server/exporting.py): each is a search under the limits above
     animation_max_frames: int = 120

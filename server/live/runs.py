@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.budget import ServerBusy, WorkBudget
+from server.clients import leases_for
 from server.config import Config
 from server.live.frames import frames
 from server.puzzles.errors import PuzzleError
@@ -75,7 +76,9 @@ class RunManager:
             previous = self._runs.get((sid, slot))
             others = [r for key, r in self._runs.items() if r.client == run.client and key != (sid, slot)]
             cap = self.config.max_runs_per_client
-            if len(others) >= cap:
+            if len(others) >= cap or leases_for(self.config).take(  # with Redis: across processes too
+                f"run:{sid}:{slot}", [(f"runs:{run.client}", cap)], alive=lambda: (sid, slot) in self._runs,
+            ) is not None:
                 raise PuzzleError(
                     f"at most {cap} runs at once per client: stop one, or start the new one in its slot",
                     "field 'slot'",
