@@ -83,6 +83,14 @@ class SocketWorker(ThreadWorker):
         if self._closing is not None:
             self._closing.join(CLOSE_WAIT)
 
+    def is_parent_alive(self) -> bool:
+        """The master gone (killed with SIGKILL, say): stop as on SIGTERM rather than serve on as an
+        orphan (gunicorn's loop looks once a second)."""
+        if super().is_parent_alive():
+            return True
+        self._close_app()
+        return False
+
     def handle_exit(self, sig: int, frame: Any) -> None:
         """SIGTERM: stop accepting, close the app's sockets (in a thread: this is a signal handler)."""
         super().handle_exit(sig, frame)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -38,7 +39,8 @@ def _free_port() -> int:
 
 
 class Served:
-    """``run.py serve`` on a free loopback port, its output (stdout and stderr) in ``log_path``."""
+    """``run.py serve`` on a free loopback port, its output (stdout and stderr) in ``log_path``; in a
+    session of its own, so that a test can send the whole group a signal, as a terminal's Ctrl-C does."""
 
     def __init__(self, tmp: Path, *args: str) -> None:
         self.port = _free_port()
@@ -48,7 +50,14 @@ class Served:
             self.proc = subprocess.Popen(
                 [venv_python(), "run.py", "serve", "--host", "127.0.0.1", "--port", str(self.port), *args],
                 cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                start_new_session=True,
             )
+
+    def worker_pid(self) -> int:
+        """gunicorn's worker process (the master is ``proc``), from the log."""
+        found = re.search(r"Booting worker with pid: (\d+)", self.log())
+        assert found, self.log()
+        return int(found.group(1))
 
     def wait_ready(self, seconds: float = 60.0) -> Served:
         deadline = time.monotonic() + seconds
@@ -76,6 +85,16 @@ class Served:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        with contextlib.suppress(ProcessLookupError):  # a worker left behind by a test that failed
+            os.killpg(self.proc.pid, signal.SIGKILL)
+
+
+def _gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (a zombie nobody reaped counts as ended)."""
+    try:
+        return Path(f"/proc/{pid}/status").read_text().split("State:")[1].split()[0] == "Z"
+    except (OSError, IndexError):
+        return True
 
 
 @pytest.fixture
@@ -164,7 +183,8 @@ def test_serves_with_gunicorn_not_the_development_server(serve):
     assert "WARNING: This is a development server" not in log
 
 
-def test_sigterm_mid_run_tells_the_client_and_exits_at_once(serve, tmp_path):
+@pytest.mark.parametrize("how", ["SIGTERM", "Ctrl-C"])
+def test_stopping_mid_run_tells_the_client_and_exits_at_once(serve, how):
     server = serve().wait_ready()
     puzzle = _upload(server.url, "open.txt", _open_grid(OPEN_SIDE))
     run = SocketRun(server.url)
@@ -172,7 +192,10 @@ def test_sigterm_mid_run_tells_the_client_and_exits_at_once(serve, tmp_path):
         run.start(puzzle)
         assert run.first_frame.wait(60), f"no frame; the log:\n{server.log()[-3000:]}"
         t0 = time.monotonic()
-        server.proc.send_signal(signal.SIGTERM)
+        if how == "SIGTERM":
+            server.proc.send_signal(signal.SIGTERM)
+        else:  # a terminal's Ctrl-C: SIGINT to the master and its worker at once
+            os.killpg(server.proc.pid, signal.SIGINT)
         assert run.ended.wait(10), "the client heard nothing of the shutdown"
         assert run.errors == [SHUTDOWN_MESSAGE]
         assert run.result is None
@@ -184,8 +207,29 @@ def test_sigterm_mid_run_tells_the_client_and_exits_at_once(serve, tmp_path):
     log = server.log()
     assert status == 0, log[-3000:]
     assert took < 6.0, f"took {took:.1f} s to exit:\n{log[-3000:]}"
+    assert _gone(server.worker_pid())
     assert "Traceback" not in log, log[-3000:]
     assert "stopped 1 run(s) in progress" in log
+
+
+def test_a_worker_whose_master_was_killed_stops_too(serve):
+    server = serve().wait_ready()
+    puzzle = _upload(server.url, "open.txt", _open_grid(OPEN_SIDE))
+    worker = server.worker_pid()
+    run = SocketRun(server.url)
+    try:
+        run.start(puzzle)
+        assert run.first_frame.wait(60)
+        server.proc.kill()  # SIGKILL: the master cannot pass anything on
+        server.proc.wait(timeout=10)
+        assert run.ended.wait(10), "the orphaned worker went on streaming"
+        assert run.errors == [SHUTDOWN_MESSAGE]
+    finally:
+        run.close()
+    deadline = time.monotonic() + 8
+    while not _gone(worker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _gone(worker), "the orphaned worker is still running"
 
 
 def test_redis_that_does_not_answer_stops_the_start(tmp_path):
