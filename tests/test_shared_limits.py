@@ -260,19 +260,31 @@ def test_with_redis_gone_requests_answer_and_each_process_counts_alone(tmp_path,
     server = RedisServer(tmp_path)
     server.start()
     try:
-        first, second = two_apps(server.url, uploads_per_minute=3, animations_per_minute=100)
+        first, second = two_apps(
+            server.url, uploads_per_minute=4, animations_per_minute=100, max_animations_per_client=1,
+        )
         a, b = same_client(first, second)
-        assert post_file(a, maze_text(0), "m0.txt").status_code == 201  # counted in Redis (and here)
-        pid = gallery(a)
+        pid = gallery(a, b)  # an upload on each: counted in Redis (and by each process)
         server.stop()
 
+        # Caps on work at once: each process counts its own exports.
+        with ExitStack() as stack:
+            holding_workers(stack, first, second)
+            jobs = [export(a, pid).get_json()["job"]]
+            assert export(a, pid).status_code == 429
+            started = export(b, pid)
+            assert started.status_code == 202, started.get_json()
+            jobs.append(started.get_json()["job"])
+        assert wait_final(a, jobs[0])["state"] == wait_final(b, jobs[1])["state"] == "done"
+
         began = time.monotonic()
-        assert post_file(a, maze_text(1), "m1.txt").status_code == 201
-        assert post_file(a, maze_text(2), "m2.txt").status_code == 429  # this process's own count: 3
-        for n in range(3):  # the other process counts alone: its own 3 a minute
+        for n in range(3):
+            assert post_file(a, maze_text(n), f"m{n}.txt").status_code == 201
+        assert post_file(a, maze_text(3), "m3.txt").status_code == 429  # this process's own count: 4
+        for n in range(3):  # the other process counts alone: its own 4 a minute, 1 taken
             assert post_file(b, maze_text(10 + n), f"n{n}.txt").status_code == 201
         refused = post_file(b, maze_text(13), "n3.txt")
-        assert refused.status_code == 429 and "at most 3 a minute" in refused.get_json()["error"]
+        assert refused.status_code == 429 and "at most 4 a minute" in refused.get_json()["error"]
         assert time.monotonic() - began < 5  # no request waited on Redis for long
         warnings = [r for r in caplog.records if r.name == "server.clients" and "answer" in r.message]
         assert len(warnings) == 1  # once a minute, however many requests fell back
@@ -290,7 +302,7 @@ def test_with_redis_gone_requests_answer_and_each_process_counts_alone(tmp_path,
         server.start()
         time.sleep(0.3)
         fresh_a, fresh_b = same_client(first, second)
-        for n in range(3):
+        for n in range(4):
             http = fresh_a if n % 2 else fresh_b
             assert post_file(http, maze_text(20 + n), f"f{n}.txt").status_code == 201
         assert post_file(fresh_a, maze_text(30), "f.txt").status_code == 429
