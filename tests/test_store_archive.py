@@ -29,6 +29,17 @@ def source(n: int, size: int = 0) -> Source:
     return Source(text_maze(n) + b"\n" * size, "grid", f"m{n}.txt", {})
 
 
+@pytest.fixture(autouse=True)
+def no_message_queue_after():
+    """An app made with ``redis_url`` leaves Flask-SocketIO's one ``socketio`` object a Redis client
+    manager, which the later modules' socket test clients refuse: drop it after each test."""
+    from server.app import socketio
+
+    yield
+    socketio.server_options.pop("client_manager", None)
+    socketio.server_options.pop("message_queue", None)
+
+
 @pytest.fixture
 def maze3(shared_cases: Path) -> bytes:
     return (shared_cases / "images" / "lee" / "maze3.png").read_bytes()
