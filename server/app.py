@@ -82,6 +82,9 @@ def create_app(config: Config | None = None) -> Flask:
 
     from server.live.handlers import register_handlers
 
+    # The one SocketIO object keeps the client manager an earlier app's message queue made (tests make
+    # many apps in one process): drop it, so that an app without a queue gets none.
+    socketio.server_options.pop("client_manager", None)
     socketio.init_app(
         app,
         async_mode="threading",
