@@ -28,6 +28,17 @@ SECRET = "shared-limits-test-" + "k" * 40  # every process of a deployment signs
 FINAL = ("done", "error", "cancelled")
 
 
+@pytest.fixture(autouse=True)
+def no_message_queue_after() -> Any:
+    """An app made with ``redis_url`` leaves Flask-SocketIO's one ``socketio`` object a Redis client
+    manager, which later modules' socket test clients refuse: drop it after each test."""
+    from server.app import socketio
+
+    yield
+    socketio.server_options.pop("client_manager", None)
+    socketio.server_options.pop("message_queue", None)
+
+
 def two_apps(url: str, **overrides: Any) -> tuple[Flask, Flask]:
     return tuple(make_app(redis_url=url, secret_key=SECRET, **overrides) for _ in range(2))  # type: ignore[return-value]
 
