@@ -166,7 +166,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Serve with gunicorn (``server/serving.py``), or with ``--debug`` Werkzeug's development server.
     A setting that does not parse, or a Redis that does not answer: one line on stderr, status 2."""
     from server.config import Config
-    from server.redis_link import RedisUnavailable, connect
+    from server.redis_link import RedisUnavailable, connect, shared_secret
 
     host, port = getattr(args, "host", "127.0.0.1"), getattr(args, "port", 5000)
     threads = getattr(args, "threads", 100)
@@ -184,9 +184,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return refuse(str(err))
     if config.redis_url:
         try:
-            connect(config.redis_url).close()
+            link = connect(config.redis_url)
         except RedisUnavailable as err:
             return refuse(str(err))
+        if not os.environ.get("MAZE_SECRET_KEY"):
+            # Every process must read a browser's session cookie alike (who it is for its limits):
+            # without MAZE_SECRET_KEY they agree on one kept in Redis.
+            config.secret_key = shared_secret(link, config.secret_key)
+        link.close()
     print(f"Serving on http://{host}:{port}  (Ctrl+C to stop)", flush=True)
     if getattr(args, "debug", False):
         from server import create_app, socketio

@@ -7,8 +7,10 @@
 Phases, each against the same ``run.py serve`` subprocess on a free port:
 
 1. warm-up: one client streams the run once (numba's kernels load; Socket.IO starts its service
-   thread and the server its search watchdog, both for good); then the server idles and its
-   thread count is the **baseline**;
+   thread and the server its search watchdog, both for good); then as many sockets as the load and
+   the tabs will open connect at once and leave (gunicorn's threaded worker keeps the pool of
+   threads they took, to reuse); then the server idles and its thread count is the **baseline**.
+   RSS and threads are those of the serving process: gunicorn's worker, the child of ``run.py serve``;
 2. load: ``--clients`` clients (python-socketio's client, msgpack, WebSocket transport) each start a
    run of ``--algorithm`` on the gallery's 999 × 999 maze (of several, the one with the most free
    cells), acknowledge every frame, check every record arrived, and leave as soon as ``run_done``
@@ -126,6 +128,15 @@ def proc_status(pid: int) -> dict[str, int]:
     return out
 
 
+def worker_pid(pid: int) -> int | None:
+    """The one child of ``pid`` (gunicorn's worker under ``run.py serve``), or None without one."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return None
+    return int(children[0]) if children else None
+
+
 def server_tree() -> str:
     """Which server was measured: the commit plus a hash of the working tree's server/ files."""
     try:
@@ -157,6 +168,7 @@ class Server:
             "w+", prefix="load-test-server-", suffix=".log", delete=False)
         self.died = False
         self.proc: subprocess.Popen | None = None
+        self._worker: int | None = None
 
     def __enter__(self) -> Server:
         self.proc = subprocess.Popen(
@@ -197,8 +209,15 @@ class Server:
 
     @property
     def pid(self) -> int:
+        """The process that serves: gunicorn's worker (the child of ``run.py serve``), else that process."""
         assert self.proc is not None
-        return self.proc.pid
+        if self._worker is None:
+            deadline = time.monotonic() + 10
+            while self._worker is None and time.monotonic() < deadline:
+                self._worker = worker_pid(self.proc.pid)
+                if self._worker is None:
+                    time.sleep(0.05)
+        return self._worker or self.proc.pid
 
     def status(self) -> dict[str, int]:
         return proc_status(self.pid)
@@ -574,6 +593,22 @@ def rounded(value: float | None, digits: int = 3) -> float | None:
 
 
 # ---- the phases -----------------------------------------------------------------------------------------
+def prefill_pool(url: str, connections: int) -> int:
+    """Open ``connections`` sockets at once, then close them: gunicorn's threaded worker keeps a pool
+    of threads (at most ``serve --threads``) that it reuses and never ends, so the baseline must count
+    the pool the load will use; any thread past it after the load is one the server failed to free."""
+    crowd = [Client(url, f"pool-{i}") for i in range(connections)]
+    opened = 0
+    for client in crowd:
+        with contextlib.suppress(Exception):
+            client.connect()
+            opened += 1
+    time.sleep(0.5)
+    for client in crowd:
+        client.disconnect()
+    return opened
+
+
 def warm_up(url: str, puzzle: str, algorithm: str, timeout: float) -> Outcome:
     client = Client(url, "warm-up")
     client.connect()
@@ -805,6 +840,7 @@ def run_load_test(clients: int = 50, algorithm: str = "bfs", port: int | None = 
         expected = warm.records
         report["records_per_run"] = expected
         report["warm_up_s"] = rounded(warm.seconds)
+        report["pool_prefilled"] = prefill_pool(server.url, clients + tabs)
         time.sleep(1.0)
         baseline = idle_threads(server, 1.0)
         rss0 = server.status()["VmRSS"]

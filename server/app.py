@@ -43,6 +43,11 @@ def create_app(config: Config | None = None) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = config.max_upload_bytes
     app.config["TESTING"] = config.testing
     Services.build(config).install(app)  # read with server.services.services()
+    if config.trusted_proxies > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        n = config.trusted_proxies
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)  # type: ignore[method-assign]
 
     from server.web.api import api
     from server.web.exports import exports

@@ -93,6 +93,9 @@ class Config:
     # engine.io keeps one thread per connection asleep for a ping interval, and a closed tab's thread
     # lingers until it wakes: a short interval frees it within a second (a ping is a few bytes).
     socket_ping_interval: float = 1.0
+    # Proxies in front of the server whose X-Forwarded-For/-Proto/-Host headers are trusted (nginx: 1):
+    # the per-IP limits then count the browser's address, not the proxy's. 0: no proxy, headers ignored.
+    trusted_proxies: int = 0
     # The origins Socket.IO accepts; None: the server's own origin only.
     socket_origins: list[str] | None = None
     # msgpack sends a binary frame as one WebSocket message; Flask-SocketIO's test client only speaks

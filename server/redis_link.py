@@ -38,3 +38,14 @@ def safe_url(url: str) -> str:
         netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
         parts = parts._replace(netloc=netloc)
     return urlunsplit(parts)
+
+
+SECRET_KEY = "maze:secret-key"
+
+
+def shared_secret(client: Any, candidate: str) -> str:
+    """The session secret every process on this Redis uses: the first process's ``candidate``, kept
+    in Redis (no expiry) so later processes and restarts read the same one."""
+    client.set(SECRET_KEY, candidate, nx=True)
+    value = client.get(SECRET_KEY)
+    return value.decode() if isinstance(value, bytes) else str(value)
