@@ -8,7 +8,8 @@ from tests.e2e.pages import BROWSER_TEST, position, run_to_end, status_is, uploa
 
 pytestmark = BROWSER_TEST
 
-LABELS = "sel => [...document.querySelectorAll(sel + ' .player > button')].map(b => b.getAttribute('aria-label'))"
+LABELS = ("sel => [...document.querySelectorAll(sel + ' .player > button')]"
+          ".map(b => b.getAttribute('aria-label'))")
 
 
 def test_both_bars_have_the_same_controls_and_each_drives_its_clock(page, maze3):
