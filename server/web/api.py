@@ -116,8 +116,9 @@ def upload() -> tuple[Response, int]:
     try:
         family = get_family(family_name) if family_name else detect_family(filename, data)
         load_options = family.text_options(fields, "load")
-        # an upload is archived with what parsing it again needs; the gallery's are re-read from mazes/
-        source = Source(data, family.name, filename, load_options) if owner is not None else None
+        # Archived with what parsing it again needs, the gallery's too: with several processes the
+        # page's socket may be on another process than this request, which must find the id.
+        source = Source(data, family.name, filename, load_options)
         key = puzzle_id(data, f"{family.name}|{sorted(load_options.items())}")
         puzzle = shared.store.cached(key)
         if puzzle is None:
