@@ -52,6 +52,7 @@ import hashlib
 import json
 import math
 import os
+import signal
 import socket
 import statistics
 import subprocess
@@ -169,12 +170,14 @@ class Server:
         self.died = False
         self.proc: subprocess.Popen | None = None
         self._worker: int | None = None
+        self.killed = False  # the test killed it on purpose
 
     def __enter__(self) -> Server:
         self.proc = subprocess.Popen(
             [python(), "run.py", "serve", "--host", "127.0.0.1", "--port", str(self.port), *self.args],
             cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            start_new_session=True,  # a process group of its own: killpg takes gunicorn's worker too
         )
         deadline = time.monotonic() + self.start_timeout
         while True:
@@ -202,7 +205,7 @@ class Server:
                     self.proc.kill()
                     self.proc.wait()
         self.log.close()
-        if self.died:
+        if self.died and not self.killed:
             print(f"load_test: the server exited on its own; its log: {self.log.name}", file=sys.stderr)
         else:
             Path(self.log.name).unlink(missing_ok=True)
@@ -414,8 +417,9 @@ class Client:
         server's close frame) finishes in a thread of its own. ``t_leave`` is when it started."""
         if self.t_leave is None:
             self.t_leave = time.monotonic()
-            self.leaving = threading.Thread(target=self.disconnect, daemon=True, name=f"leave-{self.out.run}")
-            self.leaving.start()
+            leaving = threading.Thread(target=self.disconnect, daemon=True, name=f"leave-{self.out.run}")
+            leaving.start()
+            self.leaving = leaving  # only once started: join() may run in another thread meanwhile
 
     def join(self, timeout: float = 10.0) -> None:
         if self.leaving is not None:
@@ -1020,7 +1024,8 @@ def run_scale_out(clients: int = 50, algorithm: str = "bfs", processes: int = 2,
         # One process dies (SIGKILL, as a crash would): a run on another still completes.
         victim, survivor = servers[0], servers[-1]
         assert victim.proc is not None
-        victim.proc.kill()
+        victim.killed = True
+        os.killpg(victim.proc.pid, signal.SIGKILL)  # the server and its worker at once, as a crash
         victim.proc.wait()
         log(f"killed pid {victim.pid}; a run on pid {survivor.pid}")
         after = warm_up(survivor.url, puzzle, algorithm, timeout)
