@@ -179,3 +179,43 @@ def test_an_upload_outlives_a_restart_without_redis(tmp_path, shared_cases):
         assert _status(f"{server.url}/?puzzle={puzzle}") == 200
     finally:
         server.stop()
+
+
+def test_runs_stream_on_while_redis_is_away(tmp_path, shared_cases):
+    """Redis stopped in the middle of a run: the run (whose client is on this process) streams to its
+    end; with Redis back, an upload is archived and shared again."""
+    from tests.redis_server import RedisServer
+
+    redis = RedisServer(tmp_path)
+    redis.start()
+    server = ServeProcess(tmp_path, "alone", "--redis", redis.url)
+    server.env["MAZE_STORE_DIR"] = str(tmp_path / "store")
+    server.start()
+    try:
+        board = {"kind": "random", "rows": 1500, "cols": 1500, "seed": 4}
+        big = _http_json(f"{server.url}/api/generate", board)["id"]
+        run = SocketRun(server.url)
+        try:
+            run.start(big, "bfs")
+            assert run.first_frame.wait(60), "no frame"
+            redis.stop()
+            assert run.done.wait(60), "the run stalled without Redis"
+            assert run.error is None, run.error
+            assert run.result["found"]
+        finally:
+            run.close()
+        # Without Redis an upload still answers (kept in this process's memory) …
+        maze3 = _upload(server.url, MAZE3)
+        assert _status(f"{server.url}/api/puzzles/{maze3}") == 200
+        # … and a new run on it streams.
+        again = SocketRun(server.url)
+        try:
+            again.start(maze3, "bfs")
+            assert again.done.wait(60) and again.error is None, again.error
+            assert again.result["cost"] == 52
+        finally:
+            again.close()
+    finally:
+        server.stop()
+        redis.stop()
+    assert "Traceback" not in server.log()
