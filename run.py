@@ -7,6 +7,7 @@
     python run.py solve maze.png --algorithm astar --heuristic octile --diagonal --json --out path.png
     python run.py compare maze3.png --algorithms bfs,astar,astar:heuristic=euclidean,dfs --csv
     python run.py generate perfect 500 500 --seed 7 --out big.png
+    python run.py check maze3.png --solution answer.txt --json
 """
 
 from __future__ import annotations
@@ -87,6 +88,24 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--engine", choices=("auto", "generic"), default="auto")
     add_family_options(compare)
 
+    check = sub.add_parser(
+        "check", help="check a solution (a path) handed in for a puzzle",
+        description="Is the path in SOLUTION_FILE legal, what does it cost, and is it optimal (against "
+        "Dijkstra under the same rules)? Grid mazes only for now. The solution is a move string "
+        "(U D L R; with --diagonal also UL UR DL DR, one move per token, separated by spaces or commas), "
+        "a JSON list of [row, col] cells from the start, or the JSON of `run.py solve --json`. "
+        "Exit status 0 when the check ran (whatever the verdict), 1 on a bad file.",
+    )
+    check.add_argument("file", type=Path)
+    check.add_argument("--solution", type=Path, required=True, metavar="SOLUTION_FILE",
+                       help="the path to check")
+    check.add_argument("--json", action="store_true",
+                       help="print one JSON object: valid, cost, optimum, optimal, first_illegal_move, "
+                       "reason, moves")
+    check.add_argument("--diagonal", action="store_true",
+                       help="diagonal moves allowed (never cutting a wall's corner)")
+    check.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
+
     kinds = [kind for family in FAMILIES.values() for kind in family.generators]
     gen = sub.add_parser(
         "generate", help="write a generated puzzle",
@@ -159,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_solve(args)
     if args.command == "compare":
         return cmd_compare(args)
+    if args.command == "check":
+        return cmd_check(args)
     return cmd_generate(args)
 
 
@@ -293,6 +314,45 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print(f"{args.file.name} ({family.title.lower()}):")
         print(rows_to_text(rows))
     return 0 if all(row["found"] for row in rows) else 2
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Check a solution file against a grid maze: one line (or ``--json``); 0 when the check ran,
+    1 on a bad puzzle or solution file, 2 for a family whose solutions cannot be checked yet."""
+    from server.puzzles.errors import PuzzleError
+    from server.puzzles.grid.check import judge_grid_solution
+
+    class Unsupported(Exception):
+        pass
+
+    def grid_only(family) -> None:
+        if family.name != "grid":
+            raise Unsupported(family.name)
+
+    reading = argparse.Namespace(file=args.file, family=None, max_pixels=args.max_pixels, command="check")
+    try:
+        _family, puzzle, _flags = read_puzzle(reading, grid_only)
+        puzzle.require_endpoints()
+    except Unsupported as err:
+        print(f"checking solutions of {err} puzzles is not supported yet", file=sys.stderr)
+        return 2
+    except PuzzleError as err:
+        return fail(f"{args.file}: {err}")
+    try:
+        text = args.solution.read_bytes().decode("utf-8")
+    except OSError as err:
+        return fail(f"{args.solution}: {err.strerror or err}")
+    except UnicodeDecodeError as err:
+        return fail(f"{args.solution}: byte {err.start}: not UTF-8 text")
+    try:
+        result = judge_grid_solution(puzzle, text, args.diagonal)
+    except PuzzleError as err:
+        return fail(f"{args.solution}: {err}")
+    if args.json:
+        print(json.dumps(result.to_json(), separators=(",", ":")))
+    else:
+        print(result.summary())
+    return 0
 
 
 def cmd_generate(args: argparse.Namespace) -> int:

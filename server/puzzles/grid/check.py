@@ -1,0 +1,239 @@
+"""Checking a student's path through a grid maze: is it legal, what does it cost, is it optimal?
+
+Notations, detected from the text (``check_grid_solution``):
+
+* a **move string**: ``U D L R`` (any case); spaces, commas and line ends only separate. Without
+  diagonal moves every letter is one move, so ``RRDD``, ``R R D D`` and ``r,r,d,d`` are the same
+  path. With diagonal moves each move is its own token, separated by spaces, commas or line ends:
+  ``U``, ``D``, ``L``, ``R``, ``UL``, ``UR``, ``DL`` or ``DR`` (``UR`` is one diagonal move, never
+  U then R; a longer token such as ``RRD`` is refused, naming where it is). It begins at the
+  maze's start (the first start cell when the file marks several);
+* a **JSON list of cells** ``[[row, col], ...]`` (0-based), starting at a start cell;
+* the **JSON object printed by** ``run.py solve --json`` for a grid: its ``path`` field.
+
+The rules are the search's own (``GridProblem``): each move goes to a 4-neighbour (or, with diagonal
+moves, a diagonal neighbour whose two side cells are free: no corner cutting), never off the board
+or into a wall, and the path ends at a goal. The cost sums ``GridProblem.successors``' step costs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any
+
+from server.puzzles.errors import PuzzleError, show_value
+from server.puzzles.grid.model import WALL, GridMaze
+from server.puzzles.grid.problem import GridProblem
+from server.puzzles.jsonfile import read_json
+
+MOVES: dict[str, tuple[int, int]] = {
+    "U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1),
+    "UL": (-1, -1), "UR": (-1, 1), "DL": (1, -1), "DR": (1, 1),
+}
+NAMES = {delta: name for name, delta in MOVES.items()}
+_STRAY = re.compile(r"[^A-Za-z\s,]")
+_TOKEN = re.compile(r"[A-Za-z]+")
+
+Cell = tuple[int, int]
+
+
+@dataclass
+class CheckResult:
+    """The verdict on one path. ``path`` holds the cells visited up to the first illegal move;
+    ``optimum``/``optimal`` are filled by ``judge_grid_solution`` (None when not computed)."""
+
+    valid: bool
+    cost: float | None
+    moves: int
+    first_illegal_move: int | None = None
+    reason: str | None = None
+    path: list[Cell] = field(default_factory=list)
+    optimum: float | None = None
+    optimal: bool | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The CLI's ``--json`` object (costs as ``solve --json`` prints them)."""
+        return {
+            "valid": self.valid,
+            "cost": json_cost(self.cost),
+            "optimum": json_cost(self.optimum),
+            "optimal": self.optimal,
+            "first_illegal_move": self.first_illegal_move,
+            "reason": self.reason,
+            "moves": self.moves,
+        }
+
+    def summary(self) -> str:
+        """One line: "legal, cost 54; the optimum is 52 (not optimal)", or the reason it is not legal."""
+        if not self.valid:
+            return self.reason or "not a legal path"
+        line = f"legal, cost {json_cost(self.cost)}"
+        if self.optimum is None:
+            return line + "; the optimum is not known"
+        verdict = "optimal" if self.optimal else "not optimal"
+        return f"{line}; the optimum is {json_cost(self.optimum)} ({verdict})"
+
+
+def json_cost(cost: float | None) -> float | int | None:
+    """An integer when the cost is one, else rounded to 6 decimals (as ``SearchResult.to_json``)."""
+    if cost is None:
+        return None
+    return round(cost) if abs(cost - round(cost)) < 1e-9 else round(cost, 6)
+
+
+def check_grid_solution(maze: GridMaze, text: str, diagonal: bool) -> CheckResult:
+    """Check the path in ``text`` (any notation above) against ``maze``'s rules; raises PuzzleError
+    when the text is in no notation (naming the line and column, or the item at fault)."""
+    problem = GridProblem(maze, diagonal)  # raises PuzzleError without a start or goal
+    body = text.lstrip("\ufeff").strip()
+    if not body:
+        raise PuzzleError("the solution is empty: expected moves (U D L R) or a JSON list of [row, col]",
+                          "file")
+    if body[0] in "[{":
+        cells = _cells_from_json(text)
+        first = cells[0]
+        starts = [maze.rc(s) for s in maze.starts]
+        if first not in starts:
+            return CheckResult(False, None, len(cells) - 1, None,
+                               f"the list starts at {_show(first)}, not at the start {_show_cells(starts)}")
+        steps = [(b[0] - a[0], b[1] - a[1]) for a, b in pairwise(cells)]
+        return _walk(problem, first, steps, listed=True)
+    return _walk(problem, maze.rc(maze.starts[0]), _moves_from_text(text, diagonal), listed=False)
+
+
+def judge_grid_solution(maze: GridMaze, text: str, diagonal: bool, engine: str = "auto") -> CheckResult:
+    """``check_grid_solution`` plus the optimum: Dijkstra through ``server.solving.solve`` under the
+    same rules (``optimum`` None when no path exists)."""
+    from server.solving import solve
+
+    result = check_grid_solution(maze, text, diagonal)
+    solved = solve(maze, "dijkstra", {"diagonal": diagonal}, engine=engine)
+    if solved.json["found"]:
+        result.optimum = float(solved.result.cost)  # unrounded, to compare with the path's own sum
+    if result.valid and result.cost is not None and result.optimum is not None:
+        result.optimal = abs(result.cost - result.optimum) < 1e-9
+    else:
+        result.optimal = False if not result.valid else None
+    return result
+
+
+# ---- reading the notations ------------------------------------------------------------------------
+def _where(text: str, offset: int) -> str:
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return f"line {line}, column {column}"
+
+
+def _moves_from_text(text: str, diagonal: bool) -> list[tuple[int, int]]:
+    """The (dr, dc) of each move of a move string; PuzzleError at the first character or token
+    that is no move."""
+    stray = _STRAY.search(text)
+    if stray:
+        raise PuzzleError(
+            f"{stray.group()!r} is not a move: expected U, D, L, R"
+            + (", UL, UR, DL, DR" if diagonal else "")
+            + " separated by spaces or commas, or a JSON list of [row, col]",
+            _where(text, stray.start()),
+        )
+    steps: list[tuple[int, int]] = []
+    for token in _TOKEN.finditer(text):
+        word = token.group().upper()
+        if diagonal:
+            if word not in MOVES:
+                raise PuzzleError(
+                    f"{token.group()!r} is not one move: with diagonal moves each move is U, D, L, R, "
+                    "UL, UR, DL or DR, separated by spaces or commas",
+                    _where(text, token.start()),
+                )
+            steps.append(MOVES[word])
+            continue
+        for i, letter in enumerate(word):
+            if letter not in "UDLR":
+                raise PuzzleError(f"{token.group()[i]!r} is not a move: expected U, D, L or R",
+                                  _where(text, token.start() + i))
+            steps.append(MOVES[letter])
+    return steps
+
+
+def _cells_from_json(text: str) -> list[Cell]:
+    """The cells of a JSON list of [row, col], or of ``solve --json``'s ``path``."""
+    value = read_json(text)
+    where = "item"
+    if isinstance(value, dict):
+        if value.get("family", "grid") != "grid":
+            raise PuzzleError(f"a solution of a {show_value(value['family'])} puzzle, not of a grid maze",
+                              "field 'family'")
+        if "path" not in value:
+            raise PuzzleError("expected a 'path' field (as `run.py solve --json` prints)", "file")
+        if value.get("found") is False:
+            raise PuzzleError("this search found no path", "field 'found'")
+        value, where = value["path"], "path item"
+    if not isinstance(value, list):
+        raise PuzzleError(f"expected a list of [row, col] cells, got {show_value(value)}", "file")
+    if not value:
+        raise PuzzleError("the list of cells is empty", "file")
+    cells: list[Cell] = []
+    for number, item in enumerate(value, start=1):
+        if not (isinstance(item, list) and len(item) == 2
+                and all(isinstance(x, int) and not isinstance(x, bool) for x in item)):
+            raise PuzzleError(f"expected [row, col] (two integers), got {show_value(item)}",
+                              f"{where} {number}")
+        cells.append((item[0], item[1]))
+    return cells
+
+
+# ---- the rules ------------------------------------------------------------------------------------
+def _show(cell: Cell) -> str:
+    return f"({cell[0]}, {cell[1]})"
+
+
+def _show_cells(cells: list[Cell], limit: int = 3) -> str:
+    shown = " or ".join(_show(c) for c in cells[:limit])
+    return shown + (f" (or {len(cells) - limit} more)" if len(cells) > limit else "")
+
+
+def _walk(problem: GridProblem, start: Cell, steps: list[tuple[int, int]], listed: bool) -> CheckResult:
+    """Follow ``steps`` from ``start`` under the problem's rules, summing its step costs."""
+    maze = problem.maze
+    r, c = start
+    path: list[Cell] = [start]
+    cost = 0.0
+    for number, (dr, dc) in enumerate(steps, start=1):
+        name = NAMES.get((dr, dc))
+        label = f"move {number}" + (f" ({name})" if name else "")
+        here = f"from {_show((r, c))}"
+        nr, nc = r + dr, c + dc
+        why: str | None = None
+        step: float | None = None
+        if (dr, dc) == (0, 0):
+            why = f"{label} stays at {_show((r, c))}" + (" (the cell is listed twice)" if listed else "")
+        elif name is None:
+            why = f"{label} {here} to {_show((nr, nc))} is not a step to a neighbouring cell"
+        elif dr and dc and not problem.diagonal:
+            why = f"{label} {here} to {_show((nr, nc))} is diagonal, and diagonal moves are off"
+        elif not (0 <= nr < maze.height and 0 <= nc < maze.width):
+            why = f"{label} {here} leaves the board"
+        elif maze.cells[nr, nc] == WALL:
+            why = f"{label} {here} enters a wall at {_show((nr, nc))}"
+        elif dr and dc:
+            corners = [x for x in ((nr, c), (r, nc)) if maze.cells[x] == WALL]
+            if corners:
+                why = (f"{label} {here} to {_show((nr, nc))}: a diagonal move cuts the corner at "
+                       f"{' and '.join(_show(x) for x in corners)} (a wall)")
+        if why is None:
+            target = maze.index(nr, nc)
+            step = next((s for nxt, s in problem.successors(maze.index(r, c)) if nxt == target), None)
+            if step is None:  # the rules above are the problem's; this is a safety net
+                why = f"{label} {here} to {_show((nr, nc))} is not a move the search allows"
+        if why is not None or step is None:
+            return CheckResult(False, None, len(steps), number, why, path)
+        cost += step
+        r, c = nr, nc
+        path.append((r, c))
+    if not problem.is_goal(maze.index(r, c)):
+        goals = [maze.rc(g) for g in maze.goals]
+        return CheckResult(False, None, len(steps), None,
+                           f"the path ends at {_show((r, c))}, not at the goal {_show_cells(goals)}", path)
+    return CheckResult(True, cost, len(steps), None, None, path)
