@@ -1,0 +1,375 @@
+"""The safe formula language of the heuristic lab (issue 19): ``dr + dc``, ``max(dr, dc) + 0.5*min(dr, dc)``.
+
+Grammar (a subset of Python expressions, parsed with ``ast.parse(text, mode="eval")`` and then checked
+node by node against a whitelist; nothing is ever passed to ``eval``, ``exec`` or ``compile``)::
+
+    expr := number | name | (expr) | +expr | -expr | not expr
+          | expr (+ - * / // % **) expr | expr (< <= > >= == !=) expr ...   (chained)
+          | expr and expr | expr or expr | expr if expr else expr
+          | abs(expr) | sqrt(expr) | floor(expr) | ceil(expr) | min(expr, expr, ...) | max(expr, expr, ...)
+
+Numbers are int or float literals; names are the ones declared by the caller (``row, col, dr, ...``).
+Everything else (attributes, subscripts, strings, comprehensions, lambdas, keywords, ``*args``,
+walrus, undeclared names such as ``__import__``) is refused with a ``FormulaError`` naming the problem
+and its column (1-based offset in the text).
+
+Bounds: at most 500 characters of printable ASCII (plus tab and newline), at most 200 expression
+nodes, nesting at most 30 deep, numeric literals of absolute value at most 1e12, and the exponent of
+``**`` must be a literal number from -8 to 8 (so ``2**2**100`` and ``x**y`` are refused).
+
+Evaluation is vectorised: the tree becomes a closure over numpy ufuncs (``np.where`` for ``if``,
+``and``, ``or`` and ``not``; comparisons give 0/1; ``and``/``or`` return an operand like Python's).
+All arithmetic is float64 under ``np.errstate(all="ignore")``: division by zero, ``sqrt(-1)`` and
+overflow give inf or NaN instead of raising; ``nonfinite_count`` counts such states for the caller.
+Known differences from Python: those NaN/inf results (where Python raises) and ``min``/``max``
+propagating NaN.
+
+Why not a library: simpleeval has had sandbox escapes fixed as late as 2026 (CVE-2026-32640) and
+evaluates one scalar at a time; numexpr's ``evaluate`` calls ``eval`` behind a blacklist its
+maintainers call bypassable. A whitelist over Python's own ``ast`` is both safe and vectorised
+(see ``/work/shared/DESIGN.md``, "User formulas").
+"""
+
+from __future__ import annotations
+
+import ast
+import keyword
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import reduce
+
+import numpy as np
+
+from server.puzzles.errors import PuzzleError
+
+MAX_CHARS = 500
+MAX_NODES = 200
+MAX_DEPTH = 30
+MAX_CONSTANT = 1e12
+MAX_EXPONENT = 8
+
+Value = np.ndarray | np.floating
+Env = Mapping[str, np.ndarray]
+Fn = Callable[[Env], Value]
+
+_UNARY_FUNCTIONS: dict[str, Callable[[Value], Value]] = {
+    "abs": np.abs,
+    "sqrt": np.sqrt,
+    "floor": np.floor,
+    "ceil": np.ceil,
+}
+_FOLD_FUNCTIONS: dict[str, Callable[[Value, Value], Value]] = {"min": np.minimum, "max": np.maximum}
+FUNCTIONS = ("abs", "min", "max", "sqrt", "floor", "ceil")
+
+_BINARY: dict[type[ast.operator], Callable[[Value, Value], Value]] = {
+    ast.Add: np.add,
+    ast.Sub: np.subtract,
+    ast.Mult: np.multiply,
+    ast.Div: np.true_divide,
+    ast.FloorDiv: np.floor_divide,
+    ast.Mod: np.remainder,
+    ast.Pow: np.power,
+}
+_COMPARE: dict[type[ast.cmpop], Callable[[Value, Value], Value]] = {
+    ast.Lt: np.less,
+    ast.LtE: np.less_equal,
+    ast.Gt: np.greater,
+    ast.GtE: np.greater_equal,
+    ast.Eq: np.equal,
+    ast.NotEq: np.not_equal,
+}
+_OPERATOR_TEXT = {
+    ast.MatMult: "@", ast.LShift: "<<", ast.RShift: ">>", ast.BitOr: "|", ast.BitXor: "^",
+    ast.BitAnd: "&", ast.Invert: "~", ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in",
+}  # fmt: skip
+_REFUSED = {
+    ast.Attribute: "attribute access is not allowed",
+    ast.Subscript: "subscripts are not allowed",
+    ast.Slice: "slices are not allowed",
+    ast.ListComp: "comprehensions are not allowed",
+    ast.SetComp: "comprehensions are not allowed",
+    ast.DictComp: "comprehensions are not allowed",
+    ast.GeneratorExp: "comprehensions are not allowed",
+    ast.Lambda: "lambda is not allowed",
+    ast.NamedExpr: "the walrus operator := is not allowed",
+    ast.JoinedStr: "f-strings are not allowed",
+    ast.FormattedValue: "f-strings are not allowed",
+    ast.List: "lists are not allowed",
+    ast.Tuple: "tuples are not allowed",
+    ast.Set: "sets are not allowed",
+    ast.Dict: "dicts are not allowed",
+    ast.Starred: "starred arguments are not allowed",
+    ast.Await: "await is not allowed",
+    ast.Yield: "yield is not allowed",
+    ast.YieldFrom: "yield is not allowed",
+}
+
+
+class FormulaError(PuzzleError):
+    """A formula that cannot be compiled or evaluated: ``problem`` at ``column`` (1-based), with a hint."""
+
+    def __init__(self, problem: str, column: int | None = None, hint: str = "") -> None:
+        text = problem + (f" at column {column}" if column is not None else "")
+        super().__init__(text + (f" ({hint})" if hint else ""))
+        self.problem = problem
+        self.column = column
+        self.where = f"column {column}" if column is not None else None
+
+
+def nonfinite_count(values: np.ndarray) -> int:
+    """How many of ``values`` are NaN or infinite (states where the formula is not a number)."""
+    return int(np.count_nonzero(~np.isfinite(values)))
+
+
+@dataclass(frozen=True)
+class Formula:
+    """A compiled formula: ``evaluate`` it over arrays of features."""
+
+    text: str
+    names: tuple[str, ...]
+    names_used: tuple[str, ...]
+    _fn: Fn = field(repr=False, compare=False)
+
+    def evaluate(self, features: Mapping[str, np.ndarray | float]) -> np.ndarray:
+        """The formula over ``features`` (arrays broadcast together, scalars too) as a new float64 array.
+
+        Never raises for arithmetic trouble: NaN or inf marks those states (see ``nonfinite_count``).
+        """
+        env: dict[str, np.ndarray] = {}
+        for name in self.names:
+            if name in features:
+                env[name] = np.asarray(features[name], dtype=np.float64)
+            elif name in self.names_used:
+                raise FormulaError(f"the feature '{name}' is missing")
+        try:
+            shape = np.broadcast_shapes(*(a.shape for a in env.values()))
+        except ValueError:
+            raise FormulaError("the features have shapes that do not broadcast together") from None
+        with np.errstate(all="ignore"):
+            out = np.asarray(self._fn(env), dtype=np.float64)
+        if out.shape != shape:
+            out = np.broadcast_to(out, shape)
+        if out.base is not None or not out.flags.writeable or any(out is a for a in env.values()):
+            out = np.array(out, dtype=np.float64)
+        return out
+
+
+def compile_formula(text: str, names: Sequence[str]) -> Formula:
+    """Parse and check ``text`` against the whitelist; raise ``FormulaError`` naming the problem."""
+    declared = tuple(names)
+    for name in declared:
+        if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name):
+            raise ValueError(f"{name!r} cannot be a formula name")
+        if name in FUNCTIONS:
+            raise ValueError(f"{name!r} is a function of the formula language; it cannot be a name")
+    if len(set(declared)) != len(declared):
+        raise ValueError("the formula names must be distinct")
+    if not isinstance(text, str):
+        raise FormulaError("the formula must be text")
+    if len(text) > MAX_CHARS:
+        raise FormulaError(f"the formula is {len(text)} characters long; at most {MAX_CHARS} are allowed")
+    for i, ch in enumerate(text):
+        if not (" " <= ch <= "~" or ch in "\t\n"):
+            raise FormulaError(f"the character {ch!r} is not allowed", i + 1)
+    return _Compiler(text, declared).run()
+
+
+class _Compiler:
+    """One compilation: the text, its line starts, the declared names and the names met so far."""
+
+    def __init__(self, text: str, names: tuple[str, ...]) -> None:
+        self.text = text
+        body = text.lstrip(" \t\n")
+        self.lead = len(text) - len(body)
+        self.body = body
+        self.line_starts = [0]
+        for i, ch in enumerate(body):
+            if ch == "\n":
+                self.line_starts.append(i + 1)
+        self.names = names
+        self.used: set[str] = set()
+
+    def column(self, lineno: int | None, offset: int | None) -> int:
+        """The 1-based offset in the whole text of a 1-based line and 0-based column of the parsed body."""
+        if not lineno or offset is None:
+            return len(self.text) + 1
+        line = min(max(lineno, 1), len(self.line_starts)) - 1
+        return min(self.lead + self.line_starts[line] + offset + 1, len(self.text) + 1)
+
+    def at(self, node: ast.AST) -> int:
+        """The column of ``node`` (of the dot, for an attribute)."""
+        if isinstance(node, ast.Attribute) and node.end_lineno and node.end_col_offset is not None:
+            start = self.line_starts[min(node.end_lineno, len(self.line_starts)) - 1]
+            dot = start + node.end_col_offset - len(node.attr) - 1
+            while dot > 0 and self.body[dot] in " \t\n":
+                dot -= 1
+            line = self.body.count("\n", 0, dot)
+            return self.column(line + 1, dot - self.line_starts[line])
+        return self.column(getattr(node, "lineno", None), getattr(node, "col_offset", None))
+
+    def run(self) -> Formula:
+        """Parse, check the bounds, translate."""
+        if not self.body.strip():
+            raise FormulaError("the formula is empty")
+        try:
+            tree = ast.parse(self.body, mode="eval")
+        except SyntaxError as error:
+            offset = error.offset - 1 if error.offset and error.offset > 0 else None
+            where = self.column(error.lineno, offset)
+            raise FormulaError(f"syntax error at column {where}: {error.msg}") from None
+        except (RecursionError, MemoryError, ValueError):
+            raise FormulaError("the formula is nested too deeply to read") from None
+        count = sum(1 for node in ast.walk(tree) if isinstance(node, ast.expr))
+        if count > MAX_NODES:
+            raise FormulaError(f"the formula has {count} parts; at most {MAX_NODES} are allowed")
+        fn = self.expr(tree.body, 1)
+        used = tuple(name for name in self.names if name in self.used)
+        return Formula(text=self.text, names=self.names, names_used=used, _fn=fn)
+
+    # ---------------------------------------------------------------------------------- translation
+    def expr(self, node: ast.expr, depth: int) -> Fn:
+        """The closure computing ``node``; refuses anything off the whitelist."""
+        if depth > MAX_DEPTH:
+            raise FormulaError(f"the formula is nested more than {MAX_DEPTH} deep", self.at(node))
+        inner = depth + 1
+        if isinstance(node, ast.Constant):
+            return self.constant(node)
+        if isinstance(node, ast.Name):
+            return self.name(node)
+        if isinstance(node, ast.UnaryOp):
+            return self.unary(node, inner)
+        if isinstance(node, ast.BinOp):
+            return self.binary(node, inner)
+        if isinstance(node, ast.Compare):
+            return self.compare(node, inner)
+        if isinstance(node, ast.BoolOp):
+            return self.boolean(node, inner)
+        if isinstance(node, ast.IfExp):
+            test, body, orelse = (self.expr(n, inner) for n in (node.test, node.body, node.orelse))
+            return lambda env: np.where(np.not_equal(test(env), 0), body(env), orelse(env))
+        if isinstance(node, ast.Call):
+            return self.call(node, inner)
+        message = _REFUSED.get(type(node), f"{type(node).__name__} is not allowed")
+        raise FormulaError(message, self.at(node))
+
+    def constant(self, node: ast.Constant) -> Fn:
+        """An int or float literal of at most ``MAX_CONSTANT``."""
+        value = node.value
+        if isinstance(value, bool) or value is None or value is Ellipsis:
+            raise FormulaError(f"{value!r} is not allowed (use numbers)", self.at(node))
+        if isinstance(value, str | bytes):
+            kind = "strings" if isinstance(value, str) else "bytes"
+            raise FormulaError(f"{kind} are not allowed", self.at(node))
+        if not isinstance(value, int | float):
+            raise FormulaError(f"{type(value).__name__} numbers are not allowed", self.at(node))
+        if not abs(value) <= MAX_CONSTANT:
+            raise FormulaError(f"numbers must be at most {MAX_CONSTANT:g} in size", self.at(node))
+        number = np.float64(value)
+        return lambda env: number
+
+    def name(self, node: ast.Name) -> Fn:
+        """A declared name."""
+        if node.id in FUNCTIONS:
+            raise FormulaError(f"'{node.id}' is a function; call it like {node.id}(x)", self.at(node))
+        if node.id not in self.names:
+            raise FormulaError(
+                f"unknown name '{node.id}'", self.at(node), "the names are: " + ", ".join(self.names)
+            )
+        self.used.add(node.id)
+        key = node.id
+        return lambda env: env[key]
+
+    def unary(self, node: ast.UnaryOp, depth: int) -> Fn:
+        """``+x``, ``-x``, ``not x``."""
+        operand = self.expr(node.operand, depth)
+        if isinstance(node.op, ast.UAdd):
+            return operand
+        if isinstance(node.op, ast.USub):
+            return lambda env: np.negative(operand(env))
+        if isinstance(node.op, ast.Not):
+            return lambda env: np.equal(operand(env), 0).astype(np.float64)
+        text = _OPERATOR_TEXT.get(type(node.op), "?")
+        raise FormulaError(f"the operator {text} is not allowed", self.at(node))
+
+    def binary(self, node: ast.BinOp, depth: int) -> Fn:
+        """Arithmetic; the exponent of ``**`` must be a literal from -8 to 8."""
+        op = _BINARY.get(type(node.op))
+        if op is None:
+            text = _OPERATOR_TEXT.get(type(node.op), "?")
+            raise FormulaError(f"the operator {text} is not allowed", self.at(node))
+        if isinstance(node.op, ast.Pow):
+            exponent = node.right
+            if isinstance(exponent, ast.UnaryOp) and isinstance(exponent.op, ast.USub | ast.UAdd):
+                exponent = exponent.operand
+            if not (
+                isinstance(exponent, ast.Constant)
+                and isinstance(exponent.value, int | float)
+                and not isinstance(exponent.value, bool)
+                and abs(exponent.value) <= MAX_EXPONENT
+            ):
+                raise FormulaError(
+                    f"the exponent of ** must be a number from -{MAX_EXPONENT} to {MAX_EXPONENT}",
+                    self.at(node.right),
+                )
+        left = self.expr(node.left, depth)
+        right = self.expr(node.right, depth)
+        return lambda env: op(left(env), right(env))
+
+    def compare(self, node: ast.Compare, depth: int) -> Fn:
+        """``a < b <= c``: each operand once, the links and-ed, the result 0/1."""
+        ops: list[Callable[[Value, Value], Value]] = []
+        for op in node.ops:
+            ufunc = _COMPARE.get(type(op))
+            if ufunc is None:
+                text = _OPERATOR_TEXT.get(type(op), "?")
+                raise FormulaError(f"the comparison '{text}' is not allowed", self.at(node))
+            ops.append(ufunc)
+        operands = [self.expr(n, depth) for n in (node.left, *node.comparators)]
+
+        def run(env: Env) -> Value:
+            values = [f(env) for f in operands]
+            links = [op(a, b) for op, a, b in zip(ops, values, values[1:], strict=False)]
+            return reduce(np.logical_and, links).astype(np.float64)
+
+        return run
+
+    def boolean(self, node: ast.BoolOp, depth: int) -> Fn:
+        """``a and b`` / ``a or b`` with Python's meaning: the deciding operand's value."""
+        parts = [self.expr(n, depth) for n in node.values]
+        is_and = isinstance(node.op, ast.And)
+
+        def run(env: Env) -> Value:
+            result = parts[-1](env)
+            for part in reversed(parts[:-1]):
+                value = part(env)
+                truth = np.not_equal(value, 0)
+                result = np.where(truth, result, value) if is_and else np.where(truth, value, result)
+            return result
+
+        return run
+
+    def call(self, node: ast.Call, depth: int) -> Fn:
+        """``abs sqrt floor ceil`` of one argument, ``min max`` of two or more; positional only."""
+        allowed = ", ".join(FUNCTIONS)
+        if not isinstance(node.func, ast.Name):
+            if type(node.func) in _REFUSED:
+                self.expr(node.func, depth)  # raises, naming what the callee is
+            raise FormulaError("only the functions can be called", self.at(node), f"they are: {allowed}")
+        name = node.func.id
+        if name not in FUNCTIONS:
+            raise FormulaError(f"'{name}' is not a function", self.at(node), f"the functions are: {allowed}")
+        if node.keywords:
+            raise FormulaError("keyword arguments are not allowed", self.at(node.keywords[0]))
+        for arg in node.args:
+            if isinstance(arg, ast.Starred):
+                raise FormulaError("starred arguments are not allowed", self.at(arg))
+        args = [self.expr(a, depth) for a in node.args]
+        if name in _FOLD_FUNCTIONS:
+            if len(args) < 2:
+                raise FormulaError(f"{name}() needs two or more arguments", self.at(node))
+            fold = _FOLD_FUNCTIONS[name]
+            return lambda env: reduce(fold, (a(env) for a in args))
+        if len(args) != 1:
+            raise FormulaError(f"{name}() takes exactly one argument", self.at(node))
+        unary, (arg,) = _UNARY_FUNCTIONS[name], args
+        return lambda env: unary(arg(env))
