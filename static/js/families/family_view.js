@@ -57,9 +57,9 @@
  */
 
 /**
- * What the Player drives (../playback/player.js chooses the cheapest way to any step). The grid's state has
- * snapshot, restore and undo (5 bytes a cell a keyframe, 5 bytes a record of undo log); the step-cycle
- * and labyrinth searches have snapshot/restore; Zenji's replays from record 0.
+ * What the Player drives (../playback/player.js chooses the cheapest way to any step). A state may offer
+ * snapshot, restore and undo (the fastest scrubbing), only snapshot/restore (keyframes), or none (a step
+ * back replays from record 0); each family's view says which of these it has.
  * @typedef {object} PlayerTarget
  * @property {{reset(): void, apply(timeline: any, from: number, to: number, paint?: Function | null): void,
  *   status: {length: number}, snapshot?(): any, restore?(keyframe: any): void, snapshotBytes?: number,
@@ -256,8 +256,8 @@ export class FamilyView {
   traceComplete() {}
 
   /**
-   * The family's figures of the state at the player's position (the grid's g, h, f; the
-   * labyrinth's g). The shell counts expanded/generated/frontier itself.
+   * The family's figures of the state at the player's position (e.g. g, h, f). The shell counts
+   * expanded/generated/frontier itself.
    * @returns {PlayheadFigure[]}
    */
   playheadFigures() {

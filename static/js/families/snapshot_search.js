@@ -1,5 +1,5 @@
-// What the labyrinth's and Zenji's searches share: counts of expanded and frontier states up to the
-// player's position in the timeline, the g of the state expanded last, and the frames' snapshots (one
+// What the searches drawn from snapshots share (families whose trace cells do not name states):
+// counts of expanded and frontier states up to the player's position in the timeline, the g of the state expanded last, and the frames' snapshots (one
 // per close record, sorted by record index) that tell what the trace's cells do not. A family's search
 // extends SnapshotSearch with its own reset() and apply() (the shape the Player drives).
 

@@ -1,6 +1,6 @@
 // The shared part of the views whose search is drawn as a scene at the trace's position (not cell by
-// cell) and whose result is a solution replayed beside the board (../move_replay.js): the labyrinth,
-// the step-cycle maze and Zenji. The Player drives the family's search state and a stand-in renderer
+// cell) and whose result is a solution replayed beside the board (../move_replay.js); a family's
+// view extends it when that is how it shows a search. The Player drives the family's search state and a stand-in renderer
 // that redraws the scene; the result waits until the trace is played to its end, then the solution
 // is revealed (or why there is none) in the panel solutionPanel() built.
 
