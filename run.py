@@ -8,6 +8,7 @@
     python run.py compare maze3.png --algorithms bfs,astar,astar:heuristic=euclidean,dfs --csv
     python run.py generate perfect 500 500 --seed 7 --out big.png
     python run.py check maze3.png --solution answer.txt --json
+    python run.py heuristic maze3.png --formula "2*(dr + dc)" --json
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from server.search.registry import ALGORITHMS
 
 GENERAL_FLAGS = {
     "file", "algorithm", "algorithms", "family", "json", "csv", "out", "max_pixels", "engine", "command",
+    "solution", "max_states",
 }
 
 
@@ -89,22 +91,44 @@ def build_parser() -> argparse.ArgumentParser:
     add_family_options(compare)
 
     check = sub.add_parser(
-        "check", help="check a solution (a path) handed in for a puzzle",
-        description="Is the path in SOLUTION_FILE legal, what does it cost, and is it optimal (against "
-        "Dijkstra under the same rules)? Grid mazes only for now. The solution is a move string "
-        "(U D L R; with --diagonal also UL UR DL DR, one move per token, separated by spaces or commas), "
-        "a JSON list of [row, col] cells from the start, or the JSON of `run.py solve --json`. "
+        "check", help="check a solution handed in for a puzzle: legal? cost? optimal?",
+        description="Replay the solution in SOLUTION_FILE under the puzzle's rules (the family options "
+        "below, e.g. --diagonal, --flow) and judge it against the optimum (the family's optimal search). "
+        "Notations: grids - a move string (U D L R; with --diagonal also UL UR DL DR, one move per token) "
+        "or a JSON list of [row, col]; step mazes - the printed list of (x, y) positions (x the column) "
+        "or [row, col] cells; Zenji - quarter turns per tile; the labyrinth - the moves as the result JSON "
+        "or the move list in words shows them; every family - its own `run.py solve --json` output. "
         "Exit status 0 when the check ran (whatever the verdict), 1 on a bad file.",
     )
     check.add_argument("file", type=Path)
     check.add_argument("--solution", type=Path, required=True, metavar="SOLUTION_FILE",
-                       help="the path to check")
+                       help="the solution to check")
+    check.add_argument("--family", help=f"force the puzzle family: {', '.join(FAMILIES)} (default: detect)")
     check.add_argument("--json", action="store_true",
                        help="print one JSON object: valid, cost, optimum, optimal, first_illegal_move, "
-                       "reason, moves")
-    check.add_argument("--diagonal", action="store_true",
-                       help="diagonal moves allowed (never cutting a wall's corner)")
+                       "reason, moves, summary")
     check.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
+    add_family_options(check)
+
+    lab = sub.add_parser(
+        "heuristic", help="judge a heuristic formula against the true cost-to-go of every reachable state",
+        description="Is h = FORMULA admissible (never above the true cost-to-go h*) and consistent (never "
+        "falling by more than a move's cost) on this puzzle? h* is found for every state reachable from the "
+        "start by uniform-cost search backwards from the goals. The formula's names are the family's "
+        "features: " + "; ".join(f"{f.name}: {', '.join(f.feature_names)}" for f in FAMILIES.values()
+                                 if f.features)
+        + ". Numbers, + - * / // % ** (a literal exponent), comparisons, and/or/not, x if c else y, abs min "
+        "max sqrt floor ceil. Exit status 0 when judged (whatever the verdict), 1 on a bad file or formula.",
+    )
+    lab.add_argument("file", type=Path)
+    lab.add_argument("--family", help=f"force the puzzle family: {', '.join(FAMILIES)} (default: detect)")
+    lab.add_argument("--json", action="store_true",
+                     help="print one JSON object: admissible, consistent, states, overestimates, worst, "
+                     "inconsistent_moves, worst_move, h_at_goal, ...")
+    lab.add_argument("--max-states", type=int, default=5_000_000,
+                     help="states a family without its own lab walks at most (grids judge every cell)")
+    lab.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
+    add_family_options(lab)
 
     kinds = [kind for family in FAMILIES.values() for kind in family.generators]
     gen = sub.add_parser(
@@ -180,6 +204,8 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_compare(args)
     if args.command == "check":
         return cmd_check(args)
+    if args.command == "heuristic":
+        return cmd_heuristic(args)
     return cmd_generate(args)
 
 
@@ -317,25 +343,19 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    """Check a solution file against a grid maze: one line (or ``--json``); 0 when the check ran,
-    1 on a bad puzzle or solution file, 2 for a family whose solutions cannot be checked yet."""
+    """Check a solution file: one line (or ``--json``); 0 when the check ran, 1 on a bad puzzle or
+    solution file, 2 for a family whose solutions cannot be checked."""
+    from server.heuristic_lab import rule_options
+    from server.puzzles.checking import judge_solution
     from server.puzzles.errors import PuzzleError
-    from server.puzzles.grid.check import judge_grid_solution
 
-    class Unsupported(Exception):
-        pass
-
-    def grid_only(family) -> None:
-        if family.name != "grid":
-            raise Unsupported(family.name)
-
-    reading = argparse.Namespace(file=args.file, family=None, max_pixels=args.max_pixels, command="check")
     try:
-        _family, puzzle, _flags = read_puzzle(reading, grid_only)
-        puzzle.require_endpoints()
-    except Unsupported as err:
-        print(f"checking solutions of {err} puzzles is not supported yet", file=sys.stderr)
-        return 2
+        family, puzzle, run_flags = read_puzzle(args)
+        if not family.checks_solutions:
+            print(f"{args.file}: checking solutions of {family.title.lower()} puzzles is not supported",
+                  file=sys.stderr)
+            return 2
+        options = rule_options(family, family.text_options(run_flags, "run"))
     except PuzzleError as err:
         return fail(f"{args.file}: {err}")
     try:
@@ -345,13 +365,38 @@ def cmd_check(args: argparse.Namespace) -> int:
     except UnicodeDecodeError as err:
         return fail(f"{args.solution}: byte {err.start}: not UTF-8 text")
     try:
-        result = judge_grid_solution(puzzle, text, args.diagonal)
+        result = judge_solution(family, puzzle, text, options)
     except PuzzleError as err:
         return fail(f"{args.solution}: {err}")
     if args.json:
         print(json.dumps(result.to_json(), separators=(",", ":")))
     else:
         print(result.summary())
+    return 0
+
+
+def cmd_heuristic(args: argparse.Namespace) -> int:
+    """Judge ``--formula`` on a puzzle: a paragraph (or ``--json``); 0 when judged, 1 on a bad file or
+    formula (one line naming the problem and its column)."""
+    from server.heuristic_lab import judge_formula, rule_options
+    from server.puzzles.errors import PuzzleError
+
+    try:
+        family, puzzle, run_flags = read_puzzle(args)
+        text = run_flags.pop("formula", None)
+        if text is None:
+            raise PuzzleError("give the heuristic to judge, e.g. --formula 'dr + dc'", "--formula")
+        options = rule_options(family, family.text_options(run_flags, "run"))
+    except PuzzleError as err:
+        return fail(f"{args.file}: {err}")
+    try:
+        verdict = judge_formula(puzzle, text, options, max_states=args.max_states)
+    except PuzzleError as err:
+        return fail(f"--formula: {err}")
+    if args.json:
+        print(json.dumps(verdict.to_json(), separators=(",", ":")))
+    else:
+        print(verdict.summary())
     return 0
 
 

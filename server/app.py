@@ -51,6 +51,7 @@ def create_app(config: Config | None = None) -> Flask:
 
     from server.web.api import api
     from server.web.exports import exports
+    from server.web.lab import lab
     from server.web.making import making
     from server.web.pages import pages
 
@@ -58,6 +59,7 @@ def create_app(config: Config | None = None) -> Flask:
     app.register_blueprint(api, url_prefix="/api")
     app.register_blueprint(exports, url_prefix="/api")
     app.register_blueprint(making, url_prefix="/api")
+    app.register_blueprint(lab, url_prefix="/api")
 
     @app.after_request
     def security_headers(response):

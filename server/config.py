@@ -62,6 +62,14 @@ class Config:
     # after it (and its exports' progress, so a poller learns the export is gone).
     redis_lease_seconds: float = 30.0
     max_id_length: int = 64  # run ids, slots, puzzle ids, algorithm names
+    # The teacher's lab (server/web/lab.py): a heuristic judged over every reachable state, a solution
+    # checked against the optimum; each takes a compute slot like a search, and its memory from the budget
+    lab_max_states: int = 1_000_000  # states a pure-Python walk holds (a grid judges every cell it loaded)
+    lab_max_seconds: float = 30.0  # a walk stops here and says so
+    lab_heat_cells: int = 4_000_000  # boards up to this many cells get a heat map; larger: the verdict only
+    labs_per_minute: int = 30  # heuristic judgements per client
+    checks_per_minute: int = 30  # solution checks per client
+    max_solution_bytes: int = 1024 * 1024  # a pasted or dropped solution
     # Animated GIFs of a search (server/exporting.py): each is a search under the limits above
     animation_max_frames: int = 120
     animation_max_side: int = 640  # pixels on the longer side

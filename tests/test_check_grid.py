@@ -136,7 +136,8 @@ def test_the_cli(maze3_file: Path, tmp_path: Path, best_path: list) -> None:
     done = cli("check", str(maze3_file), "--solution", str(answer), "--json")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
-    assert set(result) == {"valid", "cost", "optimum", "optimal", "first_illegal_move", "reason", "moves"}
+    assert set(result) == {"valid", "cost", "optimum", "optimal", "first_illegal_move", "reason", "moves",
+                           "summary"}
     assert result["valid"] is False and result["optimum"] == 52 and result["moves"] == 51
     assert result["reason"].startswith("the path ends at")
     answer.write_text("RR!")
@@ -147,12 +148,23 @@ def test_the_cli(maze3_file: Path, tmp_path: Path, best_path: list) -> None:
     assert missing.returncode == 1 and "none.txt" in missing.stderr
 
 
-def test_another_family_is_not_supported_yet(shared_cases: Path, tmp_path: Path) -> None:
+def test_a_family_without_a_checker_says_so() -> None:
+    from tests.toy_family import ToyFamily
+
+    family = ToyFamily()
+    assert not family.checks_solutions
+    with pytest.raises(PuzzleError, match="checking solutions of .* puzzles is not supported"):
+        family.check_solution(None, "R", {})
+
+
+def test_the_cli_takes_the_family_options(maze3_file: Path, tmp_path: Path) -> None:
     answer = tmp_path / "answer.txt"
-    answer.write_text("R")
-    done = cli("check", str(shared_cases / "labyrinth/Puzzle_3.csv"), "--solution", str(answer))
-    assert done.returncode == 2
-    assert done.stderr.strip() == "checking solutions of labyrinth puzzles is not supported yet"
+    answer.write_text("UR")
+    done = cli("check", str(maze3_file), "--solution", str(answer), "--diagonal")
+    assert done.returncode == 0, done.stderr
+    assert "move 1 (U)" in done.stdout or "move 1 (UR)" in done.stdout or "ends at" in done.stdout
+    foreign = cli("check", str(maze3_file), "--solution", str(answer), "--flow", "free")
+    assert foreign.returncode == 1 and "--flow is an option of the zenji family" in foreign.stderr
 
 
 def test_diagonal_moves_and_corner_cutting() -> None:

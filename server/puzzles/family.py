@@ -19,7 +19,16 @@ import numpy as np
 
 from server.puzzles.errors import PuzzleError
 from server.puzzles.making import Generated, GeneratorKind
-from server.puzzles.options import Option, Values, heuristic_option, parse_text, validate_json, weight_option
+from server.puzzles.options import (
+    YOURS,
+    Option,
+    Values,
+    formula_option,
+    heuristic_option,
+    parse_text,
+    validate_json,
+    weight_option,
+)
 from server.search.control import CancelFlag
 from server.search.events import CLOSES, Event
 from server.search.problem import Problem
@@ -82,6 +91,9 @@ class Family:
     path_noun: str = "states"  # what a path is made of, in the CLI's summary
     generators: tuple[GeneratorKind, ...] = ()  # what `run.py generate` and the page's Generate make
     formats: tuple[str, ...] = ()  # file types `save` writes (extensions without the dot)
+    # The heuristic lab's formula names, (name, meaning), in the order the page lists them; a family
+    # with features offers the heuristic "yours" and the ``formula`` option (``Problem.features``).
+    features: tuple[tuple[str, str], ...] = ()
     options: tuple[Option, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -89,10 +101,16 @@ class Family:
         using_w = tuple(a for a in self.algorithms if get_algorithm(a).uses_weight)
         shared = []
         if using_h and self.heuristics:
-            shared.append(heuristic_option(self.heuristics, using_h))
+            shared.append(heuristic_option(self.heuristics, using_h, yours=bool(self.features)))
+            if self.features:
+                shared.append(formula_option(self.feature_names, using_h))
         if using_w:
             shared.append(weight_option(using_w))
         self.options = (*shared, *self.own_options)
+
+    @property
+    def feature_names(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.features)
 
     # ---- files ---------------------------------------------------------------------------------
     def sniff(self, filename: str, data: bytes) -> float:
@@ -106,14 +124,34 @@ class Family:
     # ---- options -------------------------------------------------------------------------------
     def run_options(self, raw: Any) -> Values:
         """Validate run options from JSON (API, socket)."""
-        return validate_json(self.options, raw, "run")
+        values = validate_json(self.options, raw, "run")
+        self.formula(values)  # a bad formula is refused before any work starts
+        return values
 
     def load_options(self, raw: Any) -> Values:
         return validate_json(self.options, raw, "load")
 
     def text_options(self, fields: dict[str, str], stage: str) -> Values:
         """Options given as text (form fields, CLI flags)."""
-        return parse_text(self.options, fields, stage)
+        values = parse_text(self.options, fields, stage)
+        if stage == "run":
+            self.formula(values)
+        return values
+
+    def formula(self, options: Values) -> Any:
+        """The run's compiled ``formula`` when its heuristic is "yours", else None; raises PuzzleError
+        (a ``FormulaError`` naming the column) for a formula the lab's language refuses."""
+        if options.get("heuristic") != YOURS:
+            return None
+        from server.formula import FormulaError, compile_formula
+
+        text = options.get("formula") or ""
+        if not text.strip():
+            raise PuzzleError("heuristic 'yours' needs a formula: type one, e.g. dr + dc", "option 'formula'")
+        try:
+            return compile_formula(text, self.feature_names)
+        except FormulaError as err:
+            raise PuzzleError(err.message, "option 'formula'" + (f", {err.where}" if err.where else "")) from None
 
     # ---- the page --------------------------------------------------------------------------------
     def info(self, puzzle: Any) -> dict[str, Any]:
@@ -148,6 +186,8 @@ class Family:
             "options": [option.to_json() for option in self.options], "animation": self.animates,
             "generators": [kind.to_json() for kind in self.generators], "formats": list(self.formats),
             "editable": self.editable,
+            "features": [{"name": n, "meaning": m} for n, m in self.features],
+            "checks_solutions": self.checks_solutions,
         }
 
     # ---- solving ---------------------------------------------------------------------------------
@@ -167,13 +207,19 @@ class Family:
         """The search view of ``puzzle`` under these run options."""
         raise NotImplementedError
 
+    def run_problem(self, puzzle: Any, options: Values) -> Problem:
+        """``problem`` with the heuristic "yours" when the run has a formula: what every search runs on."""
+        from server.puzzles.yours import with_formula
+
+        return with_formula(self.problem(puzzle, options), self.formula(options))
+
     def algorithm(self, name: str, options: Values) -> Algorithm:
         """The algorithm entry to run (a family may bound or adapt it, e.g. a depth limit)."""
         return get_algorithm(name)
 
     def solve(self, puzzle: Any, algorithm: str, options: Values, control: RunControl) -> Solved:
         """Run ``algorithm`` with the generic engine; raises PuzzleError for unusable options."""
-        problem = self.problem(puzzle, options)
+        problem = self.run_problem(puzzle, options)
         search = search_options(problem, options)
         recorder = Recorder(problem, control.record_trace)
         result = run_algorithm(
@@ -222,6 +268,35 @@ class Family:
             f"generated {result['generated']:,}, max frontier {result['max_frontier']:,}; "
             f"search {result['seconds']:.3f} s"
         ]
+
+    # ---- checking a student's work (issue 19) -------------------------------------------------------
+    def check_solution(self, puzzle: Any, text: str, options: Values) -> Any:
+        """Replay the solution in ``text`` (the family's notations) under ``options``' rules: a
+        ``server.puzzles.checking.CheckResult`` without the optimum (``judge_solution`` adds it);
+        raises PuzzleError when the text is in no notation, naming where."""
+        from server.puzzles.checking import not_checkable
+
+        raise not_checkable(self)
+
+    @property
+    def checks_solutions(self) -> bool:
+        return type(self).check_solution is not Family.check_solution
+
+    def lab_space(self, puzzle: Any, options: Values, max_states: int, max_seconds: float | None = None,
+                  cancel: CancelFlag | None = None) -> Any:
+        """The heuristic lab's ``LabSpace``: the states reachable under ``options``' rules with their
+        features and true cost-to-go (default: ``heuristic_lab.explore`` over ``problem``)."""
+        from server.heuristic_lab import explore
+
+        if not self.features:
+            raise PuzzleError(f"the heuristic lab has no features for {self.title.lower()} puzzles", "family")
+        problem = self.problem(puzzle, options)
+        return explore(problem, problem.features, max_states, max_seconds, cancel)
+
+    def lab_bytes(self, puzzle: Any, max_states: int) -> int:
+        """Memory a judgement in the lab may hold (reserved from the work budget): the walk's states,
+        their moves and features, ~400 bytes each."""
+        return max_states * 400
 
     # ---- making and changing puzzles -------------------------------------------------------------
     def generator(self, kind: str) -> GeneratorKind:

@@ -17,10 +17,11 @@ from typing import Any
 
 from server.puzzles.errors import PuzzleError, show_value
 
-TYPES = ("bool", "int", "float", "choice", "point", "int_list")
+TYPES = ("bool", "int", "float", "choice", "point", "int_list", "text")
 STAGES = ("run", "load", "both")
 MAX_LIST = 1_000  # items in an int_list: far more than any board has rows
-MAX_TEXT = 200  # characters of a text value or a choice
+MAX_TEXT = 200  # characters of a choice or a number typed as text
+MAX_LONG_TEXT = 500  # characters of a "text" option (a heuristic formula: ``server/formula.py``'s bound)
 
 Values = dict[str, Any]
 
@@ -114,6 +115,14 @@ class Option:
             )
         return value
 
+    def _check_text(self, value: Any) -> str:
+        if not isinstance(value, str):
+            raise PuzzleError(f"expected a text, got {show_value(value)}", self.where)
+        if len(value) > MAX_LONG_TEXT:
+            raise PuzzleError(f"the text is {len(value):,} characters long; at most {MAX_LONG_TEXT} are read",
+                              self.where)
+        return value
+
     def _check_point(self, value: Any) -> tuple[int, int]:
         if not isinstance(value, list | tuple) or len(value) != 2:
             raise PuzzleError(f"expected [row, col], got {show_value(value)}", self.where)
@@ -144,6 +153,8 @@ class Option:
     # ---- reading one value from text (forms, the command line) -----------------------------
     def parse(self, text: str) -> Any:
         """The value of a text field (a form or a command-line flag), checked."""
+        if self.type == "text":
+            return self.check(text.strip() if isinstance(text, str) else text)
         if not isinstance(text, str) or len(text) > MAX_TEXT:
             raise PuzzleError("expected a short text value", self.where)
         text = text.strip()
@@ -172,7 +183,7 @@ class Option:
 
 _TEXT_FORMS = {
     "bool": "true or false", "int": "a whole number", "float": "a number", "point": "ROW,COL",
-    "int_list": "whole numbers separated by commas", "choice": "a choice",
+    "int_list": "whole numbers separated by commas", "choice": "a choice", "text": "a text",
 }
 
 
@@ -228,11 +239,26 @@ def schema_json(schema: Iterable[Option]) -> list[dict[str, Any]]:
 
 
 # ---- the options every family shares: the search's heuristic and A*'s weight ---------------------
-def heuristic_option(names: Sequence[str], algorithms: Sequence[str], help: str = "") -> Option:
+YOURS = "yours"  # the heuristic choice that evaluates the run's ``formula`` (the heuristic lab)
+
+
+def heuristic_option(names: Sequence[str], algorithms: Sequence[str], help: str = "",
+                     yours: bool = False) -> Option:
+    """The shared ``heuristic`` choice; ``yours``: also "yours", the ``formula`` option's heuristic."""
+    choices = tuple((n, n) for n in names) + (((YOURS, "yours (a formula)"),) if yours else ())
     return Option(
         "heuristic", "choice", "Heuristic",
         help or "how the search estimates the cost still to go (empty: the family's default)",
-        default=None, optional=True, choices=tuple((n, n) for n in names), algorithms=tuple(algorithms),
+        default=None, optional=True, choices=choices, algorithms=tuple(algorithms),
+    )
+
+
+def formula_option(features: Sequence[str], algorithms: Sequence[str]) -> Option:
+    """The shared ``formula`` text: the heuristic "yours" evaluates it over these feature names."""
+    return Option(
+        "formula", "text", "Your heuristic",
+        f"a formula over {', '.join(features)} (used with heuristic 'yours'), e.g. dr + dc",
+        default="", algorithms=tuple(algorithms),
     )
 
 

@@ -63,6 +63,11 @@ class Problem:
         """The state as the family's view draws it (docs/PROTOCOL.md, frames' ``snapshots``)."""
         raise NotImplementedError(f"{type(self).__name__} draws its states from cell_of")
 
+    def features(self, states: Sequence[State]) -> dict[str, Any]:
+        """The heuristic lab's features of ``states`` (``Family.features``' names) as arrays, one
+        value per state: what a user's formula (heuristic "yours") is evaluated over."""
+        raise NotImplementedError(f"{type(self).__name__} offers no features for a formula")
+
     def describe(self) -> dict[str, Any]:
         """Family-specific facts for results and the page."""
         return {}

@@ -19,10 +19,10 @@ or into a wall, and the path ends at a goal. The cost sums ``GridProblem.success
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
+from server.puzzles.checking import CheckResult, json_cost, replay_json
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.grid.model import WALL, GridMaze
 from server.puzzles.grid.problem import GridProblem
@@ -39,53 +39,24 @@ _TOKEN = re.compile(r"[A-Za-z]+")
 Cell = tuple[int, int]
 
 
-@dataclass
-class CheckResult:
-    """The verdict on one path. ``path`` holds the cells visited up to the first illegal move;
-    ``optimum``/``optimal`` are filled by ``judge_grid_solution`` (None when not computed)."""
-
-    valid: bool
-    cost: float | None
-    moves: int
-    first_illegal_move: int | None = None
-    reason: str | None = None
-    path: list[Cell] = field(default_factory=list)
-    optimum: float | None = None
-    optimal: bool | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The CLI's ``--json`` object (costs as ``solve --json`` prints them)."""
-        return {
-            "valid": self.valid,
-            "cost": json_cost(self.cost),
-            "optimum": json_cost(self.optimum),
-            "optimal": self.optimal,
-            "first_illegal_move": self.first_illegal_move,
-            "reason": self.reason,
-            "moves": self.moves,
-        }
-
-    def summary(self) -> str:
-        """One line: "legal, cost 54; the optimum is 52 (not optimal)", or the reason it is not legal."""
-        if not self.valid:
-            return self.reason or "not a legal path"
-        line = f"legal, cost {json_cost(self.cost)}"
-        if self.optimum is None:
-            return line + "; the optimum is not known"
-        verdict = "optimal" if self.optimal else "not optimal"
-        return f"{line}; the optimum is {json_cost(self.optimum)} ({verdict})"
+__all__ = ["CheckResult", "check_grid_solution", "judge_grid_solution", "json_cost"]
 
 
-def json_cost(cost: float | None) -> float | int | None:
-    """An integer when the cost is one, else rounded to 6 decimals (as ``SearchResult.to_json``)."""
-    if cost is None:
-        return None
-    return round(cost) if abs(cost - round(cost)) < 1e-9 else round(cost, 6)
-
-
-def check_grid_solution(maze: GridMaze, text: str, diagonal: bool) -> CheckResult:
+def check_grid_solution(maze: GridMaze, text: str, diagonal: bool, options: Any = None) -> CheckResult:
     """Check the path in ``text`` (any notation above) against ``maze``'s rules; raises PuzzleError
-    when the text is in no notation (naming the line and column, or the item at fault)."""
+    when the text is in no notation (naming the line and column, or the item at fault). With the
+    run ``options`` the result carries its ``replay`` (the grid's result object)."""
+    result = _check(maze, text, diagonal)
+    if options is not None:
+        from server.puzzles.grid.family import FAMILY
+
+        problem = GridProblem(maze, diagonal)
+        cells = [maze.index(r, c) for r, c in result.path]
+        result.replay = replay_json(FAMILY, maze, problem, cells, result.cost, options, result.valid)
+    return result
+
+
+def _check(maze: GridMaze, text: str, diagonal: bool) -> CheckResult:
     problem = GridProblem(maze, diagonal)  # raises PuzzleError without a start or goal
     body = text.lstrip("\ufeff").strip()
     if not body:
@@ -103,20 +74,13 @@ def check_grid_solution(maze: GridMaze, text: str, diagonal: bool) -> CheckResul
     return _walk(problem, maze.rc(maze.starts[0]), _moves_from_text(text, diagonal), listed=False)
 
 
-def judge_grid_solution(maze: GridMaze, text: str, diagonal: bool, engine: str = "auto") -> CheckResult:
-    """``check_grid_solution`` plus the optimum: Dijkstra through ``server.solving.solve`` under the
-    same rules (``optimum`` None when no path exists)."""
-    from server.solving import solve
+def judge_grid_solution(maze: GridMaze, text: str, diagonal: bool) -> CheckResult:
+    """``check_grid_solution`` plus the optimum (``checking.judge_solution``: Dijkstra under the
+    same rules; ``optimum`` None when no path exists)."""
+    from server.puzzles.checking import judge_solution
+    from server.puzzles.grid.family import FAMILY
 
-    result = check_grid_solution(maze, text, diagonal)
-    solved = solve(maze, "dijkstra", {"diagonal": diagonal}, engine=engine)
-    if solved.json["found"]:
-        result.optimum = float(solved.result.cost)  # unrounded, to compare with the path's own sum
-    if result.valid and result.cost is not None and result.optimum is not None:
-        result.optimal = abs(result.cost - result.optimum) < 1e-9
-    else:
-        result.optimal = False if not result.valid else None
-    return result
+    return judge_solution(FAMILY, maze, text, FAMILY.run_options({"diagonal": diagonal}))
 
 
 # ---- reading the notations ------------------------------------------------------------------------

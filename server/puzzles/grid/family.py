@@ -16,7 +16,8 @@ from server.puzzles.grid.edit import MAX_EDIT_CELLS
 from server.puzzles.grid.model import GridMaze
 from server.puzzles.grid.problem import HEURISTICS, GridProblem
 from server.puzzles.making import Generated, GeneratorKind, size_options
-from server.puzzles.options import Option, Values
+from server.puzzles.grid.lab import FEATURES
+from server.puzzles.options import YOURS, Option, Values
 from server.search.control import CANCELLED
 from server.search.problem import Problem
 from server.search.stats import SearchResult
@@ -81,6 +82,7 @@ class GridFamily(Family):
             path_noun="cells",
             generators=GENERATORS,
             formats=("txt", "png"),
+            features=FEATURES,
         )
 
     # ---- files -----------------------------------------------------------------------------------
@@ -145,7 +147,8 @@ class GridFamily(Family):
     def solve(self, puzzle: GridMaze, algorithm: str, options: Values, control: RunControl) -> Solved:
         maze = self._maze(puzzle, options)
         self._check_heuristic(maze, options)
-        if control.engine == "generic":
+        if control.engine == "generic" or options.get("heuristic") == YOURS:
+            # A formula runs in the generic engine: the kernels know only their built-in heuristics.
             solved = super().solve(maze, algorithm, options, control)
             solved.drawn = maze
             return solved
@@ -240,11 +243,26 @@ class GridFamily(Family):
         maze.require_endpoints()
         return maze
 
-    @staticmethod
-    def _check_heuristic(maze: GridMaze, options: Values) -> None:
+    def _check_heuristic(self, maze: GridMaze, options: Values) -> None:
         from server.puzzles.family import search_options
 
-        search_options(GridProblem(maze, options["diagonal"]), options)
+        search_options(self.run_problem(maze, options), options)
+
+    # ---- checking a student's work -------------------------------------------------------------------
+    def check_solution(self, puzzle: GridMaze, text: str, options: Values) -> Any:
+        from server.puzzles.grid.check import check_grid_solution
+
+        return check_grid_solution(self._maze(puzzle, options), text, options["diagonal"], options)
+
+    def lab_space(self, puzzle: GridMaze, options: Values, max_states: int, max_seconds: float | None = None,
+                  cancel: Any = None) -> Any:
+        """Every cell at once (``grid/lab.py``); the board's cells are bounded when it is loaded."""
+        from server.puzzles.grid.lab import GridSpace
+
+        return GridSpace(self._maze(puzzle, options), options["diagonal"])
+
+    def lab_bytes(self, puzzle: GridMaze, max_states: int) -> int:
+        return puzzle.width * puzzle.height * 48  # h*, the state index, features and heat per cell
 
 
 FAMILY = GridFamily()

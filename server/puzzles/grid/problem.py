@@ -9,7 +9,7 @@ more than the distance to the nearest goal, so they stay admissible (weights are
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -99,6 +99,18 @@ class GridProblem(Problem):
         dr = max(r0 - r, 0, r - r1)
         dc = max(c0 - c, 0, c - c1)
         return heuristic_value(name, float(dr), float(dc))
+
+    def features(self, states: Sequence[int]) -> dict[str, np.ndarray]:
+        """The heuristic lab's features (``grid/lab.py``'s ``FEATURES``) of these cells."""
+        cells = np.asarray(states, dtype=np.int64)
+        rows, cols = np.divmod(cells, self._width)
+        r0, r1, c0, c1 = self.goal_box
+        goal_row, goal_col = np.clip(rows, r0, r1), np.clip(cols, c0, c1)
+        return {
+            "row": rows.astype(np.float64), "col": cols.astype(np.float64),
+            "goal_row": goal_row.astype(np.float64), "goal_col": goal_col.astype(np.float64),
+            "dr": np.abs(rows - goal_row).astype(np.float64), "dc": np.abs(cols - goal_col).astype(np.float64),
+        }
 
     def cell_of(self, state: int) -> int:
         return state

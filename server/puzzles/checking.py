@@ -1,0 +1,116 @@
+"""Checking a solution handed in for a puzzle: is it legal, what does it cost, is it optimal?
+
+A family reads its own notations and replays the moves under its own rules
+(``Family.check_solution`` → ``CheckResult``); ``judge_solution`` adds the optimum, found by the
+family's optimal search within the caller's limits, so every family answers the same questions the
+same way ("legal, cost 54; the optimum is 52 (not optimal)").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from server.puzzles.errors import PuzzleError
+from server.puzzles.options import Values
+from server.search.problem import Problem, State
+from server.search.stats import SearchResult
+
+#: Which search finds the optimum, in order of preference (the first the family offers).
+REFERENCES = ("dijkstra", "astar", "bfs")
+
+
+@dataclass
+class CheckResult:
+    """The verdict on one solution. ``cost`` is in the units the family's ``solve --json`` reports
+    (None when illegal); ``replay``: a result object like ``solve --json``'s for the states walked up
+    to the first illegal move, which the page replays with the family's own animation."""
+
+    valid: bool
+    cost: float | None
+    moves: int
+    first_illegal_move: int | None = None
+    reason: str | None = None
+    path: list[Any] = field(default_factory=list)
+    optimum: float | None = None
+    optimal: bool | None = None
+    optimum_note: str | None = None
+    replay: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The CLI's ``--json`` object and the API's answer (costs as ``solve --json`` prints them)."""
+        out = {
+            "valid": self.valid,
+            "cost": json_cost(self.cost),
+            "optimum": json_cost(self.optimum),
+            "optimal": self.optimal,
+            "first_illegal_move": self.first_illegal_move,
+            "reason": self.reason,
+            "moves": self.moves,
+            "summary": self.summary(),
+        }
+        if self.optimum_note:
+            out["optimum_note"] = self.optimum_note
+        return out
+
+    def summary(self) -> str:
+        """One line: "legal, cost 54; the optimum is 52 (not optimal)", or the reason it is not legal."""
+        if not self.valid:
+            return self.reason or "not a legal solution"
+        line = f"legal, cost {json_cost(self.cost)}"
+        if self.optimum is None:
+            return line + "; the optimum is not known" + (f" ({self.optimum_note})" if self.optimum_note else "")
+        verdict = "optimal" if self.optimal else "not optimal"
+        return f"{line}; the optimum is {json_cost(self.optimum)} ({verdict})"
+
+
+def json_cost(cost: float | None) -> float | int | None:
+    """An integer when the cost is one, else rounded to 6 decimals (as ``SearchResult.to_json``)."""
+    if cost is None:
+        return None
+    return round(cost) if abs(cost - round(cost)) < 1e-9 else round(cost, 6)
+
+
+def replay_json(family: Any, puzzle: Any, problem: Problem, states: list[State], raw_cost: float | None,
+                options: Values, reached_goal: bool) -> dict[str, Any]:
+    """The walked states as the family's own result object (``Family.result_json``), for the page's
+    replay: ``found`` when the solution reached a goal legally; ``algorithm`` "check"."""
+    result = SearchResult("check", reached_goal, raw_cost if reached_goal else None, list(states),
+                          0, 0, 0, 0.0, False)
+    out = family.result_json(puzzle, problem, result, options)
+    out["checked"] = True
+    return out
+
+
+def judge_solution(family: Any, puzzle: Any, text: str, options: Values, *, max_expanded: int | None = None,
+                   max_seconds: float | None = None, max_stored: int | None = None) -> CheckResult:
+    """``family.check_solution`` plus the optimum under the same rules: the family's first optimal
+    reference search (``REFERENCES``) within the limits; ``optimum`` None (and ``optimum_note`` why)
+    when none finds it."""
+    from server.solving import solve
+
+    checked = family.check_solution(puzzle, text, options)
+    reference = next((a for a in REFERENCES if a in family.algorithms), None)
+    if reference is None:
+        checked.optimum_note = "no optimal search is offered for this family"
+    else:
+        search_only = ("heuristic", "weight", "max_depth", "formula")
+        rules = {k: v for k, v in options.items() if k not in search_only}
+        solved = solve(puzzle, reference, rules, max_expanded=max_expanded, max_seconds=max_seconds,
+                       max_stored=max_stored)
+        found = solved.json
+        if found["found"] and found["optimal_guaranteed"]:
+            checked.optimum = float(found["cost"])
+        elif found.get("stopped"):
+            checked.optimum_note = f"the optimal search stopped: {found['stopped']}"
+        elif not found["found"]:
+            checked.optimum_note = "no solution exists"
+    if checked.valid and checked.cost is not None and checked.optimum is not None:
+        checked.optimal = abs(checked.cost - checked.optimum) <= 1e-6 * max(1.0, abs(checked.optimum))
+    else:
+        checked.optimal = False if not checked.valid else None
+    return checked
+
+
+def not_checkable(family: Any) -> PuzzleError:
+    return PuzzleError(f"checking solutions of {family.title.lower()} puzzles is not supported", "family")
