@@ -8,7 +8,8 @@ their true cost-to-go ``h_star`` and the moves between them. ``judge`` evaluates
 * **admissible**: no judged state has h > h* (an "overestimate");
 * **consistent**: no move s -> s' with h(s) > cost(s, s') + h(s') (an "inconsistent move");
 * the counts, the worst overestimate and the worst move, h at the goal, states where the formula is
-  not a finite number (NaN or infinite: neither admissible nor consistent), dead ends (no goal reachable: h* infinite, never an overestimate).
+  not a finite number (NaN or infinite: neither admissible nor consistent), dead ends (no goal
+  reachable: h* infinite, never an overestimate).
 
 The generic space (``explore``) walks ``Problem.successors`` from the start breadth-first, keeps every
 move, then runs uniform-cost search backwards from the goal states over the reversed moves: exact h*
@@ -263,7 +264,8 @@ class Verdict:
         if self.not_finite:
             lines.append(f"  the formula is not a finite number at {self.not_finite:,} states "
                          f"(e.g. {self.example_not_finite})")
-        lines.append(f"  h at the goal: {_num(self.h_at_goal)}; dead ends (no way to a goal): {self.dead_ends:,}")
+        lines.append(f"  h at the goal: {_num(self.h_at_goal)}; "
+                     f"dead ends (no way to a goal): {self.dead_ends:,}")
         if not self.complete:
             lines.append("  h* of the states judged is the cheapest way out within the walked states: "
                          "an upper bound, so an overestimate near the limit may be false")
@@ -309,7 +311,8 @@ def judge(space: LabSpace, formula: Formula, heat_cells: int | None = None) -> V
     worst_move = None
     if moves.count:
         a, b = int(moves.src[0]), int(moves.dst[0])
-        worst_move = {"from": space.state_json(a), "to": space.state_json(b), "cost": _plain(float(moves.cost[0])),
+        worst_move = {"from": space.state_json(a), "to": space.state_json(b),
+                      "cost": _plain(float(moves.cost[0])),
                       "h_from": _plain(float(h[a])), "h_to": _plain(float(h[b]))}
     goal_h = h[space.goal & judged]
     verdict = Verdict(
@@ -334,7 +337,8 @@ def judge(space: LabSpace, formula: Formula, heat_cells: int | None = None) -> V
     return verdict
 
 
-def heat_map(space: LabSpace, h: np.ndarray, over: np.ndarray, moves: Violations, cells: int) -> dict[str, Any]:
+def heat_map(space: LabSpace, h: np.ndarray, over: np.ndarray, moves: Violations,
+             cells: int) -> dict[str, Any]:
     """Per board cell, for the page: ``ratio`` (base64, a byte a cell: the largest h/h* x 100 of
     the cell's judged states, clipped to 250; 254 dead end, 255 no state), ``over`` (base64, a byte a
     cell: 1 where a state overestimates) and ``moves`` ([from cell, to cell] of the worst
@@ -344,10 +348,12 @@ def heat_map(space: LabSpace, h: np.ndarray, over: np.ndarray, moves: Violations
     h_star = space.h_star
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(h_star > 0, h / h_star, np.where(h > _tolerance(h, h_star), np.inf, 1.0))
-    ratio = np.where(np.isfinite(h_star), np.clip(np.nan_to_num(ratio, posinf=9.0), 0, HEAT_MAX / HEAT_SCALE), -1)
+    ratio = np.clip(np.nan_to_num(ratio, posinf=9.0), 0, HEAT_MAX / HEAT_SCALE)
+    ratio = np.where(np.isfinite(h_star), ratio, -1)  # -1: a dead end
     score = np.full(cells, -2.0)
     np.maximum.at(score, cell[on_board], ratio[on_board])
-    heat = np.where(score >= 0, np.round(score * HEAT_SCALE), np.where(score == -1, HEAT_DEAD_END, HEAT_EMPTY))
+    marks = np.where(score == -1, HEAT_DEAD_END, HEAT_EMPTY)
+    heat = np.where(score >= 0, np.round(score * HEAT_SCALE), marks)
     over_cells = np.zeros(cells, dtype=np.uint8)
     over_cells[cell[on_board & over]] = 1
     a, b = cell[moves.src], cell[moves.dst]
@@ -359,11 +365,6 @@ def heat_map(space: LabSpace, h: np.ndarray, over: np.ndarray, moves: Violations
         "moves": np.stack([a[shown], b[shown]], axis=1).tolist(),
         "scale": HEAT_SCALE,
     }
-
-
-def check_space_size(count: int, limit: int, what: str) -> None:
-    if count > limit:
-        raise PuzzleError(f"{what} has {count:,} states; the heuristic lab judges at most {limit:,}", "puzzle")
 
 
 # ---- the service: what the CLI and the API call --------------------------------------------------

@@ -153,7 +153,7 @@ def test_a_family_without_a_checker_says_so() -> None:
 
     family = ToyFamily()
     assert not family.checks_solutions
-    with pytest.raises(PuzzleError, match="checking solutions of .* puzzles is not supported"):
+    with pytest.raises(PuzzleError, match=r"checking solutions of .* puzzles is not supported"):
         family.check_solution(None, "R", {})
 
 

@@ -59,7 +59,8 @@ class CheckResult:
             return self.reason or "not a legal solution"
         line = f"legal, cost {json_cost(self.cost)}"
         if self.optimum is None:
-            return line + "; the optimum is not known" + (f" ({self.optimum_note})" if self.optimum_note else "")
+            note = f" ({self.optimum_note})" if self.optimum_note else ""
+            return f"{line}; the optimum is not known{note}"
         verdict = "optimal" if self.optimal else "not optimal"
         return f"{line}; the optimum is {json_cost(self.optimum)} ({verdict})"
 

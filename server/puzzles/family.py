@@ -151,7 +151,7 @@ class Family:
         try:
             return compile_formula(text, self.feature_names)
         except FormulaError as err:
-            raise PuzzleError(err.message, "option 'formula'" + (f", {err.where}" if err.where else "")) from None
+            raise PuzzleError(str(err), "option 'formula'") from None  # its text names the column
 
     # ---- the page --------------------------------------------------------------------------------
     def info(self, puzzle: Any) -> dict[str, Any]:

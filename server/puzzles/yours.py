@@ -33,8 +33,8 @@ class YoursMixin:
             problem: Problem = self  # type: ignore[assignment]
             value = float(self.formula.evaluate(problem.features([state]))[0])
             if math.isnan(value):
-                raise PuzzleError(f"your heuristic is not a number at the state {problem.state_to_json(state)}",
-                                  "option 'formula'")
+                where = problem.state_to_json(state)
+                raise PuzzleError(f"your heuristic is not a number at the state {where}", "option 'formula'")
             self._yours[state] = value
         return value
 

@@ -27,7 +27,8 @@ answer_errors(lab)
 def _body(*required: str) -> dict[str, Any]:
     body = json_body()
     if not isinstance(body, dict):
-        raise PuzzleError("expected a JSON object" + (f" with {', '.join(required)}" if required else ""), "body")
+        fields = f" with {', '.join(required)}" if required else ""
+        raise PuzzleError(f"expected a JSON object{fields}", "body")
     return body
 
 
@@ -56,12 +57,13 @@ def heuristic(pid: str) -> Response:
     take("lab", config.labs_per_minute)
     flag = CancelFlag()
     try:
-        with _working(family.lab_bytes(puzzle, config.lab_max_states)), deadline(flag, config.lab_max_seconds):
+        nbytes = family.lab_bytes(puzzle, config.lab_max_states)
+        with _working(nbytes), deadline(flag, config.lab_max_seconds):
             verdict = judge_formula(puzzle, text, options, max_states=config.lab_max_states,
                                     max_seconds=config.lab_max_seconds, cancel=flag,
                                     heat_cells=config.lab_heat_cells)
     except FormulaError as err:
-        raise PuzzleError(err.message, "formula" + (f", {err.where}" if err.where else "")) from None
+        raise PuzzleError(str(err), "field 'formula'") from None  # its text names the column
     return jsonify(verdict.to_json())
 
 
@@ -75,7 +77,8 @@ def check(pid: str) -> Response:
     if not isinstance(text, str):
         raise PuzzleError("expected the solution as text (what you would paste)", "field 'solution'")
     if len(text.encode("utf-8", "surrogatepass")) > config.max_solution_bytes:
-        raise PuzzleError(f"the solution is longer than {config.max_solution_bytes:,} bytes", "field 'solution'")
+        raise PuzzleError(f"the solution is longer than {config.max_solution_bytes:,} bytes",
+                          "field 'solution'")
     options = rule_options(family, body.get("options"))
     take("check", config.checks_per_minute)
     limits = config.search_limits(family.compiled)

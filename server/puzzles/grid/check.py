@@ -39,7 +39,7 @@ _TOKEN = re.compile(r"[A-Za-z]+")
 Cell = tuple[int, int]
 
 
-__all__ = ["CheckResult", "check_grid_solution", "judge_grid_solution", "json_cost"]
+__all__ = ["CheckResult", "check_grid_solution", "json_cost", "judge_grid_solution"]
 
 
 def check_grid_solution(maze: GridMaze, text: str, diagonal: bool, options: Any = None) -> CheckResult:

@@ -13,10 +13,10 @@ import numpy as np
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import Family, LoadLimits, RunControl, Solved, stem
 from server.puzzles.grid.edit import MAX_EDIT_CELLS
+from server.puzzles.grid.lab import FEATURES
 from server.puzzles.grid.model import GridMaze
 from server.puzzles.grid.problem import HEURISTICS, GridProblem
 from server.puzzles.making import Generated, GeneratorKind, size_options
-from server.puzzles.grid.lab import FEATURES
 from server.puzzles.options import YOURS, Option, Values
 from server.search.control import CANCELLED
 from server.search.problem import Problem

@@ -99,7 +99,8 @@ class GridSpace(LabSpace):
         self.features = {
             "row": rows.astype(np.float64), "col": cols.astype(np.float64),
             "goal_row": goal_row.astype(np.float64), "goal_col": goal_col.astype(np.float64),
-            "dr": np.abs(rows - goal_row).astype(np.float64), "dc": np.abs(cols - goal_col).astype(np.float64),
+            "dr": np.abs(rows - goal_row).astype(np.float64),
+            "dc": np.abs(cols - goal_col).astype(np.float64),
         }
         self.goal = np.isin(self.index, goals)
         self.cell = self.index

@@ -109,7 +109,8 @@ class GridProblem(Problem):
         return {
             "row": rows.astype(np.float64), "col": cols.astype(np.float64),
             "goal_row": goal_row.astype(np.float64), "goal_col": goal_col.astype(np.float64),
-            "dr": np.abs(rows - goal_row).astype(np.float64), "dc": np.abs(cols - goal_col).astype(np.float64),
+            "dr": np.abs(rows - goal_row).astype(np.float64),
+            "dc": np.abs(cols - goal_col).astype(np.float64),
         }
 
     def cell_of(self, state: int) -> int:
