@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from server import socketio
 from server.formula import FormulaError, compile_formula
@@ -337,3 +339,45 @@ def test_a_huge_grid_is_judged_by_the_kernels() -> None:
     assert result.admissible and result.consistent and result.complete
     assert result.states == int(GridSpace(maze, False).count) > 1000
     assert math.isfinite(result.seconds)
+
+
+# ---- fuzzing the two endpoints: never a 500, always words ---------------------------------------
+@pytest.fixture(scope="module")
+def lab_app(maze3_file: Path):
+    app = make_app(labs_per_minute=10**6, checks_per_minute=10**6)
+    return app, upload(app, maze3_file.read_bytes(), "maze3.png")["id"]
+
+
+FORMULA_SOUP = st.text(alphabet="drcolwgal_+-*/%()<>=!., 0123456789ifelsnotabsmaxqrt", max_size=60)
+SOLUTION_SOUP = st.text(alphabet="UDLRudlr ,\n[]{}0123456789\"pathfmly:-x", max_size=80)
+
+
+OPTION_SOUP = st.none() | st.dictionaries(st.sampled_from(["diagonal", "weight", "start", "flow"]),
+                                          st.none() | st.booleans() | st.integers() | st.text())
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(formula=FORMULA_SOUP | st.text(max_size=40), options=OPTION_SOUP)
+def test_fuzz_the_heuristic_endpoint(lab_app, formula: str, options) -> None:
+    app, pid = lab_app
+    body = {"formula": formula, "options": options}
+    answer = app.test_client().post(f"/api/puzzles/{pid}/heuristic", json=body)
+    assert answer.status_code in (200, 400), answer.status_code
+    body = answer.get_json()
+    assert ("error" in body) == (answer.status_code == 400)
+    if answer.status_code == 400:
+        assert "\n" not in body["error"] and "Traceback" not in body["error"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(solution=SOLUTION_SOUP | st.text(max_size=60))
+def test_fuzz_the_check_endpoint(lab_app, solution: str) -> None:
+    app, pid = lab_app
+    answer = app.test_client().post(f"/api/puzzles/{pid}/check", json={"solution": solution})
+    assert answer.status_code in (200, 400), answer.status_code
+    body = answer.get_json()
+    if answer.status_code == 200:
+        assert body["valid"] in (True, False) and body["summary"]
+        assert body["valid"] == (body["first_illegal_move"] is None and body["cost"] is not None)
+    else:
+        assert body["error"] and "Traceback" not in body["error"]
