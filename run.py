@@ -326,7 +326,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
             name, own = parse_run_spec(spec)
             family.check_algorithm(name)
             values = family.text_options({**shared, **own}, "run")
-            runs.append((name, {k: v for k, v in values.items() if k in own or k in shared}))
+            used = {k: v for k, v in values.items() if (k in own or k in shared) and v != ""}  # "": unused formula
+            runs.append((name, used))
         if not runs:
             raise PuzzleError("name at least one algorithm", "--algorithms")
         rows = compare(puzzle, runs, engine=args.engine)

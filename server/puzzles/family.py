@@ -142,6 +142,8 @@ class Family:
         """The run's compiled ``formula`` when its heuristic is "yours", else None; raises PuzzleError
         (a ``FormulaError`` naming the column) for a formula the lab's language refuses."""
         if options.get("heuristic") != YOURS:
+            if options.get("formula"):
+                options["formula"] = ""  # only "yours" reads it: results and tables do not show it
             return None
         from server.formula import FormulaError, compile_formula
 
