@@ -29,10 +29,10 @@ from server.puzzles.labyrinth.parse import (
     parse_labyrinth_json,
     puzzle_to_json,
 )
-from server.puzzles.labyrinth.problem import HEURISTICS
+from server.puzzles.labyrinth.problem import FEATURES, HEURISTICS
 from server.puzzles.labyrinth.solve import ALGORITHMS, VIEWS, make_problem, solve_labyrinth
 from server.puzzles.making import Generated, GeneratorKind, size_options
-from server.puzzles.options import Option, Values
+from server.puzzles.options import YOURS, Option, Values
 from server.search.problem import Problem
 
 MAX_FILE_BYTES = 1_000_000  # a 64 x 64 board is ~12 KB of CSV; padded JSON stays far below this
@@ -66,6 +66,7 @@ class LabyrinthFamily(Family):
             "the last line) or JSON with 'board' (the project's) or 'tiles' and 'freeTile' (seed 002's)",
             algorithms=ALGORITHMS,
             heuristics=HEURISTICS,
+            features=FEATURES,
             own_options=(
                 Option("moves", "choice", "Moves", "combined: a push then a walk is one move; separate: "
                        "each counts", optional=True, stage="both",
@@ -162,7 +163,9 @@ class LabyrinthFamily(Family):
     def solve(self, puzzle: LabyrinthPuzzle, algorithm: str, options: Values, control: RunControl) -> Solved:
         """The generic algorithms, with a snapshot of each expanded state and the moves in words."""
         puzzle = self._variant(puzzle, options)
-        problem = make_problem(puzzle, options["view"], options.get("moves"))
+        # ``run_problem`` gives it the heuristic "yours" when the run has a formula; ``puzzle`` is
+        # already the run's variant, so only the move model and view come from the options here.
+        problem = self.run_problem(puzzle, {**options, "start_col": None, "goal_col": None})
         recorder = Recorder(problem, control.record_trace)
         out = solve_labyrinth(
             puzzle,
@@ -177,7 +180,10 @@ class LabyrinthFamily(Family):
             view=options["view"],
             moves=options.get("moves"),
             max_depth=options.get("max_depth"),
+            problem=problem,  # type: ignore[arg-type]
         )
+        if options.get("heuristic") == YOURS:
+            out["options"]["formula"] = options.get("formula")
         return recorder.solved(out, None, puzzle)
 
     def summary_lines(self, filename: str, result: dict[str, Any]) -> list[str]:

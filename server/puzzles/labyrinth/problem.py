@@ -59,6 +59,8 @@ from itertools import combinations, pairwise
 from operator import or_
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from server.puzzles.labyrinth.model import (
     EXITED,
     OUTSIDE,
@@ -76,6 +78,25 @@ from server.puzzles.labyrinth.model import (
 from server.search.problem import Problem
 
 HEURISTICS = ("relaxed", "barriers", "trivial")
+
+#: The heuristic lab's names (``Family.features``). With them the built-in "relaxed" is
+#: ``0 if dr + dc == 0 else (pushes + 1 if separate else max(1, pushes))``, and "barriers" the same
+#: with ``barriers`` for ``pushes``.
+FEATURES = (
+    ("row", "the player's row: the number of rows while still below the board, -1 once out above it "
+            "(the sets view: the top-most place the player could be)"),
+    ("col", "the player's column (below the board: the start column)"),
+    ("goal_row", "-1: the goal is leaving the board above the top row"),
+    ("goal_col", "the goal column, above which the player leaves"),
+    ("dr", "|row - goal_row|: rows still to climb, the step out above the board included"),
+    ("dc", "|col - goal_col|: columns away from the goal column"),
+    ("pushes", "the pushes still needed by the built-in relaxed estimate (every line pushed from now on "
+               "made all-open); where no push can ever open the way, a number above any it takes "
+               "elsewhere (rows + 5)"),
+    ("barriers", "the pushes still needed to open the blocked row boundaries between the player and the "
+                 "exit (the built-in barriers estimate), with the same stand-in for no way out"),
+    ("separate", "1 under separate moves (a push and a walk are a move each), 0 under combined moves"),
+)
 
 
 class LabState(NamedTuple):
@@ -250,6 +271,28 @@ class _LabyrinthRules(Problem):
         """Moves still needed by a non-goal state whose k pushes must still come."""
         return max(1, k) if self.moves == "combined" else k + 1
 
+    def _features(
+        self, boards: Sequence[bytes], places: Sequence[int], tops: Sequence[int]
+    ) -> dict[str, np.ndarray]:
+        """The lab's features (``FEATURES``) from each state's board, place mask and shown position."""
+        p = self.puzzle
+        rc = np.asarray([self.rc(x) for x in tops], dtype=np.float64).reshape(-1, 2)
+        stand_in = float(self.rows + self.RELAXED_LEVELS + 2)  # above any finite k: k <= rows + 1 (+ 3)
+
+        def pushes(relaxed: bool) -> np.ndarray:
+            k = np.fromiter((self.pushes_needed(b, m, relaxed) for b, m in zip(boards, places, strict=True)),
+                            dtype=np.float64, count=len(boards))
+            return np.where(np.isfinite(k), k, stand_in)
+
+        n = len(boards)
+        return {
+            "row": rc[:, 0], "col": rc[:, 1],
+            "goal_row": np.full(n, -1.0), "goal_col": np.full(n, float(p.goal_col)),
+            "dr": np.abs(rc[:, 0] + 1), "dc": np.abs(rc[:, 1] - p.goal_col),
+            "pushes": pushes(True), "barriers": pushes(False),
+            "separate": np.full(n, 1.0 if self.moves == "separate" else 0.0),
+        }
+
     def _check_heuristic(self, name: str) -> None:
         if name not in HEURISTICS:
             raise ValueError(f"unknown heuristic {name!r}; choose one of: {', '.join(HEURISTICS)}")
@@ -330,6 +373,11 @@ class LabyrinthProblem(_LabyrinthRules):
             return 1.0
         k = self.pushes_needed(state.board, self.walker.bit(state.player), name == "relaxed")
         return float(self.moves_left(k))
+
+    def features(self, states: Sequence[LabState]) -> dict[str, np.ndarray]:
+        bit = self.walker.bit
+        return self._features([s.board for s in states], [bit(s.player) for s in states],
+                              [s.player for s in states])
 
     def cell_of(self, state: LabState) -> int:
         return state.player if state.player >= 0 else -1
@@ -486,6 +534,13 @@ class LabyrinthSetProblem(_LabyrinthRules):
         if name == "trivial":
             return 1.0
         return float(self.moves_left(self.pushes_needed(state.board, state.places, name == "relaxed")))
+
+    def features(self, states: Sequence[SetState]) -> dict[str, np.ndarray]:
+        """As one player's, at the first of the places in ``Walker.positions``' order: out above the
+        board when any place is, else the top-most cell (the one ``pushes_needed`` measures from)."""
+        positions = self.walker.positions
+        return self._features([s.board for s in states], [s.places for s in states],
+                              [positions(s.places)[0] for s in states])
 
     def snapshot(self, state: SetState) -> dict[str, Any]:
         """The state as the page draws it: every place the player could stand."""

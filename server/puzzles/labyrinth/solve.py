@@ -56,12 +56,15 @@ def solve_labyrinth(
     moves: str | None = None,
     max_depth: int | None = None,
     max_stored: int | None = None,
+    problem: LabyrinthProblem | LabyrinthSetProblem | None = None,
 ) -> dict[str, Any]:
     """Solve ``puzzle``; the result JSON of the CLI and the API. Raises PuzzleError for bad options.
 
     ``view``: "states" (one per player position) or "sets" (the merged view). ``moves``: overrides
     the puzzle's move model. ``max_depth``: idastar/iddfs only, look for plans of at most that many
-    moves ("solved optimally to depth N"); none found means none exists within N.
+    moves ("solved optimally to depth N"); none found means none exists within N. ``problem``: the
+    search view to run on (the family's ``run_problem``, which adds the heuristic "yours"); by
+    default ``make_problem(puzzle, view, moves)``.
     """
     if algorithm not in algorithm_names():
         raise PuzzleError(
@@ -77,7 +80,8 @@ def solve_labyrinth(
             "use dijkstra (the same search on unit costs) or the view 'states'",
             "option 'view'",
         )
-    problem = make_problem(puzzle, view, moves)
+    if problem is None:
+        problem = make_problem(puzzle, view, moves)
     options = SearchOptions(heuristic=heuristic, weight=weight)
     try:
         used_heuristic = options.resolved_heuristic(problem)

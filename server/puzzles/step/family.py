@@ -24,7 +24,7 @@ from server.puzzles.step.parse import (
     parse_step_json,
     parse_step_text,
 )
-from server.puzzles.step.problem import HEURISTICS, StepProblem
+from server.puzzles.step.problem import FEATURES, HEURISTICS, StepProblem
 from server.search.problem import Problem
 from server.search.stats import SearchResult
 from server.search.trace import RECORD_BYTES
@@ -60,6 +60,7 @@ class StepFamily(Family):
             "spaces (blank), or JSON with 'maze' (those rows) and an optional 'cycle'",
             algorithms=("bfs", "dfs", "dijkstra", "greedy", "astar", "bidirectional", "idastar", "iddfs"),
             heuristics=HEURISTICS,
+            features=FEATURES,
             own_options=(
                 Option(
                     "cycle",
@@ -151,6 +152,13 @@ class StepFamily(Family):
         out["options"]["cycle"] = list(problem.cycle)  # also when the cycle came with the file
         out["moves"] = moves_in_words(problem, out["path"]) if result.found else []
         return out
+
+    def check_solution(self, maze: StepMaze, text: str, options: Values) -> Any:
+        """Seed 003's (x, y) list, [row, col] cells, the seed's state numbers or ``solve --json``
+        (``server/puzzles/step/check.py``)."""
+        from server.puzzles.step.check import check_step_solution
+
+        return check_step_solution(self, maze, text, options)
 
     def summary_lines(self, filename: str, result: dict[str, Any]) -> list[str]:
         if not result["found"]:

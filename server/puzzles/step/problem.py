@@ -9,7 +9,7 @@ passes over and lands on is marked).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -18,6 +18,19 @@ from server.puzzles.step.model import DIRECTIONS, StepMaze
 from server.search.problem import Problem
 
 HEURISTICS = ("manhattan", "zero")
+
+#: The heuristic lab's names (``Family.features``), in the order the page lists them.
+FEATURES = (
+    ("row", "the player's row"),
+    ("col", "the player's column"),
+    ("goal_row", "the row of the nearest goal (nearest as the built-in manhattan measures it; "
+                 "ties: the first 'Z' in reading order)"),
+    ("goal_col", "the column of that goal"),
+    ("dr", "|row - goal_row|: rows to go"),
+    ("dc", "|col - goal_col|: columns to go"),
+    ("phase", "the next move's length (the cycle's entry for this state)"),
+    ("longest", "the cycle's longest move: the built-in manhattan is ceil(dr/longest) + ceil(dc/longest)"),
+)
 
 
 def reach_table(maze: StepMaze) -> np.ndarray:
@@ -93,6 +106,31 @@ class StepProblem(Problem):
             )
             self._h[cell] = h
         return h
+
+    def features(self, states: Sequence[int]) -> dict[str, np.ndarray]:
+        """The lab's features of ``states`` (see ``FEATURES``), vectorised over the states."""
+        packed = np.asarray(states, dtype=np.int64).reshape(-1)
+        cell, phase = np.divmod(packed, self.phases)
+        row, col = np.divmod(cell, self.maze.cols)
+        k = self.longest
+        # The goal the built-in heuristic measures to: the smallest ceil(|dr|/k) + ceil(|dc|/k), the
+        # first goal on ties (a strict < keeps the earlier one).
+        best = np.full(packed.shape, np.inf)
+        goal_row = np.zeros(packed.shape, dtype=np.int64)
+        goal_col = np.zeros(packed.shape, dtype=np.int64)
+        for gr, gc in self.maze.goals:
+            moves = -(-np.abs(row - gr) // k) - (-np.abs(col - gc) // k)  # ceil division
+            nearer = moves < best
+            best = np.where(nearer, moves, best)
+            goal_row = np.where(nearer, gr, goal_row)
+            goal_col = np.where(nearer, gc, goal_col)
+        lengths = np.asarray(self.cycle, dtype=np.float64)
+        return {
+            "row": row.astype(np.float64), "col": col.astype(np.float64),
+            "goal_row": goal_row.astype(np.float64), "goal_col": goal_col.astype(np.float64),
+            "dr": np.abs(row - goal_row).astype(np.float64), "dc": np.abs(col - goal_col).astype(np.float64),
+            "phase": lengths[phase], "longest": np.full(packed.shape, float(k)),
+        }
 
     def cell_of(self, state: int) -> int:
         return state  # the page decodes (cell, phase) itself: docs/PROTOCOL.md

@@ -20,7 +20,7 @@ from server.puzzles.zenji.parse import (
     parse_zenji_json,
     parse_zenji_text,
 )
-from server.puzzles.zenji.problem import HEURISTICS, ZenjiProblem
+from server.puzzles.zenji.problem import FEATURES, HEURISTICS, ZenjiProblem
 from server.search.problem import Problem
 from server.search.registry import Algorithm, get_algorithm
 from server.search.stats import SearchResult
@@ -56,6 +56,7 @@ class ZenjiFamily(Family):
             "(0 closed, 1 inlet, 2 outlet, 3 source, 4 drain) such as '3223 2010', or JSON with 'pipes'",
             algorithms=("dijkstra", "astar", "idastar", "iddfs", "bfs", "dfs", "greedy", "bidirectional"),
             heuristics=HEURISTICS,
+            features=FEATURES,
             own_options=(
                 Option(
                     "flow",
@@ -139,6 +140,36 @@ class ZenjiFamily(Family):
     # ---- solving ---------------------------------------------------------------------------------
     def problem(self, board: ZenjiBoard, options: Values) -> Problem:
         return ZenjiProblem(board, options.get("flow") or board.flow)
+
+    def run_problem(self, board: ZenjiBoard, options: Values) -> Problem:
+        """``problem`` with the heuristic "yours": the formula is in quarter turns, so it is scaled to
+        the search's packed costs (``server/puzzles/zenji/lab.py``)."""
+        from server.puzzles.yours import with_formula
+        from server.puzzles.zenji.lab import TurnsFormula
+
+        problem = self.problem(board, options)
+        assert isinstance(problem, ZenjiProblem)
+        formula = self.formula(options)
+        return with_formula(problem, None if formula is None else TurnsFormula(formula, problem.scale))  # type: ignore[arg-type]
+
+    def lab_space(self, board: ZenjiBoard, options: Values, max_states: int, max_seconds: float | None = None,
+                  cancel: Any = None) -> Any:
+        """The generic space over the search's states, with costs and cost-to-go in quarter turns (the
+        unit of ``cost`` and of a student's formula). Under free flow a state also holds the tiles the
+        water passes, so the walk may stop at ``max_states`` (the verdict says so)."""
+        from server.heuristic_lab import explore
+        from server.puzzles.zenji.lab import in_turns
+
+        problem = self.problem(board, options)
+        assert isinstance(problem, ZenjiProblem)
+        return in_turns(explore(problem, problem.features, max_states, max_seconds, cancel), problem.scale)
+
+    def check_solution(self, board: ZenjiBoard, text: str, options: Values) -> Any:
+        """Quarter turns per tile (text lines, JSON or ``solve --json``), the water replayed
+        (``server/puzzles/zenji/check.py``)."""
+        from server.puzzles.zenji.check import check_zenji_solution
+
+        return check_zenji_solution(self, board, text, options)
 
     def algorithm(self, name: str, options: Values) -> Algorithm:
         if name == "bidirectional" and options.get("flow") == "free":

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
+
+import numpy as np
 
 from server.puzzles.zenji.model import INLET, OUTLET, STEPS, ZenjiBoard, turned
 from server.search.problem import Problem
@@ -25,6 +27,22 @@ HEURISTICS = ("relaxed", "distance", "zero", "seed")
 INADMISSIBLE = frozenset({"seed"})
 CELL_BITS = 12  # cell * 4 + rot < 4,096 for boards of up to 32 x 32 tiles
 DOWNHILL_SIDES = (1, 2)  # water leaves by the east or the south side only
+
+#: The heuristic lab's names (``Family.features``). A formula is in quarter turns, the unit of the
+#: family's ``cost``: the lab judges it against the fewest turns still needed, and the heuristic
+#: "yours" multiplies it by the packed cost's scale (``turns_formula``).
+FEATURES = (
+    ("row", "the row of the tile the water has reached"),
+    ("col", "the column of that tile"),
+    ("goal_row", "the drain's row"),
+    ("goal_col", "the drain's column"),
+    ("dr", "|row - goal_row|: rows still to cross"),
+    ("dc", "|col - goal_col|: columns still to cross"),
+    ("rot", "quarter turns given to the tile the water has reached (0 to 3)"),
+    ("relaxed", "the built-in relaxed estimate in quarter turns: the fewest turns still needed if every "
+                "later tile took its cheapest usable orientation on its own; where even that cannot reach "
+                "the drain, 3 x tiles + 1 (more than any solution costs)"),
+)
 
 
 class ZenjiProblem(Problem):
@@ -164,6 +182,26 @@ class ZenjiProblem(Problem):
             if nxt >= 0 and shape[side] == OUTLET and not (self.free and used >> nxt & 1):
                 best = min(best, self._relaxed[nxt])
         return best
+
+    def features(self, states: Sequence[int]) -> dict[str, np.ndarray]:
+        """The lab's features of ``states`` (``FEATURES``); turns, not the packed cost units."""
+        low = np.fromiter((s & ((1 << CELL_BITS) - 1) for s in states), dtype=np.int64, count=len(states))
+        cell, rot = np.divmod(low, 4)
+        row, col = np.divmod(cell, self.board.cols)
+        goal_row, goal_col = self.board.drain
+        # floor(R / scale) is the turns part of the relaxed bound R = turns * scale + tiles (tiles < scale).
+        relaxed = np.fromiter((self.heuristic(s, "relaxed") for s in states), dtype=np.float64,
+                              count=len(states))
+        # Out of reach: a finite number above any solution's turns (3 a tile at most), so formulas
+        # stay numbers (the lab counts inf as no estimate) and still rank such states last.
+        relaxed = np.where(np.isfinite(relaxed), np.floor(relaxed / self.scale), 3.0 * len(self.shapes) + 1)
+        n = len(states)
+        return {
+            "row": row.astype(np.float64), "col": col.astype(np.float64),
+            "goal_row": np.full(n, float(goal_row)), "goal_col": np.full(n, float(goal_col)),
+            "dr": np.abs(row - goal_row).astype(np.float64), "dc": np.abs(col - goal_col).astype(np.float64),
+            "rot": rot.astype(np.float64), "relaxed": relaxed,
+        }
 
     # ---- the page ------------------------------------------------------------------------------------
     def cell_of(self, state: int) -> int:

@@ -1,0 +1,285 @@
+"""Checking a student's answer to a step-cycle maze (issue 19): legal? how many moves? optimal?
+
+Notations, detected from the text (``check_step_solution``):
+
+* **seed 003's printed list of positions** ``(x, y)``, x the column and y the row, exactly as the
+  notebook prints it: ``[(0, 0),\\n (0, 1),\\n ...\\n (5, 5)]`` (the brackets are optional, an
+  ``Out[72]:`` prompt before them is skipped, commas separate the positions, spaces and line breaks
+  do not matter);
+* a **JSON list of cells** ``[[row, col], ...]`` (0-based; ``[row, col, phase]`` states as
+  ``solve --json`` prints them are read too, and their phase is checked);
+* a **JSON list of the seed's state numbers** ``[0, 4, 32, ...]``: state n is marked field
+  ``n // P`` (fields numbered over the marked cells left to right, top to bottom) with the next
+  move ``cycle[n % P]`` long, P the cycle's length (3 for 1-2-3);
+* the **JSON object printed by** ``run.py solve --json`` for a step maze: its ``path``.
+
+Every list starts at the start ``S``. The rules are the search's own (``StepProblem.successors``):
+move i (from 1) goes exactly ``cycle[(i - 1) mod P]`` cells in one straight line, north, east,
+south or west, over marked cells only, and the last move ends on a goal ``Z``. A bad move is named
+with the rule it breaks (its length, a diagonal, off the board, a blank cell passed or landed on).
+The cost is the number of moves, as ``solve --json`` counts it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from server.puzzles.checking import CheckResult, replay_json
+from server.puzzles.errors import PuzzleError, show_value
+from server.puzzles.jsonfile import read_json
+from server.puzzles.options import Values
+from server.puzzles.step.model import DIRECTION_WORDS, DIRECTIONS, StepMaze
+from server.puzzles.step.problem import StepProblem
+
+MAX_MOVES = 1_000_000  # positions in one answer: far more than any maze of the size limit needs
+MAX_DIGITS = 9  # a coordinate beyond that is no position on any board
+_PROMPT = re.compile(r"\s*Out\s*\[\s*\d*\s*\]\s*:")  # the notebook's "Out[72]:" before its output
+_TOKEN = re.compile(r"\s*(?:(?P<num>-?\d+)|(?P<sym>[\[\](),])|(?P<bad>\S))")
+_WORDS = {(dr, dc): DIRECTION_WORDS[name] for name, dr, dc in DIRECTIONS}
+
+Cell = tuple[int, int]
+
+
+def where(text: str, offset: int) -> str:
+    """"line L, column C" (1-based) of ``offset`` in ``text``."""
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return f"line {line}, column {column}"
+
+
+def show(cell: Cell) -> str:
+    return f"(row {cell[0]}, col {cell[1]})"
+
+
+def check_step_solution(family: Any, maze: StepMaze, text: str, options: Values) -> CheckResult:
+    """Replay the answer in ``text`` (any notation above) under ``options``' rules; raises PuzzleError
+    when the text is in no notation, naming the line and column or the item at fault."""
+    problem = family.problem(maze, options)
+    assert isinstance(problem, StepProblem)
+    cells, phases = read_answer(text, maze, problem.cycle)
+    return walk(family, maze, problem, cells, phases, options)
+
+
+# ---- reading the notations ------------------------------------------------------------------------
+def read_answer(text: str, maze: StepMaze, cycle: tuple[int, ...]) -> tuple[list[Cell], list[int | None]]:
+    """The cells of the answer and, where the notation says it, each one's phase (else None)."""
+    body = text.removeprefix("\ufeff")
+    prompt = _PROMPT.match(body)
+    start = prompt.end() if prompt else 0
+    head = body[start:].lstrip()
+    if not head:
+        raise PuzzleError("the solution is empty: expected seed 003's list of (x, y) positions, a JSON list "
+                          "of [row, col] cells or the output of run.py solve --json", "file")
+    if head[0] == "{":
+        return _from_result(read_json(body[start:]), cycle)
+    if head[0] == "(" or (head[0] == "[" and head[1:].lstrip().startswith("(")):
+        return _seed_positions(body, start), []
+    if head[0] == "[":
+        value = read_json(body[start:])
+        if isinstance(value, list) and value and all(isinstance(x, int) and not isinstance(x, bool)
+                                                     for x in value):
+            return _seed_states(value, maze, len(cycle))
+        return _cells(value, "item")
+    at = start + len(body[start:]) - len(head)
+    raise PuzzleError(f"{head[0]!r} begins no solution: expected seed 003's list of (x, y) positions such "
+                      "as [(0, 0), (0, 1)], a JSON list of [row, col] cells or the output of run.py solve "
+                      "--json", where(body, at))
+
+
+def _seed_positions(text: str, offset: int) -> list[Cell]:
+    """Seed 003's ``[(x, y), ...]``: (row, col) cells, PuzzleError naming line and column."""
+    tokens: list[tuple[str, str, int]] = []  # (kind, text, offset)
+    pos = offset
+    while pos < len(text):
+        match = _TOKEN.match(text, pos)
+        if match is None:  # only trailing white space is left
+            break
+        kind = match.lastgroup or "bad"
+        tokens.append((kind, match.group(kind), match.start(kind)))
+        pos = match.end()
+        if kind == "bad":
+            break
+    cells: list[Cell] = []
+    i = 0
+
+    def expect(symbol: str, what: str) -> None:
+        nonlocal i
+        if i >= len(tokens):
+            raise PuzzleError(f"the text ends where {what} was expected", where(text, len(text.rstrip())))
+        kind, value, at = tokens[i]
+        if kind != "sym" or value != symbol:
+            raise PuzzleError(f"{value!r} where {what} was expected", where(text, at))
+        i += 1
+
+    def number(what: str) -> int:
+        nonlocal i
+        if i >= len(tokens):
+            raise PuzzleError(f"the text ends where {what} was expected", where(text, len(text.rstrip())))
+        kind, value, at = tokens[i]
+        if kind != "num":
+            raise PuzzleError(f"{value!r} where {what} (a whole number) was expected", where(text, at))
+        if len(value.lstrip("-")) > MAX_DIGITS:
+            raise PuzzleError(f"{value[:12]}... is too long for a position", where(text, at))
+        i += 1
+        return int(value)
+
+    bracketed = bool(tokens) and tokens[0][:2] == ("sym", "[")
+    if bracketed:
+        i = 1
+    while True:
+        if bracketed and i < len(tokens) and tokens[i][:2] == ("sym", "]") and cells:
+            i += 1
+            break  # a comma before the closing bracket is allowed, as in Python
+        expect("(", f"'(' opening position {len(cells) + 1}")
+        x = number(f"x (the column) of position {len(cells) + 1}")
+        expect(",", f"',' between x and y of position {len(cells) + 1}")
+        y = number(f"y (the row) of position {len(cells) + 1}")
+        expect(")", f"')' closing position {len(cells) + 1}")
+        cells.append((y, x))
+        if len(cells) > MAX_MOVES:
+            raise PuzzleError(f"more than {MAX_MOVES:,} positions", where(text, tokens[i - 1][2]))
+        if i < len(tokens) and tokens[i][:2] == ("sym", ","):
+            i += 1
+            if not bracketed and i == len(tokens):
+                break
+            continue
+        if bracketed:
+            expect("]", f"',' or the closing ']' after position {len(cells)}")
+        break
+    if i < len(tokens):
+        kind, value, at = tokens[i]
+        raise PuzzleError(f"{value!r} after the end of the list", where(text, at))
+    return cells
+
+
+def _cells(value: Any, label: str) -> tuple[list[Cell], list[int | None]]:
+    """A JSON list of [row, col] or [row, col, phase]."""
+    if not isinstance(value, list):
+        raise PuzzleError(f"expected a list of [row, col] cells, got {show_value(value)}", "file")
+    if not value:
+        raise PuzzleError("the list of cells is empty: it starts at the start 'S'", "file")
+    if len(value) > MAX_MOVES:
+        raise PuzzleError(f"{len(value):,} cells is more than {MAX_MOVES:,}", "file")
+    cells: list[Cell] = []
+    phases: list[int | None] = []
+    for number, item in enumerate(value, start=1):
+        if not (isinstance(item, list) and len(item) in (2, 3)
+                and all(isinstance(x, int) and not isinstance(x, bool) for x in item)):
+            raise PuzzleError(f"expected [row, col] or [row, col, phase] (whole numbers), got "
+                              f"{show_value(item)}", f"{label} {number}")
+        cells.append((item[0], item[1]))
+        phases.append(item[2] if len(item) == 3 else None)
+    return cells, phases
+
+
+def _seed_states(value: list[int], maze: StepMaze, period: int) -> tuple[list[Cell], list[int | None]]:
+    """The seed's state numbers: field n // P (marked cells in reading order), phase n % P."""
+    fields = [divmod(i, maze.cols) for i, m in enumerate(maze.marked) if m]
+    if len(value) > MAX_MOVES:
+        raise PuzzleError(f"{len(value):,} states is more than {MAX_MOVES:,}", "file")
+    cells: list[Cell] = []
+    phases: list[int | None] = []
+    for number, state in enumerate(value, start=1):
+        field, phase = divmod(state, period)
+        if state < 0 or field >= len(fields):
+            raise PuzzleError(
+                f"state {state} is no state of this maze: with {len(fields)} marked fields and a cycle of "
+                f"{period} the states are 0 to {len(fields) * period - 1}", f"item {number}")
+        cells.append(fields[field])
+        phases.append(phase)
+    return cells, phases
+
+
+def _from_result(value: Any, cycle: tuple[int, ...]) -> tuple[list[Cell], list[int | None]]:
+    """``run.py solve --json``'s object: its ``path`` of [row, col, phase] states."""
+    if not isinstance(value, dict):
+        raise PuzzleError(f"expected an object, got {show_value(value)}", "file")
+    if value.get("family", "step") != "step":
+        raise PuzzleError(f"a solution of a {show_value(value['family'])} puzzle, not of a step maze",
+                          "field 'family'")
+    if "path" not in value:
+        raise PuzzleError("expected a 'path' field (as `run.py solve --json` prints)", "file")
+    if value.get("found") is False:
+        raise PuzzleError("this search found no solution", "field 'found'")
+    given = value.get("cycle")
+    if isinstance(given, list) and given and tuple(given) != cycle:
+        raise PuzzleError(
+            f"this solution was found with the cycle {show_value(given)}, and the maze is checked with "
+            f"{list(cycle)}: check it with the cycle it was found with", "field 'cycle'")
+    return _cells(value["path"], "path item")
+
+
+# ---- the rules ------------------------------------------------------------------------------------
+def _rule_broken(problem: StepProblem, number: int, a: Cell, b: Cell, phase: int) -> str | None:
+    """Why the move from ``a`` to ``b`` in ``phase`` is illegal (None: it is legal)."""
+    maze = problem.maze
+    k = problem.cycle[phase]
+    dr, dc = b[0] - a[0], b[1] - a[1]
+    label = f"move {number}"
+    if (dr, dc) == (0, 0):
+        return f"{label} stays at {show(a)}: the cycle asks for a move of {k}"
+    if dr and dc:
+        return (f"{label} from {show(a)} to {show(b)} is diagonal: a move goes in one straight line, "
+                "north, east, south or west")
+    length = abs(dr) + abs(dc)
+    step = (dr // length, dc // length)
+    word = _WORDS[step]
+    if length != k:
+        return f"{label} goes {length} cell{'s' * (length != 1)} {word}, but the cycle asks for {k}"
+    if not (0 <= b[0] < maze.rows and 0 <= b[1] < maze.cols):
+        return (f"{label} goes {k} {word} from {show(a)} off the board to {show(b)} (the board is "
+                f"{maze.rows} x {maze.cols})")
+    for i in range(1, length + 1):
+        cell = (a[0] + step[0] * i, a[1] + step[1] * i)
+        if not maze.is_marked(*cell):
+            if i == length:
+                return f"{label} goes {k} {word} from {show(a)} and lands on the blank cell {show(cell)}"
+            return f"{label} goes {k} {word} from {show(a)} to {show(b)} over the blank cell {show(cell)}"
+    return None
+
+
+def walk(family: Any, maze: StepMaze, problem: StepProblem, cells: list[Cell], phases: list[int | None],
+         options: Values) -> CheckResult:
+    """Follow ``cells`` from the start under the problem's rules; the verdict with the states walked."""
+    period = problem.phases
+    moves = len(cells) - 1
+    first = cells[0]
+    if first != maze.start:
+        return CheckResult(False, None, moves, None,
+                           f"the answer starts at {show(first)}, not at the start S {show(maze.start)}")
+    state = maze.index(*first) * period
+    states = [state]
+    why: str | None = None
+    bad: int | None = None
+    if phases and phases[0] not in (None, 0):
+        why, bad = f"the first state has phase {phases[0]}, but the walk starts in phase 0", None
+    for number in range(1, len(cells)):
+        if why:
+            break
+        a, b = cells[number - 1], cells[number]
+        phase = (number - 1) % period
+        why = _rule_broken(problem, number, a, b, phase)
+        if why is None:
+            target = (maze.index(*b)) * period + number % period
+            if not any(nxt == target for nxt, _ in problem.successors(state)):
+                # A safety net: the rules above are the search's own.
+                why = f"move {number} from {show(a)} to {show(b)} is not a move the rules allow"
+            elif phases and phases[number] is not None and phases[number] != number % period:
+                why = (f"move {number} ends at {show(b)} in phase {number % period} (next move "
+                       f"{problem.cycle[number % period]}), but the answer says phase {phases[number]}")
+            else:
+                state = target
+                states.append(state)
+                continue
+        bad = number
+    reached = not why and problem.is_goal(state)
+    if not why and not reached:
+        goals = " or ".join(show(g) for g in maze.goals[:3]) + (" ..." if len(maze.goals) > 3 else "")
+        why = f"the moves end at {show(cells[-1])}, not at the goal Z {goals}"
+    cost = float(len(states) - 1)
+    replay = replay_json(family, maze, problem, states, cost, options, reached)
+    path = [problem.state_to_json(s) for s in states]
+    if why:
+        return CheckResult(False, None, moves, bad, why, path, replay=replay)
+    return CheckResult(True, cost, moves, None, None, path, replay=replay)
