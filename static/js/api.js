@@ -79,3 +79,19 @@ export function fileUrl(id, fmt, name = "") {
   if (name) query.set("name", name);
   return `/api/puzzles/${encodeURIComponent(id)}/file?${query}`;
 }
+
+/**
+ * The heuristic lab (docs/PROTOCOL.md): `formula` judged against the true cost-to-go of every state
+ * reachable under `options` (the run options the rules depend on). Resolves to the verdict
+ * {admissible, consistent, states, overestimates, worst, heat, …}; a bad formula is an ApiError
+ * naming the column.
+ */
+export const judgeHeuristic = (id, formula, options = {}) =>
+  postJson(`/api/puzzles/${encodeURIComponent(id)}/heuristic`, { formula, options });
+
+/**
+ * Check a solution handed in as text (any of the family's notations) under `options`: {valid, cost,
+ * optimum, optimal, first_illegal_move, reason, moves, summary, replay}.
+ */
+export const checkSolution = (id, solution, options = {}) =>
+  postJson(`/api/puzzles/${encodeURIComponent(id)}/check`, { solution, options });

@@ -10,12 +10,16 @@
 //   shell/keys.js         the keys, presentation mode, large text
 //   shell/probes.js       what tests and benchmarks read on <body data-*>
 // Around it: compare/ (2–4 Stages under one shared clock), share/ (links and exports),
-// making/ (New…), and the family views (families/family_view.js) that every Stage draws with.
+// making/ (New…), lab/ (the teacher's lab beside the board: a heuristic judged, a solution checked),
+// and the family views (families/family_view.js) that every Stage draws with.
 
 import * as api from "./api.js";
 import { CompareView } from "./compare/compare_view.js";
 import { viewClassFor } from "./families/index.js";
 import { Live } from "./live.js";
+import { CheckPanel } from "./lab/check_panel.js";
+import { LabDrawer } from "./lab/drawer.js";
+import { LabPanel } from "./lab/lab_panel.js";
 import { GenerateDialog } from "./making/generate_dialog.js";
 import { ShareTools } from "./share/share_tools.js";
 import { Editing } from "./shell/editing.js";
@@ -82,6 +86,7 @@ const loader = new PuzzleLoader({
     sources.gallery.markActive(info.galleryName || null);
     compare.puzzleShown(info, data);
     editing.puzzleShown(info, data);
+    labs.puzzleShown(info);
   },
 });
 
@@ -91,10 +96,42 @@ const editing = new Editing({
   onEdited: (info) => {
     sources.gallery.markActive(null);
     compare.puzzleShown(info, single.view.currentData());
+    labs.puzzleShown(info); // another board: the heat map and the checked solution were the old one's
   },
 });
 
 const sources = new Sources({ loader });
+
+// The teacher's lab (lab/): beside the board, a heuristic judged (its heat map on the board) and a
+// solution checked (replayed on the board).
+const labs = new LabDrawer({
+  panel: $("lab-panel"),
+  button: $("lab"),
+  explain: single.explain,
+  refit: () => requestAnimationFrame(() => single.view?.refit()),
+  parts: (root) => [
+    new LabPanel({
+      root,
+      page: {
+        puzzle: () => loader.puzzle,
+        view: () => single.view,
+        families: () => selection.families,
+        options: () => selection.values(),
+        algorithms: () => loader.puzzle?.algorithms || [],
+        algorithm: () => selection.algorithm,
+        useHeuristic: (algorithm, options) => selection.apply(algorithm, options),
+      },
+    }),
+    new CheckPanel({
+      root,
+      page: {
+        puzzle: () => loader.puzzle,
+        options: () => selection.values(),
+        replay: (args) => single.showChecked(args),
+      },
+    }),
+  ],
+});
 
 // The comparison view (compare/): 2–4 algorithms on the puzzle shown, one shared timeline.
 const compare = new CompareView({
@@ -143,7 +180,7 @@ const share = new ShareTools({
   page: {
     puzzle: () => loader.puzzle,
     families: () => selection.families,
-    run: () => single.run,
+    run: () => (single.showsChecked ? null : single.run), // a checked solution is no run to link to
     selection: () => ({ algorithm: selection.algorithm, options: selection.values() }),
     position: () => single.player.position,
     canvas: () => single.view?.canvas || null,

@@ -6,6 +6,13 @@
 
 import { el } from "./dom.js";
 
+export const MAX_TEXT = 500; // characters of a "text" option (server/puzzles/options.py MAX_LONG_TEXT)
+// The heuristic lab's pair (server/puzzles/options.py): the heuristic "yours" evaluates the text
+// option "formula"; choosing "yours" with no formula is refused here, naming the formula.
+export const HEURISTIC = "heuristic";
+export const FORMULA = "formula";
+export const YOURS = "yours";
+
 export class OptionsForm {
   /**
    * @param {{section: HTMLElement, title: HTMLElement, body: HTMLElement, shared: HTMLElement,
@@ -76,17 +83,29 @@ export class OptionsForm {
       } else if (option.type === "int" || option.type === "float") {
         const step = option.type === "int" ? 1 : option.step ?? "any";
         input = el("input", { type: "number", step, placeholder: option.optional ? "default" : null, ...common });
+      } else if (option.type === "text") {
+        // A free text (a heuristic formula): wide, monospace, never corrected by the browser.
+        input = el("input", {
+          type: "text", class: "text-option", maxlength: MAX_TEXT, spellcheck: "false", autocomplete: "off",
+          autocapitalize: "off", placeholder: option.placeholder || textPlaceholder(option), ...common,
+        });
       } else {
         // point ("row, col") and int_list ("0, 2, 4") as text
         input = el("input", { type: "text", placeholder: option.optional ? "default" : null, ...common });
       }
-      wrap = el("div", { class: "option" }, el("label", { for: id }, ...label), input);
+      wrap = el("div", { class: option.type === "text" ? "option wide-option" : "option" }, el("label", { for: id }, ...label), input);
     }
     const message = el("span", { class: "field-error", testid: `${testid}-error`, role: "status", hidden: true });
     wrap.append(message);
     const entry = { option, input, wrap, own, message, min: option.min ?? null, max: option.max ?? null };
     input.addEventListener("change", () => {
       this.mark(entry);
+      // A formula typed means the heuristic "yours"; leaving "yours" clears the formula's complaint.
+      if (option.name === FORMULA && this.get(FORMULA) && this.has(HEURISTIC) && this.get(HEURISTIC) !== YOURS) {
+        this.set(HEURISTIC, YOURS);
+        this.onChange(HEURISTIC, YOURS);
+      }
+      if (option.name === HEURISTIC && this.controls.has(FORMULA)) this.mark(this.controls.get(FORMULA));
       this.onChange(option.name, this.get(option.name));
     });
     this.controls.set(option.name, entry);
@@ -129,6 +148,12 @@ export class OptionsForm {
       if ((min !== null && value < min) || (max !== null && value > max)) {
         const range = min !== null && max !== null ? `from ${min} to ${max}` : min !== null ? `at least ${min}` : `at most ${max}`;
         return `${name}: ${text} is out of range; it must be ${range}.`;
+      }
+    } else if (option.type === "text") {
+      const text = input.value.trim();
+      if (text.length > MAX_TEXT) return `${name}: ${text.length} characters; at most ${MAX_TEXT}.`;
+      if (!text && option.name === FORMULA && this.get(HEURISTIC) === YOURS) {
+        return `${name}: type a formula for the heuristic “yours” (e.g. dr + dc), or choose another heuristic.`;
       }
     } else if (option.type === "point" || option.type === "int_list") {
       const text = input.value.trim();
@@ -206,6 +231,8 @@ export class OptionsForm {
         if (!numbers.every(Number.isInteger) || (option.type === "point" && numbers.length !== 2)) return fallback;
         return numbers;
       }
+      case "text":
+        return input.value.trim();
       default:
         return input.value;
     }
@@ -235,10 +262,18 @@ export class OptionsForm {
       if (option.stage === "load" || !usedBy(option, algorithm)) continue;
       const value = option.control === "view" ? viewValues[option.name] : this.get(option.name);
       if (value === undefined || (value === null && !option.optional)) continue;
+      // An empty text is its default (no formula): left out, so runs and share links stay as before.
+      if (option.type === "text" && value === "" && !option.default) continue;
       out[option.name] = value;
     }
     return out;
   }
+}
+
+/** A text option's hint: "e.g. dr + dc" from its help's own example, else nothing. */
+function textPlaceholder(option) {
+  const match = /e\.g\.\s*(.+)$/.exec(option.help || "");
+  return match ? `e.g. ${match[1]}` : null;
 }
 
 /** An option's label without its muted note: "Start column (below)" -> "Start column". */

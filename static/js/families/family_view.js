@@ -314,6 +314,42 @@ export class FamilyView {
    */
   playMaking(_generated) {}
 
+  // ---- the teacher's lab (../lab/): a heuristic's heat map, a checked solution's replay ------------
+
+  /**
+   * Draw the heuristic lab's heat map over the board (./heat.js: a colour per cell for h/h*,
+   * overestimating cells hatched, dead ends grey, inconsistent moves as arrows between cell centres),
+   * in the view's own geometry; null removes it. A view that cannot draw one keeps `drawsHeat`
+   * false (the lab then gives the verdict in words only). Cleared by the view on a new puzzle.
+   * @param {import("./heat.js").Heat | null} _heat
+   */
+  showHeat(_heat) {}
+
+  /** True when showHeat draws on the board. */
+  get drawsHeat() {
+    return false;
+  }
+
+  /**
+   * A checked solution (../lab/check_panel.js) is replayed as a run whose result is `result` (the
+   * server's `replay`, shaped like the family's run result): the trace records it plays first, in
+   * the timeline's columns (grid: the path's cells one by one), or null for none (the view then
+   * shows the result at once, as at the end of a run: its own solution replay).
+   * @param {any} _result
+   * @returns {{kinds: Uint8Array, cells: Int32Array, values: Float32Array} | null}
+   */
+  replayRecords(_result) {
+    return null;
+  }
+
+  /**
+   * Mark the checked solution's first illegal move on the board, or nothing (null): `move` is its
+   * number (1-based), `reason` the rule it breaks in words, `cell` where the walk stopped (the last
+   * legal state's cell, -1 when unknown) and `target` the cell the move tried to enter (-1: unknown).
+   * @param {{move: number, reason: string, cell: number, target: number} | null} _illegal
+   */
+  markIllegal(_illegal) {}
+
   // ---- explain mode (../explain/panel.js: the frontier rebuilt from the trace at the playhead) ----
 
   /** False when a record's cell does not name its state: the frontier cannot be rebuilt then. */

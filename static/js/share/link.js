@@ -7,7 +7,7 @@
 import { ApiError, json } from "../api.js";
 
 export const PAGE_PARAMETERS = ["gallery", "puzzle", "at"];
-const MAX_PARAMETER = 200; // characters of one value (the server's own limit for a text option)
+const MAX_PARAMETER = 500; // characters of one value (the server's own limit for a text option: a formula)
 
 /** An option's value as the link's text: true/false, "3,4" for points and lists, numbers as written. */
 export function optionText(value) {

@@ -129,6 +129,24 @@ export class SingleView {
   }
 
   /**
+   * A checked solution (../lab/check_panel.js) on the board: the server's `replay` shown as a run,
+   * played by the family's own animation, its first illegal move marked (Stage.showResult).
+   * @param {{result: any, text: string, options?: object,
+   *          illegal?: {move: number, reason: string, cell: number, target: number} | null}} args
+   */
+  showChecked(args) {
+    if (!this.puzzle() || !this.view) return;
+    showError("");
+    this.stale = false;
+    this.stage.showResult(args);
+  }
+
+  /** True when the board shows a checked solution, not a search. */
+  get showsChecked() {
+    return this.run?.slot === "replay";
+  }
+
+  /**
    * The editor changed the board: search it again and show the end at once (no animation), when the
    * board shows a run (`force`: it did before a reload).
    */
@@ -188,8 +206,11 @@ export class SingleView {
     this.legend();
     this.showRunCaption();
     this.applyPace();
-    working("starting…");
-    $("cancel").hidden = false;
+    if (run.slot === "replay") setStatus("replaying a checked solution", "busy");
+    else {
+      working("starting…");
+      $("cancel").hidden = false;
+    }
     this.player.play();
     this.bringBoardIntoView();
   }
@@ -224,6 +245,13 @@ export class SingleView {
 
   runDone(run) {
     this.legend();
+    if (run.slot === "replay") {
+      // A checked solution: no search ran (share links and exports keep to the form's choice).
+      setStatus("checked", "done", run.result?.found ? " · a legal solution" : " · an illegal or unfinished solution");
+      idle();
+      $("cancel").hidden = true;
+      return;
+    }
     setStatus("done", "done", ` in ${seconds(run.result.seconds)}`);
     idle();
     $("cancel").hidden = true;

@@ -200,6 +200,43 @@ export class Stage {
   }
 
   /**
+   * Show a result no search made (a checked solution, ../lab/check_panel.js) as a run that is done at
+   * once: its records are the view's (replayRecords: the grid's path cell by cell; none for the
+   * families that replay a solution beside the board), its result goes to the view as run_done's
+   * would, and the host hears started, computed and done as for a search. `illegal`: the solution's
+   * first illegal move, marked by the view (FamilyView.markIllegal).
+   * @param {{result: any, text?: string, options?: object,
+   *          illegal?: {move: number, reason: string, cell: number, target: number} | null}} args
+   * @returns {Run}
+   */
+  showResult({ result, text = "", options = {}, illegal = null }) {
+    this.cancel();
+    const run = new Run({ algorithm: "check", options, text, slot: "replay" });
+    run.id = `replay-${Date.now().toString(36)}`;
+    this.run = run;
+    this.clearBoard();
+    run.to("starting");
+    this.view.runStarted(run.id, { algorithm: "check", options });
+    this.view.markIllegal(illegal);
+    this.emit("started", run);
+    const records = this.view.replayRecords(result);
+    const n = records ? records.kinds.length : 0;
+    run.to("streaming");
+    if (n) {
+      const bytes = (/** @type {Int32Array | Float32Array} */ a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+      this.timeline.addFrame(0, records.kinds, bytes(records.cells), bytes(records.values));
+      this.emit("frame", run);
+    }
+    run.result = result;
+    run.records = n;
+    this.timeline.expected = n;
+    this.view.result(result);
+    this.emit("computed", run);
+    this.maybeFinish(run);
+    return run;
+  }
+
+  /**
    * The editor changed the board: search it again, shown at its end. `makeArgs` gives the run's
    * choices when it starts (null: nothing to re-solve); one in flight makes this one wait for it.
    * @param {() => StartArgs | null} makeArgs

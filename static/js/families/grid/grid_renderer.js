@@ -8,6 +8,7 @@
 import { COLORS, baseTable, luminance, packHex, rampTable } from "../../colors.js";
 import { fitCanvasToParent } from "../../canvas_size.js";
 import { CanvasRenderer } from "../canvas_renderer.js";
+import { cellRgb, drawHeatArrows, hatch, publishHeat } from "../heat.js";
 import { STATUS } from "./grid_state.js";
 
 const BAND = 32; // rows per dirty band: only changed bands are copied to the offscreen canvas
@@ -47,6 +48,9 @@ export class GridRenderer extends CanvasRenderer {
     this.drawing = null;
     this.toolsWidth = 0; // CSS px reserved on each side for the board's buttons
     this.measureTools = null; // () => void: sets toolsWidth from the page, before a fit
+    this.heat = null; // the heuristic lab's heat map (../heat.js), drawn over the cells
+    this.heatCanvas = null; // its colours, one pixel a cell
+    this.illegal = null; // a checked solution's first illegal move: {move, reason, cell, target}
     this.bindInput();
   }
 
@@ -70,9 +74,44 @@ export class GridRenderer extends CanvasRenderer {
     this.scoreMax = 1;
     this.starts = [];
     this.goals = [];
+    this.heat = null; // another maze: no heat map, no illegal move
+    this.heatCanvas = null;
+    this.illegal = null;
+    publishHeat(this.canvas, null);
     this.makePainter();
     this.repaintAll();
     this.fit();
+  }
+
+  /** The heuristic lab's heat map over the cells (null: none), one pixel a cell, drawn scaled. */
+  setHeat(heat) {
+    this.heat = heat && this.maze && heat.cells === this.maze.width * this.maze.height ? heat : null;
+    this.heatCanvas = null;
+    if (this.heat) {
+      const { width, height } = this.maze;
+      const canvas = document.createElement("canvas");
+      canvas.width = width;
+      canvas.height = height;
+      const ctx = canvas.getContext("2d");
+      const image = ctx.createImageData(width, height);
+      const data = image.data;
+      for (let i = 0; i < this.heat.cells; i++) {
+        const rgb = cellRgb(this.heat, i);
+        if (!rgb) continue; // transparent: the wall (or unreachable cell) shows through
+        data.set(rgb, 4 * i);
+        data[4 * i + 3] = 255;
+      }
+      ctx.putImageData(image, 0, 0);
+      this.heatCanvas = canvas;
+    }
+    publishHeat(this.canvas, this.heat);
+    this.requestDraw();
+  }
+
+  /** A checked solution's first illegal move to mark (null: none). */
+  setIllegal(illegal) {
+    this.illegal = illegal;
+    this.requestDraw();
   }
 
   setMarkers(starts, goals) {
@@ -325,14 +364,18 @@ export class GridRenderer extends CanvasRenderer {
         ctx.imageSmoothingQuality = "high";
         ctx.drawImage(image, ox, oy, image.width * f, image.height * f);
       }
+      if (this.heatCanvas) this.drawHeat(c0, c1, r0, r1);
       ctx.strokeStyle = "rgba(0,0,0,0.45)";
       ctx.lineWidth = 1;
       ctx.strokeRect(ox - 0.5, oy - 0.5, W * scale + 1, H * scale + 1);
       if (scale >= NUMBERS_FROM) this.drawGridLines(c0, c1, r0, r1);
       if (scale < FRONTIER_DOTS_BELOW) this.drawFrontierDots();
       this.drawPath();
-      if (scale >= NUMBERS_FROM) this.drawScores(c0, c1, r0, r1);
+      // Under a heat map the cells' colours are h/h*: the search's numbers would read as them.
+      if (scale >= NUMBERS_FROM && !this.heatCanvas) this.drawScores(c0, c1, r0, r1);
       this.drawCurrent();
+      if (this.heat) drawHeatArrows(ctx, this.heat, (cell) => this.cellCentre(cell), scale);
+      if (this.illegal) this.drawIllegal();
     }
     // What tests (and curious users) can read: are the numbers drawn, and how large (2 digits).
     const numbers = scale >= NUMBERS_FROM;
@@ -424,6 +467,85 @@ export class GridRenderer extends CanvasRenderer {
         dst[out] = (ab & cd) + (((ab ^ cd) & 0xfefefefe) >>> 1);
       }
     }
+  }
+
+  /** The heat map: its colours over the visible cells, then (cells big enough) the overestimates hatched. */
+  drawHeat(c0, c1, r0, r1) {
+    const ctx = this.ctx;
+    const { scale, ox, oy } = this.view;
+    ctx.save();
+    ctx.imageSmoothingEnabled = scale < 1;
+    ctx.drawImage(this.heatCanvas, c0, r0, c1 - c0, r1 - r0, ox + c0 * scale, oy + r0 * scale, (c1 - c0) * scale, (r1 - r0) * scale);
+    ctx.restore();
+    if (scale < 4) return;
+    const W = this.maze.width;
+    const over = this.heat.over;
+    for (let r = r0; r < r1; r++) {
+      for (let c = c0; c < c1; c++) {
+        if (over[r * W + c]) hatch(ctx, ox + c * scale, oy + r * scale, scale, scale);
+      }
+    }
+  }
+
+  /**
+   * A checked solution's first illegal move: a ring on the cell the walk stopped at, and on the cell
+   * the move tried to enter (when known) a cross, an arrow to it and the move's number.
+   */
+  drawIllegal() {
+    const { cell, target, move } = this.illegal;
+    const size = this.maze.width * this.maze.height;
+    const ctx = this.ctx;
+    const s = Math.max(this.view.scale, 10);
+    ctx.save();
+    const inside = (i) => Number.isInteger(i) && i >= 0 && i < size;
+    if (inside(cell)) {
+      const [x, y] = this.cellCentre(cell);
+      ctx.beginPath();
+      ctx.arc(x, y, s * 0.62, 0, 2 * Math.PI);
+      ctx.lineWidth = Math.max(3, s * 0.12) + 3;
+      ctx.strokeStyle = "#fff";
+      ctx.stroke();
+      ctx.lineWidth = Math.max(3, s * 0.12);
+      ctx.strokeStyle = COLORS.current;
+      ctx.setLineDash([Math.max(3, s * 0.2), Math.max(2, s * 0.12)]);
+      ctx.stroke();
+      ctx.setLineDash([]);
+    }
+    let label = null;
+    if (inside(target)) {
+      const [x, y] = this.cellCentre(target);
+      const h = s * 0.36;
+      ctx.lineCap = "round";
+      for (const [width, color] of [[Math.max(4, s * 0.16) + 3, "#fff"], [Math.max(4, s * 0.16), COLORS.path]]) {
+        ctx.beginPath();
+        ctx.moveTo(x - h, y - h);
+        ctx.lineTo(x + h, y + h);
+        ctx.moveTo(x + h, y - h);
+        ctx.lineTo(x - h, y + h);
+        ctx.lineWidth = width;
+        ctx.strokeStyle = color;
+        ctx.stroke();
+      }
+      label = [x, y - s * 0.55];
+    } else if (inside(cell)) {
+      const [x, y] = this.cellCentre(cell);
+      label = [x, y - s * 0.7];
+    }
+    if (label && move) {
+      const text = `move ${move}`;
+      const px = Math.round(Math.max(12, Math.min(22, s * 0.5)) * this.textScale);
+      ctx.font = `700 ${px}px system-ui, sans-serif`;
+      const w = ctx.measureText(text).width + px * 0.8;
+      const bx = Math.max(2, Math.min(this.size.width - w - 2, label[0] - w / 2));
+      const by = Math.max(2, label[1] - px * 1.4);
+      ctx.fillStyle = COLORS.path;
+      ctx.fillRect(bx, by, w, px * 1.4);
+      ctx.fillStyle = "#fff";
+      ctx.textAlign = "center";
+      ctx.textBaseline = "middle";
+      ctx.fillText(text, bx + w / 2, by + px * 0.72);
+    }
+    ctx.restore();
   }
 
   drawGridLines(c0, c1, r0, r1) {

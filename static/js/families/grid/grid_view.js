@@ -7,6 +7,7 @@ import * as api from "../../api.js";
 import { el } from "../../dom.js";
 import { number, sentence } from "../../format.js";
 import { FamilyView } from "../family_view.js";
+import { KIND } from "../../timeline.js";
 import { GridEditor } from "./grid_editor.js";
 import { renderGridLegend } from "./grid_legend.js";
 import { GridRenderer } from "./grid_renderer.js";
@@ -202,6 +203,7 @@ export class GridView extends FamilyView {
 
   runStarted(runId, { algorithm, options }) {
     this.finishMaking?.(); // a search starts on the finished board
+    this.renderer.setIllegal(null); // a checked solution's mark goes with it
     this.renderer.setScoreMax(1);
     this.rescaledAt = -Infinity;
     const goals = this.goalCells();
@@ -249,12 +251,44 @@ export class GridView extends FamilyView {
     return { h, f: run.algorithm === "greedy" ? h : g === null ? null : g + run.weight * h };
   }
 
+  // ---- the teacher's lab (../family_view.js) -------------------------------------------------------
+
+  /** The heat map over the cells (zoom and pan apply to it as to the board). */
+  showHeat(heat) {
+    this.renderer.setHeat(heat);
+  }
+
+  get drawsHeat() {
+    return true;
+  }
+
+  /** A checked path: its cells as path records from the start, painted one by one. */
+  replayRecords(result) {
+    const W = this.info?.width || 0;
+    const path = Array.isArray(result?.path) ? result.path : [];
+    const n = path.length;
+    const kinds = new Uint8Array(n).fill(KIND.PATH);
+    const cells = new Int32Array(n);
+    const values = new Float32Array(n);
+    let g = 0;
+    path.forEach(([r, c], k) => {
+      cells[k] = r * W + c;
+      if (k > 0) g += this.stepCost(cells[k - 1], cells[k]) ?? 1;
+      values[k] = g;
+    });
+    return { kinds, cells, values };
+  }
+
+  markIllegal(illegal) {
+    this.renderer.setIllegal(illegal);
+  }
+
   // ---- explain mode (../family_view.js): a record's cell is its state ---------------------------
 
   /** h of a cell under the shown run's heuristic (problem.py: the distance to the goals' box), or null. */
   heuristicOf(cell) {
     const run = this.run;
-    if (!run || !run.box || !this.info) return null;
+    if (!run || !run.box || !this.info || run.heuristic === "yours") return null; // a formula: the server's
     const W = this.info.width;
     const r = Math.floor(cell / W), c = cell % W;
     const [r0, r1, c0, c1] = run.box;
@@ -314,7 +348,8 @@ export class GridView extends FamilyView {
   describeRun(algorithm, options) {
     const parts = [];
     if (algorithm === "astar" || algorithm === "greedy") {
-      const heuristic = options.heuristic || (options.diagonal ? "octile" : "manhattan");
+      let heuristic = options.heuristic || (options.diagonal ? "octile" : "manhattan");
+      if (heuristic === "yours") heuristic = `your h = ${options.formula || "?"}`;
       parts.push(algorithm === "astar" ? `${heuristic} heuristic, weight ${number(options.weight ?? 1)}` : `${heuristic} heuristic`);
     }
     parts.push(options.diagonal ? "8 directions, no corner cutting" : "4 directions");

@@ -1,0 +1,100 @@
+// @ts-check
+// The lab's place beside the board (like explain mode's, and instead of it: one panel there at a
+// time): the header's "Lab" button opens and closes it; its parts (./lab_panel.js, ./check_panel.js)
+// are tabs, one shown at a time (a laptop's height holds one), each told when a puzzle is shown and
+// whether it is in sight (the heat map is on the board only while its tab is, with its legend).
+
+import { el } from "../dom.js";
+
+/**
+ * @typedef {object} LabPart
+ * @property {HTMLElement} section  its content (in the panel)
+ * @property {string} tab  its tab's words
+ * @property {string} name  its tab's data-testid is lab-tab-<name>
+ * @property {(info: any) => void} puzzleShown
+ * @property {(shown: boolean) => void} setOpen  in sight or not
+ */
+
+export class LabDrawer {
+  /**
+   * @param {{panel: HTMLElement, button: HTMLElement, explain: {on: boolean, toggle(on?: boolean): void},
+   *          refit: () => void, parts: (root: HTMLElement) => LabPart[]}} args
+   *   explain: explain mode's panel (closed when the lab opens, and the lab when it opens);
+   *   refit: the board's box changed.
+   */
+  constructor({ panel, button, explain, refit, parts }) {
+    this.panel = panel;
+    this.button = button;
+    this.explain = explain;
+    this.refit = refit;
+    this.on = false;
+    this.tabs = el("div", { class: "lab-tabs", role: "tablist", "aria-label": "The lab" });
+    panel.append(this.tabs);
+    this.parts = parts(panel);
+    /** @type {LabPart} */
+    this.current = this.parts[0];
+    this.tabButtons = this.parts.map((part, k) => {
+      const id = `lab-tab-${part.name}`;
+      const tab = el("button", { type: "button", role: "tab", id, testid: id, "aria-controls": `lab-part-${part.name}`, text: part.tab });
+      part.section.id = `lab-part-${part.name}`;
+      part.section.setAttribute("role", "tabpanel");
+      part.section.setAttribute("aria-labelledby", id);
+      tab.addEventListener("click", () => this.show(part));
+      tab.addEventListener("keydown", (event) => {
+        const step = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
+        if (!step) return;
+        const next = this.parts[(k + step + this.parts.length) % this.parts.length];
+        this.show(next);
+        this.tabButtons[this.parts.indexOf(next)].focus();
+      });
+      return tab;
+    });
+    this.tabs.append(...this.tabButtons);
+    this.show(this.current);
+    button.addEventListener("click", () => this.toggle());
+    // Explain mode takes the same place: opening it closes the lab (its own listener ran first).
+    const explainButton = document.getElementById("explain");
+    explainButton?.addEventListener("click", () => {
+      if (this.explain.on && this.on) this.toggle(false);
+    });
+  }
+
+  /** Open or close the panel. @param {boolean} [on] */
+  toggle(on = !this.on) {
+    if (on === this.on) return;
+    this.on = on;
+    if (on && this.explain.on) this.explain.toggle(false);
+    this.panel.hidden = !on;
+    this.button.setAttribute("aria-pressed", String(on));
+    document.documentElement.classList.toggle("lab-open", on);
+    this.tell();
+    this.refit();
+    if (on) {
+      const input = this.current.section.querySelector("input:not([disabled]), textarea");
+      if (input instanceof HTMLElement && !window.matchMedia("(hover: none), (pointer: coarse)").matches) input.focus();
+      if (window.matchMedia("(max-width: 1050px)").matches) this.panel.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    }
+  }
+
+  /** Show one part's tab. @param {LabPart} part */
+  show(part) {
+    this.current = part;
+    this.parts.forEach((p, k) => {
+      p.section.hidden = p !== part;
+      this.tabButtons[k].setAttribute("aria-selected", String(p === part));
+      this.tabButtons[k].tabIndex = p === part ? 0 : -1;
+    });
+    this.panel.dataset.tab = part.name;
+    this.tell();
+  }
+
+  /** Each part: in sight or not. */
+  tell() {
+    for (const part of this.parts) part.setOpen(this.on && part === this.current);
+  }
+
+  /** A puzzle was shown (loaded or edited). @param {any} info */
+  puzzleShown(info) {
+    for (const part of this.parts) part.puzzleShown(info);
+  }
+}

@@ -1,0 +1,347 @@
+// @ts-check
+// The heuristic lab beside the board: a formula over the family's features (GET /api/families
+// `features`, each name's meaning in its tooltip), judged by the server against the true cost-to-go
+// of every reachable state (POST /api/puzzles/<id>/heuristic): the verdict in words (admissible?
+// consistent? over how many states; the worst overestimate, the worst move, h at the goal; a walk
+// stopped early said as such) and the heat map the family view draws over the board
+// (FamilyView.showHeat, ../families/heat.js). "Use as heuristic" puts "yours" and the formula into
+// the options form, so A*, greedy and IDA* run it, the comparison's panels take it and share links
+// keep it. A new puzzle, an edit or clearing the formula removes the heat map.
+
+import * as api from "../api.js";
+import { el } from "../dom.js";
+import { number, withCommas } from "../format.js";
+import { decodeHeat, ratioRgb, DEAD_END_RGB, HATCH, ARROW, HEAT_TOP } from "../families/heat.js";
+import { FORMULA, HEURISTIC, MAX_TEXT, YOURS } from "../options_form.js";
+
+/**
+ * What the lab reads of the page.
+ * @typedef {object} LabPage
+ * @property {() => any} puzzle  the puzzle shown (its info), or null
+ * @property {() => any} view  the family view showing it (FamilyView), or null
+ * @property {() => Map<string, any>} families  the families' schema entries by name
+ * @property {() => Object<string, any>} options  the run options of the form's present choice
+ * @property {(algorithm: string | null, options: Object<string, any>) => void} useHeuristic  put
+ *   options into the form (and the algorithm into the menu, when it is given and offered)
+ * @property {() => string[]} algorithms  the algorithms offered for the puzzle shown
+ * @property {() => string} algorithm  the algorithm chosen now
+ */
+
+const OPERATORS = "+ − * / // % ** · min max abs sqrt floor ceil · x if c else y · and or not";
+const HEURISTIC_ALGORITHMS = ["astar", "greedy", "idastar"]; // the ones that run a heuristic
+
+export class LabPanel {
+  /** @param {{root: HTMLElement, page: LabPage}} args */
+  constructor({ root, page }) {
+    this.root = root;
+    this.page = page;
+    /** @type {any} the last verdict shown (the server's answer) */
+    this.verdict = null;
+    this.heat = null;
+    this.asked = 0; // numbered requests: an answer to an older one is dropped
+    this.familyName = null;
+    this.name = "heuristic";
+    this.tab = "Heuristic";
+    this.open = false; // the panel is shown: its heat map is on the board only then (with its legend)
+    this.build();
+  }
+
+  build() {
+    this.input = /** @type {HTMLInputElement} */ (el("input", {
+      type: "text", id: "lab-formula", class: "formula", testid: "lab-formula", maxlength: MAX_TEXT,
+      spellcheck: "false", autocomplete: "off", autocapitalize: "off", placeholder: "dr + dc",
+      "aria-describedby": "lab-names",
+    }));
+    this.judgeButton = el("button", { type: "submit", class: "primary", testid: "lab-judge", text: "Judge" });
+    const form = el("form", { class: "lab-form", testid: "lab-form" },
+      el("label", { for: "lab-formula", class: "lab-h", text: "h =" }), this.input, this.judgeButton);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.judge();
+    });
+    this.input.addEventListener("input", () => {
+      if (!this.input.value.trim() && (this.heat || this.verdict)) this.clear(false); // emptied: the map goes
+    });
+    this.names = el("p", { class: "lab-names", id: "lab-names", testid: "lab-features" });
+    this.error = el("p", { class: "field-error lab-error", testid: "lab-error", role: "alert", hidden: true });
+    this.headline = el("p", { class: "lab-headline", testid: "lab-headline", hidden: true });
+    this.details = el("ul", { class: "lab-details", testid: "lab-details" });
+    this.busy = el("p", { class: "hint", testid: "lab-busy", hidden: true, text: "Judging every reachable state…" });
+    this.legend = this.buildLegend();
+    this.showHeatBox = /** @type {HTMLInputElement} */ (el("input", { type: "checkbox", testid: "lab-show-heat", checked: true }));
+    this.showHeatBox.addEventListener("change", () => this.drawHeat());
+    this.arrows = /** @type {HTMLSelectElement} */ (el("select", { testid: "lab-arrows", id: "lab-arrows", class: "lab-arrows" },
+      ...[["25", "the 25 worst"], ["100", "the 100 worst"], ["all", "all drawn (≤ 500)"], ["0", "none"]]
+        .map(([value, text]) => new Option(text, value))));
+    this.arrows.addEventListener("change", () => this.drawHeat());
+    this.heatToggle = el("div", { class: "lab-toggles", hidden: true },
+      el("label", { class: "check lab-toggle" }, this.showHeatBox, " Heat map on the board"),
+      el("label", { class: "lab-toggle", for: "lab-arrows" }, "Arrows: ", this.arrows));
+    this.useButton = el("button", {
+      type: "button", testid: "lab-use", disabled: true, text: "Use as heuristic",
+      title: "Put “yours” and this formula into the options: A*, greedy and IDA* run it; Compare and Share keep it",
+    });
+    this.useButton.addEventListener("click", () => this.use());
+    this.clearButton = el("button", { type: "button", testid: "lab-clear", text: "Clear", title: "Remove the formula and its heat map" });
+    this.clearButton.addEventListener("click", () => this.clear(true));
+    this.note = el("p", { class: "hint", testid: "lab-note", hidden: true });
+    this.section = el("section", { class: "lab-section", testid: "lab-heuristic" },
+      form,
+      this.names,
+      this.error,
+      this.busy,
+      el("div", { class: "lab-verdict", testid: "lab-verdict", role: "status", "aria-live": "polite" }, this.headline, this.details),
+      this.legend.root,
+      this.note,
+      el("div", { class: "lab-actions" }, this.useButton, this.clearButton, this.heatToggle),
+    );
+    this.root.append(this.section);
+  }
+
+  /** The legend of the heat map: the scale as a bar, the marks beside it. */
+  buildLegend() {
+    const bar = /** @type {HTMLCanvasElement} */ (el("canvas", { class: "lab-scale", width: 300, height: 16, "aria-hidden": "true" }));
+    const ctx = bar.getContext("2d");
+    if (ctx) {
+      for (let x = 0; x < 300; x++) {
+        ctx.fillStyle = `rgb(${ratioRgb((x / 299) * HEAT_TOP).join(",")})`;
+        ctx.fillRect(x, 0, 1, 16);
+      }
+      ctx.fillStyle = "#000";
+      const one = Math.round(299 / HEAT_TOP);
+      ctx.fillRect(one - 1, 0, 2, 16); // h = h*
+    }
+    const tick = (text, at, cls = "") => el("span", { class: `tick ${cls}`.trim(), "data-at": at, text });
+    const swatch = (cls, text) => el("span", { class: "lab-key" }, el("span", { class: `lab-swatch ${cls}` }), text);
+    const root = el("div", { class: "lab-legend", testid: "lab-legend", hidden: true },
+      el("p", { class: "lab-legend-title", text: "Colour: h ÷ h* (h* = the true cost to go)" }),
+      bar,
+      el("div", { class: "lab-ticks", "aria-hidden": "true" },
+        tick("0", "0"), tick("½", "20"), tick("1 = exact", "40", "exact"), tick("2", "80"), tick("2.5+", "100")),
+      el("p", { class: "lab-keys" },
+        swatch("under", "under h* (admissible)"),
+        swatch("over", "overestimates"),
+        swatch("dead", "dead end"),
+        el("span", { class: "lab-key" }, el("span", { class: "lab-arrow", text: "→" }), "move breaking consistency")),
+    );
+    // The swatches' colours come from the same scale as the board's (the stylesheet holds only shapes).
+    /** @type {Array<[string, number[]]>} */
+    const swatches = [["under", ratioRgb(0.5)], ["over", ratioRgb(2)], ["dead", DEAD_END_RGB]];
+    for (const [cls, rgb] of swatches) {
+      root.querySelector(`.lab-swatch.${cls}`)?.setAttribute("data-rgb", rgb.join(","));
+    }
+    root.querySelectorAll(".lab-swatch").forEach((node) => {
+      const rgb = node.getAttribute("data-rgb");
+      if (rgb && node instanceof HTMLElement) node.style.setProperty("--swatch", `rgb(${rgb})`); // CSSOM: allowed by the CSP
+    });
+    root.style.setProperty("--hatch", HATCH);
+    root.style.setProperty("--arrow", ARROW);
+    return { root };
+  }
+
+  // ---- the puzzle ---------------------------------------------------------------------------------
+
+  /** The panel was opened or closed: the heat map follows it. */
+  setOpen(open) {
+    this.open = open;
+    this.drawHeat();
+  }
+
+  /** A puzzle is shown (loaded, or edited: a new board): the old verdict and heat map go. */
+  puzzleShown(info) {
+    this.clear(false, { keepText: true });
+    const family = info ? this.page.families().get(info.family) : null;
+    this.familyName = family?.name || null;
+    const features = Array.isArray(family?.features) ? family.features : [];
+    this.features = features;
+    const usable = features.length > 0;
+    this.input.disabled = !usable;
+    this.judgeButton.disabled = !usable;
+    if (!usable) {
+      this.names.replaceChildren(`The heuristic lab has no features for ${family?.title?.toLowerCase() || "this"} puzzles.`);
+      return;
+    }
+    const chips = features.map(({ name, meaning }) => {
+      const chip = el("button", { type: "button", class: "lab-name", testid: "lab-name", title: meaning || name, text: name });
+      chip.addEventListener("click", () => this.insert(name));
+      return chip;
+    });
+    this.names.replaceChildren(
+      el("span", { class: "muted", text: "Names: " }), ...chips,
+      el("details", { class: "lab-help" },
+        el("summary", { text: "What they mean" }),
+        el("dl", {}, ...features.flatMap(({ name, meaning }) => [el("dt", {}, el("code", { text: name })), el("dd", { text: meaning || "" })])),
+        el("p", { class: "muted", text: `Operators: ${OPERATORS}.` })),
+    );
+  }
+
+  /** Put a feature's name into the formula at the cursor. */
+  insert(name) {
+    const input = this.input;
+    const start = input.selectionStart ?? input.value.length;
+    const end = input.selectionEnd ?? start;
+    const before = input.value.slice(0, start);
+    const pad = before && !/[\s(]$/.test(before) ? " " : "";
+    input.setRangeText(pad + name, start, end, "end");
+    input.focus();
+  }
+
+  // ---- judging ------------------------------------------------------------------------------------
+
+  async judge() {
+    const info = this.page.puzzle();
+    const formula = this.input.value.trim();
+    if (!info) return;
+    if (!formula) {
+      this.clear(false);
+      this.say("Type a formula first, e.g. dr + dc.");
+      return;
+    }
+    const ask = ++this.asked;
+    this.say("");
+    this.busy.hidden = false;
+    this.judgeButton.disabled = true;
+    this.root.dataset.judging = "1";
+    try {
+      const verdict = await api.judgeHeuristic(info.id, formula, this.page.options());
+      if (ask !== this.asked || this.page.puzzle() !== info) return;
+      this.show(verdict, info);
+    } catch (err) {
+      if (ask !== this.asked) return;
+      this.clear(false, { keepText: true });
+      this.say(err instanceof api.ApiError ? err.message : "The lab could not judge the formula.");
+      if (!(err instanceof api.ApiError)) console.warn(err);
+    } finally {
+      if (ask === this.asked) {
+        this.busy.hidden = true;
+        this.judgeButton.disabled = false;
+        delete this.root.dataset.judging;
+      }
+    }
+  }
+
+  /** One line of error under the formula ("" clears it). */
+  say(message) {
+    this.error.textContent = message;
+    this.error.hidden = !message;
+    this.input.classList.toggle("invalid", Boolean(message));
+    if (message) this.input.setAttribute("aria-invalid", "true");
+    else this.input.removeAttribute("aria-invalid");
+  }
+
+  /** The verdict in words, and its heat map on the board. */
+  show(verdict, info) {
+    this.verdict = verdict;
+    const good = verdict.admissible && verdict.consistent;
+    const words = [
+      verdict.admissible ? "Admissible" : "Not admissible",
+      verdict.admissible === verdict.consistent ? "and" : "but",
+      verdict.consistent ? "consistent" : "not consistent",
+    ].join(" ");
+    const states = verdict.complete ? `${withCommas(verdict.states)} reachable states` : `the ${withCommas(verdict.states)} states walked`;
+    this.headline.textContent = `${words} over ${states}.`;
+    this.headline.className = `lab-headline ${good ? "good" : "bad"}`;
+    this.headline.hidden = false;
+    const items = [];
+    const where = (state, cell) => this.stateWords(state, cell, info);
+    if (!verdict.complete) {
+      items.push([`The walk stopped early (${verdict.stopped || "a limit"}): only the states it walked are judged, and h* near its edge is an upper bound, so an overestimate there may be false.`, "warn"]);
+    }
+    if (verdict.overestimates) {
+      const w = verdict.worst || {};
+      items.push([`${withCommas(verdict.overestimates)} state${verdict.overestimates === 1 ? "" : "s"} overestimate (h > h*). The worst: h = ${number(w.h)} where h* = ${number(w.h_star)} at ${where(w.state, w.cell)}.`, "bad", "lab-over"]);
+    } else {
+      items.push(["No state overestimates: h ≤ h* everywhere.", "good", "lab-over"]);
+    }
+    if (verdict.inconsistent_moves) {
+      const m = verdict.worst_move || {};
+      items.push([`${withCommas(verdict.inconsistent_moves)} move${verdict.inconsistent_moves === 1 ? "" : "s"} break consistency (h(s) > cost + h(s′)). The worst: ${where(m.from, -1)} → ${where(m.to, -1)} costs ${number(m.cost)}, h falls from ${number(m.h_from)} to ${number(m.h_to)}.`, "bad", "lab-moves"]);
+    } else {
+      items.push(["No move breaks consistency: h(s) ≤ cost + h(s′) on every move.", "good", "lab-moves"]);
+    }
+    if (verdict.not_a_number) {
+      items.push([`The formula is not a number at ${withCommas(verdict.not_a_number)} states${verdict.example_not_a_number !== undefined ? ` (e.g. ${where(verdict.example_not_a_number, -1)})` : ""}: counted as too high.`, "bad"]);
+    }
+    const goalH = verdict.h_at_goal;
+    items.push([`h at the goal: ${goalH === null || goalH === undefined ? "—" : number(goalH)}${goalH ? " (it should be 0)" : ""}.`, goalH ? "bad" : "", "lab-goal"]);
+    if (verdict.dead_ends) items.push([`${withCommas(verdict.dead_ends)} dead end${verdict.dead_ends === 1 ? "" : "s"}: no way to the goal (grey).`, ""]);
+    this.details.replaceChildren(...items.map(([text, tone, testid]) => el("li", { class: tone || null, testid: testid || null, text })));
+    const view = this.page.view();
+    this.heat = view?.drawsHeat && info ? decodeHeat(verdict.heat, info.width * info.height) : null;
+    this.note.hidden = Boolean(this.heat);
+    this.note.textContent = this.heat ? "" : verdict.heat === undefined
+      ? "This board is too large for a heat map: the verdict above covers it all."
+      : "This view draws no heat map: the verdict above covers it all.";
+    this.legend.root.hidden = !this.heat;
+    this.heatToggle.hidden = !this.heat;
+    this.useButton.disabled = !this.usable();
+    this.drawHeat();
+    this.root.dataset.judged = String(verdict.formula ?? "");
+  }
+
+  /** A state in words: "(3, 4)" for a [row, col] or a cell, else the family's JSON, short. */
+  stateWords(state, cell, info) {
+    const pair = (/** @type {any} */ v) => Array.isArray(v) && v.length === 2 && v.every(Number.isInteger);
+    if (pair(state)) return `(${state[0]}, ${state[1]})`;
+    if (state && typeof state === "object" && !Array.isArray(state)) {
+      const at = state.cell || state.tile || state.player || state.at;
+      const rest = Object.entries(state).filter(([key]) => !["cell", "tile", "player", "at"].includes(key))
+        .map(([key, value]) => `${key} ${Array.isArray(value) ? value.join(",") : value}`);
+      if (pair(at)) return `(${at[0]}, ${at[1]})${rest.length ? ` ${rest.join(", ")}` : ""}`;
+    }
+    if (Number.isInteger(cell) && cell >= 0 && info?.width) return `(${Math.floor(cell / info.width)}, ${cell % info.width})`;
+    const text = JSON.stringify(state);
+    return text && text.length > 60 ? `${text.slice(0, 57)}…` : text || "—";
+  }
+
+  /** The heat map on the board, or off (the checkbox, a clear). */
+  drawHeat() {
+    const view = this.page.view();
+    if (!view) return;
+    const on = this.open && this.heat && this.showHeatBox.checked;
+    const limit = this.arrows.value === "all" ? Infinity : Number(this.arrows.value);
+    // The worst moves come first: a few arrows say where, hundreds would hide the board.
+    view.showHeat(on ? { ...this.heat, moves: this.heat.moves.slice(0, limit) } : null);
+  }
+
+  /** "Use as heuristic" works for a judged formula when an algorithm of the puzzle runs one. */
+  usable() {
+    return Boolean(this.verdict) && this.page.algorithms().some((name) => HEURISTIC_ALGORITHMS.includes(name));
+  }
+
+  /** The formula into the options form (heuristic "yours"); A* chosen unless a heuristic search is. */
+  use() {
+    const formula = this.verdict?.formula ?? this.input.value.trim();
+    if (!formula) return;
+    const offered = this.page.algorithms();
+    const now = this.page.algorithm();
+    const algorithm = HEURISTIC_ALGORITHMS.includes(now) ? now : HEURISTIC_ALGORITHMS.find((name) => offered.includes(name)) || null;
+    this.page.useHeuristic(algorithm, { [HEURISTIC]: YOURS, [FORMULA]: formula });
+    this.useButton.textContent = "Used ✓";
+    setTimeout(() => { this.useButton.textContent = "Use as heuristic"; }, 1500);
+  }
+
+  /**
+   * Remove the verdict and the heat map; `focus`: the formula's field gets the focus (the Clear
+   * button), `keepText`: the formula stays typed (a new puzzle: judge it again there).
+   */
+  clear(focus, { keepText = false } = {}) {
+    this.asked++;
+    this.verdict = null;
+    this.heat = null;
+    if (!keepText) this.input.value = "";
+    this.say("");
+    this.busy.hidden = true;
+    this.judgeButton.disabled = this.input.disabled;
+    delete this.root.dataset.judging;
+    delete this.root.dataset.judged;
+    this.headline.hidden = true;
+    this.details.replaceChildren();
+    this.legend.root.hidden = true;
+    this.heatToggle.hidden = true;
+    this.note.hidden = true;
+    this.useButton.disabled = true;
+    this.drawHeat();
+    if (focus) this.input.focus();
+  }
+}
