@@ -29,11 +29,12 @@ from server.puzzles.labyrinth.parse import (
     parse_labyrinth_json,
     puzzle_to_json,
 )
-from server.puzzles.labyrinth.problem import FEATURES, HEURISTICS
+from server.puzzles.labyrinth.problem import FEATURES, HEURISTICS, LabyrinthProblem, LabyrinthSetProblem
 from server.puzzles.labyrinth.solve import ALGORITHMS, VIEWS, make_problem, solve_labyrinth
 from server.puzzles.making import Generated, GeneratorKind, size_options
 from server.puzzles.options import YOURS, Option, Values
 from server.search.problem import Problem
+from server.search.stats import SearchResult
 
 MAX_FILE_BYTES = 1_000_000  # a 64 x 64 board is ~12 KB of CSV; padded JSON stays far below this
 _SEPARATOR = re.compile(r"[;,]")
@@ -185,6 +186,24 @@ class LabyrinthFamily(Family):
         if options.get("heuristic") == YOURS:
             out["options"]["formula"] = options.get("formula")
         return recorder.solved(out, None, puzzle)
+
+    def result_json(self, puzzle: LabyrinthPuzzle, problem: Problem, result: SearchResult,
+                    options: Values) -> dict[str, Any]:
+        """The result object ``solve`` gives (moves in words, insertions, cells walked), for results
+        made outside ``solve``: a checked solution's replay (``checking.replay_json``)."""
+        from server.puzzles.labyrinth.solve import result_json
+        from server.search.runner import Limits
+
+        assert isinstance(problem, LabyrinthProblem | LabyrinthSetProblem)
+        heuristic = options.get("heuristic") or (problem.heuristics[0] if problem.heuristics else "")
+        return result_json(problem, result, heuristic, options.get("weight", 1.0),
+                           options.get("view") or "states", Limits(None, None, None))
+
+    def check_solution(self, puzzle: LabyrinthPuzzle, text: str, options: Values) -> Any:
+        """The moves as ``solve --json`` or the CLI's words show them (``labyrinth/check.py``)."""
+        from server.puzzles.labyrinth.check import check_labyrinth_solution
+
+        return check_labyrinth_solution(self, puzzle, text, options)
 
     def summary_lines(self, filename: str, result: dict[str, Any]) -> list[str]:
         if not result["found"]:

@@ -1,0 +1,497 @@
+"""Checking a student's moves through a shifting-tile labyrinth (issue 19): legal? how many? optimal?
+
+Notations, detected from the text (``check_labyrinth_solution``), as the results show moves:
+
+* the **JSON object printed by** ``run.py solve --json`` for a labyrinth: its ``moves``;
+* its **``moves`` list** alone: one object a move, ``{"push": {"axis": "row", "index": 3, "side":
+  "right", "tile": 2, ...} | null, "walk": [[row, col], ...] | null}`` (``text`` is ignored; a
+  walk lists every position, ``[rows, start_col]`` below the board and ``[-1, goal_col]`` out above
+  it; ``tile``, ``free_before`` and ``falls_out`` are checked when given);
+* the **move list in words** as the CLI prints it, one move a line, numbered (``  1. ``) or not:
+  ``Push the free tile └ (2) into row 3 from the right``, ``turn the free tile ┐ (1) into └ (2)
+  and push it into row 0 from the left (the player is carried to column 2), then enter the board
+  below column 1 onto (4,1) and walk from (4,1) to (0,1) and leave the board above column 2``
+  (the shapes are optional; a walk in words names its ends, and any way between them will do).
+  The CLI's first line (``…: bfs solved it in 3 moves …``) is skipped.
+
+The rules are the search's own (``LabyrinthProblem.successors`` has the last word): a push goes in
+at an insertion point of the board, with the free tile (turned only when the board allows it); a
+walk steps between tiles open towards each other, enters below the start column and leaves above
+the goal column; under separate moves a move is one push or one walk. The cost is the number of
+moves, as ``solve --json`` counts it; the moves must end with the player out above the goal column.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any
+
+from server.puzzles.checking import CheckResult, replay_json
+from server.puzzles.errors import PuzzleError, show_value
+from server.puzzles.jsonfile import read_json
+from server.puzzles.labyrinth.model import (
+    BOTTOM,
+    EXITED,
+    LEFT,
+    MASKS,
+    OUTSIDE,
+    RIGHT,
+    SHAPES,
+    TOP,
+    InsertionPoint,
+    LabyrinthPuzzle,
+    carry,
+    orientations,
+    push,
+)
+from server.puzzles.labyrinth.problem import LabState, LabyrinthProblem
+from server.puzzles.options import Values
+
+MAX_MOVES = 100_000
+_NUMBERING = re.compile(r"\s*\d{1,9}\s*[.)]\s*")
+_HEADLINE = re.compile(r".*\bsolved it in\b")
+_SHAPE = r"(?:[" + re.escape(SHAPES) + r"]\s*)?"
+_LINE = r"(row|column|col)\s+(\d{1,4})\s+from\s+the\s+(left|right|top|bottom)"
+_CARRIED = r"(?:\s*\(\s*the\s+player\s+is\s+carried\s+to\s+(column|row)\s+(\d{1,4})\s*\))?"
+_PUSH = re.compile(
+    r"(?:turn\s+the\s+free\s+tile\s+" + _SHAPE + r"\(\s*(\d{1,2})\s*\)\s+into\s+" + _SHAPE
+    + r"\(\s*(\d{1,2})\s*\)\s+and\s+push\s+it"
+    + r"|push(?:\s+the\s+free\s+tile(?:\s+" + _SHAPE + r"\(\s*(\d{1,2})\s*\))?)?)"
+    + r"\s+into\s+(?:the\s+)?" + _LINE + _CARRIED,
+    re.IGNORECASE,
+)
+_CELL = r"\(\s*(-?\d{1,4})\s*,\s*(-?\d{1,4})\s*\)"
+_PIECES = re.compile(
+    r"(?P<enter>enter\s+the\s+board\s+below\s+column\s+(\d{1,4})\s+onto\s+" + _CELL + r")"
+    r"|(?P<walk>walk\s+from\s+" + _CELL + r"\s+to\s+" + _CELL + r")"
+    r"|(?P<leave>leave\s+the\s+board\s+above\s+column\s+(\d{1,4}))",
+    re.IGNORECASE,
+)
+_JOIN = re.compile(r"\s*(?:,\s*and|,|and)\s*", re.IGNORECASE)
+_SIDES = {"left": LEFT, "top": TOP, "right": RIGHT, "bottom": BOTTOM}
+
+
+@dataclass
+class PushSpec:
+    """A push as the answer states it; None where it says nothing."""
+
+    point: InsertionPoint
+    tile: int | None = None  # the tile as it goes in
+    free_before: int | None = None
+    falls_out: int | None = None
+    carried: tuple[str, int] | None = None  # ("column", 2): where the text says the player is carried
+
+
+@dataclass
+class Move:
+    where: str
+    push: PushSpec | None = None
+    route: list[tuple[int, int]] | None = None  # JSON: every position as [row, col]
+    pieces: list[tuple[str, Any]] = field(default_factory=list)  # words: ("enter", ...), ("walk", ...)
+
+    @property
+    def walks(self) -> bool:
+        return bool(self.pieces) or (self.route is not None and len(self.route) > 0)
+
+
+def check_labyrinth_solution(family: Any, puzzle: LabyrinthPuzzle, text: str, options: Values) -> CheckResult:
+    """Replay the moves in ``text`` (any notation above) under ``options``' rules; raises PuzzleError
+    when the text is in no notation, naming the line or the item at fault."""
+    from server.puzzles.labyrinth.solve import make_problem
+
+    variant = family._variant(puzzle, options)
+    problem = make_problem(variant, "states", options.get("moves"))
+    assert isinstance(problem, LabyrinthProblem)
+    moves = read_answer(text, problem)
+    return replay(family, variant, problem, moves, options)
+
+
+# ---- reading the notations ------------------------------------------------------------------------
+def read_answer(text: str, problem: LabyrinthProblem) -> list[Move]:
+    body = text.removeprefix("\ufeff")
+    head = body.lstrip()
+    if not head:
+        raise PuzzleError("the solution is empty: expected the moves in words, one a line (as run.py solve "
+                          "prints them), their JSON list or run.py solve --json's output", "file")
+    if head[0] in "[{":
+        return _from_json(read_json(body), problem)
+    return _from_words(body)
+
+
+def _from_json(value: Any, problem: LabyrinthProblem) -> list[Move]:
+    label = "item"
+    if isinstance(value, dict):
+        if value.get("family", "labyrinth") != "labyrinth":
+            raise PuzzleError(f"a solution of a {show_value(value['family'])} puzzle, not of a labyrinth",
+                              "field 'family'")
+        if value.get("found") is False:
+            raise PuzzleError("this search found no solution", "field 'found'")
+        _same_rules(value.get("options"), problem)
+        if "moves" not in value:
+            raise PuzzleError("expected a 'moves' field (as `run.py solve --json` prints)", "file")
+        value, label = value["moves"], "moves item"
+    if not isinstance(value, list):
+        raise PuzzleError(f"expected a list of moves, got {show_value(value)}", "file")
+    if len(value) > MAX_MOVES:
+        raise PuzzleError(f"{len(value):,} moves is more than {MAX_MOVES:,}", "file")
+    moves = []
+    for number, item in enumerate(value, start=1):
+        where = f"{label} {number}"
+        if not isinstance(item, dict):
+            raise PuzzleError(f"expected a move {{\"push\": ..., \"walk\": ...}}, got {show_value(item)}",
+                              where)
+        unknown = sorted(set(item) - {"push", "walk", "text"})
+        if unknown:
+            raise PuzzleError(f"unknown field {unknown[0]!r}: a move has 'push' and 'walk'", where)
+        move = Move(where)
+        if item.get("push") is not None:
+            move.push = _push_json(item["push"], where + ", field 'push'")
+        walk = item.get("walk")
+        if walk is not None:
+            if not isinstance(walk, list) or not all(_is_pair(p) for p in walk):
+                raise PuzzleError(f"expected the walk's positions [[row, col], ...], got {show_value(walk)}",
+                                  where + ", field 'walk'")
+            move.route = [(p[0], p[1]) for p in walk]
+        moves.append(move)
+    return moves
+
+
+def _same_rules(options: Any, problem: LabyrinthProblem) -> None:
+    """``solve --json``'s rules against the ones checked: a different move model, start or goal column
+    would make a correct answer look wrong."""
+    if not isinstance(options, dict):
+        return
+    p = problem.puzzle
+    for key, ours, flag in (("moves", problem.moves, "--moves"), ("start_col", p.start_col, "--start-col"),
+                            ("goal_col", p.goal_col, "--goal-col")):
+        theirs = options.get(key)
+        if theirs is not None and theirs != ours:
+            raise PuzzleError(f"this solution was found with {key} {show_value(theirs)}, and the board is "
+                              f"checked with {ours}: check it with {flag} {show_value(theirs)}",
+                              f"field 'options.{key}'")
+
+
+def _is_pair(value: Any) -> bool:
+    return (isinstance(value, list) and len(value) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in value))
+
+
+def _push_json(value: Any, where: str) -> PushSpec:
+    if not isinstance(value, dict):
+        raise PuzzleError(f"expected {{\"axis\", \"index\", \"side\"}}, got {show_value(value)}", where)
+    axis, index, side = value.get("axis"), value.get("index"), value.get("side")
+    if axis not in ("row", "col"):
+        raise PuzzleError(f"'axis' is \"row\" or \"col\", got {show_value(axis)}", where)
+    if isinstance(index, bool) or not isinstance(index, int):
+        raise PuzzleError(f"'index' is a whole number, got {show_value(index)}", where)
+    sides = ("left", "right") if axis == "row" else ("top", "bottom")
+    if side not in sides:
+        raise PuzzleError(f"a {axis} is pushed from the {' or the '.join(sides)}, got {show_value(side)}",
+                          where)
+    spec = PushSpec(InsertionPoint(axis, index, side))
+    for key in ("tile", "free_before", "falls_out"):
+        code = value.get(key)
+        if code is None:
+            continue
+        if isinstance(code, bool) or not isinstance(code, int) or not 0 <= code <= 9:
+            raise PuzzleError(f"'{key}' is a tile code from 0 to 9, got {show_value(code)}", where)
+        setattr(spec, key, code)
+    return spec
+
+
+def _from_words(text: str) -> list[Move]:
+    moves = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if not moves and _HEADLINE.match(line):
+            continue  # the CLI's first line: who solved it in how many moves
+        where = f"line {number}"
+        numbering = _NUMBERING.match(line)
+        body = line[numbering.end():] if numbering else line
+        moves.append(_move_words(body.rstrip(" ."), where))
+        if len(moves) > MAX_MOVES:
+            raise PuzzleError(f"more than {MAX_MOVES:,} moves", where)
+    if not moves:
+        raise PuzzleError("no moves in the text: one move a line, as run.py solve prints them", "file")
+    return moves
+
+
+def _move_words(body: str, where: str) -> Move:
+    move = Move(where)
+    rest = body
+    found = _PUSH.match(rest)
+    if found:
+        turned_from, turned_to, plain, axis, index, side, carried_axis, carried_to = found.groups()
+        axis = "row" if axis.lower() == "row" else "col"
+        side = side.lower()
+        if side not in (("left", "right") if axis == "row" else ("top", "bottom")):
+            line = "row" if axis == "row" else "column"
+            sides = "left or the right" if axis == "row" else "top or the bottom"
+            raise PuzzleError(f"a {line} is pushed from the {sides}, not the {side}", where)
+        spec = PushSpec(InsertionPoint(axis, int(index), side))
+        if turned_from is not None:
+            spec.free_before, spec.tile = _code(turned_from, where), _code(turned_to, where)
+        elif plain is not None:
+            spec.free_before = spec.tile = _code(plain, where)
+        if carried_axis is not None:
+            spec.carried = ("column" if carried_axis.lower() == "column" else "row", int(carried_to))
+        move.push = spec
+        rest = rest[found.end():]
+        if not rest.strip():
+            return move
+        then = re.match(r"\s*,?\s*then\s+", rest, re.IGNORECASE)
+        if then is None:
+            raise PuzzleError(f"after the push expected ', then' and a walk, got {rest.strip()[:40]!r}",
+                              where)
+        rest = rest[then.end():]
+    move.pieces = _walk_words(rest, where, bool(found))
+    return move
+
+
+def _walk_words(text: str, where: str, after_push: bool) -> list[tuple[str, Any]]:
+    pieces: list[tuple[str, Any]] = []
+    pos = 0
+    while True:
+        found = _PIECES.match(text, pos)
+        if found is None:
+            what = ("a walk: 'enter the board below column C onto (r,c)', 'walk from (r,c) to (r,c)' or "
+                    "'leave the board above column C'")
+            if not pieces and not after_push:
+                what = "a push ('push the free tile (2) into row 3 from the right') or " + what
+            raise PuzzleError(f"expected {what}, got {text[pos:].strip()[:40]!r}", where)
+        g = found.groups()
+        if found.group("enter"):
+            pieces.append(("enter", (int(g[1]), (int(g[2]), int(g[3])))))
+        elif found.group("walk"):
+            pieces.append(("walk", ((int(g[5]), int(g[6])), (int(g[7]), int(g[8])))))
+        else:
+            pieces.append(("leave", int(g[10])))
+        pos = found.end()
+        if pos >= len(text.rstrip()):
+            return pieces
+        join = _JOIN.match(text, pos)
+        if join is None or join.end() == pos:
+            raise PuzzleError(f"expected ', ' or ' and ' between the parts of a walk, got "
+                              f"{text[pos:].strip()[:40]!r}", where)
+        pos = join.end()
+
+
+def _code(text: str, where: str) -> int:
+    code = int(text)
+    if not 0 <= code <= 9:
+        raise PuzzleError(f"tile codes are 0 to 9, got {code}", where)
+    return code
+
+
+# ---- the rules ------------------------------------------------------------------------------------
+class Illegal(Exception):
+    """A move breaks a rule: the words say which."""
+
+
+def replay(family: Any, puzzle: LabyrinthPuzzle, problem: LabyrinthProblem, moves: list[Move],
+           options: Values) -> CheckResult:
+    """Play ``moves`` from the start; the verdict with the states walked."""
+    state = problem.initial_states()[0]
+    states = [state]
+    why: str | None = None
+    bad: int | None = None
+    for number, move in enumerate(moves, start=1):
+        try:
+            nxt = _play(problem, state, move, number)
+        except Illegal as err:
+            why, bad = str(err), number
+            break
+        if not any(s == nxt for s, _ in problem.successors(state)):  # the search's rules, as a safety net
+            why, bad = f"move {number} ({move.where}) is not a move the rules allow", number
+            break
+        state = nxt
+        states.append(state)
+    reached = why is None and problem.is_goal(state)
+    if why is None and not reached:
+        why = (f"the moves end with the player {_place(problem, state.player)}, not out above column "
+               f"{puzzle.goal_col}")
+    out = replay_json(family, puzzle, problem, states, float(len(states) - 1), options, reached)
+    path = [problem.state_to_json(s) for s in states]
+    if not reached:  # the family's result lists moves of solutions only: the page replays these
+        out["path"] = path
+        out["moves"] = problem.moves_of(states)
+    if why is not None:
+        return CheckResult(False, None, len(moves), bad, why, path, replay=out)
+    return CheckResult(True, float(len(moves)), len(moves), None, None, path, replay=out)
+
+
+def _place(problem: LabyrinthProblem, position: int) -> str:
+    p = problem.puzzle
+    if position == OUTSIDE:
+        return f"still below the board (under column {p.start_col})"
+    if position == EXITED:
+        return f"out above column {p.goal_col}"
+    r, c = divmod(position, problem.cols)
+    return f"at ({r},{c})"
+
+
+def _at(problem: LabyrinthProblem, position: int) -> str:
+    """A position in a walk's words: "(r,c)", "below the board" or "above the board"."""
+    if position == OUTSIDE:
+        return "below the board"
+    if position == EXITED:
+        return "above the board"
+    r, c = divmod(position, problem.cols)
+    return f"({r},{c})"
+
+
+def _tile(code: int) -> str:
+    return f"{SHAPES[code]} ({code})"
+
+
+def _play(problem: LabyrinthProblem, state: LabState, move: Move, number: int) -> LabState:
+    """The state after ``move``; raises ``Illegal`` naming the rule it breaks."""
+    label = f"move {number}"
+    if move.push is None and not move.walks:
+        raise Illegal(f"{label} neither pushes nor walks")
+    if move.push is not None and move.walks and problem.moves == "separate":
+        raise Illegal(f"{label} pushes and walks, and under separate moves a move is one push or one walk")
+    board, free, player = state
+    if move.push is not None:
+        board, free, player = _push(problem, board, free, player, move.push, label)
+    if move.walks:
+        before = player
+        player = _walk(problem, board, player, move, label)
+        if player == before and move.push is None:
+            raise Illegal(f"{label} walks nowhere: the player stays {_place(problem, player)}")
+    return LabState(board, free, player)
+
+
+def _push(problem: LabyrinthProblem, board: bytes, free: int, player: int, spec: PushSpec,
+          label: str) -> tuple[bytes, int, int]:
+    p = problem.puzzle
+    point = spec.point
+    if point not in p.insertions:
+        points = ", ".join(q.text() for q in p.insertions)
+        raise Illegal(f"{label} pushes into {point.text()}, which is no insertion point of this board "
+                      f"(they are: {points})")
+    if player == EXITED:
+        raise Illegal(f"{label} pushes after the player has left the board")
+    if spec.free_before is not None and spec.free_before != free:
+        raise Illegal(f"{label} pushes the free tile {_tile(spec.free_before)}, but the free tile is "
+                      f"{_tile(free)}")
+    tile = free if spec.tile is None else spec.tile
+    if tile != free:
+        if not p.rotate_free:
+            raise Illegal(f"{label} turns the free tile {_tile(free)} into {_tile(tile)}, and this board's "
+                          "rules do not turn the free tile (the option rotate_free)")
+        if tile not in orientations(free):
+            raise Illegal(f"{label} pushes {_tile(tile)}, which is no turn of the free tile {_tile(free)}")
+    new_board, out = push(board, problem.cols, problem.rows, point, tile)
+    if spec.falls_out is not None and spec.falls_out != out:
+        raise Illegal(f"{label} says {_tile(spec.falls_out)} falls out of {point.text()}, but {_tile(out)} "
+                      "does")
+    carried = carry(player, problem.cols, problem.rows, point)
+    if spec.carried is not None:
+        axis, to = spec.carried
+        said = f"{label} says the player is carried to {axis} {to}"
+        if carried == player:
+            raise Illegal(f"{said}, but the push does not move them: they stay {_place(problem, player)}")
+        r, c = divmod(carried, problem.cols)
+        actual = c if axis == "column" else r
+        if actual != to:
+            raise Illegal(f"{said}, but the push carries them to ({r},{c})")
+    return new_board, out, carried
+
+
+def _position(problem: LabyrinthProblem, rc: tuple[int, int], label: str) -> int:
+    """The position of a [row, col] of a walk (below the board: OUTSIDE; above it: EXITED)."""
+    p = problem.puzzle
+    r, c = rc
+    if (r, c) == (problem.rows, p.start_col):
+        return OUTSIDE
+    if (r, c) == (-1, p.goal_col):
+        return EXITED
+    if not (0 <= r < problem.rows and 0 <= c < problem.cols):
+        raise Illegal(f"{label} walks through ({r},{c}), off the {problem.rows} x {problem.cols} board "
+                      f"(below it the player stands at ({problem.rows},{p.start_col}), out above it at "
+                      f"(-1,{p.goal_col}))")
+    return r * problem.cols + c
+
+
+def _step_rule(problem: LabyrinthProblem, board: bytes, a: int, b: int, label: str) -> str:
+    """Why a walk cannot step from ``a`` to ``b`` on ``board``, in words."""
+    p = problem.puzzle
+    cols = problem.cols
+    if b == OUTSIDE:
+        return f"{label} steps back out below the board: once on the board the player never leaves it below"
+    if a == OUTSIDE:
+        if b != p.entry_cell:
+            return (f"{label} steps from below the board onto {_at(problem, b)}: the player enters onto "
+                    f"the bottom tile of column {p.start_col}")
+        return (f"{label} enters below column {p.start_col}, but the tile there {_tile(board[b])} is closed "
+                "at the bottom")
+    if b == EXITED:
+        if a != p.exit_cell:
+            return (f"{label} leaves the board from {_at(problem, a)}: the way out is above column "
+                    f"{p.goal_col}")
+        return (f"{label} leaves above column {p.goal_col}, but the tile there {_tile(board[a])} is closed "
+                "on top")
+    if a == EXITED:
+        return f"{label} walks on after the player has left the board"
+    (ra, ca), (rb, cb) = divmod(a, cols), divmod(b, cols)
+    if abs(ra - rb) + abs(ca - cb) != 1:
+        return f"{label} steps from ({ra},{ca}) to ({rb},{cb}), which are not neighbours"
+    mine, theirs = {(-1, 0): ("top", "bottom"), (1, 0): ("bottom", "top"), (0, -1): ("left", "right"),
+                    (0, 1): ("right", "left")}[(rb - ra, cb - ca)]
+    step = f"{label} steps from ({ra},{ca}) to ({rb},{cb}), but"
+    if not MASKS[board[a]] & _SIDES[mine]:
+        return f"{step} {_tile(board[a])} at ({ra},{ca}) is closed on the {mine}"
+    return f"{step} {_tile(board[b])} at ({rb},{cb}) is closed on the {theirs}"
+
+
+def _walk(problem: LabyrinthProblem, board: bytes, player: int, move: Move, label: str) -> int:
+    walker = problem.walker
+    p = problem.puzzle
+    if move.route is not None:
+        route = [_position(problem, rc, label) for rc in move.route]
+        if route[0] != player:
+            raise Illegal(f"{label}'s walk starts {_at(problem, route[0])}, but the player is "
+                          f"{_place(problem, player)}")
+        for a, b in pairwise(route):
+            if b not in walker.neighbours(board, a):
+                raise Illegal(_step_rule(problem, board, a, b, label))
+        return route[-1]
+    here = player
+    for kind, data in move.pieces:
+        if kind == "enter":
+            column, onto = data
+            if here != OUTSIDE:
+                raise Illegal(f"{label} enters the board, but the player is {_place(problem, here)}")
+            if column != p.start_col:
+                raise Illegal(f"{label} enters below column {column}: the player stands below column "
+                              f"{p.start_col}")
+            target = _position(problem, onto, label)
+            if target not in walker.neighbours(board, OUTSIDE) or target != p.entry_cell:
+                raise Illegal(_step_rule(problem, board, OUTSIDE, target, label))
+            here = target
+        elif kind == "walk":
+            start, end = (_position(problem, rc, label) for rc in data)
+            if start != here:
+                raise Illegal(f"{label} walks from {_at(problem, start)}, but the player is "
+                              f"{_place(problem, here)}")
+            if start < 0 or end < 0:
+                raise Illegal(f"{label} walks from {_at(problem, start)} to {_at(problem, end)}: a walk in "
+                              "words goes between tiles (entering and leaving are said apart)")
+            if end not in walker.reach(board, here):
+                raise Illegal(f"{label} walks from {_at(problem, start)} to {_at(problem, end)}, but no open "
+                              "way joins them on the board as it is then")
+            here = end
+        else:
+            if data != p.goal_col:
+                raise Illegal(f"{label} leaves above column {data}: the way out is above column {p.goal_col}")
+            if here < 0:
+                raise Illegal(f"{label} leaves the board, but the player is {_place(problem, here)}")
+            if EXITED not in walker.neighbours(board, here):
+                raise Illegal(_step_rule(problem, board, here, EXITED, label))
+            here = EXITED
+    return here
