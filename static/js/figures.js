@@ -22,6 +22,8 @@ export const DEFINITIONS = {
  * compared with `optimum` when the server computed it (small boards); "not guaranteed" otherwise.
  */
 export function verdictOf(result) {
+  // A checked solution (../lab/check_panel.js) carries the checker's own verdict.
+  if (result.checked && typeof result.check_summary === "string") return { text: result.check_summary, tone: result.check_tone || "warn" };
   if (!result.found) {
     return { text: result.stopped ? `stopped: ${result.stopped}` : "no path exists", tone: "bad" };
   }

@@ -5,6 +5,7 @@
 // draws its board in render(); it knows nothing of runs or the page: its view drives it.
 
 import { fitCanvasToParent } from "../canvas_size.js";
+import { publishHeat } from "./heat.js";
 
 export const BACKGROUND = "#e4e1d9"; // every board's background: switching families does not flash
 export const INK = "#15171b"; // captions and dark text on the canvas
@@ -99,6 +100,14 @@ export class CanvasRenderer {
     this.anim = null; // the running animation: {start, ms, resolve, …} (animateFor)
     this.frame = 0; // its requestAnimationFrame
     this.resizeObserver = new ResizeObserver(() => this.active && this.resize());
+    this.heat = null; // the heuristic lab's heat map (./heat.js), drawn by the family's render()
+  }
+
+  /** The heuristic lab's heat map over the board, or null: the family's render() draws it. */
+  setHeat(heat) {
+    this.heat = heat;
+    publishHeat(this.canvas, heat);
+    this.requestDraw();
   }
 
   /** Start drawing (the canvas is on the page, in its board) or stop: no draws after this. */

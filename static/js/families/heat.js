@@ -222,6 +222,19 @@ export function drawHeatArrows(ctx, heat, centreOf, size) {
 }
 
 /**
+ * The heat map over a board of square cells in rows (`cols` a row, the top-left cell's corner at
+ * (x, y), `unit` px a cell): the colours (`alpha` over the board's own drawing, `inset` px left free
+ * round each cell), the hatching and the arrows.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {Heat} heat
+ * @param {{x: number, y: number, unit: number, cols: number, alpha?: number, inset?: number}} at
+ */
+export function drawHeatGrid(ctx, heat, { x, y, unit, cols, alpha = 1, inset = 0 }) {
+  drawHeatCells(ctx, heat, (cell) => ({ x: x + (cell % cols) * unit, y: y + Math.floor(cell / cols) * unit, w: unit, h: unit }), { alpha, inset });
+  drawHeatArrows(ctx, heat, (cell) => [x + ((cell % cols) + 0.5) * unit, y + (Math.floor(cell / cols) + 0.5) * unit], unit);
+}
+
+/**
  * What a canvas publishes about the heat map it draws (tests read canvas.dataset): cells coloured,
  * cells hatched, arrows.
  * @param {HTMLCanvasElement} canvas

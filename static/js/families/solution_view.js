@@ -23,6 +23,7 @@ export class SolutionView extends FamilyView {
     this.mode = "idle"; // "idle" (no run yet) | "search" (the trace) | "replay" (the solution)
     this.pendingResult = null; // the run's result, shown once the trace is played to its end
     this.revealed = false;
+    this.illegal = null; // a checked solution's first illegal move (markIllegal)
     // What the Player drives besides the search state: a "renderer" that redraws the scene.
     this.traceView = {
       paint: null,
@@ -106,18 +107,26 @@ export class SolutionView extends FamilyView {
     if (on === this.revealed) return;
     this.revealed = on;
     const result = on ? this.pendingResult : null;
-    const why = result && !result.found ? this.whyNone(result) : "";
+    const why = result && !result.found ? this.whyNoneOrIllegal(result) : "";
     const message = this.panels.message;
     message.hidden = !why;
     message.textContent = sentence(why);
     this.panels.wait.hidden = on || this.runId === null;
-    this.panels.body.hidden = !(result && result.found);
-    this.showSolution(result, why);
+    // A checked solution that breaks a rule is replayed as far as it is legal (its moves so far).
+    const partial = Boolean(result?.checked && !result.found && Array.isArray(result.moves) && result.moves.length);
+    this.panels.body.hidden = !(result && (result.found || partial));
+    this.showSolution(partial ? { ...result, found: true } : result, why);
   }
 
   /** Why a run found no solution, in words ("" says nothing). */
   whyNone(result) {
     return result.message || "";
+  }
+
+  /** Why a run or a checked solution found none: the checker's reason first. */
+  whyNoneOrIllegal(result) {
+    if (result.checked) return this.illegal?.reason || result.check_summary || "not a legal solution";
+    return this.whyNone(result);
   }
 
   /**
@@ -131,6 +140,22 @@ export class SolutionView extends FamilyView {
       this.replay.clear();
       if (this.mode === "replay") this.mode = this.runId !== null ? "search" : "idle";
     }
+  }
+
+  // ---- the teacher's lab (./family_view.js) -----------------------------------------------------
+
+  /** The heat map: the family's renderer draws it over its board (CanvasRenderer.setHeat). */
+  showHeat(heat) {
+    this.renderer.setHeat(heat);
+  }
+
+  get drawsHeat() {
+    return true;
+  }
+
+  /** A checked solution's first illegal move: named in the solution's panel (whyNone). */
+  markIllegal(illegal) {
+    this.illegal = illegal;
   }
 
   /** The canvas shows the solution; `fromUser`: a replay control was used (pause the trace). */

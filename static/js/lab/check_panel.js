@@ -200,7 +200,8 @@ export class CheckPanel {
       target: targetCell(answer.reason, info),
     };
     const verdict = this.headline.textContent.replace(/\.$/, "");
-    this.page.replay({ result: replay, text: `checked solution: ${verdict}`, options, illegal });
+    const result = { ...replay, check_summary: verdict, check_tone: good ? "good" : answer.valid ? "warn" : "bad" };
+    this.page.replay({ result, text: `checked solution: ${verdict}`, options, illegal });
   }
 }
 

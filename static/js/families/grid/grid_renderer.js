@@ -512,6 +512,14 @@ export class GridRenderer extends CanvasRenderer {
       ctx.setLineDash([]);
     }
     let label = null;
+    // The label goes beyond the cross, away from the walk (it would hide the path's last cells).
+    let away = [0, -1];
+    if (inside(cell) && inside(target)) {
+      const [ax, ay] = this.cellCentre(cell);
+      const [bx, by] = this.cellCentre(target);
+      const len = Math.hypot(bx - ax, by - ay) || 1;
+      away = [(bx - ax) / len, (by - ay) / len];
+    }
     if (inside(target)) {
       const [x, y] = this.cellCentre(target);
       const h = s * 0.36;
@@ -526,24 +534,31 @@ export class GridRenderer extends CanvasRenderer {
         ctx.strokeStyle = color;
         ctx.stroke();
       }
-      label = [x, y - s * 0.55];
+      label = [x, y];
     } else if (inside(cell)) {
-      const [x, y] = this.cellCentre(cell);
-      label = [x, y - s * 0.7];
+      label = this.cellCentre(cell);
     }
-    if (label && move) {
-      const text = `move ${move}`;
+    if (label) {
+      const text = move ? `move ${move}` : "ends here";
       const px = Math.round(Math.max(12, Math.min(22, s * 0.5)) * this.textScale);
       ctx.font = `700 ${px}px system-ui, sans-serif`;
       const w = ctx.measureText(text).width + px * 0.8;
-      const bx = Math.max(2, Math.min(this.size.width - w - 2, label[0] - w / 2));
-      const by = Math.max(2, label[1] - px * 1.4);
+      const h = px * 1.4;
+      // Centre the badge past the cell's edge along `away` (its half-size along that direction too).
+      const reach = s * 0.6 + Math.abs(away[0]) * w / 2 + Math.abs(away[1]) * h / 2;
+      const cx = label[0] + away[0] * reach;
+      const cy = label[1] + away[1] * reach;
+      const bx = Math.max(2, Math.min(this.size.width - w - 2, cx - w / 2));
+      const by = Math.max(2, Math.min(this.size.height - h - 2, cy - h / 2));
       ctx.fillStyle = COLORS.path;
-      ctx.fillRect(bx, by, w, px * 1.4);
+      ctx.fillRect(bx, by, w, h);
+      ctx.strokeStyle = "#fff";
+      ctx.lineWidth = 1.5;
+      ctx.strokeRect(bx, by, w, h);
       ctx.fillStyle = "#fff";
       ctx.textAlign = "center";
       ctx.textBaseline = "middle";
-      ctx.fillText(text, bx + w / 2, by + px * 0.72);
+      ctx.fillText(text, bx + w / 2, by + h / 2 + 1);
     }
     ctx.restore();
   }

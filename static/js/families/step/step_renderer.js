@@ -10,6 +10,7 @@ import { BLANK, GOAL, START, decodeState, layerMoves } from "./step_board.js";
 import { computeLayout, markLayout } from "./step_layout.js";
 import { drawBadge, drawJump, drawLink, frameCell, jumpGeometry, jumpPoint, ringCell } from "./step_shapes.js";
 import { STATUS } from "./step_search.js";
+import { drawHeatGrid } from "../heat.js";
 
 const MUTED = "#4a4f57";
 const UNREACHED_EDGE = "#8d939b";
@@ -143,6 +144,8 @@ export class StepRenderer extends CanvasRenderer {
     const counts = this.search && this.showSearchMarks ? this.search.countsByPhase() : null;
     this.drawCaption(this.caption, Math.round(L.rem * 1.1), L.captionH / 2 + 3);
     if (L.main) this.drawMain(L);
+    // The heuristic lab's heat map over the maze (per cell: the largest h/h* of its phases).
+    if (L.main && this.heat) drawHeatGrid(this.ctx, this.heat, { x: L.main.x, y: L.main.y, unit: L.unit, cols: this.board.cols, alpha: 0.72 });
     for (const layer of L.layers) this.drawLayer(L, layer, counts);
     this.drawGenerated(L);
     if (this.solution) this.drawSolution(L);

@@ -212,7 +212,7 @@ export class StepView extends SolutionView {
 
   /** h of a state under the shown run's heuristic (step_board.js estimate), or null. */
   heuristicOf(state) {
-    if (!this.run || !this.info) return null;
+    if (!this.run || !this.info || this.run.heuristic === "yours") return null; // a formula: the server's
     const cycle = this.run.cycle;
     const { r, c } = decodeState(state, this.info.cols, cycle.length);
     return estimate(this.board, this.run.heuristic, r, c, Math.max(...cycle));
@@ -240,7 +240,7 @@ export class StepView extends SolutionView {
     ];
     const algorithm = this.run.algorithm;
     if (algorithm === "astar" || algorithm === "greedy") {
-      const h = at ? estimate(this.board, this.run.heuristic, at.r, at.c, Math.max(...cycle)) : null;
+      const h = at && this.run.heuristic !== "yours" ? estimate(this.board, this.run.heuristic, at.r, at.c, Math.max(...cycle)) : null;
       figures.push(
         { key: "h", label: "h", value: h, def: `estimated moves to go (${this.run.heuristic})` },
         {

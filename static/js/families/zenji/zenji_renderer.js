@@ -9,6 +9,7 @@ import {
   CanvasRenderer, INK, clamp01, drawLabel, drawTileSquare, ease, fillEdged, lightness, roundRect,
 } from "../canvas_renderer.js";
 import { STATE } from "./zenji_search.js";
+import { drawHeatGrid } from "../heat.js";
 import { SIDE } from "./zenji_board.js";
 
 export const PIPE_COLORS = {
@@ -158,6 +159,8 @@ export class ZenjiRenderer extends CanvasRenderer {
       const hold = anim?.turn && scene.water.tail === anim.turn.tile;
       this.drawWater(L, hold ? scene.water.route.slice(0, -1) : scene.water.route, waterProgress);
     }
+    // The heuristic lab's heat map: a wash over each tile (its pipes still show), then the arrows.
+    if (this.heat) drawHeatGrid(ctx, this.heat, { x: L.bx, y: L.by, unit: L.unit, cols, alpha: 0.72, inset: Math.max(1, L.unit * 0.035) });
     for (let t = 0; t < rows * cols; t++) this.drawTileArrows(ctxBoard, t, tiles[t]);
     const drawn = scene.markers ? this.drawMarkers(L, scene) : null;
     if (scene.highlight >= 0) this.outlineTile(L, scene.highlight, TURNED, false);
