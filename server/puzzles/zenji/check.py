@@ -277,7 +277,7 @@ def _verify(problem: ZenjiProblem, cells: list[Cell], shapes: list[Any]) -> str 
 
 
 def _sides(problem: ZenjiProblem) -> str:
-    return "any side" if problem.free else "east or south only (downhill)"
+    return "any side" if problem.free else "east or the south side only"
 
 
 def _follow(board: ZenjiBoard, problem: ZenjiProblem, shapes: list[Any],
