@@ -191,3 +191,62 @@ def image_rows(path: Path) -> list[str]:
     width, height = image.size
     light = lambda r, c: image.getpixel((c, r)) >= 128  # noqa: E731
     return ["".join("." if light(r, c) else "#" for c in range(width)) for r in range(height)]
+
+
+# ---- the teacher's lab (static/js/lab/) -----------------------------------------------------------
+LAB = "[data-testid=lab-panel]"
+
+
+def open_lab(page, tab: str = "heuristic") -> None:
+    """Open the lab beside the board on its ``heuristic`` or ``check`` tab."""
+    if page.get_attribute("[data-testid=lab]", "aria-pressed") != "true":
+        page.click("[data-testid=lab]")
+    page.click(f"[data-testid=lab-tab-{tab}]")
+    page.locator(LAB).wait_for(state="visible")
+
+
+def judge(page, formula: str, timeout: float = 60_000) -> None:
+    """Type ``formula`` in the lab, press Enter, wait for its verdict or its error."""
+    page.fill("[data-testid=lab-formula]", formula)
+    page.press("[data-testid=lab-formula]", "Enter")
+    page.wait_for_function(
+        "f => { const p = document.querySelector('[data-testid=lab-panel]');"
+        " return !p.dataset.judging && (p.dataset.judged === f"
+        " || !document.querySelector('[data-testid=lab-error]').hidden); }",
+        arg=formula, timeout=timeout,
+    )
+    next_frame(page)
+
+
+def check_solution(page, solution: str, timeout: float = 60_000) -> None:
+    """Paste ``solution`` into the checker, press Check, wait for its verdict or its error."""
+    page.evaluate("() => { delete document.querySelector('[data-testid=lab-panel]').dataset.checked; }")
+    page.fill("[data-testid=check-input]", solution)
+    page.click("[data-testid=check-run]")
+    page.wait_for_function(
+        "() => { const p = document.querySelector('[data-testid=lab-panel]');"
+        " return !p.dataset.checking && (p.dataset.checked"
+        " || !document.querySelector('[data-testid=check-error]').hidden); }",
+        timeout=timeout,
+    )
+    next_frame(page)
+
+
+def solve_json(path: Path, *flags: str) -> dict[str, Any]:
+    """``run.py solve PATH --json`` (the CLI's answer, the tests' oracle)."""
+    import json
+    import subprocess
+
+    from tests.helpers import venv_python
+
+    out = subprocess.run([venv_python(), "run.py", "solve", str(path), "--json", *flags],
+                         cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
+
+
+def move_string(path: list[list[int]]) -> str:
+    """A grid path ([row, col] cells) as its moves, U D L R."""
+    from itertools import pairwise
+
+    names = {(-1, 0): "U", (1, 0): "D", (0, -1): "L", (0, 1): "R"}
+    return "".join(names[(b[0] - a[0], b[1] - a[1])] for a, b in pairwise(path))

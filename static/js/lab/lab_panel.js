@@ -283,6 +283,8 @@ export class LabPanel {
   stateWords(state, cell, info) {
     const pair = (/** @type {any} */ v) => Array.isArray(v) && v.length === 2 && v.every(Number.isInteger);
     if (pair(state)) return `(${state[0]}, ${state[1]})`;
+    // [row, col, more…] (a phase, a rotation): the cell, then the rest.
+    if (Array.isArray(state) && state.length > 2 && state.every(Number.isInteger)) return `(${state[0]}, ${state[1]}; ${state.slice(2).join(", ")})`;
     if (state && typeof state === "object" && !Array.isArray(state)) {
       const at = state.cell || state.tile || state.player || state.at;
       const rest = Object.entries(state).filter(([key]) => !["cell", "tile", "player", "at"].includes(key))
