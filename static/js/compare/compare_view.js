@@ -245,6 +245,9 @@ export class CompareView {
   enterPanel(panel) {
     panel.enter(this.shown.info, this.shown.data);
     panel.view.useViewOptions(this.page.viewOptions());
+    // A formula of the page's (the heuristic lab's "Use as heuristic") is there to pick in every panel.
+    const formula = this.page.option("formula");
+    if (formula && panel.form.has("formula") && !panel.form.get("formula")) panel.form.set("formula", formula);
   }
 
   /** The first preferred algorithm the family offers that no other panel has (else the first). */
