@@ -455,7 +455,7 @@ def _walk(problem: LabyrinthProblem, board: bytes, player: int, move: Move, labe
     if move.route is not None:
         route = [_position(problem, rc, label) for rc in move.route]
         if route[0] != player:
-            raise Illegal(f"{label}'s walk starts {_at(problem, route[0])}, but the player is "
+            raise Illegal(f"{label}'s walk starts {_place(problem, route[0])}, but the player is "
                           f"{_place(problem, player)}")
         for a, b in pairwise(route):
             if b not in walker.neighbours(board, a):
