@@ -100,17 +100,12 @@ export class LabPanel {
 
   /** The legend of the heat map: the scale as a bar, the marks beside it. */
   buildLegend() {
-    const bar = /** @type {HTMLCanvasElement} */ (el("canvas", { class: "lab-scale", width: 300, height: 16, "aria-hidden": "true" }));
-    const ctx = bar.getContext("2d");
-    if (ctx) {
-      for (let x = 0; x < 300; x++) {
-        ctx.fillStyle = `rgb(${ratioRgb((x / 299) * HEAT_TOP).join(",")})`;
-        ctx.fillRect(x, 0, 1, 16);
-      }
-      ctx.fillStyle = "#000";
-      const one = Math.round(299 / HEAT_TOP);
-      ctx.fillRect(one - 1, 0, 2, 16); // h = h*
-    }
+    // The scale as a gradient through the board's own colours (a div: the board is the page's only canvas).
+    const bar = el("div", { class: "lab-scale", "aria-hidden": "true" });
+    const stops = [];
+    for (let k = 0; k <= 20; k++) stops.push(`rgb(${ratioRgb((k / 20) * HEAT_TOP).join(",")}) ${k * 5}%`);
+    bar.style.setProperty("background", `linear-gradient(to right, ${stops.join(", ")})`); // CSSOM: allowed by the CSP
+    bar.append(el("span", { class: "lab-scale-one" }));
     const tick = (text, at, cls = "") => el("span", { class: `tick ${cls}`.trim(), "data-at": at, text });
     const swatch = (cls, text) => el("span", { class: "lab-key" }, el("span", { class: `lab-swatch ${cls}` }), text);
     const root = el("div", { class: "lab-legend", testid: "lab-legend", hidden: true },
