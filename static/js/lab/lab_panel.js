@@ -254,8 +254,11 @@ export class LabPanel {
     } else {
       items.push(["No move breaks consistency: h(s) ≤ cost + h(s′) on every move.", "good", "lab-moves"]);
     }
-    if (verdict.not_a_number) {
-      items.push([`The formula is not a number at ${withCommas(verdict.not_a_number)} states${verdict.example_not_a_number !== undefined ? ` (e.g. ${where(verdict.example_not_a_number, -1)})` : ""}: counted as too high.`, "bad"]);
+    // The API's name for states where h is no finite number (the contract said not_a_number).
+    const nan = verdict.not_finite ?? verdict.not_a_number;
+    const example = verdict.example_not_finite ?? verdict.example_not_a_number;
+    if (nan) {
+      items.push([`The formula is not a finite number at ${withCommas(nan)} states${example !== undefined ? ` (e.g. ${where(example, -1)})` : ""}: counted as too high.`, "bad"]);
     }
     const goalH = verdict.h_at_goal;
     items.push([`h at the goal: ${goalH === null || goalH === undefined ? "—" : number(goalH)}${goalH ? " (it should be 0)" : ""}.`, goalH ? "bad" : "", "lab-goal"]);
