@@ -112,7 +112,7 @@ class GraphSpace(LabSpace):
         self.features = features
         self.src, self.dst, self.cost = src, dst, cost
         self.goal = np.fromiter((problem.is_goal(s) for s in states), dtype=bool, count=self.count)
-        self.cell = np.fromiter((problem.cell_of(s) for s in states), dtype=np.int64, count=self.count)
+        self.cell = np.fromiter((problem.board_cell(s) for s in states), dtype=np.int64, count=self.count)
         self.judged = np.zeros(self.count, dtype=bool)
         self.judged[:expanded] = True
         self.complete = stopped is None

@@ -314,6 +314,7 @@ def test_the_api_checks_a_solution_and_replays_it(maze3_file: Path) -> None:
     wrong = client.post(f"/api/puzzles/{info['id']}/check", json={"solution": "DDDDRRRR"}).get_json()
     assert wrong["valid"] is False and wrong["first_illegal_move"] >= 1 and "wall" in wrong["reason"]
     assert len(wrong["replay"]["path"]) == wrong["first_illegal_move"]  # the cells before the bad move
+    assert wrong["illegal"]["from"] == wrong["replay"]["path"][-1]
     garbage = client.post(f"/api/puzzles/{info['id']}/check", json={"solution": "R?"})
     assert garbage.status_code == 400 and "line 1, column 2" in garbage.get_json()["error"]
     big = client.post(f"/api/puzzles/{info['id']}/check", json={"solution": "R" * (2 * 1024 * 1024)})

@@ -36,6 +36,9 @@ class CheckResult:
     optimal: bool | None = None
     optimum_note: str | None = None
     replay: dict[str, Any] | None = None
+    # Where the first illegal move was: {"from": place, "to": place or None}, places as the family's
+    # results show them (grids: [row, col]); None when every move is legal or the family does not say.
+    illegal: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The CLI's ``--json`` object and the API's answer (costs as ``solve --json`` prints them)."""
@@ -51,6 +54,8 @@ class CheckResult:
         }
         if self.optimum_note:
             out["optimum_note"] = self.optimum_note
+        if self.illegal is not None:
+            out["illegal"] = self.illegal
         return out
 
     def summary(self) -> str:

@@ -51,6 +51,12 @@ class Problem:
         """A flat cell index for the renderer, or -1 when the state has no single cell."""
         return -1
 
+    def board_cell(self, state: State) -> int:
+        """The board cell (row * width + col of the family's ``size``) the state is at, for pictures
+        of the whole space such as the heuristic lab's heat map; -1 for none. The default is
+        ``cell_of``, for families whose trace cells are board cells."""
+        return self.cell_of(state)
+
     def state_to_json(self, state: State) -> Any:
         """A JSON-friendly form of a state (grids: [row, col])."""
         return state

@@ -192,7 +192,8 @@ def _walk(problem: GridProblem, start: Cell, steps: list[tuple[int, int]], liste
             if step is None:  # the rules above are the problem's; this is a safety net
                 why = f"{label} {here} to {_show((nr, nc))} is not a move the search allows"
         if why is not None or step is None:
-            return CheckResult(False, None, len(steps), number, why, path)
+            illegal = {"from": [r, c], "to": [nr, nc]}
+            return CheckResult(False, None, len(steps), number, why, path, illegal=illegal)
         cost += step
         r, c = nr, nc
         path.append((r, c))
