@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -188,6 +189,109 @@ def test_options_errors_show_values_too_deep_to_repr() -> None:
 @pytest.mark.parametrize("depth", ["near the limit", 100_000])
 def test_json_bodies_nested_too_deep_are_refused(fx: fz.Fixture, route: str, depth) -> None:
     fz.probe_api_deep_json(fx, route, depth)  # a 4xx naming the body, nothing logged
+
+
+# --------------------------------------- solution checkers of the step, Zenji and labyrinth families
+def _checker_puzzles() -> dict[str, Any]:
+    """One board a family, from the project's own examples (a generated labyrinth: no shared cases)."""
+    from server.puzzles.labyrinth.generate import solvable_board
+    from server.puzzles.registry import load_puzzle
+    from tests.helpers import ROOT
+
+    def read(name: str) -> Any:
+        return load_puzzle((ROOT / "mazes" / name).read_bytes(), name)
+
+    return {"step": read("step-seed-003.txt"), "zenji": read("zenji-seed-001.txt"),
+            "labyrinth": solvable_board("labyrinth-course", 3, 3, 1).puzzle}
+
+
+CHECKER_PUZZLES = _checker_puzzles()
+CHECKER_OPTIONS = {
+    "step": [{}, {"cycle": [1, 2]}],
+    "zenji": [{}, {"flow": "free"}],
+    "labyrinth": [{}, {"moves": "separate"}],
+}
+# Pieces of every notation the checkers read (server/puzzles/{step,zenji,labyrinth}/check.py), so that
+# the examples reach deep into each parser and into the replays, not only their first refusal.
+CHECKER_TOKENS = (
+    "(", ")", "[", "]", "{", "}", ",", ":", " ", "\n", "\r\n", "-", ".", "0", "1", "2", "3", "5", "7", "12",
+    "99999999999", "Out[72]:", "\ufeff", '"path"', '"moves"', '"turns"', '"tile"', '"push"', '"walk"',
+    '"axis"', '"index"', '"side"', '"row"', '"col"', '"left"', '"family"', '"step"', '"zenji"',
+    '"labyrinth"', '"found"', '"cycle"', '"flow"', '"options"', "true", "false", "null", "turn", "once",
+    "twice", "three times", "times", "clockwise", "water:", "→", "->", "# ", "  1. ", "push the free tile",
+    "turn the free tile", "into", "and push it into", "row", "column", "from the", "left", "right", "top",
+    "bottom", ", then ", "enter the board below column", "onto", "walk from", "to", " and ",
+    "leave the board above column", "(the player is carried to column 2)", "┐", "└", "(4,1)", "(0, 0)",
+    "solved it in 3 moves", "made the water flow",
+)
+
+
+def _valid_answers(family: str) -> list[str]:
+    """The families' own answers in each notation: mutated, they hit the replays' rules."""
+    from server.solving import solve
+
+    solved = solve(CHECKER_PUZZLES[family], "bfs" if family != "zenji" else "dijkstra", {}).json
+    texts = [json.dumps(solved), json.dumps(solved["moves"] if family != "step" else solved["path"])]
+    if family != "step":
+        texts.append("\n".join(m["text"] for m in solved["moves"]))
+    else:
+        texts.append("[" + ",\n ".join(f"({c}, {r})" for r, c, _ in solved["path"]) + "]")
+    return texts
+
+
+VALID_ANSWERS = {family: _valid_answers(family) for family in CHECKER_PUZZLES}
+
+
+@st.composite
+def checker_texts(draw: st.DrawFn, family: str) -> str:
+    kind = draw(st.sampled_from(["tokens", "text", "mutated"]))
+    if kind == "tokens":
+        return "".join(draw(st.lists(st.sampled_from(CHECKER_TOKENS), max_size=40)))
+    if kind == "text":
+        return draw(st.text(max_size=200))
+    text = draw(st.sampled_from(VALID_ANSWERS[family]))
+    for _ in range(draw(st.integers(1, 4))):
+        at = draw(st.integers(0, len(text)))
+        cut = draw(st.integers(0, 6))
+        text = text[:at] + draw(st.sampled_from(("", *CHECKER_TOKENS))) + text[at + cut:]
+    return text
+
+
+def check_checker(family: str, text: str, options: dict[str, Any]) -> None:
+    """Only a PuzzleError (naming where) or a verdict that serialises may come out."""
+    chosen = FAMILIES[family]
+    try:
+        result = chosen.check_solution(CHECKER_PUZZLES[family], text, chosen.run_options(options))
+    except PuzzleError as err:
+        assert err.where, f"{err} names no place"
+        return
+    json.dumps(result.to_json())
+    json.dumps(result.replay)
+    assert result.valid or result.reason
+
+
+@FUZZ
+@given(data=st.data(), family=st.sampled_from(sorted(CHECKER_PUZZLES)))
+def test_solution_checkers_raise_only_puzzle_errors(data: st.DataObject, family: str) -> None:
+    text = data.draw(checker_texts(family))
+    options = data.draw(st.sampled_from(CHECKER_OPTIONS[family]))
+    check_checker(family, text, options)
+
+
+@pytest.mark.parametrize("family", sorted(CHECKER_PUZZLES))
+@pytest.mark.parametrize("piece", [
+    " ", "\t", "0", "1 ", "(", ", ", " and", "turn ", "turn (0, 1) once ", "push ", "push the free tile ",
+    "into row 1 from the left ", "Out[", "[", "(0, 0),", "walk from (1,1) to (1,1), ", "water: ", "(0, 0) → ",
+])
+def test_solution_checkers_take_long_repeated_lines_in_linear_time(family: str, piece: str) -> None:
+    """A line of 20,000 repeats and a stray end: refused (or judged) at once, never a regular
+    expression backtracking for minutes (a pattern with \\s*\\s* took longer than any time limit)."""
+    import time
+
+    for text in (piece * 20_000 + "x", "1. " + piece * 20_000 + "x", piece * 20_000):
+        began = time.monotonic()
+        check_checker(family, text, {})
+        assert time.monotonic() - began < 3.0, (piece, text[-20:])
 
 
 # ------------------------------------------- known bugs outside the parsers (server/web, the socket)

@@ -51,7 +51,6 @@ from server.puzzles.options import Values
 
 MAX_MOVES = 100_000
 _NUMBERING = re.compile(r"\s*\d{1,9}\s*[.)]\s*")
-_HEADLINE = re.compile(r".*\bsolved it in\b")
 _SHAPE = r"(?:[" + re.escape(SHAPES) + r"]\s*)?"
 _LINE = r"(row|column|col)\s+(\d{1,4})\s+from\s+the\s+(left|right|top|bottom)"
 _CARRIED = r"(?:\s*\(\s*the\s+player\s+is\s+carried\s+to\s+(column|row)\s+(\d{1,4})\s*\))?"
@@ -207,7 +206,7 @@ def _from_words(text: str) -> list[Move]:
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        if not moves and _HEADLINE.match(line):
+        if not moves and " solved it in " in line:
             continue  # the CLI's first line: who solved it in how many moves
         where = f"line {number}"
         numbering = _NUMBERING.match(line)
@@ -243,7 +242,7 @@ def _move_words(body: str, where: str) -> Move:
         rest = rest[found.end():]
         if not rest.strip():
             return move
-        then = re.match(r"\s*,?\s*then\s+", rest, re.IGNORECASE)
+        then = re.match(r"\s*(?:,\s*)?then\s+", rest, re.IGNORECASE)
         if then is None:
             raise PuzzleError(f"after the push expected ', then' and a walk, got {rest.strip()[:40]!r}",
                               where)

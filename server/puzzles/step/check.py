@@ -34,7 +34,7 @@ from server.puzzles.step.problem import StepProblem
 
 MAX_MOVES = 1_000_000  # positions in one answer: far more than any maze of the size limit needs
 MAX_DIGITS = 9  # a coordinate beyond that is no position on any board
-_PROMPT = re.compile(r"\s*Out\s*\[\s*\d*\s*\]\s*:")  # the notebook's "Out[72]:" before its output
+_PROMPT = re.compile(r"\s*Out\s*\[\s*(?:\d+\s*)?\]\s*:")  # the notebook's "Out[72]:" before its output
 _TOKEN = re.compile(r"\s*(?:(?P<num>-?\d+)|(?P<sym>[\[\](),])|(?P<bad>\S))")
 _WORDS = {(dr, dc): DIRECTION_WORDS[name] for name, dr, dc in DIRECTIONS}
 

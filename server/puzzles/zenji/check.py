@@ -41,14 +41,16 @@ TIMES = {1: "once", 2: "twice", 3: "three times"}
 _WORD_TIMES = {"once": 1, "twice": 2, "thrice": 3}
 _NUMBER = r"(\d{1,9})"
 _NUMBERING = re.compile(r"\s*\d{1,9}\s*[.)]\s+")
+# Every pattern is matched against one stripped line, and none has two quantifiers that can take the
+# same characters next to each other: a long line of spaces must not make them backtrack for minutes.
 _WORDS = re.compile(
     r"turn\s*\(\s*" + _NUMBER + r"\s*,\s*" + _NUMBER + r"\s*\)\s*"
-    r"(once|twice|thrice|three\s+times|" + _NUMBER + r"\s+times?)(?:\s+clockwise)?\s*\.?\s*$",
+    r"(once|twice|thrice|three\s+times|" + _NUMBER + r"\s+times?)(?:\s+clockwise)?$",
     re.IGNORECASE,
 )
-_TRIPLE = re.compile(r"\(?\s*(-?\d{1,9})\s*[,\s]\s*(-?\d{1,9})\s*\)?\s*[,:\s]\s*(-?\d{1,9})\s*$")
-_HEADLINE = re.compile(r".*made the water flow")
-_WATER = re.compile(r"\s*water\s*:\s*(.*)$", re.IGNORECASE)
+_INTEGER = re.compile(r"-?\d{1,9}")
+_TRIPLE_SEPARATORS = str.maketrans("(),:", "    ")
+_WATER = re.compile(r"water\s*:(.*)$", re.IGNORECASE)
 _WATER_TILE = re.compile(r"\(\s*(-?\d{1,9})\s*,\s*(-?\d{1,9})\s*\)")
 
 Cell = tuple[int, int]
@@ -94,9 +96,10 @@ def _from_text(text: str) -> tuple[list[Turn], list[Cell] | None]:
         if found:
             water = _water_words(found.group(1), where)
             continue
-        if number == 1 and _HEADLINE.match(line):
+        if not turns and water is None and "made the water flow" in line:
             continue  # the CLI's first line: what made the water flow, and how fast
-        body = line[_NUMBERING.match(line).end():] if _NUMBERING.match(line) else line
+        numbering = _NUMBERING.match(line)
+        body = (line[numbering.end():] if numbering else line).rstrip(" .")
         words = _WORDS.match(body)
         if words:
             r, c = int(words.group(1)), int(words.group(2))
@@ -104,12 +107,13 @@ def _from_text(text: str) -> tuple[list[Turn], list[Cell] | None]:
             count = _WORD_TIMES.get(times, 3 if times.startswith("three") else None)
             turns.append((r, c, count if count is not None else int(words.group(4)), where))
         else:
-            triple = _TRIPLE.match(body)
-            if triple is None:
+            # ROW COL TURNS, with any of ( ) , : between them: "0 1 2", "(0, 1) 2", "0, 1: 2"
+            triple = body.translate(_TRIPLE_SEPARATORS).split()
+            if len(triple) != 3 or not all(_INTEGER.fullmatch(g) for g in triple):
                 raise PuzzleError(
                     f"expected a turn such as '0 1 2' (row, col, quarter turns) or 'turn (0, 1) twice "
                     f"clockwise', got {line[:40]!r}", where)
-            r, c, count = (int(g) for g in triple.groups())
+            r, c, count = (int(g) for g in triple)
             turns.append((r, c, _check_count(count, where), where))
         if len(turns) > MAX_ENTRIES:
             raise PuzzleError(f"more than {MAX_ENTRIES:,} turns", where)
@@ -128,7 +132,7 @@ def _check_count(count: Any, where: str) -> int:
 
 def _water_words(text: str, where: str) -> list[Cell]:
     """The CLI's ``(0, 0) → (0, 1) → …``."""
-    parts = re.split(r"\s*(?:→|->)\s*", text.strip())
+    parts = [part.strip() for part in re.split(r"→|->", text.strip())]
     cells: list[Cell] = []
     for index, part in enumerate(parts, start=1):
         tile = _WATER_TILE.fullmatch(part)
