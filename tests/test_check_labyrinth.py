@@ -132,6 +132,7 @@ def test_an_illegal_move_is_reported_at_its_number_with_the_rule(puzzle_6: Any, 
     assert not result.valid and result.cost is None and result.optimal is False
     assert result.first_illegal_move == number
     assert result.reason == reason
+    assert result.illegal is not None and len(result.illegal["from"]) == 2  # [row, col] the page marks
     assert len(result.path) == number  # the states before the illegal move
     assert result.replay["found"] is False and len(result.replay["moves"]) == number - 1
 
@@ -147,6 +148,7 @@ def test_json_walks_are_checked_step_by_step(puzzle_6: Any) -> None:
     result = check(puzzle_6, json.dumps(closed))
     assert result.first_illegal_move == 1
     assert result.reason == "move 1 steps from (4,1) to (3,1), but ┐ (1) at (4,1) is closed on the top"
+    assert result.illegal == {"from": [4, 1], "to": [3, 1]}
     elsewhere = check(puzzle_6, json.dumps([{"push": None, "walk": [[4, 1], [4, 0]]}]))
     assert elsewhere.reason == ("move 1's walk starts at (4,1), but the player is still below the board "
                                 "(under column 1)")

@@ -155,6 +155,9 @@ def test_an_illegal_move_is_reported_at_its_number_with_the_rule(maze: Any, answ
     assert len(result.path) == number  # the states walked before the illegal move
     assert result.replay["found"] is False and len(result.replay["path"]) == number
     assert result.to_json()["first_illegal_move"] == number
+    cells = json.loads(answer.replace("(", "[").replace(")", "]")) if "(" not in answer else None
+    if cells is not None:  # where the page marks the move: its cells as [row, col]
+        assert result.illegal == {"from": cells[number - 1], "to": cells[number]}
 
 
 def test_an_answer_that_stops_short_or_starts_elsewhere(maze: Any) -> None:

@@ -101,6 +101,7 @@ def test_turning_the_source_or_drain_is_illegal_at_its_number(board: Any) -> Non
     result = check(board, "0 1 1\n3 3 1\n1 2 3")
     assert not result.valid and result.first_illegal_move == 2 and result.cost is None
     assert result.reason == "turn 2 turns the drain (3, 3): the source and the drain are fixed"
+    assert result.illegal == {"from": [3, 3], "to": None}
     source = check(board, "0 0 2")
     assert source.reason == "turn 1 turns the source (0, 0): the source and the drain are fixed"
     assert check(board, SEED_TURNS + "\n0 0 0").valid  # no turn at all is no turn
@@ -128,6 +129,7 @@ def test_a_given_water_path_is_followed_step_by_step(board: Any) -> None:
     wrong = check(board, SEED_TURNS + "\nwater: (0, 0) → (0, 1) → (1, 1)")
     assert not wrong.valid
     assert wrong.reason == "water step 2, (0, 1) → (1, 1): (0, 1) has no outlet on its south side"
+    assert wrong.illegal == {"from": [0, 1], "to": [1, 1]}
     uphill = check(board, json.dumps({"moves": [], "path": [[0, 0], [0, 1], [0, 0]]}))
     assert not uphill.valid and "no inlet on its west side" in uphill.reason
     jump = check(board, SEED_TURNS + "\nwater: (0, 0) -> (0, 2)")

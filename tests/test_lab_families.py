@@ -242,3 +242,17 @@ def test_labyrinth_lab_stops_at_its_state_limit_and_says_so(puzzle_6: Any) -> No
     assert "stopped early" in verdict.summary() and "upper bound" in verdict.summary()
     assert space.h_star[0] == 3  # the start's 3 moves lie within the walk
     assert verdict.admissible  # the relaxed estimate stays under every h* found, bounds included
+
+
+def test_heat_maps_place_states_on_board_cells(step_seed: Any, zenji_seed: Any, puzzle_6: Any) -> None:
+    """Every state's ``cell`` in the lab is a board cell (row * cols + col), so ``judge``'s heat map
+    for rows * cols cells covers every judged state (the player off the board: -1)."""
+    for puzzle, rows, cols in ((step_seed, 8, 6), (zenji_seed, 4, 4), (puzzle_6, 5, 4)):
+        family = get_family(puzzle_family(puzzle))
+        space = family.lab_space(puzzle, family.run_options({}), 2_000)
+        rc = space.features["row"] * cols + space.features["col"]
+        on_board = (space.features["row"] >= 0) & (space.features["row"] < rows)
+        assert np.array_equal(space.cell[on_board], rc[on_board])
+        assert (space.cell[~on_board] == -1).all()
+        verdict = judge(space, compile_formula("dr + dc", family.feature_names), heat_cells=rows * cols)
+        assert verdict.heat is not None and verdict.heat["cells"] == rows * cols

@@ -288,7 +288,13 @@ def _code(text: str, where: str) -> int:
 
 # ---- the rules ------------------------------------------------------------------------------------
 class Illegal(Exception):
-    """A move breaks a rule: the words say which."""
+    """A move breaks a rule: the words say which; ``to``: the position a step failed to reach, from
+    ``source`` (None: from where the player stood before the move)."""
+
+    def __init__(self, message: str, to: int | None = None, source: int | None = None) -> None:
+        super().__init__(message)
+        self.to = to
+        self.source = source
 
 
 def replay(family: Any, puzzle: LabyrinthPuzzle, problem: LabyrinthProblem, moves: list[Move],
@@ -298,11 +304,14 @@ def replay(family: Any, puzzle: LabyrinthPuzzle, problem: LabyrinthProblem, move
     states = [state]
     why: str | None = None
     bad: int | None = None
+    illegal: dict[str, Any] | None = None  # where the page marks it: the player's place, the step's end
     for number, move in enumerate(moves, start=1):
         try:
             nxt = _play(problem, state, move, number)
         except Illegal as err:
             why, bad = str(err), number
+            source = state.player if err.source is None else err.source
+            illegal = {"from": problem.rc(source), "to": None if err.to is None else problem.rc(err.to)}
             break
         if not any(s == nxt for s, _ in problem.successors(state)):  # the search's rules, as a safety net
             why, bad = f"move {number} ({move.where}) is not a move the rules allow", number
@@ -319,7 +328,7 @@ def replay(family: Any, puzzle: LabyrinthPuzzle, problem: LabyrinthProblem, move
         out["path"] = path
         out["moves"] = problem.moves_of(states)
     if why is not None:
-        return CheckResult(False, None, len(moves), bad, why, path, replay=out)
+        return CheckResult(False, None, len(moves), bad, why, path, replay=out, illegal=illegal)
     return CheckResult(True, float(len(moves)), len(moves), None, None, path, replay=out)
 
 
@@ -458,7 +467,7 @@ def _walk(problem: LabyrinthProblem, board: bytes, player: int, move: Move, labe
                           f"{_place(problem, player)}")
         for a, b in pairwise(route):
             if b not in walker.neighbours(board, a):
-                raise Illegal(_step_rule(problem, board, a, b, label))
+                raise Illegal(_step_rule(problem, board, a, b, label), b, a)
         return route[-1]
     here = player
     for kind, data in move.pieces:
@@ -471,7 +480,7 @@ def _walk(problem: LabyrinthProblem, board: bytes, player: int, move: Move, labe
                               f"{p.start_col}")
             target = _position(problem, onto, label)
             if target not in walker.neighbours(board, OUTSIDE) or target != p.entry_cell:
-                raise Illegal(_step_rule(problem, board, OUTSIDE, target, label))
+                raise Illegal(_step_rule(problem, board, OUTSIDE, target, label), target, OUTSIDE)
             here = target
         elif kind == "walk":
             start, end = (_position(problem, rc, label) for rc in data)
@@ -483,7 +492,7 @@ def _walk(problem: LabyrinthProblem, board: bytes, player: int, move: Move, labe
                               "words goes between tiles (entering and leaving are said apart)")
             if end not in walker.reach(board, here):
                 raise Illegal(f"{label} walks from {_at(problem, start)} to {_at(problem, end)}, but no open "
-                              "way joins them on the board as it is then")
+                              "way joins them on the board as it is then", end, here)
             here = end
         else:
             if data != p.goal_col:
@@ -491,6 +500,6 @@ def _walk(problem: LabyrinthProblem, board: bytes, player: int, move: Move, labe
             if here < 0:
                 raise Illegal(f"{label} leaves the board, but the player is {_place(problem, here)}")
             if EXITED not in walker.neighbours(board, here):
-                raise Illegal(_step_rule(problem, board, here, EXITED, label))
+                raise Illegal(_step_rule(problem, board, here, EXITED, label), EXITED, here)
             here = EXITED
     return here

@@ -542,6 +542,12 @@ class LabyrinthSetProblem(_LabyrinthRules):
         return self._features([s.board for s in states], [s.places for s in states],
                               [positions(s.places)[0] for s in states])
 
+    def board_cell(self, state: SetState) -> int:
+        """The top-most cell the player could stand on (the place the features describe); -1 when
+        the player is still below the board or already out above it."""
+        first = self.walker.positions(state.places)[0]
+        return first if first >= 0 else -1
+
     def snapshot(self, state: SetState) -> dict[str, Any]:
         """The state as the page draws it: every place the player could stand."""
         places = [self.rc(x) for x in self.walker.positions(state.places)]

@@ -252,6 +252,7 @@ def walk(family: Any, maze: StepMaze, problem: StepProblem, cells: list[Cell], p
     states = [state]
     why: str | None = None
     bad: int | None = None
+    illegal: dict[str, Any] | None = None
     if phases and phases[0] not in (None, 0):
         why, bad = f"the first state has phase {phases[0]}, but the walk starts in phase 0", None
     for number in range(1, len(cells)):
@@ -273,6 +274,7 @@ def walk(family: Any, maze: StepMaze, problem: StepProblem, cells: list[Cell], p
                 states.append(state)
                 continue
         bad = number
+        illegal = {"from": list(a), "to": list(b)}  # where the page marks it
     reached = not why and problem.is_goal(state)
     if not why and not reached:
         goals = " or ".join(show(g) for g in maze.goals[:3]) + (" ..." if len(maze.goals) > 3 else "")
@@ -281,5 +283,5 @@ def walk(family: Any, maze: StepMaze, problem: StepProblem, cells: list[Cell], p
     replay = replay_json(family, maze, problem, states, cost, options, reached)
     path = [problem.state_to_json(s) for s in states]
     if why:
-        return CheckResult(False, None, moves, bad, why, path, replay=replay)
+        return CheckResult(False, None, moves, bad, why, path, replay=replay, illegal=illegal)
     return CheckResult(True, cost, moves, None, None, path, replay=replay)

@@ -132,6 +132,9 @@ class StepProblem(Problem):
             "phase": lengths[phase], "longest": np.full(packed.shape, float(k)),
         }
 
+    def board_cell(self, state: int) -> int:
+        return state // self.phases  # the lab's heat map: all phases of a cell on that cell
+
     def cell_of(self, state: int) -> int:
         return state  # the page decodes (cell, phase) itself: docs/PROTOCOL.md
 

@@ -210,15 +210,16 @@ def replay(family: Any, board: ZenjiBoard, problem: ZenjiProblem, turns: list[Tu
     total = 0
     why: str | None = None
     bad: int | None = None
+    illegal: dict[str, Any] | None = None  # where the page marks it: the tile turned, or a water step
     for number, (r, c, count, _where) in enumerate(turns, start=1):
         if not (0 <= r < board.rows and 0 <= c < cols):
             why = f"turn {number} names the tile {show((r, c))}, off the {board.rows} x {cols} board"
-            bad = number
+            bad, illegal = number, {"from": [r, c], "to": None}
             break
         if count and (r, c) in (board.source, board.drain):
             what = "source" if (r, c) == board.source else "drain"
             why = f"turn {number} turns the {what} {show((r, c))}: the source and the drain are fixed"
-            bad = number
+            bad, illegal = number, {"from": [r, c], "to": None}
             break
         rot[r * cols + c] += count
         total += count
@@ -229,6 +230,8 @@ def replay(family: Any, board: ZenjiBoard, problem: ZenjiProblem, turns: list[Tu
     if why is None:
         if water is not None:
             cells, why = _follow(board, problem, shapes, water)
+            if why is not None and len(cells) < len(water):
+                illegal = {"from": list(cells[-1]), "to": list(water[len(cells)])}
         else:
             cells, why = _find(board, problem, shapes)
         if why is None:
@@ -247,7 +250,7 @@ def replay(family: Any, board: ZenjiBoard, problem: ZenjiProblem, turns: list[Tu
     out["turned"] = [[list(shapes[r * cols + c]) for c in range(cols)] for r in range(board.rows)]
     path = [problem.state_to_json(s) for s in states]
     if why is not None:
-        return CheckResult(False, None, len(turns), bad, why, path, replay=out)
+        return CheckResult(False, None, len(turns), bad, why, path, replay=out, illegal=illegal)
     return CheckResult(True, float(total), len(turns), None, None, path, replay=out)
 
 

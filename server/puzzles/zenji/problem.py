@@ -204,6 +204,9 @@ class ZenjiProblem(Problem):
         }
 
     # ---- the page ------------------------------------------------------------------------------------
+    def board_cell(self, state: int) -> int:
+        return (state & ((1 << CELL_BITS) - 1)) >> 2  # the tile, whatever its turn and the tiles used
+
     def cell_of(self, state: int) -> int:
         return state & ((1 << CELL_BITS) - 1)  # cell * 4 + rot: docs/PROTOCOL.md
 
