@@ -8,8 +8,9 @@ their true cost-to-go ``h_star`` and the moves between them. ``judge`` evaluates
 * **admissible**: no judged state has h > h* (an "overestimate");
 * **consistent**: no move s -> s' with h(s) > cost(s, s') + h(s') (an "inconsistent move");
 * the counts, the worst overestimate and the worst move, h at the goal, states where the formula is
-  not a finite number (NaN or infinite: neither admissible nor consistent), dead ends (no goal
-  reachable: h* infinite, never an overestimate).
+  not a number (NaN: neither admissible nor consistent), dead ends (no goal reachable: h* infinite,
+  where any h, even infinite, is right). An infinite h is a value like any other: an overestimate
+  wherever a goal is reachable.
 
 The generic space (``explore``) walks ``Problem.successors`` from the start breadth-first, keeps every
 move, then runs uniform-cost search backwards from the goal states over the reversed moves: exact h*
@@ -222,12 +223,12 @@ class Verdict:
     worst: dict[str, Any] | None
     worst_move: dict[str, Any] | None
     h_at_goal: float | None
-    not_finite: int
+    not_a_number: int
     dead_ends: int
     complete: bool
     stopped: str | None
     seconds: float = 0.0
-    example_not_finite: Any = None
+    example_not_a_number: Any = None
     heat: dict[str, Any] | None = field(default=None, repr=False)
 
     def to_json(self) -> dict[str, Any]:
@@ -235,11 +236,11 @@ class Verdict:
             "formula": self.formula, "admissible": self.admissible, "consistent": self.consistent,
             "states": self.states, "overestimates": self.overestimates,
             "inconsistent_moves": self.inconsistent_moves, "worst": self.worst, "worst_move": self.worst_move,
-            "h_at_goal": self.h_at_goal, "not_finite": self.not_finite, "dead_ends": self.dead_ends,
+            "h_at_goal": self.h_at_goal, "not_a_number": self.not_a_number, "dead_ends": self.dead_ends,
             "complete": self.complete, "stopped": self.stopped, "seconds": round(self.seconds, 3),
         }
-        if self.example_not_finite is not None:
-            out["example_not_finite"] = self.example_not_finite
+        if self.example_not_a_number is not None:
+            out["example_not_a_number"] = self.example_not_a_number
         if self.heat is not None:
             out["heat"] = self.heat
         return out
@@ -261,11 +262,11 @@ class Verdict:
             lines.append(f"  {self.inconsistent_moves:,} moves break consistency; the worst: "
                          f"{m.get('from')} -> {m.get('to')} costs {_num(m.get('cost'))}, "
                          f"h falls from {_num(m.get('h_from'))} to {_num(m.get('h_to'))}")
-        if self.not_finite:
-            lines.append(f"  the formula is not a finite number at {self.not_finite:,} states "
-                         f"(e.g. {self.example_not_finite})")
-        lines.append(f"  h at the goal: {_num(self.h_at_goal)}; "
-                     f"dead ends (no way to a goal): {self.dead_ends:,}")
+        if self.not_a_number:
+            lines.append(f"  the formula is not a number at {self.not_a_number:,} states "
+                         f"(e.g. {self.example_not_a_number})")
+        dead = "dead ends (no way to a goal)" if self.complete else "no way to a goal found within the walk"
+        lines.append(f"  h at the goal: {_num(self.h_at_goal)}; {dead}: {self.dead_ends:,}")
         if not self.complete:
             lines.append("  h* of the states judged is the cheapest way out within the walked states: "
                          "an upper bound, so an overestimate near the limit may be false")
@@ -295,8 +296,8 @@ def judge(space: LabSpace, formula: Formula, heat_cells: int | None = None) -> V
     if h.shape != (space.count,):
         h = np.broadcast_to(h, (space.count,)).astype(np.float64)
     judged = space.judged
-    nan = judged & ~np.isfinite(h)
-    h_safe = np.where(np.isfinite(h), h, np.inf)  # NaN or infinite: no estimate at all, too high
+    nan = judged & np.isnan(h)
+    h_safe = np.where(np.isnan(h), np.inf, h)  # not a number: no estimate at all, too high
     h_star = space.h_star
     with np.errstate(invalid="ignore"):
         excess = np.where(np.isfinite(h_star), h_safe - h_star, -np.inf)
@@ -325,11 +326,11 @@ def judge(space: LabSpace, formula: Formula, heat_cells: int | None = None) -> V
         worst=worst,
         worst_move=worst_move,
         h_at_goal=_plain(float(goal_h.max())) if goal_h.size else None,
-        not_finite=int(np.count_nonzero(nan)),
+        not_a_number=int(np.count_nonzero(nan)),
         dead_ends=int(np.count_nonzero(judged & ~np.isfinite(h_star))),
         complete=space.complete,
         stopped=space.stopped,
-        example_not_finite=space.state_json(int(np.flatnonzero(nan)[0])) if nan.any() else None,
+        example_not_a_number=space.state_json(int(np.flatnonzero(nan)[0])) if nan.any() else None,
     )
     if heat_cells is not None:
         verdict.heat = heat_map(space, h_safe, over, moves, heat_cells)

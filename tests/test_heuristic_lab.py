@@ -107,8 +107,8 @@ def test_the_summary_and_the_json_keys(maze3: GridMaze) -> None:
 
 def test_a_formula_that_is_not_a_number_is_neither(maze3: GridMaze) -> None:
     result = verdict(maze3, "sqrt(dr - 5)")  # NaN wherever dr < 5
-    assert result.not_finite > 0 and not result.admissible and not result.consistent
-    assert result.example_not_finite is not None
+    assert result.not_a_number > 0 and not result.admissible and not result.consistent
+    assert result.example_not_a_number is not None
 
 
 # ---- the compiled grid space against the generic walk ----------------------------------------------

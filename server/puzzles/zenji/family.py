@@ -192,10 +192,12 @@ class ZenjiFamily(Family):
         assert isinstance(problem, ZenjiProblem)
         out = super().result_json(board, problem, result, options)
         out["flow"] = problem.flow
+        if not out["path"]:
+            return out
+        out.update(water_in_words(board, out["path"]))  # also a checked solution's legal part (no goal)
         if not result.found:
             return out
         turns, _entered = problem.split_cost(result.cost or 0)
-        out.update(water_in_words(board, out["path"]))
         out["cost"], out["tiles"] = turns, len(out["path"])
         return out
 
