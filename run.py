@@ -326,7 +326,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
             name, own = parse_run_spec(spec)
             family.check_algorithm(name)
             values = family.text_options({**shared, **own}, "run")
-            used = {k: v for k, v in values.items() if (k in own or k in shared) and v != ""}  # "": unused formula
+            # "": a formula that heuristic "yours" does not read here (``Family.formula``)
+            used = {k: v for k, v in values.items() if (k in own or k in shared) and v != ""}
             runs.append((name, used))
         if not runs:
             raise PuzzleError("name at least one algorithm", "--algorithms")
