@@ -63,7 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
         "each family's options are listed in a group of their own and only apply to that family.",
     )
     solve.add_argument("file", type=Path)
-    solve.add_argument("--algorithm", "-a", default="bfs", choices=list(ALGORITHMS))
+    solve.add_argument("--algorithm", "-a", default=None, choices=list(ALGORITHMS),
+                       help="default: the family's own (its best optimal method; grids: bfs)")
     solve.add_argument("--family", help=f"force the puzzle family: {', '.join(FAMILIES)} (default: detect)")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     solve.add_argument("--out", type=Path, help="write a picture of the solution (PNG)")
@@ -261,6 +262,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     warming: list[threading.Thread] = []
 
     def warm_up(family) -> None:
+        args.algorithm = args.algorithm or family.default_algorithm
         # A fast path's start-up (numba's import and cache load) overlaps the reading of the file.
         if args.engine == "auto":
             warming.append(threading.Thread(target=family.warm_up, args=(args.algorithm,), daemon=True))

@@ -94,6 +94,8 @@ class Family:
     # The heuristic lab's formula names, (name, meaning), in the order the page lists them; a family
     # with features offers the heuristic "yours" and the ``formula`` option (``Problem.features``).
     features: tuple[tuple[str, str], ...] = ()
+    # What `run.py solve` runs without --algorithm: the family's best optimal method ("": the first).
+    default_algorithm: str = ""
     options: tuple[Option, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -107,6 +109,8 @@ class Family:
         if using_w:
             shared.append(weight_option(using_w))
         self.options = (*shared, *self.own_options)
+        self.default_algorithm = self.default_algorithm or self.algorithms[0]
+        assert self.default_algorithm in self.algorithms, self.default_algorithm
 
     @property
     def feature_names(self) -> tuple[str, ...]:
@@ -187,7 +191,7 @@ class Family:
             "algorithms": list(self.algorithms), "heuristics": list(self.heuristics),
             "options": [option.to_json() for option in self.options], "animation": self.animates,
             "generators": [kind.to_json() for kind in self.generators], "formats": list(self.formats),
-            "editable": self.editable,
+            "editable": self.editable, "default_algorithm": self.default_algorithm,
             "features": [{"name": n, "meaning": m} for n, m in self.features],
             "checks_solutions": self.checks_solutions,
         }

@@ -62,6 +62,7 @@ class GridFamily(Family):
 
     def __init__(self) -> None:
         super().__init__(
+            default_algorithm="bfs",  # `run.py solve` without --algorithm
             name="grid",
             title="Grid maze",
             puzzle_type=GridMaze,

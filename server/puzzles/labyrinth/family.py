@@ -59,6 +59,7 @@ class LabyrinthFamily(Family):
 
     def __init__(self) -> None:
         super().__init__(
+            default_algorithm="astar",  # `run.py solve` without --algorithm
             name="labyrinth",
             title="Shifting-tile labyrinth",
             puzzle_type=LabyrinthPuzzle,

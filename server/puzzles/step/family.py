@@ -52,6 +52,7 @@ class StepFamily(Family):
 
     def __init__(self) -> None:
         super().__init__(
+            default_algorithm="astar",  # `run.py solve` without --algorithm
             name="step",
             title="Step-cycle maze",
             puzzle_type=StepMaze,

@@ -48,6 +48,7 @@ class ZenjiFamily(Family):
 
     def __init__(self) -> None:
         super().__init__(
+            default_algorithm="astar",  # `run.py solve` without --algorithm
             name="zenji",
             title="Zenji pipes",
             puzzle_type=ZenjiBoard,
