@@ -1,0 +1,183 @@
+"""The sliding-tile family's compiled fast path: IDA* (any n, four heuristics) over numba kernels.
+
+    solve_fast(tiles, goal, n, "idastar", "pdb", max_expanded=None, cancel=None, progress=None)
+
+Boards are relabelled by the goal: each tile gets the number of the cell it must reach, so the
+kernels always search towards "tile c on cell c" and one set of pattern databases serves any goal
+(``pdb.py``). IDA* the classic way: the children of a node are never the parent's move undone,
+their h is updated incrementally from the parent's (Manhattan and misplaced by the moved tile's
+term, linear conflict by the two lines it leaves and enters, pattern databases by the moved
+tile's term of its group's index), and they are tried in increasing h.
+
+Counting (as the project's searches count): ``expanded`` = nodes whose successors were generated
+(every iteration's, the root included); ``generated`` = successors produced, one a legal move
+other than the parent's move undone, whether or not the bound then prunes it (the root is not
+counted). Korf (1985) reported nodes *generated*.
+
+``astar`` is not compiled here (IDA* is the method of the 15-puzzle; the generic A* serves the
+8-puzzle): ``available(n, "astar", h)`` is false and the family falls back to its generic search.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from server.puzzles.sliding import pdb as pdb_module
+
+HEURISTICS = ("misplaced", "manhattan", "linear_conflict", "pdb")
+ALGORITHMS = ("idastar",)
+MOVE_LETTERS = "UDLR"  # where the blank goes
+CANCELLED = "cancelled"  # server.search.control.CANCELLED
+
+
+@dataclass(frozen=True)
+class FastResult:
+    found: bool
+    moves: str  # the blank's moves, "UDLR…"
+    cost: int | None
+    expanded: int
+    generated: int
+    # None, "cancelled" (or the cancel flag's reason), or "limit: more than N states expanded"
+    stopped: str | None
+
+
+def available(n: int, algorithm: str, heuristic: str) -> bool:
+    """Whether ``solve_fast`` handles this combination (else the family uses its generic search)."""
+    if algorithm not in ALGORITHMS or heuristic not in HEURISTICS or n not in (2, 3, 4, 5):
+        return False
+    if heuristic == "pdb":
+        return pdb_module.available(n)
+    return True
+
+
+def relabel(tiles: bytes, goal: bytes, n: int) -> tuple[np.ndarray, int]:
+    """(uint8 board whose tile on cell c is its goal cell, the blank ``BLANK``; the blank's goal cell)."""
+    from server.puzzles.sliding.sliding_kernels import BLANK
+
+    cells = n * n
+    if (
+        len(tiles) != cells
+        or len(goal) != cells
+        or sorted(tiles) != list(range(cells))
+        or sorted(goal) != list(range(cells))
+    ):
+        raise ValueError(f"a {n}x{n} board needs each of 0..{cells - 1} once, in the board and in the goal")
+    where = {tile: cell for cell, tile in enumerate(goal)}
+    board = np.array([BLANK if t == 0 else where[t] for t in tiles], np.uint8)
+    return board, where[0]
+
+
+def solvable(tiles: bytes, goal: bytes, n: int) -> bool:
+    """Whether ``goal`` can be reached: the permutation taking the board to the goal (blank
+    included) has the parity of the blank's Manhattan distance to its goal cell."""
+    cells = n * n
+    where = {tile: cell for cell, tile in enumerate(goal)}
+    perm = [where[t] for t in tiles]
+    seen = [False] * cells
+    transpositions = 0
+    for i in range(cells):
+        length = 0
+        j = i
+        while not seen[j]:
+            seen[j] = True
+            j = perm[j]
+            length += 1
+        if length:
+            transpositions += length - 1
+    b, g = tiles.index(0), goal.index(0)
+    distance = abs(b // n - g // n) + abs(b % n - g % n)
+    return transpositions % 2 == distance % 2
+
+
+def _limit_reason(max_expanded: int) -> str:
+    return f"limit: more than {max_expanded:,} states expanded"
+
+
+def solve_fast(
+    tiles: bytes,
+    goal: bytes,
+    n: int,
+    algorithm: str = "idastar",
+    heuristic: str = "pdb",
+    *,
+    max_expanded: int | None = None,
+    cancel: np.ndarray | None = None,
+    progress: np.ndarray | None = None,
+) -> FastResult:
+    """Solve optimally (the heuristics are admissible): the blank's moves and the cost.
+
+    ``cancel``: a uint8[1] array another thread may set (or a ``CancelFlag``, whose reason is then
+    reported); ``progress``: an int64[1] array receiving the nodes expanded so far. An unsolvable
+    board (wrong parity) is not searched: ``found`` false, no moves.
+    """
+    from server.puzzles.sliding import sliding_kernels as kern
+
+    if not available(n, algorithm, heuristic):
+        raise ValueError(f"no compiled {algorithm} with heuristic {heuristic!r} for {n}x{n} boards")
+    tiles, goal = bytes(tiles), bytes(goal)
+    board, blank_goal = relabel(tiles, goal, n)
+    if not solvable(tiles, goal, n):
+        return FastResult(False, "", None, 0, 0, None)
+    flag = cancel
+    cancel_array = getattr(cancel, "array", cancel)
+    if cancel_array is None:
+        cancel_array = np.zeros(1, np.uint8)
+    if progress is None:
+        progress = np.zeros(1, np.int64)
+    kind = HEURISTICS.index(heuristic)
+    md = kern.manhattan_table(np.int64(n))
+    if heuristic == "pdb":
+        db = pdb_module.database(n, blank_goal)
+        table, offsets, group, slot, powers = db.table, db.offsets, db.group, db.slot, db.powers
+    else:
+        table = np.zeros(1, np.uint8)
+        offsets = np.zeros(0, np.int64)
+        group = np.full(n * n, -1, np.int64)
+        slot = np.zeros(n * n, np.int64)
+        powers = np.ones(1, np.int64)
+    moves = np.zeros(kern.MAX_DEPTH + 1, np.int64)
+    limit = -1 if max_expanded is None else int(max_expanded)
+    outcome, cost, expanded, generated = kern.ida_star(
+        board, np.int64(n), np.int64(kind), md, table, offsets, group, slot, powers,
+        np.int64(limit), cancel_array, progress, moves,
+    )  # fmt: skip
+    progress[0] = expanded
+    stopped = None
+    if outcome == kern.CANCELLED:
+        stopped = getattr(flag, "reason", CANCELLED)
+    elif outcome == kern.LIMIT:
+        stopped = _limit_reason(limit)
+    if outcome != kern.FOUND:
+        return FastResult(False, "", None, int(expanded), int(generated), stopped)
+    text = "".join(MOVE_LETTERS[m] for m in moves[:cost])
+    return FastResult(True, text, int(cost), int(expanded), int(generated), None)
+
+
+def apply_moves(tiles: bytes, n: int, moves: str) -> bytes:
+    """The board after the blank's ``moves`` (raises ValueError on a move off the board)."""
+    board = bytearray(tiles)
+    blank = board.index(0)
+    step = {"U": -n, "D": n, "L": -1, "R": 1}
+    for m in moves:
+        r, c = divmod(blank, n)
+        if (
+            (m == "U" and r == 0)
+            or (m == "D" and r == n - 1)
+            or (m == "L" and c == 0)
+            or (m == "R" and c == n - 1)
+        ):
+            raise ValueError(f"move {m} takes the blank off the board")
+        nb = blank + step[m]
+        board[blank], board[nb] = board[nb], 0
+        blank = nb
+    return bytes(board)
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) the kernels with a tiny search of each heuristic."""
+    tiles = bytes([1, 2, 3, 4, 5, 6, 7, 0, 8])
+    goal = bytes([1, 2, 3, 4, 5, 6, 7, 8, 0])
+    for heuristic in ("misplaced", "manhattan", "linear_conflict"):
+        solve_fast(tiles, goal, 3, "idastar", heuristic)

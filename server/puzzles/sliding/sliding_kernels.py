@@ -1,0 +1,388 @@
+"""Numba kernels of the sliding-tile family: IDA* with incremental heuristics, the 8-puzzle's A*,
+and the pattern databases' build.
+
+Boards reach these kernels relabelled (``fast.py``): the tile at cell c is the number of the cell
+it must end on (its goal position) and the blank is ``BLANK``, so that the goal of every board is
+"label c on cell c" and one set of pattern databases serves any goal. Moves are named by where the
+blank goes: ``U`` (0), ``D`` (1), ``L`` (2), ``R`` (3); ``d ^ 1`` is the inverse of ``d``.
+
+Counting, as the project's generic searches count (``server/search/stats.py``): *expanded* = nodes
+whose successors were generated; *generated* = successors produced (one per legal move other than
+the one that would undo the parent's move, whether or not the bound then prunes it; the root is
+not counted). Korf (1985) reported "nodes generated" (his IDA* counts every node it creates,
+pruned or not, so his figures compare with ours of *generated*).
+
+All jitted code of the family lives in this one module (numba's cache is invalidated by changes to
+the file of a cached function only); the style is that of ``server/puzzles/grid/kernels.py``:
+``cache=True, nogil=True``, a uint8[1] cancel flag polled and an int64[1] progress counter written
+every ``CHECK_EVERY`` expansions, typed integers rather than literals.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+BLANK = 255  # the blank's label on a relabelled board
+MAX_DEPTH = 400  # the deepest IDA* path (Korf's 100 need at most 66 moves, the 24-puzzle ~150)
+
+# Heuristic codes.
+H_MISPLACED, H_MANHATTAN, H_LINEAR, H_PDB = 0, 1, 2, 3
+
+# Outcomes.
+NOT_FOUND, FOUND, CANCELLED, LIMIT = 0, 1, 2, 3
+
+CHECK_EVERY = 1 << 14  # expansions between looks at the cancel flag (well under a millisecond)
+
+
+@njit(cache=True, nogil=True)
+def neighbours(n):
+    """(n², 4) int64: the cell the blank reaches from each cell by U, D, L, R, or -1 off the board."""
+    cells = n * n
+    out = np.full((cells, 4), -1, np.int64)
+    for c in range(cells):
+        r, q = c // n, c % n
+        if r > 0:
+            out[c, 0] = c - n
+        if r < n - 1:
+            out[c, 1] = c + n
+        if q > 0:
+            out[c, 2] = c - 1
+        if q < n - 1:
+            out[c, 3] = c + 1
+    return out
+
+
+@njit(cache=True, nogil=True)
+def manhattan_table(n):
+    """(n², n²) int64: the Manhattan distance between two cells (label = goal cell)."""
+    cells = n * n
+    out = np.zeros((cells, cells), np.int64)
+    for a in range(cells):
+        for b in range(cells):
+            out[a, b] = abs(a // n - b // n) + abs(a % n - b % n)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _conflicts(board, n, line, row, scratch):
+    """2 × (tiles of ``line`` already in their goal line, minus the longest run of them in goal order):
+    the linear-conflict penalty of one row (``row`` true) or column, the admissible form (the fewest
+    tiles to take out of the line so that the others can pass each other no more)."""
+    seq = scratch[:8]
+    best = scratch[8:16]
+    m = 0
+    for i in range(n):
+        c = line * n + i if row else i * n + line
+        label = board[c]
+        if label == BLANK:
+            continue
+        if row and label // n == line:
+            seq[m] = label % n
+            m += 1
+        elif (not row) and label % n == line:
+            seq[m] = label // n
+            m += 1
+    if m < 2:
+        return 0
+    # Longest increasing subsequence of m <= 5 numbers, quadratic.
+    longest = 0
+    for i in range(m):
+        b = 1
+        for j in range(i):
+            if seq[j] < seq[i] and best[j] + 1 > b:
+                b = best[j] + 1
+        best[i] = b
+        if b > longest:
+            longest = b
+    return 2 * (m - longest)
+
+
+@njit(cache=True, nogil=True)
+def heuristic_of(board, n, kind, md, pdb, offsets, group, slot, powers, index):
+    """h of a relabelled board from scratch; for ``H_PDB`` also fills ``index`` (one entry a group)."""
+    cells = n * n
+    h = 0
+    if kind == H_PDB:
+        for g in range(index.shape[0]):
+            index[g] = 0
+        for c in range(cells):
+            label = board[c]
+            if label != BLANK and group[label] >= 0:
+                index[group[label]] += c * powers[slot[label]]
+        for g in range(index.shape[0]):
+            h += pdb[offsets[g] + index[g]]
+        return h
+    for c in range(cells):
+        label = board[c]
+        if label == BLANK:
+            continue
+        if kind == H_MISPLACED:
+            if label != c:
+                h += 1
+        else:
+            h += md[label, c]
+    if kind == H_LINEAR:
+        scratch = np.empty(16, np.int64)
+        for line in range(n):
+            h += _conflicts(board, n, line, True, scratch) + _conflicts(board, n, line, False, scratch)
+    return h
+
+
+@njit(cache=True, nogil=True)
+def ida_star(board_in, n, kind, md, pdb, offsets, group, slot, powers, max_expanded, cancel, progress, moves):
+    """IDA* from a relabelled board to the identity; returns (outcome, cost, expanded, generated).
+
+    ``moves`` (int64, at least MAX_DEPTH) receives the blank's moves 0..3 of the solution. Moves
+    are ordered: at each node the children (never the parent's move undone) are generated with
+    their h, updated incrementally (Manhattan and misplaced by the moved tile's delta, linear
+    conflict by the two lines the tile leaves and enters, pattern databases by the moved tile's
+    term of its group's index), and tried in increasing h (ties: U, D, L, R), so that a pruned
+    child ends the node's loop. ``max_expanded`` < 0: no limit.
+    """
+    cells = n * n
+    board = board_in.copy()
+    nbr = neighbours(n)
+    groups = offsets.shape[0]
+    index = np.zeros(max(groups, 1), np.int64)
+    blank = 0
+    for c in range(cells):
+        if board[c] == BLANK:
+            blank = c
+    h0 = heuristic_of(board, n, kind, md, pdb, offsets, group, slot, powers, index)
+    expanded = 0
+    generated = 0
+    if h0 == 0:
+        return FOUND, 0, 0, 0
+    # Per depth: the children's moves and h, sorted, and the next one to try.
+    child_move = np.empty((MAX_DEPTH + 1, 4), np.int64)
+    child_h = np.empty((MAX_DEPTH + 1, 4), np.int64)
+    child_count = np.zeros(MAX_DEPTH + 1, np.int64)
+    child_next = np.zeros(MAX_DEPTH + 1, np.int64)
+    path_h = np.zeros(MAX_DEPTH + 1, np.int64)
+    group_h = np.zeros(max(groups, 1), np.int64)
+    scratch = np.empty(16, np.int64)
+    bound = h0
+    while True:
+        if bound > MAX_DEPTH:
+            return NOT_FOUND, -1, expanded, generated
+        next_bound = 1 << 30
+        depth = 0
+        path_h[0] = h0
+        last = -1  # the move that led to the node at ``depth`` (-1 at the root)
+        fresh = True  # the node at ``depth`` still has to be expanded
+        while True:
+            if fresh:
+                fresh = False
+                expanded += 1
+                if expanded % CHECK_EVERY == 0:
+                    progress[0] = expanded
+                    if cancel[0] != 0:
+                        return CANCELLED, -1, expanded, generated
+                if max_expanded >= 0 and expanded > max_expanded:
+                    return LIMIT, -1, expanded, generated
+                h = path_h[depth]
+                if kind == H_PDB:
+                    for g in range(groups):
+                        group_h[g] = pdb[offsets[g] + index[g]]
+                count = 0
+                for d in range(4):
+                    nb = nbr[blank, d]
+                    if nb < 0 or (last >= 0 and d == (last ^ 1)):
+                        continue
+                    label = board[nb]  # the tile slides from nb into the blank's cell
+                    if kind == H_MANHATTAN:
+                        hc = h + md[label, blank] - md[label, nb]
+                    elif kind == H_MISPLACED:
+                        hc = h + (1 if label != blank else 0) - (1 if label != nb else 0)
+                    elif kind == H_LINEAR:
+                        row = d < 2  # a vertical move changes the tile's row
+                        la = nb // n if row else nb % n
+                        lb = blank // n if row else blank % n
+                        before = _conflicts(board, n, la, row, scratch)
+                        before += _conflicts(board, n, lb, row, scratch)
+                        board[blank] = label
+                        board[nb] = BLANK
+                        after = _conflicts(board, n, la, row, scratch)
+                        after += _conflicts(board, n, lb, row, scratch)
+                        board[nb] = label
+                        board[blank] = BLANK
+                        hc = h + md[label, blank] - md[label, nb] + after - before
+                    else:
+                        g = group[label]
+                        if g < 0:
+                            hc = h
+                        else:
+                            moved = index[g] + (blank - nb) * powers[slot[label]]
+                            hc = h - group_h[g] + pdb[offsets[g] + moved]
+                    # insertion by h, stable
+                    k = count
+                    while k > 0 and child_h[depth, k - 1] > hc:
+                        child_h[depth, k] = child_h[depth, k - 1]
+                        child_move[depth, k] = child_move[depth, k - 1]
+                        k -= 1
+                    child_h[depth, k] = hc
+                    child_move[depth, k] = d
+                    count += 1
+                generated += count
+                child_count[depth] = count
+                child_next[depth] = 0
+            i = child_next[depth]
+            if i < child_count[depth]:
+                hc = child_h[depth, i]
+                f = depth + 1 + hc
+                if f > bound:
+                    if f < next_bound:
+                        next_bound = f
+                    child_next[depth] = child_count[depth]  # the rest have h at least as large
+                    continue
+                child_next[depth] = i + 1
+                d = child_move[depth, i]
+                nb = nbr[blank, d]
+                label = board[nb]
+                board[blank] = label
+                board[nb] = BLANK
+                if kind == H_PDB and group[label] >= 0:
+                    index[group[label]] += (blank - nb) * powers[slot[label]]
+                moves[depth] = d
+                blank = nb
+                depth += 1
+                path_h[depth] = hc
+                last = d
+                if hc == 0:
+                    progress[0] = expanded
+                    return FOUND, depth, expanded, generated
+                if depth >= MAX_DEPTH:
+                    return NOT_FOUND, -1, expanded, generated
+                fresh = True
+                continue
+            # every child done: step back to the parent
+            if depth == 0:
+                break
+            depth -= 1
+            d = moves[depth]
+            back = nbr[blank, d ^ 1]  # where the blank came from
+            label = board[back]
+            board[blank] = label
+            board[back] = BLANK
+            if kind == H_PDB and group[label] >= 0:
+                index[group[label]] += (blank - back) * powers[slot[label]]
+            blank = back
+            last = moves[depth - 1] if depth > 0 else -1
+        if next_bound >= 1 << 30:
+            return NOT_FOUND, -1, expanded, generated
+        bound = next_bound
+
+
+# --- pattern databases ---------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def build_pattern_table(n, positions, cancel, progress):
+    """One pattern database: for each placement of the group's tiles (tile j's goal is
+    ``positions[j]``; the other tiles indistinguishable), the fewest moves *of the group's tiles*
+    that bring them home, wherever the blank ends (so that disjoint groups add up).
+
+    A 0-1 breadth-first search over (placement, blank cell), backwards from every goal placement
+    (the group home, the blank on any other cell): moving a group tile costs 1, the blank's moves
+    through the other cells cost 0. Level by level: first the 0-cost closure of a level (all its
+    states reached for free), only then its 1-cost moves, so a state is final when first reached.
+    The table is indexed sparsely, ``sum_j cell_j · n²^j`` (n²^k bytes: 16.8 MB for six tiles of
+    the 15-puzzle), so that a search updates the index by one tile's term; each entry is the
+    minimum over the blank's cell, a byte (255: unreachable placement, i.e. unused index).
+    Returns (table, states visited); an empty table if cancelled.
+    """
+    cells = n * n
+    k = positions.shape[0]
+    powers = np.empty(k, np.int64)
+    p = 1
+    for j in range(k):
+        powers[j] = p
+        p *= cells
+    size = p
+    table = np.full(size, 255, np.uint8)
+    seen = np.zeros(size, np.uint32)  # bit b: (placement, blank on b) reached
+    states = 1
+    for j in range(k):
+        states *= cells - j
+    states *= cells - k
+    queue = np.empty(states, np.int32)  # every state is queued exactly once: idx * cells + blank
+    nbr = neighbours(n)
+    at = np.full(cells, -1, np.int64)  # the group tile on each cell while a state is decoded
+    goal = 0
+    for j in range(k):
+        goal += positions[j] * powers[j]
+        at[positions[j]] = j
+    tail = 0
+    for b in range(cells):
+        if at[b] < 0:
+            seen[goal] |= np.uint32(1) << np.uint32(b)
+            queue[tail] = goal * cells + b
+            tail += 1
+    for j in range(k):
+        at[positions[j]] = -1
+    table[goal] = 0
+    start = 0
+    level = 0
+    work = 0
+    while start < tail:
+        # 1. the level's 0-cost closure: the blank wanders among the other tiles
+        i = start
+        while i < tail:
+            code = np.int64(queue[i])
+            idx = code // cells
+            b = code % cells
+            mask = np.int64(0)
+            rest = idx
+            for _ in range(k):
+                mask |= np.int64(1) << (rest % cells)
+                rest //= cells
+            for d in range(4):
+                nb = nbr[b, d]
+                if nb < 0 or (mask >> nb) & 1:
+                    continue
+                bit = np.uint32(1) << np.uint32(nb)
+                if seen[idx] & bit:
+                    continue
+                seen[idx] |= bit
+                queue[tail] = idx * cells + nb
+                tail += 1
+            i += 1
+        end = tail
+        # 2. its 1-cost moves: a group tile slides into the blank
+        for i in range(start, end):
+            code = np.int64(queue[i])
+            idx = code // cells
+            b = code % cells
+            rest = idx
+            for j in range(k):
+                at[rest % cells] = j
+                rest //= cells
+            for d in range(4):
+                nb = nbr[b, d]
+                if nb < 0:
+                    continue
+                j = at[nb]
+                if j < 0:
+                    continue
+                moved = idx + (b - nb) * powers[j]
+                bit = np.uint32(1) << np.uint32(nb)
+                if seen[moved] & bit:
+                    continue
+                seen[moved] |= bit
+                queue[tail] = moved * cells + nb
+                tail += 1
+                if table[moved] == 255:
+                    table[moved] = level + 1
+            rest = idx
+            for _ in range(k):
+                at[rest % cells] = -1
+                rest //= cells
+            work += 1
+            if work % CHECK_EVERY == 0:
+                progress[0] = tail
+                if cancel[0] != 0:
+                    return np.empty(0, np.uint8), tail
+        start = end
+        level += 1
+    return table, tail
