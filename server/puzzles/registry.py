@@ -77,10 +77,11 @@ def load_puzzle(
 def _register_built_in() -> None:
     from server.puzzles.grid import FAMILY as GRID
     from server.puzzles.labyrinth import FAMILY as LABYRINTH
+    from server.puzzles.sliding import FAMILY as SLIDING
     from server.puzzles.step import FAMILY as STEP
     from server.puzzles.zenji import FAMILY as ZENJI
 
-    for family in (GRID, LABYRINTH, STEP, ZENJI):
+    for family in (GRID, LABYRINTH, STEP, ZENJI, SLIDING):
         register(family)
 
 

@@ -1,0 +1,230 @@
+"""Checking a student's answer to a sliding-tile puzzle (issue 19's checker on issue 20's family).
+
+Notations, detected from the text (``check_sliding_solution``):
+
+* **moves of the blank**: letters ``U D L R`` (or words ``up down left right``), with or without spaces
+  or commas between them (``UULDR``, ``U, U, L``), ``#`` comments; the blank goes that way;
+* **moves of the tiles**: the same after a first word ``tiles:`` (or ``tile:``); the tile next to the
+  blank goes that way, so the blank goes the opposite way (``tiles: D`` is ``blank: U``). After
+  ``tiles:`` a number names the tile that slides (``tiles: 7 2 4``). ``blank:`` marks the default;
+* a **JSON list** of move letters (``["U", "L"]``) or of **boards** (each n² numbers, flat or as n rows),
+  starting with the puzzle's board;
+* the **JSON object printed by** ``run.py solve --json``: its ``path`` of boards.
+
+A move is illegal when the blank would leave the board, when a numbered tile is not next to the blank,
+or when a board is not one move from the one before; the first illegal move is named by its number
+with the rule, and ``illegal`` says where the blank was and where it would go (``[row, col]``; ``to``
+None when off the board). The cost is the number of moves, as ``solve --json`` counts it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from server.puzzles.checking import CheckResult, replay_json
+from server.puzzles.errors import PuzzleError, show_value
+from server.puzzles.jsonfile import read_json
+from server.puzzles.options import Values
+from server.puzzles.sliding.model import MOVES, OPPOSITE, SlidingBoard
+from server.puzzles.sliding.problem import SlidingProblem
+
+MAX_MOVES = 100_000  # far more than any optimal solution (the 24-puzzle's longest is ~200)
+WORDS = {"u": "U", "up": "U", "d": "D", "down": "D", "l": "L", "left": "L", "r": "R", "right": "R"}
+DIRECTION_WORDS = {"U": "up", "D": "down", "L": "left", "R": "right"}
+_MARKER = re.compile(r"\s*(tiles?|blank)\s*:?", re.IGNORECASE)
+_TOKEN = re.compile(r"[^\s,;]+")
+NOTATIONS = ("moves of the blank (U D L R), 'tiles:' then moves or numbers of the tiles, a JSON list of "
+             "boards or the output of run.py solve --json")
+
+# A move: ("blank", "U") — the blank's direction — or ("tile", 7) — the tile that slides; and where.
+Move = tuple[str, Any, str]
+
+
+def where(text: str, offset: int) -> str:
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return f"line {line}, column {column}"
+
+
+def check_sliding_solution(family: Any, board: SlidingBoard, text: str, options: Values) -> CheckResult:
+    """Replay the answer in ``text`` (any notation above); raises PuzzleError when the text is in no
+    notation, naming the line and column or the item at fault."""
+    problem = family.problem(board, options)
+    assert isinstance(problem, SlidingProblem)
+    body = text.removeprefix("\ufeff")
+    head = body.lstrip()
+    if not head:
+        raise PuzzleError(f"the solution is empty: expected {NOTATIONS}", "file")
+    if head[0] in "[{":
+        value = read_json(body)
+        if isinstance(value, dict):
+            return walk_boards(family, board, problem, _from_result(value, board), options)
+        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            moves = [_letter(v, f"item {i}") for i, v in enumerate(value)]
+            listed: list[Move] = [("blank", m, f"item {i}") for i, m in enumerate(moves)]
+            return walk_moves(family, board, problem, listed, options)
+        return walk_boards(family, board, problem, _boards(value, board.n, "item"), options)
+    return walk_moves(family, board, problem, read_moves(body), options)
+
+
+# ---- reading the notations ------------------------------------------------------------------------
+def _letter(token: str, at: str) -> str:
+    move = WORDS.get(token.lower())
+    if move is None:
+        raise PuzzleError(f"{token[:20]!r} is no move: expected U, D, L or R (up, down, left, right)", at)
+    return move
+
+
+def read_moves(text: str) -> list[Move]:
+    """The moves of the text notations, each as the blank's or a tile's, with where it was written."""
+    lines = [line.split("#", 1)[0] for line in text.split("\n")]
+    body = "\n".join(lines)
+    marker = _MARKER.match(body)
+    mode = "blank"
+    start = 0
+    if marker is not None and (marker.group(0).rstrip().endswith(":") or marker.end() == len(body)
+                               or body[marker.end()].isspace()):
+        mode = "blank" if marker.group(1).lower() == "blank" else "tile"
+        start = marker.end()
+    moves: list[Move] = []
+    for match in _TOKEN.finditer(body, start):
+        token, at = match.group(), where(text, match.start())
+        if token.isdigit() and token.isascii():
+            if mode != "tile":
+                raise PuzzleError(f"{token[:12]!r}: a number names a tile, after a first word 'tiles:'; the "
+                                  "blank's moves are U, D, L, R", at)
+            moves.append(("tile", int(token[:4]), at))
+        elif token.lower() in WORDS:
+            moves.append((mode, WORDS[token.lower()], at))
+        elif token.isalpha() and all(ch in "UDLRudlr" for ch in token):
+            for i, ch in enumerate(token):  # "UULDR": one move a letter
+                moves.append((mode, ch.upper(), where(text, match.start() + i)))
+        else:
+            raise PuzzleError(f"{token[:20]!r} is no move: expected U, D, L or R (or a tile's number after "
+                              "'tiles:')", at)
+        if len(moves) > MAX_MOVES:
+            raise PuzzleError(f"more than {MAX_MOVES:,} moves", at)
+    if not moves:
+        raise PuzzleError(f"no moves: expected {NOTATIONS}", "file")
+    return moves
+
+
+def _boards(value: Any, n: int, label: str) -> list[bytes]:
+    """A JSON list of boards, each n² numbers, flat or as n rows."""
+    if not isinstance(value, list) or not value:
+        raise PuzzleError(f"expected a list of boards (each {n * n} numbers) or of moves, got "
+                          f"{show_value(value)}", "file")
+    if len(value) > MAX_MOVES:
+        raise PuzzleError(f"{len(value):,} boards is more than {MAX_MOVES:,}", "file")
+    boards = []
+    for i, item in enumerate(value):
+        flat = item
+        if isinstance(item, list) and len(item) == n and all(isinstance(row, list) for row in item):
+            flat = [x for row in item for x in row]
+        ok = isinstance(flat, list) and len(flat) == n * n and all(
+            isinstance(x, int) and not isinstance(x, bool) and 0 <= x < n * n for x in flat)
+        if not ok or len(set(flat)) != n * n:
+            raise PuzzleError(f"expected a board of {n} x {n}: the numbers 0 to {n * n - 1} once each, got "
+                              f"{show_value(item)}", f"{label} {i}")
+        boards.append(bytes(flat))
+    return boards
+
+
+def _from_result(value: dict[str, Any], board: SlidingBoard) -> list[bytes]:
+    """``run.py solve --json``'s object: its ``path`` of boards."""
+    if value.get("family", "sliding") != "sliding":
+        raise PuzzleError(f"a solution of a {show_value(value['family'])} puzzle, not of a sliding-tile "
+                          "puzzle", "field 'family'")
+    if "path" not in value:
+        raise PuzzleError("expected a 'path' field (as `run.py solve --json` prints)", "file")
+    if value.get("found") is False:
+        raise PuzzleError("this search found no solution", "field 'found'")
+    return _boards(value["path"], board.n, "path item")
+
+
+# ---- the rules ------------------------------------------------------------------------------------
+def _place(cell: int, n: int) -> list[int]:
+    return list(divmod(cell, n))
+
+
+def walk_moves(family: Any, board: SlidingBoard, problem: SlidingProblem, moves: list[Move],
+               options: Values) -> CheckResult:
+    """Follow the moves from the board; the first that breaks a rule is named."""
+    n = board.n
+    table = [dict(row) for row in problem.moves]
+    state = bytearray(board.tiles)
+    states = [bytes(state)]
+    why: str | None = None
+    bad: int | None = None
+    illegal: dict[str, Any] | None = None
+    for number, (mode, what, _at) in enumerate(moves, start=1):
+        blank = state.index(0)
+        br, bc = divmod(blank, n)
+        if mode == "tile" and isinstance(what, int):
+            cell = next((c for c, t in enumerate(state) if t == what), None)
+            if cell is None or what == 0:
+                why = f"move {number}: there is no tile {what} on a {n} x {n} board (tiles 1 to {n * n - 1})"
+            elif cell not in table[blank].values():
+                r, c = divmod(cell, n)
+                why = (f"move {number}: tile {what} at (row {r}, col {c}) is not next to the blank at "
+                       f"(row {br}, col {bc}); only a tile above, below, left or right of the blank slides")
+                illegal = {"from": [br, bc], "to": [r, c]}
+            if why:
+                bad = number
+                break
+        else:
+            # A tile goes one way, the blank the other.
+            direction = what if mode == "blank" else OPPOSITE[what]
+            cell = table[blank].get(direction)
+            if cell is None:
+                said = (f"the blank moves {DIRECTION_WORDS[direction]}" if mode == "blank" else
+                        f"a tile slides {DIRECTION_WORDS[what]} into the blank, so the blank moves "
+                        f"{DIRECTION_WORDS[direction]}")
+                why = (f"move {number} ({what}): {said}, but it is at (row {br}, col {bc}) and would leave "
+                       f"the {n} x {n} board")
+                bad = number
+                step = next((dr, dc) for name, dr, dc in MOVES if name == direction)
+                illegal = {"from": [br, bc], "to": None, "off_board": [br + step[0], bc + step[1]]}
+                break
+        state[blank], state[cell] = state[cell], 0
+        states.append(bytes(state))
+    return _verdict(family, board, problem, states, len(moves), why, bad, illegal, options)
+
+
+def walk_boards(family: Any, board: SlidingBoard, problem: SlidingProblem, boards: list[bytes],
+                options: Values) -> CheckResult:
+    """Follow a list of boards: the first must be the puzzle's, each next one a single move away."""
+    moves = len(boards) - 1
+    if boards[0] != board.tiles:
+        return CheckResult(False, None, moves, None, f"the answer starts with the board {list(boards[0])}, "
+                           f"not with the puzzle's {list(board.tiles)}")
+    states = [boards[0]]
+    why: str | None = None
+    bad: int | None = None
+    illegal: dict[str, Any] | None = None
+    for number in range(1, len(boards)):
+        a, b = boards[number - 1], boards[number]
+        if problem.move_between(a, b) is None:
+            why = (f"move {number}: board {number} is not one move from board {number - 1}; a move slides "
+                   "one tile next to the blank into it")
+            bad = number
+            illegal = {"from": _place(a.index(0), board.n), "to": _place(b.index(0), board.n)}
+            break
+        states.append(b)
+    return _verdict(family, board, problem, states, moves, why, bad, illegal, options)
+
+
+def _verdict(family: Any, board: SlidingBoard, problem: SlidingProblem, states: list[bytes], moves: int,
+             why: str | None, bad: int | None, illegal: dict[str, Any] | None,
+             options: Values) -> CheckResult:
+    reached = not why and problem.is_goal(states[-1])
+    if not why and not reached:
+        off = sum(1 for a, b in zip(states[-1], board.goal, strict=True) if a and a != b)
+        why = f"the moves end on a board that is not the goal: {off} tile{'s' * (off != 1)} not in place"
+    cost = float(len(states) - 1)
+    replay = replay_json(family, board, problem, states, cost, options, reached)
+    path = [problem.state_to_json(s) for s in states]
+    if why:
+        return CheckResult(False, None, moves, bad, why, path, replay=replay, illegal=illegal)
+    return CheckResult(True, cost, moves, None, None, path, replay=replay)

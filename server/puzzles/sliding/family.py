@@ -1,0 +1,334 @@
+"""The sliding-tile family (issue 20; docs/SLIDING.md): the 8-, 15- and 24-puzzle, read from text or JSON,
+searched by the generic algorithms or, without a trace, by the compiled fast path (``fast.py``), with
+the moves in words."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+from collections.abc import Generator
+from typing import Any
+
+from server.puzzles.errors import PuzzleError
+from server.puzzles.family import (
+    Family,
+    LoadLimits,
+    Recorder,
+    RunControl,
+    Solved,
+    describe_verdict,
+    require_text,
+    search_options,
+    stem,
+)
+from server.puzzles.making import Generated, GeneratorKind, size_options
+from server.puzzles.options import YOURS, Option, Values
+from server.puzzles.sliding.model import TILE_WORDS, SlidingBoard, default_goal
+from server.puzzles.sliding.parse import (
+    MAX_FILE_BYTES,
+    board_to_json,
+    board_to_text,
+    parse_sliding_json,
+    parse_sliding_text,
+    sniff_text,
+)
+from server.puzzles.sliding.problem import FEATURES, SlidingProblem, heuristics_for
+from server.search.algorithms.iterative import _bounded, idastar, iddfs
+from server.search.events import Event
+from server.search.problem import Problem
+from server.search.registry import Algorithm, get_algorithm
+from server.search.runner import run_algorithm
+from server.search.stats import SearchResult
+
+SNIFF_BYTES = 4096
+GENERIC_MAX_EXPANDED = 2_000_000  # Config.max_expanded_generic's default: see ``solve``
+GENERIC_MAX_STORED = 500_000  # Config.max_stored_generic's default
+FAST_ALGORITHMS = ("idastar", "astar")
+
+GOAL_OPTION = Option(
+    "goal", "choice", "Goal", "where the blank ends", default="blank-last",
+    choices=(("blank-last", "1 … n²−1, then the blank"),
+             ("blank-first", "the blank, then 1 … n²−1 (Korf's)")),
+)
+GENERATORS = (
+    GeneratorKind(
+        "random", "Random board", "uniformly random among the boards that can reach the goal",
+        (*size_options((3, 3, 5), (3, 3, 5), "tiles"), GOAL_OPTION), board="n x n (rows = columns)",
+    ),
+    GeneratorKind(
+        "depth", "Board at a given depth",
+        "a board that many moves from the goal: exactly, for the 8-puzzle (chosen among all boards at that "
+        "distance); for larger boards a random walk, measured by IDA*",
+        (*size_options((3, 3, 5), (3, 3, 5), "tiles"), GOAL_OPTION,
+         Option("depth", "int", "Moves from the goal", "the optimal solution's length", default=20, min=0,
+                max=120)),
+        board="n x n (rows = columns)",
+    ),
+)
+
+
+def _fast_module() -> Any:
+    """``server/puzzles/sliding/fast.py`` (the compiled fast path) when it is importable, else None."""
+    try:
+        from server.puzzles.sliding import fast
+    except ImportError:
+        return None
+    return fast
+
+
+class SlidingFamily(Family):
+    """The 8-, 15- and 24-puzzle."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            name="sliding",
+            title="Sliding-tile puzzle",
+            puzzle_type=SlidingBoard,
+            extensions=(".txt", ".json"),
+            expects="a sliding-tile board: 9, 16 or 25 numbers (0 the blank) on one line or in rows, an "
+            "optional 'goal:' line, '#' comments; or JSON with 'tiles' (and 'goal')",
+            algorithms=("bfs", "dfs", "dijkstra", "greedy", "astar", "idastar", "iddfs", "bidirectional"),
+            default_algorithm="idastar",
+            heuristics=heuristics_for(4),  # pdb only where pdb.py is there; the problem says per board
+            features=FEATURES,
+            own_options=(
+                Option("max_depth", "int", "Max moves",
+                       "dfs/idastar/iddfs: plans of at most this many moves (unset: no bound; dfs then walks "
+                       "the whole space within the run's limits)", optional=True, min=0, max=1_000,
+                       algorithms=("dfs", "idastar", "iddfs")),
+            ),
+            # The fast path serves runs without a trace (CLI, API, the checker's optimum): they get
+            # the compiled limits; a generic run of this family clamps them back (``solve``).
+            compiled=_fast_module() is not None,
+            path_noun="boards",
+            generators=GENERATORS,
+            formats=("txt", "json"),
+        )
+
+    # ---- files -----------------------------------------------------------------------------------
+    def sniff(self, filename: str, data: bytes) -> float:
+        if len(data) > MAX_FILE_BYTES:
+            return 0.0
+        try:
+            text = data[:SNIFF_BYTES].decode("utf-8").removeprefix("\ufeff")
+        except UnicodeDecodeError:
+            return 0.0
+        head = text.lstrip()
+        if head.startswith("{"):
+            try:
+                value = json.loads(text)
+            except (ValueError, RecursionError):
+                return 0.0
+            if isinstance(value, dict) and value.get("family") == "sliding":
+                return 0.99  # above the labyrinth's 0.95 for any object with a 'tiles' key
+            return 0.0
+        return sniff_text(text)
+
+    def load(self, data: bytes, filename: str, options: Values, limits: LoadLimits) -> SlidingBoard:
+        if len(data) > MAX_FILE_BYTES:
+            raise PuzzleError(f"{len(data):,} bytes is too large for a sliding-tile board (at most "
+                              f"{MAX_FILE_BYTES:,})", "file")
+        text = require_text(data)
+        if text.lstrip("\ufeff \r\n\t").startswith("{"):
+            board = parse_sliding_json(text, stem(filename))
+        else:
+            board = parse_sliding_text(text, stem(filename))
+        if board.cells > limits.max_cells:
+            raise PuzzleError(f"{board.cells} cells is over the limit of {limits.max_cells:,}", "file")
+        return board
+
+    # ---- the page --------------------------------------------------------------------------------
+    def info(self, board: SlidingBoard) -> dict[str, Any]:
+        return {
+            "name": board.name,
+            "n": board.n,
+            "width": board.n,
+            "height": board.n,
+            "tiles": list(board.tiles),
+            "goal": list(board.goal),
+            "heuristics": list(heuristics_for(board.n)),
+            "notes": list(board.notes),
+        }
+
+    def size(self, board: SlidingBoard) -> tuple[int, int]:
+        return board.n, board.n
+
+    def trace_estimate(self, board: SlidingBoard) -> int:
+        # States are boards: a recorded search holds up to millions of records and a snapshot per
+        # expanded state (capped); the reservation is corrected once the search is done.
+        return (16 if board.n == 3 else 32) * 1024 * 1024
+
+    # ---- solving ---------------------------------------------------------------------------------
+    def problem(self, board: SlidingBoard, options: Values) -> Problem:
+        return SlidingProblem(board)
+
+    def algorithm(self, name: str, options: Values) -> Algorithm:
+        """The registry's algorithm, bounded by ``max_depth`` for dfs, idastar and iddfs."""
+        algorithm = get_algorithm(name)
+        depth = options.get("max_depth")
+        if depth is None or name not in ("dfs", "idastar", "iddfs"):
+            return algorithm
+        if name == "idastar":
+            bound = float(depth)
+            return dataclasses.replace(
+                algorithm, run=lambda p, o: idastar(p, o.resolved_heuristic(p), o.weight, max_cost=bound))
+        if name == "iddfs":
+            return dataclasses.replace(algorithm, run=lambda p, o: iddfs(p, max_depth=depth))
+        return dataclasses.replace(algorithm, run=lambda p, o: depth_limited_dfs(p, depth))
+
+    def solve(self, board: SlidingBoard, algorithm: str, options: Values, control: RunControl) -> Solved:
+        """The compiled fast path when it can serve the run (no trace, its algorithm and heuristic, weight
+        1, no depth bound, the engine not forced to "generic"); else the generic engine."""
+        problem = self.run_problem(board, options)
+        heuristic = options.get("heuristic") or "manhattan"
+        if heuristic not in problem.heuristics and heuristic != YOURS:
+            raise PuzzleError(f"the heuristic {heuristic!r} is not offered for a {board.n} x {board.n} "
+                              f"board; choose one of: {', '.join(problem.heuristics)}", "option 'heuristic'")
+        fast = _fast_module()
+        if (fast is not None and not control.record_trace and control.engine != "generic"
+                and algorithm in FAST_ALGORITHMS and heuristic != YOURS and options.get("weight", 1.0) == 1.0
+                and options.get("max_depth") is None and fast.available(board.n, algorithm, heuristic)):
+            return self._solve_fast(fast, board, problem, algorithm, heuristic, options, control)
+        if self.compiled:  # the limits were the compiled ones: a Python search needs the generic ones
+            control = dataclasses.replace(
+                control, max_expanded=min(control.max_expanded or GENERIC_MAX_EXPANDED, GENERIC_MAX_EXPANDED),
+                max_stored=control.max_stored or GENERIC_MAX_STORED)
+        search = search_options(problem, options)
+        recorder = Recorder(problem, control.record_trace)
+        result = run_algorithm(problem, self.algorithm(algorithm, options), search, control.limits(),
+                               recorder.on_event, control.cancel)
+        out = self.result_json(board, problem, result, options)
+        out["engine"] = "generic"
+        return recorder.solved(out, result, board)
+
+    def _solve_fast(self, fast: Any, board: SlidingBoard, problem: Problem, algorithm: str, heuristic: str,
+                    options: Values, control: RunControl) -> Solved:
+        import time
+
+        started = time.perf_counter()
+        found = fast.solve_fast(board.tiles, board.goal, board.n, algorithm, heuristic,
+                                max_expanded=control.max_expanded, cancel=control.cancel.array,
+                                progress=control.progress)
+        seconds = time.perf_counter() - started
+        path = apply_moves(board, found.moves) if found.found else []
+        stopped = found.stopped
+        if stopped and control.cancel.is_set():
+            stopped = control.cancel.reason  # the kernel saw the flag: say why it was set
+        cost = float(found.cost) if found.found else None
+        frontier = int(getattr(found, "max_frontier", len(path)))  # IDA*'s frontier: the current path
+        result = SearchResult(algorithm, bool(found.found), cost, path, int(found.expanded),
+                              int(found.generated), frontier, seconds, True, stopped)
+        out = self.result_json(board, problem, result, {**options, "heuristic": heuristic})
+        out["engine"] = "compiled"
+        return Solved(out, None, result, None, board)
+
+    def result_json(self, board: SlidingBoard, problem: Problem, result: SearchResult,
+                    options: Values) -> dict[str, Any]:
+        out = super().result_json(board, problem, result, options)
+        out["n"] = board.n
+        out["goal"] = list(board.goal)
+        out["moves"] = moves_in_words(out["path"], board.n)
+        return out
+
+    def summary_lines(self, filename: str, result: dict[str, Any]) -> list[str]:
+        if not result["found"]:
+            return super().summary_lines(filename, result)
+        engine = result.get("engine", "generic")
+        lines = [
+            f"{filename}: {result['algorithm']} solved the {result['n'] ** 2 - 1}-puzzle in {result['cost']} "
+            f"moves ({describe_verdict(result)}); expanded {result['expanded']:,} boards, generated "
+            f"{result['generated']:,}, max frontier {result['max_frontier']:,}; search "
+            f"{result['seconds']:.3f} s ({engine})",
+            "  the blank moves: " + (" ".join(m["blank"] for m in result["moves"]) or "none: already solved"),
+        ]
+        if result["moves"]:
+            lines.append("  tiles slid: " + " ".join(str(m["tile"]) for m in result["moves"]))
+        return lines
+
+    def warm_up(self, algorithm: str) -> None:
+        fast = _fast_module()
+        if fast is not None and algorithm in FAST_ALGORITHMS:
+            fast.warm_up()
+
+    # ---- the teacher's lab -------------------------------------------------------------------------
+    def check_solution(self, board: SlidingBoard, text: str, options: Values) -> Any:
+        """Moves of the blank or of the tiles, a JSON list of boards, or ``solve --json``
+        (``server/puzzles/sliding/check.py``)."""
+        from server.puzzles.sliding.check import check_sliding_solution
+
+        return check_sliding_solution(self, board, text, options)
+
+    # ---- making and editing ------------------------------------------------------------------------
+    def generate(self, kind: str, values: Values, steps: bool = False) -> Generated:
+        from server.puzzles.sliding.generate import board_at_depth, random_board
+
+        self.generator(kind)
+        rows, cols, seed = values["rows"], values["cols"], values["seed"]
+        if rows != cols:
+            raise PuzzleError(f"a sliding-tile board is square: {rows} rows and {cols} columns",
+                              "option 'cols'")
+        n = rows
+        goal = bytes(range(n * n)) if values.get("goal") == "blank-first" else default_goal(n)
+        puzzle_name = f"{n * n - 1}-puzzle"
+        if kind == "random":
+            board = random_board(n, seed, goal)
+            return Generated(board, f"a random {puzzle_name} (seed {seed}), uniform among the solvable "
+                             "boards")
+        try:
+            board, how_far = board_at_depth(n, values["depth"], seed, goal)
+        except ValueError as err:
+            raise PuzzleError(str(err), "option 'depth'") from None
+        return Generated(board, f"a {puzzle_name} {how_far} (seed {seed})")
+
+    def save(self, board: SlidingBoard, fmt: str | None = None) -> bytes:
+        fmt = self.check_format(fmt, board)
+        if fmt == "json":
+            return (json.dumps(board_to_json(board)) + "\n").encode()
+        return board_to_text(board).encode()
+
+    def edit(self, board: SlidingBoard, edits: list[dict[str, Any]]) -> SlidingBoard:
+        from server.puzzles.sliding.edit import edit_sliding
+
+        return edit_sliding(board, edits)
+
+
+def depth_limited_dfs(problem: Problem, limit: int) -> Generator[Event, None, tuple[list[Any] | None, float]]:
+    """Depth-first search to at most ``limit`` moves: one pass of iterative deepening's bounded search
+    (the same events; boards already reached no deeper are skipped)."""
+    def depth(_state: Any, _g: float, steps: int) -> float:
+        return float(steps)
+
+    found, cost, _refused = yield from _bounded(problem, problem.initial_states()[0], float(limit), depth, {})
+    return found, cost
+
+
+def apply_moves(board: SlidingBoard, moves: str) -> list[bytes]:
+    """The boards from ``board.tiles`` through the blank's ``moves`` (a string of U, D, L, R)."""
+    from server.puzzles.sliding.problem import neighbours
+
+    table = [dict(row) for row in neighbours(board.n)]
+    state = bytearray(board.tiles)
+    blank = state.index(0)
+    path = [bytes(state)]
+    for move in moves:
+        cell = table[blank][move]  # the fast path's moves are legal: a KeyError here is its bug
+        state[blank], state[cell] = state[cell], 0
+        blank = cell
+        path.append(bytes(state))
+    return path
+
+
+def moves_in_words(path: list[list[int]], n: int) -> list[dict[str, Any]]:
+    """Each move of a path of boards: the blank's direction, the tile that slid, and in words."""
+    moves = []
+    for a, b in itertools.pairwise(path):
+        blank, to = a.index(0), b.index(0)
+        step = to - blank
+        name = {-n: "U", n: "D", -1: "L", 1: "R"}[step]
+        tile = a[to]
+        moves.append({"blank": name, "tile": tile, "text": f"slide {tile} {TILE_WORDS[name]}"})
+    return moves
+
+
+FAMILY = SlidingFamily()

@@ -1,0 +1,262 @@
+"""Sliding-tile files (``../shared/PUZZLES.md`` §5, docs/SLIDING.md), errors naming what and where.
+
+Text: n² numbers, 0 the blank, on one line (Korf's format) or in n rows of n, separated by spaces, tabs
+or commas; ``#`` starts a comment to the end of its line; an optional ``goal:`` marker, after which the
+goal follows in the same form (on the marker's line or on the next lines); without it the goal is
+1 .. n²-1 then the blank. n is 3, 4 or 5, read from the count.
+
+JSON: ``{"family": "sliding", "n": 3, "tiles": [9 ints], "goal": [9 ints], "name": "..."}``; ``tiles``
+and ``goal`` flat or as n rows; every field but ``tiles`` optional.
+
+A board the goal cannot be reached from is refused here, by parity (``model.unsolvable_reason``), in
+one line, before anything searches it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from server.puzzles.errors import PuzzleError, show_value
+from server.puzzles.jsonfile import read_json
+from server.puzzles.sliding.model import SIZES, SlidingBoard, default_goal, rows_text, unsolvable_reason
+
+MAX_FILE_BYTES = 100_000  # a 5 x 5 board is ~75 bytes: the rest could only be comments
+MAX_NUMBERS = 25  # numbers in one board: more is refused before any more are read
+COUNTS = {n * n: n for n in SIZES}
+COUNTS_TEXT = "9, 16 or 25 numbers (a 3 x 3, 4 x 4 or 5 x 5 board)"
+_GOAL = re.compile(r"goal\s*:", re.IGNORECASE)
+_TOKEN = re.compile(r"[^\s,]+")
+
+
+@dataclass(frozen=True)
+class Number:
+    """One number of a text file and where it was."""
+
+    value: int
+    line: int  # 1-based
+    column: int  # 1-based
+
+    @property
+    def where(self) -> str:
+        return f"line {self.line}, column {self.column}"
+
+
+@dataclass
+class Section:
+    """The numbers of the board or of the goal, by line."""
+
+    what: str  # "the board" or "the goal"
+    lines: list[list[Number]]
+    where: str  # where it begins, for errors about the whole section
+
+    @property
+    def numbers(self) -> list[Number]:
+        return [number for line in self.lines for number in line]
+
+
+def _strip_comment(line: str) -> str:
+    return line.split("#", 1)[0]
+
+
+def read_sections(text: str) -> tuple[Section, Section | None]:
+    """The board's numbers and the goal's (None when the file has no ``goal:``); raises PuzzleError for a
+    token that is no number, naming its line and column, or for too many numbers."""
+    board = Section("the board", [], "line 1")
+    goal: Section | None = None
+    current = board
+    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
+        line = _strip_comment(raw)
+        offset = 0
+        marker = _GOAL.search(line)
+        if marker is not None:
+            if goal is not None:
+                raise PuzzleError("a second 'goal:' (a file has one goal)", f"line {number}, column "
+                                  f"{marker.start() + 1}")
+            before = line[: marker.start()]
+            if before.strip():
+                _numbers(before, number, 0, current)  # a board on the marker's line: read it first
+            goal = current = Section("the goal", [], f"line {number}")
+            line, offset = line[marker.end() :], marker.end()
+        _numbers(line, number, offset, current)
+    return board, goal
+
+
+def _numbers(text: str, line: int, offset: int, section: Section) -> None:
+    found: list[Number] = []
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        where = f"line {line}, column {offset + match.start() + 1}"
+        if not token.isdigit() or not token.isascii():
+            raise PuzzleError(f"{token[:20]!r} is not a tile number (whole numbers from 0, the blank, up to "
+                              "24, separated by spaces or commas; '#' starts a comment)", where)
+        if len(section.numbers) + len(found) >= MAX_NUMBERS:
+            raise PuzzleError(f"more than {MAX_NUMBERS} numbers in {section.what}: expected {COUNTS_TEXT}",
+                              where)
+        if len(token) > 3:  # no board holds such a number (and int() of megabytes of digits is slow)
+            raise PuzzleError(f"{token[:12]} is out of range: tile numbers go from 0 (the blank) to 24 at "
+                              "most", where)
+        found.append(Number(int(token), line, offset + match.start() + 1))
+    if found:
+        section.lines.append(found)
+
+
+def _size(section: Section, n: int | None) -> int:
+    """n from the count of numbers (and, for the goal, the board's n); checks the layout of rows."""
+    numbers = section.numbers
+    count = len(numbers)
+    if n is not None and count != n * n:
+        raise PuzzleError(f"{section.what} has {count} numbers, and the board's {n} x {n} needs {n * n}",
+                          section.where)
+    if n is None:
+        if count not in COUNTS:
+            if count == 0:
+                raise PuzzleError(f"no numbers: expected {COUNTS_TEXT}, 0 the blank", "file")
+            raise PuzzleError(f"{section.what} has {count} number{'s' * (count != 1)}: expected "
+                              f"{COUNTS_TEXT}", section.where)
+        n = COUNTS[count]
+    if len(section.lines) > 1:  # rows: n of n each (one line of n² is Korf's format)
+        for line in section.lines:
+            if len(line) != n:
+                raise PuzzleError(f"a row of {len(line)} number{'s' * (len(line) != 1)} in {section.what}: "
+                                  f"a {n} x {n} board's rows have {n} each (or write all {n * n} on one "
+                                  "line)", f"line {line[0].line}")
+    return n
+
+
+def _tiles(values: list[int], n: int, what: str, where_of: Any) -> bytes:
+    """Checks that ``values`` hold 0 .. n²-1 once each; ``where_of(i)`` names item i."""
+    last = n * n - 1
+    seen: dict[int, int] = {}
+    for i, value in enumerate(values):
+        if not 0 <= value <= last:
+            raise PuzzleError(f"{value} is out of range in {what}: a {n} x {n} board holds 0 (the blank) to "
+                              f"{last}", where_of(i))
+        if value in seen:
+            raise PuzzleError(f"{value} appears twice in {what} (also at {where_of(seen[value])}): each "
+                              f"number 0 to {last} once", where_of(i))
+        seen[value] = i
+    return bytes(values)  # n² distinct numbers in 0..n²-1: none is missing
+
+
+def _check_solvable(tiles: bytes, goal: bytes, n: int) -> None:
+    reason = unsolvable_reason(tiles, goal, n)
+    if reason:
+        raise PuzzleError(reason, "board")
+
+
+def parse_sliding_text(text: str, name: str) -> SlidingBoard:
+    """The text form (module docstring)."""
+    board, goal = read_sections(text)
+    n = _size(board, None)
+    numbers = board.numbers
+    tiles = _tiles([x.value for x in numbers], n, "the board", lambda i: numbers[i].where)
+    goal_tiles = default_goal(n)
+    if goal is not None:
+        _size(goal, n)
+        given = goal.numbers
+        goal_tiles = _tiles([x.value for x in given], n, "the goal", lambda i: given[i].where)
+    _check_solvable(tiles, goal_tiles, n)
+    layout = "one line" if len(board.lines) == 1 else f"{n} rows"
+    return SlidingBoard(n, tiles, goal_tiles, name, _notes(n, goal_tiles, f"text, {layout}"), "text")
+
+
+def parse_sliding_json(text: str, name: str) -> SlidingBoard:
+    """The project's JSON (module docstring)."""
+    data = read_json(text)
+    if not isinstance(data, dict):
+        raise PuzzleError(f"expected an object with 'tiles', got {type(data).__name__}", "file")
+    family = data.get("family", "sliding")
+    if family != "sliding":
+        raise PuzzleError(f"expected \"sliding\", got {show_value(family)}", "field 'family'")
+    if "tiles" not in data:
+        raise PuzzleError("expected the board's numbers, row by row, 0 the blank", "field 'tiles'")
+    given_n = data.get("n")
+    if given_n is not None and (isinstance(given_n, bool) or given_n not in SIZES):
+        raise PuzzleError(f"expected 3, 4 or 5, got {show_value(given_n)}", "field 'n'")
+    values = _json_numbers(data["tiles"], "tiles", given_n)
+    n = COUNTS[len(values)]
+    if given_n is not None and given_n != n:
+        raise PuzzleError(f"{len(values)} numbers make a {n} x {n} board, and 'n' says {given_n}",
+                          "field 'tiles'")
+    tiles = _tiles(values, n, "the board", lambda i: f"field 'tiles', item {i}")
+    goal = default_goal(n)
+    if data.get("goal") is not None:
+        goal_values = _json_numbers(data["goal"], "goal", n)
+        if len(goal_values) != n * n:
+            raise PuzzleError(f"the goal has {len(goal_values)} numbers, and the board's {n} x {n} needs "
+                              f"{n * n}", "field 'goal'")
+        goal = _tiles(goal_values, n, "the goal", lambda i: f"field 'goal', item {i}")
+    given = data.get("name")
+    if given is not None and not isinstance(given, str):
+        raise PuzzleError(f"expected text, got {show_value(given)}", "field 'name'")
+    _check_solvable(tiles, goal, n)
+    return SlidingBoard(n, tiles, goal, (given or name)[:80], _notes(n, goal, "JSON"), "json")
+
+
+def _json_numbers(value: Any, key: str, n: int | None) -> list[int]:
+    """A flat list of whole numbers, or a list of rows of them."""
+    where = f"field '{key}'"
+    if not isinstance(value, list) or not value:
+        raise PuzzleError(f"expected a list of numbers, got {show_value(value)}", where)
+    if all(isinstance(row, list) for row in value):  # rows
+        flat = []
+        for r, row in enumerate(value):
+            if len(row) != len(value):
+                raise PuzzleError(f"a row of {len(row)} numbers in a board of {len(value)} rows: rows are "
+                                  "as long as the board is high", f"{where}, row {r}")
+            flat.extend(row)
+        value = flat
+    if len(value) not in COUNTS:
+        raise PuzzleError(f"{len(value)} numbers: expected {COUNTS_TEXT}", where)
+    for i, item in enumerate(value):
+        if isinstance(item, bool) or not isinstance(item, int):
+            raise PuzzleError(f"expected a whole number, got {show_value(item)}", f"{where}, item {i}")
+        if not -1 < item < 1000:
+            last = (n or COUNTS[len(value)]) ** 2 - 1
+            raise PuzzleError(f"{show_value(item)} is out of range: 0 (the blank) to {last}",
+                              f"{where}, item {i}")
+    return list(value)
+
+
+def _notes(n: int, goal: bytes, source: str) -> tuple[str, ...]:
+    if goal == default_goal(n):
+        where = f"goal: 1 … {n * n - 1}, then the blank"
+    elif goal == bytes(range(n * n)):
+        where = f"goal: the blank first, then 1 … {n * n - 1} (Korf's)"
+    else:
+        where = "goal: its own arrangement"
+    return (f"read as {source}", where)
+
+
+def board_to_text(board: SlidingBoard) -> str:
+    """The text form: n rows, and the goal's rows after 'goal:' when it is not the default."""
+    lines = rows_text(board.tiles, board.n)
+    if board.goal != default_goal(board.n):
+        lines += ["goal:", *rows_text(board.goal, board.n)]
+    return "\n".join(lines) + "\n"
+
+
+def board_to_json(board: SlidingBoard) -> dict[str, Any]:
+    return {"family": "sliding", "name": board.name, "n": board.n, "tiles": list(board.tiles),
+            "goal": list(board.goal)}
+
+
+def sniff_text(text: str) -> float:
+    """How sure the text is a sliding-tile board: sure for 9/16/25 distinct numbers (with or without a
+    goal); fairly sure for a 'goal:' file of numbers; a little for a near-count of numbers alone."""
+    try:
+        board, goal = read_sections(text)
+    except PuzzleError:
+        return 0.0
+    values = [x.value for x in board.numbers]
+    if not values:
+        return 0.0
+    if len(values) in COUNTS and len(set(values)) == len(values):
+        return 0.96
+    if goal is not None and goal.numbers:
+        return 0.9
+    if 8 <= len(values) <= MAX_NUMBERS and len(board.lines) in (1, round(len(values) ** 0.5)):
+        return 0.45  # numbers alone, in a board's shape: the parser names what is wrong
+    return 0.0
