@@ -129,7 +129,10 @@ def solve_fast(
     kind = HEURISTICS.index(heuristic)
     md = kern.manhattan_table(np.int64(n))
     if heuristic == "pdb":
-        db = pdb_module.database(n, blank_goal)
+        try:
+            db = pdb_module.database(n, blank_goal, cancel=cancel_array)
+        except InterruptedError:  # the tables were being built when the flag was set
+            return FastResult(False, "", None, 0, 0, getattr(flag, "reason", CANCELLED))
         table, offsets, group, slot, powers = db.table, db.offsets, db.group, db.slot, db.powers
     else:
         table = np.zeros(1, np.uint8)
@@ -176,8 +179,12 @@ def apply_moves(tiles: bytes, n: int, moves: str) -> bytes:
 
 
 def warm_up() -> None:
-    """Compile (or load from numba's cache) the kernels with a tiny search of each heuristic."""
+    """Compile (or load from numba's cache) the IDA* kernel with a tiny search, and load the
+    15-puzzle's pattern databases for the two usual goals when they are on disk (never builds:
+    a first build takes about a minute, see docs/BENCHMARKS.md)."""
     tiles = bytes([1, 2, 3, 4, 5, 6, 7, 0, 8])
     goal = bytes([1, 2, 3, 4, 5, 6, 7, 8, 0])
-    for heuristic in ("misplaced", "manhattan", "linear_conflict"):
-        solve_fast(tiles, goal, 3, "idastar", heuristic)
+    solve_fast(tiles, goal, 3, "idastar", "manhattan")
+    for blank_goal in (0, 15):
+        if pdb_module.cached(4, blank_goal):
+            pdb_module.database(4, blank_goal)

@@ -32,6 +32,7 @@ import os
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -133,9 +134,11 @@ _lock = threading.Lock()
 _tables: dict[tuple[int, tuple[int, ...], str], tuple[np.ndarray, dict]] = {}
 
 
-def load_table(n: int, group: tuple[int, ...], directory: Path | None = None) -> tuple[np.ndarray, dict]:
+def load_table(
+    n: int, group: tuple[int, ...], directory: Path | None = None, cancel: np.ndarray | None = None
+) -> tuple[np.ndarray, dict]:
     """One table and its note ({entries, bytes, build_seconds, file, built_now}): from memory, else
-    from the disk cache, else built and cached."""
+    from the disk cache, else built (``cancel`` set: InterruptedError) and cached."""
     directory = pdb_dir() if directory is None else Path(directory)
     key = (n, tuple(group), str(directory))
     with _lock:
@@ -154,7 +157,7 @@ def load_table(n: int, group: tuple[int, ...], directory: Path | None = None) ->
                 note = {}
             note["built_now"] = False
         if table is None or table.shape[0] != entries:
-            table, seconds = build_table(n, group)
+            table, seconds = build_table(n, group, cancel)
             _write_atomic(path, table.tobytes())
             note = {"build_seconds": round(seconds, 3), "abstract_states": states, "version": VERSION}
             _write_atomic(note_path, json.dumps(note).encode())
@@ -194,8 +197,22 @@ class PatternDatabase:
 _databases: dict[tuple[int, int, str], PatternDatabase] = {}
 
 
-def database(n: int, blank_goal: int, directory: Path | None = None) -> PatternDatabase:
-    """The additive tables for n × n boards whose goal has the blank on ``blank_goal`` (cached)."""
+def cached(n: int, blank_goal: int, directory: Path | None = None) -> bool:
+    """Whether every table of that split is in memory or on disk (so ``database`` builds nothing)."""
+    directory = pdb_dir() if directory is None else Path(directory)
+    if (n, blank_goal, str(directory)) in _databases:
+        return True
+    return all(
+        _file(n, g, directory).is_file() and _file(n, g, directory).stat().st_size == _sizes(n, len(g))[0]
+        for g in groups_for(n, blank_goal)
+    )
+
+
+def database(
+    n: int, blank_goal: int, directory: Path | None = None, cancel: np.ndarray | None = None
+) -> PatternDatabase:
+    """The additive tables for n × n boards whose goal has the blank on ``blank_goal`` (cached in
+    memory; from disk or built on first use: ``cancel``, a uint8[1] flag, stops a build)."""
     directory = pdb_dir() if directory is None else Path(directory)
     key = (n, blank_goal, str(directory))
     found = _databases.get(key)
@@ -203,7 +220,7 @@ def database(n: int, blank_goal: int, directory: Path | None = None) -> PatternD
         return found
     groups = groups_for(n, blank_goal)
     cells = n * n
-    loaded = [load_table(n, g, directory) for g in groups]
+    loaded = [load_table(n, g, directory, cancel) for g in groups]
     offsets = np.zeros(len(groups), np.int64)
     at = 0
     for i, (t, _) in enumerate(loaded):
@@ -228,6 +245,29 @@ def database(n: int, blank_goal: int, directory: Path | None = None) -> PatternD
     )
     _databases[key] = db
     return db
+
+
+def heuristic(goal: bytes, n: int) -> Callable[[bytes], int]:
+    """The additive pattern-database heuristic towards ``goal`` as a Python function of a board's
+    bytes (for the generic searches; the fast path reads the tables in its kernel)."""
+    goal = bytes(goal)
+    db = database(n, goal.index(0))
+    cells = n * n
+    table = db.table.tolist()
+    # per group: its table's offset and, slot by slot, the tile whose goal is that cell
+    plan = [(int(db.offsets[g]), [goal[c] for c in cells_of]) for g, cells_of in enumerate(db.groups)]
+    powers = [cells**j for j in range(len(db.powers))]
+
+    def h(state: bytes) -> int:
+        where = [0] * cells
+        for cell, tile in enumerate(state):
+            where[tile] = cell
+        total = 0
+        for offset, tiles in plan:
+            total += table[offset + sum(where[t] * p for t, p in zip(tiles, powers, strict=False))]
+        return total
+
+    return h
 
 
 def stats(n: int = 4, blank_goal: int = 0, directory: Path | None = None) -> dict:
