@@ -18,7 +18,7 @@ export function slidingEditor(view) {
     title: "Edit the board: slide tiles by clicking, set the goal",
     opAt: (event) => {
       const board = view.board;
-      if (!board || !view.info) return null;
+      if (!board || !view.info || view.showBoardForEditing()) return null;
       const cell = view.renderer.cellAt(event.clientX, event.clientY);
       if (cell < 0) return null;
       const n = board.n;
@@ -48,6 +48,8 @@ export function slidingEditor(view) {
     type: "button", testid: "sliding-goal-standard", text: "Goal = 1 2 3 … blank",
     title: "The usual goal: the tiles in order, the blank last", on: { click: () => view.board && setGoal(defaultGoal(view.board.n)) },
   });
+  // Editing on: the canvas shows the puzzle's board (the one a click slides on).
+  editor.toggle.addEventListener("click", () => editor.on && view.showBoardForEditing());
   editor.panel.append(el("div", { class: "option-row editor-row sliding-goal-row" }, here, standard));
   return editor;
 }

@@ -416,5 +416,7 @@ export class SlidingRenderer extends CanvasRenderer {
     data.spaceStates = scene.space?.space ? String(scene.space.space.size) : "";
     data.spaceCurrent = scene.space && scene.space.current >= 0 ? String(scene.space.current) : "";
     data.spacePath = scene.space?.path ? String(scene.space.path.length) : "";
+    const space = scene.space?.space;
+    data.startDistance = space && scene.space.start >= 0 ? String(space.dist[scene.space.start]) : "";
   }
 }

@@ -87,7 +87,8 @@ export class SlidingView extends SolutionView {
   leave() {
     super.leave();
     this.run = null;
-    this.spaceToken++; // a state space still being computed is dropped
+    this.spaceToken++; // a state space still being computed is dropped (computed again on entering)
+    if (!this.space) this.spaceGoal = null;
     this.shell.setHover("");
   }
 
@@ -232,7 +233,7 @@ export class SlidingView extends SolutionView {
 
   runStarted(runId, { algorithm, options = {}, instant = false } = {}) {
     const heuristic = options.heuristic || this.info?.heuristics?.[0] || "manhattan";
-    this.run = { id: runId, algorithm: algorithm || null, options, heuristic, weight: options.weight ?? 1 };
+    this.run = { id: runId, algorithm: algorithm || null, options, heuristic, weight: options.weight ?? 1, instant };
     this.mode = "search";
     this.search.clearRun(this.ranked);
     this.pendingResult = null;
@@ -376,12 +377,11 @@ export class SlidingView extends SolutionView {
     const h = tiles ? this.hOf(tiles) : null;
     const known = PAGE_HEURISTICS.includes(name);
     const figures = [{ key: "g", label: "g", value: g, def: "moves so far, state expanded" }];
-    figures.push({
-      key: "h", label: "h", value: h,
-      def: known ? `estimated moves to go (${H_NAMES[name] || name})` : `${name}: computed by the server, not shown here`,
-    });
     if (USES_H.has(this.run.algorithm)) {
       figures.push({
+        key: "h", label: "h", value: h,
+        def: known ? `estimated moves to go (${H_NAMES[name] || name})` : `${name}: computed by the server, not shown here`,
+      }, {
         key: "f", label: "f", value: this.fOf(g, h),
         def: this.run.algorithm === "greedy" ? "its priority: f = h" : `its priority: f = g + ${number(this.run.weight)}·h`,
       });
@@ -418,14 +418,31 @@ export class SlidingView extends SolutionView {
     set(startH, solution && this.board ? this.hOf(this.board.tiles) : null);
   }
 
-  /** The first time a run's trace ends the solution plays by itself; later, the solved board. */
+  /**
+   * The first time a run's trace ends the solution plays by itself; later, the solved board. A
+   * re-solve after an edit (playing by hand) keeps the board as it is, its solution listed.
+   */
   replayEntered(fromUser) {
-    if (!fromUser && !this.autoPlayed) {
+    if (!fromUser && this.run?.instant) this.replay.show(0);
+    else if (!fromUser && !this.autoPlayed) {
       this.autoPlayed = true;
       this.replay.show(0);
       this.replay.play();
     } else if (!fromUser) this.replay.show(this.replay.count);
     else super.replayEntered(fromUser);
+  }
+
+  /**
+   * The editor acts on the puzzle's board: when the canvas shows another (a search state, the
+   * solution's end), the trace and the replay pause and the board is shown first; true then.
+   */
+  showBoardForEditing() {
+    if (!this.board || sameBoard(this.drawnTiles, this.board.tiles)) return false;
+    if (this.player.playing) this.player.pause();
+    this.replay.stop();
+    this.renderer.finishAnimation();
+    this.showIdle();
+    return true;
   }
 
   /** The replay shows the board after `step` moves (sliding in when `slide`). */

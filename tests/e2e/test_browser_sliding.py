@@ -1,0 +1,227 @@
+"""Sliding-tile puzzles (issue 20) in a real headless Chromium: the 8-puzzle of AIMA figure 3.28 solved
+by A* (Manhattan) with its whole state space drawn beside the board and lit as the search expands it,
+the solution replayed with the tiles sliding; h1 against h2 in the comparison view (each panel lights
+its own state space, h1 more of it); a 15-puzzle solved by IDA*; a tile slid by a click and taken back
+by Undo. The page's answers are checked against the CLI's (``run.py solve --json``). Screenshots go to
+/tmp/shots20/ and test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+from tests.e2e.pages import (
+    ARTIFACTS,
+    BROWSER_TEST,
+    CANVAS,
+    at_end,
+    canvas_data,
+    next_frame,
+    puzzle_id,
+    solve_json,
+    status_is,
+    text,
+    upload,
+)
+
+pytestmark = BROWSER_TEST
+
+SHOTS = Path("/tmp/shots20")
+PANEL = "[data-testid=compare-panel]"
+# AIMA figure 3.28: 26 moves to the blank-first goal.
+AIMA = "7 2 4\n5 0 6\n8 3 1\ngoal: 0 1 2 3 4 5 6 7 8\n"
+# Pixels of the state space's lit colours (sliding_renderer.js: orange → dark orange).
+LIT_PIXELS = """c => {
+  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  let n = 0;
+  for (let i = 0; i < d.length; i += 4) {
+    const [r, g, b] = [d[i], d[i + 1], d[i + 2]];
+    if (r > 170 && b < 40 && g > 60 && g < 170) n++;
+  }
+  return n;
+}"""
+
+
+def shot(page, name: str) -> None:
+    """Save the page as /tmp/shots20/<name>.png (and a copy under test-artifacts/)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    ARTIFACTS.mkdir(exist_ok=True)
+    next_frame(page)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+    shutil.copy(SHOTS / f"{name}.png", ARTIFACTS / f"sliding-{name}.png")
+
+
+def board_file(tmp_path: Path, name: str, content: str) -> Path:
+    path = tmp_path / f"{name}.txt"
+    path.write_text(content)
+    return path
+
+
+def wait_space(page, selector: str = CANVAS) -> None:
+    """Until the canvas draws the 8-puzzle's 181,440 states."""
+    page.wait_for_function(
+        "s => [...document.querySelectorAll(s)].every(c => c.dataset.spaceStates === '181440')", arg=selector,
+        timeout=30_000,
+    )
+
+
+def run(page, algorithm: str, heuristic: str | None = None) -> None:
+    if heuristic:
+        page.select_option("[data-testid=option-heuristic]", heuristic)
+    page.select_option("[data-testid=algorithm]", algorithm)
+    page.fill("[data-testid=speed]", "1000")  # the trace at max speed
+    page.locator("[data-testid=speed]").dispatch_event("change")
+    page.click("[data-testid=run]")
+    at_end(page)
+
+
+def test_8puzzle_astar_lights_its_state_space_and_replays_sliding(page, tmp_path):
+    path = board_file(tmp_path, "aima-3-28", AIMA)
+    upload(page, path)
+    data = canvas_data(page)
+    assert data["n"] == "3" and data["board"] == "7,2,4,5,0,6,8,3,1"
+    wait_space(page)
+    assert canvas_data(page)["spaceLit"] == "0"
+
+    run(page, "astar", "manhattan")
+    oracle = solve_json(path, "--algorithm", "astar", "--heuristic", "manhattan")
+    assert oracle["cost"] == 26
+    page.locator("[data-testid=solution-moves]").wait_for(state="visible")
+    assert text(page, "solution-moves") == "26"
+    assert text(page, "optimal-moves") == "26"  # the start's distance in the page's state space
+    assert page.locator("[data-testid=move]").count() == 26
+    assert page.locator("[data-testid=move]").first.text_content().startswith("Slide ")
+    data = canvas_data(page)
+    lit = int(data["spaceLit"])
+    assert 26 < lit <= oracle["expanded"] < 181440
+    assert data["spacePath"] == "27"
+    assert page.eval_on_selector(CANVAS, LIT_PIXELS) > 50  # the lit states are drawn
+
+    # The solution plays by itself: tiles slide, the board walks to the goal.
+    page.wait_for_function("() => document.querySelector('[data-testid=canvas]').dataset.phase === 'slide'")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=replay-position]').textContent.startsWith('5 /')",
+        timeout=30_000,
+    )
+    shot(page, "8puzzle-astar-manhattan")
+    page.click("[data-testid=replay-play]")  # pause, then walk by hand
+    page.click("[data-testid=replay-next]")
+    page.wait_for_function("() => document.querySelector('[data-testid=canvas]').dataset.phase === ''")
+    page.locator("[data-testid=move]").last.click()
+    next_frame(page)
+    assert canvas_data(page)["board"] == "0,1,2,3,4,5,6,7,8"
+
+    # The playhead's figures: g, h and the real distance h* of the state being expanded.
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    next_frame(page)
+    # At the first expansion the start itself: g 0, h its Manhattan distance, h* its 26 moves.
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=figure-hstar]')?.textContent === '26'"
+    )
+    assert text(page, "figure-g") == "0"
+    assert text(page, "figure-h") == "18"
+
+
+def test_compare_h1_and_h2_each_light_their_own_state_space(page, tmp_path):
+    page.set_viewport_size({"width": 1600, "height": 1000})
+    path = board_file(tmp_path, "aima-3-28", AIMA)
+    upload(page, path)
+    page.click("[data-testid=compare]")
+    page.locator("[data-testid=compare-view]").wait_for(state="visible")
+    panels = page.locator(PANEL)
+    while panels.count() > 2:
+        panels.last.locator("[data-testid=compare-remove]").click()
+    while panels.count() < 2:
+        page.click("[data-testid=compare-add]")
+    for i, heuristic in enumerate(("misplaced", "manhattan")):
+        panels.nth(i).locator("[data-testid=panel-algorithm]").select_option("astar")
+        panels.nth(i).locator("[data-testid=panel-option-heuristic]").select_option(heuristic)
+    wait_space(page, "[data-testid=panel-canvas]")
+    page.click("[data-testid=run]")
+    status_is(page, "done")
+    page.keyboard.press("End")
+    page.locator("[data-testid=compare-table]").wait_for(state="visible")
+    next_frame(page)
+    lit = page.eval_on_selector_all(
+        "[data-testid=panel-canvas]", "cs => cs.map(c => Number(c.dataset.spaceLit))"
+    )
+    h1, h2 = lit
+    assert h1 > h2 > 26, lit
+    drawn = page.eval_on_selector_all(
+        "[data-testid=panel-canvas]", f"cs => cs.map({LIT_PIXELS})"
+    )
+    assert drawn[0] > drawn[1] > 0, drawn
+    shot(page, "8puzzle-compare-h1-h2")
+
+
+def easy_15(seed: int = 20, walk: int = 40) -> str:
+    """A 15-puzzle a random walk of the blank away from the goal (no step straight back)."""
+    rng = random.Random(seed)
+    tiles = [*range(1, 16), 0]
+    blank, last = 15, None
+    for _ in range(walk):
+        r, c = divmod(blank, 4)
+        options = [(dr, dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                   if 0 <= r + dr < 4 and 0 <= c + dc < 4 and (dr, dc) != last]
+        dr, dc = rng.choice(options)
+        cell = (r + dr) * 4 + c + dc
+        tiles[blank], tiles[cell] = tiles[cell], 0
+        blank, last = cell, (-dr, -dc)
+    return "\n".join(" ".join(str(t) for t in tiles[k:k + 4]) for k in range(0, 16, 4)) + "\n"
+
+
+def test_15puzzle_idastar(page, tmp_path):
+    path = board_file(tmp_path, "fifteen", easy_15())
+    upload(page, path)
+    assert canvas_data(page)["n"] == "4"
+    assert canvas_data(page)["spaceStates"] == ""  # no state space beside a 15-puzzle
+    run(page, "idastar", "manhattan")
+    oracle = solve_json(path, "--algorithm", "idastar", "--heuristic", "manhattan")
+    page.locator("[data-testid=solution-moves]").wait_for(state="visible")
+    assert text(page, "solution-moves") == str(oracle["cost"])
+    assert page.locator("[data-testid=move]").count() == oracle["cost"]
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=replay-position]').textContent.startsWith('3 /')",
+        timeout=30_000,
+    )
+    shot(page, "15puzzle-idastar")
+
+
+def test_slide_a_tile_by_clicking_and_undo(page, tmp_path):
+    path = board_file(tmp_path, "aima-edit", AIMA)
+    upload(page, path)
+    first = puzzle_id(page)
+    page.click("[data-testid=edit-board]")
+    assert page.get_attribute("[data-testid=edit-board]", "aria-pressed") == "true"
+    data = canvas_data(page)
+    unit, bx, by = float(data["unit"]), float(data["bx"]), float(data["by"])
+    # The blank is in the middle (1, 1); tile 2 above it slides down.
+    page.locator(CANVAS).click(position={"x": bx + 1.5 * unit, "y": by + 0.5 * unit})
+    page.wait_for_function(
+        "old => document.body.dataset.edits === 'idle' && document.body.dataset.puzzleId !== old", arg=first
+    )
+    next_frame(page)
+    assert canvas_data(page)["board"] == "7,0,4,5,2,6,8,3,1"
+    # A tile not next to the blank does not move.
+    page.locator(CANVAS).click(position={"x": bx + 2.5 * unit, "y": by + 2.5 * unit})
+    next_frame(page)
+    assert canvas_data(page)["board"] == "7,0,4,5,2,6,8,3,1"
+    page.click("[data-testid=undo]")
+    page.wait_for_function(
+        "old => document.body.dataset.edits === 'idle' && document.body.dataset.puzzleId === old", arg=first
+    )
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=canvas]').dataset.board === '7,2,4,5,0,6,8,3,1'"
+    )
+    # The goal: this board.
+    page.click("[data-testid=sliding-goal-here]")
+    page.wait_for_function(
+        "old => document.body.dataset.edits === 'idle' && document.body.dataset.puzzleId !== old", arg=first
+    )
+    wait_space(page)
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=canvas]').dataset.startDistance === '0'"
+    )
