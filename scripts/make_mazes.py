@@ -157,12 +157,13 @@ def gallery() -> list[tuple[dict[str, str], bytes]]:
     ]
     from scripts.make_labyrinths import gallery_items
     from scripts.make_small_boards import gallery_items as small_boards
+    from scripts.make_sliding_boards import gallery_items as sliding_boards
 
     grids = [
         ({"name": n, "file": f, "family": "grid", "title": t, "description": d}, data)
         for n, f, t, d, data in entries
     ]
-    return grids + gallery_items() + small_boards()
+    return grids + gallery_items() + small_boards() + sliding_boards()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -53,11 +53,11 @@ GOAL_OPTION = Option(
 )
 GENERATORS = (
     GeneratorKind(
-        "random", "Random board", "uniformly random among the boards that can reach the goal",
+        "sliding-random", "Random board", "uniformly random among the boards that can reach the goal",
         (*size_options((3, 3, 5), (3, 3, 5), "tiles"), GOAL_OPTION), board="n x n (rows = columns)",
     ),
     GeneratorKind(
-        "depth", "Board at a given depth",
+        "sliding-depth", "Board at a given depth",
         "a board that many moves from the goal: exactly, for the 8-puzzle (chosen among all boards at that "
         "distance); for larger boards a random walk, measured by IDA*",
         (*size_options((3, 3, 5), (3, 3, 5), "tiles"), GOAL_OPTION,
@@ -79,6 +79,8 @@ def _fast_module() -> Any:
 
 class SlidingFamily(Family):
     """The 8-, 15- and 24-puzzle."""
+
+    bounded = ("dfs", "idastar", "iddfs")  # the algorithms ``max_depth`` bounds
 
     def __init__(self) -> None:
         super().__init__(
@@ -167,7 +169,7 @@ class SlidingFamily(Family):
         """The registry's algorithm, bounded by ``max_depth`` for dfs, idastar and iddfs."""
         algorithm = get_algorithm(name)
         depth = options.get("max_depth")
-        if depth is None or name not in ("dfs", "idastar", "iddfs"):
+        if depth is None or name not in self.bounded:
             return algorithm
         if name == "idastar":
             bound = float(depth)
@@ -200,6 +202,9 @@ class SlidingFamily(Family):
                                recorder.on_event, control.cancel)
         out = self.result_json(board, problem, result, options)
         out["engine"] = "generic"
+        depth = options.get("max_depth")
+        if not result.found and not result.stopped and depth is not None and algorithm in self.bounded:
+            out["message"] = f"no solution of at most {depth} moves"
         return recorder.solved(out, result, board)
 
     def _solve_fast(self, fast: Any, board: SlidingBoard, problem: Problem, algorithm: str, heuristic: str,
@@ -240,10 +245,10 @@ class SlidingFamily(Family):
             f"moves ({describe_verdict(result)}); expanded {result['expanded']:,} boards, generated "
             f"{result['generated']:,}, max frontier {result['max_frontier']:,}; search "
             f"{result['seconds']:.3f} s ({engine})",
-            "  the blank moves: " + (" ".join(m["blank"] for m in result["moves"]) or "none: already solved"),
+            "  the blank moves: " + (_listed([m["blank"] for m in result["moves"]]) or "none (solved)"),
         ]
         if result["moves"]:
-            lines.append("  tiles slid: " + " ".join(str(m["tile"]) for m in result["moves"]))
+            lines.append("  tiles slid: " + _listed([str(m["tile"]) for m in result["moves"]]))
         return lines
 
     def warm_up(self, algorithm: str) -> None:
@@ -270,16 +275,15 @@ class SlidingFamily(Family):
                               "option 'cols'")
         n = rows
         goal = bytes(range(n * n)) if values.get("goal") == "blank-first" else default_goal(n)
-        puzzle_name = f"{n * n - 1}-puzzle"
-        if kind == "random":
+        if kind == "sliding-random":
             board = random_board(n, seed, goal)
-            return Generated(board, f"a random {puzzle_name} (seed {seed}), uniform among the solvable "
+            return Generated(board, f"a random {n * n - 1}-puzzle (seed {seed}), uniform among the solvable "
                              "boards")
         try:
             board, how_far = board_at_depth(n, values["depth"], seed, goal)
         except ValueError as err:
             raise PuzzleError(str(err), "option 'depth'") from None
-        return Generated(board, f"a {puzzle_name} {how_far} (seed {seed})")
+        return Generated(board, f"{puzzle_name(n)} {how_far} (seed {seed})")
 
     def save(self, board: SlidingBoard, fmt: str | None = None) -> bytes:
         fmt = self.check_format(fmt, board)
@@ -291,6 +295,18 @@ class SlidingFamily(Family):
         from server.puzzles.sliding.edit import edit_sliding
 
         return edit_sliding(board, edits)
+
+
+def _listed(words: list[str], most: int = 200) -> str:
+    """Words joined by spaces, the first ``most`` of them (a DFS plan may have tens of thousands)."""
+    if len(words) <= most:
+        return " ".join(words)
+    return " ".join(words[:most]) + f" … ({len(words) - most:,} more)"
+
+
+def puzzle_name(n: int) -> str:
+    """"an 8-puzzle", "a 15-puzzle", "a 24-puzzle"."""
+    return f"{'an' if n == 3 else 'a'} {n * n - 1}-puzzle"
 
 
 def depth_limited_dfs(problem: Problem, limit: int) -> Generator[Event, None, tuple[list[Any] | None, float]]:
