@@ -190,7 +190,8 @@ export class SlidingView extends SolutionView {
     else if (this.run) {
       const pct = (100 * lit) / space.size;
       note = `${plural(lit, "distinct state")} expanded: ${pct < 0.1 ? pct.toFixed(2) : pct.toFixed(1)}% of the space`
-        + (path ? ` · the solution (blue) runs from the start down to the goal` : "");
+        + (path ? ` · the solution (blue) runs from the start down to the goal` : "")
+        + (this.pendingResult?.snapshots_capped ? ` (of the first ${withCommas(this.pendingResult.snapshots_capped)} expansions: the boards sent)` : "");
     } else {
       note = `The start is ${space.dist[start]} moves from the goal. A bar: the states at that distance (lowest h₂ at the bottom).`;
     }
@@ -259,6 +260,12 @@ export class SlidingView extends SolutionView {
     this.traceChanged(true);
   }
 
+  /** The snapshot of the state expanded at the playhead, or null (none yet, or past the server's cap). */
+  ownSnapshot() {
+    const snap = this.search.currentSnapshot();
+    return snap && snap.i === this.search.lastClose ? snap : null;
+  }
+
   /** The board of the state expanded at the playhead (the start before the first expansion). */
   currentTiles() {
     const snap = this.search.currentSnapshot();
@@ -305,6 +312,10 @@ export class SlidingView extends SolutionView {
     if (!snap) {
       return this.search.position > 0 ? "Search: the start waits on the frontier" : "Search: press Play (space) to watch it";
     }
+    if (snap.i !== this.search.lastClose) {
+      return `Expansion ${withCommas(this.search.expanded)}: the server sent the boards of the first `
+        + `${withCommas(this.search.snapshots.length)} expansions only (the last one shown)`;
+    }
     const parts = [`Expanding a board with the blank at ${cellName(blankOf(tiles), this.board.n)}`];
     const g = this.search.g;
     if (g !== null) parts.push(`g = ${number(g)}`);
@@ -333,7 +344,7 @@ export class SlidingView extends SolutionView {
    * its children (the blank moved to a next cell), else null.
    */
   boardAt(cell) {
-    const snap = this.search.currentSnapshot();
+    const snap = this.ownSnapshot();
     if (!snap || !this.board) return null;
     const tiles = snap.tiles;
     const n = this.board.n;
@@ -370,7 +381,7 @@ export class SlidingView extends SolutionView {
   /** g, h and f of the state expanded at the playhead; for the 8-puzzle its real distance h*. */
   playheadFigures() {
     if (!this.run || !this.board) return [];
-    const snap = this.search.currentSnapshot();
+    const snap = this.ownSnapshot();
     const tiles = snap ? snap.tiles : null;
     const g = snap ? this.search.g : null;
     const name = this.run.heuristic;
