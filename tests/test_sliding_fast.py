@@ -313,7 +313,7 @@ def korf(shared_cases: Path) -> dict[int, tuple[int, int, bytes]]:
     return out
 
 
-@pytest.mark.parametrize("number", [12, 9, 56])
+@pytest.mark.parametrize("number", [12, 79, 42, 55])
 def test_easy_korf_instances_with_linear_conflict(shared_cases, number) -> None:
     length, _, tiles = korf(shared_cases)[number]
     result = fast.solve_fast(tiles, KORF_GOAL, 4, "idastar", "linear_conflict")
