@@ -94,6 +94,9 @@ def test_optimal_on_random_8_puzzles(distances, pdb_dir, heuristic) -> None:
             result = fast.solve_fast(tiles, goal, 3, "idastar", heuristic)
             check_solution(tiles, goal, 3, result)
             assert result.cost == dist[tiles], (tiles, heuristic)
+            if heuristic == "pdb":  # without the mirror image's lookup too
+                plain = fast.solve_fast(tiles, goal, 3, "idastar", heuristic, reflect=False)
+                assert plain.cost == result.cost and plain.generated >= result.generated
 
 
 def test_counts_follow_the_projects_rules(distances) -> None:

@@ -105,12 +105,16 @@ def solve_fast(
     max_expanded: int | None = None,
     cancel: np.ndarray | None = None,
     progress: np.ndarray | None = None,
+    reflect: bool = True,
 ) -> FastResult:
     """Solve optimally (the heuristics are admissible): the blank's moves and the cost.
 
     ``cancel``: a uint8[1] array another thread may set (or a ``CancelFlag``, whose reason is then
     reported); ``progress``: an int64[1] array receiving the nodes expanded so far. An unsolvable
-    board (wrong parity) is not searched: ``found`` false, no moves.
+    board (wrong parity) is not searched: ``found`` false, no moves. ``reflect`` (pattern databases,
+    the blank's goal cell on the main diagonal): h is the larger of the tables' sums on the board and on
+    its mirror image about the main diagonal (Korf & Felner's reflection; the relabelled goal is its
+    own mirror image then, so both sums are admissible).
     """
     from server.puzzles.sliding import sliding_kernels as kern
 
@@ -140,10 +144,15 @@ def solve_fast(
         group = np.full(n * n, -1, np.int64)
         slot = np.zeros(n * n, np.int64)
         powers = np.ones(1, np.int64)
+    mirror = np.zeros(0, np.int64)
+    if heuristic == "pdb" and reflect:
+        transpose = np.array([(c % n) * n + c // n for c in range(n * n)], np.int64)
+        if transpose[blank_goal] == blank_goal:
+            mirror = transpose
     moves = np.zeros(kern.MAX_DEPTH + 1, np.int64)
     limit = -1 if max_expanded is None else int(max_expanded)
     outcome, cost, expanded, generated = kern.ida_star(
-        board, np.int64(n), np.int64(kind), md, table, offsets, group, slot, powers,
+        board, np.int64(n), np.int64(kind), md, table, offsets, group, slot, powers, mirror,
         np.int64(limit), cancel_array, progress, moves,
     )  # fmt: skip
     progress[0] = expanded

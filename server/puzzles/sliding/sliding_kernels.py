@@ -99,19 +99,30 @@ def _conflicts(board, n, line, row, scratch):
 
 
 @njit(cache=True, nogil=True)
-def heuristic_of(board, n, kind, md, pdb, offsets, group, slot, powers, index):
-    """h of a relabelled board from scratch; for ``H_PDB`` also fills ``index`` (one entry a group)."""
+def heuristic_of(board, n, kind, md, pdb, offsets, group, slot, powers, mirror, index, index2):
+    """h of a relabelled board from scratch; for ``H_PDB`` also fills ``index`` (one entry a group)
+    and, with a ``mirror`` (the cell map of a symmetry of the goal, else empty), ``index2``: the
+    groups' indices on the mirrored board, whose tables' sum is admissible too (h = the larger)."""
     cells = n * n
     h = 0
     if kind == H_PDB:
         for g in range(index.shape[0]):
             index[g] = 0
+            index2[g] = 0
         for c in range(cells):
             label = board[c]
             if label != BLANK and group[label] >= 0:
                 index[group[label]] += c * powers[slot[label]]
+            if mirror.shape[0] > 0 and label != BLANK:
+                image = mirror[label]  # the mirrored board has tile ``image`` on cell mirror[c]
+                if group[image] >= 0:
+                    index2[group[image]] += mirror[c] * powers[slot[image]]
+        h2 = 0
         for g in range(index.shape[0]):
             h += pdb[offsets[g] + index[g]]
+            h2 += pdb[offsets[g] + index2[g]]
+        if mirror.shape[0] > 0 and h2 > h:
+            h = h2
         return h
     for c in range(cells):
         label = board[c]
@@ -130,14 +141,17 @@ def heuristic_of(board, n, kind, md, pdb, offsets, group, slot, powers, index):
 
 
 @njit(cache=True, nogil=True)
-def ida_star(board_in, n, kind, md, pdb, offsets, group, slot, powers, max_expanded, cancel, progress, moves):
+def ida_star(
+    board_in, n, kind, md, pdb, offsets, group, slot, powers, mirror, max_expanded, cancel, progress, moves
+):
     """IDA* from a relabelled board to the identity; returns (outcome, cost, expanded, generated).
 
     ``moves`` (int64, at least MAX_DEPTH) receives the blank's moves 0..3 of the solution. Moves
     are ordered: at each node the children (never the parent's move undone) are generated with
     their h, updated incrementally (Manhattan and misplaced by the moved tile's delta, linear
     conflict by the two lines the tile leaves and enters, pattern databases by the moved tile's
-    term of its group's index), and tried in increasing h (ties: U, D, L, R), so that a pruned
+    term of its group's index, and with a ``mirror`` the same on the mirrored board, h the larger
+    of the two sums), and tried in increasing h (ties: U, D, L, R), so that a pruned
     child ends the node's loop. ``max_expanded`` < 0: no limit.
     """
     cells = n * n
@@ -145,11 +159,13 @@ def ida_star(board_in, n, kind, md, pdb, offsets, group, slot, powers, max_expan
     nbr = neighbours(n)
     groups = offsets.shape[0]
     index = np.zeros(max(groups, 1), np.int64)
+    index2 = np.zeros(max(groups, 1), np.int64)
+    mirrored = mirror.shape[0] > 0
     blank = 0
     for c in range(cells):
         if board[c] == BLANK:
             blank = c
-    h0 = heuristic_of(board, n, kind, md, pdb, offsets, group, slot, powers, index)
+    h0 = heuristic_of(board, n, kind, md, pdb, offsets, group, slot, powers, mirror, index, index2)
     expanded = 0
     generated = 0
     if h0 == 0:
@@ -161,6 +177,7 @@ def ida_star(board_in, n, kind, md, pdb, offsets, group, slot, powers, max_expan
     child_next = np.zeros(MAX_DEPTH + 1, np.int64)
     path_h = np.zeros(MAX_DEPTH + 1, np.int64)
     group_h = np.zeros(max(groups, 1), np.int64)
+    group_h2 = np.zeros(max(groups, 1), np.int64)
     scratch = np.empty(16, np.int64)
     bound = h0
     while True:
@@ -182,9 +199,15 @@ def ida_star(board_in, n, kind, md, pdb, offsets, group, slot, powers, max_expan
                 if max_expanded >= 0 and expanded > max_expanded:
                     return LIMIT, -1, expanded, generated
                 h = path_h[depth]
+                h1 = 0
+                h2 = 0
                 if kind == H_PDB:
                     for g in range(groups):
                         group_h[g] = pdb[offsets[g] + index[g]]
+                        h1 += group_h[g]
+                        if mirrored:
+                            group_h2[g] = pdb[offsets[g] + index2[g]]
+                            h2 += group_h2[g]
                 count = 0
                 for d in range(4):
                     nb = nbr[blank, d]
@@ -210,11 +233,19 @@ def ida_star(board_in, n, kind, md, pdb, offsets, group, slot, powers, max_expan
                         hc = h + md[label, blank] - md[label, nb] + after - before
                     else:
                         g = group[label]
-                        if g < 0:
-                            hc = h
-                        else:
+                        hc = h1
+                        if g >= 0:
                             moved = index[g] + (blank - nb) * powers[slot[label]]
-                            hc = h - group_h[g] + pdb[offsets[g] + moved]
+                            hc = h1 - group_h[g] + pdb[offsets[g] + moved]
+                        if mirrored:
+                            image = mirror[label]
+                            g = group[image]
+                            hm = h2
+                            if g >= 0:
+                                moved = index2[g] + (mirror[blank] - mirror[nb]) * powers[slot[image]]
+                                hm = h2 - group_h2[g] + pdb[offsets[g] + moved]
+                            if hm > hc:
+                                hc = hm
                     # insertion by h, stable
                     k = count
                     while k > 0 and child_h[depth, k - 1] > hc:
@@ -242,8 +273,12 @@ def ida_star(board_in, n, kind, md, pdb, offsets, group, slot, powers, max_expan
                 label = board[nb]
                 board[blank] = label
                 board[nb] = BLANK
-                if kind == H_PDB and group[label] >= 0:
-                    index[group[label]] += (blank - nb) * powers[slot[label]]
+                if kind == H_PDB:
+                    if group[label] >= 0:
+                        index[group[label]] += (blank - nb) * powers[slot[label]]
+                    if mirrored and group[mirror[label]] >= 0:
+                        image = mirror[label]
+                        index2[group[image]] += (mirror[blank] - mirror[nb]) * powers[slot[image]]
                 moves[depth] = d
                 blank = nb
                 depth += 1
@@ -265,8 +300,12 @@ def ida_star(board_in, n, kind, md, pdb, offsets, group, slot, powers, max_expan
             label = board[back]
             board[blank] = label
             board[back] = BLANK
-            if kind == H_PDB and group[label] >= 0:
-                index[group[label]] += (blank - back) * powers[slot[label]]
+            if kind == H_PDB:
+                if group[label] >= 0:
+                    index[group[label]] += (blank - back) * powers[slot[label]]
+                if mirrored and group[mirror[label]] >= 0:
+                    image = mirror[label]
+                    index2[group[image]] += (mirror[blank] - mirror[back]) * powers[slot[image]]
             blank = back
             last = moves[depth - 1] if depth > 0 else -1
         if next_bound >= 1 << 30:
