@@ -13,6 +13,7 @@ import {
   slideBetween,
 } from "./sliding_board.js";
 import { slidingEditor } from "./sliding_editor.js";
+import { buildFrontierPanel, frontierAt, showFrontier } from "./sliding_frontier.js";
 import { renderSlidingLegend } from "./sliding_legend.js";
 import { buildSlidingPanels } from "./sliding_panels.js";
 import { SlidingRenderer } from "./sliding_renderer.js";
@@ -45,6 +46,9 @@ export class SlidingView extends SolutionView {
     this.legendHost = null;
     this.renderer.onHover = (hit) => this.hovered(hit);
     this.panels = buildSlidingPanels();
+    this.frontierPanel = buildFrontierPanel(); // explain mode: the frontier's first boards
+    this.frontierAt = -Infinity; // when it was last rebuilt (throttled while playing)
+    this.explainWatch = null; // a MutationObserver of the page's "explaining" class
     this.replay = this.newReplay(SlidingReplay, { onShow: (step, slide) => this.replayShown(step, slide) });
     this.editor = slidingEditor(this);
   }
@@ -70,9 +74,14 @@ export class SlidingView extends SolutionView {
     this.search.clearRun(this.ranked);
     this.hideSolution();
     this.panels.root.hidden = true; // no run, no solution to speak of
-    this.place(this.hosts.right, this.panels.root);
+    this.place(this.hosts.right, this.frontierPanel.root, this.panels.root);
     this.place(this.hosts.left, this.editor.panel);
     this.editor.reset({ edited });
+    if (!this.explainWatch) {
+      this.explainWatch = new MutationObserver(() => this.updateFrontier(true));
+      this.explainWatch.observe(document.documentElement, { attributes: true, attributeFilter: ["class"] });
+    }
+    this.updateFrontier(true);
     this.renderer.textScale = this.shell.textScale();
     this.renderer.setActive(true);
     this.computeSpace();
@@ -86,6 +95,8 @@ export class SlidingView extends SolutionView {
 
   leave() {
     super.leave();
+    this.explainWatch?.disconnect();
+    this.explainWatch = null;
     this.run = null;
     this.spaceToken++; // a state space still being computed is dropped (computed again on entering)
     if (!this.space) this.spaceGoal = null;
@@ -274,10 +285,13 @@ export class SlidingView extends SolutionView {
 
   /** The Player moved through the trace: redraw the state it has reached. */
   traceChanged(force = false) {
-    if (!this.active || this.revealAtEnd()) return;
-    if (!this.run) {
-      this.mode = "idle";
-      this.showIdle();
+    if (!this.active) return;
+    if (this.revealAtEnd() || !this.run) {
+      if (!this.run) {
+        this.mode = "idle";
+        this.showIdle();
+      }
+      this.updateFrontier();
       return;
     }
     const wasReplay = this.mode === "replay";
@@ -302,6 +316,25 @@ export class SlidingView extends SolutionView {
       n: this.board.n, tiles: tiles.slice(), goal: this.board.goal, caption: this.searchCaption(snap, tiles),
       mark: -1, space: this.spaceScene({ current }),
     }, { slide: ms > 0 ? slide : null, ms, cut: !sameBoard(this.drawnTiles, tiles) });
+    this.updateFrontier(force);
+  }
+
+  /** Explain mode's frontier as small boards (sliding_frontier.js), while a search is shown. */
+  updateFrontier(force = false) {
+    const panel = this.frontierPanel;
+    const explaining = document.documentElement.classList.contains("explaining");
+    const on = explaining && this.active && Boolean(this.run) && this.mode === "search";
+    panel.root.hidden = !on;
+    if (!on) return;
+    const now = performance.now();
+    if (!force && this.player.playing && now - this.frontierAt < 300) return;
+    this.frontierAt = now;
+    const frontier = frontierAt({
+      timeline: this.timeline, snapshots: this.search.snapshots, start: this.board.tiles, n: this.board.n,
+      position: this.search.position, algorithm: this.run.algorithm, weight: this.run.weight,
+      hOf: (tiles) => this.hOf(tiles),
+    });
+    showFrontier(panel, frontier, { goal: this.board.goal, n: this.board.n });
   }
 
   searchCaption(snap, tiles) {
@@ -476,6 +509,7 @@ export class SlidingView extends SolutionView {
       space: this.spaceScene({ current: ranks ? ranks[step] : -1, path: ranks }),
     }, { cut: true });
     void slide; // the replay starts the slide itself (SlidingReplay.animateStep)
+    this.updateFrontier();
   }
 
   // ---- the hover read-out ------------------------------------------------------------------------
