@@ -69,8 +69,7 @@ def _conflicts(board, n, line, row, scratch):
     """2 × (tiles of ``line`` already in their goal line, minus the longest run of them in goal order):
     the linear-conflict penalty of one row (``row`` true) or column, the admissible form (the fewest
     tiles to take out of the line so that the others can pass each other no more)."""
-    seq = scratch[:8]
-    best = scratch[8:16]
+    # scratch[0:8]: the goal places of the line's tiles that belong to it; scratch[8:16]: LIS lengths
     m = 0
     for i in range(n):
         c = line * n + i if row else i * n + line
@@ -78,10 +77,10 @@ def _conflicts(board, n, line, row, scratch):
         if label == BLANK:
             continue
         if row and label // n == line:
-            seq[m] = label % n
+            scratch[m] = label % n
             m += 1
         elif (not row) and label % n == line:
-            seq[m] = label // n
+            scratch[m] = label // n
             m += 1
     if m < 2:
         return 0
@@ -90,9 +89,9 @@ def _conflicts(board, n, line, row, scratch):
     for i in range(m):
         b = 1
         for j in range(i):
-            if seq[j] < seq[i] and best[j] + 1 > b:
-                b = best[j] + 1
-        best[i] = b
+            if scratch[j] < scratch[i] and scratch[8 + j] + 1 > b:
+                b = scratch[8 + j] + 1
+        scratch[8 + i] = b
         if b > longest:
             longest = b
     return 2 * (m - longest)
