@@ -125,6 +125,26 @@ def test_8puzzle_astar_lights_its_state_space_and_replays_sliding(page, tmp_path
     assert text(page, "figure-g") == "0"
     assert text(page, "figure-h") == "18"
 
+    # Explain mode: the frontier's first boards; the first is the next board expanded.
+    page.click("[data-testid=explain]")
+    for _ in range(8):  # the start's children join the frontier
+        page.keyboard.press("ArrowRight")
+    next_frame(page)
+    boards = page.locator("[data-testid=sliding-frontier-board] canvas")
+    assert boards.count() >= 2
+    first = (boards.first.get_attribute("aria-label") or "").replace("_", "0").split()
+    shown = canvas_data(page)["board"]
+    for _ in range(12):
+        page.keyboard.press("ArrowRight")
+        next_frame(page)
+        if canvas_data(page)["board"] != shown:
+            break
+    assert canvas_data(page)["board"].split(",") == first
+    for _ in range(300):  # further into the search: more of the space lit
+        page.keyboard.press("ArrowRight")
+    shot(page, "8puzzle-astar-explain")
+    page.click("[data-testid=explain]")
+
 
 def test_compare_h1_and_h2_each_light_their_own_state_space(page, tmp_path):
     page.set_viewport_size({"width": 1600, "height": 1000})
