@@ -32,7 +32,7 @@ from server.puzzles.sliding.problem import SlidingProblem
 MAX_MOVES = 100_000  # far more than any optimal solution (the 24-puzzle's longest is ~200)
 WORDS = {"u": "U", "up": "U", "d": "D", "down": "D", "l": "L", "left": "L", "r": "R", "right": "R"}
 DIRECTION_WORDS = {"U": "up", "D": "down", "L": "left", "R": "right"}
-_MARKER = re.compile(r"\s*(tiles?|blank)\s*:?", re.IGNORECASE)
+_MARKER = re.compile(r"\s*(tiles?|blank)\b\s*:?", re.IGNORECASE)
 _TOKEN = re.compile(r"[^\s,;]+")
 NOTATIONS = ("moves of the blank (U D L R), 'tiles:' then moves or numbers of the tiles, a JSON list of "
              "boards or the output of run.py solve --json")
@@ -83,8 +83,7 @@ def read_moves(text: str) -> list[Move]:
     marker = _MARKER.match(body)
     mode = "blank"
     start = 0
-    if marker is not None and (marker.group(0).rstrip().endswith(":") or marker.end() == len(body)
-                               or body[marker.end()].isspace()):
+    if marker is not None:
         mode = "blank" if marker.group(1).lower() == "blank" else "tile"
         start = marker.end()
     moves: list[Move] = []
