@@ -99,6 +99,30 @@ def test_optimal_on_random_8_puzzles(distances, pdb_dir, heuristic) -> None:
                 assert plain.cost == result.cost and plain.generated >= result.generated
 
 
+@pytest.mark.parametrize("heuristic", ["misplaced", "manhattan", "linear_conflict"])
+def test_compiled_astar_equals_the_generic_one(distances, heuristic) -> None:
+    """The 8-puzzle's compiled A* transcribes the generic best-first search: same cost, same counts."""
+    from server.puzzles.sliding.model import SlidingBoard
+    from server.puzzles.sliding.problem import SlidingProblem
+    from server.search.registry import SearchOptions
+    from server.search.runner import Limits, run_search
+
+    rng = random.Random(7)
+    for goal in (BLANK_LAST, BLANK_FIRST):
+        dist = distances[goal]
+        for tiles in rng.sample(sorted(dist), 8):
+            result = fast.solve_fast(tiles, goal, 3, "astar", heuristic)
+            check_solution(tiles, goal, 3, result)
+            assert result.cost == dist[tiles]
+            problem = SlidingProblem(SlidingBoard(3, tiles, goal))
+            generic = run_search(problem, "astar", SearchOptions(heuristic=heuristic), Limits(None, None))
+            assert (generic.expanded, generic.generated, generic.max_frontier) == (
+                result.expanded,
+                result.generated,
+                result.max_frontier,
+            )
+
+
 def test_counts_follow_the_projects_rules(distances) -> None:
     """expanded = nodes whose successors were generated (the goal is not); generated = successors
     produced, never the parent's move undone: on a board one move away, the root is expanded once
@@ -146,7 +170,7 @@ def test_available() -> None:
     assert fast.available(4, "idastar", "pdb") and fast.available(3, "idastar", "pdb")
     assert fast.available(5, "idastar", "linear_conflict")
     assert not fast.available(5, "idastar", "pdb")
-    assert not fast.available(4, "astar", "manhattan")
+    assert not fast.available(4, "astar", "manhattan") and fast.available(3, "astar", "pdb")
     assert not fast.available(4, "idastar", "yours")
 
 

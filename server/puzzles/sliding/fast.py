@@ -14,8 +14,10 @@ Counting (as the project's searches count): ``expanded`` = nodes whose successor
 other than the parent's move undone, whether or not the bound then prunes it (the root is not
 counted). Korf (1985) reported nodes *generated*.
 
-``astar`` is not compiled here (IDA* is the method of the 15-puzzle; the generic A* serves the
-8-puzzle): ``available(n, "astar", h)`` is false and the family falls back to its generic search.
+``astar`` is compiled for the 8-puzzle only (every state indexed by its permutation rank, 9!
+entries), a transcription of the generic ``best_first`` (same order, same tie-breaks, same counts,
+the start included in *generated*); for larger boards ``available(n, "astar", h)`` is false and the
+family uses its generic search (IDA* is the method of the 15-puzzle).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import numpy as np
 from server.puzzles.sliding import pdb as pdb_module
 
 HEURISTICS = ("misplaced", "manhattan", "linear_conflict", "pdb")
-ALGORITHMS = ("idastar",)
+ALGORITHMS = ("idastar", "astar")
 MOVE_LETTERS = "UDLR"  # where the blank goes
 CANCELLED = "cancelled"  # server.search.control.CANCELLED
 
@@ -41,12 +43,15 @@ class FastResult:
     generated: int
     # None, "cancelled" (or the cancel flag's reason), or "limit: more than N states expanded"
     stopped: str | None
+    max_frontier: int = 0  # A*: distinct states on the frontier at most; IDA*: not counted (0)
 
 
 def available(n: int, algorithm: str, heuristic: str) -> bool:
     """Whether ``solve_fast`` handles this combination (else the family uses its generic search)."""
     if algorithm not in ALGORITHMS or heuristic not in HEURISTICS or n not in (2, 3, 4, 5):
         return False
+    if algorithm == "astar" and n != 3:
+        return False  # A* indexes every state: 9! for the 8-puzzle; the 15-puzzle's 16!/2 is too many
     if heuristic == "pdb":
         return pdb_module.available(n)
     return True
@@ -151,10 +156,23 @@ def solve_fast(
             mirror = transpose
     moves = np.zeros(kern.MAX_DEPTH + 1, np.int64)
     limit = -1 if max_expanded is None else int(max_expanded)
+    max_frontier = 0
+    if algorithm == "astar":
+        outcome, cost, expanded, generated, max_frontier = kern.a_star_small(
+            board, np.int64(n), np.int64(blank_goal), np.int64(kind), md, table, offsets, group, slot, powers,
+            np.int64(limit), cancel_array, progress, moves,
+        )  # fmt: skip
+        return _result(outcome, cost, expanded, generated, int(max_frontier), moves, progress, flag, limit)
     outcome, cost, expanded, generated = kern.ida_star(
         board, np.int64(n), np.int64(kind), md, table, offsets, group, slot, powers, mirror,
         np.int64(limit), cancel_array, progress, moves,
     )  # fmt: skip
+    return _result(outcome, cost, expanded, generated, 0, moves, progress, flag, limit)
+
+
+def _result(outcome, cost, expanded, generated, max_frontier, moves, progress, flag, limit) -> FastResult:
+    from server.puzzles.sliding import sliding_kernels as kern
+
     progress[0] = expanded
     stopped = None
     if outcome == kern.CANCELLED:
@@ -162,9 +180,9 @@ def solve_fast(
     elif outcome == kern.LIMIT:
         stopped = _limit_reason(limit)
     if outcome != kern.FOUND:
-        return FastResult(False, "", None, int(expanded), int(generated), stopped)
+        return FastResult(False, "", None, int(expanded), int(generated), stopped, max_frontier)
     text = "".join(MOVE_LETTERS[m] for m in moves[:cost])
-    return FastResult(True, text, int(cost), int(expanded), int(generated), None)
+    return FastResult(True, text, int(cost), int(expanded), int(generated), None, max_frontier)
 
 
 def apply_moves(tiles: bytes, n: int, moves: str) -> bytes:
@@ -194,6 +212,7 @@ def warm_up() -> None:
     tiles = bytes([1, 2, 3, 4, 5, 6, 7, 0, 8])
     goal = bytes([1, 2, 3, 4, 5, 6, 7, 8, 0])
     solve_fast(tiles, goal, 3, "idastar", "manhattan")
+    solve_fast(tiles, goal, 3, "astar", "manhattan")
     for blank_goal in (0, 15):
         if pdb_module.cached(4, blank_goal):
             pdb_module.database(4, blank_goal)

@@ -424,3 +424,194 @@ def build_pattern_table(n, positions, cancel, progress):
         start = end
         level += 1
     return table, tail
+
+
+# --- A* over boards small enough to index every state (the 8-puzzle) --------------------------
+
+
+@njit(cache=True, nogil=True)
+def _rank(board, blank_label):
+    """The lexicographic rank of a relabelled board as a permutation (the blank as ``blank_label``)."""
+    cells = board.shape[0]
+    r = 0
+    for i in range(cells):
+        a = blank_label if board[i] == BLANK else board[i]
+        smaller = 0
+        for j in range(i + 1, cells):
+            b = blank_label if board[j] == BLANK else board[j]
+            if b < a:
+                smaller += 1
+        r = r * (cells - i) + smaller
+    return r
+
+
+@njit(cache=True, nogil=True)
+def _unrank(r, cells, blank_label, board):
+    """The board of rank ``r`` (inverse of ``_rank``), written into ``board``; returns the blank's cell."""
+    digits = np.empty(cells, np.int64)
+    for i in range(cells - 1, -1, -1):
+        digits[i] = r % (cells - i)
+        r //= cells - i
+    used = np.zeros(cells, np.bool_)
+    blank = 0
+    for i in range(cells):
+        k = digits[i]
+        for v in range(cells):
+            if not used[v]:
+                if k == 0:
+                    used[v] = True
+                    if v == blank_label:
+                        board[i] = BLANK
+                        blank = i
+                    else:
+                        board[i] = v
+                    break
+                k -= 1
+    return blank
+
+
+@njit(cache=True, nogil=True)
+def _heap_less(heap, a, b):
+    for f in range(3):  # (f, h, order)
+        if heap[a, f] != heap[b, f]:
+            return heap[a, f] < heap[b, f]
+    return False
+
+
+@njit(cache=True, nogil=True)
+def a_star_small(board_in, n, blank_goal, kind, md, pdb, offsets, group, slot, powers, max_expanded, cancel,
+                 progress, moves):  # fmt: skip
+    """A* over every state of a small board (n = 3: 9! ranks), exactly as the generic ``best_first``:
+    a heap ordered by (f, h, insertion order), lazy deletion, the goal test on expansion, successors
+    U, D, L, R. Returns (outcome, cost, expanded, generated, max_frontier), counted as
+    ``server.search.stats.Tally`` counts the generic events (the start is generated; a cheaper
+    path to a frontier state is generated again), so the figures equal the generic A*'s."""
+    cells = n * n
+    states = 1
+    for i in range(2, cells + 1):
+        states *= i
+    g_of = np.full(states, -1, np.int32)
+    closed = np.zeros(states, np.uint8)
+    came = np.zeros(states, np.int8)
+    capacity = 4 * states + 16
+    heap = np.empty((capacity, 5), np.int64)  # f, h, order, g, rank
+    size = 0
+    board = board_in.copy()
+    nbr = neighbours(n)
+    index = np.zeros(max(offsets.shape[0], 1), np.int64)
+    index2 = np.zeros(max(offsets.shape[0], 1), np.int64)
+    no_mirror = np.zeros(0, np.int64)
+    start = _rank(board, blank_goal)
+    h = heuristic_of(board, n, kind, md, pdb, offsets, group, slot, powers, no_mirror, index, index2)
+    g_of[start] = 0
+    heap[0, 0] = h
+    heap[0, 1] = h
+    heap[0, 2] = 0
+    heap[0, 3] = 0
+    heap[0, 4] = start
+    size = 1
+    order = 1
+    expanded = 0
+    generated = 1
+    frontier = 1
+    max_frontier = 1
+    while size > 0:
+        # pop the root
+        g = heap[0, 3]
+        r = heap[0, 4]
+        size -= 1
+        if size > 0:
+            for f in range(5):
+                heap[0, f] = heap[size, f]
+            i = 0
+            while True:
+                left = 2 * i + 1
+                if left >= size:
+                    break
+                child = left
+                if left + 1 < size and _heap_less(heap, left + 1, left):
+                    child = left + 1
+                if not _heap_less(heap, child, i):
+                    break
+                for f in range(5):
+                    t = heap[i, f]
+                    heap[i, f] = heap[child, f]
+                    heap[child, f] = t
+                i = child
+        if closed[r] or g > g_of[r]:
+            continue
+        closed[r] = 1
+        expanded += 1
+        frontier -= 1
+        if expanded % CHECK_EVERY == 0:
+            progress[0] = expanded
+            if cancel[0] != 0:
+                return CANCELLED, -1, expanded, generated, max_frontier
+        if max_expanded >= 0 and expanded > max_expanded:
+            return LIMIT, -1, expanded, generated, max_frontier
+        blank = _unrank(r, cells, blank_goal, board)
+        solved = True
+        for c in range(cells):
+            if c != blank and board[c] != c:
+                solved = False
+                break
+        if solved:
+            # the blank's moves, from the goal back to the start
+            depth = 0
+            while r != start:
+                d = came[r]
+                moves[depth] = d
+                depth += 1
+                back = nbr[blank, d ^ 1]
+                board[blank] = board[back]
+                board[back] = BLANK
+                blank = back
+                r = _rank(board, blank_goal)
+            for i in range(depth // 2):
+                t = moves[i]
+                moves[i] = moves[depth - 1 - i]
+                moves[depth - 1 - i] = t
+            progress[0] = expanded
+            return FOUND, depth, expanded, generated, max_frontier
+        for d in range(4):
+            nb = nbr[blank, d]
+            if nb < 0:
+                continue
+            board[blank] = board[nb]
+            board[nb] = BLANK
+            nr = _rank(board, blank_goal)
+            cost = g + 1
+            known = g_of[nr]
+            if closed[nr] == 0 and (known < 0 or cost < known):
+                hc = heuristic_of(
+                    board, n, kind, md, pdb, offsets, group, slot, powers, no_mirror, index, index2
+                )
+                g_of[nr] = cost
+                came[nr] = d
+                if size >= capacity:
+                    return NOT_FOUND, -1, expanded, generated, max_frontier  # cannot happen: 4 pushes a state
+                j = size
+                heap[j, 0] = cost + hc
+                heap[j, 1] = hc
+                heap[j, 2] = order
+                heap[j, 3] = cost
+                heap[j, 4] = nr
+                size += 1
+                order += 1
+                while j > 0:
+                    parent = (j - 1) // 2
+                    if not _heap_less(heap, j, parent):
+                        break
+                    for f in range(5):
+                        t = heap[j, f]
+                        heap[j, f] = heap[parent, f]
+                        heap[parent, f] = t
+                    j = parent
+                generated += 1
+                if known < 0:
+                    frontier += 1
+                    if frontier > max_frontier:
+                        max_frontier = frontier
+            board[nb] = board[blank]
+            board[blank] = BLANK
+    return NOT_FOUND, -1, expanded, generated, max_frontier
