@@ -139,6 +139,18 @@ def test_counts_follow_the_projects_rules(distances) -> None:
     assert (done.found, done.moves, done.cost, done.expanded, done.generated) == (True, "", 0, 0, 0)
 
 
+def test_pdb_symmetry_for_corner_goals() -> None:
+    """Goals with the blank in a corner read the blank-first tables through a flip of the square."""
+    assert pdb.symmetry(3, 0) == tuple(range(9))
+    assert pdb.symmetry(3, 4) == tuple(range(9))
+    assert pdb.symmetry(3, 8) == tuple(range(8, -1, -1))
+    assert pdb.symmetry(4, 3)[:4] == (3, 2, 1, 0)
+    for n in (3, 4):
+        for corner in (0, n - 1, n * n - n, n * n - 1):
+            sigma = pdb.symmetry(n, corner)
+            assert sigma[corner] == 0 and all(sigma[sigma[c]] == c for c in range(n * n))
+
+
 def test_relabelling_for_a_blank_first_goal(distances) -> None:
     """AIMA's figure 3.28 board needs 26 moves to the blank-first goal; any goal works."""
     board = bytes([7, 2, 4, 5, 0, 6, 8, 3, 1])
@@ -372,21 +384,22 @@ def pdb15(tmp_path_factory) -> Path:
 
 @pytest.mark.slow
 def test_15_puzzle_pdb_admissible_near_the_goal(pdb15, monkeypatch) -> None:
-    """On boards a random walk of up to 30 moves from the goal: h ≤ the exact distance (the
-    linear-conflict IDA*'s optimum) and h ≥ Manhattan; the pdb IDA* finds that optimum."""
+    """On boards a random walk of up to 30 moves from the goal (Korf's, and the blank-last one, which
+    reads the same tables through a symmetry): h ≤ the exact distance (the linear-conflict IDA*'s
+    optimum) and h ≥ Manhattan; the pdb IDA* finds that optimum."""
     monkeypatch.setenv("MAZE_PDB_DIR", str(pdb15))
     rng = random.Random(15)
-    h = pdb.heuristic(KORF_GOAL, 4)
-    for walk in range(60):
-        tiles = KORF_GOAL
-        for _ in range(walk // 2):
-            tiles = rng.choice(neighbours(tiles, 4))
-        exact = fast.solve_fast(tiles, KORF_GOAL, 4, "idastar", "linear_conflict").cost
-        assert h(tiles) <= exact
-        assert h(tiles) >= fast_manhattan(tiles, KORF_GOAL, 4)
-        result = fast.solve_fast(tiles, KORF_GOAL, 4, "idastar", "pdb")
-        check_solution(tiles, KORF_GOAL, 4, result)
-        assert result.cost == exact
+    for goal in (KORF_GOAL, bytes([*range(1, 16), 0])):
+        h = pdb.heuristic(goal, 4)
+        for walk in range(40):
+            tiles = goal
+            for _ in range(walk * 3 // 4):
+                tiles = rng.choice(neighbours(tiles, 4))
+            exact = fast.solve_fast(tiles, goal, 4, "idastar", "linear_conflict").cost
+            assert fast_manhattan(tiles, goal, 4) <= h(tiles) <= exact
+            result = fast.solve_fast(tiles, goal, 4, "idastar", "pdb")
+            check_solution(tiles, goal, 4, result)
+            assert result.cost == exact
 
 
 @pytest.mark.slow

@@ -22,6 +22,7 @@ family uses its generic search (IDA* is the method of the 15-puzzle).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -137,7 +138,16 @@ def solve_fast(
         progress = np.zeros(1, np.int64)
     kind = HEURISTICS.index(heuristic)
     md = kern.manhattan_table(np.int64(n))
+    sigma = None
     if heuristic == "pdb":
+        # a goal with the blank in a corner: solve the board's image with the blank-first goal's tables
+        mapped = pdb_module.symmetry(n, blank_goal)
+        if mapped[blank_goal] != blank_goal:
+            sigma = mapped
+            image = np.empty_like(board)
+            for c in range(n * n):
+                image[sigma[c]] = board[c] if board[c] == kern.BLANK else sigma[board[c]]
+            board, blank_goal = image, sigma[blank_goal]
         try:
             db = pdb_module.database(n, blank_goal, cancel=cancel_array)
         except InterruptedError:  # the tables were being built when the flag was set
@@ -167,7 +177,25 @@ def solve_fast(
         board, np.int64(n), np.int64(kind), md, table, offsets, group, slot, powers, mirror,
         np.int64(limit), cancel_array, progress, moves,
     )  # fmt: skip
-    return _result(outcome, cost, expanded, generated, 0, moves, progress, flag, limit)
+    result = _result(outcome, cost, expanded, generated, 0, moves, progress, flag, limit)
+    if sigma is not None and result.found:
+        result = dataclasses.replace(result, moves=_map_moves(result.moves, board, n, sigma))
+    return result
+
+
+def _map_moves(moves: str, image: np.ndarray, n: int, sigma: tuple[int, ...]) -> str:
+    """The blank's moves on the board whose image (under ``sigma``) ``moves`` solves."""
+    from server.puzzles.sliding.sliding_kernels import BLANK
+
+    cell = int(np.flatnonzero(image == BLANK)[0])
+    step = {"U": -n, "D": n, "L": -1, "R": 1}
+    letter = {-n: "U", n: "D", -1: "L", 1: "R"}
+    out = []
+    for m in moves:
+        nxt = cell + step[m]
+        out.append(letter[sigma[nxt] - sigma[cell]])
+        cell = nxt
+    return "".join(out)
 
 
 def _result(outcome, cost, expanded, generated, max_frontier, moves, progress, flag, limit) -> FastResult:
@@ -207,12 +235,11 @@ def apply_moves(tiles: bytes, n: int, moves: str) -> bytes:
 
 def warm_up() -> None:
     """Compile (or load from numba's cache) the IDA* kernel with a tiny search, and load the
-    15-puzzle's pattern databases for the two usual goals when they are on disk (never builds:
-    a first build takes about a minute, see docs/BENCHMARKS.md)."""
+    15-puzzle's pattern databases of the goals with the blank in a corner when they are on disk (never builds:
+    a first build takes a while, see docs/BENCHMARKS.md)."""
     tiles = bytes([1, 2, 3, 4, 5, 6, 7, 0, 8])
     goal = bytes([1, 2, 3, 4, 5, 6, 7, 8, 0])
     solve_fast(tiles, goal, 3, "idastar", "manhattan")
     solve_fast(tiles, goal, 3, "astar", "manhattan")
-    for blank_goal in (0, 15):
-        if pdb_module.cached(4, blank_goal):
-            pdb_module.database(4, blank_goal)
+    if pdb_module.cached(4, 0):  # every goal with the blank in a corner (pdb.symmetry)
+        pdb_module.database(4, 0)

@@ -57,6 +57,21 @@ def available(n: int) -> bool:
     return n in (3, 4)
 
 
+def symmetry(n: int, blank_goal: int) -> tuple[int, ...]:
+    """A symmetry of the square, as a map of cells (its own inverse), that takes the blank's goal cell
+    to cell 0 when that is a corner (a flip of the rows, of the columns, or both: the 180° turn), else
+    the identity. A board and its image have the same distance to their goals, so the tables of the
+    blank-first goal serve all four corners (the usual blank-last goal among them)."""
+    last = n - 1
+    r, c = divmod(blank_goal, n)
+    if r not in (0, last) or c not in (0, last):
+        return tuple(range(n * n))
+    return tuple(
+        (last - rr if r == last else rr) * n + (last - cc if c == last else cc)
+        for rr, cc in (divmod(x, n) for x in range(n * n))
+    )
+
+
 def groups_for(n: int, blank_goal: int) -> tuple[tuple[int, ...], ...]:
     """The groups (tuples of goal cells) for n × n boards whose goal has the blank on ``blank_goal``.
 
@@ -198,7 +213,8 @@ _databases: dict[tuple[int, int, str], PatternDatabase] = {}
 
 
 def cached(n: int, blank_goal: int, directory: Path | None = None) -> bool:
-    """Whether every table of that split is in memory or on disk (so ``database`` builds nothing)."""
+    """Whether every table of that split is in memory or on disk (so ``database`` builds nothing).
+    ``blank_goal`` as ``database`` takes it (the fast path maps corners to 0 first: ``symmetry``)."""
     directory = pdb_dir() if directory is None else Path(directory)
     if (n, blank_goal, str(directory)) in _databases:
         return True
@@ -249,19 +265,21 @@ def database(
 
 def heuristic(goal: bytes, n: int) -> Callable[[bytes], int]:
     """The additive pattern-database heuristic towards ``goal`` as a Python function of a board's
-    bytes (for the generic searches; the fast path reads the tables in its kernel)."""
+    bytes (for the generic searches; the fast path reads the tables in its kernel). A goal with the
+    blank in a corner is looked up through ``symmetry``, as the fast path does."""
     goal = bytes(goal)
-    db = database(n, goal.index(0))
+    sigma = symmetry(n, goal.index(0))
+    db = database(n, sigma[goal.index(0)])
     cells = n * n
     table = db.table.tolist()
-    # per group: its table's offset and, slot by slot, the tile whose goal is that cell
-    plan = [(int(db.offsets[g]), [goal[c] for c in cells_of]) for g, cells_of in enumerate(db.groups)]
+    # per group: its table's offset and, slot by slot, the tile whose (mapped) goal is that cell
+    plan = [(int(db.offsets[g]), [goal[sigma[c]] for c in cells_of]) for g, cells_of in enumerate(db.groups)]
     powers = [cells**j for j in range(len(db.powers))]
 
     def h(state: bytes) -> int:
         where = [0] * cells
         for cell, tile in enumerate(state):
-            where[tile] = cell
+            where[tile] = sigma[cell]
         total = 0
         for offset, tiles in plan:
             total += table[offset + sum(where[t] * p for t, p in zip(tiles, powers, strict=False))]
