@@ -685,6 +685,75 @@ def valid_zenji_files(draw: st.DrawFn) -> tuple[bytes, str]:
     return json.dumps({"pipes": tiles, "flow": flow}).encode(), "board.json"
 
 
+# ------------------------------------------------------------------------------- sliding-tile files
+SLIDING_NAMES = ("board.txt", "puzzle.txt", "korf.txt", "board", "board.json", "board.csv")
+
+
+@st.composite
+def _sliding_numbers(draw: st.DrawFn) -> list[Any]:
+    """A board's numbers: a shuffled 0..n²-1 (solvable or not) or near it — one missing, repeated, out of
+    range, a stray word — or a few random numbers."""
+    n = draw(st.sampled_from([2, 3, 3, 4, 4, 5, 6]))
+    numbers: list[Any] = draw(st.permutations(list(range(n * n))))
+    kind = draw(st.integers(0, 6))
+    if kind == 1 and numbers:
+        numbers.pop(draw(st.integers(0, len(numbers) - 1)))
+    elif kind == 2 and numbers:
+        numbers[draw(st.integers(0, len(numbers) - 1))] = draw(st.integers(-3, 30) | st.just(10**9))
+    elif kind == 3 and numbers:
+        numbers[draw(st.integers(0, len(numbers) - 1))] = draw(st.sampled_from(
+            ["x", "1.5", "-1", "goal:", "#", "１", "²", "0x1", "", "\x00"]))
+    elif kind == 4:
+        numbers = draw(st.lists(st.integers(0, 30), max_size=30))
+    return numbers
+
+
+def _sliding_layout(draw: st.DrawFn, numbers: list[Any]) -> str:
+    sep = draw(st.sampled_from([" ", ",", ", ", "\t", "  ", " , "]))
+    if draw(st.booleans()) or not numbers:
+        return sep.join(map(str, numbers))
+    width = draw(st.integers(1, max(1, len(numbers))))
+    return "\n".join(sep.join(map(str, numbers[i:i + width])) for i in range(0, len(numbers), width))
+
+
+@st.composite
+def sliding_text_files(draw: st.DrawFn) -> tuple[bytes, str]:
+    """Sliding-tile boards as text, nearly: one line or rows, commas or spaces, a 'goal:' of the same form
+    (or of another size, or two of them), comments; now and then stray characters."""
+    text = _sliding_layout(draw, draw(_sliding_numbers()))
+    if draw(st.booleans()):
+        goal = _sliding_layout(draw, draw(_sliding_numbers()))
+        marker = draw(st.sampled_from(["goal:", "GOAL :", "goal", "goal:\n", "goal: goal:"]))
+        text += draw(st.sampled_from(["\n", " ", "\n\n"])) + marker + " " + goal
+    if draw(st.integers(0, 3)) == 0:
+        text = draw(st.sampled_from(["# a board\n", "#\n", "  \n"])) + text + draw(
+            st.sampled_from(["", "  # end", "\n#", "\n\n"]))
+    if draw(st.integers(0, 5)) == 0:
+        at = draw(st.integers(0, len(text)))
+        text = text[:at] + draw(st.sampled_from(NOISE_CHARS + "#:-+{}[]")) + text[at:]
+    name = draw(st.sampled_from(SLIDING_NAMES) | filenames())
+    return _line_breaks_and_encoding(draw, text.split("\n")), name
+
+
+@st.composite
+def sliding_json_files(draw: st.DrawFn) -> tuple[bytes, str]:
+    """The project's sliding JSON: 'family', 'n', 'tiles', 'goal', 'name' with near-valid or random values."""
+    tiles = _sliding_numbers() | json_values(4)
+    rows = st.integers(3, 5).flatmap(lambda n: st.permutations(list(range(n * n))).map(
+        lambda xs, n=n: [xs[i:i + n] for i in range(0, n * n, n)]))
+    fields_ = {"family": st.sampled_from(["sliding", "grid", ""]) | json_values(2), "n": st.integers(-1, 7)
+               | json_values(2), "tiles": tiles | rows, "goal": tiles | rows | st.none(),
+               "name": st.text(max_size=20) | json_values(3)}
+    chosen = draw(st.lists(st.sampled_from(list(fields_)), max_size=4, unique=True))
+    if draw(st.booleans()):
+        chosen += [k for k in ("family", "tiles") if k not in chosen]
+    data = {key: draw(fields_[key]) for key in chosen}
+    text = json.dumps(data, allow_nan=True)
+    if draw(st.integers(0, 9)) == 0:
+        text = text[: draw(st.integers(0, len(text)))]  # cut short
+    return text.encode("utf-8", "surrogatepass"), draw(st.sampled_from(SLIDING_NAMES))
+
+
 # --------------------------------------------------------------------------------------- images
 IMAGE_MODES = ("1", "L", "P", "RGB", "RGBA", "LA", "PA", "I", "I;16", "I;16B", "F", "CMYK", "YCbCr", "LAB",
                "HSV", "RGBX")

@@ -92,6 +92,18 @@ def test_parsers_take_zenji_json(case, options) -> None:
     fz.check_parsers(*case, options)
 
 
+@FUZZ
+@given(case=fz.sliding_text_files(), options=st.none() | fz.option_dicts())
+def test_parsers_take_sliding_text_boards(case, options) -> None:
+    fz.check_parsers(*case, options)
+
+
+@FUZZ
+@given(case=fz.sliding_json_files(), options=st.none() | fz.option_dicts())
+def test_parsers_take_sliding_json(case, options) -> None:
+    fz.check_parsers(*case, options)
+
+
 # ------------------------------------------------------------------------------------------ options
 @FUZZ
 @given(family=st.sampled_from(fz.FAMILY_NAMES), raw=fz.option_dicts() | fz.json_values())
@@ -202,7 +214,8 @@ def _checker_puzzles() -> dict[str, Any]:
         return load_puzzle((ROOT / "mazes" / name).read_bytes(), name)
 
     return {"step": read("step-seed-003.txt"), "zenji": read("zenji-seed-001.txt"),
-            "labyrinth": solvable_board("labyrinth-course", 3, 3, 1).puzzle}
+            "labyrinth": solvable_board("labyrinth-course", 3, 3, 1).puzzle,
+            "sliding": read("sliding-aima-3-28.txt")}
 
 
 CHECKER_PUZZLES = _checker_puzzles()
@@ -210,6 +223,7 @@ CHECKER_OPTIONS = {
     "step": [{}, {"cycle": [1, 2]}],
     "zenji": [{}, {"flow": "free"}],
     "labyrinth": [{}, {"moves": "separate"}],
+    "sliding": [{}],
 }
 # Pieces of every notation the checkers read (server/puzzles/{step,zenji,labyrinth}/check.py), so that
 # the examples reach deep into each parser and into the replays, not only their first refusal.
@@ -223,6 +237,7 @@ CHECKER_TOKENS = (
     "bottom", ", then ", "enter the board below column", "onto", "walk from", "to", " and ",
     "leave the board above column", "(the player is carried to column 2)", "┐", "└", "(4,1)", "(0, 0)",
     "solved it in 3 moves", "made the water flow",
+    "U", "D", "L", "R", "ULDR", "tiles:", "blank:", "tile ", "up", "down", '"sliding"', '"blank"', "8", "24",
 )
 
 
@@ -232,7 +247,11 @@ def _valid_answers(family: str) -> list[str]:
 
     solved = solve(CHECKER_PUZZLES[family], "bfs" if family != "zenji" else "dijkstra", {}).json
     texts = [json.dumps(solved), json.dumps(solved["moves"] if family != "step" else solved["path"])]
-    if family != "step":
+    if family == "sliding":  # the blank's moves, the tiles' numbers, the boards
+        texts.append(" ".join(m["blank"] for m in solved["moves"]))
+        texts.append("tiles: " + " ".join(str(m["tile"]) for m in solved["moves"]))
+        texts.append(json.dumps(solved["path"]))
+    elif family != "step":
         texts.append("\n".join(m["text"] for m in solved["moves"]))
     else:
         texts.append("[" + ",\n ".join(f"({c}, {r})" for r, c, _ in solved["path"]) + "]")

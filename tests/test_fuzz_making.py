@@ -22,10 +22,10 @@ FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list
 
 # The operations each family knows (docs/PROTOCOL.md, "Generate and edit"), and a few it does not.
 OPS = ("paint", "start", "goal", "clear", "resize", "cells", "mark", "cycle", "turn", "tile", "flow",
-       "free", "turn_free", "columns", "insertions", "rules", "fly", "")
+       "free", "turn_free", "columns", "insertions", "rules", "slide", "set", "set_goal", "fly", "")
 FIELDS = ("cell", "value", "cells", "rows", "cols", "values", "marked", "add", "cycle", "times", "sides",
           "flow", "code", "start_col", "goal_col", "left_rows", "right_rows", "push_columns", "moves",
-          "rotate_free")
+          "rotate_free", "tiles")
 
 
 def small_ints() -> st.SearchStrategy[int]:
@@ -59,6 +59,10 @@ WELL_FORMED = {
     "insertions": {"left_rows": st.lists(st.integers(-1, 8), max_size=4),
                    "right_rows": st.lists(st.integers(-1, 8), max_size=4), "push_columns": st.booleans()},
     "rules": {"moves": st.sampled_from(["combined", "separate", "diagonal"]), "rotate_free": st.booleans()},
+    "slide": {"cell": st.integers(-1, 9) | CELL},
+    "set": {"tiles": st.permutations(list(range(9))) | st.permutations(list(range(16)))
+            | st.lists(st.integers(-1, 9), max_size=10)},
+    "set_goal": {"tiles": st.permutations(list(range(9))) | st.lists(st.integers(-1, 9), max_size=10)},
 }
 
 
@@ -67,6 +71,7 @@ FAMILY_OPS = {
     "step": ("mark", "start", "goal", "cycle", "resize"),
     "zenji": ("turn", "tile", "flow", "resize"),
     "labyrinth": ("tile", "turn", "free", "turn_free", "columns", "insertions", "rules", "resize"),
+    "sliding": ("slide", "set", "set_goal"),
 }
 
 
@@ -97,8 +102,11 @@ def boards() -> dict[str, tuple[Any, Any]]:
     out = {}
     for family in FAMILIES.values():
         kind = family.generators[0]
-        values = kind.check({"rows": 7 if family.name == "labyrinth" else 5,
-                             "cols": 7 if family.name == "labyrinth" else 6, "seed": 3})
+        try:
+            values = kind.check({"rows": 7 if family.name == "labyrinth" else 5,
+                                 "cols": 7 if family.name == "labyrinth" else 6, "seed": 3})
+        except PuzzleError:  # a family of its own sizes (square sliding-tile boards): its defaults
+            values = kind.check({"seed": 3})
         out[family.name] = (family, family.generate(kind.name, values).puzzle)
     return out
 

@@ -34,11 +34,15 @@ WORDS = {"u": "U", "up": "U", "d": "D", "down": "D", "l": "L", "left": "L", "r":
 DIRECTION_WORDS = {"U": "up", "D": "down", "L": "left", "R": "right"}
 _MARKER = re.compile(r"\s*(tiles?|blank)\b\s*:?", re.IGNORECASE)
 _TOKEN = re.compile(r"[^\s,;]+")
-NOTATIONS = ("moves of the blank (U D L R), 'tiles:' then moves or numbers of the tiles, a JSON list of "
-             "boards or the output of run.py solve --json")
+NOTATIONS = (
+    "moves of the blank (U D L R), 'tiles:' then moves or numbers of the tiles, a JSON list of "
+    "boards or the output of run.py solve --json"
+)
 
-# A move: ("blank", "U") — the blank's direction — or ("tile", 7) — the tile that slides; and where.
-Move = tuple[str, Any, str]
+# A move: ("blank", "U") — the blank's direction — or ("tile", 7) — the tile that slides; and where it was
+# written (an offset in the text, or an item's label): made into "line L, column C" only for an error, since
+# counting lines for every move of a long answer would take quadratic time.
+Move = tuple[str, Any, Any]
 
 
 def where(text: str, offset: int) -> str:
@@ -88,22 +92,28 @@ def read_moves(text: str) -> list[Move]:
         start = marker.end()
     moves: list[Move] = []
     for match in _TOKEN.finditer(body, start):
-        token, at = match.group(), where(text, match.start())
+        token, at = match.group(), match.start()
         if token.isdigit() and token.isascii():
             if mode != "tile":
-                raise PuzzleError(f"{token[:12]!r}: a number names a tile, after a first word 'tiles:'; the "
-                                  "blank's moves are U, D, L, R", at)
+                raise PuzzleError(
+                    f"{token[:12]!r}: a number names a tile, after a first word 'tiles:'; the "
+                    "blank's moves are U, D, L, R",
+                    where(text, at),
+                )
             moves.append(("tile", int(token[:4]), at))
         elif token.lower() in WORDS:
             moves.append((mode, WORDS[token.lower()], at))
         elif token.isalpha() and all(ch in "UDLRudlr" for ch in token):
-            for i, ch in enumerate(token):  # "UULDR": one move a letter
-                moves.append((mode, ch.upper(), where(text, match.start() + i)))
+            if len(moves) + len(token) > MAX_MOVES:
+                raise PuzzleError(f"more than {MAX_MOVES:,} moves", where(text, at))
+            moves.extend((mode, ch.upper(), at + i) for i, ch in enumerate(token.upper()))  # "UULDR"
         else:
-            raise PuzzleError(f"{token[:20]!r} is no move: expected U, D, L or R (or a tile's number after "
-                              "'tiles:')", at)
+            raise PuzzleError(
+                f"{token[:20]!r} is no move: expected U, D, L or R (or a tile's number after 'tiles:')",
+                where(text, at),
+            )
         if len(moves) > MAX_MOVES:
-            raise PuzzleError(f"more than {MAX_MOVES:,} moves", at)
+            raise PuzzleError(f"more than {MAX_MOVES:,} moves", where(text, at))
     if not moves:
         raise PuzzleError(f"no moves: expected {NOTATIONS}", "file")
     return moves
@@ -112,8 +122,9 @@ def read_moves(text: str) -> list[Move]:
 def _boards(value: Any, n: int, label: str) -> list[bytes]:
     """A JSON list of boards, each n² numbers, flat or as n rows."""
     if not isinstance(value, list) or not value:
-        raise PuzzleError(f"expected a list of boards (each {n * n} numbers) or of moves, got "
-                          f"{show_value(value)}", "file")
+        raise PuzzleError(
+            f"expected a list of boards (each {n * n} numbers) or of moves, got {show_value(value)}", "file"
+        )
     if len(value) > MAX_MOVES:
         raise PuzzleError(f"{len(value):,} boards is more than {MAX_MOVES:,}", "file")
     boards = []
@@ -121,11 +132,17 @@ def _boards(value: Any, n: int, label: str) -> list[bytes]:
         flat = item
         if isinstance(item, list) and len(item) == n and all(isinstance(row, list) for row in item):
             flat = [x for row in item for x in row]
-        ok = isinstance(flat, list) and len(flat) == n * n and all(
-            isinstance(x, int) and not isinstance(x, bool) and 0 <= x < n * n for x in flat)
+        ok = (
+            isinstance(flat, list)
+            and len(flat) == n * n
+            and all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < n * n for x in flat)
+        )
         if not ok or len(set(flat)) != n * n:
-            raise PuzzleError(f"expected a board of {n} x {n}: the numbers 0 to {n * n - 1} once each, got "
-                              f"{show_value(item)}", f"{label} {i}")
+            raise PuzzleError(
+                f"expected a board of {n} x {n}: the numbers 0 to {n * n - 1} once each, got "
+                f"{show_value(item)}",
+                f"{label} {i}",
+            )
         boards.append(bytes(flat))
     return boards
 
@@ -133,8 +150,10 @@ def _boards(value: Any, n: int, label: str) -> list[bytes]:
 def _from_result(value: dict[str, Any], board: SlidingBoard) -> list[bytes]:
     """``run.py solve --json``'s object: its ``path`` of boards."""
     if value.get("family", "sliding") != "sliding":
-        raise PuzzleError(f"a solution of a {show_value(value['family'])} puzzle, not of a sliding-tile "
-                          "puzzle", "field 'family'")
+        raise PuzzleError(
+            f"a solution of a {show_value(value['family'])} puzzle, not of a sliding-tile puzzle",
+            "field 'family'",
+        )
     if "path" not in value:
         raise PuzzleError("expected a 'path' field (as `run.py solve --json` prints)", "file")
     if value.get("found") is False:
@@ -147,8 +166,9 @@ def _place(cell: int, n: int) -> list[int]:
     return list(divmod(cell, n))
 
 
-def walk_moves(family: Any, board: SlidingBoard, problem: SlidingProblem, moves: list[Move],
-               options: Values) -> CheckResult:
+def walk_moves(
+    family: Any, board: SlidingBoard, problem: SlidingProblem, moves: list[Move], options: Values
+) -> CheckResult:
     """Follow the moves from the board; the first that breaks a rule is named."""
     n = board.n
     table = [dict(row) for row in problem.moves]
@@ -166,8 +186,10 @@ def walk_moves(family: Any, board: SlidingBoard, problem: SlidingProblem, moves:
                 why = f"move {number}: there is no tile {what} on a {n} x {n} board (tiles 1 to {n * n - 1})"
             elif cell not in table[blank].values():
                 r, c = divmod(cell, n)
-                why = (f"move {number}: tile {what} at (row {r}, col {c}) is not next to the blank at "
-                       f"(row {br}, col {bc}); only a tile above, below, left or right of the blank slides")
+                why = (
+                    f"move {number}: tile {what} at (row {r}, col {c}) is not next to the blank at "
+                    f"(row {br}, col {bc}); only a tile above, below, left or right of the blank slides"
+                )
                 illegal = {"from": [br, bc], "to": [r, c]}
             if why:
                 bad = number
@@ -177,11 +199,16 @@ def walk_moves(family: Any, board: SlidingBoard, problem: SlidingProblem, moves:
             direction = what if mode == "blank" else OPPOSITE[what]
             cell = table[blank].get(direction)
             if cell is None:
-                said = (f"the blank moves {DIRECTION_WORDS[direction]}" if mode == "blank" else
-                        f"a tile slides {DIRECTION_WORDS[what]} into the blank, so the blank moves "
-                        f"{DIRECTION_WORDS[direction]}")
-                why = (f"move {number} ({what}): {said}, but it is at (row {br}, col {bc}) and would leave "
-                       f"the {n} x {n} board")
+                said = (
+                    f"the blank moves {DIRECTION_WORDS[direction]}"
+                    if mode == "blank"
+                    else f"a tile slides {DIRECTION_WORDS[what]} into the blank, so the blank moves "
+                    f"{DIRECTION_WORDS[direction]}"
+                )
+                why = (
+                    f"move {number} ({what}): {said}, but it is at (row {br}, col {bc}) and would leave "
+                    f"the {n} x {n} board"
+                )
                 bad = number
                 step = next((dr, dc) for name, dr, dc in MOVES if name == direction)
                 illegal = {"from": [br, bc], "to": None, "off_board": [br + step[0], bc + step[1]]}
@@ -191,13 +218,19 @@ def walk_moves(family: Any, board: SlidingBoard, problem: SlidingProblem, moves:
     return _verdict(family, board, problem, states, len(moves), why, bad, illegal, options)
 
 
-def walk_boards(family: Any, board: SlidingBoard, problem: SlidingProblem, boards: list[bytes],
-                options: Values) -> CheckResult:
+def walk_boards(
+    family: Any, board: SlidingBoard, problem: SlidingProblem, boards: list[bytes], options: Values
+) -> CheckResult:
     """Follow a list of boards: the first must be the puzzle's, each next one a single move away."""
     moves = len(boards) - 1
     if boards[0] != board.tiles:
-        return CheckResult(False, None, moves, None, f"the answer starts with the board {list(boards[0])}, "
-                           f"not with the puzzle's {list(board.tiles)}")
+        return CheckResult(
+            False,
+            None,
+            moves,
+            None,
+            f"the answer starts with the board {list(boards[0])}, not with the puzzle's {list(board.tiles)}",
+        )
     states = [boards[0]]
     why: str | None = None
     bad: int | None = None
@@ -205,8 +238,10 @@ def walk_boards(family: Any, board: SlidingBoard, problem: SlidingProblem, board
     for number in range(1, len(boards)):
         a, b = boards[number - 1], boards[number]
         if problem.move_between(a, b) is None:
-            why = (f"move {number}: board {number} is not one move from board {number - 1}; a move slides "
-                   "one tile next to the blank into it")
+            why = (
+                f"move {number}: board {number} is not one move from board {number - 1}; a move slides "
+                "one tile next to the blank into it"
+            )
             bad = number
             illegal = {"from": _place(a.index(0), board.n), "to": _place(b.index(0), board.n)}
             break
@@ -214,9 +249,17 @@ def walk_boards(family: Any, board: SlidingBoard, problem: SlidingProblem, board
     return _verdict(family, board, problem, states, moves, why, bad, illegal, options)
 
 
-def _verdict(family: Any, board: SlidingBoard, problem: SlidingProblem, states: list[bytes], moves: int,
-             why: str | None, bad: int | None, illegal: dict[str, Any] | None,
-             options: Values) -> CheckResult:
+def _verdict(
+    family: Any,
+    board: SlidingBoard,
+    problem: SlidingProblem,
+    states: list[bytes],
+    moves: int,
+    why: str | None,
+    bad: int | None,
+    illegal: dict[str, Any] | None,
+    options: Values,
+) -> CheckResult:
     reached = not why and problem.is_goal(states[-1])
     if not why and not reached:
         off = sum(1 for a, b in zip(states[-1], board.goal, strict=True) if a and a != b)
