@@ -44,7 +44,8 @@ class FastResult:
     generated: int
     # None, "cancelled" (or the cancel flag's reason), or "limit: more than N states expanded"
     stopped: str | None
-    max_frontier: int = 0  # A*: distinct states on the frontier at most; IDA*: not counted (0)
+    # A*: the most distinct states on the frontier at once; IDA*: the most boards on its path at once
+    max_frontier: int = 0
 
 
 def available(n: int, algorithm: str, heuristic: str) -> bool:
@@ -173,11 +174,11 @@ def solve_fast(
             np.int64(limit), cancel_array, progress, moves,
         )  # fmt: skip
         return _result(outcome, cost, expanded, generated, int(max_frontier), moves, progress, flag, limit)
-    outcome, cost, expanded, generated = kern.ida_star(
+    outcome, cost, expanded, generated, max_frontier = kern.ida_star(
         board, np.int64(n), np.int64(kind), md, table, offsets, group, slot, powers, mirror,
         np.int64(limit), cancel_array, progress, moves,
     )  # fmt: skip
-    result = _result(outcome, cost, expanded, generated, 0, moves, progress, flag, limit)
+    result = _result(outcome, cost, expanded, generated, int(max_frontier), moves, progress, flag, limit)
     if sigma is not None and result.found:
         result = dataclasses.replace(result, moves=_map_moves(result.moves, board, n, sigma))
     return result

@@ -167,8 +167,9 @@ def ida_star(
     h0 = heuristic_of(board, n, kind, md, pdb, offsets, group, slot, powers, mirror, index, index2)
     expanded = 0
     generated = 0
+    deepest = 0  # the longest path stepped onto: max_frontier = deepest + 1 boards, as the generic IDA*
     if h0 == 0:
-        return FOUND, 0, 0, 0
+        return FOUND, 0, 0, 0, 1
     # Per depth: the children's moves and h, sorted, and the next one to try.
     child_move = np.empty((MAX_DEPTH + 1, 4), np.int64)
     child_h = np.empty((MAX_DEPTH + 1, 4), np.int64)
@@ -181,7 +182,7 @@ def ida_star(
     bound = h0
     while True:
         if bound > MAX_DEPTH:
-            return NOT_FOUND, -1, expanded, generated
+            return NOT_FOUND, -1, expanded, generated, deepest + 1
         next_bound = 1 << 30
         depth = 0
         path_h[0] = h0
@@ -194,9 +195,9 @@ def ida_star(
                 if expanded % CHECK_EVERY == 0:
                     progress[0] = expanded
                     if cancel[0] != 0:
-                        return CANCELLED, -1, expanded, generated
+                        return CANCELLED, -1, expanded, generated, deepest + 1
                 if max_expanded >= 0 and expanded > max_expanded:
-                    return LIMIT, -1, expanded, generated
+                    return LIMIT, -1, expanded, generated, deepest + 1
                 h = path_h[depth]
                 h1 = 0
                 h2 = 0
@@ -281,13 +282,15 @@ def ida_star(
                 moves[depth] = d
                 blank = nb
                 depth += 1
+                if depth > deepest:
+                    deepest = depth
                 path_h[depth] = hc
                 last = d
                 if hc == 0:
                     progress[0] = expanded
-                    return FOUND, depth, expanded, generated
+                    return FOUND, depth, expanded, generated, deepest + 1
                 if depth >= MAX_DEPTH:
-                    return NOT_FOUND, -1, expanded, generated
+                    return NOT_FOUND, -1, expanded, generated, deepest + 1
                 fresh = True
                 continue
             # every child done: step back to the parent
@@ -308,7 +311,7 @@ def ida_star(
             blank = back
             last = moves[depth - 1] if depth > 0 else -1
         if next_bound >= 1 << 30:
-            return NOT_FOUND, -1, expanded, generated
+            return NOT_FOUND, -1, expanded, generated, deepest + 1
         bound = next_bound
 
 
