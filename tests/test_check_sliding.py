@@ -126,3 +126,14 @@ def test_the_cli_checks_a_file(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     verdict = json.loads(done.stdout)
     assert verdict["valid"] and verdict["cost"] == 26 and verdict["optimal"]
+
+
+def test_a_15_puzzle_answer_is_judged_against_the_optimum() -> None:
+    """Korf's instance 79 (42 moves): the optimum comes from the family's default, IDA*."""
+    board = load_puzzle(b"0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15\ngoal: 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+                        "korf79.txt")
+    solved = solve(board, "idastar", {"heuristic": "linear_conflict"}).json
+    moves = " ".join(m["blank"] for m in solved["moves"])
+    result = judge_solution(FAMILY, board, moves, FAMILY.run_options({}), max_expanded=2_000_000,
+                            max_seconds=60)
+    assert result.valid and result.cost == 42 and result.optimum == 42 and result.optimal

@@ -100,7 +100,10 @@ def judge_solution(family: Any, puzzle: Any, text: str, options: Values, *, max_
     search_only = ("heuristic", "weight", "max_depth", "formula")
     rules = {k: v for k, v in options.items() if k not in search_only}
     checked.optimum_note = "no optimal search is offered for this family"
-    for reference in (a for a in REFERENCES if a in family.algorithms):
+    # The family's default first (its best optimal method, e.g. the sliding puzzles' compiled IDA*), then
+    # the references; a default that is not guaranteed optimal on this puzzle falls through to them.
+    references = dict.fromkeys((family.default_algorithm, *REFERENCES))
+    for reference in (a for a in references if a in family.algorithms):
         found = solve(puzzle, reference, rules, max_expanded=max_expanded, max_seconds=max_seconds,
                       max_stored=max_stored).json
         if found["found"] and found["optimal_guaranteed"]:
