@@ -9,8 +9,12 @@ project's:
 
 * IDS = ``iddfs`` as registered (per iteration, a table of the states stepped onto: a state reached
   again no cheaper is skipped) and ``IDS path`` = the same without that table (only a state already
-  on the current path is skipped), where feasible (``--ids-depth``, ``--ids-path-depth``: 16);
-* A*(h1) = ``astar`` with ``misplaced``, A*(h2) = ``astar`` with ``manhattan``.
+  on the current path is skipped), where feasible (``--ids-depth``, ``--ids-path-depth``: 18);
+* A*(h1) = ``astar`` with ``misplaced``, A*(h2) = ``astar`` with ``manhattan``;
+* and, to compare with the book's IDS column, ``IDS tree``: iterative deepening as the book's tree
+  search (nothing pruned, not even the parent's move undone; every node created counted, each
+  iteration's root included), by a small compiled counter (``sliding_kernels.tree_ids_count``), up to
+  ``--ids-tree-depth`` (14).
 
 Counting, as everywhere in the project (``server/search/stats.py``): *generated* = states put on the
 frontier (A*: OPEN and UPDATE events; IDS: every state stepped onto within the depth bound, in every
@@ -35,6 +39,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import numpy as np
+
+from server.puzzles.sliding import fast, sliding_kernels
 from server.puzzles.sliding.model import SlidingBoard
 from server.puzzles.sliding.problem import SlidingProblem
 from server.search.algorithms.iterative import iddfs
@@ -91,6 +98,10 @@ def branching(nodes: float, depth: int) -> float:
 
 def run(board: bytes, method: str) -> tuple[int, int, float]:
     """(generated, expanded, cost) of one method on one board."""
+    if method == "ids_tree":
+        relabelled, _ = fast.relabel(board, GOAL, 3)
+        depth, generated, expanded = sliding_kernels.tree_ids_count(relabelled, np.int64(3), np.int64(40))
+        return int(generated), int(expanded), float(depth)
     problem = SlidingProblem(SlidingBoard(3, board, GOAL))
     limits = Limits(max_expanded=None, max_seconds=None)
     if method == "ids":
@@ -129,9 +140,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--boards", type=int, default=100, help="boards a depth (100)")
     parser.add_argument("--depths", default="2-24", help="even depths, e.g. 2-24 or 2,4,8")
-    parser.add_argument("--ids-depth", type=int, default=16, help="deepest d for IDS (16)")
+    parser.add_argument("--ids-depth", type=int, default=18, help="deepest d for IDS (18)")
     parser.add_argument(
-        "--ids-path-depth", type=int, default=16, help="deepest d for IDS without its table (16)"
+        "--ids-path-depth", type=int, default=18, help="deepest d for IDS without its table (18)"
+    )
+    parser.add_argument(
+        "--ids-tree-depth", type=int, default=14, help="deepest d for the book's tree IDS (14)"
     )
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
@@ -145,7 +159,8 @@ def main() -> int:
           f"{' '.join(map(str, GOAL))} (BFS {time.perf_counter() - clock:.1f} s); {args.boards} boards a "
           f"depth, seed {args.seed}")  # fmt: skip
     rng = random.Random(args.seed)
-    methods = ("ids", "ids_path", "h1", "h2")
+    methods = ("ids_tree", "ids", "ids_path", "h1", "h2")
+    deepest = {"ids_tree": args.ids_tree_depth, "ids": args.ids_depth, "ids_path": args.ids_path_depth}
     rows = []
     for depth in parse_depths(args.depths):
         pool = sorted(by_depth[depth])
@@ -153,9 +168,7 @@ def main() -> int:
         row: dict[str, tuple[float, float] | None] = {}
         started = time.perf_counter()
         for method in methods:
-            if (method == "ids" and depth > args.ids_depth) or (
-                method == "ids_path" and depth > args.ids_path_depth
-            ):
+            if depth > deepest.get(method, 99):
                 row[method] = None
                 continue
             generated = expanded = 0
@@ -169,20 +182,20 @@ def main() -> int:
         rows.append((depth, len(boards), row, time.perf_counter() - started))
         print(f"  d={depth}: {len(boards)} boards in {rows[-1][3]:.1f} s", file=sys.stderr, flush=True)
 
-    header = ("d", "IDS gen", "IDS exp", "IDS path gen", "A*(h1) gen", "A*(h1) exp", "A*(h2) gen",
-              "A*(h2) exp", "b* IDS", "b* IDS path", "b* h1", "b* h2",
+    header = ("d", "IDS tree gen", "IDS gen", "IDS exp", "IDS path gen", "A*(h1) gen", "A*(h1) exp",
+              "A*(h2) gen", "A*(h2) exp", "b* IDS tree", "b* IDS", "b* h1", "b* h2",
               "book IDS", "book h1", "book h2")  # fmt: skip
     print()
     print(" | ".join(header))
     print(" | ".join("---" for _ in header))
     for depth, _, row, _ in rows:
-        ids, path, h1, h2 = (row[m] for m in methods)
+        tree, ids, path, h1, h2 = (row[m] for m in methods)
         book = BOOK.get(depth, (None, None, None))
         cells = [
-            str(depth),
+            str(depth), fmt(tree and tree[0]),
             fmt(ids and ids[0]), fmt(ids and ids[1]), fmt(path and path[0]),
             fmt(h1 and h1[0]), fmt(h1 and h1[1]), fmt(h2 and h2[0]), fmt(h2 and h2[1]),
-            fmt(ids and branching(ids[0], depth), 2), fmt(path and branching(path[0], depth), 2),
+            fmt(tree and branching(tree[0], depth), 2), fmt(ids and branching(ids[0], depth), 2),
             fmt(h1 and branching(h1[0], depth), 2), fmt(h2 and branching(h2[0], depth), 2),
             fmt(book[0]), fmt(book[1]), fmt(book[2]),
         ]  # fmt: skip

@@ -151,6 +151,20 @@ def test_pdb_symmetry_for_corner_goals() -> None:
             assert sigma[corner] == 0 and all(sigma[sigma[c]] == c for c in range(n * n))
 
 
+def test_tree_ids_counter_for_the_aima_table(distances) -> None:
+    """The book's IDS (a tree search: nothing pruned) counts every node created, each iteration's root
+    included: one move from the goal, 1 (depth 0) + 1 + the blank's 2-4 moves (depth 1)."""
+    from server.puzzles.sliding.sliding_kernels import tree_ids_count
+
+    for tiles in (s for s, d in distances[BLANK_LAST].items() if d == 1):
+        board, _ = fast.relabel(tiles, BLANK_LAST, 3)
+        depth, generated, expanded = tree_ids_count(board, np.int64(3), np.int64(5))
+        r, c = divmod(tiles.index(0), 3)
+        assert (depth, generated, expanded) == (1, 2 + (r > 0) + (r < 2) + (c > 0) + (c < 2), 1)
+    board, _ = fast.relabel(bytes([8, 6, 7, 2, 5, 4, 3, 0, 1]), BLANK_LAST, 3)
+    assert tree_ids_count(board, np.int64(3), np.int64(4))[0] == -1
+
+
 def test_relabelling_for_a_blank_first_goal(distances) -> None:
     """AIMA's figure 3.28 board needs 26 moves to the blank-first goal; any goal works."""
     board = bytes([7, 2, 4, 5, 0, 6, 8, 3, 1])

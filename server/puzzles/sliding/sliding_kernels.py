@@ -618,3 +618,66 @@ def a_star_small(board_in, n, blank_goal, kind, md, pdb, offsets, group, slot, p
             board[nb] = board[blank]
             board[blank] = BLANK
     return NOT_FOUND, -1, expanded, generated, max_frontier
+
+
+@njit(cache=True, nogil=True)
+def tree_ids_count(board_in, n, max_depth):
+    """Iterative deepening as a pure tree search, for AIMA's table: no duplicate of any kind is pruned
+    (a child may undo its parent's move), the goal tested when a node is visited, depth limits 0, 1, …
+    Returns (depth of the goal or -1 past ``max_depth``, nodes generated: every node created, each
+    iteration's root included, expanded: nodes whose children were created)."""
+    cells = n * n
+    board = board_in.copy()
+    nbr = neighbours(n)
+    blank = 0
+    for c in range(cells):
+        if board[c] == BLANK:
+            blank = c
+    moves = np.zeros(max_depth + 2, np.int64)
+    tried = np.zeros(max_depth + 2, np.int64)
+    generated = 0
+    expanded = 0
+    for limit in range(max_depth + 1):
+        depth = 0
+        generated += 1  # the root
+        tried[0] = 0
+        visiting = True
+        while True:
+            if visiting:
+                visiting = False
+                solved = True
+                for c in range(cells):
+                    if c != blank and board[c] != c:
+                        solved = False
+                        break
+                if solved:
+                    return depth, generated, expanded
+                if depth == limit:
+                    tried[depth] = 4  # a leaf of this iteration
+                else:
+                    expanded += 1
+                    for d in range(4):
+                        if nbr[blank, d] >= 0:
+                            generated += 1
+                    tried[depth] = 0
+            d = tried[depth]
+            while d < 4 and nbr[blank, d] < 0:
+                d += 1
+            if d < 4:
+                tried[depth] = d + 1
+                nb = nbr[blank, d]
+                board[blank] = board[nb]
+                board[nb] = BLANK
+                blank = nb
+                moves[depth] = d
+                depth += 1
+                visiting = True
+                continue
+            if depth == 0:
+                break
+            depth -= 1
+            back = nbr[blank, moves[depth] ^ 1]
+            board[blank] = board[back]
+            board[back] = BLANK
+            blank = back
+    return -1, generated, expanded
