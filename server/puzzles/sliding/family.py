@@ -184,7 +184,8 @@ class SlidingFamily(Family):
         1, no depth bound, the engine not forced to "generic"); else the generic engine."""
         problem = self.run_problem(board, options)
         heuristic = options.get("heuristic") or "manhattan"
-        if heuristic not in problem.heuristics and heuristic != YOURS:
+        uses_h = get_algorithm(algorithm).uses_heuristic  # bfs and the like ignore the option
+        if uses_h and heuristic not in problem.heuristics and heuristic != YOURS:
             raise PuzzleError(f"the heuristic {heuristic!r} is not offered for a {board.n} x {board.n} "
                               f"board; choose one of: {', '.join(problem.heuristics)}", "option 'heuristic'")
         fast = _fast_module()

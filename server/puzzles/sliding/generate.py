@@ -7,10 +7,12 @@
 * ``board_at_depth``: a board whose optimal solution takes exactly ``depth`` moves where that can be
   known cheaply. For n = 3, uniform among all boards at breadth-first distance ``depth`` from the goal
   (one BFS over the 181,440 boards, cached per goal). For n >= 4, a random walk of ``depth`` moves
-  from the goal that never undoes its last move, then measured with IDA* (the compiled fast path when
-  it is there, else the generic engine within a small budget): a walk may cut corners, so it is retried
-  a few times for one that stays exactly ``depth`` moves away; the description says what was found —
-  "exactly d", "d' moves (a walk of d)" or, when the measure ran out of budget, "at most d".
+  from the goal that never undoes its last move is measured with IDA* (the compiled fast path when it
+  is there, else the generic engine within a small budget). Walks cut corners, so while the board is
+  d' < depth moves away the walk goes on for depth - d' more moves and is measured again (each move
+  changes the distance by exactly 1: it never overshoots). The description says what was found —
+  "exactly d", "d' moves (measured after a walk of w)" (the last board measured, when a later measure
+  ran out of budget) or, when even the first did, "at most w".
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ from server.puzzles.family import RunControl
 from server.puzzles.sliding.model import OPPOSITE, SlidingBoard, is_solvable
 from server.puzzles.sliding.problem import neighbours
 
-WALK_ATTEMPTS = 6  # walks tried for one that stays exactly ``depth`` moves from the goal
+WALK_ROUNDS = 40  # walk-and-measure rounds towards exactly ``depth`` moves from the goal
 MEASURE_BUDGET = 60_000  # states a generic measuring IDA* may expand (a fraction of a second to a few)
+COMPILED_MEASURE_BUDGET = 5_000_000  # the same for the compiled fast path (well under a second)
 
 
 def random_board(n: int, seed: int, goal: bytes, name: str = "") -> SlidingBoard:
@@ -74,24 +77,32 @@ def board_at_depth(n: int, depth: int, seed: int, goal: bytes, name: str = "") -
                              f"{farthest}")
         tiles = rng.choice(at)
         return SlidingBoard(n, tiles, goal, label, (), "generated"), f"exactly {depth} moves from the goal"
-    best: tuple[int, bytes] | None = None
-    for _attempt in range(WALK_ATTEMPTS):
-        tiles = random_walk(n, goal, depth, rng)
-        board = SlidingBoard(n, tiles, goal, label, (), "generated")
-        measured = optimal_moves(board)
+    # Walk ``depth`` moves, measure; while the board is nearer than ``depth``, walk on as many moves as
+    # are missing (a move changes the distance by exactly 1, so it never overshoots) and measure again.
+    tiles = random_walk(n, goal, depth, rng)
+    walked = depth
+    known: tuple[int, bytes, int] | None = None  # the last board measured: (distance, tiles, walked)
+    for _round in range(WALK_ROUNDS):
+        measured = optimal_moves(SlidingBoard(n, tiles, goal))
         if measured is None:
-            return board, f"at most {depth} moves from the goal (a walk of {depth} moves; not measured)"
-        if measured == depth:
-            return board, f"exactly {depth} moves from the goal"
-        if best is None or measured > best[0]:
-            best = (measured, tiles)
-    assert best is not None
-    longest = SlidingBoard(n, best[1], goal, label, (), "generated")
-    return longest, f"{best[0]} moves from the goal (the longest of {WALK_ATTEMPTS} walks of {depth} moves)"
+            break
+        known = (measured, tiles, walked)
+        if measured >= depth:
+            break
+        tiles = random_walk(n, tiles, depth - measured, rng)
+        walked += depth - measured
+    if known is None:
+        board = SlidingBoard(n, tiles, goal, label, (), "generated")
+        return board, f"at most {walked} moves from the goal (a walk of {walked} moves; not measured)"
+    measured, tiles, walked = known
+    board = SlidingBoard(n, tiles, goal, label, (), "generated")
+    if measured == depth:
+        return board, f"exactly {depth} moves from the goal"
+    return board, f"{measured} moves from the goal (measured after a walk of {walked} moves)"
 
 
 def random_walk(n: int, goal: bytes, moves: int, rng: random.Random) -> bytes:
-    """``moves`` random moves of the blank from ``goal``, never undoing the last one."""
+    """``moves`` random moves of the blank from ``goal`` (or any board), never undoing the last one."""
     table = neighbours(n)
     board = bytearray(goal)
     blank = board.index(0)
@@ -105,13 +116,17 @@ def random_walk(n: int, goal: bytes, moves: int, rng: random.Random) -> bytes:
 
 
 def optimal_moves(board: SlidingBoard) -> int | None:
-    """The optimal number of moves, by IDA* (the fast path with linear conflict when it is there, else
-    the generic engine within ``MEASURE_BUDGET`` expansions); None when the budget ran out."""
-    from server.puzzles.sliding.family import FAMILY
+    """The optimal number of moves, by IDA* with linear conflict (the fast path within
+    ``COMPILED_MEASURE_BUDGET`` expansions when it serves the board, else the generic engine within
+    ``MEASURE_BUDGET``); None when the budget ran out."""
+    from server.puzzles.sliding.family import FAMILY, _fast_module
     from server.search.control import CancelFlag
 
+    fast = _fast_module()
+    compiled = fast is not None and fast.available(board.n, "idastar", "linear_conflict")
     # The family's own solve: no registry lookup, and its limits are ours, not a server's.
-    control = RunControl(max_expanded=MEASURE_BUDGET, max_seconds=20.0, cancel=CancelFlag())
+    budget = COMPILED_MEASURE_BUDGET if compiled else MEASURE_BUDGET
+    control = RunControl(max_expanded=budget, max_seconds=20.0, cancel=CancelFlag())
     values = FAMILY.run_options({"heuristic": "linear_conflict"})
     result = FAMILY.solve(board, "idastar", values, control).json
     return int(result["cost"]) if result["found"] else None
