@@ -156,8 +156,8 @@ def gallery() -> list[tuple[dict[str, str], bytes]]:
         ),
     ]
     from scripts.make_labyrinths import gallery_items
-    from scripts.make_small_boards import gallery_items as small_boards
     from scripts.make_sliding_boards import gallery_items as sliding_boards
+    from scripts.make_small_boards import gallery_items as small_boards
 
     grids = [
         ({"name": n, "file": f, "family": "grid", "title": t, "description": d}, data)
