@@ -44,9 +44,11 @@ import numpy as np
 VERSION = 1  # the file format and the build's semantics; bump to invalidate every cache file
 ROOT = Path(__file__).resolve().parents[3]
 
-# The 6-6-3 split of the 15-puzzle for the blank-last goal (1 … 15, then the blank): tiles
-# {1, 5, 6, 9, 10, 13}, {7, 8, 11, 12, 14, 15}, {2, 3, 4}, i.e. these cells.
-SPLIT_4_BLANK_LAST = ((0, 4, 5, 8, 9, 12), (6, 7, 10, 11, 13, 14), (1, 2, 3))
+# The 6-6-3 split of the 15-puzzle for the blank-first goal (0 1 2 … 15, Korf's): the top row's tiles
+# {1, 2, 3}, the left block {4, 5, 8, 9, 12, 13} and the right block {6, 7, 10, 11, 14, 15}, as in
+# Korf & Felner's figure. (The 180° turn of a blank-last split tried first, {3, 6, 7, 10, 11, 15},
+# {1, 2, 4, 5, 8, 9}, {12, 13, 14}, generated 1.8 times as many nodes on Korf's 100.)
+SPLIT_4_BLANK_FIRST = ((1, 2, 3), (4, 5, 8, 9, 12, 13), (6, 7, 10, 11, 14, 15))
 
 
 def pdb_dir() -> Path:
@@ -78,18 +80,16 @@ def symmetry(n: int, blank_goal: int) -> tuple[int, ...]:
 def groups_for(n: int, blank_goal: int) -> tuple[tuple[int, ...], ...]:
     """The groups (tuples of goal cells) for n × n boards whose goal has the blank on ``blank_goal``.
 
-    15-puzzle: ``SPLIT_4_BLANK_LAST`` for the blank in the last cell, its 180° turn for the blank in
-    the first (Korf's goal), otherwise the blank-last split with the blank's goal cell and cell 15
+    15-puzzle: ``SPLIT_4_BLANK_FIRST`` for the blank in the first cell (the fast path maps the other
+    corners onto it: ``symmetry``); for another cell, that split with the blank's goal cell and cell 0
     swapped. 8-puzzle: the other eight cells in reading order, four and four.
     """
     cells = n * n
     if not 0 <= blank_goal < cells:
         raise ValueError(f"blank goal cell {blank_goal} is off a {n}x{n} board")
     if n == 4:
-        if blank_goal == 0:
-            return tuple(tuple(sorted(15 - c for c in g)) for g in SPLIT_4_BLANK_LAST)
-        swap = {blank_goal: 15, 15: blank_goal}
-        return tuple(tuple(sorted(swap.get(c, c) for c in g)) for g in SPLIT_4_BLANK_LAST)
+        swap = {blank_goal: 0, 0: blank_goal}
+        return tuple(tuple(sorted(swap.get(c, c) for c in g)) for g in SPLIT_4_BLANK_FIRST)
     if n == 3:
         others = [c for c in range(cells) if c != blank_goal]
         return (tuple(others[:4]), tuple(others[4:]))
