@@ -104,15 +104,16 @@ def main() -> int:
     compare = parse_instances(args.compare)
     print(f"Korf's 100 ({CASES / 'sliding' / 'korf100.txt'}), goal 0 1 2 … 15; {os.cpu_count()} cores")
 
-    clock = time.perf_counter()
-    fast.warm_up()
-    print(f"JIT load/compile of the kernel: {time.perf_counter() - clock:.2f} s")
     errors: list[str] = []
     if numbers:
         clock = time.perf_counter()
         info = pdb.stats(4, 0)
         print(pdb.describe(info))
-        print(f"(tables ready in {time.perf_counter() - clock:.2f} s this run)")
+        print(f"(tables ready in {time.perf_counter() - clock:.2f} s this run: built, or read from disk)")
+    clock = time.perf_counter()
+    fast.warm_up()
+    print(f"JIT load/compile of the kernel: {time.perf_counter() - clock:.2f} s")
+    if numbers:
         seconds, generated, expanded, korf_nodes, errs = solve_all(cases, numbers, "pdb", not args.quiet)
         errors += errs
         print(

@@ -48,7 +48,7 @@ ROOT = Path(__file__).resolve().parents[3]
 # {1, 2, 3}, the left block {4, 5, 8, 9, 12, 13} and the right block {6, 7, 10, 11, 14, 15}, as in
 # Korf & Felner's figure. (The 180° turn of a blank-last split tried first, {3, 6, 7, 10, 11, 15},
 # {1, 2, 4, 5, 8, 9}, {12, 13, 14}, generated 1.8 times as many nodes on Korf's 100.)
-SPLIT_4_BLANK_FIRST = ((1, 2, 3), (4, 5, 8, 9, 12, 13), (6, 7, 10, 11, 14, 15))
+SPLIT_4_BLANK_FIRST = ((4, 5, 8, 9, 12, 13), (6, 7, 10, 11, 14, 15), (1, 2, 3))
 
 
 def pdb_dir() -> Path:
