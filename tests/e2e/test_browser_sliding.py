@@ -68,9 +68,9 @@ def wait_space(page, selector: str = CANVAS) -> None:
 
 
 def run(page, algorithm: str, heuristic: str | None = None) -> None:
+    page.select_option("[data-testid=algorithm]", algorithm)
     if heuristic:
         page.select_option("[data-testid=option-heuristic]", heuristic)
-    page.select_option("[data-testid=algorithm]", algorithm)
     page.fill("[data-testid=speed]", "1000")  # the trace at max speed
     page.locator("[data-testid=speed]").dispatch_event("change")
     page.click("[data-testid=run]")
@@ -99,19 +99,24 @@ def test_8puzzle_astar_lights_its_state_space_and_replays_sliding(page, tmp_path
     assert data["spacePath"] == "27"
     assert page.eval_on_selector(CANVAS, LIT_PIXELS) > 50  # the lit states are drawn
 
-    # The solution plays by itself: tiles slide, the board walks to the goal.
-    page.wait_for_function("() => document.querySelector('[data-testid=canvas]').dataset.phase === 'slide'")
+    # The solution plays by itself (at the trace's top speed, at once) to the goal.
     page.wait_for_function(
-        "() => document.querySelector('[data-testid=replay-position]').textContent.startsWith('5 /')",
-        timeout=30_000,
+        "() => document.querySelector('[data-testid=replay-position]').textContent === '26 / 26'"
     )
-    shot(page, "8puzzle-astar-manhattan")
-    page.click("[data-testid=replay-play]")  # pause, then walk by hand
-    page.click("[data-testid=replay-next]")
-    page.wait_for_function("() => document.querySelector('[data-testid=canvas]').dataset.phase === ''")
-    page.locator("[data-testid=move]").last.click()
-    next_frame(page)
     assert canvas_data(page)["board"] == "0,1,2,3,4,5,6,7,8"
+    # At a normal pace a tile slides: the first move, 5 right.
+    page.click("[data-testid=preset-normal]")
+    page.locator("[data-testid=move]").first.click()
+    page.click("[data-testid=replay-prev]")
+    assert text(page, "replay-position") == "0 / 26"
+    page.click("[data-testid=replay-next]")
+    page.wait_for_function("() => document.querySelector('[data-testid=canvas]').dataset.phase === 'slide'")
+    page.wait_for_function("() => document.querySelector('[data-testid=canvas]').dataset.phase === ''")
+    assert canvas_data(page)["board"] == "7,2,4,0,5,6,8,3,1"
+    for _ in range(3):
+        page.click("[data-testid=replay-next]")
+    page.wait_for_function("() => document.querySelector('[data-testid=canvas]').dataset.phase === ''")
+    shot(page, "8puzzle-astar-manhattan")
 
     # The playhead's figures: g, h and the real distance h* of the state being expanded.
     page.keyboard.press("Home")

@@ -72,36 +72,43 @@ export class SlidingRenderer extends CanvasRenderer {
     const n = this.scene.n;
     const rem = this.rem();
     const captionPx = Math.round(rem * 1.15);
+    const labelPx = Math.max(11, Math.round(rem * 0.85));
     const top = Math.round(rem * 2.4);
     const pad = 10;
     const withSpace = Boolean(this.scene.space);
     const availH = height - top - pad;
     const availW = width - 2 * pad;
+    const goalRoom = labelPx * 1.5; // the goal picture's title
     let board;
-    let side;
-    if (withSpace) {
-      // Side by side when the canvas is wide, else the board above the space.
-      const wide = availW > availH * 1.25;
-      if (wide) {
-        const size = Math.min(availH, availW * 0.42);
-        board = { x: pad, y: top + (availH - size) / 2, size };
-        side = { x: pad + size + 2 * pad, y: top, w: availW - size - 2 * pad, h: availH };
-      } else {
-        const size = Math.min(availW * 0.8, availH * 0.5);
-        board = { x: pad + (availW - size) / 2, y: top, size };
-        side = { x: pad, y: top + size + pad, w: availW, h: availH - size - pad };
-      }
+    let side = null;
+    let goal = null;
+    if (withSpace && availW > availH * 1.2) {
+      // The board and, under it, the goal on the left; the state space on the right.
+      const size = Math.min(availH * 0.78, availW * 0.4);
+      const g = Math.min(size * 0.36, availH - size - goalRoom - pad);
+      const column = size + (g >= 36 ? pad + goalRoom + g : 0);
+      board = { x: pad, y: top + (availH - column) / 2, size };
+      if (g >= 36) goal = { x: pad + (size - g) / 2, y: board.y + size + pad, size: g };
+      side = { x: pad + size + 2.5 * pad, y: top, w: availW - size - 2.5 * pad, h: availH };
+    } else if (withSpace) {
+      // The board above the space, the goal to the right of the board.
+      const size = Math.min(availW * 0.7, availH * 0.5);
+      const g = Math.min(size * 0.45, availW - size - 3 * pad);
+      board = { x: pad + (availW - size - (g >= 36 ? g + 2 * pad : 0)) / 2, y: top, size };
+      if (g >= 36) goal = { x: board.x + size + 2 * pad, y: top + (size - g - goalRoom) / 2, size: g };
+      side = { x: pad, y: top + size + pad, w: availW, h: availH - size - pad };
     } else {
-      // The goal's picture to the right of the board (below it when narrow).
-      const size = Math.min(availH, availW * 0.78);
-      const room = availW - size;
-      board = { x: pad + Math.max(0, (room - size * 0.3) / 2), y: top + (availH - size) / 2, size };
-      side = { x: board.x + size + 2 * pad, y: board.y, w: Math.max(0, availW - (board.x + size + 2 * pad) + pad), h: size };
+      // The goal's picture to the right of the board.
+      const size = Math.min(availH, availW * 0.76);
+      const g = Math.min(size * 0.3, availW - size - 3 * pad);
+      const row = size + (g >= 36 ? 2 * pad + g : 0);
+      board = { x: pad + (availW - row) / 2, y: top + (availH - size) / 2, size };
+      if (g >= 36) goal = { x: board.x + size + 2 * pad, y: board.y, size: g };
     }
     const unit = Math.min(MAX_UNIT * (n === 3 ? 1 : 0.8), (board.size - 8) / n);
     const bx = board.x + (board.size - unit * n) / 2;
     const by = board.y + (board.size - unit * n) / 2;
-    return { unit, bx, by, side, captionPx, withSpace };
+    return { unit, bx, by, side, goal, captionPx, labelPx, withSpace };
   }
 
   /** The cell under a page point, or −1. */
@@ -142,9 +149,8 @@ export class SlidingRenderer extends CanvasRenderer {
     if (this.heat) {
       drawHeatGrid(this.ctx, this.heat, { x: L.bx, y: L.by, unit: L.unit, cols: scene.n, alpha: 0.6, inset: Math.max(1, L.unit * 0.04) });
     }
-    let drawnSpace = null;
-    if (L.withSpace) drawnSpace = this.drawSpace(L.side, scene.space);
-    else if (L.side.w > 40) this.drawGoal(L.side.x, L.side.y, Math.min(L.side.w, L.unit * scene.n * 0.32));
+    if (L.goal) this.drawGoal(L.goal.x, L.goal.y, L.goal.size, L.labelPx);
+    const drawnSpace = L.withSpace ? this.drawSpace(L.side, scene.space) : null;
     this.publish(L, drawnSpace);
   }
 
@@ -201,10 +207,9 @@ export class SlidingRenderer extends CanvasRenderer {
   }
 
   /** A small picture of the goal board with its title. */
-  drawGoal(x, y, size) {
+  drawGoal(x, y, size, labelPx) {
     const ctx = this.ctx;
     const { n, goal } = this.scene;
-    const labelPx = Math.max(11, Math.round(this.rem() * 0.85));
     ctx.font = `700 ${labelPx}px ${SLIDE_FONT}`;
     ctx.fillStyle = MUTED;
     ctx.textAlign = "left";
@@ -234,26 +239,16 @@ export class SlidingRenderer extends CanvasRenderer {
   drawSpace(side, sp) {
     const ctx = this.ctx;
     const rem = this.rem();
-    const titlePx = Math.max(11, Math.round(rem * 0.95));
-    const smallPx = Math.max(10, Math.round(rem * 0.78));
-    const goalSize = Math.min(side.w * 0.22, side.h * 0.24, 110);
-    // The goal's picture at the top right, the title at the top left.
-    this.drawGoal(side.x + side.w - goalSize, side.y, goalSize);
+    const titlePx = Math.max(12, Math.round(rem * 1.0));
+    const smallPx = Math.max(11, Math.round(rem * 0.85));
     ctx.textAlign = "left";
     ctx.textBaseline = "top";
     ctx.fillStyle = INK;
-    ctx.font = `700 ${titlePx}px ${SLIDE_FONT}`;
-    const textW = side.w - goalSize - 16;
-    this.fitText(sp.title || "The whole state space", side.x, side.y, textW, titlePx, 700);
+    this.fitText(sp.title || "The whole state space", side.x, side.y, side.w, titlePx, 700);
     ctx.fillStyle = MUTED;
-    this.fitText(sp.note || "", side.x, side.y + titlePx * 1.35, textW, smallPx, 500);
+    const lines = this.wrapText(sp.note || "", side.x, side.y + titlePx * 1.4, side.w, smallPx, 2);
     const axisPx = smallPx;
-    const plot = {
-      x: side.x + 4,
-      y: side.y + Math.max(goalSize + smallPx * 1.6, titlePx * 1.35 + smallPx * 2.8),
-      w: side.w - 8,
-      h: 0,
-    };
+    const plot = { x: side.x + 2, y: side.y + titlePx * 1.4 + smallPx * (1.25 * lines + 0.9), w: side.w - 4, h: 0 };
     plot.h = side.y + side.h - plot.y - axisPx * 2.9;
     if (!sp.space || plot.h < 30 || plot.w < 60) {
       this.spaceCache = null;
@@ -269,10 +264,14 @@ export class SlidingRenderer extends CanvasRenderer {
     ctx.textBaseline = "top";
     const every = layout.colW * 2 < axisPx * 1.6 ? 5 : layout.colW < axisPx * 1.6 ? 2 : 1;
     for (let d = 0; d < layout.columns; d++) {
-      if (d % every && d !== layout.columns - 1) continue;
+      if (d % every) continue;
       ctx.fillText(String(d), plot.x + (d + 0.5) * layout.colW, plot.y + plot.h + 3);
     }
-    ctx.fillText("moves from the goal (optimal solution length) →", plot.x + plot.w / 2, plot.y + plot.h + axisPx * 1.45);
+    ctx.textAlign = "left";
+    const axisTitle = "moves from the goal (optimal solution length) →";
+    ctx.font = `600 ${axisPx}px ${SLIDE_FONT}`;
+    const titleW = Math.min(plot.w, ctx.measureText(axisTitle).width);
+    this.fitText(axisTitle, plot.x + (plot.w - titleW) / 2, plot.y + plot.h + axisPx * 1.45, plot.w, axisPx, 600);
     // The solution, the start and the current state over the bins.
     if (sp.path && sp.path.length > 1) this.drawSpacePath(layout, sp.path);
     const start = sp.start >= 0 ? layout.pointOf(sp.start) : null;
@@ -293,6 +292,25 @@ export class SlidingRenderer extends CanvasRenderer {
     const wide = ctx.measureText(text).width;
     if (wide > w && w > 0) ctx.font = `${weight} ${Math.max(9, Math.floor((px * w) / wide))}px ${SLIDE_FONT}`;
     ctx.fillText(text, x, y);
+  }
+
+  /** Text in at most `max` lines of `w` px (the last shrunk to fit); returns the lines used. */
+  wrapText(text, x, y, w, px, max) {
+    const ctx = this.ctx;
+    ctx.font = `500 ${px}px ${SLIDE_FONT}`;
+    const words = text.split(" ");
+    const lines = [];
+    let line = "";
+    for (const word of words) {
+      const next = line ? `${line} ${word}` : word;
+      if (line && ctx.measureText(next).width > w && lines.length < max - 1) {
+        lines.push(line);
+        line = word;
+      } else line = next;
+    }
+    if (line) lines.push(line);
+    lines.forEach((l, k) => this.fitText(l, x, y + k * px * 1.25, w, px, 500));
+    return Math.max(1, lines.length);
   }
 
   ringAt(x, y, r, color, width) {

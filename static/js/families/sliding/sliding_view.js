@@ -201,15 +201,16 @@ export class SlidingView extends SolutionView {
     else if (this.run) {
       const pct = (100 * lit) / space.size;
       note = `${plural(lit, "distinct state")} expanded: ${pct < 0.1 ? pct.toFixed(2) : pct.toFixed(1)}% of the space`
-        + (path ? ` · the solution (blue) runs from the start down to the goal` : "")
+        + (path ? " · the solution: the blue line" : "")
         + (this.pendingResult?.snapshots_capped ? ` (of the first ${withCommas(this.pendingResult.snapshots_capped)} expansions: the boards sent)` : "");
     } else {
-      note = `The start is ${space.dist[start]} moves from the goal. A bar: the states at that distance (lowest h₂ at the bottom).`;
+      note = `The start (blue ring) is ${space.dist[start]} moves from the goal (green ring). `
+        + "A bar holds the states that many moves from the goal, lowest h₂ at the bottom.";
     }
     return {
       space,
       note,
-      title: `All ${withCommas(space ? space.size : 181440)} states of the 8-puzzle, by distance from the goal`,
+      title: `All ${withCommas(space ? space.size : 181440)} states, by moves from the goal`,
       key: this.runId,
       ranks: search.distinctRanks,
       lit,
