@@ -32,15 +32,16 @@ SHOTS = Path("/tmp/shots20")
 PANEL = "[data-testid=compare-panel]"
 # AIMA figure 3.28: 26 moves to the blank-first goal.
 AIMA = "7 2 4\n5 0 6\n8 3 1\ngoal: 0 1 2 3 4 5 6 7 8\n"
-# Pixels of the state space's lit colours (sliding_renderer.js: orange → dark orange).
+# Pixels of the state space's lit colours (sliding_renderer.js: pale orange → dark orange), weighted by
+# how deep the orange is (a bin all expanded counts more than one with a single state expanded).
 LIT_PIXELS = """c => {
   const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
   let n = 0;
   for (let i = 0; i < d.length; i += 4) {
     const [r, g, b] = [d[i], d[i + 1], d[i + 2]];
-    if (r > 170 && b < 40 && g > 60 && g < 170) n++;
+    if (r > g + 25 && r > b + 60) n += (r - b) / 255;
   }
-  return n;
+  return Math.round(n);
 }"""
 
 

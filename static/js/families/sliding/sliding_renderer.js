@@ -105,7 +105,7 @@ export class SlidingRenderer extends CanvasRenderer {
       board = { x: pad + (availW - row) / 2, y: top + (availH - size) / 2, size };
       if (g >= 36) goal = { x: board.x + size + 2 * pad, y: board.y, size: g };
     }
-    const unit = Math.min(MAX_UNIT * (n === 3 ? 1 : 0.8), (board.size - 8) / n);
+    const unit = Math.max(4, Math.min(MAX_UNIT * (n === 3 ? 1 : 0.8), (board.size - 8) / n));
     const bx = board.x + (board.size - unit * n) / 2;
     const by = board.y + (board.size - unit * n) / 2;
     return { unit, bx, by, side, goal, captionPx, labelPx, withSpace };
@@ -141,7 +141,7 @@ export class SlidingRenderer extends CanvasRenderer {
 
   render() {
     const scene = this.scene;
-    if (!scene) return;
+    if (!scene || this.size.width < 40 || this.size.height < 40) return;
     const L = this.layout();
     this.lastLayout = L;
     this.drawCaption(scene.caption || "", L.captionPx, Math.round(this.rem() * 1.2));
@@ -392,8 +392,11 @@ export class SlidingRenderer extends CanvasRenderer {
     const pack = ([r, g, b]) => ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0;
     const unlit = pack(UNLIT);
     const ramp = [];
+    // 1 (one state of the bin) … 16 (all of it): from a pale orange, still unlike the grey, to dark.
+    const pale = mix(UNLIT, LIT_FEW, 0.6);
     for (let k = 0; k <= 16; k++) {
-      ramp.push(pack(k === 0 ? UNLIT : mix(LIT_FEW, LIT_ALL, (k - 1) / 15)));
+      const t = (k - 1) / 15;
+      ramp.push(pack(k === 0 ? UNLIT : t < 0.5 ? mix(pale, LIT_FEW, t * 2) : mix(LIT_FEW, LIT_ALL, (t - 0.5) * 2)));
     }
     const { binsX, columns, cap } = layout;
     for (let d = 0; d < columns; d++) {
@@ -404,7 +407,7 @@ export class SlidingRenderer extends CanvasRenderer {
         const x = d * binsX + (b % binsX);
         const y = h - 1 - Math.floor(b / binsX);
         if (y < 0) continue;
-        // Any lit state shows: the colour ramps from "one" to "all of the bin".
+        // Any lit state shows, pale; the colour deepens with the share of the bin expanded.
         px[y * w + x] = lit ? ramp[Math.max(1, Math.min(16, 1 + Math.round((15 * lit) / Math.max(1, size))))] : unlit;
       }
     }
