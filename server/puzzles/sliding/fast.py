@@ -9,10 +9,16 @@ their h is updated incrementally from the parent's (Manhattan and misplaced by t
 term, linear conflict by the two lines it leaves and enters, pattern databases by the moved
 tile's term of its group's index), and they are tried in increasing h.
 
-Counting (as the project's searches count): ``expanded`` = nodes whose successors were generated
-(every iteration's, the root included); ``generated`` = successors produced, one a legal move
-other than the parent's move undone, whether or not the bound then prunes it (the root is not
-counted). Korf (1985) reported nodes *generated*.
+With the pattern databases, a goal whose blank is in another corner is solved as its image under a
+flip of the square (``pdb.symmetry``: one set of tables on disk), and when the blank's goal cell is
+on the main diagonal h is the larger of the tables' sums on the board and on its mirror image.
+
+Counting: ``expanded`` = nodes whose successors were generated (every iteration's, the root
+included); ``generated`` = successors produced, one a legal move other than the parent's move
+undone, whether or not the bound then prunes it (the root is not counted). Korf (1985) reported
+nodes *generated*, counted so. (The generic IDA* of ``server/search`` counts a state generated when
+it is stepped onto within the bound, so its figures for the same search are smaller.)
+``max_frontier``: the most boards on the path at once, as the generic IDA* counts it.
 
 ``astar`` is compiled for the 8-puzzle only (every state indexed by its permutation rank, 9!
 entries), a transcription of the generic ``best_first`` (same order, same tie-breaks, same counts,
