@@ -6,11 +6,12 @@ it must end on (its goal position) and the blank is ``BLANK``, so that the goal 
 "label c on cell c" and one set of pattern databases serves any goal. Moves are named by where the
 blank goes: ``U`` (0), ``D`` (1), ``L`` (2), ``R`` (3); ``d ^ 1`` is the inverse of ``d``.
 
-Counting, as the project's generic searches count (``server/search/stats.py``): *expanded* = nodes
-whose successors were generated; *generated* = successors produced (one per legal move other than
-the one that would undo the parent's move, whether or not the bound then prunes it; the root is
-not counted). Korf (1985) reported "nodes generated" (his IDA* counts every node it creates,
-pruned or not, so his figures compare with ours of *generated*).
+Counting in IDA*: *expanded* = nodes whose successors were generated; *generated* = successors
+produced (one per legal move other than the one that would undo the parent's move, whether or not
+the bound then prunes it; the root is not counted). Korf (1985) reported "nodes generated" (his
+IDA* counts every node it creates, pruned or not, so his figures compare with ours of
+*generated*). The 8-puzzle's A* counts exactly as the generic ``best_first`` events are counted
+(``server/search/stats.py``); ``tree_ids_count`` as AIMA's tree search (its own docstring).
 
 All jitted code of the family lives in this one module (numba's cache is invalidated by changes to
 the file of a cached function only); the style is that of ``server/puzzles/grid/kernels.py``:
