@@ -184,6 +184,9 @@ class SlidingFamily(Family):
         1, no depth bound, the engine not forced to "generic"); else the generic engine."""
         problem = self.run_problem(board, options)
         heuristic = options.get("heuristic") or "manhattan"
+        if (not options.get("heuristic") and not control.record_trace and board.n >= 4
+                and "pdb" in problem.heuristics):
+            heuristic = "pdb"  # the default method off the page: Korf's hardest in under a second
         uses_h = get_algorithm(algorithm).uses_heuristic  # bfs and the like ignore the option
         if uses_h and heuristic not in problem.heuristics and heuristic != YOURS:
             raise PuzzleError(f"the heuristic {heuristic!r} is not offered for a {board.n} x {board.n} "
