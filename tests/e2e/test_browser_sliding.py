@@ -210,10 +210,14 @@ def test_15puzzle_idastar(page, tmp_path):
     page.locator("[data-testid=solution-moves]").wait_for(state="visible")
     assert text(page, "solution-moves") == str(oracle["cost"])
     assert page.locator("[data-testid=move]").count() == oracle["cost"]
+    cost = oracle["cost"]
     page.wait_for_function(
-        "() => document.querySelector('[data-testid=replay-position]').textContent.startsWith('3 /')",
-        timeout=30_000,
+        "n => document.querySelector('[data-testid=replay-position]').textContent === `${n} / ${n}`", arg=cost
     )
+    assert canvas_data(page)["board"] == ",".join(str(t) for t in [*range(1, 16), 0])
+    page.click("[data-testid=preset-normal]")
+    page.locator("[data-testid=move]").nth(2).click()  # the board after 3 moves
+    assert text(page, "replay-position") == f"3 / {cost}"
     shot(page, "15puzzle-idastar")
 
 
@@ -236,17 +240,19 @@ def test_slide_a_tile_by_clicking_and_undo(page, tmp_path):
     page.locator(CANVAS).click(position={"x": bx + 2.5 * unit, "y": by + 2.5 * unit})
     next_frame(page)
     assert canvas_data(page)["board"] == "7,0,4,5,2,6,8,3,1"
+    edited = puzzle_id(page)
     page.click("[data-testid=undo]")
     page.wait_for_function(
-        "old => document.body.dataset.edits === 'idle' && document.body.dataset.puzzleId === old", arg=first
+        "old => document.body.dataset.edits === 'idle' && document.body.dataset.puzzleId !== old", arg=edited
     )
     page.wait_for_function(
         "() => document.querySelector('[data-testid=canvas]').dataset.board === '7,2,4,5,0,6,8,3,1'"
     )
     # The goal: this board.
+    undone = puzzle_id(page)
     page.click("[data-testid=sliding-goal-here]")
     page.wait_for_function(
-        "old => document.body.dataset.edits === 'idle' && document.body.dataset.puzzleId !== old", arg=first
+        "old => document.body.dataset.edits === 'idle' && document.body.dataset.puzzleId !== old", arg=undone
     )
     wait_space(page)
     page.wait_for_function(
