@@ -202,7 +202,8 @@ export class SlidingView extends SolutionView {
       const pct = (100 * lit) / space.size;
       note = `${plural(lit, "distinct state")} expanded: ${pct < 0.1 ? pct.toFixed(2) : pct.toFixed(1)}% of the space`
         + (path ? " · the solution: the blue line" : "")
-        + (this.pendingResult?.snapshots_capped ? ` (of the first ${withCommas(this.pendingResult.snapshots_capped)} expansions: the boards sent)` : "");
+        + (search.expanded > search.snapshots.length
+          ? ` (of the first ${withCommas(search.snapshots.length)} expansions: the boards the server sends)` : "");
     } else {
       note = `The start (blue ring) is ${space.dist[start]} moves from the goal (green ring). `
         + "A bar holds the states that many moves from the goal, lowest h₂ at the bottom.";
