@@ -1,5 +1,5 @@
-"""Sliding-tile puzzles (issue 20) in a real headless Chromium: the 8-puzzle of AIMA figure 3.28 solved
-by A* (Manhattan) with its whole state space drawn beside the board and lit as the search expands it,
+"""Sliding-tile puzzles (issue 20) in a real headless Chromium: the gallery's 8-puzzle (AIMA figure 3.28)
+solved by A* (Manhattan) with its whole state space drawn beside the board and lit as the search expands it,
 the solution replayed with the tiles sliding; h1 against h2 in the comparison view (each panel lights
 its own state space, h1 more of it); a 15-puzzle solved by IDA*; a tile slid by a click and taken back
 by Undo. The page's answers are checked against the CLI's (``run.py solve --json``). Screenshots go to
@@ -16,8 +16,10 @@ from tests.e2e.pages import (
     ARTIFACTS,
     BROWSER_TEST,
     CANVAS,
+    ROOT,
     at_end,
     canvas_data,
+    choose_gallery,
     next_frame,
     puzzle_id,
     solve_json,
@@ -30,7 +32,9 @@ pytestmark = BROWSER_TEST
 
 SHOTS = Path("/tmp/shots20")
 PANEL = "[data-testid=compare-panel]"
-# AIMA figure 3.28: 26 moves to the blank-first goal.
+# AIMA figure 3.28 (bundled in the gallery, and written here for the editor's test): 26 moves to the
+# blank-first goal.
+GALLERY_AIMA = ROOT / "mazes" / "sliding-aima-3-28.txt"
 AIMA = "7 2 4\n5 0 6\n8 3 1\ngoal: 0 1 2 3 4 5 6 7 8\n"
 # Pixels of the state space's lit colours (sliding_renderer.js: pale orange → dark orange), weighted by
 # how deep the orange is (a bin all expanded counts more than one with a single state expanded).
@@ -78,9 +82,9 @@ def run(page, algorithm: str, heuristic: str | None = None) -> None:
     at_end(page)
 
 
-def test_8puzzle_astar_lights_its_state_space_and_replays_sliding(page, tmp_path):
-    path = board_file(tmp_path, "aima-3-28", AIMA)
-    upload(page, path)
+def test_8puzzle_astar_lights_its_state_space_and_replays_sliding(page):
+    path = GALLERY_AIMA
+    choose_gallery(page, "sliding-aima-3-28")
     data = canvas_data(page)
     assert data["n"] == "3" and data["board"] == "7,2,4,5,0,6,8,3,1"
     wait_space(page)
@@ -152,10 +156,9 @@ def test_8puzzle_astar_lights_its_state_space_and_replays_sliding(page, tmp_path
     page.click("[data-testid=explain]")
 
 
-def test_compare_h1_and_h2_each_light_their_own_state_space(page, tmp_path):
+def test_compare_h1_and_h2_each_light_their_own_state_space(page):
     page.set_viewport_size({"width": 1600, "height": 1000})
-    path = board_file(tmp_path, "aima-3-28", AIMA)
-    upload(page, path)
+    choose_gallery(page, "sliding-aima-3-28")
     page.click("[data-testid=compare]")
     page.locator("[data-testid=compare-view]").wait_for(state="visible")
     panels = page.locator(PANEL)
