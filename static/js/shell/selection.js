@@ -82,7 +82,10 @@ export class Selection {
     const previous = this.menu.value;
     this.menu.replaceChildren(...names.map((name) => new Option(this.label(name), name)));
     const remembered = this.menuChoice.get(family);
-    this.menu.value = names.includes(remembered) ? remembered : names.includes(previous) ? previous : names[0] || "";
+    // This family's last choice, else its own default (its best optimal method: BFS on a 15-puzzle
+    // would only hit the limits), else the algorithm shown before.
+    const preferred = this.families.get(family)?.default_algorithm;
+    this.menu.value = [remembered, preferred, previous].find((n) => n && names.includes(n)) || names[0] || "";
   }
 
   algorithmChanged() {
