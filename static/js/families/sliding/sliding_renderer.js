@@ -246,7 +246,7 @@ export class SlidingRenderer extends CanvasRenderer {
     ctx.fillStyle = INK;
     this.fitText(sp.title || "The whole state space", side.x, side.y, side.w, titlePx, 700);
     ctx.fillStyle = MUTED;
-    const lines = this.wrapText(sp.note || "", side.x, side.y + titlePx * 1.4, side.w, smallPx, 2);
+    const lines = this.wrapText(sp.note || "", side.x, side.y + titlePx * 1.4, side.w, smallPx, 3);
     const axisPx = smallPx;
     const plot = { x: side.x + 2, y: side.y + titlePx * 1.4 + smallPx * (1.25 * lines + 0.9), w: side.w - 4, h: 0 };
     plot.h = side.y + side.h - plot.y - axisPx * 2.9;

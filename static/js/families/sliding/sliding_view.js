@@ -6,7 +6,7 @@
 // its moves in words. The interface is FamilyView's (../family_view.js), the search and the solution's
 // reveal SolutionView's (../solution_view.js); every bit of state lives on the instance.
 
-import { number, sizeText, withCommas } from "../../format.js";
+import { number, withCommas } from "../../format.js";
 import { SolutionView } from "../solution_view.js";
 import {
   PAGE_HEURISTICS, blankOf, boardOf, cellName, goalPositions, heuristicValue, moveText, movesOf, rankOf, sameBoard,
@@ -24,6 +24,7 @@ import { StateSpace, UNREACHED } from "./sliding_space.js";
 const MIN_SLIDE_MS = 60; // a search-trace slide shorter than this is not animated
 const PUZZLE_NAMES = { 3: "8-puzzle", 4: "15-puzzle", 5: "24-puzzle" };
 const H_NAMES = { misplaced: "misplaced tiles h₁", manhattan: "Manhattan distance h₂", linear_conflict: "linear conflict" };
+const H_SHORT = { misplaced: "h₁ (misplaced)", manhattan: "h₂ (Manhattan)", linear_conflict: "linear conflict" };
 const USES_H = new Set(["astar", "greedy", "idastar"]);
 
 const plural = (k, word) => `${withCommas(k)} ${word}${k === 1 ? "" : "s"}`;
@@ -234,8 +235,8 @@ export class SlidingView extends SolutionView {
     const { n, tiles } = this.board;
     const heuristic = this.formHeuristic();
     const h = this.hOf(tiles, heuristic);
-    const parts = [`${this.puzzleName()}, ${sizeText(n, n, "tiles")}`];
-    if (h !== null) parts.push(`${H_NAMES[heuristic] || heuristic} of the start: ${h}`);
+    const parts = [this.puzzleName()];
+    if (h !== null) parts.push(`${H_SHORT[heuristic] || heuristic} of the start: ${h}`);
     parts.push(this.editor.on ? "click a tile next to the blank to slide it" : "press Run to search");
     this.showScene({
       n, tiles: tiles.slice(), goal: this.board.goal, caption: parts.join(" · "), mark: -1,
@@ -351,7 +352,7 @@ export class SlidingView extends SolutionView {
       return `Expansion ${withCommas(this.search.expanded)}: the server sent the boards of the first `
         + `${withCommas(this.search.snapshots.length)} expansions only (the last one shown)`;
     }
-    const parts = [`Expanding a board with the blank at ${cellName(blankOf(tiles), this.board.n)}`];
+    const parts = [`Expanding: blank at ${cellName(blankOf(tiles), this.board.n)}`];
     const g = this.search.g;
     if (g !== null) parts.push(`g = ${number(g)}`);
     if (USES_H.has(this.run.algorithm)) {
