@@ -135,6 +135,19 @@ def test_8puzzle_astar_lights_its_state_space_and_replays_sliding(page):
     assert text(page, "figure-g") == "0"
     assert text(page, "figure-h") == "18"
 
+    # On a projector: full HD, presentation mode; the replay's buttons in a bar above the board.
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.keyboard.press("End")
+    page.click("[data-testid=present]")
+    page.locator("[data-testid=bar-replay]").wait_for(state="visible")
+    page.click("[data-testid=bar-replay-prev]")
+    shot(page, "8puzzle-astar-present-1920")
+    page.click("[data-testid=present]")
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.keyboard.press("Home")
+    for _ in range(2):
+        page.keyboard.press("ArrowRight")
+
     # Explain mode: the frontier's first boards; the first is the next board expanded.
     page.click("[data-testid=explain]")
     for _ in range(8):  # the start's children join the frontier

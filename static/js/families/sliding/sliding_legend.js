@@ -19,7 +19,7 @@ export function renderSlidingLegend(container, { space }) {
   if (space) {
     items.push(
       item("states not expanded", swatch("#aaa396")),
-      item("expanded (a few → all of a bin)", swatch(OKABE_ITO.orange), swatch("#b84a00")),
+      item("expanded (a few → all of a bin)", swatch(OKABE_ITO.orange), swatch("#8f3500")),
       item("state being expanded", ring("#000")),
       item("start", ring(OKABE_ITO.blue)),
       item("goal", ring(OKABE_ITO.bluishGreen)),

@@ -1,13 +1,15 @@
 // The sliding-tile view's panel beside the board (../move_replay.js solutionPanel): the solution (a
 // notice when none was found, its own replay move by move with the tiles sliding, the moves in words,
-// the totals), shown once the search trace has been played to its end.
+// the totals), shown once the search trace has been played to its end; in presentation mode its buttons
+// in a bar above the board.
 
-import { solutionPanel } from "../move_replay.js";
+import { el } from "../../dom.js";
+import { replayButtons, solutionPanel } from "../move_replay.js";
 
 export function buildSlidingPanels() {
   // Ids unique to this instance (a comparison may show several views; no module-level counter).
   const suffix = Math.random().toString(36).slice(2, 8);
-  return solutionPanel({
+  const parts = solutionPanel({
     title: "Solution (move by move)",
     titleId: `sliding-replay-title-${suffix}`,
     messageTestid: "sliding-message",
@@ -19,4 +21,9 @@ export function buildSlidingPanels() {
       startH: { testid: "start-h", label: "h at the start", def: "the run's heuristic: never more than the fewest moves" },
     },
   });
+  // Presentation mode hides the side panels: the same replay controls in a bar above the board.
+  parts.bar = replayButtons("bar-replay");
+  parts.banner = el("div", { class: "replay", role: "group", "aria-label": "Solution replay", testid: "bar-replay", hidden: true },
+    el("strong", { text: "Solution replay" }), parts.bar.prev, parts.bar.play, parts.bar.next, parts.bar.position);
+  return parts;
 }

@@ -20,7 +20,7 @@ const MOVED = OKABE_ITO.blue; // the tile that just slid (replay)
 const MUTED = "#4f555e";
 const UNLIT = hexToRgb("#aaa396");
 const LIT_FEW = hexToRgb(OKABE_ITO.orange);
-const LIT_ALL = hexToRgb("#b84a00");
+const LIT_ALL = hexToRgb("#8f3500");
 const PATH = OKABE_ITO.blue;
 const SLIDE_FONT = "system-ui, sans-serif";
 const MAX_UNIT = 190;
@@ -393,7 +393,7 @@ export class SlidingRenderer extends CanvasRenderer {
     const unlit = pack(UNLIT);
     const ramp = [];
     // 1 (one state of the bin) … 16 (all of it): from a pale orange, still unlike the grey, to dark.
-    const pale = mix(UNLIT, LIT_FEW, 0.4);
+    const pale = mix(UNLIT, LIT_FEW, 0.65);
     for (let k = 0; k <= 16; k++) {
       const t = (k - 1) / 15;
       ramp.push(pack(k === 0 ? UNLIT : t < 0.5 ? mix(pale, LIT_FEW, t * 2) : mix(LIT_FEW, LIT_ALL, (t - 0.5) * 2)));

@@ -50,7 +50,10 @@ export class SlidingView extends SolutionView {
     this.frontierPanel = buildFrontierPanel(); // explain mode: the frontier's first boards
     this.frontierAt = -Infinity; // when it was last rebuilt (throttled while playing)
     this.explainWatch = null; // a MutationObserver of the page's "explaining" class
-    this.replay = this.newReplay(SlidingReplay, { onShow: (step, slide) => this.replayShown(step, slide) });
+    this.replay = this.newReplay(SlidingReplay, {
+      controls: [this.panels.buttons, this.panels.bar],
+      onShow: (step, slide) => this.replayShown(step, slide),
+    });
     this.editor = slidingEditor(this);
   }
 
@@ -77,9 +80,13 @@ export class SlidingView extends SolutionView {
     this.panels.root.hidden = true; // no run, no solution to speak of
     this.place(this.hosts.right, this.frontierPanel.root, this.panels.root);
     this.place(this.hosts.left, this.editor.panel);
+    this.place(this.hosts.banner, this.panels.banner);
     this.editor.reset({ edited });
     if (!this.explainWatch) {
-      this.explainWatch = new MutationObserver(() => this.updateFrontier(true));
+      this.explainWatch = new MutationObserver(() => {
+        this.showBar();
+        this.updateFrontier(true);
+      });
       this.explainWatch.observe(document.documentElement, { attributes: true, attributeFilter: ["class"] });
     }
     this.updateFrontier(true);
@@ -105,8 +112,15 @@ export class SlidingView extends SolutionView {
   }
 
   refit() {
+    this.showBar();
     this.renderer.textScale = this.shell.textScale();
     this.renderer.draw();
+  }
+
+  /** Presentation mode hides the side panels: the replay's bar above the board stands in for them. */
+  showBar() {
+    const presenting = document.documentElement.classList.contains("presenting");
+    this.panels.banner.hidden = !(presenting && this.revealed && this.replay.loaded);
   }
 
   /** The 8-puzzle's state space for the goal shown: computed once per goal, in slices. */
@@ -451,6 +465,7 @@ export class SlidingView extends SolutionView {
     this.showFigures();
     if (this.solution && this.solution.moves.length) this.replay.load(this.solution);
     else super.showSolution(null, why);
+    this.showBar();
   }
 
   showFigures() {
