@@ -51,6 +51,6 @@ fi
 # built, once per machine): built here so that no search in the served app pays for them.
 if ! .venv/bin/python -c "from server.puzzles.sliding.pdb import cached; raise SystemExit(not cached(4, 0))"; then
   echo "setup: building the 15-puzzle's pattern databases (once; about 20 s)"
-  .venv/bin/python -m server.puzzles.sliding.pdb > /dev/null
+  .venv/bin/python -c "from server.puzzles.sliding.pdb import main; main()" > /dev/null
   echo "setup: pattern databases ready in $(.venv/bin/python -c 'from server.puzzles.sliding.pdb import pdb_dir; print(pdb_dir())')"
 fi

@@ -1,7 +1,10 @@
 // What the searches drawn from snapshots share (families whose trace cells do not name states):
-// counts of expanded and frontier states up to the player's position in the timeline, the g of the state expanded last, and the frames' snapshots (one
-// per close record, sorted by record index) that tell what the trace's cells do not. A family's search
-// extends SnapshotSearch with its own reset() and apply() (the shape the Player drives).
+// counts of expanded and frontier states up to the player's position in the timeline, the g of the
+// state expanded last and the largest so far, and the frames' snapshots (one per close record, sorted
+// by record index) that tell what the trace's cells do not. It has the shape the Player drives
+// (reset / apply / snapshot / restore); a family's search extends it where it draws more.
+
+import { KIND } from "../timeline.js";
 
 export class SnapshotSearch {
   constructor() {
@@ -24,6 +27,37 @@ export class SnapshotSearch {
     this.opened = 0;
     this.lastClose = -1; // record index of the latest close record applied
     this.g = null; // its value
+    this.maxG = 0;
+  }
+
+  /** Apply records [from, to) of the timeline (the Player calls this; `paint` is unused here). */
+  apply(timeline, from, to) {
+    const { kinds, values } = timeline;
+    for (let i = from; i < to; i++) {
+      const kind = kinds[i];
+      if (kind === KIND.OPEN || kind === KIND.OPEN_B) this.opened++;
+      else if (kind === KIND.CLOSE || kind === KIND.CLOSE_B) {
+        this.expanded++;
+        this.lastClose = i;
+        this.g = values[i];
+        if (values[i] > this.maxG) this.maxG = values[i];
+      }
+    }
+    this.position = to;
+  }
+
+  /** A keyframe for the Player: a few counters (the boards stay in `snapshots`). */
+  snapshot() {
+    const { position, expanded, opened, lastClose, g, maxG } = this;
+    return { position, expanded, opened, lastClose, g, maxG };
+  }
+
+  restore(snap) {
+    Object.assign(this, snap);
+  }
+
+  get snapshotBytes() {
+    return 64;
   }
 
   addSnapshots(list) {

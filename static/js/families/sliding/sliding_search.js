@@ -4,7 +4,6 @@
 // distinct states expanded so far, in the order they were first expanded (the state-space view
 // lights them). The trace's cells are the blank's cells, so a state is known only from its snapshot.
 
-import { KIND } from "../../timeline.js";
 import { SnapshotSearch } from "../snapshot_search.js";
 import { STATES } from "./sliding_space.js";
 
@@ -26,11 +25,6 @@ export class SlidingSearch extends SnapshotSearch {
       if (!this.firstSeen) this.firstSeen = new Int32Array(STATES);
       this.firstSeen.fill(-1);
     } else this.firstSeen = null;
-  }
-
-  reset() {
-    super.reset();
-    this.maxG = 0;
   }
 
   /** Snapshots from a frame (sorted by record index), as {i, tiles: Uint8Array, rank: number (−1 none)}. */
@@ -58,35 +52,6 @@ export class SlidingSearch extends SnapshotSearch {
     }
   }
 
-  /** Apply records [from, to) of the timeline (the Player calls this; `paint` is unused here). */
-  apply(timeline, from, to) {
-    const { kinds, values } = timeline;
-    for (let i = from; i < to; i++) {
-      const kind = kinds[i];
-      if (kind === KIND.OPEN || kind === KIND.OPEN_B) this.opened++;
-      else if (kind === KIND.CLOSE || kind === KIND.CLOSE_B) {
-        this.expanded++;
-        this.lastClose = i;
-        this.g = values[i];
-        if (values[i] > this.maxG) this.maxG = values[i];
-      }
-    }
-    this.position = to;
-  }
-
-  /** A keyframe for the Player: a few counters (the boards stay in `snapshots`). */
-  snapshot() {
-    const { position, expanded, opened, lastClose, g, maxG } = this;
-    return { position, expanded, opened, lastClose, g, maxG };
-  }
-
-  restore(snap) {
-    Object.assign(this, snap);
-  }
-
-  get snapshotBytes() {
-    return 64;
-  }
 
   /** How many snapshots the position has reached (those at or before the latest close record). */
   snapshotsReached() {
