@@ -31,7 +31,10 @@ export class Gallery {
     }
     const sections = [...groups].map(([family, items]) => {
       const info = families.get(family) || { title: family, unit: "" };
-      return el("section", { class: "gallery-group", "aria-label": info.title },
+      // A family of one or two entries shares its row with the next such family (five families fit
+      // a 1080-pixel screen without scrolling).
+      const size = items.length <= 2 ? "narrow" : "wide";
+      return el("section", { class: "gallery-group", "data-size": size, "aria-label": info.title },
         el("h3", { text: info.title }),
         el("ul", {}, ...items.map((entry) => el("li", {}, this.button(entry, info.unit)))));
     });

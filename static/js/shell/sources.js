@@ -31,7 +31,7 @@ export class Sources {
     if (expects.length) $("upload-label").title = `Open ${expects.join("; or ")}`;
     // The families' titles in the plural and the unit of their sizes, for the gallery's groups.
     const groups = new Map(families.map((family) => [family.name, {
-      title: `${family.title || family.name}s`,
+      title: plural(family.title || family.name),
       unit: viewClassFor(family.name)?.sizeUnit || "",
     }]));
     this.gallery.fill(entries, groups);
@@ -92,4 +92,9 @@ export class Sources {
     // Touch screens have nothing to drop.
     if (window.matchMedia("(hover: none), (pointer: coarse)").matches) $("drop-hint").hidden = true;
   }
+}
+
+/** "Grid maze" → "Grid mazes"; a title already plural ("Zenji pipes") stays as it is. */
+function plural(title) {
+  return title.endsWith("s") ? title : `${title}s`;
 }
