@@ -77,20 +77,41 @@ def solve(
 
 
 def optimum_cost(puzzle: Any, options: Values, engine: str = "auto") -> float | None:
-    """The optimal cost under the same rules (A* with the family's default admissible heuristic, or
-    Dijkstra), when that is found within a small limit; else None."""
+    """The optimal cost under the same rules when it is found quickly (``OPTIMUM_LIMITS``,
+    ``OPTIMUM_SECONDS``), else None: for the "the optimum is 52" beside a non-optimal answer."""
+    limit = OPTIMUM_LIMITS[family_of(puzzle).compiled]
+    return exact_optimum(puzzle, options, max_expanded=limit, max_seconds=OPTIMUM_SECONDS, engine=engine)[0]
+
+
+#: The searches that find an optimum, after the family's own default (its best optimal method, e.g.
+#: the sliding puzzles' compiled IDA*): A* with the family's default admissible heuristic, then the rest.
+REFERENCES = ("astar", "dijkstra", "bfs")
+SEARCH_ONLY = ("heuristic", "weight", "max_depth", "formula")  # options that are not the puzzle's rules
+
+
+def exact_optimum(
+    puzzle: Any, options: Values, *, max_expanded: int | None = None, max_seconds: float | None = None,
+    max_stored: int | None = None, engine: str = "auto",
+) -> tuple[float | None, str | None]:
+    """(the optimal cost under ``options``' rules, None) or (None, why not): the family's default
+    algorithm, then ``REFERENCES``, each with its own heuristic and weight 1, within the limits; a
+    search whose answer is not guaranteed optimal on this puzzle falls through to the next."""
     family = family_of(puzzle)
-    reference = next((a for a in ("astar", "dijkstra") if a in family.algorithms), None)
-    if reference is None:
-        return None
-    search_only = ("heuristic", "weight", "max_depth")  # the reference's own; the rules stay the user's
-    rules = {name: value for name, value in options.items() if name not in search_only}
-    values = family.run_options(rules)
-    flag = CancelFlag()
-    control = RunControl(OPTIMUM_LIMITS[family.compiled], OPTIMUM_SECONDS, flag, engine=engine)
-    with deadline(flag, OPTIMUM_SECONDS):
-        result = family.solve(puzzle, reference, values, control).json
-    return result["cost"] if result["found"] and result["optimal_guaranteed"] else None
+    values = family.run_options({k: v for k, v in options.items() if k not in SEARCH_ONLY})
+    why = "no optimal search is offered for this family"
+    order = dict.fromkeys((family.default_algorithm, *REFERENCES))
+    for reference in (a for a in order if a in family.algorithms):
+        flag = CancelFlag()
+        control = RunControl(max_expanded, max_seconds, flag, engine=engine, max_stored=max_stored)
+        with deadline(flag, max_seconds):
+            result = family.solve(puzzle, reference, values, control).json
+        if result["found"] and result["optimal_guaranteed"]:
+            return result["cost"], None  # as results print it (an int when whole)
+        if result.get("stopped"):
+            return None, f"the optimal search stopped: {result['stopped']}"
+        if not result["found"]:
+            return None, "no solution exists"
+    return None, why
 
 
 def held_bytes(solved: Solved) -> int:

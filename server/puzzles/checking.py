@@ -16,10 +16,6 @@ from server.puzzles.options import Values
 from server.search.problem import Problem, State
 from server.search.stats import SearchResult
 
-#: Which search finds the optimum, in order of preference: A* with the family's default heuristic
-#: (admissible for every family: far fewer states than Dijkstra on the labyrinth), then the others.
-REFERENCES = ("astar", "dijkstra", "bfs")
-
 
 @dataclass
 class CheckResult:
@@ -91,31 +87,14 @@ def replay_json(family: Any, puzzle: Any, problem: Problem, states: list[State],
 
 def judge_solution(family: Any, puzzle: Any, text: str, options: Values, *, max_expanded: int | None = None,
                    max_seconds: float | None = None, max_stored: int | None = None) -> CheckResult:
-    """``family.check_solution`` plus the optimum under the same rules: the family's first optimal
-    reference search (``REFERENCES``) within the limits; ``optimum`` None (and ``optimum_note`` why)
-    when none finds it."""
-    from server.solving import solve
+    """``family.check_solution`` plus the optimum under the same rules (``solving.exact_optimum``: the
+    family's default algorithm, then A*, Dijkstra, BFS) within the limits; ``optimum`` None (and
+    ``optimum_note`` why) when none finds it."""
+    from server.solving import exact_optimum
 
     checked = family.check_solution(puzzle, text, options)
-    search_only = ("heuristic", "weight", "max_depth", "formula")
-    rules = {k: v for k, v in options.items() if k not in search_only}
-    checked.optimum_note = "no optimal search is offered for this family"
-    # The family's default first (its best optimal method, e.g. the sliding puzzles' compiled IDA*), then
-    # the references; a default that is not guaranteed optimal on this puzzle falls through to them.
-    references = dict.fromkeys((family.default_algorithm, *REFERENCES))
-    for reference in (a for a in references if a in family.algorithms):
-        found = solve(puzzle, reference, rules, max_expanded=max_expanded, max_seconds=max_seconds,
-                      max_stored=max_stored).json
-        if found["found"] and found["optimal_guaranteed"]:
-            checked.optimum, checked.optimum_note = float(found["cost"]), None
-            break
-        if found.get("stopped"):
-            checked.optimum_note = f"the optimal search stopped: {found['stopped']}"
-            break
-        if not found["found"]:
-            checked.optimum_note = "no solution exists"
-            break
-        # found, but not guaranteed optimal (a default heuristic that is not admissible): try the next
+    checked.optimum, checked.optimum_note = exact_optimum(
+        puzzle, options, max_expanded=max_expanded, max_seconds=max_seconds, max_stored=max_stored)
     if checked.valid and checked.cost is not None and checked.optimum is not None:
         checked.optimal = abs(checked.cost - checked.optimum) <= 1e-6 * max(1.0, abs(checked.optimum))
     else:
