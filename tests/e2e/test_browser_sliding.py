@@ -163,6 +163,9 @@ def test_8puzzle_astar_lights_its_state_space_and_replays_sliding(page):
         if canvas_data(page)["board"] != shown:
             break
     assert canvas_data(page)["board"].split(",") == first
+    # The explain panel points at those boards instead of saying the frontier cannot be rebuilt.
+    note = page.locator("[data-testid=explain-note]").text_content()
+    assert "drawn beside the board" in note and "cannot be rebuilt" not in note, note
     for _ in range(300):  # further into the search: more of the space lit
         page.keyboard.press("ArrowRight")
     shot(page, "8puzzle-astar-explain")

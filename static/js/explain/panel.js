@@ -322,7 +322,7 @@ export class ExplainPanel {
     }
     if (!view.tracedStates) {
       this.index = null;
-      return [null, "This puzzle's trace names a state only by where it stands on the board (several states share a cell), so its frontier cannot be rebuilt here.", ""];
+      return [null, view.frontierShownBy || "This puzzle's trace names a state only by where it stands on the board (several states share a cell), so its frontier cannot be rebuilt here.", ""];
     }
     if (this.timeline.length > MAX_RECORDS) {
       this.index = null;

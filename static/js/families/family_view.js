@@ -358,6 +358,15 @@ export class FamilyView {
   }
 
   /**
+   * Where the view itself shows the frontier when the trace cannot name it (explain mode says so
+   * instead of "cannot be rebuilt"), or null.
+   * @returns {string | null}
+   */
+  get frontierShownBy() {
+    return null;
+  }
+
+  /**
    * A record's state in words: "(3, 4)", "(3, 4) phase 1".
    * @param {number} cell
    * @returns {string}

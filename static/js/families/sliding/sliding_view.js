@@ -389,6 +389,11 @@ export class SlidingView extends SolutionView {
     return false;
   }
 
+  /** The view rebuilds the frontier from the snapshots itself (sliding_frontier.js). */
+  get frontierShownBy() {
+    return "The frontier's next boards, in the order they will be expanded, are drawn beside the board.";
+  }
+
   /**
    * The board a record at the playhead stands for: the state expanded (its blank's cell), or one of
    * its children (the blank moved to a next cell), else null.
