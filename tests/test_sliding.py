@@ -455,3 +455,12 @@ def test_the_lab_judges_formulas_over_the_whole_8_puzzle(tmp_path: Path) -> None
     assert verdict["admissible"] and verdict["consistent"] and verdict["states"] == 181_440, verdict
     over = json.loads(cli("heuristic", str(path), "--formula", "manhattan + misplaced", "--json").stdout)
     assert not over["admissible"]
+
+
+def test_a_breadth_first_search_of_the_hardest_8_puzzle_sends_every_board_it_expands() -> None:
+    """The page lights the 8-puzzle's whole state space from the snapshots: none may be capped."""
+    path = ROOT / "mazes" / "sliding-hardest-8.txt"
+    solved = solve(registry.load_puzzle(path.read_bytes(), path.name), "bfs", {}, record_trace=True)
+    assert solved.json["cost"] == 31 and "snapshots_capped" not in solved.json
+    assert len(solved.snapshots) == solved.json["expanded"] > 180_000
+    assert len({s["rank"] for s in solved.snapshots}) == len(solved.snapshots)
