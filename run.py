@@ -94,11 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser(
         "check", help="check a solution handed in for a puzzle: legal? cost? optimal?",
         description="Replay the solution in SOLUTION_FILE under the puzzle's rules (the family options "
-        "below, e.g. --diagonal, --flow) and judge it against the optimum (the family's optimal search). "
-        "Notations: grids - a move string (U D L R; with --diagonal also UL UR DL DR, one move per token) "
-        "or a JSON list of [row, col]; step mazes - the printed list of (x, y) positions (x the column) "
-        "or [row, col] cells; Zenji - quarter turns per tile; the labyrinth - the moves as the result JSON "
-        "or the move list in words shows them; every family - its own `run.py solve --json` output. "
+        "below) and judge it against the optimum (the family's optimal search). Notations: "
+        + "; ".join(f"{f.title} - {f.solution_notation}" for f in FAMILIES.values() if f.solution_notation)
+        + "; every family - its own `run.py solve --json` output. "
         "Exit status 0 when the check ran (whatever the verdict), 1 on a bad file.",
     )
     check.add_argument("file", type=Path)

@@ -84,7 +84,7 @@ def optimum_cost(puzzle: Any, options: Values, engine: str = "auto") -> float | 
 
 
 #: The searches that find an optimum, after the family's own default (its best optimal method, e.g.
-#: the sliding puzzles' compiled IDA*): A* with the family's default admissible heuristic, then the rest.
+#: a compiled IDA*): A* with the family's default admissible heuristic, then the rest.
 REFERENCES = ("astar", "dijkstra", "bfs")
 SEARCH_ONLY = ("heuristic", "weight", "max_depth", "formula")  # options that are not the puzzle's rules
 

@@ -326,6 +326,8 @@ def test_the_families_list_their_features() -> None:
     grid = families["grid"]
     assert [f["name"] for f in grid["features"]] == ["row", "col", "goal_row", "goal_col", "dr", "dc"]
     assert grid["checks_solutions"] is True
+    for family in families.values():  # every checker says what it reads (the page's hint, the CLI's help)
+        assert bool(family["solution_notation"]) == family["checks_solutions"], family["name"]
     options = {o["name"]: o for o in grid["options"]}
     assert "yours" in [c["value"] for c in options["heuristic"]["choices"]]
     assert options["formula"]["type"] == "text"

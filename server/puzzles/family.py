@@ -99,6 +99,9 @@ class Family:
     features: tuple[tuple[str, str], ...] = ()
     # What `run.py solve` runs without --algorithm: the family's best optimal method ("": the first).
     default_algorithm: str = ""
+    # The solution checker's notations in one line, besides `run.py solve --json` (the page's hint,
+    # `run.py check --help`); "" for a family without a checker.
+    solution_notation: str = ""
     options: tuple[Option, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -195,6 +198,7 @@ class Family:
             "options": [option.to_json() for option in self.options], "animation": self.animates,
             "generators": [kind.to_json() for kind in self.generators], "formats": list(self.formats),
             "editable": self.editable, "default_algorithm": self.default_algorithm,
+            "solution_notation": self.solution_notation,
             "features": [{"name": n, "meaning": m} for n, m in self.features],
             "checks_solutions": self.checks_solutions,
         }

@@ -42,7 +42,8 @@ def stored_puzzle(pid: str) -> Any:
 def puzzle_info(pid: str, puzzle: Any) -> dict[str, Any]:
     """What the page needs to know about a puzzle (docs/PROTOCOL.md)."""
     family = family_of(puzzle)
-    return {"id": pid, "family": family.name, "algorithms": list(family.algorithms), **family.info(puzzle)}
+    return {"id": pid, "family": family.name, "algorithms": list(family.algorithms),
+            "solution_notation": family.solution_notation, **family.info(puzzle)}
 
 
 def error(message: str, status: int = 400) -> tuple[Response, int]:

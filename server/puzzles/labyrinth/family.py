@@ -60,6 +60,8 @@ class LabyrinthFamily(Family):
     def __init__(self) -> None:
         super().__init__(
             default_algorithm="astar",  # `run.py solve` without --algorithm
+            solution_notation=("the moves as the result's list shows them (JSON), or the move list in "
+                               "words, a move a line"),
             name="labyrinth",
             title="Shifting-tile labyrinth",
             puzzle_type=LabyrinthPuzzle,

@@ -92,6 +92,7 @@ class SlidingFamily(Family):
             "optional 'goal:' line, '#' comments; or JSON with 'tiles' (and 'goal')",
             algorithms=("bfs", "dfs", "dijkstra", "greedy", "astar", "idastar", "iddfs", "bidirectional"),
             default_algorithm="idastar",
+            solution_notation="the blank's moves (U D L R), the tiles' moves, or a JSON list of boards",
             heuristics=heuristics_for(4),  # pdb only where pdb.py is there; the problem says per board
             features=FEATURES,
             own_options=(
@@ -123,7 +124,7 @@ class SlidingFamily(Family):
             except (ValueError, RecursionError):
                 return 0.0
             if isinstance(value, dict) and value.get("family") == "sliding":
-                return 0.99  # above the labyrinth's 0.95 for any object with a 'tiles' key
+                return 0.99  # surer than a family that only sees an object with a 'tiles' key
             return 0.0
         return sniff_text(text)
 

@@ -53,6 +53,8 @@ class StepFamily(Family):
     def __init__(self) -> None:
         super().__init__(
             default_algorithm="astar",  # `run.py solve` without --algorithm
+            solution_notation=("the printed list of (x, y) positions (x the column), [row, col] cells "
+                               "or the state numbers"),
             name="step",
             title="Step-cycle maze",
             puzzle_type=StepMaze,

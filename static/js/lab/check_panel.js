@@ -22,14 +22,6 @@ const MAX_BYTES = 1024 * 1024; // the server's max_solution_bytes: a larger file
  *   show the checked solution on the board
  */
 
-/** What each family's solutions look like (the placeholder); the server reads more (its docs). */
-const NOTATIONS = {
-  grid: "Moves such as RRDDL (U D L R), a JSON list of [row, col], or run.py solve --json output",
-  step: "The printed list of (x, y) positions, the cells, or run.py solve --json output",
-  zenji: "Quarter turns per tile, or run.py solve --json output",
-  labyrinth: "The moves as the result's list shows them, or run.py solve --json output",
-};
-
 export class CheckPanel {
   /** @param {{root: HTMLElement, page: CheckPage}} args */
   constructor({ root, page }) {
@@ -116,7 +108,9 @@ export class CheckPanel {
     this.headline.hidden = true;
     this.details.hidden = true;
     this.checkButton.disabled = !info;
-    this.input.placeholder = `${NOTATIONS[info?.family] || "The solution in the family's notation"}. Paste it here or drop a file.`;
+    // The family says what its checker reads (GET /api/puzzles/<id>: solution_notation).
+    const notation = info?.solution_notation ? `${info.solution_notation[0].toUpperCase()}${info.solution_notation.slice(1)}, ` : "";
+    this.input.placeholder = `${notation}or run.py solve --json output, pasted here.`;
   }
 
   /** A file's text into the box, then checked. @param {File} file */

@@ -94,7 +94,7 @@ export class Sources {
   }
 }
 
-/** "Grid maze" → "Grid mazes"; a title already plural ("Zenji pipes") stays as it is. */
+/** "Grid maze" → "Grid mazes"; a title already in the plural (ending in "s") stays as it is. */
 function plural(title) {
   return title.endsWith("s") ? title : `${title}s`;
 }
