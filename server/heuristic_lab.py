@@ -203,12 +203,6 @@ def explore(problem: Problem, features: FeatureFn, max_states: int, max_seconds:
     )
 
 
-def feature_arrays(names: Sequence[str], rows: Sequence[Sequence[float]]) -> dict[str, np.ndarray]:
-    """Features given per state as rows of numbers (in ``names``' order), as arrays by name."""
-    table = np.asarray(rows, dtype=np.float64).reshape(len(rows), len(names))
-    return {name: table[:, i].copy() for i, name in enumerate(names)}
-
-
 # ---- the verdict --------------------------------------------------------------------------------
 @dataclass
 class Verdict:

@@ -14,7 +14,7 @@ from typing import Any
 from server.puzzles.errors import PuzzleError
 from server.puzzles.options import Values
 from server.search.problem import Problem, State
-from server.search.stats import SearchResult
+from server.search.stats import SearchResult, json_cost
 
 
 @dataclass
@@ -65,13 +65,6 @@ class CheckResult:
             return f"{line}; the optimum is not known{note}"
         verdict = "optimal" if self.optimal else "not optimal"
         return f"{line}; the optimum is {json_cost(self.optimum)} ({verdict})"
-
-
-def json_cost(cost: float | None) -> float | int | None:
-    """An integer when the cost is one, else rounded to 6 decimals (as ``SearchResult.to_json``)."""
-    if cost is None:
-        return None
-    return round(cost) if abs(cost - round(cost)) < 1e-9 else round(cost, 6)
 
 
 def replay_json(family: Any, puzzle: Any, problem: Problem, states: list[State], raw_cost: float | None,

@@ -134,9 +134,7 @@ class Family:
     # ---- options -------------------------------------------------------------------------------
     def run_options(self, raw: Any) -> Values:
         """Validate run options from JSON (API, socket)."""
-        values = validate_json(self.options, raw, "run")
-        self.formula(values)  # a bad formula is refused before any work starts
-        return values
+        return self._formula_checked(validate_json(self.options, raw, "run"))
 
     def load_options(self, raw: Any) -> Values:
         return validate_json(self.options, raw, "load")
@@ -144,16 +142,20 @@ class Family:
     def text_options(self, fields: dict[str, str], stage: str) -> Values:
         """Options given as text (form fields, CLI flags)."""
         values = parse_text(self.options, fields, stage)
-        if stage == "run":
-            self.formula(values)
+        return self._formula_checked(values) if stage == "run" else values
+
+    def _formula_checked(self, values: Values) -> Values:
+        """Run options with the formula compiled once (a bad one refused before any work starts) and
+        cleared where no heuristic "yours" reads it, so results and tables do not show it."""
+        self.formula(values)
+        if values.get("heuristic") != YOURS and values.get("formula"):
+            values["formula"] = ""
         return values
 
     def formula(self, options: Values) -> Any:
         """The run's compiled ``formula`` when its heuristic is "yours", else None; raises PuzzleError
         (a ``FormulaError`` naming the column) for a formula the lab's language refuses."""
         if options.get("heuristic") != YOURS:
-            if options.get("formula"):
-                options["formula"] = ""  # only "yours" reads it: results and tables do not show it
             return None
         from server.formula import FormulaError, compile_formula
 

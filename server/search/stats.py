@@ -34,6 +34,14 @@ class Tally:
             self.generated += 1
 
 
+def json_cost(cost: float | None) -> float | int | None:
+    """A cost as every result prints it: an int when whole, else rounded to 6 decimals."""
+    if cost is None:
+        return None
+    cost = float(cost)
+    return round(cost) if abs(cost - round(cost)) < 1e-9 else round(cost, 6)
+
+
 @dataclass
 class SearchResult:
     """What every search reports. ``path`` holds states (JSON form via the problem)."""
@@ -51,11 +59,7 @@ class SearchResult:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self, path_json: list[Any] | None = None) -> dict[str, Any]:
-        cost = None if self.cost is None else float(self.cost)
-        if cost is not None and abs(cost - round(cost)) < 1e-9:
-            cost = round(cost)
-        elif cost is not None:
-            cost = round(cost, 6)
+        cost = json_cost(self.cost)
         # Plain Python types only (kernels hand back numpy scalars): msgpack and JSON need them.
         out: dict[str, Any] = {
             "algorithm": self.algorithm,
