@@ -37,6 +37,7 @@ from server.formula import Formula
 from server.puzzles.errors import PuzzleError
 from server.search.control import CancelFlag
 from server.search.problem import Problem, State
+from server.search.walk import walk
 
 MAX_SHOWN_MOVES = 500  # inconsistent moves drawn on the page (the worst first)
 EPSILON = 1e-9  # relative tolerance: float sums of step costs (octile's sqrt 2) are not exact
@@ -160,47 +161,12 @@ FeatureFn = Callable[[Sequence[State]], dict[str, np.ndarray]]
 
 def explore(problem: Problem, features: FeatureFn, max_states: int, max_seconds: float | None = None,
             cancel: CancelFlag | None = None) -> GraphSpace:
-    """Every state reachable from the start (breadth-first, at most ``max_states``), each move kept,
-    features from ``features(states)``; see the module docstring for a walk that stops early."""
-    index: dict[State, int] = {}
-    states: list[State] = []
-    for state in problem.initial_states():
-        if state not in index:
-            index[state] = len(states)
-            states.append(state)
-    src: list[int] = []
-    dst: list[int] = []
-    cost: list[float] = []
-    stopped: str | None = None
-    began = time.monotonic()
-    expanded = 0
-    while expanded < len(states):
-        if expanded % 512 == 0:
-            if cancel is not None and cancel.is_set():
-                stopped = "cancelled"
-                break
-            if max_seconds is not None and time.monotonic() - began > max_seconds:
-                stopped = f"time limit: {max_seconds:g} s, after {expanded:,} states"
-                break
-        state = states[expanded]
-        moves = list(problem.successors(state))
-        if len(states) + len(moves) > max_states and any(nxt not in index for nxt, _ in moves):
-            stopped = f"state limit: {max_states:,} states reached"
-            break
-        for nxt, step in moves:
-            j = index.get(nxt)
-            if j is None:
-                j = index[nxt] = len(states)
-                states.append(nxt)
-            src.append(expanded)
-            dst.append(j)
-            cost.append(step)
-        expanded += 1
-    return GraphSpace(
-        problem, states, features(states),
-        np.asarray(src, dtype=np.int64), np.asarray(dst, dtype=np.int64), np.asarray(cost, dtype=np.float64),
-        expanded, stopped,
-    )
+    """Every state reachable from the start (``server.search.walk``: breadth-first, at most
+    ``max_states``), each move kept, features from ``features(states)``; see the module docstring
+    for a walk that stops early."""
+    done = walk(problem, max_states, max_seconds, cancel)
+    return GraphSpace(problem, done.states, features(done.states), done.src, done.dst, done.cost,
+                      done.expanded, done.stopped)
 
 
 # ---- the verdict --------------------------------------------------------------------------------

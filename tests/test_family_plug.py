@@ -51,7 +51,7 @@ def test_listed_and_solved_by_the_api(app, toy) -> None:
     client = app.test_client()
     families = client.get("/api/families").get_json()
     listed = next(f for f in families if f["name"] == "toy-graph")
-    assert {o["name"] for o in listed["options"]} == {"heuristic", "weight", "undirected", "max_cost"}
+    assert {o["name"] for o in listed["options"]} == {"heuristic", "weight", "code", "undirected", "max_cost"}
     algorithms = client.get("/api/algorithms").get_json()
     assert "toy-graph" in next(a for a in algorithms if a["name"] == "dijkstra")["families"]
 

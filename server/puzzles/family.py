@@ -23,6 +23,7 @@ from server.puzzles.options import (
     YOURS,
     Option,
     Values,
+    code_option,
     formula_option,
     heuristic_option,
     parse_text,
@@ -32,7 +33,7 @@ from server.puzzles.options import (
 from server.search.control import CancelFlag
 from server.search.events import CLOSES, Event
 from server.search.problem import Problem
-from server.search.registry import Algorithm, SearchOptions, get_algorithm
+from server.search.registry import CODE, Algorithm, SearchOptions, get_algorithm
 from server.search.runner import Limits, run_algorithm
 from server.search.stats import SearchResult
 from server.search.trace import RECORD_BYTES, Trace, TraceRecorder
@@ -114,6 +115,7 @@ class Family:
                 shared.append(formula_option(self.feature_names, using_h))
         if using_w:
             shared.append(weight_option(using_w))
+        shared.append(code_option(CODE))
         self.options = (*shared, *self.own_options)
         self.default_algorithm = self.default_algorithm or self.algorithms[0]
         assert self.default_algorithm in self.algorithms, self.default_algorithm
@@ -207,7 +209,7 @@ class Family:
 
     # ---- solving ---------------------------------------------------------------------------------
     def check_algorithm(self, algorithm: str) -> None:
-        if algorithm in self.algorithms:
+        if algorithm in self.algorithms or algorithm == CODE:  # a student's run: every family replays it
             return
         from server.search.registry import ALGORITHMS
 
@@ -217,6 +219,11 @@ class Family:
             f"choose one of: {', '.join(self.algorithms)}",
             "option 'algorithm'",
         )
+
+    def needs_generic(self, algorithm: str, options: Values) -> bool:
+        """True when only the generic engine can run this: a formula as the heuristic, or a student's
+        recorded run (the algorithm ``code``); a family's fast path then steps aside."""
+        return algorithm == CODE or options.get("heuristic") == YOURS
 
     def problem(self, puzzle: Any, options: Values) -> Problem:
         """The search view of ``puzzle`` under these run options."""
@@ -372,7 +379,8 @@ def describe_verdict(result: dict[str, Any]) -> str:
 
 def search_options(problem: Problem, options: Values) -> SearchOptions:
     """The core's options from the run options, with the heuristic checked against the problem."""
-    search = SearchOptions(heuristic=options.get("heuristic") or "", weight=options.get("weight", 1.0))
+    search = SearchOptions(heuristic=options.get("heuristic") or "", weight=options.get("weight", 1.0),
+                           code=options.get("code") or "")
     try:
         search.resolved_heuristic(problem)
     except ValueError as err:

@@ -17,11 +17,15 @@ from typing import Any
 
 from server.puzzles.errors import PuzzleError, show_value
 
-TYPES = ("bool", "int", "float", "choice", "point", "int_list", "text")
+TYPES = ("bool", "int", "float", "choice", "point", "int_list", "text", "trace")
 STAGES = ("run", "load", "both")
 MAX_LIST = 1_000  # items in an int_list: far more than any board has rows
 MAX_TEXT = 200  # characters of a choice or a number typed as text
 MAX_LONG_TEXT = 500  # characters of a "text" option (a heuristic formula: ``server/formula.py``'s bound)
+# Characters of a "trace" option (a student's recorded run: ids and commas), within a socket message's
+# 1 MB (``server/app.py``'s max_http_buffer_size) beside the rest of a run request.
+MAX_TRACE = 900_000
+_TRACE_CHARS = frozenset("0123456789,;")
 
 Values = dict[str, Any]
 
@@ -123,6 +127,17 @@ class Option:
                               self.where)
         return value
 
+    def _check_trace(self, value: Any) -> str:
+        if not isinstance(value, str):
+            raise PuzzleError(f"expected a recorded run as text, got {show_value(value)}", self.where)
+        if len(value) > MAX_TRACE:
+            raise PuzzleError(f"the recorded run is {len(value):,} characters long; at most {MAX_TRACE:,} "
+                              "are read", self.where)
+        if value and (value.count(";") != 1 or not _TRACE_CHARS.issuperset(value)):
+            raise PuzzleError("expected '<expanded ids>;<path ids>': whole numbers separated by commas, "
+                              "one ';' between the lists", self.where)
+        return value
+
     def _check_point(self, value: Any) -> tuple[int, int]:
         if not isinstance(value, list | tuple) or len(value) != 2:
             raise PuzzleError(f"expected [row, col], got {show_value(value)}", self.where)
@@ -153,7 +168,7 @@ class Option:
     # ---- reading one value from text (forms, the command line) -----------------------------
     def parse(self, text: str) -> Any:
         """The value of a text field (a form or a command-line flag), checked."""
-        if self.type == "text":
+        if self.type in ("text", "trace"):
             return self.check(text.strip() if isinstance(text, str) else text)
         if not isinstance(text, str) or len(text) > MAX_TEXT:
             raise PuzzleError("expected a short text value", self.where)
@@ -259,6 +274,16 @@ def formula_option(features: Sequence[str], algorithms: Sequence[str]) -> Option
         "formula", "text", "Your heuristic",
         f"a formula over {', '.join(features)} (used with heuristic 'yours'), e.g. dr + dc",
         default="", algorithms=tuple(algorithms),
+    )
+
+
+def code_option(algorithm: str) -> Option:
+    """The shared ``code``: a student's recorded run that the hidden algorithm ``code`` replays (student
+    mode, docs/STUDENT.md); the page supplies it, no form shows it."""
+    return Option(
+        "code", "trace", "Your code's run",
+        "a student's run recorded in the page: '<expanded ids>;<path ids>' (student mode)",
+        default="", control="view", algorithms=(algorithm,),
     )
 
 

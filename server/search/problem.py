@@ -61,6 +61,12 @@ class Problem:
         """A JSON-friendly form of a state (grids: [row, col])."""
         return state
 
+    def student_state(self, state: State) -> Any:
+        """The state as a student's own search sees it (student mode, docs/STUDENT.md): JSON whose
+        lists the page turns into tuples, so that it is hashable there. Distinct states must give
+        distinct forms. The default: ``state_to_json``, each JSON object turned into its values."""
+        return _listed(self.state_to_json(state))
+
     #: True when the renderer cannot draw a state from ``cell_of`` alone: each expanded state is
     #: then sent as a ``snapshot`` beside the trace (e.g. a board after a row was pushed).
     has_snapshots: bool = False
@@ -77,3 +83,12 @@ class Problem:
     def describe(self) -> dict[str, Any]:
         """Family-specific facts for results and the page."""
         return {}
+
+
+def _listed(value: Any) -> Any:
+    """``value`` with every dict replaced by the list of its values (recursively)."""
+    if isinstance(value, dict):
+        return [_listed(v) for v in value.values()]
+    if isinstance(value, list | tuple):
+        return [_listed(v) for v in value]
+    return value

@@ -11,6 +11,7 @@ from server.search.algorithms.bidirectional import bidirectional
 from server.search.algorithms.breadth_first import breadth_first
 from server.search.algorithms.depth_first import depth_first
 from server.search.algorithms.iterative import idastar, iddfs
+from server.search.algorithms.replay import replay
 from server.search.events import Event
 from server.search.problem import Problem
 
@@ -21,6 +22,7 @@ class SearchOptions:
 
     heuristic: str = ""  # "" = the problem's default
     weight: float = 1.0  # A* only: f = g + weight * h
+    code: str = ""  # ``code`` only: a student's recorded run (server/search/algorithms/replay.py)
 
     def resolved_heuristic(self, problem: Problem) -> str:
         if not self.heuristic:
@@ -44,6 +46,11 @@ class Algorithm:
     optimal: Callable[[Problem, SearchOptions], bool]
     uses_heuristic: bool = False
     uses_weight: bool = False
+    #: Which state it expands next, in words, with its tie-break (student mode's verdict and docs).
+    rule: str = ""
+    #: The key that orders its frontier, when expansions are taken by smallest key ("depth", "g", "h",
+    #: "f"): a student's different choice with the same key is another valid tie-break. "" for none.
+    key: str = ""
 
 
 def _astar_optimal(problem: Problem, options: SearchOptions) -> bool:
@@ -62,6 +69,9 @@ ALGORITHMS: dict[str, Algorithm] = {
             "Optimal when every step costs the same.",
             lambda p, o: breadth_first(p),
             lambda p, o: p.unit_costs,
+            rule="it takes the oldest state on the frontier (first in, first out); the goal test when a "
+                 "state is generated",
+            key="depth",
         ),
         Algorithm(
             "dfs",
@@ -69,6 +79,8 @@ ALGORITHMS: dict[str, Algorithm] = {
             "Follows one corridor as deep as it goes, then backs up. Not optimal.",
             lambda p, o: depth_first(p),
             lambda p, o: False,
+            rule="it takes the newest state on the frontier (last in, first out; the first successor "
+                 "first); a state reached once is never pushed again",
         ),
         Algorithm(
             "dijkstra",
@@ -76,6 +88,8 @@ ALGORITHMS: dict[str, Algorithm] = {
             "Expands the cheapest state first. Always optimal.",
             lambda p, o: best_first(p, "dijkstra"),
             lambda p, o: True,
+            rule="it takes the state with the smallest g on the frontier; equal g: the oldest",
+            key="g",
         ),
         Algorithm(
             "greedy",
@@ -84,6 +98,8 @@ ALGORITHMS: dict[str, Algorithm] = {
             lambda p, o: best_first(p, "greedy", o.resolved_heuristic(p)),
             lambda p, o: False,
             uses_heuristic=True,
+            rule="it takes the state with the smallest h on the frontier; equal h: the oldest",
+            key="h",
         ),
         Algorithm(
             "astar",
@@ -94,6 +110,9 @@ ALGORITHMS: dict[str, Algorithm] = {
             _astar_optimal,
             uses_heuristic=True,
             uses_weight=True,
+            rule="it takes the state with the smallest f = g + h on the frontier; equal f: the smaller h, "
+                 "then the oldest; the goal test when a state is expanded",
+            key="f",
         ),
         Algorithm(
             "bidirectional",
@@ -102,6 +121,7 @@ ALGORITHMS: dict[str, Algorithm] = {
             "Optimal.",
             lambda p, o: bidirectional(p),
             lambda p, o: True,
+            rule="it expands from the start and from the goal in turn, each side by the smallest g",
         ),
     )
 }
@@ -117,6 +137,8 @@ for _algo in (
         _astar_optimal,
         uses_heuristic=True,
         uses_weight=True,
+        rule="depth-first within a bound on f = g + h, successors in the server's order; the bound grows "
+             "to the smallest f that exceeded it",
     ),
     Algorithm(
         "iddfs",
@@ -125,9 +147,22 @@ for _algo in (
         "Optimal when every step costs the same.",
         lambda p, o: iddfs(p),
         lambda p, o: p.unit_costs,
+        rule="depth-first to depth 0, 1, 2, …, successors in the server's order",
     ),
 ):
     ALGORITHMS[_algo.name] = _algo
+
+
+# The student's own search replayed (student mode): run with the option ``code``, never in a menu.
+CODE = "code"
+CODE_ALGORITHM = Algorithm(
+    CODE,
+    "Your code",
+    "Your own search, run in the page; replayed here as it expanded.",
+    lambda p, o: replay(p, o.code),
+    lambda p, o: False,
+)
+HIDDEN: dict[str, Algorithm] = {CODE: CODE_ALGORITHM}
 
 
 def register_algorithm(algorithm: Algorithm) -> None:
@@ -140,6 +175,6 @@ def register_algorithm(algorithm: Algorithm) -> None:
 
 def get_algorithm(name: str) -> Algorithm:
     try:
-        return ALGORITHMS[name]
+        return ALGORITHMS[name] if name in ALGORITHMS else HIDDEN[name]
     except KeyError:
         raise ValueError(f"unknown algorithm {name!r}; choose one of: {', '.join(ALGORITHMS)}") from None

@@ -17,7 +17,7 @@ from server.puzzles.grid.lab import FEATURES
 from server.puzzles.grid.model import GridMaze
 from server.puzzles.grid.problem import HEURISTICS, GridProblem
 from server.puzzles.making import Generated, GeneratorKind, size_options
-from server.puzzles.options import YOURS, Option, Values
+from server.puzzles.options import Option, Values
 from server.search.control import CANCELLED
 from server.search.problem import Problem
 from server.search.stats import SearchResult
@@ -150,8 +150,8 @@ class GridFamily(Family):
     def solve(self, puzzle: GridMaze, algorithm: str, options: Values, control: RunControl) -> Solved:
         maze = self._maze(puzzle, options)
         self._check_heuristic(maze, options)
-        if control.engine == "generic" or options.get("heuristic") == YOURS:
-            # A formula runs in the generic engine: the kernels know only their built-in heuristics.
+        if control.engine == "generic" or self.needs_generic(algorithm, options):
+            # The kernels know only their built-in heuristics and algorithms.
             solved = super().solve(maze, algorithm, options, control)
             solved.drawn = maze
             return solved

@@ -185,6 +185,7 @@ class LabyrinthFamily(Family):
             moves=options.get("moves"),
             max_depth=options.get("max_depth"),
             problem=problem,  # type: ignore[arg-type]
+            code=options.get("code") or "",
         )
         if options.get("heuristic") == YOURS:
             out["options"]["formula"] = options.get("formula")

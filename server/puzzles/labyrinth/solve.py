@@ -18,7 +18,7 @@ from server.puzzles.labyrinth.model import LabyrinthPuzzle
 from server.puzzles.labyrinth.problem import LabState, LabyrinthProblem, LabyrinthSetProblem
 from server.search.algorithms.iterative import idastar, iddfs
 from server.search.events import Event
-from server.search.registry import Algorithm, SearchOptions, get_algorithm
+from server.search.registry import CODE, Algorithm, SearchOptions, get_algorithm
 from server.search.runner import Limits, run_algorithm, run_search
 from server.search.stats import SearchResult
 
@@ -57,6 +57,7 @@ def solve_labyrinth(
     max_depth: int | None = None,
     max_stored: int | None = None,
     problem: LabyrinthProblem | LabyrinthSetProblem | None = None,
+    code: str = "",
 ) -> dict[str, Any]:
     """Solve ``puzzle``; the result JSON of the CLI and the API. Raises PuzzleError for bad options.
 
@@ -64,9 +65,10 @@ def solve_labyrinth(
     the puzzle's move model. ``max_depth``: idastar/iddfs only, look for plans of at most that many
     moves ("solved optimally to depth N"); none found means none exists within N. ``problem``: the
     search view to run on (the family's ``run_problem``, which adds the heuristic "yours"); by
-    default ``make_problem(puzzle, view, moves)``.
+    default ``make_problem(puzzle, view, moves)``. ``code``: a student's recorded run, for the
+    hidden algorithm ``code`` (student mode).
     """
-    if algorithm not in algorithm_names():
+    if algorithm not in algorithm_names() and algorithm != CODE:
         raise PuzzleError(
             f"unknown algorithm {algorithm!r} for the labyrinth; "
             f"choose one of: {', '.join(algorithm_names())}",
@@ -82,7 +84,7 @@ def solve_labyrinth(
         )
     if problem is None:
         problem = make_problem(puzzle, view, moves)
-    options = SearchOptions(heuristic=heuristic, weight=weight)
+    options = SearchOptions(heuristic=heuristic, weight=weight, code=code)
     try:
         used_heuristic = options.resolved_heuristic(problem)
     except ValueError as err:

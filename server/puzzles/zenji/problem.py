@@ -214,6 +214,11 @@ class ZenjiProblem(Problem):
         cell, rot, _ = self.unpack(state)
         return [*divmod(cell, self.board.cols), rot]
 
+    def student_state(self, state: int) -> list[int]:
+        """(row, col, rotation); under free flow also the used tiles' bit set, which tells states apart."""
+        cell, rot, used = self.unpack(state)
+        return [*divmod(cell, self.board.cols), rot, *([used] if self.free else [])]
+
     def snapshot(self, state: int) -> dict[str, Any]:
         _, _, used = self.unpack(state)
         cells = []
