@@ -3,6 +3,8 @@ Socket.IO layer."""
 
 from __future__ import annotations
 
+import mimetypes
+
 from flask import Flask, jsonify
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
@@ -13,11 +15,17 @@ from server.config import ROOT, Config
 from server.services import Services
 
 # The page loads only its own scripts, styles and sockets: no inline script or style anywhere.
+# 'wasm-unsafe-eval' lets the student-code worker compile Pyodide's WebAssembly (it allows no JS eval);
+# worker-src 'self': only our own worker script, never a blob: or data: one.
 CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
-    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
-    "frame-ancestors 'none'"
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'; "
+    "img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
 )
+# Served with these types whatever the system's mime tables say: browsers compile .wasm by streaming
+# only as application/wasm, and load a module (.mjs) only with a JavaScript type (nosniff).
+mimetypes.add_type("application/wasm", ".wasm")
+mimetypes.add_type("text/javascript", ".mjs")
 SECURITY_HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Content-Type-Options": "nosniff",
@@ -50,6 +58,7 @@ def create_app(config: Config | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)  # type: ignore[method-assign]
 
     from server.web.api import api
+    from server.web.code import code
     from server.web.exports import exports
     from server.web.lab import lab
     from server.web.making import making
@@ -60,6 +69,7 @@ def create_app(config: Config | None = None) -> Flask:
     app.register_blueprint(exports, url_prefix="/api")
     app.register_blueprint(making, url_prefix="/api")
     app.register_blueprint(lab, url_prefix="/api")
+    app.register_blueprint(code, url_prefix="/api")
 
     @app.after_request
     def security_headers(response):

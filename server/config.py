@@ -70,6 +70,11 @@ class Config:
     labs_per_minute: int = 30  # heuristic judgements per client
     checks_per_minute: int = 30  # solution checks per client
     max_solution_bytes: int = 1024 * 1024  # a pasted or dropped solution
+    # Student mode (docs/STUDENT.md): the space a student's own search runs over in the page.
+    code_max_states: int = 200_000  # states walked and sent (~12 MB of JSON at most)
+    code_max_seconds: float = 20.0  # the walk and the verdict's own search, each
+    code_runs_per_minute: int = 30  # spaces and verdicts per client
+    code_max_animated: int = 150_000  # a student's expansions replayed on the board (the verdict covers all)
     # Animated GIFs of a search (server/exporting.py): each is a search under the limits above
     animation_max_frames: int = 120
     animation_max_side: int = 640  # pixels on the longer side

@@ -103,6 +103,8 @@ class Family:
     # The solution checker's notations in one line, besides `run.py solve --json` (the page's hint,
     # `run.py check --help`); "" for a family without a checker.
     solution_notation: str = ""
+    # A state as a student's own search sees it (``Problem.student_state``), in words: student mode.
+    state_form: str = "a tuple"
     options: tuple[Option, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -204,7 +206,7 @@ class Family:
             "editable": self.editable, "default_algorithm": self.default_algorithm,
             "solution_notation": self.solution_notation,
             "features": [{"name": n, "meaning": m} for n, m in self.features],
-            "checks_solutions": self.checks_solutions,
+            "checks_solutions": self.checks_solutions, "state_form": self.state_form,
         }
 
     # ---- solving ---------------------------------------------------------------------------------

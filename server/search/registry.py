@@ -48,9 +48,15 @@ class Algorithm:
     uses_weight: bool = False
     #: Which state it expands next, in words, with its tie-break (student mode's verdict and docs).
     rule: str = ""
+    #: Its name in a sentence ("BFS", "A*"); "" for ``label``.
+    short: str = ""
     #: The key that orders its frontier, when expansions are taken by smallest key ("depth", "g", "h",
     #: "f"): a student's different choice with the same key is another valid tie-break. "" for none.
     key: str = ""
+
+    @property
+    def name_in_text(self) -> str:
+        return self.short or self.label
 
 
 def _astar_optimal(problem: Problem, options: SearchOptions) -> bool:
@@ -71,7 +77,7 @@ ALGORITHMS: dict[str, Algorithm] = {
             lambda p, o: p.unit_costs,
             rule="it takes the oldest state on the frontier (first in, first out); the goal test when a "
                  "state is generated",
-            key="depth",
+            key="depth", short="BFS",
         ),
         Algorithm(
             "dfs",
@@ -81,6 +87,7 @@ ALGORITHMS: dict[str, Algorithm] = {
             lambda p, o: False,
             rule="it takes the newest state on the frontier (last in, first out; the first successor "
                  "first); a state reached once is never pushed again",
+            short="DFS",
         ),
         Algorithm(
             "dijkstra",
@@ -89,7 +96,7 @@ ALGORITHMS: dict[str, Algorithm] = {
             lambda p, o: best_first(p, "dijkstra"),
             lambda p, o: True,
             rule="it takes the state with the smallest g on the frontier; equal g: the oldest",
-            key="g",
+            key="g", short="Dijkstra",
         ),
         Algorithm(
             "greedy",
@@ -99,7 +106,7 @@ ALGORITHMS: dict[str, Algorithm] = {
             lambda p, o: False,
             uses_heuristic=True,
             rule="it takes the state with the smallest h on the frontier; equal h: the oldest",
-            key="h",
+            key="h", short="greedy best-first",
         ),
         Algorithm(
             "astar",
@@ -112,7 +119,7 @@ ALGORITHMS: dict[str, Algorithm] = {
             uses_weight=True,
             rule="it takes the state with the smallest f = g + h on the frontier; equal f: the smaller h, "
                  "then the oldest; the goal test when a state is expanded",
-            key="f",
+            key="f", short="A*",
         ),
         Algorithm(
             "bidirectional",
@@ -122,6 +129,7 @@ ALGORITHMS: dict[str, Algorithm] = {
             lambda p, o: bidirectional(p),
             lambda p, o: True,
             rule="it expands from the start and from the goal in turn, each side by the smallest g",
+            short="bidirectional search",
         ),
     )
 }
@@ -139,6 +147,7 @@ for _algo in (
         uses_weight=True,
         rule="depth-first within a bound on f = g + h, successors in the server's order; the bound grows "
              "to the smallest f that exceeded it",
+        short="IDA*",
     ),
     Algorithm(
         "iddfs",
@@ -148,6 +157,7 @@ for _algo in (
         lambda p, o: iddfs(p),
         lambda p, o: p.unit_costs,
         rule="depth-first to depth 0, 1, 2, …, successors in the server's order",
+        short="iterative deepening",
     ),
 ):
     ALGORITHMS[_algo.name] = _algo

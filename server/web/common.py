@@ -1,9 +1,12 @@
 """What every blueprint of the JSON API shares: a client's rate limits, the request's JSON body, a
-stored puzzle by id and its info, and errors answered as ``{error}`` — a PuzzleError with 400, an
-unknown or expired puzzle id with 404. The app's settings, store and budget are ``services()``."""
+stored puzzle by id and its info, a compute slot with its memory (``working``), and errors answered
+as ``{error}`` — a PuzzleError with 400, an unknown or expired puzzle id with 404. The app's
+settings, store and budget are ``services()``."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
@@ -61,3 +64,24 @@ def answer_errors(blueprint: Blueprint) -> None:
     def unknown_puzzle(err: LookupError):
         pid = str(err.args[0])[:40]
         return error(f"no puzzle with id {pid!r} (it may have expired: load or upload it again)", 404)
+
+
+def json_object(*required: str) -> dict[str, Any]:
+    """The request's JSON body, which must be an object (``required``: the fields the message names)."""
+    body = json_body()
+    if not isinstance(body, dict):
+        fields = f" with {', '.join(required)}" if required else ""
+        raise PuzzleError(f"expected a JSON object{fields}", "body")
+    return body
+
+
+@contextmanager
+def working(nbytes: int) -> Iterator[None]:
+    """A compute slot and ``nbytes`` of the work budget for the block (503 when none frees in time)."""
+    shared = services()
+    held = shared.budget.reserve(nbytes, wait=shared.config.solve_wait)
+    try:
+        with shared.budget.computing(wait=shared.config.solve_wait):
+            yield
+    finally:
+        shared.budget.release(held)

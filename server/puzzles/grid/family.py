@@ -63,6 +63,7 @@ class GridFamily(Family):
     def __init__(self) -> None:
         super().__init__(
             default_algorithm="bfs",  # `run.py solve` without --algorithm
+            state_form="(row, col)",
             solution_notation=("moves such as RRDDL (U D L R; with diagonal moves UL UR DL DR as "
                                "tokens) or a JSON list of [row, col]"),
             name="grid",

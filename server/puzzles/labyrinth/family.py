@@ -60,6 +60,8 @@ class LabyrinthFamily(Family):
     def __init__(self) -> None:
         super().__init__(
             default_algorithm="astar",  # `run.py solve` without --algorithm
+            state_form=("((row, col), where, free tile, board): the player's place, 'board', 'below' or "
+                        "'above', the tile in hand and the board as text"),
             solution_notation=("the moves as the result's list shows them (JSON), or the move list in "
                                "words, a move a line"),
             name="labyrinth",

@@ -92,6 +92,7 @@ class SlidingFamily(Family):
             "optional 'goal:' line, '#' comments; or JSON with 'tiles' (and 'goal')",
             algorithms=("bfs", "dfs", "dijkstra", "greedy", "astar", "idastar", "iddfs", "bidirectional"),
             default_algorithm="idastar",
+            state_form="the tiles row by row, 0 for the blank: (1, 2, 3, 4, 0, 5, 7, 8, 6)",
             solution_notation="the blank's moves (U D L R), the tiles' moves, or a JSON list of boards",
             heuristics=heuristics_for(4),  # pdb only where pdb.py is there; the problem says per board
             features=FEATURES,

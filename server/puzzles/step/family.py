@@ -53,6 +53,7 @@ class StepFamily(Family):
     def __init__(self) -> None:
         super().__init__(
             default_algorithm="astar",  # `run.py solve` without --algorithm
+            state_form="(row, col, phase): phase is the index in the cycle of the next step's length",
             solution_notation=("the printed list of (x, y) positions (x the column), [row, col] cells "
                                "or the state numbers"),
             name="step",

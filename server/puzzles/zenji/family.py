@@ -49,6 +49,8 @@ class ZenjiFamily(Family):
     def __init__(self) -> None:
         super().__init__(
             default_algorithm="astar",  # `run.py solve` without --algorithm
+            state_form=("(row, col, rotation) of the tile the water reached; under free flow also a bit set "
+                        "of the tiles it passed"),
             solution_notation=("quarter turns per tile, a line each (ROW COL TURNS, or 'turn (0, 1) "
                                "twice clockwise'), or JSON [[row, col, turns], ...]"),
             name="zenji",

@@ -16,13 +16,17 @@ import math
 from collections.abc import Generator
 from itertools import pairwise
 
+from server.puzzles.errors import PuzzleError  # a leaf module: the one error users see named
 from server.search.events import CLOSE, OPEN, PATH, UPDATE, Event
 from server.search.problem import Problem, State
 from server.search.walk import walk
 
 Search = Generator[Event, None, tuple[list[State] | None, float]]
 
-MAX_REPLAY_STATES = 200_000  # the walked space's bound, as for the student's space (config: code_max_states)
+# The walk goes as far as the run's largest id (the walk numbers states in the same order whatever its
+# bound, so ids are a prefix), plus room for one state's moves; never past MAX_REPLAY_STATES.
+MAX_REPLAY_STATES = 1_000_000
+WALK_SLACK = 4_096
 
 
 def parse_code(text: str) -> tuple[list[int], list[int] | None]:
@@ -46,14 +50,21 @@ def parse_code(text: str) -> tuple[list[int], list[int] | None]:
     return ids(head, "expanded ids"), (path or None)
 
 
-def replay(problem: Problem, code: str, max_states: int = MAX_REPLAY_STATES) -> Search:
-    expanded_ids, path_ids = parse_code(code)
-    space = walk(problem, max_states)
+def replay(problem: Problem, code: str) -> Search:
+    try:
+        expanded_ids, path_ids = parse_code(code)
+    except ValueError as err:
+        raise PuzzleError(str(err), "option 'code'") from None
+    largest = max([*expanded_ids, *(path_ids or [])], default=0)
+    if largest >= MAX_REPLAY_STATES:
+        raise PuzzleError(f"state id {largest:,} is beyond the {MAX_REPLAY_STATES:,} states a replay walks",
+                          "option 'code'")
+    space = walk(problem, largest + 1 + WALK_SLACK)
     count = len(space.states)
     bad = next((i for i in [*expanded_ids, *(path_ids or [])] if i >= count), None)
     if bad is not None:
-        raise ValueError(f"state id {bad} is not one of this puzzle's {count:,} walked states "
-                         "(the run was recorded under other options?)")
+        raise PuzzleError(f"state id {bad} is not one of this puzzle's {count:,} states (was the run "
+                          "recorded under other options?)", "option 'code'")
     g: dict[State, float] = {}
     closed: set[State] = set()
     for start in problem.initial_states():

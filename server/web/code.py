@@ -1,0 +1,87 @@
+"""Student mode over HTTP (docs/PROTOCOL.md, "Student mode"): ``POST /api/puzzles/<id>/code/space`` gives
+the puzzle's reachable states and moves for a student's own search in the page, ``POST
+/api/puzzles/<id>/code/verdict`` judges what that search did. Both are rate-limited per client and paid
+from the shared ``WorkBudget`` like a search, under the config's ``code_*`` limits."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, jsonify
+
+from server.code_space import CodeSpace, SpaceCache, build_space
+from server.code_verdict import judge_code_run
+from server.heuristic_lab import rule_options
+from server.puzzles.errors import PuzzleError
+from server.puzzles.registry import family_of
+from server.search.control import CancelFlag, deadline
+from server.services import services
+from server.web.common import answer_errors, json_object, stored_puzzle, take, working
+
+code = Blueprint("code", __name__)
+answer_errors(code)
+
+STATE_BYTES = 400  # a walked state, its moves, its forms and heuristic values, in Python and in JSON
+_spaces = SpaceCache()  # per process: a miss on another process only walks again
+
+
+def _space(pid: str, puzzle: Any, raw_options: Any) -> CodeSpace:
+    family = family_of(puzzle)
+    rules = rule_options(family, raw_options)
+    key = (pid, json.dumps(rules, sort_keys=True, default=str))
+    space = _spaces.get(key)
+    if space is None:
+        config = services().config
+        flag = CancelFlag()
+        with deadline(flag, config.code_max_seconds):
+            space = build_space(family, puzzle, rules, config.code_max_states, config.code_max_seconds, flag)
+        _spaces.put(key, space)
+    return space
+
+
+def _ids(value: Any, what: str, count: int, limit: int) -> list[int]:
+    if not isinstance(value, list) or len(value) > limit:
+        raise PuzzleError(f"expected a list of at most {limit:,} state ids", f"field '{what}'")
+    for k, i in enumerate(value):
+        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < count:
+            raise PuzzleError(f"item {k}: {json.dumps(i)[:40]} is not the id of one of this puzzle's "
+                              f"{count:,} states", f"field '{what}'")
+    return value
+
+
+@code.post("/puzzles/<pid>/code/space")
+def space(pid: str) -> Response:
+    puzzle = stored_puzzle(pid)
+    body = json_object("options")
+    config = services().config
+    take("code", config.code_runs_per_minute)
+    with working(config.code_max_states * STATE_BYTES):
+        return jsonify(_space(pid, puzzle, body.get("options")).to_json())
+
+
+@code.post("/puzzles/<pid>/code/verdict")
+def verdict(pid: str) -> Response:
+    puzzle = stored_puzzle(pid)
+    family = family_of(puzzle)
+    body = json_object("algorithm", "expanded", "path")
+    config = services().config
+    algorithm = body.get("algorithm")
+    if not isinstance(algorithm, str) or algorithm not in family.algorithms:
+        raise PuzzleError(f"expected one of this puzzle's algorithms to compare with: "
+                          f"{', '.join(family.algorithms)}", "field 'algorithm'")
+    options = family.run_options(body.get("options") or {})
+    stopped = body.get("stopped")
+    if stopped is not None and not isinstance(stopped, str):
+        raise PuzzleError("expected why the program stopped, as text, or null", "field 'stopped'")
+    take("code", config.code_runs_per_minute)
+    with working(config.code_max_states * STATE_BYTES):
+        student = _space(pid, puzzle, body.get("options"))
+        expanded = _ids(body.get("expanded"), "expanded", student.count, 10_000_000)
+        path = None if body.get("path") is None else _ids(body.get("path"), "path", student.count, 10_000_000)
+        flag = CancelFlag()
+        with deadline(flag, config.code_max_seconds):
+            answer = judge_code_run(student, family, puzzle, algorithm, options, expanded, path,
+                                    (stopped or None) and stopped[:200], config.code_max_animated,
+                                    config.code_max_seconds, flag)
+    return jsonify(answer)

@@ -1,0 +1,170 @@
+"""Student mode on the server: the space a student's search runs over, the verdict, and the replay of a
+student's run as the hidden algorithm ``code`` (docs/STUDENT.md, docs/PROTOCOL.md "Student mode").
+
+The student programs run here in CPython through the page's own harness (static/js/code/harness.py),
+over the space the API serves, exactly as the page's worker runs them in Pyodide.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.puzzles.registry import FAMILIES
+from server.services import services
+from server.solving import solve
+from tests.helpers import ROOT, make_app, upload
+
+PROGRAMS = ROOT / "tests" / "code_programs"
+MAZES = ROOT / "mazes"
+
+
+def _harness() -> Any:
+    spec = importlib.util.spec_from_file_location("harness", ROOT / "static" / "js" / "code" / "harness.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+HARNESS = _harness()
+
+
+@pytest.fixture(scope="module")
+def app():
+    return make_app()
+
+
+def _load(app, path: Path) -> dict[str, Any]:
+    return upload(app, path.read_bytes(), path.name)
+
+
+def _run(app, info: dict, program: str, algorithm: str, options: dict | None = None) -> dict[str, Any]:
+    """The program run over the served space, then judged: (space, the run, the verdict)."""
+    client = app.test_client()
+    options = options or {}
+    space = client.post(f"/api/puzzles/{info['id']}/code/space", json={"options": options})
+    assert space.status_code == 200, space.get_json()
+    ran = HARNESS.run_student((PROGRAMS / program).read_text(), json.dumps(space.get_json()), 150_000)
+    assert ran["error"] is None, ran["error"]
+    answer = client.post(f"/api/puzzles/{info['id']}/code/verdict", json={
+        "options": options, "algorithm": algorithm, "expanded": ran["expanded"], "path": ran["path"],
+        "stopped": ran["stopped"]})
+    assert answer.status_code == 200, answer.get_json()
+    return {"space": space.get_json(), "run": ran, "verdict": answer.get_json()}
+
+
+def test_bfs_on_maze3_matches_and_replays_with_cost_52(app, shared_cases: Path) -> None:
+    maze3 = shared_cases / "images" / "lee" / "maze3.png"
+    info = _load(app, maze3)
+    done = _run(app, info, "bfs.py", "bfs")
+    verdict = done["verdict"]
+    assert verdict["verdict"] == "matches", verdict["messages"]
+    assert verdict["path"] == {**verdict["path"], "legal": True, "cost": 52, "optimum": 52, "optimal": True}
+    assert verdict["messages"][0].startswith("Matches BFS's order of expansions")
+    # The space: states as [row, col], the start first, walked completely.
+    space = done["space"]
+    assert space["complete"] and space["walked"] == space["count"] and space["state_form"] == "(row, col)"
+    assert all(len(s) == 2 for s in space["states"])
+    # The replay: the hidden algorithm code, an ordinary run whose expansions are the student's.
+    with app.app_context():
+        puzzle = services().store.get(info["id"])
+    replayed = solve(puzzle, "code", {"code": verdict["code"]}, record_trace=True)
+    assert replayed.json["found"] and replayed.json["cost"] == 52
+    assert replayed.json["expanded"] == len(done["run"]["expanded"])
+
+
+def test_a_stack_instead_of_a_queue_differs_and_names_the_states(app, shared_cases: Path) -> None:
+    info = _load(app, shared_cases / "images" / "lee" / "maze3.png")
+    verdict = _run(app, info, "bfs_stack.py", "bfs")["verdict"]
+    assert verdict["verdict"] == "differs"
+    order = verdict["order"]
+    assert order["at"] >= 2 and not order["matches"] and not order["tie"]
+    head = verdict["messages"][0]
+    assert head.startswith(f"Differs from BFS at expansion {order['at']}: yours expanded (")
+    assert order["yours_shown"] in head and order["ours_shown"] in head
+    assert "oldest state on the frontier" in head
+    assert "was on the frontier" in head  # a stack breaks BFS's rule, not only its tie-break
+
+
+def test_another_tie_break_is_called_valid(app, shared_cases: Path) -> None:
+    """DFS's order compared with BFS's differs; but a BFS that takes the successors in reverse keeps each
+    depth together: at the first difference both states have the same depth, a valid tie-break."""
+    info = _load(app, shared_cases / "images" / "lee" / "maze3.png")
+    client = app.test_client()
+    space = client.post(f"/api/puzzles/{info['id']}/code/space", json={"options": {}}).get_json()
+    reversed_bfs = (PROGRAMS / "bfs.py").read_text().replace(
+        "for nxt, _cost in problem.successors(state):", "for nxt, _cost in reversed(problem.successors(state)):")
+    ran = HARNESS.run_student(reversed_bfs, json.dumps(space), 150_000)
+    verdict = client.post(f"/api/puzzles/{info['id']}/code/verdict", json={
+        "options": {}, "algorithm": "bfs", "expanded": ran["expanded"], "path": ran["path"]}).get_json()
+    assert verdict["verdict"] == "differs" and verdict["order"]["tie"], verdict["messages"]
+    assert "valid BFS order with another tie-break" in verdict["messages"][0]
+
+
+@pytest.mark.parametrize(("file", "program", "algorithm", "size"), [
+    ("zenji-downhill-6x6.json", "astar.py", "astar", 3),
+    ("step-seed-003.txt", "bfs.py", "bfs", 3),
+    ("sliding-aima-3-28.txt", "astar.py", "astar", 9),
+    ("labyrinth-course-5x5.json", "ucs.py", "dijkstra", 4),
+])
+def test_each_family_state_form_works(app, file: str, program: str, algorithm: str, size: int) -> None:
+    """A*, BFS or uniform cost written by a student matches the server's on a board of each family, and
+    its run replays as an ordinary run that finds the same path."""
+    info = _load(app, MAZES / file)
+    done = _run(app, info, program, algorithm)
+    verdict = done["verdict"]
+    assert verdict["verdict"] == "matches", verdict["messages"]
+    assert verdict["path"]["optimal"]
+    assert all(len(s) == size for s in done["space"]["states"][:50])
+    with app.app_context():
+        puzzle = services().store.get(info["id"])
+    replayed = solve(puzzle, "code", {"code": verdict["code"]}, record_trace=True)
+    assert replayed.json["found"] and replayed.json["expanded"] == len(done["run"]["expanded"])
+
+
+@pytest.mark.parametrize("name", sorted(FAMILIES))
+def test_every_family_gives_distinct_student_states(app, name: str) -> None:
+    gallery = json.loads((MAZES / "gallery.json").read_text())
+    entry = next(e for e in gallery if e["family"] == name)
+    info = _load(app, MAZES / entry["file"])
+    space = app.test_client().post(f"/api/puzzles/{info['id']}/code/space", json={"options": {}}).get_json()
+    forms = [json.dumps(s) for s in space["states"]]
+    assert len(set(forms)) == len(forms) == space["count"] > 1
+    assert len(space["offsets"]) == space["walked"] + 1 and space["start"] == [0]
+
+
+def test_an_illegal_path_and_bad_requests_are_named(app, shared_cases: Path) -> None:
+    info = _load(app, shared_cases / "images" / "lee" / "maze3.png")
+    client = app.test_client()
+    space = client.post(f"/api/puzzles/{info['id']}/code/space", json={"options": {}}).get_json()
+    start, far = space["start"][0], space["count"] - 1
+    answer = client.post(f"/api/puzzles/{info['id']}/code/verdict", json={
+        "options": {}, "algorithm": "bfs", "expanded": [start], "path": [start, far]}).get_json()
+    assert answer["verdict"] == "illegal" and "move 1:" in answer["path"]["problem"]
+    assert "is not a move of this puzzle" in answer["messages"][0]
+    bad = client.post(f"/api/puzzles/{info['id']}/code/verdict", json={
+        "options": {}, "algorithm": "bfs", "expanded": [10**9], "path": None})
+    assert bad.status_code == 400 and "field 'expanded'" in bad.get_json()["error"]
+    wrong = client.post(f"/api/puzzles/{info['id']}/code/verdict", json={
+        "options": {}, "algorithm": "quantum", "expanded": [], "path": None})
+    assert wrong.status_code == 400 and "field 'algorithm'" in wrong.get_json()["error"]
+    assert client.post("/api/puzzles/nope/code/space", json={}).status_code == 404
+    garbled = solve_error(app, info["id"], "1,2")
+    assert "';'" in garbled
+    assert "is not one of this puzzle's" in solve_error(app, info["id"], f"{space['count']};")
+
+
+def solve_error(app, pid: str, code: str) -> str:
+    answer = app.test_client().post(f"/api/puzzles/{pid}/solve", json={"algorithm": "code", "code": code})
+    assert answer.status_code == 400
+    return answer.get_json()["error"]
+
+
+def test_the_code_algorithm_is_in_no_menu() -> None:
+    for family in FAMILIES.values():
+        assert "code" not in family.algorithms
+        assert any(o.name == "code" and o.control == "view" for o in family.options)
