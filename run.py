@@ -26,7 +26,7 @@ from server.search.registry import ALGORITHMS
 
 GENERAL_FLAGS = {
     "file", "algorithm", "algorithms", "family", "json", "csv", "out", "max_pixels", "engine", "command",
-    "solution", "max_states",
+    "solution", "max_states", "programs", "seconds",
 }
 
 
@@ -90,6 +90,24 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
     compare.add_argument("--engine", choices=("auto", "generic"), default="auto")
     add_family_options(compare)
+
+    grade = sub.add_parser(
+        "grade", help="run students' search programs on a puzzle and judge them (student mode)",
+        description="Run each PROGRAM (a .py file defining search(problem), docs/STUDENT.md) on the "
+        "puzzle, as the page's 'Your code' does, and judge it: the path (legal, cost, optimal) and the "
+        "order of expansions against --algorithm under its tie-break. The programs run in a child "
+        "Python process with a step and a time limit. NOT a sandbox: grade only code you would run "
+        "yourself. Exit status 0 when every program was graded, whatever the verdicts; 1 on a bad file.",
+    )
+    grade.add_argument("file", type=Path)
+    grade.add_argument("programs", type=Path, nargs="+", metavar="PROGRAM")
+    grade.add_argument("-a", "--algorithm", default=None,
+                       help="the algorithm to compare with (default: the family's default)")
+    grade.add_argument("--seconds", type=float, default=5.0, help="time limit per program (default 5)")
+    grade.add_argument("--family", help=f"force the puzzle family: {', '.join(FAMILIES)} (default: detect)")
+    grade.add_argument("--json", action="store_true", help="print one JSON object per program, a line each")
+    grade.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
+    add_family_options(grade)
 
     check = sub.add_parser(
         "check", help="check a solution handed in for a puzzle: legal? cost? optimal?",
@@ -203,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_compare(args)
     if args.command == "check":
         return cmd_check(args)
+    if args.command == "grade":
+        return cmd_grade(args)
     if args.command == "heuristic":
         return cmd_heuristic(args)
     return cmd_generate(args)
@@ -375,6 +395,40 @@ def cmd_check(args: argparse.Namespace) -> int:
     else:
         print(result.summary())
     return 0
+
+
+def cmd_grade(args: argparse.Namespace) -> int:
+    """Grade students' programs: per program a line with its name and the verdict's sentences (or
+    ``--json``); 0 when all were graded, 1 on a bad puzzle, option or unreadable program."""
+    from server.code_space import build_space
+    from server.grading import grade
+    from server.heuristic_lab import rule_options
+    from server.puzzles.errors import PuzzleError
+
+    try:
+        family, puzzle, run_flags = read_puzzle(args)
+        options = family.text_options(run_flags, "run")
+        rules = rule_options(family, options)
+        algorithm = args.algorithm or family.default_algorithm
+        family.check_algorithm(algorithm)
+        space = build_space(family, puzzle, rules, 200_000)
+    except PuzzleError as err:
+        return fail(f"{args.file}: {err}")
+    status = 0
+    for program in args.programs:
+        try:
+            code = program.read_bytes().decode("utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            status = fail(f"{program}: {getattr(err, 'strerror', None) or err}")
+            continue
+        verdict = grade(family, puzzle, code, algorithm, options, rules, args.seconds, space=space)
+        if args.json:
+            print(json.dumps({"program": str(program), **verdict}, separators=(",", ":")))
+        else:
+            print(f"{program}: {verdict['verdict']}")
+            for line in verdict["messages"]:
+                print(f"  {line}")
+    return status
 
 
 def cmd_heuristic(args: argparse.Namespace) -> int:

@@ -141,7 +141,7 @@ def first_out_of_order(space: CodeSpace, key: str, yours: list[int],
             h = estimates[i] = problem.heuristic(space.walk.states[i], name) if name else 0.0
         return h if key == "h" else g + weight * h
 
-    words = {"depth": "depth", "g": "g", "h": "h", "f": "f = g + h"}[key]
+    words = {"depth": "depth", "g": "g", "h": "h", "f": "f"}[key]
     g: dict[int, float] = {}
     heap: list[tuple[float, int]] = []
     closed: set[int] = set()
@@ -220,24 +220,22 @@ def compare_orders(space: CodeSpace, family: Any, puzzle: Any, algorithm: str, o
             check.message += (f". Yet every expansion of yours took a state with the smallest {entry.key} "
                               f"on the frontier: yours is a valid {label} order with another tie-break")
         elif bad[0] == at:
-            check.message += f". {bad[1]}"
+            check.message += f". {bad[1][0].upper()}{bad[1][1:]}"
         else:
             check.message += (f". Up to there yours was a valid {label} order with another tie-break, but at "
                               f"expansion {bad[0] + 1}: {bad[1]}")
     return check
 
 
-def headline(verdict: str, path: PathCheck, order: OrderCheck) -> str:
+def headline(verdict: str, path: PathCheck, order: OrderCheck, stopped: str | None) -> str:
     """The verdict's first sentence."""
-    label = order.label
     if verdict == "illegal":
         return f"Your path is not a solution: {path.problem}."
     if verdict == "no path":
         return "Your search returned no path, but a goal can be reached."
     if verdict == "stopped":
-        return f"Your program was stopped before it finished; its order {order.message}."
-    first = order.message[0].upper() + order.message[1:]
-    return first + "." if verdict in ("matches", "differs") else f"{label}: {first}."
+        return f"Your program was stopped before it finished: {stopped}."
+    return order.message[0].upper() + order.message[1:] + "."
 
 
 def judge_code_run(space: CodeSpace, family: Any, puzzle: Any, algorithm: str, options: Values,
@@ -254,19 +252,19 @@ def judge_code_run(space: CodeSpace, family: Any, puzzle: Any, algorithm: str, o
         verdict = "no path"
     else:
         verdict = "matches" if order.matches else "differs"
-    messages = [headline(verdict, path_check, order)]
+    messages = [headline(verdict, path_check, order, stopped)]
     if path_check.found and path_check.legal:
+        words = space.problem.cost_in_words
+        best = path_check.optimum
         quality = ("optimal" if path_check.optimal else
-                   f"not optimal: the optimum is {_num(path_check.optimum)}" if path_check.optimum is not None
+                   f"not optimal: the optimum is {words(best)}" if best is not None
                    else "the optimum is unknown")
-        messages.append(f"Your path is legal: {path_check.steps:,} moves, cost {_num(path_check.cost)} "
+        messages.append(f"Your path is legal: {path_check.steps:,} moves, {words(path_check.cost or 0.0)} "
                         f"({quality}).")
     elif not path_check.found and path_check.legal:
         messages.append("Your search returned no path, and none exists.")
-    if verdict in ("illegal", "no path", "stopped"):
+    if verdict in ("illegal", "no path") or (verdict == "stopped" and order.yours):
         messages.append(f"Order of expansions: {order.message}.")
-    if stopped:
-        messages.append(f"Stopped: {stopped}.")
     if space.walk.stopped is not None:
         messages.append(f"The server walked {space.walk.expanded:,} states of this puzzle for your code "
                         f"({space.walk.stopped}).")

@@ -97,7 +97,8 @@ def test_another_tie_break_is_called_valid(app, shared_cases: Path) -> None:
     client = app.test_client()
     space = client.post(f"/api/puzzles/{info['id']}/code/space", json={"options": {}}).get_json()
     reversed_bfs = (PROGRAMS / "bfs.py").read_text().replace(
-        "for nxt, _cost in problem.successors(state):", "for nxt, _cost in reversed(problem.successors(state)):")
+        "for nxt, _cost in problem.successors(state):",
+        "for nxt, _cost in reversed(problem.successors(state)):")
     ran = HARNESS.run_student(reversed_bfs, json.dumps(space), 150_000)
     verdict = client.post(f"/api/puzzles/{info['id']}/code/verdict", json={
         "options": {}, "algorithm": "bfs", "expanded": ran["expanded"], "path": ran["path"]}).get_json()
@@ -168,3 +169,20 @@ def test_the_code_algorithm_is_in_no_menu() -> None:
     for family in FAMILIES.values():
         assert "code" not in family.algorithms
         assert any(o.name == "code" and o.control == "view" for o in family.options)
+
+
+def test_the_grade_command_judges_a_folder_of_programs(shared_cases: Path) -> None:
+    import subprocess
+    import sys
+
+    maze3 = shared_cases / "images" / "lee" / "maze3.png"
+    programs = [PROGRAMS / name for name in ("bfs.py", "bfs_stack.py", "crash.py", "endless.py")]
+    done = subprocess.run([sys.executable, "run.py", "grade", str(maze3), *map(str, programs), "-a", "bfs",
+                           "--seconds", "2", "--json"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    verdicts = {Path(v["program"]).name: v for v in map(json.loads, done.stdout.splitlines())}
+    assert verdicts["bfs.py"]["verdict"] == "matches" and verdicts["bfs.py"]["path"]["cost"] == 52
+    assert verdicts["bfs_stack.py"]["verdict"] == "differs" and verdicts["bfs_stack.py"]["order"]["at"] == 2
+    assert verdicts["crash.py"]["verdict"] == "error" and verdicts["crash.py"]["error"]["line"] == 7
+    endless = verdicts["endless.py"]
+    assert endless["verdict"] == "stopped" and "time limit: 2 s" in endless["messages"][0]

@@ -67,6 +67,10 @@ class Problem:
         distinct forms. The default: ``state_to_json``, each JSON object turned into its values."""
         return _listed(self.state_to_json(state))
 
+    def cost_in_words(self, cost: float) -> str:
+        """A path's cost as a student reads it in a verdict (student mode): "cost 52"."""
+        return f"cost {cost:g}"
+
     #: True when the renderer cannot draw a state from ``cell_of`` alone: each expanded state is
     #: then sent as a ``snapshot`` beside the trace (e.g. a board after a row was pushed).
     has_snapshots: bool = False

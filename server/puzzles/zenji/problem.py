@@ -214,6 +214,10 @@ class ZenjiProblem(Problem):
         cell, rot, _ = self.unpack(state)
         return [*divmod(cell, self.board.cols), rot]
 
+    def cost_in_words(self, cost: float) -> str:
+        turns, tiles = self.split_cost(cost)
+        return f"cost {cost:g} = {turns} quarter turns × {self.scale} + {tiles} tiles"
+
     def student_state(self, state: int) -> list[int]:
         """(row, col, rotation); under free flow also the used tiles' bit set, which tells states apart."""
         cell, rot, used = self.unpack(state)
