@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up a fresh clone: a virtual environment with the pinned packages, and the pinned Socket.IO
-# browser client fetched from the npm registry and checked by sha256 (no third-party code is committed).
+# browser client and Pyodide fetched from the npm registry and checked by sha256 (no third-party code is
+# committed).
 # Safe to run again: each step is skipped when it is already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +11,8 @@ PY=${PYTHON:-python3}
 SIO_VERSION=4.8.1
 SIO_TGZ_SHA256=e39a4baa07488a5cfe10de424bc8646ed897f5dbd318312a852ff74570e47e01
 SIO_JS_SHA256=f0524c2523ebbf63d3d51cee565acad8d8b62a7ae0c517e116786d76ed6f40ad
+PYODIDE_VERSION=314.0.7
+PYODIDE_TGZ_SHA256=66b7949e5a0cba2250b586d7e368bf12fb482800748d182c4618254b685ffaa0
 
 if [ ! -x .venv/bin/python ]; then
   echo "setup: creating .venv"
@@ -35,6 +38,35 @@ if [ ! -f "$js" ] || ! echo "$SIO_JS_SHA256  $js" | sha256sum --check --status; 
   cp "$tmp/package/dist/socket.io.msgpack.min.js" "$js"
   rm -rf "$tmp"
   echo "$SIO_JS_SHA256  $js" | sha256sum --check --status || { echo "setup: bad $js" >&2; exit 1; }
+fi
+
+# Pyodide (CPython compiled to WebAssembly; https://pyodide.org, licence MPL-2.0): the student-code
+# worker (static/js/code/worker.js) runs the students' Python in their browser with it. Fetched from the
+# npm registry like the client above, the tarball checked by sha256, and only the files the worker loads
+# kept in static/vendor/pyodide/ (git-ignored; the package ships a README but no LICENSE file). The
+# sums of the kept files are the stamp: all present and correct, nothing is fetched.
+pyodide_dir=static/vendor/pyodide
+pyodide_sums="6f1d60f7bf529beb300f0f47983c921d3982363640ba20af0e38efdddbc66109  pyodide.mjs
+f7cdc8ece80678ceb712f8e65ebe6d3a83203a180c399865f49612a051693635  pyodide.asm.mjs
+cc36e3cab04fdfc9a63ff13eb52eae2b911bf46c025cc7b281f394bd3de1d5e6  pyodide.asm.wasm
+fa1957e5777068fc4f7437f96d860ae2fbe9c19732ba06c84e004ec16dd7dd7a  python_stdlib.zip
+5dc2fc119108bc148c7457dc86e7675b5c87e1cafd420b9c34c1eaef7b36c010  pyodide-lock.json
+7d434f487a81a9ea4944000fbbb5a771da89ca32fd1ff5edca0c5954b90cedec  README.md"
+if ! (cd "$pyodide_dir" 2>/dev/null && echo "$pyodide_sums" | sha256sum --check --status); then
+  echo "setup: fetching pyodide@$PYODIDE_VERSION from the npm registry (6.5 MB)"
+  tmp=$(mktemp -d)
+  (cd "$tmp" && npm pack --silent "pyodide@$PYODIDE_VERSION" >/dev/null)
+  echo "$PYODIDE_TGZ_SHA256  $tmp/pyodide-$PYODIDE_VERSION.tgz" | sha256sum --check --status \
+    || { echo "setup: checksum mismatch for pyodide-$PYODIDE_VERSION.tgz" >&2; exit 1; }
+  files=$(echo "$pyodide_sums" | awk '{print "package/" $2}')
+  # shellcheck disable=SC2086  # one name per word
+  tar -xzf "$tmp/pyodide-$PYODIDE_VERSION.tgz" -C "$tmp" $files
+  rm -rf "$pyodide_dir"
+  mkdir -p "$pyodide_dir"
+  cp "$tmp"/package/* "$pyodide_dir"/
+  rm -rf "$tmp"
+  (cd "$pyodide_dir" && echo "$pyodide_sums" | sha256sum --check --status) \
+    || { echo "setup: a file of $pyodide_dir does not match its sha256" >&2; exit 1; }
 fi
 
 # Compile the numba kernels once (cached beside them), so the first search in the page does not wait
