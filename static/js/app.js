@@ -11,9 +11,11 @@
 //   shell/probes.js       what tests and benchmarks read on <body data-*>
 // Around it: compare/ (2–4 Stages under one shared clock), share/ (links and exports),
 // making/ (New…), lab/ (the teacher's lab beside the board: a heuristic judged, a solution checked),
+// code/ (a student's own search in Python, a tab of the lab's drawer opened by "Your code"),
 // and the family views (families/family_view.js) that every Stage draws with.
 
 import * as api from "./api.js";
+import { CodeTab } from "./code/code_tab.js";
 import { CompareView } from "./compare/compare_view.js";
 import { viewClassFor } from "./families/index.js";
 import { Live } from "./live.js";
@@ -102,8 +104,24 @@ const editing = new Editing({
 
 const sources = new Sources({ loader });
 
+// A student's own search (code/): run in the browser, judged by the server, played on the board as
+// the algorithm "code" (the menu keeps the algorithm it is compared with).
+const code = new CodeTab({
+  opener: $("code"),
+  page: {
+    puzzle: () => loader.puzzle,
+    options: (algorithm) => selection.values(algorithm),
+    algorithm: () => selection.algorithm,
+    label: (name) => selection.label(name),
+    signature: (puzzleId) => selection.signature(puzzleId),
+    animate: (args) => {
+      if (!compare.active) single.startWith(args);
+    },
+  },
+});
+
 // The teacher's lab (lab/): beside the board, a heuristic judged (its heat map on the board) and a
-// solution checked (replayed on the board).
+// solution checked (replayed on the board); the student's code as a third tab.
 const labs = new LabDrawer({
   panel: $("lab-panel"),
   button: $("lab"),
@@ -130,6 +148,8 @@ const labs = new LabDrawer({
         replay: (args) => single.showChecked(args),
       },
     }),
+    // A student's search in Python (code/): loaded, with Python, only when its tab is first opened.
+    code.mount(root),
   ],
 });
 
@@ -147,6 +167,7 @@ const compare = new CompareView({
     setStatus,
     showError,
     textScale,
+    codeRun: () => code.codeRun(loader.puzzle?.id),
     upload: (file) => sources.upload(file),
     beforeOpen: () => {
       single.player.pause();

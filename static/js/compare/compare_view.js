@@ -19,7 +19,7 @@ import { seconds, withCommas } from "../format.js";
 import { OptionsForm } from "../options_form.js";
 import { SharedClock } from "../playback/shared_clock.js";
 import { TransportBar } from "../playback/transport_bar.js";
-import { ComparePanel, isShared } from "./panel.js";
+import { CODE, ComparePanel, isShared } from "./panel.js";
 import { CompareResults } from "./results.js";
 
 export const MIN_PANELS = 2;
@@ -36,7 +36,8 @@ export class CompareView {
    * @param {{host: HTMLElement, openButton: HTMLElement, live: import("../live.js").Live, page: object,
    *          borrowed: {maze, status, error, run}}} args
    *   page: {algorithms(), families(): Map, viewOptions(), option(name), setStatus(text, tone, detail),
-   *          showError(message), textScale(), upload(file), beforeOpen(), afterClose()};
+   *          showError(message), textScale(), upload(file), beforeOpen(), afterClose(),
+   *          codeRun(): the latest run of the student's code on the puzzle shown, {code, label}, or null};
    *   borrowed: the page's maze buttons, status line and error banner (moved here while open) and its
    *   Run button (its data-testid is lent to this view's Run while open).
    */
@@ -201,7 +202,9 @@ export class CompareView {
     const family = families.get(name);
     const View = family ? viewClassFor(name) : null;
     if (!family || !View) return null;
-    return { family, View, names: this.shown?.info?.algorithms || family.algorithms || [] };
+    const names = this.shown?.info?.algorithms || family.algorithms || [];
+    // A student's run of this puzzle (../code/): one more choice, "Your code", replayed like any run.
+    return { family, View, names: this.page.codeRun?.() ? [...names, CODE] : names };
   }
 
   /** Panels for the family and the puzzle the page shows. */
@@ -308,10 +311,12 @@ export class CompareView {
       sharedValues: (algorithm) => this.sharedForm.values(algorithm, this.page.viewOptions()),
       showError: (message) => this.page.showError(message),
       textScale: () => this.page.textScale(),
+      codeRun: () => this.page.codeRun?.() || null,
     };
   }
 
   labelOf(name) {
+    if (name === CODE) return this.page.codeRun?.()?.label || "Your code";
     return this.page.algorithms().find((a) => a.name === name)?.label || name;
   }
 

@@ -24,6 +24,9 @@ function shortVerdict(result) {
   return { text: `${cost} · not guaranteed optimal ⚠`, tone };
 }
 
+/** The hidden algorithm that replays a student's run (docs/STUDENT.md): a choice once the page has one. */
+export const CODE = "code";
+
 /** Options that are rules of the puzzle (every algorithm uses them) are the comparison's, set once. */
 export const isShared = (option) => option.stage !== "load" && !option.algorithms;
 const isOwn = (option) => option.stage !== "load" && Array.isArray(option.algorithms);
@@ -34,7 +37,7 @@ export class ComparePanel {
    *          page: object, onSelection: () => void, onRemove: (panel: ComparePanel) => void,
    *          onRunEvent: (panel: ComparePanel) => void}} args
    *   page: {labelOf(name), sharedOption(name), setSharedOption(name, value), sharedValues(algorithm),
-   *          showError(message), textScale()}
+   *          showError(message), textScale(), codeRun(): the student's latest run {code, label} or null}
    */
   constructor({ color, clock, live, page, onSelection, onRemove, onRunEvent }) {
     this.serial = serials++;
@@ -213,9 +216,14 @@ export class ComparePanel {
     this.onSelection();
   }
 
-  /** The run options this panel would send: the comparison's rules and its own options. */
+  /**
+   * The run options this panel would send: the comparison's rules and its own options (for "Your
+   * code", the page's latest run of it: the run option `code` that replays it).
+   */
   options() {
-    return { ...this.page.sharedValues(this.algorithm), ...this.form.values(this.algorithm) };
+    const options = { ...this.page.sharedValues(this.algorithm), ...this.form.values(this.algorithm) };
+    const code = this.algorithm === CODE ? this.page.codeRun()?.code : null;
+    return code ? { ...options, code } : options;
   }
 
   /** "A* · manhattan heuristic, weight 1 · 4 directions". */

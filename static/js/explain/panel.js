@@ -20,6 +20,7 @@ const MAX_RECORDS = 3_000_000; // past this the frontier is not rebuilt (memory,
 const PLAYING_EVERY_MS = 150; // while playing, the panel follows at most this often
 const BACK_SCAN = 200_000; // records looked back at most for a state's earlier g
 
+const OWN_CODE = "code"; // the hidden algorithm that replays a student's own search (../code/): no listing
 const KIND_NAMES = ["open", "close", "update", "path", "open_back", "close_back", "update_back"];
 /** What the code calls a state's cost so far: Lee's wave keeps `score` (steps), the others `g`. */
 const gName = (listing) => (listing.frontier === "fifo" ? "score" : "g");
@@ -87,6 +88,13 @@ export class ExplainPanel {
       this.showListing(null);
       this.title.textContent = "Explain";
       this.say("Run a search: its code appears here, with the line each step executes.", "", null, "");
+      return;
+    }
+    if (!listing && run.algorithm === OWN_CODE) {
+      this.showListing(null);
+      this.title.textContent = "Your code";
+      this.say(this.ownStep(view, position), this.ownCurrent(view, position), null,
+        "Your own search, replayed: explain mode has no listing of your code. The board shows the states your program expanded, in its order (each call of successors), the states they reached, and the path it returned.");
       return;
     }
     if (!listing) {
@@ -160,6 +168,30 @@ export class ExplainPanel {
   label(view, cell) {
     if (cell < 0) return "a state off the board";
     return view.stateLabel(cell);
+  }
+
+  /** What the record at the playhead did, in a student's replayed run (no code of it to point at). */
+  ownStep(view, position) {
+    if (position === 0) return "Press play: your program's expansions are replayed one by one.";
+    const i = position - 1;
+    const kind = this.timeline.kinds[i];
+    const name = this.label(view, this.timeline.cells[i]);
+    const g = number(this.timeline.values[i]);
+    this.panel.dataset.current = isClose(kind) ? String(this.timeline.cells[i]) : "-1";
+    if (isClose(kind)) return `Your program expanded ${name}: it called successors on it (g ${g}).`;
+    if (kind === KIND.OPEN) return `${name} reached for the first time, from the state being expanded (g ${g}).`;
+    if (kind === KIND.UPDATE) return `${name} reached again, more cheaply (g ${g}).`;
+    if (kind === KIND.PATH) return `On the path your program returned: ${name} (g ${g}).`;
+    return `${name} (g ${g}).`;
+  }
+
+  /** The state a student's replayed run was expanding at the playhead. */
+  ownCurrent(view, position) {
+    const { kinds, cells } = this.timeline;
+    for (let i = position - 1; i >= Math.max(0, position - BACK_SCAN); i--) {
+      if (isClose(kinds[i])) return `Being expanded: ${this.label(view, cells[i])}.`;
+    }
+    return "";
   }
 
   /** h of a state, or null: 0 for Dijkstra, the view's heuristic for greedy and A*. */

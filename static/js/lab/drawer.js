@@ -2,7 +2,9 @@
 // The lab's place beside the board (like explain mode's, and instead of it: one panel there at a
 // time): the header's "Lab" button opens and closes it; its parts (./lab_panel.js, ./check_panel.js)
 // are tabs, one shown at a time (a laptop's height holds one), each told when a puzzle is shown and
-// whether it is in sight (the heat map is on the board only while its tab is, with its legend).
+// whether it is in sight (the heat map is on the board only while its tab is, with its legend). A part
+// may have a header button of its own (`opener`: "Your code", ../code/code_tab.js) that opens the
+// panel at its tab; the Lab button opens it at the last tab without one.
 
 import { el } from "../dom.js";
 
@@ -13,6 +15,9 @@ import { el } from "../dom.js";
  * @property {string} name  its tab's data-testid is lab-tab-<name>
  * @property {(info: any) => void} puzzleShown
  * @property {(shown: boolean) => void} setOpen  in sight or not
+ * @property {HTMLElement} [opener]  a header button of its own that opens the panel at this tab (the
+ *   Lab button opens it at the last tab without one)
+ * @property {string} [label]  the panel's accessible name while this tab is shown
  */
 
 export class LabDrawer {
@@ -50,8 +55,12 @@ export class LabDrawer {
       return tab;
     });
     this.tabs.append(...this.tabButtons);
+    this.labLabel = panel.getAttribute("aria-label") || "";
+    /** @type {LabPart} the tab the Lab button opens: the last shown of those without a button of their own */
+    this.labPart = this.parts.find((p) => !p.opener) || this.current;
     this.show(this.current);
-    button.addEventListener("click", () => this.toggle());
+    button.addEventListener("click", () => this.openAt(this.labPart));
+    for (const part of this.parts) part.opener?.addEventListener("click", () => this.openAt(part));
     // Explain mode takes the same place: opening it closes the lab (its own listener ran first).
     const explainButton = document.getElementById("explain");
     explainButton?.addEventListener("click", () => {
@@ -65,26 +74,51 @@ export class LabDrawer {
     this.on = on;
     if (on && this.explain.on) this.explain.toggle(false);
     this.panel.hidden = !on;
-    this.button.setAttribute("aria-pressed", String(on));
+    this.pressed();
     document.documentElement.classList.toggle("lab-open", on);
     this.tell();
     this.refit();
     if (on) {
-      const input = this.current.section.querySelector("input:not([disabled]), textarea");
+      const section = this.current.section;
+      const input = section.querySelector("[data-focus]") || section.querySelector("input:not([disabled]), textarea");
       if (input instanceof HTMLElement && !window.matchMedia("(hover: none), (pointer: coarse)").matches) input.focus();
       if (window.matchMedia("(max-width: 1050px)").matches) this.panel.scrollIntoView({ block: "nearest", behavior: "smooth" });
     }
   }
 
+  /**
+   * A header button: open the panel at `part`'s tab, or close it when that tab is already in sight.
+   * (The Lab button's parts count as one: it closes the panel on any of them.)
+   * @param {LabPart} part
+   */
+  openAt(part) {
+    const mine = (p) => (part.opener ? p === part : !p.opener);
+    if (this.on && mine(this.current)) {
+      this.toggle(false);
+      return;
+    }
+    this.show(part);
+    this.toggle(true);
+  }
+
+  /** Which header button is pressed: the one whose tab is in sight. */
+  pressed() {
+    this.button.setAttribute("aria-pressed", String(this.on && !this.current.opener));
+    for (const p of this.parts) p.opener?.setAttribute("aria-pressed", String(this.on && p === this.current));
+  }
+
   /** Show one part's tab. @param {LabPart} part */
   show(part) {
     this.current = part;
+    if (!part.opener) this.labPart = part;
+    this.panel.setAttribute("aria-label", part.label || this.labLabel);
     this.parts.forEach((p, k) => {
       p.section.hidden = p !== part;
       this.tabButtons[k].setAttribute("aria-selected", String(p === part));
       this.tabButtons[k].tabIndex = p === part ? 0 : -1;
     });
     this.panel.dataset.tab = part.name;
+    this.pressed();
     this.tell();
   }
 

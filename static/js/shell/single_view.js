@@ -129,6 +129,19 @@ export class SingleView {
   }
 
   /**
+   * A run made elsewhere, started as Run starts one: a student's code replayed as the algorithm
+   * `code` (../code/code_panel.js), with its own text and the page's signature (the menu keeps its
+   * choice: the algorithm the code was compared with).
+   * @param {import("../stage/stage.js").StartArgs} args
+   */
+  startWith(args) {
+    if (!this.puzzle() || !this.view) return;
+    showError("");
+    this.stale = false;
+    this.stage.start(args);
+  }
+
+  /**
    * A checked solution (../lab/check_panel.js) on the board: the server's `replay` shown as a run,
    * played by the family's own animation, its first illegal move marked (Stage.showResult).
    * @param {{result: any, text: string, options?: object,
