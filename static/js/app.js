@@ -11,12 +11,14 @@
 //   shell/probes.js       what tests and benchmarks read on <body data-*>
 // Around it: compare/ (2–4 Stages under one shared clock), share/ (links and exports),
 // making/ (New…), lab/ (the teacher's lab beside the board: a heuristic judged, a solution checked),
+// exercise/ (Predict: the student predicts each expansion of a run),
 // code/ (a student's own search in Python, a tab of the lab's drawer opened by "Your code"),
 // and the family views (families/family_view.js) that every Stage draws with.
 
 import * as api from "./api.js";
 import { CodeTab } from "./code/code_tab.js";
 import { CompareView } from "./compare/compare_view.js";
+import { Exercise } from "./exercise/exercise.js";
 import { viewClassFor } from "./families/index.js";
 import { Live } from "./live.js";
 import { CheckPanel } from "./lab/check_panel.js";
@@ -170,6 +172,7 @@ const compare = new CompareView({
     codeRun: () => code.codeRun(loader.puzzle?.id),
     upload: (file) => sources.upload(file),
     beforeOpen: () => {
+      exercise.toggle(false); // exercise mode is the single view's
       single.player.pause();
       if (single.run && !single.run.finished) single.stop(); // a client's runs are capped (4 slots)
       single.cancel(); // and a re-solve in flight
@@ -210,6 +213,8 @@ const share = new ShareTools({
     openInfo: (info) => loader.load(async () => info, "loading", "the shared puzzle"),
     applyChoice: (algorithm, options) => selection.apply(algorithm, options),
     startRun: () => single.start(),
+    exercise: () => exercise.on,
+    startExercise: () => exercise.toggle(true),
     pause: () => single.player.pause(),
     seek: (step) => {
       single.player.pause();
@@ -217,6 +222,21 @@ const share = new ShareTools({
       return single.stage.timeline.length;
     },
   },
+});
+
+// Exercise mode (exercise/, the header's Predict): the player stops before each expansion and the
+// student predicts which state is expanded next, on the board or in the frontier's list.
+const exercise = new Exercise({
+  button: $("predict"),
+  host: $("exercise-panel"),
+  board: $("board"),
+  player: single.player,
+  timeline: single.stage.timeline,
+  tally: single.stage.tally,
+  view: () => single.view,
+  run: () => (single.showsChecked ? null : single.run),
+  explain: single.explain,
+  refit: () => requestAnimationFrame(() => single.view?.refit()),
 });
 
 new Keys({

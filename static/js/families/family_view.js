@@ -1,10 +1,11 @@
 // @ts-check
 // The interface between the page and a puzzle family's view, as a base class: every member the page
 // shell (../app.js), a comparison panel (../compare/panel.js), explain mode (../explain/panel.js),
-// share and export, an editor (../edit/click_editor.js) or the generator dialog
-// (../making/generate_dialog.js) calls on a view, each with its default. A family's view extends
-// FamilyView and overrides what it does differently; the shell knows only this interface and the
-// name → class map in ./index.js, the one place outside a family's own folder that names families.
+// exercise mode (../exercise/exercise.js), share and export, an editor (../edit/click_editor.js) or
+// the generator dialog (../making/generate_dialog.js) calls on a view, each with its default. A
+// family's view extends FamilyView and overrides what it does differently; the shell knows only this
+// interface and the name → class map in ./index.js, the one place outside a family's own folder that
+// names families.
 // A new family: a folder here with its view class, and a line in FAMILY_VIEWS.
 
 /**
@@ -396,5 +397,30 @@ export class FamilyView {
    */
   stepCost(_from, _to) {
     return null;
+  }
+
+  // ---- exercise mode (../exercise/: the student predicts the next expansion) ---------------------
+
+  /**
+   * The states (record cells, as the trace names them) a click at this page point names on the
+   * board, for an answer given by clicking: one cell may hold several states (a phase, a rotation:
+   * all of them); [] when the point holds none (a wall, off the board); null when the view cannot
+   * tell (the default: the student chooses from the exercise panel's list instead).
+   * @param {number} _clientX
+   * @param {number} _clientY
+   * @returns {number[] | null}
+   */
+  statesAt(_clientX, _clientY) {
+    return null;
+  }
+
+  /**
+   * A record's cell in words where it names no state (tracedStates false): where on the board the
+   * state stands ("the blank at (2, 1)"), alike for every state there; by default stateLabel.
+   * @param {number} cell
+   * @returns {string}
+   */
+  cellLabel(cell) {
+    return this.stateLabel(cell);
   }
 }

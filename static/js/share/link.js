@@ -1,12 +1,13 @@
 // Share links: the address of the page showing a puzzle, an algorithm, its options and a step of the
 // trace (`/?gallery=seed-lee-example&algorithm=astar&heuristic=octile&at=120`, or `puzzle=<id>` for an
-// upload while the server still holds it), and reading one back. The page's own parameters (gallery,
-// puzzle, at) are checked here; the algorithm and the options by the server, against the family's
+// upload while the server still holds it), or with `exercise=1` the same puzzle, algorithm and options
+// with exercise mode on (no step: the student runs it), and reading one back. The page's own
+// parameters (gallery, puzzle, at, exercise) are checked here; the algorithm and the options by the server, against the family's
 // options schema (GET /api/puzzles/<id>/run-options), so a link is held to the same rules as a run.
 
 import { ApiError, json } from "../api.js";
 
-export const PAGE_PARAMETERS = ["gallery", "puzzle", "at"];
+export const PAGE_PARAMETERS = ["gallery", "puzzle", "at", "exercise"];
 const MAX_PARAMETER = 500; // characters of one value (the server's own limit for a text option: a formula)
 
 /** An option's value as the link's text: true/false, "3,4" for points and lists, numbers as written. */
@@ -17,9 +18,10 @@ export function optionText(value) {
 
 /**
  * The link to `puzzle` (its gallery name when it has one, else its id) with `algorithm` and the
- * non-null `options`; `at` (the step shown) only when a run is on the board.
+ * non-null `options`; `at` (the step shown) only when a run is on the board; `exercise`: it opens
+ * with exercise mode on (then without a step).
  */
-export function shareUrl({ puzzle, algorithm, options = {}, at = null }, base = window.location) {
+export function shareUrl({ puzzle, algorithm, options = {}, at = null, exercise = false }, base = window.location) {
   const params = new URLSearchParams();
   if (puzzle.galleryName) params.set("gallery", puzzle.galleryName);
   else params.set("puzzle", puzzle.id);
@@ -28,7 +30,8 @@ export function shareUrl({ puzzle, algorithm, options = {}, at = null }, base = 
     if (value === null || value === undefined || PAGE_PARAMETERS.includes(name) || name === "algorithm") continue;
     params.set(name, optionText(value));
   }
-  if (at !== null) params.set("at", String(at));
+  if (exercise) params.set("exercise", "1");
+  else if (at !== null) params.set("at", String(at));
   // Commas are fine in a query string and easier to read than %2C ("start=3,1").
   return `${base.origin}${base.pathname}?${params.toString().replace(/%2C/gi, ",")}`;
 }
@@ -42,7 +45,7 @@ export class LinkError extends Error {
 }
 
 /**
- * The share link in `search` (location.search): {gallery, puzzle, at, rest} with `rest` the
+ * The share link in `search` (location.search): {gallery, puzzle, at, exercise, rest} with `rest` the
  * URLSearchParams of the algorithm and options (checked later, by the server); null when the
  * address carries no link. Throws LinkError for a bad page parameter.
  */
@@ -65,9 +68,15 @@ export function readLink(search) {
     if (!/^\d{1,12}$/.test(text)) throw new LinkError("at", `expected a step number (0 or more), not “${text}”.`);
     at = Number(text);
   }
+  let exercise = false;
+  if (params.has("exercise")) {
+    const text = params.get("exercise").trim();
+    if (text !== "1" && text !== "0") throw new LinkError("exercise", `expected 1 (exercise mode on) or 0, not “${text}”.`);
+    exercise = text === "1";
+  }
   const rest = new URLSearchParams();
   for (const [name, value] of params) if (!PAGE_PARAMETERS.includes(name)) rest.set(name, value);
-  return { gallery, puzzle, at, rest };
+  return { gallery, puzzle, at, exercise, rest };
 }
 
 /**

@@ -23,7 +23,8 @@ export class ShareTools {
    *   selection() ({algorithm, options} of the form now), position() (the player's step), canvas(),
    *   showError(message), openGallery(entry) and openInfo(info) (load a puzzle; resolve when done),
    *   applyChoice(algorithm, options) (set the menu, the form and the view), startRun(), seek(step)
-   *   (pause there; resolves to the trace's length).
+   *   (pause there; resolves to the trace's length), exercise() (exercise mode is on: a link opens
+   *   it), startExercise() (turn it on).
    */
   constructor({ host, page }) {
     this.page = page;
@@ -165,13 +166,17 @@ export class ShareTools {
 
   // ---- share -----------------------------------------------------------------------------------
 
-  /** What a link shows: the run on the board (its algorithm, options and step), else the form's choice. */
+  /**
+   * What a link shows: the run on the board (its algorithm, options and step), else the form's
+   * choice; with exercise mode on, the exercise on them (no step: the student runs it).
+   */
   linkState() {
     const puzzle = this.page.puzzle();
     if (!puzzle) return null;
     const run = this.page.run();
     const { algorithm, options } = run || this.page.selection();
-    return { puzzle, algorithm, options, at: run ? this.page.position() : null };
+    const exercise = Boolean(this.page.exercise?.());
+    return { puzzle, algorithm, options, at: run && !exercise ? this.page.position() : null, exercise };
   }
 
   async share() {
@@ -185,7 +190,8 @@ export class ShareTools {
     if (navigator.clipboard?.writeText && window.isSecureContext) {
       try {
         await navigator.clipboard.writeText(url);
-        this.say(upload ? "Link copied (it works while the server keeps this upload)" : "Link copied to the clipboard", { url });
+        const what = state.exercise ? "Exercise link copied" : "Link copied";
+        this.say(upload ? `${what} (it works while the server keeps this upload)` : `${what} to the clipboard`, { url });
         return;
       } catch { /* no permission: the dialog below */ }
     }
@@ -335,6 +341,10 @@ export class ShareTools {
     const choice = await checkLinkOptions(puzzleId, link.rest);
     if (page.puzzle()?.id !== puzzleId) return; // the user opened something else meanwhile
     page.applyChoice(choice.algorithm, choice.options);
+    if (link.exercise) {
+      page.startExercise?.(); // the student presses Run
+      return;
+    }
     if (link.at === null) return;
     // The run, then the step.
     const ended = new Promise((resolve) => { this.runWaiter = resolve; });

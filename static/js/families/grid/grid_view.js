@@ -304,6 +304,13 @@ export class GridView extends FamilyView {
     return diagonal ? weight * Math.SQRT2 : weight;
   }
 
+  /** Exercise mode's click: the free cell under the point is its state (a wall or off the board: none). */
+  statesAt(clientX, clientY) {
+    if (!this.info || !this.cells) return null;
+    const cell = this.renderer.cellAt(clientX, clientY);
+    return cell < 0 || this.cells[cell] === 0 ? [] : [cell];
+  }
+
   /** "(row, col)". */
   stateLabel(cell) {
     const W = this.info?.width || 1;

@@ -153,6 +153,13 @@ export class LabyrinthView extends SolutionView {
     return false;
   }
 
+  /** Exercise mode's click: a board tile names where the player stands (the trace's cell). */
+  statesAt(clientX, clientY) {
+    if (!this.info) return null;
+    const hit = this.renderer.tileAt(clientX, clientY);
+    return hit && !hit.free ? [hit.r * this.info.cols + hit.c] : [];
+  }
+
   /** "the player on (row, col)". */
   stateLabel(cell) {
     const cols = this.info?.cols || 1;

@@ -423,6 +423,11 @@ export class SlidingView extends SolutionView {
     return rows.join(" / ");
   }
 
+  /** Where a record's blank stands, alike for every board (exercise mode's list). */
+  cellLabel(cell) {
+    return `the blank at ${cellName(cell, this.board?.n || 3)}`;
+  }
+
   heuristicOf(cell) {
     if (!this.run) return null;
     const tiles = this.boardAt(cell);

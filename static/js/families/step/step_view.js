@@ -218,6 +218,16 @@ export class StepView extends SolutionView {
     return estimate(this.board, this.run.heuristic, r, c, Math.max(...cycle));
   }
 
+  /** Exercise mode's click: a cell of the maze holds a state per phase, a cell of a layer its phase's. */
+  statesAt(clientX, clientY) {
+    if (!this.info) return null;
+    const hit = this.renderer.hit(clientX, clientY);
+    if (!hit) return [];
+    const P = this.cycle.length;
+    const cell = hit.r * this.info.cols + hit.c;
+    return hit.layer === null ? Array.from({ length: P }, (_, p) => cell * P + p) : [cell * P + hit.layer];
+  }
+
   /** "(row, col) phase p". */
   stateLabel(state) {
     const P = this.cycle.length;

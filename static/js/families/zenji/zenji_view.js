@@ -272,6 +272,13 @@ export class ZenjiView extends SolutionView {
     return (this.run?.flow || this.board?.flow) !== "free";
   }
 
+  /** Exercise mode's click: a tile holds a state per rotation (tile * 4 + quarter turns). */
+  statesAt(clientX, clientY) {
+    if (!this.board) return null;
+    const tile = this.renderer.tileAt(clientX, clientY);
+    return tile < 0 ? [] : [0, 1, 2, 3].map((rot) => tile * 4 + rot);
+  }
+
   /** "(row, col) turned k": a tile and its rotation (quarter turns clockwise). */
   stateLabel(state) {
     const cols = this.board?.cols || 1;

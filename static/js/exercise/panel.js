@@ -1,0 +1,158 @@
+// @ts-check
+// Exercise mode's panel beside the board: how many expansions to ask, the score, the question, the
+// states on the frontier as buttons (the student's answer by list; the board takes a click too), the
+// Continue button after a wrong answer, the feedback lines (newest first) and the final line. Only
+// DOM here: ./exercise.js decides what it says.
+
+import { el } from "../dom.js";
+
+/** How many expansions a run asks about: [value, words] (0: every one). */
+export const ASK_CHOICES = [[10, "the first 10"], [20, "the first 20"], [0, "every one"]];
+const FEEDBACK_LINES = 6; // lines kept, newest first
+
+/**
+ * @typedef {object} Choice  a button of the list
+ * @property {number} cell
+ * @property {string} label  the state as explain mode names it
+ * @property {string} keys   what the rule orders by ("g 5 · h 7"), or ""
+ */
+
+export class ExercisePanel {
+  /**
+   * @param {{host: HTMLElement, onAsk: (count: number) => void, onChoose: (cell: number) => void,
+   *          onContinue: () => void}} args  onAsk: the number of expansions to ask changed (0: all);
+   *   onChoose: a state of the list was chosen; onContinue: play on after a wrong answer.
+   */
+  constructor({ host, onAsk, onChoose, onContinue }) {
+    this.host = host;
+    this.onChoose = onChoose;
+    this.ask = el("select", { testid: "exercise-ask", id: "exercise-ask" },
+      ...ASK_CHOICES.map(([value, words]) => el("option", { value: String(value), text: words })));
+    this.ask.addEventListener("change", () => onAsk(Number(this.ask.value)));
+    this.score = el("span", { class: "exercise-score", testid: "exercise-score", "aria-live": "polite" });
+    this.question = el("p", { class: "exercise-question", testid: "exercise-question" });
+    this.choices = el("div", { class: "exercise-choices", testid: "exercise-choices", role: "group", "aria-label": "States on the frontier" });
+    this.note = el("p", { class: "exercise-note", testid: "exercise-note" });
+    this.continueButton = el("button", {
+      type: "button", class: "primary exercise-continue", testid: "exercise-continue", hidden: true,
+      text: "Continue ▶", title: "Play this expansion and go on to the next question (Enter)",
+      on: { click: () => onContinue() },
+    });
+    this.feedback = el("div", { class: "exercise-feedback", testid: "exercise-feedback", "aria-live": "polite" });
+    this.final = el("p", { class: "exercise-final", testid: "exercise-final", hidden: true });
+    host.replaceChildren(
+      el("h2", { class: "exercise-title", text: "Predict the next expansion" }),
+      el("div", { class: "exercise-head" },
+        el("label", { for: "exercise-ask" }, "Ask ", this.ask), this.score),
+      this.final, this.question, this.note, this.choices, this.continueButton, this.feedback,
+    );
+    /** @type {Map<number, HTMLButtonElement>} cell -> its button */
+    this.buttons = new Map();
+  }
+
+  /** @param {number} count 0: every expansion */
+  setAsk(count) {
+    this.ask.value = String(count);
+  }
+
+  /** "Score: 3 / 4". @param {number} right @param {number} asked */
+  setScore(right, asked) {
+    this.score.textContent = `Score: ${right} / ${asked}`;
+  }
+
+  /** The question's words (or what to do to get one), and the note under the list. */
+  say(question, note = "") {
+    this.question.textContent = question;
+    this.note.textContent = note;
+    this.note.hidden = !note;
+  }
+
+  /**
+   * The states to choose from (none: the list goes), enabled.
+   * @param {Choice[]} list
+   */
+  showChoices(list) {
+    this.buttons.clear();
+    const buttons = list.map(({ cell, label, keys }) => {
+      const button = /** @type {HTMLButtonElement} */ (el("button", {
+        type: "button", class: "exercise-choice", testid: "exercise-choice", "data-cell": String(cell),
+        on: { click: () => this.onChoose(cell) },
+      }, el("span", { class: "choice-label", text: label }), keys ? el("span", { class: "choice-keys", text: keys }) : null));
+      // Enter and Space pick it (the page's Space plays and pauses everywhere else).
+      button.addEventListener("keydown", (event) => {
+        if (event.key !== "Enter" && event.key !== " ") return;
+        event.preventDefault();
+        this.onChoose(cell);
+      });
+      this.buttons.set(cell, button);
+      return button;
+    });
+    this.choices.replaceChildren(...buttons);
+    this.choices.hidden = !buttons.length;
+  }
+
+  /**
+   * The answer given: the list is kept, disabled, the answer marked and a wrong choice struck out.
+   * @param {number} answer
+   * @param {number | null} chosen  null: skipped
+   */
+  markAnswer(answer, chosen) {
+    for (const [cell, button] of this.buttons) {
+      button.disabled = true;
+      button.classList.toggle("answer", cell === answer);
+      button.classList.toggle("chosen-wrong", chosen !== null && cell === chosen && cell !== answer);
+    }
+  }
+
+  /** Only these cells stay enabled (several states on the frontier share the cell clicked). @param {Set<number>} cells */
+  narrow(cells) {
+    for (const [cell, button] of this.buttons) {
+      button.disabled = !cells.has(cell);
+      button.classList.toggle("narrowed", cells.has(cell));
+    }
+    const first = [...this.buttons.values()].find((b) => !b.disabled);
+    first?.focus();
+  }
+
+  /** @param {boolean} shown */
+  showContinue(shown) {
+    this.continueButton.hidden = !shown;
+    if (shown) this.continueButton.focus({ preventScroll: true });
+  }
+
+  /** Bring the newest feedback line (and Continue above it) into sight within the panel. */
+  showLatest() {
+    const line = this.feedback.firstElementChild;
+    if (!line || this.host.hidden) return;
+    const box = this.host;
+    const top = (this.continueButton.hidden ? line : this.continueButton).getBoundingClientRect().top;
+    const bottom = line.getBoundingClientRect().bottom;
+    const view = box.getBoundingClientRect();
+    if (bottom > view.bottom) box.scrollTop += Math.min(bottom - view.bottom + 8, top - view.top);
+  }
+
+  /**
+   * A feedback line on top of the earlier ones.
+   * @param {"right" | "wrong" | "skipped" | "info"} kind
+   * @param {string} head  "Right", "Not quite"… (bold)
+   * @param {string} text
+   */
+  addFeedback(kind, head, text) {
+    const mark = kind === "right" ? "✓ " : kind === "wrong" ? "✗ " : "";
+    const line = el("p", { class: `feedback-line ${kind}`, "data-kind": kind },
+      el("strong", { text: `${mark}${head}` }), text ? ` ${text}` : "");
+    for (const old of this.feedback.children) old.classList.add("older");
+    this.feedback.prepend(line);
+    while (this.feedback.children.length > FEEDBACK_LINES) this.feedback.lastElementChild.remove();
+  }
+
+  clearFeedback() {
+    this.feedback.replaceChildren();
+  }
+
+  /** The final line ("You predicted 18 of 20 expansions."), or none. @param {string} text */
+  setFinal(text) {
+    this.final.textContent = text;
+    this.final.hidden = !text;
+  }
+}
