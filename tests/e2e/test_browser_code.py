@@ -122,6 +122,16 @@ def test_bfs_py_on_maze3_matches_bfs_animates_to_cost_52_and_keeps_the_menu(page
     assert not page.is_visible("[data-testid=stale-badge]")
     shot(page, "maze3-matches")
 
+    # Explain mode has no listing of the student's code: it names the run and what each record did.
+    page.click("[data-testid=explain]")
+    page.locator("[data-testid=explain-panel]").wait_for(state="visible")
+    assert text(page, "explain-title") == "Your code"
+    assert text(page, "explain-now").startswith("On the path your program returned")
+    page.click("[data-testid=step-back]")
+    next_frame(page)
+    assert text(page, "explain-now")
+    assert not page.is_visible("[data-testid=code-panel]"), "one panel beside the board at a time"
+
 
 def test_a_stack_instead_of_a_queue_differs_at_a_named_expansion(page, maze3):
     upload(page, maze3)
@@ -251,6 +261,16 @@ def test_an_error_is_shown_with_its_line_and_the_cursor_goes_there(page):
     assert page.evaluate("() => document.activeElement.dataset.testid") == "code-editor"
 
 
+def test_a_returned_value_that_is_no_path_is_named_and_the_order_still_judged(page):
+    choose_algorithm(page, "bfs")
+    open_code(page)
+    open_program(page, "not_a_list.py")
+    run_code(page)
+    assert "PathError" in text(page, "code-error")
+    assert page.get_attribute(PANEL, "data-verdict") == "no path", text(page, "code-verdict")
+    assert page.eval_on_selector("[data-testid=code-headline]", "e => e.classList.contains('bad')"), "no path: red"
+
+
 def test_a_non_text_or_large_file_is_refused_and_the_text_is_kept(page, tmp_path):
     open_code(page)
     source = open_program(page, "bfs.py")
@@ -363,6 +383,11 @@ def test_screenshots_of_the_panel_on_a_laptop_and_a_projector(browser, server_ur
                 assert tab.get_attribute(PANEL, "data-verdict") == verdict, text(tab, "code-verdict")
                 at_end(tab)
                 tab.evaluate("() => document.activeElement?.blur()")
+                # The code in sight from `def search` on (the module's docstring above it).
+                tab.eval_on_selector("[data-testid=code-editor]", """e => {
+                  const line = e.value.split('\\n').findIndex((l) => l.startsWith('def search'));
+                  e.scrollTop = Math.max(0, line) * parseFloat(getComputedStyle(e).lineHeight);
+                }""")
                 next_frame(tab)
                 tag = f"{width}x{height}{'-large' if large else ''}-{verdict}"
                 tab.screenshot(path=str(ARTIFACTS / f"code-{tag}.png"))

@@ -420,8 +420,12 @@ export class CodePanel {
     const pending = this.pending?.worker === worker ? this.pending : null;
     switch (msg.type) {
       case "loading":
+        // Python starts (again, after a crash of it): a run waiting meanwhile gets its time from "ready".
+        this.workerReady = false;
+        this.root.dataset.python = "loading";
+        if (pending) this.arm(pending, pending.limit + START_ALLOWANCE_S);
         // A fresh worker after a stop loads quietly: the status keeps saying why the last run stopped.
-        if (!pending && !this.statusLine.textContent) this.status(LOADING, "busy");
+        else if (!this.statusLine.textContent) this.status(LOADING, "busy");
         break;
       case "ready":
         this.workerReady = true;
