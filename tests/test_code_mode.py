@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from server.puzzles.registry import FAMILIES
 from server.services import services
@@ -186,3 +188,31 @@ def test_the_grade_command_judges_a_folder_of_programs(shared_cases: Path) -> No
     assert verdicts["crash.py"]["verdict"] == "error" and verdicts["crash.py"]["error"]["line"] == 7
     endless = verdicts["endless.py"]
     assert endless["verdict"] == "stopped" and "time limit: 2 s" in endless["messages"][0]
+
+
+_SCALARS = st.none() | st.booleans() | st.integers(-5, 10**12) | st.floats() | st.text(max_size=8)
+_ANY_JSON = st.recursive(
+    _SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=st.fixed_dictionaries({}, optional={
+    "options": _ANY_JSON | st.fixed_dictionaries({}, optional={"diagonal": _ANY_JSON,
+                                                               "heuristic": _ANY_JSON}),
+    "algorithm": st.sampled_from(["bfs", "astar", "dfs", "code", "idastar"]) | _ANY_JSON,
+    "expanded": st.lists(st.integers(-2, 400), max_size=30) | _ANY_JSON,
+    "path": st.lists(st.integers(-2, 400), max_size=10) | _ANY_JSON,
+    "stopped": _ANY_JSON}))
+def test_any_verdict_body_is_answered_without_a_server_error(app, body: dict) -> None:
+    """Whatever a page (or anyone) posts, the answer is a verdict or a 4xx naming the field."""
+    pid = _LEE_ID.setdefault("id", _load(app, MAZES / "seed-lee-example.txt")["id"])
+    client = app.test_client()
+    for route in ("verdict", "space"):
+        answer = client.post(f"/api/puzzles/{pid}/code/{route}", json=body)
+        assert answer.status_code in (200, 400), (route, answer.status_code, answer.get_json())
+        if answer.status_code == 400:
+            assert answer.get_json()["error"]
+
+
+_LEE_ID: dict[str, str] = {}
