@@ -15,11 +15,11 @@ a Markdown table (docs/BENCHMARKS.md, "Page load").
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 import urllib.request
@@ -69,10 +69,8 @@ def measure(browser, url: str) -> dict[str, float]:
 
     def on_response(response) -> None:
         fetched["requests"] += 1
-        try:
+        with contextlib.suppress(Exception):  # a redirect or a websocket upgrade has no body
             fetched["bytes"] += len(response.body())
-        except Exception:  # a redirect or a websocket upgrade has no body
-            pass
 
     page.on("response", on_response)
     page.goto(url + "/")
@@ -119,7 +117,7 @@ def main() -> None:
              "python_kb": "Your code: fetched KB"}
     commit = subprocess.run(["git", "-C", str(args.root), "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
-    print(f"page load of {args.root} ({commit}), {args.repeat} loads, medians; Python {sys.version.split()[0]}")
+    print(f"page load of {args.root} ({commit}), {args.repeat} loads, medians")
     print("| figure | median | min | max |\n|---|---|---|---|")
     for k in keys:
         values = [r[k] for r in runs]

@@ -192,7 +192,8 @@ def test_the_grade_command_judges_a_folder_of_programs(shared_cases: Path) -> No
 
 _SCALARS = st.none() | st.booleans() | st.integers(-5, 10**12) | st.floats() | st.text(max_size=8)
 _ANY_JSON = st.recursive(
-    _SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    _SCALARS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
     max_leaves=12)
 
 
