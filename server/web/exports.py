@@ -19,7 +19,7 @@ from server.web.common import answer_errors, error, json_body, stored_puzzle
 exports = Blueprint("exports", __name__)
 
 # The page's own parameters of a share link (static/js/share/link.js); the rest are run options.
-PAGE_PARAMETERS = ("gallery", "puzzle", "at")
+PAGE_PARAMETERS = ("gallery", "puzzle", "at", "exercise")  # the page's own, not run options
 
 
 answer_errors(exports)
