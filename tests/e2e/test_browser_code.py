@@ -271,6 +271,27 @@ def test_a_returned_value_that_is_no_path_is_named_and_the_order_still_judged(pa
     assert page.eval_on_selector("[data-testid=code-headline]", "e => e.classList.contains('bad')"), "no path: red"
 
 
+def test_the_servers_refusals_are_shown_in_its_words(page, console):
+    import json
+
+    console.allow("status of (400|429|503)")
+    open_code(page)
+    open_program(page, "bfs.py")
+    for status, error in ((400, "option 'diagonal': expected true or false"),
+                          (429, "Too many runs of your code: wait a minute."),
+                          (503, "The server is busy: try again in a moment.")):
+        body = json.dumps({"error": error})
+        page.route("**/code/space", lambda route, *_, s=status, b=body: route.fulfill(
+            status=s, content_type="application/json", body=b))
+        run_code(page)
+        assert text(page, "code-problem") == error
+        assert "could not be fetched" in text(page, "code-status")
+        assert page.is_enabled("[data-testid=code-run]"), "the next Run may try again"
+        page.unroute("**/code/space")
+    run_code(page)
+    assert page.get_attribute(PANEL, "data-verdict") == "matches", text(page, "code-verdict")
+
+
 def test_a_non_text_or_large_file_is_refused_and_the_text_is_kept(page, tmp_path):
     open_code(page)
     source = open_program(page, "bfs.py")
