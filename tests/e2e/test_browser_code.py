@@ -35,6 +35,7 @@ from tests.e2e.pages import (
 PYODIDE = ROOT / "static" / "vendor" / "pyodide"
 PROGRAMS = ROOT / "tests" / "code_programs"
 PANEL = "[data-testid=code-panel]"
+EDITOR_HOLDS = "t => document.querySelector('[data-testid=code-editor]').value === t"
 
 pytestmark = [
     *BROWSER_TEST,
@@ -64,12 +65,12 @@ def open_program(page, name: str) -> str:
     """Open ``tests/code_programs/<name>`` through the panel's Open .py input; its text."""
     source = (PROGRAMS / name).read_text()
     page.set_input_files("[data-testid=code-file]", str(PROGRAMS / name))
-    page.wait_for_function("t => document.querySelector('[data-testid=code-editor]').value === t", arg=source)
+    page.wait_for_function(EDITOR_HOLDS, arg=source)
     return source
 
 
 def ended(page) -> int:
-    return int(page.evaluate("() => Number(document.querySelector('[data-testid=code-panel]').dataset.ended || 0)"))
+    return int(page.evaluate(f"() => Number(document.querySelector('{PANEL}').dataset.ended || 0)"))
 
 
 def run_code(page, timeout: float = 120_000) -> None:
@@ -81,6 +82,11 @@ def run_code(page, timeout: float = 120_000) -> None:
         arg=before, timeout=timeout,
     )
     next_frame(page)
+
+
+def tone(page) -> str:
+    """The verdict's colour: good (green), warn (amber) or bad (red)."""
+    return page.eval_on_selector("[data-testid=code-headline]", "e => e.classList[1] || ''")
 
 
 def headline(page) -> str:
@@ -113,8 +119,10 @@ def test_bfs_py_on_maze3_matches_bfs_animates_to_cost_52_and_keeps_the_menu(page
     run_code(page)
     assert page.get_attribute(PANEL, "data-verdict") == "matches", text(page, "code-verdict")
     assert "matches" in headline(page).lower()
-    assert page.eval_on_selector("[data-testid=code-headline] strong", "e => getComputedStyle(e).fontWeight") in ("700", "bold")
-    assert page.eval_on_selector("[data-testid=code-headline]", "e => e.classList.contains('good')"), "matches: green"
+    lead = "[data-testid=code-headline] strong"
+    weight = page.eval_on_selector(lead, "e => getComputedStyle(e).fontWeight")
+    assert weight in ("700", "bold"), "the verdict's lead is bold"
+    assert tone(page) == "good", "matches: green"
     at_end(page)
     assert text(page, "cost") == "52"
     assert "your code" in text(page, "run-caption")
@@ -146,7 +154,7 @@ def test_a_stack_instead_of_a_queue_differs_at_a_named_expansion(page, maze3):
     states = text(page, "code-states")
     assert re.search(r"^yours: \(\d+, \d+\) · BFS: \(\d+, \d+\)$", states), states
     assert re.search(r"Differs from BFS at expansion \d+: yours: \(", line), line
-    assert page.eval_on_selector("[data-testid=code-headline]", "e => e.classList.contains('warn')"), "differs: amber"
+    assert tone(page) == "warn", "differs: amber"
     at_end(page)
     assert text(page, "cost") not in ("", "—")
     shot(page, "maze3-differs")
@@ -240,7 +248,8 @@ def test_your_code_in_the_comparison_beside_bfs(page, maze3):
     assert captions[1].startswith("Your code"), captions
     results = page.locator("[data-testid=panel-result]").all_text_contents()
     assert results[0].startswith("cost 52") and results[1].startswith("cost "), results
-    expanded = [int(t.replace(",", "")) for t in page.locator("[data-testid=panel-expanded]").all_text_contents()]
+    counts = page.locator("[data-testid=panel-expanded]").all_text_contents()
+    expanded = [int(t.replace(",", "")) for t in counts]
     assert all(n > 0 for n in expanded), expanded
     shot(page, "compare")
 
@@ -268,7 +277,7 @@ def test_a_returned_value_that_is_no_path_is_named_and_the_order_still_judged(pa
     run_code(page)
     assert "PathError" in text(page, "code-error")
     assert page.get_attribute(PANEL, "data-verdict") == "no path", text(page, "code-verdict")
-    assert page.eval_on_selector("[data-testid=code-headline]", "e => e.classList.contains('bad')"), "no path: red"
+    assert tone(page) == "bad", "no path: red"
 
 
 def test_the_servers_refusals_are_shown_in_its_words(page, console):
@@ -303,7 +312,9 @@ def test_a_non_text_or_large_file_is_refused_and_the_text_is_kept(page, tmp_path
     large = tmp_path / "large.py"
     large.write_text("# padding\n" * 30_000)
     page.set_input_files("[data-testid=code-file]", str(large))
-    page.wait_for_function("() => /at most 256 KB/.test(document.querySelector('[data-testid=code-file-error]').textContent)")
+    page.wait_for_function(
+        "() => /at most 256 KB/.test(document.querySelector('[data-testid=code-file-error]').textContent)"
+    )
     assert page.input_value("[data-testid=code-editor]") == source
 
 
@@ -333,7 +344,7 @@ def test_a_template_loads_into_the_editor(page):
     page.fill("[data-testid=code-editor]", "x = 1")
     page.select_option("[data-testid=code-template]", "bfs")
     template = (ROOT / "static" / "js" / "code" / "templates" / "bfs.py").read_text()
-    page.wait_for_function("t => document.querySelector('[data-testid=code-editor]').value === t", arg=template)
+    page.wait_for_function(EDITOR_HOLDS, arg=template)
 
 
 # ---- the page's load ----------------------------------------------------------------------------------
@@ -341,7 +352,8 @@ def test_a_template_loads_into_the_editor(page):
 LOAD_FIGURES = """() => {
   const nav = performance.getEntriesByType('navigation')[0];
   const resources = performance.getEntriesByType('resource');
-  const bytes = resources.reduce((sum, r) => sum + (r.transferSize || r.encodedBodySize || 0), nav.transferSize || nav.encodedBodySize || 0);
+  const size = (r) => r.transferSize || r.encodedBodySize || 0;
+  const bytes = resources.reduce((sum, r) => sum + size(r), size(nav));
   return {dcl: nav.domContentLoadedEventEnd, load: nav.loadEventEnd, bytes, requests: resources.length + 1};
 }"""
 
@@ -358,10 +370,12 @@ def test_the_page_loads_nothing_of_python_until_the_panel_opens(browser, server_
         tab.wait_for_function("() => document.body.dataset.puzzleId")
         tab.wait_for_function("() => performance.getEntriesByType('navigation')[0].loadEventEnd > 0")
         figures = tab.evaluate(LOAD_FIGURES)
-        print(f"\npage load, 'Your code' closed: DOMContentLoaded {figures['dcl']:.0f} ms, load {figures['load']:.0f} ms,"
+        print(f"\npage load, 'Your code' closed: DOMContentLoaded {figures['dcl']:.0f} ms,"
+              f" load {figures['load']:.0f} ms,"
               f" {figures['bytes'] / 1024:.0f} KB in {figures['requests']} requests")
         tab.wait_for_timeout(500)
-        assert not [u for u in urls if "/static/vendor/pyodide/" in u], "nothing of Pyodide before the panel opens"
+        pyodide = [u for u in urls if "/static/vendor/pyodide/" in u]
+        assert not pyodide, "nothing of Pyodide before the panel opens"
         assert not [u for u in urls if "/static/js/code/code_panel.js" in u or "/worker.js" in u]
 
         tab.click("[data-testid=code]")
@@ -369,9 +383,7 @@ def test_the_page_loads_nothing_of_python_until_the_panel_opens(browser, server_
         status = text(tab, "code-status")
         assert status.startswith("Loading Python") or "ready" in status, status
         started = time.monotonic()
-        tab.wait_for_function(
-            "() => document.querySelector('[data-testid=code-panel]').dataset.python === 'ready'", timeout=90_000
-        )
+        python_ready(tab)
         python = time.monotonic() - started
         pyodide = [u for u in urls if "/static/vendor/pyodide/" in u]
         assert pyodide, "opening the panel starts Python"
