@@ -238,6 +238,19 @@ const exercise = new Exercise({
   explain: single.explain,
   refit: () => requestAnimationFrame(() => single.view?.refit()),
 });
+// One panel beside the board: Predict, explain mode and the lab's drawer (Lab, Your code) close each
+// other (their own listeners ran first); explain mode would give Predict's answer away.
+$("predict").addEventListener("click", () => {
+  if (exercise.on && labs.on) labs.toggle(false);
+});
+$("explain").addEventListener("click", () => {
+  if (single.explain.on && exercise.on) exercise.toggle(false);
+});
+for (const id of ["lab", "code"]) {
+  $(id).addEventListener("click", () => {
+    if (labs.on && exercise.on) exercise.toggle(false);
+  });
+}
 
 new Keys({
   clock: () => (compare.active ? compare.clock : single.player),

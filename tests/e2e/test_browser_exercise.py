@@ -41,7 +41,8 @@ def body(page) -> dict[str, str]:
 def wait_question(page, after: int = -1) -> dict[str, str]:
     """Wait until a question waits at a step past `after`; its probes."""
     page.wait_for_function(
-        "after => document.body.dataset.exercise === 'asking' && Number(document.body.dataset.exerciseAt) > after",
+        "after => document.body.dataset.exercise === 'asking'"
+        " && Number(document.body.dataset.exerciseAt) > after",
         arg=after,
     )
     next_frame(page)
@@ -81,13 +82,15 @@ def test_bfs_on_maze3_full_marks_by_clicking_the_board_then_a_wrong_click_and_a_
         cell = int(q["next"])
         assert cell in listed, "the answer is on the frontier listed"
         if n == 0:
-            assert text(page, "exercise-question").startswith(f"Question 1 of 10, step {at:,}: Which state is expanded next?")
+            question = f"Question 1 of 10, step {at:,}: Which state is expanded next?"
+            assert text(page, "exercise-question").startswith(question)
             shot(page, "bfs-question")
         page.mouse.click(*cell_point(page, cell // width, cell % width))
         asked.append(at)
         feedback = page.locator("[data-testid=exercise-feedback] .feedback-line").first
         assert feedback.get_attribute("data-kind") == "right", feedback.text_content()
-        assert feedback.text_content().startswith(f"✓ Right: {listed[cell]}, the oldest state on the frontier")
+        right = f"✓ Right: {listed[cell]}, the oldest state on the frontier"
+        assert feedback.text_content().startswith(right)
         assert text(page, "exercise-score") == f"Score: {n + 1} / {n + 1}"
     page.wait_for_function("() => document.body.dataset.exercise === 'over'")
     assert len(set(asked)) == 10 and asked == sorted(asked)
@@ -190,10 +193,12 @@ def test_a_share_link_with_exercise_opens_predict_on(page, server_url, console):
     page.click("[data-testid=predict]")
     page.click("[data-testid=share]")
     page.wait_for_function(
-        "() => document.querySelector('[data-testid=share-status]').textContent.startsWith('Exercise link copied')"
+        "() => document.querySelector('[data-testid=share-status]').textContent"
+        ".startsWith('Exercise link copied')"
     )
     url = page.evaluate("() => navigator.clipboard.readText()")
-    assert url.startswith(f"{server_url}/?gallery=seed-lee-example&algorithm=dfs&") and url.endswith("&exercise=1"), url
+    assert url.startswith(f"{server_url}/?gallery=seed-lee-example&algorithm=dfs&"), url
+    assert url.endswith("&exercise=1"), url
     assert "at=" not in url
 
     other = page.context.new_page()
@@ -286,7 +291,8 @@ def test_every_family_and_rule_through_the_list(page, puzzle, algorithm, says):
     start_predicting(page, algorithm)
     q = wait_question(page)
     page.click(f"{CHOICE}[data-cell='{q['next']}']")
-    assert page.locator("[data-testid=exercise-feedback] .feedback-line").first.get_attribute("data-kind") == "right"
+    first_line = page.locator("[data-testid=exercise-feedback] .feedback-line").first
+    assert first_line.get_attribute("data-kind") == "right"
     q = wait_question(page, int(q["at"]))
     wrong = next(c for c in choices(page) if c != int(q["next"]))
     page.click(f"{CHOICE}[data-cell='{wrong}']")
@@ -294,6 +300,7 @@ def test_every_family_and_rule_through_the_list(page, puzzle, algorithm, says):
     assert said.startswith("✗ Not quite:") and says in said, said
     assert text(page, "exercise-score") == "Score: 1 / 2"
     page.click("[data-testid=exercise-continue]")
-    page.wait_for_function("at => Number(document.body.dataset.exerciseAt) > at || document.body.dataset.exercise === 'over'",
+    page.wait_for_function("at => Number(document.body.dataset.exerciseAt) > at"
+                           " || document.body.dataset.exercise === 'over'",
                            arg=int(q["at"]))
     shot(page, f"{puzzle}-{algorithm}")

@@ -94,7 +94,8 @@ export class Exercise {
       const from = player.position;
       const stop = this.gate(to);
       advance(stop, fast);
-      if (stop < to && player.playing) {
+      // Held at a question (also one right where the player arrived), never played past it.
+      if ((stop < to || this.pending?.at === stop) && player.playing) {
         player.pause();
         if (stop === from) this.nudge(); // Play pressed with a question waiting
       }
@@ -197,7 +198,7 @@ export class Exercise {
     const p = this.player.position;
     if (this.pending) return Math.min(to, Math.max(p, this.pending.at));
     const { kinds } = this.timeline;
-    const end = Math.min(to, this.timeline.length);
+    const end = Math.min(to + 1, this.timeline.length); // a question at `to` itself holds the player there
     for (let r = Math.max(p, this.resolvedTo); r < end; r++) {
       if (!isClose(kinds[r])) continue;
       const question = this.questionAt(r);
