@@ -48,7 +48,8 @@ def parse_run_spec(spec: str) -> tuple[str, dict[str, str]]:
 def summary_row(result: dict[str, Any], options: dict[str, Any] | None = None) -> dict[str, Any]:
     """A run's figures for the table (``optimal_achieved`` is set by ``mark_optimal``)."""
     path = result.get("path") or []
-    shown = {k: v for k, v in (options or {}).items() if v is not None}
+    # A student's recorded run (option ``code``) is its ids, not a setting a reader can use: left out.
+    shown = {k: v for k, v in (options or {}).items() if v is not None and k != "code"}
     return {
         "algorithm": result["algorithm"],
         "options": ", ".join(f"{k}={v}" for k, v in shown.items()),

@@ -79,7 +79,8 @@ export class CodePanel {
     this.running = false;
     /** @type {Map<string, any>} puzzle id + options -> its space (the newest last) */
     this.spaces = new Map();
-    /** @type {Map<string, {code: string, label: string}>} puzzle id -> the latest run of the code on it */
+    /** @type {Map<string, {code: string, label: string, options: object}>} puzzle id -> the latest run of
+     *  the code on it, with the options its space was walked under (its ids number that space's states) */
     this.runs = new Map();
     this.output = "";
     this.errorLine = 0;
@@ -627,7 +628,7 @@ export class CodePanel {
       return;
     }
     const label = verdict.order?.label || this.page.label(algorithm);
-    this.runs.set(info.id, { code: verdict.code, label: CODE_LABEL });
+    this.runs.set(info.id, { code: verdict.code, label: CODE_LABEL, options });
     this.status(`Judged: ${withCommas(expanded.length)} ${expanded.length === 1 ? "expansion" : "expansions"}${took}. Now playing on the board.`, "");
     this.page.animate({
       puzzle: info.id,

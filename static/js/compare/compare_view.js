@@ -37,7 +37,7 @@ export class CompareView {
    *          borrowed: {maze, status, error, run}}} args
    *   page: {algorithms(), families(): Map, viewOptions(), option(name), setStatus(text, tone, detail),
    *          showError(message), textScale(), upload(file), beforeOpen(), afterClose(),
-   *          codeRun(): the latest run of the student's code on the puzzle shown, {code, label}, or null};
+   *          codeRun(): the latest run of the student's code on the puzzle shown, {code, label, options}, or null};
    *   borrowed: the page's maze buttons, status line and error banner (moved here while open) and its
    *   Run button (its data-testid is lent to this view's Run while open).
    */

@@ -37,7 +37,7 @@ export class ComparePanel {
    *          page: object, onSelection: () => void, onRemove: (panel: ComparePanel) => void,
    *          onRunEvent: (panel: ComparePanel) => void}} args
    *   page: {labelOf(name), sharedOption(name), setSharedOption(name, value), sharedValues(algorithm),
-   *          showError(message), textScale(), codeRun(): the student's latest run {code, label} or null}
+   *          showError(message), textScale(), codeRun(): the student's latest run {code, label, options} or null}
    */
   constructor({ color, clock, live, page, onSelection, onRemove, onRunEvent }) {
     this.serial = serials++;
@@ -218,12 +218,13 @@ export class ComparePanel {
 
   /**
    * The run options this panel would send: the comparison's rules and its own options (for "Your
-   * code", the page's latest run of it: the run option `code` that replays it).
+   * code", the page's latest run of it: the run option `code` that replays it, under the rules its
+   * states were numbered by, whatever the comparison's).
    */
   options() {
     const options = { ...this.page.sharedValues(this.algorithm), ...this.form.values(this.algorithm) };
-    const code = this.algorithm === CODE ? this.page.codeRun()?.code : null;
-    return code ? { ...options, code } : options;
+    const run = this.algorithm === CODE ? this.page.codeRun() : null;
+    return run?.code ? { ...options, ...(run.options || {}), code: run.code } : options;
   }
 
   /** "A* · manhattan heuristic, weight 1 · 4 directions". */

@@ -29,7 +29,8 @@ function optionText(value) {
 /** A run's figures for the table (`optimal_achieved` is set by markOptimal). */
 export function summaryRow(result, options = {}) {
   const path = result.path || [];
-  const shown = Object.entries(options || {}).filter(([, v]) => v !== null && v !== undefined);
+  // A student's recorded run (option `code`) is its ids, not a setting a reader can use: left out.
+  const shown = Object.entries(options || {}).filter(([k, v]) => v !== null && v !== undefined && k !== "code");
   return {
     algorithm: result.algorithm,
     options: shown.map(([k, v]) => `${k}=${optionText(v)}`).join(", "),
