@@ -411,9 +411,11 @@ def test_what_search_returns_must_be_a_list_of_states() -> None:
     message = "path[3] = (9, 9) is not a state of this puzzle (a state is (row, col))"
     assert result["error"]["message"] == message
 
-    result, _ = run("def search(problem):\n    return [[0, 0]]\n", space)
+    result, _ = run("def search(problem):\n    return [[0, 0], [0, 1]]\n", space)
+    assert result["error"] is None and result["path"] == [0, 2]  # [row, col] lists name the same states
+    result, _ = run("def search(problem):\n    return [[0, 0], [9, 9]]\n", space)
     assert result["error"]["message"] == (
-        "path[0] = [0, 0] is a list, not a state of this puzzle: states are tuples, (row, col)"
+        "path[1] = [9, 9] is a list, not a state of this puzzle: states are tuples, (row, col)"
     )
 
     result, _ = run("def search(problem):\n    return problem.start\n", space)

@@ -302,7 +302,8 @@ def path_ids(result: Any, space: Space) -> tuple[list[int] | None, dict[str, Any
     ids: list[int] = []
     for k, state in enumerate(result):
         try:
-            found = space.index.get(state)
+            # A state written as a list ([3, 4] for (3, 4)) names the same state: taken as it.
+            found = space.index.get(freeze(state) if isinstance(state, list) else state)
         except TypeError:
             found = None
         if found is None:
