@@ -115,6 +115,7 @@ const code = new CodeTab({
     options: (algorithm) => selection.values(algorithm),
     algorithm: () => selection.algorithm,
     label: (name) => selection.label(name),
+    stateForm: (info) => selection.families.get(info.family)?.state_form || "",
     signature: (puzzleId) => selection.signature(puzzleId),
     animate: (args) => {
       if (!compare.active) single.startWith(args);

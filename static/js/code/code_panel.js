@@ -144,6 +144,8 @@ export class CodePanel {
       on: { click: () => this.stop() } });
     this.statusLine = el("p", { class: "code-status", testid: "code-status", role: "status", "aria-live": "polite" });
     this.fileError = el("p", { class: "field-error lab-error", testid: "code-file-error", role: "alert", hidden: true });
+    // What a state of the puzzle shown looks like to the student's code (the family's state form).
+    this.formLine = el("p", { class: "code-form", testid: "code-state-form" });
 
     this.outputBox = el("pre", { class: "code-output", testid: "code-output", "aria-label": "What your program printed", tabindex: "0" });
     this.outputWrap = el("div", { class: "code-output-wrap", hidden: true },
@@ -159,6 +161,7 @@ export class CodePanel {
         el("label", { class: "upload-button code-open", title: "Open a Python file (.py) in the editor" }, el("span", { text: "Open .py…" }), this.file),
         this.limit),
       this.fileError,
+      this.formLine,
       el("div", { class: "code-box" }, this.gutter, this.editor),
       el("span", { id: "code-keys", hidden: true, text: KEYS_HINT }), // the editor's description (screen readers)
       this.statusLine,
@@ -207,6 +210,10 @@ export class CodePanel {
     if (this.running) this.stop(true);
     this.showVerdict(null);
     this.runButton.disabled = !info;
+    const form = info ? this.page.stateForm(info) : "";
+    this.formLine.textContent = form ? `A state here: ${form}` : "";
+    this.formLine.title = form ? `A state of this puzzle, as your code sees it: ${form}. problem.successors(s) gives a list of (state, cost) pairs.` : "";
+    this.formLine.hidden = !form;
     this.runButton.title = info ? "Run your search on the puzzle shown (Ctrl+Enter)" : "Open a puzzle first";
   }
 

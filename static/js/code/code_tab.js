@@ -15,6 +15,7 @@ import { el } from "../dom.js";
  *   choice (for `algorithm`: the chosen one by default)
  * @property {() => string} algorithm  the algorithm chosen in the page's menu (what the verdict compares with)
  * @property {(name: string) => string} label  an algorithm's label ("A*")
+ * @property {(info: any) => string} stateForm  a state of that puzzle's family in words ("(row, col)")
  * @property {(puzzleId: string) => string} signature  the page's choices as a run's signature
  * @property {(args: import("../stage/stage.js").StartArgs) => void} animate  play a run on the board
  */
