@@ -256,7 +256,9 @@ for (const id of ["lab", "code"]) {
 new Keys({
   clock: () => (compare.active ? compare.clock : single.player),
   dialogOpen: () => sources.gallery.isOpen,
-  explain: single.explain,
+  // As the buttons do: each closes the other panels beside the board (above).
+  explain: { toggle: () => $("explain").click() },
+  predict: { toggle: () => compare.active || $("predict").click() },
   editKey: (event) => editing.key(event),
   refit: () => single.view?.refit(),
 });

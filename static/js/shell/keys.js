@@ -1,7 +1,7 @@
 // @ts-check
 // The page's keys and display modes: the transport keys go to the clock in front (the single view's
 // Player, or the comparison's shared clock: ../playback/transport_bar.js), F presentation mode, E
-// explain mode, ? the list of keys, Ctrl+Z/Y the editor's undo and redo; the large-text toggle.
+// explain mode, P predict (exercise mode), ? the list of keys, Ctrl+Z/Y the editor's undo and redo; the large-text toggle.
 
 import { transportKey } from "../playback/transport_bar.js";
 import { byId } from "../dom.js";
@@ -12,14 +12,16 @@ const TEXT_INPUTS = new Set(["text", "number", "search", "email", "url", "tel", 
 export class Keys {
   /**
    * @param {{clock: () => any, dialogOpen: () => boolean, explain: {toggle: () => void},
-   *          editKey: (event: KeyboardEvent) => boolean, refit: () => void}} args
+   *          predict?: {toggle: () => void}, editKey: (event: KeyboardEvent) => boolean, refit: () => void}} args
    *   clock(): the clock the keys drive now; dialogOpen(): a dialog of the page has the keyboard;
+   *   explain, predict: E and P (explain mode, the exercise mode);
    *   editKey: the editor's keys (true when it took the key); refit: the board's layout changed.
    */
-  constructor({ clock, dialogOpen, explain, editKey, refit }) {
+  constructor({ clock, dialogOpen, explain, predict, editKey, refit }) {
     this.clock = clock;
     this.dialogOpen = dialogOpen;
     this.explain = explain;
+    this.predict = predict;
     this.editKey = editKey;
     this.refit = refit;
     document.addEventListener("keydown", (event) => this.keydown(event));
@@ -48,6 +50,7 @@ export class Keys {
     if (transportKey(event, this.clock())) handled = true;
     else if (key === "f" || key === "F") this.setPresenting(!this.presenting);
     else if (key === "e" || key === "E") this.explain.toggle();
+    else if ((key === "p" || key === "P") && this.predict) this.predict.toggle();
     else if (key === "?") this.openKeys();
     else if (key === "Escape" && this.presenting) this.setPresenting(false);
     else handled = false;
