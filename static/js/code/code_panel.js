@@ -91,7 +91,20 @@ export class CodePanel {
     this.statusLine = el("p", { class: "code-status", testid: "code-status", role: "status", "aria-live": "polite" });
     this.fileError = el("p", { class: "field-error lab-error", testid: "code-file-error", role: "alert", hidden: true });
     // What a state of the puzzle shown looks like to the student's code (the family's state form).
-    this.formLine = el("p", { class: "code-form", testid: "code-state-form" });
+    this.formLine = el("span", { class: "code-form", testid: "code-state-form" });
+    // The API in brief, under the state form (docs/STUDENT.md has it whole).
+    const api = [
+      ["problem.start", "the start state (problem.starts: all of them)"],
+      ["problem.is_goal(s)", "True at a goal"],
+      ["problem.successors(s)", "a list of (state, cost) pairs; each call is one expansion of s"],
+      ["problem.heuristic(s)", "the default heuristic; problem.heuristics[\"name\"](s) by name"],
+      ["problem.cost(path)", "a path's cost, checked move by move"],
+      ["return", "the path: a list of states from the start to a goal, or None"],
+    ];
+    this.apiHelp = el("details", { class: "code-api", testid: "code-api" },
+      el("summary", { title: "What your search(problem) can use" }, this.formLine),
+      el("dl", {}, ...api.flatMap(([name, what]) => [el("dt", {}, el("code", { text: name })), el("dd", { text: what })])),
+      el("p", { class: "hint", text: `Limits: ${STEPS.toLocaleString("en-US")} calls of successors; the time chosen beside Run; 64 KB of printed output. The standard library only (collections, heapq, math…).` }));
 
     this.outputBox = el("pre", { class: "code-output", testid: "code-output", "aria-label": "What your program printed", tabindex: "0" });
     this.outputWrap = el("div", { class: "code-output-wrap", hidden: true },
@@ -107,7 +120,7 @@ export class CodePanel {
         el("label", { class: "upload-button code-open", title: "Open a Python file (.py) in the editor" }, el("span", { text: "Open .py…" }), this.file),
         this.limit),
       this.fileError,
-      this.formLine,
+      this.apiHelp,
       this.editor.box,
       this.editor.hint, // the editor's description (screen readers)
       this.statusLine,
@@ -145,9 +158,8 @@ export class CodePanel {
     this.verdictView.show(null);
     this.runButton.disabled = !info;
     const form = info ? this.page.stateForm(info) : "";
-    this.formLine.textContent = form ? `A state here: ${form}` : "";
-    this.formLine.title = form ? `A state of this puzzle, as your code sees it: ${form}. problem.successors(s) gives a list of (state, cost) pairs.` : "";
-    this.formLine.hidden = !form;
+    this.formLine.textContent = form ? `A state here: ${form}` : "The API";
+    this.formLine.title = form ? `A state of this puzzle, as your code sees it: ${form}` : "";
     this.runButton.title = info ? "Run your search on the puzzle shown (Ctrl+Enter)" : "Open a puzzle first";
   }
 
