@@ -225,8 +225,10 @@ def compare_orders(space: CodeSpace, family: Any, puzzle: Any, algorithm: str, o
         bad = first_out_of_order(space, entry.key, yours, options)
         if bad is None:
             check.tie = True
-            check.message += (f". Yet every expansion of yours took a state with the smallest {entry.key} "
-                              f"on the frontier: yours is a valid {label} order with another tie-break")
+            check.message = (f"a valid {label} order with another tie-break than ours: every expansion of "
+                             f"yours took a state with the smallest {entry.key} on the frontier. It first "
+                             f"differs from {label} at expansion {at + 1}: yours expanded "
+                             f"{space.show(mine)}, {label} expands {shown_ours} next — {entry.rule}")
         elif bad[0] == at:
             check.message += f". {bad[1][0].upper()}{bad[1][1:]}"
         else:
@@ -259,7 +261,7 @@ def judge_code_run(space: CodeSpace, family: Any, puzzle: Any, algorithm: str, o
     elif not path_check.found and not path_check.legal:
         verdict = "no path"
     else:
-        verdict = "matches" if order.matches else "differs"
+        verdict = "matches" if order.matches else "valid" if order.tie else "differs"
     messages = [headline(verdict, path_check, order, stopped)]
     if path_check.found and path_check.legal:
         words = space.problem.cost_in_words

@@ -11,7 +11,7 @@
 import { el } from "../dom.js";
 
 // The verdict's tone: matches green, differs amber, illegal and no path red.
-const TONES = { matches: "good", differs: "warn", stopped: "warn", illegal: "bad", "no path": "bad" };
+const TONES = { matches: "good", valid: "good", differs: "warn", stopped: "warn", illegal: "bad", "no path": "bad" };
 
 /** A state in its student form (JSON) as Python writes it: lists as tuples, strings quoted. */
 export function pyRepr(value) {
