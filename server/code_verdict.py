@@ -103,6 +103,11 @@ def check_path(space: CodeSpace, path: list[int] | None) -> PathCheck:
     return PathCheck(True, True, len(path) - 1, cost, optimum, optimal)
 
 
+_KEY_WORDS = {"depth": "a state with the smallest depth", "g": "a state with the smallest g",
+              "h": "a state with the smallest h", "f": "a state with the smallest f",
+              "lifo": "a state reached from the newest expanded state with states still waiting"}
+
+
 class _Enough(Exception):
     """Our search has made one expansion more than the student's: nothing further is compared."""
 
@@ -130,6 +135,41 @@ def _reference(space: CodeSpace, family: Any, puzzle: Any, algorithm: str, optio
     except _Enough:
         return expanded, False
     return expanded, not result.stopped
+
+
+def first_out_of_depth_order(space: CodeSpace, yours: list[int]) -> tuple[int, str] | None:
+    """Where the student's expansions first stop being depth-first, whatever the order of successors:
+    each expansion must take a state pushed by the newest expanded state that still has states waiting
+    on the frontier (a stack of the states reached, each pushed once, by the first state to reach it, as
+    the server's DFS does). The expansion (0-based) and why, or None."""
+    walked = space.walk.expanded
+    reached_by: dict[int, list[int]] = {s: [] for s in space.starts}  # frontier state -> who pushed it
+    waiting: dict[int, int] = {}  # expanded state -> its successors still on the frontier
+    expanded: list[int] = []  # in order; the newest with waiting successors is where DFS goes on
+    closed: set[int] = set()
+    for k, s in enumerate(yours):
+        if s not in reached_by:
+            where = "already expanded" if s in closed else "not yet generated"
+            return k, f"yours expanded {space.show(s)}, which was {where}: not on the frontier"
+        while expanded and waiting[expanded[-1]] == 0:
+            expanded.pop()
+        parents = reached_by.pop(s)
+        if expanded and expanded[-1] not in parents:
+            newest = expanded[-1]
+            return k, (f"yours expanded {space.show(s)} while states reached from {space.show(newest)}, "
+                       "expanded after its parent, still waited on the frontier: not depth-first")
+        for p in parents:
+            waiting[p] -= 1
+        closed.add(s)
+        expanded.append(s)
+        waiting[s] = 0
+        if s >= walked:
+            return None
+        for t in dict.fromkeys(space.moves_of(s)[0].tolist()):
+            if t not in closed and t not in reached_by:  # pushed once, by the first state to reach it
+                reached_by[t] = [s]
+                waiting[s] += 1
+    return None
 
 
 def first_out_of_order(space: CodeSpace, key: str, yours: list[int],
@@ -222,11 +262,12 @@ def compare_orders(space: CodeSpace, family: Any, puzzle: Any, algorithm: str, o
     check.message = (f"differs from {label} at expansion {at + 1}: yours expanded {space.show(mine)}, "
                      f"{label} expands {shown_ours} next — {entry.rule}")
     if entry.key:
-        bad = first_out_of_order(space, entry.key, yours, options)
+        bad = (first_out_of_depth_order(space, yours) if entry.key == "lifo"
+               else first_out_of_order(space, entry.key, yours, options))
         if bad is None:
             check.tie = True
             check.message = (f"a valid {label} order with another tie-break than ours: every expansion of "
-                             f"yours took a state with the smallest {entry.key} on the frontier. It first "
+                             f"yours took {_KEY_WORDS[entry.key]} on the frontier. It first "
                              f"differs from {label} at expansion {at + 1}: yours expanded "
                              f"{space.show(mine)}, {label} expands {shown_ours} next — {entry.rule}")
         elif bad[0] == at:

@@ -219,3 +219,21 @@ def test_any_verdict_body_is_answered_without_a_server_error(app, body: dict) ->
 
 
 _LEE_ID: dict[str, str] = {}
+
+
+def test_a_dfs_pushing_successors_in_their_order_is_a_valid_dfs(app, shared_cases: Path) -> None:
+    """The server's DFS expands the first successor first; a textbook DFS that pushes them in order
+    expands the last first: another tie-break of a depth-first order, so 'valid'. BFS's order is not."""
+    info = _load(app, shared_cases / "images" / "lee" / "maze3.png")
+    client = app.test_client()
+    space = client.post(f"/api/puzzles/{info['id']}/code/space", json={"options": {}}).get_json()
+    natural = (PROGRAMS / "dfs.py").read_text().replace("reversed(problem.successors(state))",
+                                                        "problem.successors(state)")
+    assert "reversed(problem.successors" not in natural
+    verdicts = {}
+    for name, code in (("natural", natural), ("bfs", (PROGRAMS / "bfs.py").read_text())):
+        ran = HARNESS.run_student(code, json.dumps(space), 150_000)
+        verdicts[name] = client.post(f"/api/puzzles/{info['id']}/code/verdict", json={
+            "options": {}, "algorithm": "dfs", "expanded": ran["expanded"], "path": ran["path"]}).get_json()
+    assert verdicts["bfs"]["verdict"] == "differs" and "not depth-first" in verdicts["bfs"]["messages"][0]
+    assert verdicts["natural"]["verdict"] == "valid", verdicts["natural"]["messages"]

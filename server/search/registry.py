@@ -51,7 +51,8 @@ class Algorithm:
     #: Its name in a sentence ("BFS", "A*"); "" for ``label``.
     short: str = ""
     #: The key that orders its frontier, when expansions are taken by smallest key ("depth", "g", "h",
-    #: "f"): a student's different choice with the same key is another valid tie-break. "" for none.
+    #: "f"), or "lifo" for depth-first order: a student's different choice that keeps it is another valid
+    #: tie-break. "" for none.
     key: str = ""
 
     @property
@@ -87,7 +88,7 @@ ALGORITHMS: dict[str, Algorithm] = {
             lambda p, o: False,
             rule="it takes the newest state on the frontier (last in, first out; the first successor "
                  "first); a state reached once is never pushed again",
-            short="DFS",
+            key="lifo", short="DFS",
         ),
         Algorithm(
             "dijkstra",
