@@ -86,17 +86,20 @@ class CodeSpace:
                     heapq.heappush(heap, (g + c, t))
         return None
 
-    def to_json(self) -> dict[str, Any]:
-        """The space as docs/PROTOCOL.md ("Student mode") gives it to the page."""
+    def to_json(self, heuristic: Any = None) -> dict[str, Any]:
+        """The space as docs/PROTOCOL.md ("Student mode") gives it to the page; ``heuristic``: the run's
+        choice, which ``problem.heuristic`` then uses when it is one of the problem's (else the default)."""
         problem, done = self.problem, self.walk
         names = list(problem.heuristics)
+        default = names[0] if names else ""
+        chosen = heuristic if isinstance(heuristic, str) and heuristic in names else default
         heuristics = {name: [_number(problem.heuristic(s, name)) for s in done.states] for name in names}
         return {
             "count": self.count, "walked": done.expanded, "states": self.forms, "start": self.starts,
             "goal": np.flatnonzero(self.goals).tolist(), "offsets": self._offsets.tolist(),
             "targets": done.dst.tolist(), "costs": [_number(c) for c in done.cost.tolist()],
             "unit_costs": bool(problem.unit_costs), "heuristics": heuristics,
-            "heuristic": names[0] if names else "", "state_form": self.state_form,
+            "heuristic": chosen, "state_form": self.state_form,
             "complete": done.stopped is None, "stopped": done.stopped,
         }
 

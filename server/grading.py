@@ -36,12 +36,12 @@ out.write(json.dumps(result))
 """
 
 
-def run_program(code: str, space: CodeSpace, seconds: float,
-                steps: int = STEPS) -> tuple[dict[str, Any], str]:
+def run_program(code: str, space: CodeSpace, seconds: float, steps: int = STEPS,
+                heuristic: str | None = None) -> tuple[dict[str, Any], str]:
     """The harness's result for ``code`` over ``space`` (``expanded``, ``path``, ``error``, ``stopped``)
     and what the program printed; a program still running after ``seconds`` is killed and reported as
     stopped, with nothing to judge of its order."""
-    job = json.dumps({"code": code, "space": json.dumps(space.to_json()), "steps": steps})
+    job = json.dumps({"code": code, "space": json.dumps(space.to_json(heuristic)), "steps": steps})
     try:
         done = subprocess.run([sys.executable, "-c", _CHILD, str(HARNESS)], input=job, capture_output=True,
                               text=True, timeout=seconds)
@@ -62,7 +62,7 @@ def grade(family: Any, puzzle: Any, code: str, algorithm: str, options: Values, 
     """Run ``code`` and judge it against ``algorithm``: the verdict of ``…/code/verdict`` plus ``error``
     (the program's exception with its own line numbers, or None) and ``output`` (what it printed)."""
     space = space or build_space(family, puzzle, rules, max_states)
-    ran, printed = run_program(code, space, seconds)
+    ran, printed = run_program(code, space, seconds, heuristic=options.get("heuristic"))
     if ran["error"] is not None:
         error = ran["error"]
         where = f" (line {error['line']})" if error.get("line") else ""

@@ -237,3 +237,17 @@ def test_a_dfs_pushing_successors_in_their_order_is_a_valid_dfs(app, shared_case
             "options": {}, "algorithm": "dfs", "expanded": ran["expanded"], "path": ran["path"]}).get_json()
     assert verdicts["bfs"]["verdict"] == "differs" and "not depth-first" in verdicts["bfs"]["messages"][0]
     assert verdicts["natural"]["verdict"] == "valid", verdicts["natural"]["messages"]
+
+
+def test_problem_heuristic_is_the_one_the_run_chose(app) -> None:
+    info = _load(app, MAZES / "zenji-downhill-6x6.json")
+    client = app.test_client()
+    default = client.post(f"/api/puzzles/{info['id']}/code/space", json={"options": {}}).get_json()
+    chosen = client.post(f"/api/puzzles/{info['id']}/code/space",
+                         json={"options": {"heuristic": "distance"}}).get_json()
+    assert default["heuristic"] == FAMILIES["zenji"].heuristics[0] and chosen["heuristic"] == "distance"
+    ran = HARNESS.run_student((PROGRAMS / "astar.py").read_text(), json.dumps(chosen), 150_000)
+    verdict = client.post(f"/api/puzzles/{info['id']}/code/verdict", json={
+        "options": {"heuristic": "distance"}, "algorithm": "astar", "expanded": ran["expanded"],
+        "path": ran["path"]}).get_json()
+    assert verdict["verdict"] == "matches", verdict["messages"]

@@ -57,9 +57,12 @@ def space(pid: str) -> Response:
     body = json_object("options")
     config = services().config
     take("code", config.code_runs_per_minute)
+    options = body.get("options")
     with working(config.code_max_states * STATE_BYTES):
-        data = json.dumps(_space(pid, puzzle, body.get("options")).to_json(), separators=(",", ":"))
-    return _compressed(data.encode())
+        # problem.heuristic(s) in the page: the run's heuristic, as the server's search uses it.
+        chosen = options.get("heuristic") if isinstance(options, dict) else None
+        answer = _space(pid, puzzle, options).to_json(chosen)
+    return _compressed(json.dumps(answer, separators=(",", ":")).encode())
 
 
 def _compressed(data: bytes) -> Response:
