@@ -30,7 +30,7 @@ from server.search.runner import Limits, run_search
 from server.search.stats import SearchResult
 from server.search.trace import Trace, tally_trace
 
-ALGORITHMS = get_family("grid").algorithms  # what the kernels implement
+ALGORITHMS = get_family("grid").fast_algorithms or ()  # what the kernels implement
 OPTIMAL = ("dijkstra", "bidirectional", "astar")  # always optimal here (admissible heuristics, weight 1)
 
 

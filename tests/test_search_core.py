@@ -8,14 +8,14 @@ import random
 import pytest
 
 from server.search.events import PATH
-from server.search.registry import ALGORITHMS, SearchOptions
+from server.search.registry import ALGORITHMS, BUILT_IN, SearchOptions
 from server.search.runner import Limits, run_search
 from tests.graph_problem import GraphProblem, random_graph
 
 OPTIMAL = ("bfs", "dijkstra", "astar", "bidirectional", "idastar", "iddfs")
 UNIT_ONLY = ("bfs", "iddfs")  # optimal only when every step costs the same
-# Every algorithm that works on any Problem (seed-greedy belongs to the labyrinth family).
-GENERIC = [name for name in ALGORITHMS if name != "seed-greedy"]
+# Every algorithm that works on any Problem (not those a family registered for its own puzzles).
+GENERIC = [name for name in ALGORITHMS if name in BUILT_IN]
 
 
 def path_cost(problem: GraphProblem, path: list[str]) -> float:

@@ -105,6 +105,9 @@ class Family:
     solution_notation: str = ""
     # A state as a student's own search sees it (``Problem.student_state``), in words: student mode.
     state_form: str = "a tuple"
+    # The algorithms a family's fast path runs (None: every one it offers); the others go to the
+    # generic engine (``needs_generic``), e.g. an algorithm a family registered in Python only.
+    fast_algorithms: tuple[str, ...] | None = None
     options: tuple[Option, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -223,9 +226,11 @@ class Family:
         )
 
     def needs_generic(self, algorithm: str, options: Values) -> bool:
-        """True when only the generic engine can run this: a formula as the heuristic, or a student's
-        recorded run (the algorithm ``code``); a family's fast path then steps aside."""
-        return algorithm == CODE or options.get("heuristic") == YOURS
+        """True when only the generic engine can run this: a formula as the heuristic, a student's
+        recorded run (the algorithm ``code``), or an algorithm the fast path does not know
+        (``fast_algorithms``); a family's fast path then steps aside."""
+        unknown = self.fast_algorithms is not None and algorithm not in self.fast_algorithms
+        return unknown or algorithm == CODE or options.get("heuristic") == YOURS
 
     def problem(self, puzzle: Any, options: Values) -> Problem:
         """The search view of ``puzzle`` under these run options."""

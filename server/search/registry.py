@@ -163,6 +163,9 @@ for _algo in (
 ):
     ALGORITHMS[_algo.name] = _algo
 
+#: The core's own algorithms, which run on any Problem (families add theirs: ``register_algorithm``).
+BUILT_IN = frozenset(ALGORITHMS)
+
 
 # The student's own search replayed (student mode): run with the option ``code``, never in a menu.
 CODE = "code"

@@ -12,7 +12,9 @@ import numpy as np
 
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import Family, LoadLimits, RunControl, Solved, stem
+from server.puzzles.grid import jps, wall_follower  # registers the grid's own algorithms
 from server.puzzles.grid.edit import MAX_EDIT_CELLS
+from server.puzzles.grid.kernel_search import KERNEL_ALGORITHMS
 from server.puzzles.grid.lab import FEATURES
 from server.puzzles.grid.model import GridMaze
 from server.puzzles.grid.problem import HEURISTICS, GridProblem
@@ -72,7 +74,9 @@ class GridFamily(Family):
             extensions=(*IMAGE_EXTENSIONS, *TEXT_EXTENSIONS),
             expects="a maze image (PNG, GIF, BMP, JPEG, WebP, PPM: dark walls, light floor) or a text "
             "maze ('#' wall, '.' free, 'S' start, 'G' goal, digits 1-9 weights)",
-            algorithms=("bfs", "dfs", "dijkstra", "greedy", "astar", "bidirectional"),
+            algorithms=(*KERNEL_ALGORITHMS, jps.JPS.name, wall_follower.WALL_LEFT.name,
+                        wall_follower.WALL_RIGHT.name),
+            fast_algorithms=KERNEL_ALGORITHMS,  # JPS and the wall followers run in Python
             heuristics=HEURISTICS,
             own_options=(
                 Option("diagonal", "bool", "Diagonal moves", "8 neighbours, never cutting a wall's corner",
@@ -180,7 +184,12 @@ class GridFamily(Family):
         used = {k: v for k, v in options.items() if k not in ("start", "goal")}
         used["heuristic"] = used.get("heuristic") or ""
         path = np.stack([rows, cols], axis=1).tolist()
-        return {"family": self.name, **result.to_json(path), "options": used}
+        out = {"family": self.name, **result.to_json(path), "options": used}
+        if result.algorithm in (wall_follower.WALL_LEFT.name, wall_follower.WALL_RIGHT.name):
+            message = wall_follower.result_message(GridProblem(puzzle), result)
+            if message:
+                out["message"] = message
+        return out
 
     def solution_image(self, solved: Solved) -> Any:
         from server.puzzles.grid.render import render_solution
@@ -234,7 +243,7 @@ class GridFamily(Family):
         return edit_grid(puzzle, edits)
 
     def warm_up(self, algorithm: str) -> None:
-        if algorithm in self.algorithms:
+        if algorithm in KERNEL_ALGORITHMS:
             from server.puzzles.grid.kernel_search import warm_up
 
             warm_up(algorithm)

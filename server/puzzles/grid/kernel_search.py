@@ -18,6 +18,8 @@ from server.search.registry import SearchOptions, get_algorithm
 from server.search.stats import SearchResult
 from server.search.trace import Trace
 
+#: The algorithms the kernels run (the grid family's others run in Python: ``Family.fast_algorithms``).
+KERNEL_ALGORITHMS = ("bfs", "dfs", "dijkstra", "greedy", "astar", "bidirectional")
 _CAPACITY = 4096  # first size of a kernel's frontier (its trace starts at 16 times that); tests shrink it
 
 
