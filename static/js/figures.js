@@ -25,7 +25,9 @@ export function verdictOf(result) {
   // A checked solution (../lab/check_panel.js) carries the checker's own verdict.
   if (result.checked && typeof result.check_summary === "string") return { text: result.check_summary, tone: result.check_tone || "warn" };
   if (!result.found) {
-    return { text: result.stopped ? `stopped: ${result.stopped}` : "no path exists", tone: "bad" };
+    // The server's words on why, when it has them (e.g. a rule that walked in a loop).
+    const why = typeof result.message === "string" && result.message ? result.message : "no path exists";
+    return { text: result.stopped ? `stopped: ${result.stopped}` : why, tone: "bad" };
   }
   if (result.optimal_guaranteed) return { text: "optimal ✓ (guaranteed by the algorithm)", tone: "good" };
   const optimum = result.optimum;

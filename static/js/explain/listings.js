@@ -1,6 +1,8 @@
 // The pseudo-code explain mode shows for each algorithm: the structure and the names of the real code
 // in server/search/algorithms/ (breadth_first.py, depth_first.py, best_first.py, iterative.py,
-// bidirectional.py), shortened only where Python's bookkeeping says nothing about the search. A line
+// bidirectional.py, and the families' own: jump point search and the wall followers), shortened only
+// where Python's bookkeeping says nothing about the search. A listing's `frontier` is how its frontier
+// is kept ("walk": none, a walker that steps from cell to cell). A line
 // with a `key` is one a trace record can put the playhead on (lineOf below); `note` is a comment.
 
 /** [key or "", text] per line; indentation is four spaces a level; lines are kept short (a side panel). */
@@ -149,6 +151,64 @@ const BIDIRECTIONAL = [
   ["none", "    return None    # the sides never met"],
 ];
 
+// Jump point search (the board's own algorithm: Harabor & Grabowski 2011): A*'s loop over jump points;
+// jump() scans a straight or diagonal run up to the goal, a wall, or a cell with a forced neighbour.
+const JPS = [
+  ["def", "def jump_point_search(problem):    # A* on jump points"],
+  ["", "    # every free cell must cost the same"],
+  ["open-start", "    heappush(frontier, (h(start), start, no_direction))"],
+  ["", "    while frontier:"],
+  ["pop", "        f, x, d = heappop(frontier)"],
+  ["stale", "        if x in closed: continue    # a stale entry"],
+  ["close", "        closed.add(x)"],
+  ["goal", "        if problem.is_goal(x):    # on expansion"],
+  ["path", "            return fill_in_jumps(came_from, x)"],
+  ["", "        for d2 in pruned(x, d):    # natural + forced"],
+  ["", "            y, steps = jump(x, d2)"],
+  ["", "            if y is None or y in closed: continue"],
+  ["", "            g_y = g[x] + steps * cost(d2)"],
+  ["", "            if g_y >= g.get(y, inf): continue"],
+  ["push", "            heappush(frontier, (g_y + h(y), y, d2))"],
+  ["none", "    return None"],
+  ["", ""],
+  ["", "def jump(x, d):    # skip the cells a shorter path reaches"],
+  ["", "    while free(x + d):    # diagonal: both sides free too"],
+  ["", "        x += d"],
+  ["", "        if problem.is_goal(x): return x"],
+  ["", "        if forced_neighbour(x, d): return x"],
+  ["", "        if diagonal(d) and (jump(x, d.row) or"],
+  ["", "                            jump(x, d.col)): return x"],
+  ["", "    return None    # a wall: nothing this way"],
+  ["", ""],
+  ["", "def forced_neighbour(x, d):    # straight d only"],
+  ["", "    # a side free here, a wall beside the cell before"],
+  ["", "    return any(free(x + s) and not free(x - d + s)"],
+  ["", "               for s in sides(d))"],
+  ["", ""],
+  ["", "def pruned(x, d):    # where a path through x may go"],
+  ["", "    if d is diagonal: return [d.row, d.col, d]"],
+  ["", "    return [d] + forced sides (+ their diagonals)"],
+];
+
+// The hand-on-the-wall rule: no frontier, a walker with a heading.
+const wallFollower = (hand) => [
+  ["def", `def wall_follower(problem):    # ${hand} hand on the wall`],
+  ["open-start", "    here, heading = start, first_open_direction(start)"],
+  ["", "    seen = {(here, heading)}"],
+  ["", "    while True:"],
+  ["close", "        walk.append(here)    # walk onto it"],
+  ["goal", "        if problem.is_goal(here):"],
+  ["path", "            return walk    # the walk as walked"],
+  ["open", "        look at the cells beside here"],
+  ["", `        for turn in (${hand}, straight, ${hand === "left" ? "right" : "left"}, back):`],
+  ["", "            if free(ahead(here, heading + turn)):"],
+  ["", "                heading += turn; break"],
+  ["", "        here = ahead(here, heading)"],
+  ["", "        if (here, heading) in seen:"],
+  ["none", "            return None    # a loop: it would walk for ever"],
+  ["", "        seen.add((here, heading))"],
+];
+
 const LISTINGS = {
   bfs: { title: "Breadth-first search", lines: BFS, frontier: "fifo" },
   dfs: { title: "Depth-first search", lines: DFS, frontier: "lifo" },
@@ -158,6 +218,9 @@ const LISTINGS = {
   idastar: { title: "IDA*", lines: deepening("idastar", "g + w·h"), frontier: "path" },
   iddfs: { title: "Iterative deepening", lines: deepening("iddfs", "depth"), frontier: "path" },
   bidirectional: { title: "Bidirectional search", lines: BIDIRECTIONAL, frontier: "both" },
+  jps: { title: "Jump point search", lines: JPS, frontier: "heap", mode: "astar" },
+  wall_left: { title: "Left-hand wall follower", lines: wallFollower("left"), frontier: "walk" },
+  wall_right: { title: "Right-hand wall follower", lines: wallFollower("right"), frontier: "walk" },
 };
 
 /** The listing of an algorithm's name, or null when explain mode has none for it. */

@@ -236,6 +236,7 @@ export class ExplainPanel {
       const head = first ? "Found the goal: the path is traced back from it" : "Tracing the path back";
       return { line, text: `${head}: ${name} (${gName(listing)} ${number(g)})${end ? ". The search is over." : "."}` };
     }
+    if (listing.frontier === "walk") return this.walkStep(r, name, g, closed);
     if (isPush(kind)) {
       const start = !closed;
       const goal = nextKind === KIND.PATH;
@@ -291,6 +292,21 @@ export class ExplainPanel {
     return { line: "def", text: "" };
   }
 
+  /** A wall follower's record `r` in words: it keeps no frontier, it walks (and sees the cells beside it). */
+  walkStep(r, name, g, closed) {
+    const { kinds, cells } = this.timeline;
+    const kind = kinds[r];
+    if (isPush(kind)) {
+      if (!closed) return { line: "open-start", text: `The walker starts at ${name}, facing its first open neighbour (N, E, S, W).` };
+      const stepsOn = r + 1 < this.timeline.length && isClose(kinds[r + 1]) && cells[r + 1] === cells[r];
+      if (stepsOn) return { line: "close", text: `It turns by its rule and steps back onto ${name}, walked before (the walk so far costs ${number(g)}).` };
+      return { line: "open", text: `It sees ${name} beside it, open.` };
+    }
+    const goal = r + 1 < this.timeline.length && kinds[r + 1] === KIND.PATH;
+    if (goal) return { line: "goal", text: `Stepped onto ${name}: the goal. The walk cost ${number(g)}.` };
+    return { line: "close", text: `Stepped onto ${name} (the walk so far costs ${number(g)}). Next: toward its hand if free, else straight, else away, else back.` };
+  }
+
   /** Whether a close record comes before record `r` (the search is past putting the starts on). */
   closedBefore(r) {
     const index = this.index;
@@ -336,7 +352,8 @@ export class ExplainPanel {
     for (let i = position - 1; i >= Math.max(0, position - BACK_SCAN); i--) {
       if (isClose(kinds[i])) {
         this.panel.dataset.current = String(cells[i]);
-        return `Being expanded: ${this.label(view, cells[i])} — ${this.figures(listing, view, run, cells[i], values[i])}.`;
+        const verb = listing.frontier === "walk" ? "The walker stands on" : "Being expanded:";
+        return `${verb} ${this.label(view, cells[i])} — ${this.figures(listing, view, run, cells[i], values[i])}.`;
       }
     }
     return "Being expanded: nothing yet.";
@@ -348,7 +365,9 @@ export class ExplainPanel {
     if (discipline !== "fifo" && discipline !== "lifo" && discipline !== "heap") {
       const why = discipline === "path"
         ? "Iterative deepening keeps no frontier: only the current path, searched depth first within the bound."
-        : "Two frontiers, one per direction; each is a heap by g.";
+        : discipline === "walk"
+          ? "A wall follower keeps no frontier: only where it stands and which way it faces (not listed). The cells it has seen and not stepped on are drawn as open."
+          : "Two frontiers, one per direction; each is a heap by g.";
       this.index = null;
       return [null, why, ""];
     }
