@@ -67,8 +67,11 @@ export class GridState {
         prevStatus[i] = status[cell];
         prevScore[i] = score[cell];
       }
+      const before = status[cell];
       status[cell] = kind + 1;
       if (kind === KIND.PATH) {
+        // A path cell no expansion reached (inside a jump of jump point search) shows its g on the path.
+        if (before === 0) score[cell] = values[i];
         this.pushPath(cell);
       } else if ((kind & 1) === 0) {
         // open, update and their backward twins (kinds 0, 2, 4, 6): the cell is on a frontier
