@@ -157,7 +157,8 @@ def test_page_and_algorithms(client) -> None:
     assert page.status_code == 200 and b'id="board"' in page.data  # the views put their canvas there
     algorithms = client.get("/api/algorithms").json
     grid = [a["name"] for a in algorithms if "grid" in a["families"]]
-    assert grid == ["bfs", "dfs", "dijkstra", "greedy", "astar", "bidirectional"]
+    assert grid == ["bfs", "dfs", "dijkstra", "greedy", "astar", "bidirectional", "jps", "wall_left",
+                    "wall_right"]
     labyrinth = [a["name"] for a in algorithms if "labyrinth" in a["families"]]
     assert "seed-greedy" in labyrinth and "idastar" in labyrinth and "bidirectional" not in labyrinth
 
