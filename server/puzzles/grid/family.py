@@ -16,6 +16,7 @@ from server.puzzles.grid import jps, wall_follower  # registers the grid's own a
 from server.puzzles.grid.edit import MAX_EDIT_CELLS
 from server.puzzles.grid.kernel_search import KERNEL_ALGORITHMS
 from server.puzzles.grid.lab import FEATURES
+from server.puzzles.grid.lattice import pixel_scale
 from server.puzzles.grid.model import GridMaze
 from server.puzzles.grid.problem import HEURISTICS, GridProblem
 from server.puzzles.making import Generated, GeneratorKind, size_options
@@ -85,6 +86,10 @@ class GridFamily(Family):
                        optional=True, control="view"),
                 Option("goal", "point", "Goal", "ROW,COL of the goal (overrides the file)",
                        optional=True, control="view"),
+                Option("lattice", "choice", "Lattice",
+                       "auto: an image drawn in k x k pixel blocks or with thin wall lines is read as its "
+                       "cells; off: every pixel is a cell", default="auto",
+                       choices=(("auto", "auto"), ("off", "off")), stage="load"),
             ),
             compiled=True,
             path_noun="cells",
@@ -122,7 +127,8 @@ class GridFamily(Family):
         if not data:
             raise PuzzleError("the file is empty", "file")
         if self.sniff(filename, data) >= 0.9:
-            return parse_grid_image(data, stem(filename), max_pixels=limits.max_pixels)
+            return parse_grid_image(data, stem(filename), max_pixels=limits.max_pixels,
+                                    lattice=options.get("lattice") or "auto")
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as err:
@@ -143,6 +149,7 @@ class GridFamily(Family):
             "endpoint_problem": puzzle.endpoint_problem,
             "notes": puzzle.notes,
             "edit_max_cells": MAX_EDIT_CELLS,
+            "lattice": puzzle.lattice,
         }
 
     def cells(self, puzzle: GridMaze) -> bytes:
@@ -185,11 +192,25 @@ class GridFamily(Family):
         used["heuristic"] = used.get("heuristic") or ""
         path = np.stack([rows, cols], axis=1).tolist()
         out = {"family": self.name, **result.to_json(path), "options": used}
+        out["lattice"] = puzzle.lattice
+        scale = pixel_scale(puzzle.lattice)
+        if scale is not None and result.found:
+            out["pixel_cost"] = round(result.cost * scale, 6)  # along block / corridor centres
         if result.algorithm in (wall_follower.WALL_LEFT.name, wall_follower.WALL_RIGHT.name):
             message = wall_follower.result_message(GridProblem(puzzle), result)
             if message:
                 out["message"] = message
         return out
+
+    def summary_lines(self, filename: str, result: dict[str, Any]) -> list[str]:
+        lines = super().summary_lines(filename, result)
+        lattice = result.get("lattice")
+        if lattice:
+            what = (f"{lattice['k']}-pixel blocks" if lattice["kind"] == "blocks"
+                    else f"wall lines every {lattice['period']} pixels ({lattice['wall']} thick)")
+            pixels = f"; {result['pixel_cost']:g} pixels along the centres" if "pixel_cost" in result else ""
+            lines.append(f"lattice: {what}, costs in cells{pixels}")
+        return lines
 
     def solution_image(self, solved: Solved) -> Any:
         from server.puzzles.grid.render import render_solution
@@ -231,6 +252,9 @@ class GridFamily(Family):
         from server.puzzles.grid.image import parse_grid_image
 
         again = parse_grid_image(data, puzzle.name)
+        if again.lattice is not None:  # its cells happen to form a lattice of their own
+            raise PuzzleError("this board's PNG would read as a lattice of larger cells: save it as txt",
+                              "format")
         same = np.array_equal(again.starts, puzzle.starts) and np.array_equal(again.goals, puzzle.goals)
         if not same:  # an image's start and goal are the openings in its border
             raise PuzzleError("a PNG marks the start and goal only as openings in the border (or in "

@@ -1,8 +1,9 @@
 """Grid mazes from images: dark pixels are walls, light pixels are free, coloured blobs mark the ends.
 
-Every pixel becomes one cell. The image is classified in bands of rows with numpy (palette images
-through a 256-entry lookup table), so a 36 M pixel maze costs one byte per pixel here and never a
-Python object per pixel.
+Every pixel becomes one cell, unless the image is drawn on a lattice (k x k blocks, or thin wall
+lines between wider corridors: ``lattice.py``), which is then read as its cells. The image is
+classified in bands of rows with numpy (palette images through a 256-entry lookup table), so a
+36 M pixel maze costs one byte per pixel here and never a Python object per pixel.
 
 Rules (PUZZLES.md, section 1):
 
@@ -29,6 +30,7 @@ import numpy as np
 from PIL import Image, UnidentifiedImageError
 
 from server.puzzles.errors import PuzzleError
+from server.puzzles.grid.lattice import detect_lattice
 from server.puzzles.grid.model import GridMaze
 
 #: Formats we let Pillow try. Leaving out the rest (EPS runs Ghostscript, TIFF has its own tile
@@ -55,6 +57,7 @@ def parse_grid_image(
     name: str = "maze",
     max_pixels: int = DEFAULT_MAX_PIXELS,
     threshold: int = DEFAULT_THRESHOLD,
+    lattice: str = "auto",
 ) -> GridMaze:
     """Read a maze image (PNG, GIF, BMP, JPEG, WebP, PPM/PGM/PBM; first frame) into a ``GridMaze``.
 
@@ -66,6 +69,9 @@ def parse_grid_image(
     Decoding runs outside the lock, and the PNG, BMP, JPEG and WebP decoders do not consult the
     global. Other Pillow users in the process could see the raised limit during that header read;
     in this project every maze image is opened here.
+
+    ``lattice``: "auto" reads an image drawn in k x k blocks or with thin wall lines as its cells
+    (``grid/lattice.py``; the maze's ``lattice`` says which was found), "off" reads every pixel.
 
     Raises ``PuzzleError`` for data Pillow cannot read, truncated or damaged data, an image over
     ``max_pixels``, an image without free pixels, and two start markers.
@@ -104,6 +110,17 @@ def parse_grid_image(
         f"walls: pixels with luminance below {threshold}; "
         f"{cells.size - int(np.count_nonzero(cells)):,} wall and {int(np.count_nonzero(cells)):,} free pixels"
     )
+    found = detect_lattice(cells) if lattice == "auto" else None
+    if found is not None:
+        grid, cells = found[0], found[1]
+        notes.append(grid.describe(height, width))
+        # A marker's pixels mark the lattice cells they fall in (a wall cell cannot be an end).
+        starts, goals = (_free_only(cells, grid.cell_of(ends, width)) for ends in (starts, goals))
+        if start_note and not len(starts):
+            start_note = ""
+        if goal_note and not len(goals):
+            goal_note = ""
+        height, width = cells.shape
 
     problems = []
     if start_note:
@@ -125,7 +142,12 @@ def parse_grid_image(
         source="image",
         notes=notes,
         endpoint_problem="; ".join(problems) or None,
+        lattice=found[0].to_json() if found is not None else None,
     )
+
+
+def _free_only(cells: np.ndarray, flat: np.ndarray) -> np.ndarray:
+    return flat[cells.ravel()[flat] != 0]
 
 
 # --- opening --------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ Cells are one byte each (0 = wall, 1..9 = free with that cost of entering), so a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -29,6 +30,7 @@ class GridMaze:
     source: str = "text"
     notes: list[str] = field(default_factory=list)
     endpoint_problem: str | None = None
+    lattice: dict[str, Any] | None = None  # the image's lattice when read as cells (grid/lattice.py)
 
     def __post_init__(self) -> None:
         self.cells = np.ascontiguousarray(self.cells, dtype=np.uint8)
@@ -83,7 +85,8 @@ class GridMaze:
             else:
                 goals = arr
         problem = None if (len(starts) and len(goals)) else self.endpoint_problem
-        return GridMaze(self.cells, starts, goals, self.name, self.source, list(self.notes), problem)
+        return GridMaze(self.cells, starts, goals, self.name, self.source, list(self.notes), problem,
+                        self.lattice)
 
     def require_endpoints(self) -> None:
         """Raise a PuzzleError unless the maze has at least one start and one goal."""
