@@ -116,7 +116,9 @@ def test_grid_bfs_astar_dfs_side_by_side_with_one_timeline(page):
     # The algorithm menus offer the CLI's names of the grid's algorithms only.
     options = panels.first.locator("[data-testid=panel-algorithm] option")
     offered = options.evaluate_all("os => os.map(o => o.value)")
-    assert offered == ["bfs", "dfs", "dijkstra", "greedy", "astar", "bidirectional"], offered
+    grid_menu = ["bfs", "dfs", "dijkstra", "greedy", "astar", "bidirectional",
+                 "jps", "wall_left", "wall_right"]
+    assert offered == grid_menu, offered
     assert panels.nth(1).locator("[data-testid=panel-option-heuristic]").is_visible()
     assert not panels.nth(0).locator("[data-testid=panel-option-heuristic]").is_visible()
 
