@@ -10,7 +10,7 @@ address, ``clients_per_ip`` times looser (a classroom behind one NAT address kee
 memory. With it, several server processes behind one proxy count together in that Redis, so N
 processes allow what one allows (a client's HTTP requests and its socket may reach different ones):
 
-- rates: a sliding one-minute log per (what, who) in a sorted set ``maze:rate:<what>:<who>`` (``who``
+- rates: a moving one-minute log per (what, who) in a sorted set ``maze:rate:<what>:<who>`` (``who``
   is ``c:<client id>`` or ``ip:<address>``; members are event ids scored by Redis's clock in ms),
   checked and counted by one Lua script, so two processes cannot both take the last one; each key
   expires a minute after its last event.
@@ -167,7 +167,7 @@ return {0, 0}
 
 
 class RateLimits:
-    """Sliding one-minute windows of events per (what, key): in this process's memory, and with a
+    """Moving one-minute windows of events per (what, key): in this process's memory, and with a
     ``SharedRedis`` counted in Redis too (the local windows then only record, for a fallback)."""
 
     WINDOW = 60.0
