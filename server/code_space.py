@@ -18,6 +18,7 @@ import math
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -50,12 +51,9 @@ class CodeSpace:
         lo, hi = offsets[i], offsets[i + 1]
         return self.walk.dst[lo:hi], self.walk.cost[lo:hi]
 
-    @property
+    @cached_property
     def _offsets(self) -> np.ndarray:
-        cached = getattr(self, "_offsets_cache", None)
-        if cached is None:
-            cached = self._offsets_cache = self.walk.offsets
-        return cached
+        return self.walk.offsets
 
     def show(self, i: int) -> str:
         """State ``i`` as a student's Python prints it: (3, 4)."""

@@ -23,6 +23,7 @@ from server.puzzles.options import Values
 from server.search.control import CancelFlag
 from server.search.registry import get_algorithm
 from server.search.runner import Limits, run_algorithm
+from server.search.stats import json_cost
 
 
 @dataclass
@@ -66,9 +67,8 @@ class OrderCheck:
 
 
 def _num(value: float | None) -> str:
-    if value is None:
-        return "unknown"
-    return f"{value:g}" if float(value).is_integer() else f"{value:.4g}"
+    """A key or a cost in a sentence, as results print numbers (12017386, not 1.20174e+07)."""
+    return "unknown" if value is None else str(json_cost(value))
 
 
 def check_path(space: CodeSpace, path: list[int] | None) -> PathCheck:

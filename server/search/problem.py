@@ -69,7 +69,9 @@ class Problem:
 
     def cost_in_words(self, cost: float) -> str:
         """A path's cost as a student reads it in a verdict (student mode): "cost 52"."""
-        return f"cost {cost:g}"
+        from server.search.stats import json_cost
+
+        return f"cost {json_cost(cost)}"
 
     #: True when the renderer cannot draw a state from ``cell_of`` alone: each expanded state is
     #: then sent as a ``snapshot`` beside the trace (e.g. a board after a row was pushed).

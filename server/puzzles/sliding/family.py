@@ -92,6 +92,7 @@ class SlidingFamily(Family):
             "optional 'goal:' line, '#' comments; or JSON with 'tiles' (and 'goal')",
             algorithms=("bfs", "dfs", "dijkstra", "greedy", "astar", "idastar", "iddfs", "bidirectional"),
             default_algorithm="idastar",
+            fast_algorithms=FAST_ALGORITHMS,
             state_form="the tiles row by row, 0 for the blank: (1, 2, 3, 4, 0, 5, 7, 8, 6)",
             solution_notation="the blank's moves (U D L R), the tiles' moves, or a JSON list of boards",
             heuristics=heuristics_for(4),  # pdb only where pdb.py is there; the problem says per board
@@ -195,7 +196,7 @@ class SlidingFamily(Family):
                               f"board; choose one of: {', '.join(problem.heuristics)}", "option 'heuristic'")
         fast = _fast_module()
         if (fast is not None and not control.record_trace and control.engine != "generic"
-                and algorithm in FAST_ALGORITHMS and heuristic != YOURS and options.get("weight", 1.0) == 1.0
+                and not self.needs_generic(algorithm, options) and options.get("weight", 1.0) == 1.0
                 and options.get("max_depth") is None and fast.available(board.n, algorithm, heuristic)):
             return self._solve_fast(fast, board, problem, algorithm, heuristic, options, control)
         if self.compiled:  # the limits were the compiled ones: a Python search needs the generic ones

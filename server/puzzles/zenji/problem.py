@@ -216,7 +216,7 @@ class ZenjiProblem(Problem):
 
     def cost_in_words(self, cost: float) -> str:
         turns, tiles = self.split_cost(cost)
-        return f"cost {cost:g} = {turns} quarter turns × {self.scale} + {tiles} tiles"
+        return f"cost {round(cost)} = {turns} quarter turns × {self.scale} + {tiles} tiles"
 
     def student_state(self, state: int) -> list[int]:
         """(row, col, rotation); under free flow also the used tiles' bit set, which tells states apart."""
