@@ -14,9 +14,9 @@
 // names states only by their cell, iterative deepening, bidirectional search) the states with pushes
 // not yet matched by an expansion stand in for it, and the rule is said without keys.
 //
-// How the player is stopped: the Player's `advance` (what playing calls; seeks go through `show`) is
-// wrapped so that it never passes the question's position, and its onChange is followed to notice
-// seeks past a question. Nothing else of the player changes; with Predict off both pass through.
+// How the player is stopped: the clock's `hold` (../playback/clock.js) keeps playing from passing a
+// question's position (seeks go through `show`, not the hold), and a listener of the clock notices
+// seeks past a question. With Predict off the hold lets every step through.
 
 import { FrontierIndex } from "../explain/frontier.js";
 import { listingFor } from "../explain/listings.js";
@@ -88,23 +88,16 @@ export class Exercise {
     this.reset();
     button.addEventListener("click", () => this.toggle());
 
-    // The player never plays past a question.
-    const advance = player.advance.bind(player);
-    player.advance = (to, fast) => {
-      const from = player.position;
-      const stop = this.gate(to);
-      advance(stop, fast);
-      // Held at a question (also one right where the player arrived), never played past it.
-      if ((stop < to || this.pending?.at === stop) && player.playing) {
-        player.pause();
-        if (stop === from) this.nudge(); // Play pressed with a question waiting
-      }
+    // The player never plays past a question (its hold), and tells this mode when it moves.
+    player.hold = {
+      stopAt: (to) => {
+        const at = this.gate(to);
+        // Held at a question, also one right where the player arrived.
+        return { at, held: at < to || this.pending?.at === at };
+      },
+      pressed: () => this.nudge(),
     };
-    const changed = player.onChange;
-    player.onChange = () => {
-      changed();
-      this.playerChanged();
-    };
+    player.listen(() => this.playerChanged());
     // A click on the board (not the end of a pan) answers.
     /** @type {{x: number, y: number} | null} */
     this.press = null;

@@ -33,7 +33,8 @@ export class PlaybackClock {
    *   chunk: steps applied between clock checks at max speed.
    */
   constructor({ onChange = () => {}, chunk = 32768 } = {}) {
-    this.onChange = onChange;
+    /** @type {Array<() => void>} told when the position, the playing state or the pace changed */
+    this.listeners = [onChange];
     this.chunk = chunk;
     this.position = 0; // the step shown
     this.playing = false;
@@ -45,6 +46,23 @@ export class PlaybackClock {
     this.frame = 0;
     /** @type {number | null} a scrub target not yet shown (one seek per animation frame) */
     this.pendingSeek = null;
+    /**
+     * A host's hold on playing (exercise mode's questions), or null: `stopAt(to)` gives the step
+     * playing may reach on its way to `to` (at most `to`) and whether playing pauses there;
+     * `pressed()` hears of a Play that could not move because of it.
+     * @type {{stopAt: (to: number) => {at: number, held: boolean}, pressed: () => void} | null}
+     */
+    this.hold = null;
+  }
+
+  /** Tell every listener that the position, the playing state or the pace changed. */
+  onChange() {
+    for (const listener of this.listeners) listener();
+  }
+
+  /** One more listener (a host beside the one that made the clock). @param {() => void} listener */
+  listen(listener) {
+    this.listeners.push(listener);
   }
 
   // ---- what a subclass defines ------------------------------------------------------------------
@@ -187,6 +205,25 @@ export class PlaybackClock {
   }
 
   /** One animation frame: a pending scrub, then the steps the pace owes since the last frame. @param {number} now */
+  /**
+   * Playing goes on to `to`, unless the host's hold stops it sooner: then it pauses there.
+   * @param {number} to
+   * @param {boolean} fast
+   */
+  playTo(to, fast) {
+    if (!this.hold) {
+      this.advance(to, fast);
+      return;
+    }
+    const from = this.position;
+    const { at, held } = this.hold.stopAt(to);
+    this.advance(at, fast);
+    if (held && this.playing) {
+      this.pause();
+      if (at === from) this.hold.pressed(); // Play pressed where the hold already stood
+    }
+  }
+
   tick(now) {
     if (!this.ready) return;
     if (this.pendingSeek !== null) {
@@ -206,13 +243,13 @@ export class PlaybackClock {
         this.carry += (this.speed * dt) / 1000;
         const steps = Math.floor(this.carry);
         this.carry -= steps;
-        if (steps > 0) this.advance(Math.min(available, this.position + steps), false);
+        if (steps > 0) this.playTo(Math.min(available, this.position + steps), false);
       } else if (!due) {
-        this.advance(available, false); // shown at the next due frame
+        this.playTo(available, false); // shown at the next due frame
       } else {
         const deadline = performance.now() + FRAME_BUDGET_MS;
-        while (this.position < available && performance.now() < deadline) {
-          this.advance(Math.min(available, this.position + this.chunk), true);
+        while (this.playing && this.position < available && performance.now() < deadline) {
+          this.playTo(Math.min(available, this.position + this.chunk), true);
         }
       }
     }
