@@ -77,16 +77,18 @@ class WorkBudget:
     # ---- memory held by traces -------------------------------------------------------------------
     def reserve(
         self, nbytes: int, cancel: CancelFlag | None = None, on_wait: Callable[[str], None] | None = None,
-        wait: float | None = None,
+        wait: float | None = None, what: str = "to stream this run",
     ) -> int:
         """Reserve ``nbytes`` (capped at the whole budget, so one run can always go alone); returns the
         bytes reserved, or 0 when ``cancel`` was set while waiting. Waits at most ``wait`` seconds
-        (None: as long as it takes), then raises ServerBusy."""
-        return self.resize(0, nbytes, cancel, on_wait, wait)
+        (None: as long as it takes), then raises ServerBusy; ``what`` the memory is for, in its
+        messages ("to read this image")."""
+        return self.resize(0, nbytes, cancel, on_wait, wait, what)
 
     def resize(
         self, held: int, nbytes: int, cancel: CancelFlag | None = None,
         on_wait: Callable[[str], None] | None = None, wait: float | None = None,
+        what: str = "to stream this run",
     ) -> int:
         """Change a reservation of ``held`` bytes to ``nbytes`` (waiting as ``reserve`` does when it
         grows); returns the bytes now reserved: ``held`` still, when cancelled or busy (ServerBusy)."""
@@ -95,9 +97,12 @@ class WorkBudget:
             self.release(held - nbytes)
             return nbytes
         megabytes = nbytes / 1e6
+        message = (  # names the limit: the memory every kind of work shares
+            f"waiting for server memory {what} ({megabytes:,.0f} MB of the "
+            f"{self.trace_bytes / 1e6:,.0f} MB the server's work may hold at once)"
+        )
         got = self._wait_for(
-            lambda: self._held - held + nbytes <= self.trace_bytes, cancel, wait, on_wait,
-            f"waiting for server memory to stream this run ({megabytes:,.0f} MB)",
+            lambda: self._held - held + nbytes <= self.trace_bytes, cancel, wait, on_wait, message,
         )
         if not got:
             return held

@@ -44,12 +44,24 @@ from server.search.trace import RECORD_BYTES, Trace, TraceRecorder
 MAX_SNAPSHOTS = 200_000
 
 
+#: ``progress(phase, fraction)``: how far a load is ("decode", "cells", "lattice"; fraction in [0, 1],
+#: or None where the phase has no measure). It may raise (a PuzzleError) to stop the load.
+LoadProgress = Callable[[str, float | None], None]
+
+
 @dataclass(frozen=True)
 class LoadLimits:
-    """How large a file's puzzle may be; a family checks these before it allocates the model."""
+    """How large a file's puzzle may be; a family checks these before it allocates the model.
+
+    ``progress`` (optional) hears how a long load goes; ``memory`` (optional) is told the bytes the
+    load will need, once the file's header says its size and before the family allocates: it may
+    wait for them or raise (the server reserves them from its work budget). A family may ignore
+    both (small files), the grid's images use them."""
 
     max_pixels: int = 50_000_000  # image pixels
     max_cells: int = 50_000_000  # cells of any board
+    progress: LoadProgress | None = None
+    memory: Callable[[int], None] | None = None
 
 
 @dataclass

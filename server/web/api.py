@@ -10,6 +10,8 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, send_file
 
+from server.budget import ServerBusy
+from server.clients import TooMany
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import LoadLimits
 from server.puzzles.registry import FAMILIES, detect_family, family_of, get_family, load_puzzle
@@ -17,6 +19,7 @@ from server.search.registry import ALGORITHMS
 from server.services import services
 from server.solving import Solved, check_run, solve
 from server.store import Source, puzzle_id
+from server.uploads import HEADER, Tracker, check_upload_id, progress_registry
 from server.web.common import (
     answer_errors,
     error,
@@ -90,9 +93,26 @@ def gallery() -> Response:
 @api.post("/puzzles")
 def upload() -> tuple[Response, int]:
     """Parse an uploaded file (multipart ``file``, optional ``family`` and load options as form
-    fields) or a gallery puzzle (JSON ``{"gallery": name}``)."""
+    fields) or a gallery puzzle (JSON ``{"gallery": name}``). With a header ``X-Upload-Id`` its
+    phases are pollable at ``GET /api/uploads/<id>`` meanwhile (server/uploads.py)."""
     shared = services()
+    tracker = progress_registry(shared.config.redis_url).tracker(check_upload_id(request.headers.get(HEADER)))
+    try:
+        answer, status = _upload(shared, tracker)
+    except Exception as err:  # the app answers it (400, 413, 429, 503); the polls hear its words
+        tracker.fail(str(err) if isinstance(err, PuzzleError | ServerBusy | TooMany) else "the upload failed")
+        raise
+    if status == 201:
+        tracker.finish()
+    else:
+        tracker.fail((answer.get_json(silent=True) or {}).get("error") or "the upload failed")
+    return answer, status
+
+
+def _upload(shared: Any, tracker: Tracker) -> tuple[Response, int]:
+    """``upload``'s work, telling ``tracker`` its phases."""
     client = take("upload", shared.config.uploads_per_minute)
+    tracker("received")
     fields = {k: v for k, v in request.form.items() if k != "family"}
     family_name = request.form.get("family") or None
     owner: str | None = client
@@ -122,9 +142,24 @@ def upload() -> tuple[Response, int]:
         key = puzzle_id(data, f"{family.name}|{sorted(load_options.items())}")
         puzzle = shared.store.cached(key)
         if puzzle is None:
-            limits = LoadLimits(max_pixels=shared.config.max_pixels, max_cells=shared.config.max_pixels)
-            with shared.budget.loading(wait=shared.config.solve_wait):
-                puzzle = family.load(data, filename, load_options, limits)
+            held = [0]  # the memory the load reserved from the work budget, once its header was read
+
+            def waiting(message: str) -> None:
+                tracker("received", None, message[:1].upper() + message[1:])
+
+            def memory(nbytes: int) -> None:
+                held[0] = shared.budget.reserve(
+                    nbytes, wait=shared.config.solve_wait, on_wait=waiting, what="to read this image",
+                )
+
+            limits = LoadLimits(max_pixels=shared.config.max_pixels, max_cells=shared.config.max_pixels,
+                                progress=tracker, memory=memory)
+            try:
+                with shared.budget.loading(wait=shared.config.solve_wait):
+                    puzzle = family.load(data, filename, load_options, limits)
+            finally:
+                shared.budget.release(held[0])
+            tracker("storing")
             shared.store.put(key, puzzle, owner=owner, source=source)
         elif owner is not None:
             shared.store.put(key, puzzle, owner=owner, source=source)  # this client holds it too
@@ -134,6 +169,30 @@ def upload() -> tuple[Response, int]:
     info = puzzle_info(key, puzzle)
     info["name"] = Path(filename).stem or info["name"]  # the same bytes may come under another name
     return jsonify(info), 201
+
+
+@api.get("/uploads/<upload_id>")
+def upload_progress(upload_id: str) -> Response:
+    """How far the server is with an upload (``X-Upload-Id``): ``{phase, fraction, message}``;
+    ``phase`` "unknown" for an id no process has heard of (yet, or any more). Not rate-limited: the
+    page polls it every ~300 ms while its POST is pending, and it costs a lookup."""
+    check_upload_id(upload_id)
+    found = progress_registry(services().config.redis_url).status(upload_id)
+    return jsonify(found or _UNKNOWN_UPLOAD)
+
+
+@api.delete("/uploads/<upload_id>")
+def cancel_upload(upload_id: str) -> Response:
+    """Ask an upload being read to stop (its POST then answers 400 "the upload was cancelled")."""
+    check_upload_id(upload_id)
+    found = progress_registry(services().config.redis_url).cancel(upload_id)
+    return jsonify(found or _UNKNOWN_UPLOAD)
+
+
+_UNKNOWN_UPLOAD = {
+    "phase": "unknown", "fraction": None,
+    "message": "no upload with this id is being read (not yet, or not any more)",
+}
 
 
 @api.get("/puzzles/<pid>")

@@ -128,7 +128,8 @@ class GridFamily(Family):
             raise PuzzleError("the file is empty", "file")
         if self.sniff(filename, data) >= 0.9:
             return parse_grid_image(data, stem(filename), max_pixels=limits.max_pixels,
-                                    lattice=options.get("lattice") or "auto")
+                                    lattice=options.get("lattice") or "auto", progress=limits.progress,
+                                    memory=limits.memory)
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as err:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import io
 import threading
 import warnings
+from collections.abc import Callable
 
 import numpy as np
 from PIL import Image, UnidentifiedImageError
@@ -32,6 +33,9 @@ from PIL import Image, UnidentifiedImageError
 from server.puzzles.errors import PuzzleError
 from server.puzzles.grid.lattice import detect_lattice
 from server.puzzles.grid.model import GridMaze
+
+#: ``progress(phase, fraction)`` as ``LoadLimits.progress`` (server/puzzles/family.py).
+Progress = Callable[[str, float | None], None]
 
 #: Formats we let Pillow try. Leaving out the rest (EPS runs Ghostscript, TIFF has its own tile
 #: limits) keeps an anonymous upload from reaching the exotic decoders.
@@ -58,6 +62,8 @@ def parse_grid_image(
     max_pixels: int = DEFAULT_MAX_PIXELS,
     threshold: int = DEFAULT_THRESHOLD,
     lattice: str = "auto",
+    progress: Progress | None = None,
+    memory: Callable[[int], None] | None = None,
 ) -> GridMaze:
     """Read a maze image (PNG, GIF, BMP, JPEG, WebP, PPM/PGM/PBM; first frame) into a ``GridMaze``.
 
@@ -73,10 +79,17 @@ def parse_grid_image(
     ``lattice``: "auto" reads an image drawn in k x k blocks or with thin wall lines as its cells
     (``grid/lattice.py``; the maze's ``lattice`` says which was found), "off" reads every pixel.
 
+    ``progress(phase, fraction)`` hears the phases of a long read: "decode" (the fraction of the
+    compressed bytes the decoder has consumed), "cells" (rows classified), "lattice" (no measure:
+    None); it may raise to stop the read. ``memory(nbytes)`` is told, once the header is read and
+    before decoding, the bytes reading this image will take (``memory_estimate``); it may wait or
+    raise (the server reserves them from its work budget).
+
     Raises ``PuzzleError`` for data Pillow cannot read, truncated or damaged data, an image over
     ``max_pixels``, an image without free pixels, and two start markers.
     """
-    im = _open_lazily(data, max_pixels)
+    reader = _Reader(data)
+    im = _open_lazily(reader, max_pixels)
     width, height = im.size
     if width * height > max_pixels:
         raise PuzzleError(
@@ -84,15 +97,26 @@ def parse_grid_image(
             f"{max_pixels:,} pixels; the command-line flag --max-pixels raises the limit",
             "file",
         )
+    if memory is not None:
+        memory(memory_estimate(im.mode, width * height, len(data)))
+    if progress is not None:
+        progress("decode", 0.0)
+        reader.listen(lambda done: progress("decode", done))
     try:
         im.load()
+    except PuzzleError:
+        raise  # the progress callback stopped the read
     except Exception as exc:  # Pillow raises OSError, SyntaxError, ValueError, EOFError, ...
         raise PuzzleError(
             "the image data is truncated or damaged", "file"
         ) from exc
+    finally:
+        reader.listen(None)
+    if progress is not None:
+        progress("decode", 1.0)  # the bytes after the image data (PNG's last chunks) are not read
 
     notes = [_describe_mode(im)]
-    cells, start_runs, goal_runs = _classify(im, threshold, notes)
+    cells, start_runs, goal_runs = _classify(im, threshold, notes, progress)
     free_count = int(np.count_nonzero(cells))
     if free_count == 0 and not len(start_runs[0]) and not len(goal_runs[0]):
         raise PuzzleError(
@@ -110,6 +134,8 @@ def parse_grid_image(
         f"walls: pixels with luminance below {threshold}; "
         f"{cells.size - int(np.count_nonzero(cells)):,} wall and {int(np.count_nonzero(cells)):,} free pixels"
     )
+    if progress is not None and lattice == "auto":
+        progress("lattice", None)
     found = detect_lattice(cells) if lattice == "auto" else None
     if found is not None:
         grid, cells = found[0], found[1]
@@ -153,7 +179,50 @@ def _free_only(cells: np.ndarray, flat: np.ndarray) -> np.ndarray:
 # --- opening --------------------------------------------------------------------------------------
 
 
-def _open_lazily(data: bytes, max_pixels: int) -> Image.Image:
+def memory_estimate(mode: str, pixels: int, file_bytes: int = 0) -> int:
+    """Bytes reading an image of ``pixels`` pixels in ``mode`` takes at its peak: Pillow's decoded
+    image (1 byte a pixel for "1", "L" and "P", 2 for 16-bit grey, else 4), the cells (1 byte a
+    pixel), one band's temporaries (about 40 bytes a pixel of colour, 4 of grey or palette) and the
+    file itself. The 15001² palette maze: 0.49 GB here; its read peaks at 0.57 GB of resident memory,
+    the interpreter and its libraries included."""
+    if mode in ("1", "L", "P"):
+        per_pixel, band_bytes = 1, 4
+    elif mode.startswith("I;16"):
+        per_pixel, band_bytes = 2, 8
+    else:
+        per_pixel, band_bytes = 4, 40
+    return pixels * (per_pixel + 1) + min(pixels, BAND_PIXELS) * band_bytes + file_bytes
+
+
+class _Reader(io.BytesIO):
+    """The file as Pillow reads it, telling a listener the fraction of its bytes read so far (at
+    most every 1 %): Pillow's own ``ImageFile.load`` decodes through ``read``, so the decode's
+    progress is the fraction of the compressed data its decoder has consumed, for every format that
+    decodes in chunks (PNG, GIF, BMP, JPEG, PPM; WebP reads its data at once)."""
+
+    STEP = 0.01
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__(data)
+        self.size = max(1, len(data))
+        self._listener: Callable[[float], None] | None = None
+        self._told = 0.0
+
+    def listen(self, listener: Callable[[float], None] | None) -> None:
+        self._listener = listener
+        self._told = 0.0
+
+    def read(self, size: int | None = -1, /) -> bytes:
+        chunk = super().read(size)
+        if self._listener is not None:
+            done = min(1.0, self.tell() / self.size)
+            if done - self._told >= self.STEP or (done >= 1.0 > self._told):
+                self._told = done
+                self._listener(done)
+        return chunk
+
+
+def _open_lazily(data: bytes | io.BytesIO, max_pixels: int) -> Image.Image:
     """``Image.open`` (reads the header only), with Pillow's bomb limit relaxed if the caller asked."""
     try:
         # The lock serialises our header reads, which are short: the global limit and the
@@ -166,7 +235,8 @@ def _open_lazily(data: bytes, max_pixels: int) -> Image.Image:
             if relax:
                 Image.MAX_IMAGE_PIXELS = max_pixels
             try:
-                return Image.open(io.BytesIO(data), formats=FORMATS)
+                stream = data if isinstance(data, io.BytesIO) else io.BytesIO(data)
+                return Image.open(stream, formats=FORMATS)
             finally:
                 if relax:
                     Image.MAX_IMAGE_PIXELS = saved
@@ -177,7 +247,8 @@ def _open_lazily(data: bytes, max_pixels: int) -> Image.Image:
             "file",
         ) from exc
     except UnidentifiedImageError as exc:
-        if data.startswith(_SIGNATURES):
+        head = data.getbuffer()[:16].tobytes() if isinstance(data, io.BytesIO) else data[:16]
+        if head.startswith(_SIGNATURES):
             raise PuzzleError("the image header is truncated or damaged (cannot read it)", "file") from exc
         raise PuzzleError(
             f"not an image this app can read (cannot identify the format; accepted: {', '.join(FORMATS)})",
@@ -209,8 +280,11 @@ def _describe_mode(im: Image.Image) -> str:
 Runs = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # row, start col, end col (excl.), colour
 
 
-def _classify(im: Image.Image, threshold: int, notes: list[str]) -> tuple[np.ndarray, Runs, Runs]:
-    """Free/wall cells (uint8 0/1) and the runs of start- and goal-coloured pixels."""
+def _classify(
+    im: Image.Image, threshold: int, notes: list[str], progress: Progress | None = None,
+) -> tuple[np.ndarray, Runs, Runs]:
+    """Free/wall cells (uint8 0/1) and the runs of start- and goal-coloured pixels (``progress``
+    hears "cells" and the fraction of rows done, once a band)."""
     width, height = im.size
     cells = np.empty((height, width), dtype=np.uint8)
     classify_band = _band_classifier(im, threshold, notes)
@@ -218,6 +292,8 @@ def _classify(im: Image.Image, threshold: int, notes: list[str]) -> tuple[np.nda
     start_parts: list[Runs] = []
     goal_parts: list[Runs] = []
     for top in range(0, height, band_rows):
+        if progress is not None:
+            progress("cells", top / height)
         bottom = min(height, top + band_rows)
         band = im if (top == 0 and bottom == height) else im.crop((0, top, width, bottom))
         free, codes = classify_band(band)
@@ -225,6 +301,8 @@ def _classify(im: Image.Image, threshold: int, notes: list[str]) -> tuple[np.nda
         if codes is not None and codes.any():
             start_parts.append(_runs(codes, (BLUE, GREEN), top))
             goal_parts.append(_runs(codes, (YELLOW, RED), top))
+    if progress is not None:
+        progress("cells", 1.0)
     return cells, _concat_runs(start_parts), _concat_runs(goal_parts)
 
 
