@@ -61,8 +61,8 @@ def check_upload_id(text: str | None) -> str | None:
         return None
     if not UPLOAD_ID.fullmatch(text):
         raise PuzzleError(
-            f"header {HEADER!r}: expected 1 to 40 letters, digits, '_' or '-' (a random id the page "
-            f"makes), got {text[:50]!r}",
+            f"upload id (header {HEADER!r}): expected 1 to 40 letters, digits, '_' or '-' (a random "
+            f"id the page makes), got {text[:50]!r}",
         )
     return text
 

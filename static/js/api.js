@@ -39,11 +39,87 @@ export const getFamilies = () => json("/api/families");
 export const getGallery = () => json("/api/gallery");
 export const getPuzzle = (id) => json(`/api/puzzles/${encodeURIComponent(id)}`);
 
-/** Upload a maze file (multipart field `file`); resolves to the puzzle info. */
-export function uploadPuzzle(file) {
+/** An upload the page cancelled (its `signal` aborted): no error to show. */
+export class UploadCancelled extends ApiError {}
+
+const ID_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/** A random upload id for the header X-Upload-Id (16 of [A-Za-z0-9_-]). */
+function uploadId() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => ID_LETTERS[byte & 63]).join("");
+}
+
+/**
+ * @typedef {{phase: string, fraction: number | null, message: string, loaded?: number, total?: number}} UploadProgress
+ *   `phase` "upload" while the file is sent (`loaded` of `total` bytes), then the server's
+ *   (docs/PROTOCOL.md, "Uploads with progress"): "received", "decode", "cells", "lattice", "storing".
+ */
+
+/**
+ * Upload a maze file (multipart field `file`); resolves to the puzzle info. Sent with
+ * XMLHttpRequest, whose upload reports its progress (fetch has none), under a random `X-Upload-Id`;
+ * once the file is sent, the server's phases are polled at `GET /api/uploads/<id>` every `pollMs`
+ * until the answer comes. `onProgress` hears both. `signal` aborts it: the request while it is
+ * sent, the server's reading after (`DELETE /api/uploads/<id>`); it then rejects with UploadCancelled.
+ * @param {File} file
+ * @param {{onProgress?: (progress: UploadProgress) => void, signal?: AbortSignal, pollMs?: number}} [options]
+ * @returns {Promise<any>}
+ */
+export function uploadPuzzle(file, { onProgress = () => {}, signal, pollMs = 300 } = {}) {
+  const id = uploadId();
   const form = new FormData();
   form.append("file", file, file.name);
-  return json("/api/puzzles", { method: "POST", body: form });
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    let sent = false; // the whole file is on the server: its phases are polled
+    let ended = false;
+    let timer = 0;
+    const end = (settle) => {
+      if (ended) return;
+      ended = true;
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", abort);
+      settle();
+    };
+    const poll = async () => {
+      try {
+        const answer = await fetch(`/api/uploads/${id}`);
+        const status = answer.ok ? await answer.json() : null;
+        if (!ended && status && !["unknown", "done", "error"].includes(status.phase)) onProgress(status);
+      } catch { /* the POST's answer says what went wrong */ }
+      if (!ended) timer = setTimeout(poll, pollMs);
+    };
+    function abort() {
+      xhr.abort();
+      if (sent) fetch(`/api/uploads/${id}`, { method: "DELETE" }).catch(() => {});
+      end(() => reject(new UploadCancelled("the upload was cancelled.")));
+    }
+    if (signal?.aborted) {
+      reject(new UploadCancelled("the upload was cancelled."));
+      return;
+    }
+    signal?.addEventListener("abort", abort);
+    xhr.upload.addEventListener("progress", (event) => {
+      const total = event.lengthComputable ? event.total : file.size;
+      onProgress({ phase: "upload", fraction: total ? event.loaded / total : null, message: "", loaded: event.loaded, total });
+    });
+    xhr.upload.addEventListener("load", () => {
+      sent = true;
+      onProgress({ phase: "received", fraction: null, message: "Reading the upload" });
+      poll();
+    });
+    xhr.addEventListener("load", () => end(() => {
+      let body = null;
+      try { body = JSON.parse(xhr.responseText); } catch { /* not JSON: a proxy's page */ }
+      if (xhr.status >= 200 && xhr.status < 300 && body) resolve(body);
+      else if (body && typeof body.error === "string" && body.error) reject(new ApiError(body.error));
+      else reject(new ApiError(STATUS_WORDS[xhr.status] || `The server answered ${xhr.status}.`));
+    }));
+    xhr.addEventListener("error", () => end(() => reject(new ApiError("Cannot reach the server. Is it running?"))));
+    xhr.open("POST", "/api/puzzles");
+    xhr.setRequestHeader("X-Upload-Id", id);
+    xhr.send(form);
+  });
 }
 
 /** Load a bundled maze by its gallery name; resolves to the puzzle info. */

@@ -8,7 +8,7 @@ import * as api from "../api.js";
 import { byId, el } from "../dom.js";
 import { fileMessage, sizeText } from "../format.js";
 import { probe } from "./probes.js";
-import { idle, setStatus, showError, working } from "./status.js";
+import { idle, progressing, setStatus, showError, working } from "./status.js";
 
 const $ = byId;
 
@@ -25,6 +25,8 @@ export class PuzzleLoader {
     this.onShown = onShown;
     this.puzzle = null; // the puzzle shown: its info (plus title/description/galleryName from the gallery)
     this.token = 0; // the latest load; older ones are dropped when they finish
+    /** @type {AbortController | null} the latest load's: a newer load or its Cancel button aborts it */
+    this.controller = null;
     this.asked = false; // a load was asked for (by the user or a link): no default puzzle then
     this.whenReady = new Promise((resolve) => { this.setReady = resolve; });
   }
@@ -37,20 +39,36 @@ export class PuzzleLoader {
   /**
    * Load a puzzle (fetchInfo resolves to its info); `label` the status meanwhile; `what` names it in
    * error messages; `focusRun`: the next key press should start the search; `edited`: the same board,
-   * changed by the editor; `fallback`: the page's own default (dropped when anything else was asked).
+   * changed by the editor; `fallback`: the page's own default (dropped when anything else was asked);
+   * `cancellable`: a Cancel button over the board while it loads (an upload).
+   * fetchInfo is called with `{report, signal}`: `report(text, fraction)` says how far it is (status
+   * line, the text over the board, the bar; fraction null: not known), `signal` aborts when the user
+   * cancels or a newer load starts (an aborted fetchInfo rejects with api.UploadCancelled).
+   * @param {(args: {report: (text: string, fraction: number | null) => void, signal: AbortSignal}) => Promise<any>} fetchInfo
+   * @param {string} label
+   * @param {string} what
+   * @param {{focusRun?: boolean, edited?: boolean, fallback?: boolean, cancellable?: boolean}} [options]
    */
-  async load(fetchInfo, label, what, { focusRun = false, edited = false, fallback = false } = {}) {
+  async load(fetchInfo, label, what, { focusRun = false, edited = false, fallback = false, cancellable = false } = {}) {
     if (fallback && this.asked) return;
     if (!fallback) this.asked = true;
     const token = ++this.token;
     this.single.cancel();
+    this.controller?.abort(); // an upload in flight is not wanted any more
+    const controller = new AbortController();
+    this.controller = controller;
+    const cancel = cancellable ? () => controller.abort() : null;
     showError("");
-    working(label);
+    working(label, cancel);
     try {
       await this.whenReady;
       if (token !== this.token) return;
-      const info = await fetchInfo();
+      const report = (text, fraction) => {
+        if (token === this.token && !controller.signal.aborted) progressing(text, fraction, cancel);
+      };
+      const info = await fetchInfo({ report, signal: controller.signal });
       if (token !== this.token) return;
+      if (cancellable) working("loading the board…"); // the view fetches the board's cells next
       const view = this.single.stage.viewFor(info.family);
       if (!view || !this.selection.families.has(info.family)) {
         throw new api.ApiError(`it is a ${info.family} puzzle, which this page cannot show.`);
@@ -66,12 +84,19 @@ export class PuzzleLoader {
       if (focusRun) $("run").focus();
     } catch (err) {
       if (token !== this.token) return;
+      if (err instanceof api.UploadCancelled) {
+        setStatus(this.puzzle ? "ready" : "cancelled", "idle", " · the upload was cancelled");
+        return;
+      }
       const reason = err instanceof api.ApiError ? err.message : "something went wrong while loading it.";
       showError(fileMessage(what, reason));
       setStatus(this.puzzle ? "ready" : "error", this.puzzle ? "idle" : "error");
       if (!(err instanceof api.ApiError)) console.warn(err);
     } finally {
-      if (token === this.token) idle();
+      if (token === this.token) {
+        idle();
+        this.controller = null;
+      }
     }
   }
 

@@ -47,10 +47,18 @@ export class Sources {
     return this.loader.load(fetchInfo, "loading", `“${entry.title}”`, { focusRun, fallback });
   }
 
-  /** Upload a file and show it. @param {File | undefined} file */
+  /**
+   * Upload a file and show it, saying how far it is: the bytes sent, then the server's phases
+   * (decoding, reading cells, looking for a lattice); a Cancel button meanwhile.
+   * @param {File | undefined} file
+   */
   upload(file) {
     if (!file) return;
-    this.loader.load(() => api.uploadPuzzle(file), "parsing…", file.name, { focusRun: true });
+    const name = file.name;
+    const fetchInfo = ({ report, signal }) => api.uploadPuzzle(file, {
+      signal, onProgress: (progress) => report(uploadText(name, progress), progress.fraction),
+    });
+    this.loader.load(fetchInfo, `Uploading ${name}…`, name, { focusRun: true, cancellable: true });
   }
 
   bindUpload() {
@@ -92,6 +100,24 @@ export class Sources {
     // Touch screens have nothing to drop.
     if (window.matchMedia("(hover: none), (pointer: coarse)").matches) $("drop-hint").hidden = true;
   }
+}
+
+/**
+ * An upload's progress in words: "Uploading maze.png: 11.2 of 25.5 MB", "Decoding the image… 40 %",
+ * "Looking for a lattice…".
+ * @param {string} name
+ * @param {import("../api.js").UploadProgress} progress
+ */
+export function uploadText(name, { phase, fraction, message, loaded = 0, total = 0 }) {
+  if (phase === "upload") return `Uploading ${name}: ${amount(loaded, total)}`;
+  const percent = fraction === null ? "" : ` ${Math.floor(fraction * 100)} %`;
+  return `${message || phase}…${percent}`;
+}
+
+/** "11.2 of 25.5 MB", "120 of 480 KB". @param {number} done @param {number} total */
+function amount(done, total) {
+  if (total >= 1e6) return `${(done / 1e6).toFixed(1)} of ${(total / 1e6).toFixed(1)} MB`;
+  return `${Math.round(done / 1e3)} of ${Math.max(1, Math.round(total / 1e3))} KB`;
 }
 
 /** "Grid maze" → "Grid mazes"; a title already in the plural (ending in "s") stays as it is. */

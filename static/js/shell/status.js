@@ -1,6 +1,7 @@
 // @ts-check
 // What the page says of its state: the status line (data-testid="status" reads it bare: "done" =
-// every record arrived), the error banner, the spinner over the board and the progress bar under it.
+// every record arrived), the error banner, the spinner over the board (with a Cancel button while
+// something that can be cancelled is under way: an upload) and the progress bar under it.
 
 import { byId } from "../dom.js";
 
@@ -25,10 +26,20 @@ export function showError(message) {
   banner.hidden = !message;
 }
 
-/** The spinner over the board: text, or null to hide it. @param {string | null} text */
-export function setBusy(text) {
+/**
+ * The spinner over the board: text, or null to hide it; `onCancel`: a Cancel button beside the text.
+ * @param {string | null} text
+ * @param {(() => void) | null} [onCancel]
+ */
+export function setBusy(text, onCancel = null) {
   $("busy").hidden = text === null;
   $("busy-text").textContent = text || "";
+  const cancel = /** @type {HTMLButtonElement} */ ($("busy-cancel"));
+  cancel.hidden = text === null || !onCancel;
+  cancel.onclick = text !== null && onCancel ? () => onCancel() : null;
+  // The spinner's box lets clicks through to the board (not its button) and its text is white on
+  // dark (not the button's): set here, as the stylesheet does not know the button.
+  Object.assign(cancel.style, { pointerEvents: "auto", color: "var(--ink)", padding: "0.05rem 0.6rem" });
 }
 
 /** True while the spinner shows. */
@@ -45,11 +56,26 @@ export function setProgress(value) {
   $("progress-bar").style.width = typeof value === "number" ? `${Math.round(value * 100)}%` : "";
 }
 
-/** Busy over the board and in the status line at once (loading, starting). @param {string} text */
-export function working(text) {
+/**
+ * Busy over the board and in the status line at once (loading, starting).
+ * @param {string} text
+ * @param {(() => void) | null} [onCancel] a Cancel button over the board (an upload's)
+ */
+export function working(text, onCancel = null) {
+  progressing(text, null, onCancel);
+}
+
+/**
+ * Work that knows how far it is (an upload, the server reading it): the text in the status line and
+ * over the board, the fraction done in the bar (null: not known).
+ * @param {string} text
+ * @param {number | null} fraction
+ * @param {(() => void) | null} [onCancel]
+ */
+export function progressing(text, fraction, onCancel = null) {
   setStatus(text, "busy");
-  setBusy(text);
-  setProgress("indeterminate");
+  setBusy(text, onCancel);
+  setProgress(fraction === null ? "indeterminate" : Math.min(1, Math.max(0, fraction)));
 }
 
 /** Nothing in progress any more. */
