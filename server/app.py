@@ -63,6 +63,7 @@ def create_app(config: Config | None = None) -> Flask:
     from server.web.lab import lab
     from server.web.making import making
     from server.web.pages import pages
+    from server.web.tiles import tiles
 
     app.register_blueprint(pages)
     app.register_blueprint(api, url_prefix="/api")
@@ -70,6 +71,7 @@ def create_app(config: Config | None = None) -> Flask:
     app.register_blueprint(making, url_prefix="/api")
     app.register_blueprint(lab, url_prefix="/api")
     app.register_blueprint(code, url_prefix="/api")
+    app.register_blueprint(tiles, url_prefix="/api")
 
     @app.after_request
     def security_headers(response):

@@ -13,13 +13,15 @@ from server.config import Config
 from server.exporting import AnimationExports
 from server.live.runs import RunManager
 from server.store import PuzzleStore, open_store
+from server.tile_runs import TileRuns, tile_dir
 
 EXTENSION = "maze_services"  # the key in ``app.extensions``; read it through ``services()`` only
 
 
 @dataclass(frozen=True)
 class Services:
-    """The settings, puzzle store, work budget, rate limits, live runs and GIF exports of one app."""
+    """The settings, puzzle store, work budget, rate limits, live runs, GIF exports and the runs kept
+    for tiles (huge boards) of one app."""
 
     config: Config
     store: PuzzleStore
@@ -27,6 +29,7 @@ class Services:
     rate_limits: RateLimits
     runs: RunManager
     animations: AnimationExports
+    tiles: TileRuns
 
     @classmethod
     def build(cls, config: Config) -> Services:
@@ -34,13 +37,15 @@ class Services:
         budget = WorkBudget(
             config.max_concurrent_runs, config.trace_budget_bytes, config.max_concurrent_loads
         )
+        tiles = TileRuns(tile_dir(config), config.tile_store_bytes)
         return cls(
             config=config,
             store=open_store(config, budget),
             budget=budget,
             rate_limits=RateLimits.for_config(config),
-            runs=RunManager(config, budget),
+            runs=RunManager(config, budget, tiles),
             animations=AnimationExports(config, budget),
+            tiles=tiles,
         )
 
     def install(self, app: Flask) -> None:

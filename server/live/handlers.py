@@ -71,7 +71,8 @@ def register_handlers(socketio: SocketIO, app: Flask) -> None:
         message = an_object(message, "run_start")
         run_id = text_field(message, "run")
         slot = text_field(message, "slot", "main")
-        puzzle = store.get(text_field(message, "puzzle"))
+        puzzle_id = text_field(message, "puzzle")
+        puzzle = store.get(puzzle_id)
         if puzzle is None:
             raise PuzzleError("unknown puzzle id (it may have expired: load it again)", "field 'puzzle'")
         algorithm = text_field(message, "algorithm")
@@ -89,7 +90,7 @@ def register_handlers(socketio: SocketIO, app: Flask) -> None:
             # test's 50 runs), and a Redis outage would stall the runs streaming here.
             socketio.emit(event, payload, to=sid, ignore_queue=True)
 
-        manager.start(sid, slot, run_id, puzzle, algorithm, options, emit, client)
+        manager.start(sid, slot, run_id, puzzle, algorithm, options, emit, client, puzzle_id)
         return {"ok": True}
 
     @socketio.on("run_ack")

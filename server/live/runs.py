@@ -26,8 +26,10 @@ from server.config import Config
 from server.live.frames import frames
 from server.puzzles.errors import PuzzleError
 from server.puzzles.options import Values
+from server.puzzles.registry import family_of
 from server.search.control import CancelFlag
 from server.solving import Solved, budgeted_solve
+from server.tile_runs import TileRuns, budgeted_tile_run, page_summary
 
 Emit = Callable[[str, Any], None]  # emit(event, payload) to the run's client
 
@@ -59,18 +61,20 @@ class Run:
 class RunManager:
     """Starts, tracks and stops the runs of every connected client."""
 
-    def __init__(self, config: Config, budget: WorkBudget) -> None:
+    def __init__(self, config: Config, budget: WorkBudget, tiles: TileRuns | None = None) -> None:
         self.config = config
         self.budget = budget
+        self.tiles = tiles  # runs on boards drawn as tiles are kept there (None: streamed like any)
         self._runs: dict[tuple[str, str], Run] = {}  # (sid, slot) -> its current run
         self._live: set[Run] = set()  # every run whose thread has not ended, current or cancelled
         self._lock = threading.Lock()
 
     def start(
         self, sid: str, slot: str, run_id: str, puzzle: Any, algorithm: str, options: Values, emit: Emit,
-        client: str = "",
+        client: str = "", puzzle_id: str = "",
     ) -> Run:
-        """Start a run; raises PuzzleError when the client is at its cap of runs at once."""
+        """Start a run; raises PuzzleError when the client is at its cap of runs at once. A puzzle
+        drawn as tiles (``Family.tile_geometry``) is run for its tiles, kept under ``puzzle_id``."""
         run = Run(run_id, sid, slot, client or sid)
         with self._lock:
             previous = self._runs.get((sid, slot))
@@ -91,7 +95,7 @@ class RunManager:
             self._runs[(sid, slot)] = run
             self._live.add(run)
         run.thread = threading.Thread(
-            target=self._execute, args=(run, puzzle, algorithm, options, emit), daemon=True,
+            target=self._execute, args=(run, puzzle, algorithm, options, emit, puzzle_id), daemon=True,
             name=f"run-{run_id[:20]}",
         )
         run.thread.start()
@@ -135,7 +139,9 @@ class RunManager:
             return [r for r in self._runs.values() if r.sid == sid and r.run_id == run_id]
 
     # -- the background task --------------------------------------------------------------
-    def _execute(self, run: Run, puzzle: Any, algorithm: str, options: Values, emit: Emit) -> None:
+    def _execute(
+        self, run: Run, puzzle: Any, algorithm: str, options: Values, emit: Emit, puzzle_id: str = ""
+    ) -> None:
         def status(message: str) -> None:
             emit("run_status", {"run": run.run_id, "phase": "queued", "done": 0, "total": None,
                                 "message": message})
@@ -146,6 +152,18 @@ class RunManager:
                                 "message": message})
 
         try:
+            tiled = self.tiles is not None and puzzle_id and family_of(puzzle).tile_geometry(
+                puzzle, self.config.tile_min_cells
+            )
+            if tiled:  # a huge board: no records to stream, the page asks for tiles of any step
+                meta = budgeted_tile_run(
+                    self.tiles, self.budget, self.config, puzzle, puzzle_id, algorithm, options, run.cancel,
+                    on_wait=status, on_search=searching,
+                )
+                if meta is not None:
+                    emit("run_done", {"run": run.run_id, "result": meta["result"], "records": 0,
+                                      "tiles": page_summary(meta)})
+                return
             with budgeted_solve(
                 self.budget, self.config, puzzle, algorithm, options, run.cancel, on_wait=status,
                 on_search=searching,

@@ -296,6 +296,34 @@ class Family:
         """Whether the family draws animation frames (the page offers the GIF export only then)."""
         return type(self).animation_frames is not Family.animation_frames
 
+    # -- huge boards as tiles (server/tile_runs.py): a family whose boards can be too big to draw
+    # cell by cell in the page overrides these four
+
+    def tile_geometry(self, puzzle: Any, min_cells: int) -> dict[str, int] | None:
+        """The tile pyramid ({width, height, tile, levels}) when ``puzzle`` has more than
+        ``min_cells`` cells, so the page draws it as tiles and runs keep per-cell arrays; else None."""
+        return None
+
+    def tile_run(
+        self, puzzle: Any, algorithm: str, options: Values, control: RunControl, folder: Path
+    ) -> dict[str, Any]:
+        """Search and write the per-cell arrays its tiles are drawn from into ``folder``; returns the
+        run's meta (JSON: at least ``steps``, ``expanded`` and ``result``, the result without a path)."""
+        raise PuzzleError(f"the {self.name} family draws no tiles")
+
+    def tile_run_bytes(self, puzzle: Any) -> int:
+        """About the memory a ``tile_run`` holds while it searches (files aside)."""
+        return 0
+
+    def draw_tile(self, puzzle: Any, z: int, x: int, y: int, run: Any = None, t: int = 0) -> bytes:
+        """Tile (z, x, y) as PNG, after ``t`` steps of ``run`` (what ``open_tile_run`` gave; None: the
+        board alone). A tile outside the pyramid raises PuzzleError."""
+        raise PuzzleError(f"the {self.name} family draws no tiles")
+
+    def open_tile_run(self, folder: Path, meta: dict[str, Any]) -> Any:
+        """A finished ``tile_run``'s arrays, read (or mapped) from its folder for ``draw_tile``."""
+        raise PuzzleError(f"the {self.name} family draws no tiles")
+
     def summary_lines(self, filename: str, result: dict[str, Any]) -> list[str]:
         """The CLI's plain-text answer."""
         verdict = describe_verdict(result)

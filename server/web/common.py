@@ -46,7 +46,9 @@ def puzzle_info(pid: str, puzzle: Any) -> dict[str, Any]:
     """What the page needs to know about a puzzle (docs/PROTOCOL.md)."""
     family = family_of(puzzle)
     return {"id": pid, "family": family.name, "algorithms": list(family.algorithms),
-            "solution_notation": family.solution_notation, **family.info(puzzle)}
+            "solution_notation": family.solution_notation, **family.info(puzzle),
+            # a board too big to draw cell by cell: the page shows tiles (server/web/tiles.py)
+            "tiles": family.tile_geometry(puzzle, services().config.tile_min_cells)}
 
 
 def error(message: str, status: int = 400) -> tuple[Response, int]:

@@ -34,6 +34,7 @@ def solve_grid(
     max_expanded: int | None = None,
     cancel: np.ndarray | None = None,
     progress: np.ndarray | None = None,
+    closed_at: np.ndarray | None = None,
 ) -> tuple[SearchResult, Trace | None]:
     """Search ``maze`` with ``algorithm`` (a name of ``server.search.registry``).
 
@@ -41,7 +42,10 @@ def solve_grid(
     ``cancel`` is a uint8[1] array that another thread may set to 1 (polled every 4096
     expansions: the result then says ``stopped="cancelled"``); ``progress`` an int64[1] array
     where the number of states expanded so far is written as often. ``max_expanded`` stops the
-    search once more states than that were expanded. The kernel releases the GIL while it runs.
+    search once more states than that were expanded. ``closed_at``: an int32 array of one entry per
+    cell, filled by the caller (the int32 maximum), into which each expansion writes its number
+    0, 1, ... (the board after any step, drawn as tiles: ``tiles.py``). The kernel releases the GIL
+    while it runs.
     Returns the result (``path`` as flat cell indices, start first) and, if ``record_trace``,
     the trace of OPEN/CLOSE/UPDATE/PATH records (cell, float32 g or BFS score).
     """
@@ -58,10 +62,14 @@ def solve_grid(
         raise ValueError(f"max_expanded must be >= 0, not {max_expanded}")
     cancel = _flag(cancel, np.uint8, "cancel")
     progress = _flag(progress, np.int64, "progress")
+    if closed_at is None:
+        closed_at = np.empty(0, np.int32)
+    elif closed_at.dtype != np.int32 or closed_at.shape != cells.shape or not closed_at.flags.c_contiguous:
+        raise TypeError(f"closed_at must be a contiguous int32[{cells.shape[0]}] array")
     starts = np.ascontiguousarray(maze.starts, dtype=np.int64)
     goals = np.ascontiguousarray(maze.goals, dtype=np.int64)
     common = (cells, int(maze.width), int(maze.height), starts, goals, bool(diagonal))
-    limits = (-1 if max_expanded is None else int(max_expanded), cancel, progress, int(_CAPACITY))
+    limits = (-1 if max_expanded is None else int(max_expanded), cancel, progress, closed_at, int(_CAPACITY))
     record = bool(record_trace)
 
     kernels = _kernels()

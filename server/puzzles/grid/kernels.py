@@ -10,7 +10,12 @@ Every kernel takes ``cells`` (the maze's uint8 cells, flattened), ``width``, ``h
 and ``goals`` (sorted int64 flat indices), ``capacity`` (first size of its frontier; the trace
 starts at 16 times that) and returns ``(state, cost, path, (kinds, cells, values))``: ``state``
 holds the outcome and the counters (the slots below), ``path`` the int64 cells from start to
-goal, and the trace columns are over-allocated to ``state[RECORDS]`` records.
+goal, and the trace columns are over-allocated to ``state[RECORDS]`` records. ``closed_at`` is
+an int32 array of one entry per cell, or of none: when given, each expansion writes its number
+(0, 1, ...) into its cell's entry, so that the board after any step t can be drawn from it (a
+cell is closed at step t when ``closed_at < t``; ``tiles.py``); cells never expanded are left as
+the caller filled them (fill with the int32 maximum: bidirectional search keeps the first of
+a cell's two expansions).
 
 Memory per cell, besides the maze's own byte: BFS 4 (int32 score) plus a ring-buffer queue that
 grows with the frontier (4 bytes an entry); DFS 4 (int32 came_from) plus a stack of (cell, g), 12
@@ -427,7 +432,7 @@ def chain_moves(came_from, width, cell):
 
 @njit(cache=True, nogil=True)
 def breadth_first(
-    cells, width, height, starts, goals, diagonal, record, max_expanded, cancel, progress, capacity
+    cells, width, height, starts, goals, diagonal, record, max_expanded, cancel, progress, closed_at, capacity
 ):
     """``algorithms.breadth_first``: the wave gives each cell its score; goal test on generation."""
     moves = 8 if diagonal else 4
@@ -451,7 +456,7 @@ def breadth_first(
 
     while state[GOAL] < 0:
         need = _wave(cells, width, height, goals, moves, score, frontier, state, record, trace, max_expanded,
-                     cancel, progress)
+                     cancel, progress, closed_at)
         if need == NEED_TRACE:
             trace = reserve(trace, state[RECORDS], 1 + moves)
         elif need == NEED_ROOM:
@@ -507,7 +512,8 @@ def _ring_grow(queue, state):
 
 @njit(cache=True, nogil=True)
 def _wave(
-    cells, width, height, goals, moves, score, frontier, state, record, trace, max_expanded, cancel, progress
+    cells, width, height, goals, moves, score, frontier, state, record, trace, max_expanded, cancel, progress,
+    closed_at,
 ):
     """BFS's hot loop: expand until the goal, an empty queue, a stop, or a buffer short of room."""
     mask = frontier.shape[0] - 1
@@ -527,6 +533,8 @@ def _wave(
         head = (head + 1) & mask
         count -= 1
         expanded += 1  # CLOSE
+        if closed_at.shape[0] > 0:  # the expansion order, for tiles of any step
+            closed_at[current] = expanded - 1
         in_frontier -= 1
         if record:
             put(trace, n, CLOSE, current, score[current])
@@ -568,7 +576,7 @@ def _wave(
 
 @njit(cache=True, nogil=True)
 def depth_first(
-    cells, width, height, starts, goals, diagonal, record, max_expanded, cancel, progress, capacity
+    cells, width, height, starts, goals, diagonal, record, max_expanded, cancel, progress, closed_at, capacity
 ):
     """``algorithms.depth_first``: LIFO, successors pushed in reverse order, goal test on generation.
 
@@ -599,7 +607,7 @@ def depth_first(
     while state[GOAL] < 0:
         need = _dive(
             cells, width, height, goals, moves, came_from, frontier, frontier_g, state, record, trace,
-            max_expanded, cancel, progress,
+            max_expanded, cancel, progress, closed_at,
         )
         if need == NEED_TRACE:
             trace = reserve(trace, state[RECORDS], 1 + moves)
@@ -638,7 +646,7 @@ def _stack_grow(stack, stack_g, top):
 
 @njit(cache=True, nogil=True)
 def _dive(cells, width, height, goals, moves, came_from, frontier, frontier_g, state, record, trace,
-          max_expanded, cancel, progress):
+          max_expanded, cancel, progress, closed_at):
     """DFS's hot loop: expand until the goal, an empty stack, a stop, or a buffer short of room."""
     top = state[COUNT]
     expanded, generated, in_frontier, max_frontier, n = load_tally(state)
@@ -656,6 +664,8 @@ def _dive(cells, width, height, goals, moves, came_from, frontier, frontier_g, s
         current = frontier[top]
         g = frontier_g[top]
         expanded += 1  # CLOSE
+        if closed_at.shape[0] > 0:  # the expansion order, for tiles of any step
+            closed_at[current] = expanded - 1
         in_frontier -= 1
         if record:
             put(trace, n, CLOSE, current, g)
@@ -709,7 +719,7 @@ def priority(mode, g, h, weight):
 
 @njit(cache=True, nogil=True)
 def best_first(cells, width, height, starts, goals, diagonal, mode, heuristic, weight, record, max_expanded,
-               cancel, progress, capacity):
+               cancel, progress, closed_at, capacity):
     """``algorithms.best_first``: heap by (f, h, order), lazy deletion, no reopening, goal test on expansion.
 
     ``mode`` is DIJKSTRA, GREEDY or ASTAR; ``heuristic`` one of MANHATTAN .. CHEBYSHEV.
@@ -726,19 +736,19 @@ def best_first(cells, width, height, starts, goals, diagonal, mode, heuristic, w
     if integral_keys(diagonal, mode, heuristic, weight):
         state, cost_so_far, came_from, trace = _best_first_buckets(
             cells, width, height, starts, goals, mode, heuristic, weight, record, max_expanded, cancel,
-            progress, capacity,
+            progress, closed_at, capacity,
         )
     else:
         state, cost_so_far, came_from, trace = _best_first_heap(
             cells, width, height, starts, goals, diagonal, mode, heuristic, weight, record, max_expanded,
-            cancel, progress, capacity,
+            cancel, progress, closed_at, capacity,
         )
     return _best_first_result(state, cost_so_far, came_from, trace, width, record, progress)
 
 
 @njit(cache=True, nogil=True)
 def _best_first_heap(cells, width, height, starts, goals, diagonal, mode, heuristic, weight, record,
-                     max_expanded, cancel, progress, capacity):
+                     max_expanded, cancel, progress, closed_at, capacity):
     """``best_first`` with the binary heap (any keys); returns (state, cost_so_far, came_from, trace)."""
     moves = 8 if diagonal else 4
     n = cells.shape[0]
@@ -763,7 +773,7 @@ def _best_first_heap(cells, width, height, starts, goals, diagonal, mode, heuris
     while True:
         need = _best_first_loop(
             cells, width, height, goals, moves, mode, heuristic, weight, box, cost_so_far, came_from,
-            frontier, sizes, state, record, trace, max_expanded, cancel, progress,
+            frontier, sizes, state, record, trace, max_expanded, cancel, progress, closed_at,
         )
         if need == NEED_TRACE:
             trace = reserve(trace, state[RECORDS], 1 + moves)
@@ -793,7 +803,7 @@ def _best_first_result(state, cost_so_far, came_from, trace, width, record, prog
 
 @njit(cache=True, nogil=True)
 def _best_first_loop(cells, width, height, goals, moves, mode, heuristic, weight, box, cost_so_far, came_from,
-                     frontier, sizes, state, record, trace, max_expanded, cancel, progress):
+                     frontier, sizes, state, record, trace, max_expanded, cancel, progress, closed_at):
     """best_first's hot loop: pop until the goal is expanded, the heap empties, a stop, or a short buffer.
 
     The frontier is the heap plus one entry held in local variables, the *slot*: when full, it
@@ -829,6 +839,8 @@ def _best_first_loop(cells, width, height, goals, moves, mode, heuristic, weight
             continue  # a stale entry: the state was closed (< 0) or reached more cheaply since
         cost_so_far[current] = -g  # closed
         expanded += 1  # CLOSE
+        if closed_at.shape[0] > 0:  # the expansion order, for tiles of any step
+            closed_at[current] = expanded - 1
         in_frontier -= 1
         if record:
             put(trace, n, CLOSE, current, g)
@@ -988,7 +1000,7 @@ def bucket_push(levels, pool, state, f, h, g, cell):
 
 @njit(cache=True, nogil=True)
 def _best_first_buckets(cells, width, height, starts, goals, mode, heuristic, weight, record, max_expanded,
-                        cancel, progress, capacity):
+                        cancel, progress, closed_at, capacity):
     """``best_first`` for integral keys (``integral_keys``), with the bucket queue above.
 
     Returns (state, cost_so_far, came_from, trace), for ``best_first`` to finish.
@@ -1025,7 +1037,7 @@ def _best_first_buckets(cells, width, height, starts, goals, mode, heuristic, we
 
     while True:
         need = _bucket_loop(cells, width, height, goals, mode, heuristic, w, box, cost_so_far, came_from,
-                            levels, pool, state, record, trace, max_expanded, cancel, progress)
+                            levels, pool, state, record, trace, max_expanded, cancel, progress, closed_at)
         if need == NEED_TRACE:
             trace = reserve(trace, state[RECORDS], 1 + moves)
         elif need == NEED_ROOM:
@@ -1041,7 +1053,7 @@ def _best_first_buckets(cells, width, height, starts, goals, mode, heuristic, we
 
 @njit(cache=True, nogil=True)
 def _bucket_loop(cells, width, height, goals, mode, heuristic, w, box, cost_so_far, came_from, levels, pool,
-                 state, record, trace, max_expanded, cancel, progress):
+                 state, record, trace, max_expanded, cancel, progress, closed_at):
     """``_best_first_loop`` over the bucket queue; the push and pop code is written out (module notes).
 
     Before an expansion it wants room in the pool for ``moves`` pushes (two rows each) and a ring
@@ -1090,6 +1102,8 @@ def _bucket_loop(cells, width, height, goals, mode, heuristic, w, box, cost_so_f
             continue  # a stale entry: the state was closed (< 0) or reached more cheaply since
         cost_so_far[current] = -g  # closed
         expanded += 1  # CLOSE
+        if closed_at.shape[0] > 0:  # the expansion order, for tiles of any step
+            closed_at[current] = expanded - 1
         in_frontier -= 1
         if record:
             put(trace, n, CLOSE, current, g)
@@ -1180,7 +1194,7 @@ def _bucket_loop(cells, width, height, goals, mode, heuristic, w, box, cost_so_f
 
 @njit(cache=True, nogil=True)
 def bidirectional(
-    cells, width, height, starts, goals, diagonal, record, max_expanded, cancel, progress, capacity
+    cells, width, height, starts, goals, diagonal, record, max_expanded, cancel, progress, closed_at, capacity
 ):
     """``algorithms.bidirectional``: two uniform-cost sides (heap rows FORWARD, BACKWARD) in one heap.
 
@@ -1219,7 +1233,7 @@ def bidirectional(
     while True:
         need = _meet_loop(
             cells, width, height, moves, cost_so_far, came_from, closed, frontier, sizes, best, state, record,
-            trace, max_expanded, cancel, progress,
+            trace, max_expanded, cancel, progress, closed_at,
         )
         if need == NEED_TRACE:
             trace = reserve(trace, state[RECORDS], 1 + moves)
@@ -1250,7 +1264,7 @@ def bidirectional(
 
 @njit(cache=True, nogil=True)
 def _meet_loop(cells, width, height, moves, cost_so_far, came_from, closed, frontier, sizes, best, state,
-               record, trace, max_expanded, cancel, progress):
+               record, trace, max_expanded, cancel, progress, closed_at):
     """bidirectional's hot loop: expand a side at a time until the stopping rule, a stop or a short buffer."""
     forward, backward = np.int64(FORWARD), np.int64(BACKWARD)
     expanded, generated, in_frontier, max_frontier, n = load_tally(state)
@@ -1283,6 +1297,8 @@ def _meet_loop(cells, width, height, moves, cost_so_far, came_from, closed, fron
         closed[side, current] = 1
         state[LIVE + side] -= 1
         expanded += 1  # CLOSE or CLOSE_B
+        if closed_at.shape[0] > 0 and closed_at[current] > expanded - 1:  # the first side's expansion
+            closed_at[current] = expanded - 1
         in_frontier -= 1
         if record:
             put(trace, n, CLOSE if side == FORWARD else CLOSE_B, current, g)

@@ -1,0 +1,260 @@
+"""Huge grid mazes in the page as tiles: a search kept as each cell's expansion number, on disk, and
+tiles drawn from it at any step (``tile_kernels.py`` says how).
+
+A run's folder (made by ``server/tile_runs.py``, filled here) holds:
+
+- ``closed_at.npy``: int32 per cell, the kernel's expansion numbers (``NEVER``: not expanded);
+  memory-mapped, so every server process reads one copy from the page cache;
+- ``path.npy``: the path's cells in order; ``blocks.npz``: the 8 x 8 block summaries;
+- ``opened.npy``: cells reached before every ``sample_every``-th step (the frontier at the playhead).
+
+Tiles are PNGs of at most ``TILE`` x ``TILE`` pixels; at level z a pixel covers 2**z x 2**z cells,
+level 0 shows every cell and ``levels(width, height) - 1`` the whole board in one tile.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+from server.puzzles.errors import PuzzleError
+from server.puzzles.family import RunControl
+from server.puzzles.grid.kernel_search import KERNEL_ALGORITHMS, solve_grid
+from server.puzzles.grid.model import GridMaze
+
+TILE = 256
+MAX_SAMPLES = 262_144  # frontier samples kept per run (1 MB)
+NEVER = np.iinfo(np.int32).max
+
+# The page's palette (static/js/colors.js; tests/test_grid_tiles.py checks they agree).
+WALL, FREE, HEAVY = "#1f2328", "#f6f4ef", "#b3aa98"
+OPEN, PATH = "#CC79A7", "#D55E00"
+VIRIDIS = ("#440154", "#482475", "#414487", "#355f8d", "#2a788e", "#21918c",
+           "#22a884", "#44bf70", "#7ad151", "#bddf26", "#fde725")
+RAMP_FROM = 0.25
+
+
+def levels(width: int, height: int) -> int:
+    """How many levels the pyramid has: the last shows the whole board in one tile."""
+    return 1 + max(0, math.ceil(math.log2(max(width, height, 1) / TILE)))
+
+
+def geometry(maze: GridMaze) -> dict[str, int]:
+    """What the page's tile viewer needs to know of the board."""
+    width, height = maze.width, maze.height
+    return {"width": width, "height": height, "tile": TILE, "levels": levels(width, height)}
+
+
+def _rgb(hex_colour: str) -> np.ndarray:
+    return np.array([int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)], np.float64)
+
+
+def colour_tables() -> tuple[np.ndarray, np.ndarray]:
+    """(colours, ramp): rows 0 wall, 1..9 free by weight, 10 open, 11 path; 256 ramp colours."""
+    colours = np.zeros((12, 3), np.float64)
+    colours[0] = _rgb(WALL)
+    for w in range(1, 10):
+        colours[w] = _rgb(FREE) + (_rgb(HEAVY) - _rgb(FREE)) * (w - 1) / 8
+    colours[10], colours[11] = _rgb(OPEN), _rgb(PATH)
+    ramp = np.zeros((256, 3), np.float64)
+    stops = np.array([_rgb(h) for h in VIRIDIS])
+    for i in range(256):
+        x = (RAMP_FROM + (1 - RAMP_FROM) * i / 255) * (len(VIRIDIS) - 1)
+        k = min(len(VIRIDIS) - 2, math.floor(x))
+        ramp[i] = stops[k] + (stops[k + 1] - stops[k]) * (x - k)
+    # JavaScript's Math.round of x.5 rounds up; numpy's rint would round half to even.
+    return np.floor(colours + 0.5).astype(np.int64), np.floor(ramp + 0.5).astype(np.int64)
+
+
+COLOURS, RAMP = colour_tables()
+
+
+# --- a run ---------------------------------------------------------------------------------------
+
+
+def run(maze: GridMaze, algorithm: str, options: dict[str, Any], control: RunControl, folder: Path) -> dict:
+    """Search ``maze`` keeping each cell's expansion number in ``folder``; returns the run's meta."""
+    from server.puzzles.grid import tile_kernels as tk
+
+    if algorithm not in KERNEL_ALGORITHMS:
+        raise PuzzleError(
+            f"{algorithm} does not run on a board this big ({maze.width:,} x {maze.height:,} cells, drawn as "
+            f"tiles); these do: {', '.join(KERNEL_ALGORITHMS)}",
+            "algorithm",
+        )
+    n = maze.cells.size
+    closed_at = np.lib.format.open_memmap(folder / "closed_at.npy", mode="w+", dtype=np.int32, shape=(n,))
+    closed_at.fill(NEVER)
+    result, _ = solve_grid(
+        maze, algorithm, diagonal=options["diagonal"], heuristic=options.get("heuristic") or "",
+        weight=options["weight"], record_trace=False, max_expanded=control.max_expanded,
+        cancel=control.cancel.array, progress=control.progress, closed_at=closed_at,
+    )
+    cells = maze.cells.reshape(-1)
+    width, height = maze.width, maze.height
+    moves = 8 if options["diagonal"] else 4
+    closed, first, latest, last_cell = tk.block_summary(closed_at, width, height)
+    np.savez(folder / "blocks.npz", closed=closed, first=first, latest=latest)
+    path = np.asarray(result.path, dtype=np.int64)
+    np.save(folder / "path.npy", path)
+    seeds = np.asarray(maze.starts, dtype=np.int64)
+    if algorithm == "bidirectional":
+        seeds = np.concatenate([seeds, np.asarray(maze.goals, dtype=np.int64)])
+    phantoms = tk.phantom_cells(cells, closed_at, width, height, moves, last_cell,
+                                _generated_last(maze, algorithm, result, last_cell, moves))
+    expanded = int(result.expanded)
+    every = max(1, math.ceil((expanded + 1) / MAX_SAMPLES))
+    samples = expanded // every + 1
+    opened = tk.opened_counts(cells, closed_at, width, height, moves, seeds, every, samples)
+    np.save(folder / "opened.npy", opened)
+    reached_end = int(opened[-1]) if expanded % every == 0 else None
+    closed_at.flush()
+    summary = result.to_json([])
+    summary["path"] = []
+    summary["path_length"] = len(path)
+    return {
+        **geometry(maze),
+        "diagonal": bool(options["diagonal"]),
+        "expanded": expanded,
+        "steps": expanded + (1 if result.found else 0),  # the last step draws the path
+        "sample_every": every,
+        "samples": samples,
+        "seeds": seeds.tolist(),
+        "phantoms": phantoms.tolist(),
+        "frontier_end": None if reached_end is None else reached_end - len(phantoms) - expanded,
+        "result": summary,
+    }
+
+
+def _generated_last(maze: GridMaze, algorithm: str, result: Any, last_cell: int, moves: int) -> np.ndarray:
+    """The moves the last expansion generated before the search ended (see ``phantom_cells``)."""
+    every_move = np.arange(moves, dtype=np.int64)
+    if result.stopped or last_cell < 0:
+        return np.empty(0, np.int64)  # a limit or a stop is noticed right after a cell is closed
+    if not result.found or algorithm == "bidirectional":
+        return every_move  # the frontier ran out, or the stopping rule came between expansions
+    if algorithm not in ("bfs", "dfs"):
+        return np.empty(0, np.int64)  # best-first tests the goal when it expands it
+    # BFS and DFS test the goal on generation: the moves up to the goal's were made.
+    goal = int(result.path[-1])
+    rows = np.array([-1, 0, 1, 0, -1, 1, 1, -1])
+    cols = np.array([0, 1, 0, -1, 1, 1, -1, -1])
+    r, c = divmod(last_cell, maze.width)
+    order = list(range(moves)) if algorithm == "bfs" else list(range(moves - 1, -1, -1))
+    for i, d in enumerate(order):
+        if (r + rows[d]) * maze.width + c + cols[d] == goal:
+            return np.array(order[: i + 1], np.int64)
+    return every_move
+
+
+# --- reading a run back --------------------------------------------------------------------------
+
+
+@dataclass
+class StoredRun:
+    """A finished run's arrays, memory-mapped from its folder."""
+
+    meta: dict[str, Any]
+    closed_at: np.ndarray
+    path_sorted: np.ndarray
+    closed: np.ndarray
+    first: np.ndarray
+    latest: np.ndarray
+    opened: np.ndarray
+    seeds: np.ndarray
+    phantoms: np.ndarray
+
+    @classmethod
+    def load(cls, folder: Path, meta: dict[str, Any]) -> StoredRun:
+        blocks = np.load(folder / "blocks.npz")
+        return cls(
+            meta,
+            np.load(folder / "closed_at.npy", mmap_mode="r"),
+            np.sort(np.load(folder / "path.npy")),
+            blocks["closed"], blocks["first"], blocks["latest"],
+            np.load(folder / "opened.npy"),
+            np.asarray(meta["seeds"], np.int64),
+            np.asarray(meta["phantoms"], np.int64),
+        )
+
+    def frontier_samples(self) -> bytes:
+        """The frontier at every ``sample_every``-th step, int32 little-endian."""
+        steps = np.arange(self.opened.shape[0], dtype=np.int64) * self.meta["sample_every"]
+        return (self.opened - steps).clip(0).astype("<i4").tobytes()
+
+
+# --- drawing -------------------------------------------------------------------------------------
+
+_BLOCKS_LOCK = threading.Lock()
+_BLOCKS: OrderedDict[int, tuple[GridMaze, tuple[np.ndarray, np.ndarray, np.ndarray]]] = OrderedDict()
+
+
+def _maze_blocks(maze: GridMaze) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The maze's block summaries, kept for the few most recent boards of this process."""
+    from server.puzzles.grid import tile_kernels as tk
+
+    with _BLOCKS_LOCK:
+        held = _BLOCKS.get(id(maze))
+        if held is not None and held[0] is maze:
+            _BLOCKS.move_to_end(id(maze))
+            return held[1]
+    blocks = tk.maze_blocks(maze.cells.reshape(-1), maze.width, maze.height)
+    with _BLOCKS_LOCK:
+        _BLOCKS[id(maze)] = (maze, blocks)
+        while len(_BLOCKS) > 4:
+            _BLOCKS.popitem(last=False)
+    return blocks
+
+
+def check_tile(maze: GridMaze, z: int, x: int, y: int) -> None:
+    """Refuse a tile outside the pyramid, naming it."""
+    top = levels(maze.width, maze.height) - 1
+    side = TILE << z if 0 <= z <= top else 0
+    if not side or not (0 <= x * side < maze.width and 0 <= y * side < maze.height):
+        raise PuzzleError(
+            f"no tile {z}/{x}/{y}: levels 0..{top}; a level-z tile covers {TILE} x 2^z cells a side", "tile"
+        )
+
+
+def draw(maze: GridMaze, z: int, x: int, y: int, stored: StoredRun | None = None, t: int = 0) -> np.ndarray:
+    """Tile (z, x, y) of the board, after ``t`` expansions of ``stored`` (None: the board alone)."""
+    from server.puzzles.grid import tile_kernels as tk
+
+    check_tile(maze, z, x, y)
+    scale = 1 << z
+    row0, col0 = y * TILE * scale, x * TILE * scale
+    cells = maze.cells.reshape(-1)
+    empty_i64 = np.empty(0, np.int64)
+    searched = stored is not None
+    last = max(1, stored.meta["expanded"] - 1) if searched else 1
+    show_path = searched and t >= stored.meta["steps"] and stored.meta["result"]["found"]
+    path = stored.path_sorted if searched else empty_i64
+    if scale <= tk.DIRECT_SCALE:
+        closed_at = stored.closed_at if searched else np.empty(0, np.int32)
+        moves = 8 if searched and stored.meta["diagonal"] else 4
+        seeds = stored.seeds if searched else empty_i64
+        phantoms = stored.phantoms if searched else empty_i64
+        return tk.draw_direct(cells, closed_at, maze.width, maze.height, row0, col0, scale, TILE, int(t),
+                              last, moves, seeds, phantoms, path, show_path, COLOURS, RAMP)
+    total, free, weights = _maze_blocks(maze)
+    if searched:
+        closed, first, latest = stored.closed, stored.first, stored.latest
+    else:
+        closed, first, latest = np.empty(0, np.uint8), np.empty(0, np.int32), np.empty(0, np.int32)
+    return tk.draw_blocks(total, free, weights, closed, first, latest, maze.width, maze.height, row0, col0,
+                          scale, TILE, int(t), last, path, show_path, COLOURS, RAMP)
+
+
+def png(pixels: np.ndarray) -> bytes:
+    """A tile as PNG, compressed for speed (a tile is drawn once and cached by the browser)."""
+    out = io.BytesIO()
+    Image.fromarray(np.ascontiguousarray(pixels), "RGB").save(out, "PNG", compress_level=1)
+    return out.getvalue()

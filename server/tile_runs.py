@@ -1,0 +1,221 @@
+"""Runs on huge boards, kept on disk for their tiles (``Family.tile_run``, ``Family.draw_tile``).
+
+A board of more than ``Config.tile_min_cells`` cells is not streamed record by record: its run
+writes per-cell arrays into a folder of ``Config.tile_dir`` (the grid family: each cell's
+expansion number), and the page asks for tiles of any step, which any server process draws from
+those files. A run is named by a hash of the puzzle's id, the algorithm and its options (searches
+are deterministic), so the same run asked again, by anyone, is found instead of computed.
+
+A folder is made under a temporary name and renamed when complete, so a half-written run is never
+read, and two processes computing the same run at once both end with the one folder. Folders are
+dropped least recently used first past ``tile_store_bytes`` (a use touches ``meta.json``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from server.budget import WorkBudget
+from server.config import ROOT, Config
+from server.puzzles.family import RunControl
+from server.puzzles.options import Values
+from server.puzzles.registry import family_of
+from server.search.control import CancelFlag, deadline, time_limit_reason
+from server.solving import expansion_reason
+
+META = "meta.json"
+OPEN_RUNS = 8  # runs whose arrays a process keeps mapped
+
+
+def tile_dir(config: Config) -> Path:
+    """Where runs are kept: the setting, else $MAZE_TILE_DIR, else var/tiles (tests: a temp folder)."""
+    if config.tile_dir is not None:
+        return Path(config.tile_dir)
+    if os.environ.get("MAZE_TILE_DIR"):
+        return Path(os.environ["MAZE_TILE_DIR"])
+    if config.testing:
+        return Path(tempfile.mkdtemp(prefix="maze-tiles-"))
+    return ROOT / "var" / "tiles"
+
+
+def run_key(puzzle_id: str, algorithm: str, options: dict[str, Any]) -> str:
+    """The name of a run: the same puzzle, algorithm and options give the same run."""
+    text = json.dumps([puzzle_id, algorithm, options], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+class TileRuns:
+    """The folder of finished runs, and the runs this process has open."""
+
+    def __init__(self, root: Path, max_bytes: int) -> None:
+        self.root = root
+        self.max_bytes = max_bytes
+        self._open: OrderedDict[str, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def meta(self, key: str) -> dict[str, Any] | None:
+        """A finished run's meta (touched: recently used), or None."""
+        path = self.root / key / META
+        try:
+            meta = json.loads(path.read_text())
+            os.utime(path)
+        except (OSError, ValueError):
+            return None
+        return meta
+
+    def produce(self, key: str, make: Callable[[Path], dict[str, Any]], size: int = 0) -> dict[str, Any]:
+        """The run ``key``: found, or made by ``make(folder)`` (which fills the folder and returns the
+        meta) and kept. An error in ``make`` leaves nothing behind."""
+        found = self.meta(key)
+        if found is not None:
+            return found
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.evict(reserve=size)
+        work = Path(tempfile.mkdtemp(prefix=f".{key}-", dir=self.root))
+        try:
+            meta = make(work)
+            meta["key"] = key
+            (work / META).write_text(json.dumps(meta))
+            try:
+                work.rename(self.root / key)
+            except OSError:  # another process finished the same run first: keep theirs
+                shutil.rmtree(work, ignore_errors=True)
+                return self.meta(key) or meta
+        except BaseException:
+            shutil.rmtree(work, ignore_errors=True)
+            raise
+        self.evict(reserve=0)
+        return meta
+
+    def opened(self, key: str, load: Callable[[Path, dict[str, Any]], Any]) -> Any | None:
+        """The run's arrays as ``load(folder, meta)`` reads them, kept for the next tile; None if gone."""
+        with self._lock:
+            held = self._open.get(key)
+            if held is not None:
+                self._open.move_to_end(key)
+                return held
+        meta = self.meta(key)
+        if meta is None:
+            return None
+        try:
+            loaded = load(self.root / key, meta)
+        except (OSError, ValueError, KeyError):
+            return None  # dropped (or being dropped) meanwhile
+        with self._lock:
+            self._open[key] = loaded
+            while len(self._open) > OPEN_RUNS:
+                self._open.popitem(last=False)
+        return loaded
+
+    def evict(self, reserve: int) -> None:
+        """Drop the least recently used runs until they and ``reserve`` more bytes fit the cap."""
+        if not self.root.exists():
+            return
+        runs = []
+        for folder in self.root.iterdir():
+            meta = folder / META
+            if folder.name.startswith(".") or not meta.exists():
+                if folder.name.startswith(".") and time.time() - folder.stat().st_mtime > 3600:
+                    shutil.rmtree(folder, ignore_errors=True)  # a crashed process's half-made run
+                continue
+            size = sum(f.stat().st_size for f in folder.iterdir() if f.is_file())
+            runs.append((meta.stat().st_mtime, size, folder))
+        total = sum(size for _, size, _ in runs) + reserve
+        for _, size, folder in sorted(runs):
+            if total <= self.max_bytes:
+                break
+            with self._lock:
+                self._open.pop(folder.name, None)
+            shutil.rmtree(folder, ignore_errors=True)
+            total -= size
+
+
+def page_summary(meta: dict[str, Any]) -> dict[str, Any]:
+    """What the page is told of a finished run (``run_done``'s ``tiles``): its key, steps and sampling."""
+    keys = ("key", "width", "height", "tile", "levels", "expanded", "steps", "sample_every", "samples",
+            "frontier_end")
+    return {k: meta[k] for k in keys if k in meta}
+
+
+def budgeted_tile_run(
+    runs: TileRuns,
+    budget: WorkBudget,
+    config: Config,
+    puzzle: Any,
+    puzzle_id: str,
+    algorithm: str,
+    options: Values,
+    cancel: CancelFlag,
+    on_wait: Callable[[str], None] | None = None,
+    on_search: Callable[[int], None] | None = None,
+) -> dict[str, Any] | None:
+    """The run of ``puzzle`` (stored under ``puzzle_id``): kept from before, or searched now within
+    ``budget`` (its memory, a compute slot) and ``config``'s limits, its progress reported to
+    ``on_search`` (states expanded) as ``budgeted_solve`` does. None when ``cancel`` was set while
+    waiting or searching (a stopped run is not kept; one stopped by a limit is, under its limits)."""
+    family = family_of(puzzle)
+    limits = config.search_limits(True)
+    bounds = [limits["max_expanded"], limits["max_seconds"]]
+    key = run_key(puzzle_id, algorithm, {**options, "_limits": bounds})
+    found = runs.meta(key)
+    if found is not None:
+        return found
+    held = 0
+    try:
+        held = budget.reserve(family.tile_run_bytes(puzzle), cancel, on_wait, None, "to search this board")
+        with budget.computing(cancel, None, on_wait) as got:
+            if not got or cancel.is_set():
+                return None
+            counter = np.zeros(1, np.int64)
+            control = RunControl(limits["max_expanded"], limits["max_seconds"], cancel, counter)
+            outcome: dict[str, Any] = {}
+
+            def make(folder: Path) -> dict[str, Any]:
+                meta = family.tile_run(puzzle, algorithm, options, control, folder)
+                meta["puzzle"] = puzzle_id
+                if cancel.is_set() and cancel.reason != time_limit_reason(limits["max_seconds"]):
+                    raise _Stopped  # stopped by the user or the server: nothing kept
+                return meta
+
+            def work() -> None:
+                try:
+                    with deadline(cancel, limits["max_seconds"]):
+                        outcome["meta"] = runs.produce(key, make, size=5 * family.tile_run_bytes(puzzle) // 4)
+                except _Stopped:
+                    outcome["meta"] = None
+                except BaseException as err:  # raised again on the waiting thread
+                    outcome["error"] = err
+
+            worker = threading.Thread(target=work, daemon=True, name="tile-run")
+            worker.start()
+            while worker.is_alive():
+                worker.join(timeout=0.25)
+                if worker.is_alive() and on_search is not None and not cancel.is_set():
+                    on_search(int(counter[0]))
+            if "error" in outcome:
+                raise outcome["error"]
+    finally:
+        budget.release(held)
+    meta = outcome["meta"]
+    if meta is None:
+        return None
+    stopped = meta["result"].get("stopped")
+    if stopped and stopped == expansion_reason(limits["max_expanded"]):
+        meta["result"]["stopped"] = f"{stopped} ({limits['expanded_setting']})"
+    return meta
+
+
+class _Stopped(Exception):
+    """A run stopped by its user or the server: not kept."""

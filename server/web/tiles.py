@@ -1,0 +1,88 @@
+"""Huge boards as tiles over HTTP (docs/PROTOCOL.md, "Tiles"): a board too big to draw cell by cell
+in the page (``info.tiles``) is shown as PNG tiles of a pyramid, of the board alone or after any step
+of a run kept by ``server/tile_runs.py``. Tiles never change for a given URL (puzzle ids and run keys
+are content hashes), so they are cached by the browser for good; any server process can draw them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+
+from server.puzzles.errors import PuzzleError
+from server.puzzles.registry import family_of
+from server.services import services
+from server.tile_runs import page_summary
+from server.web.common import answer_errors, stored_puzzle, take
+
+tiles = Blueprint("tiles", __name__)
+answer_errors(tiles)
+
+FOREVER = "public, max-age=31536000, immutable"
+
+
+def _tiled(pid: str) -> Any:
+    puzzle = stored_puzzle(pid)
+    if family_of(puzzle).tile_geometry(puzzle, services().config.tile_min_cells) is None:
+        raise PuzzleError("this puzzle is drawn whole in the page, not as tiles", "puzzle")
+    return puzzle
+
+
+def _run(pid: str, key: str) -> tuple[Any, Any]:
+    puzzle = _tiled(pid)
+    shared = services()
+    meta = shared.tiles.meta(key) if len(key) <= shared.config.max_id_length else None
+    if meta is None or meta.get("puzzle") != pid:
+        raise LookupError(f"{pid}/runs/{key[:40]}")  # dropped since, or never made: run it again
+    return puzzle, meta
+
+
+def _png(data: bytes) -> Response:
+    response = Response(data, mimetype="image/png")
+    response.headers["Cache-Control"] = FOREVER
+    return response
+
+
+@tiles.get("/puzzles/<pid>/tiles/<int:z>/<int:x>/<int:y>.png")
+def board_tile(pid: str, z: int, x: int, y: int) -> Response:
+    """A tile of the board alone."""
+    take("tile", services().config.tiles_per_minute)
+    puzzle = _tiled(pid)
+    return _png(family_of(puzzle).draw_tile(puzzle, z, x, y))
+
+
+@tiles.get("/puzzles/<pid>/runs/<key>")
+def run_meta(pid: str, key: str) -> Response:
+    """A kept run: its steps, sampling and result (what ``run_done`` told the page that ran it)."""
+    _, meta = _run(pid, key)
+    return jsonify({**page_summary(meta), "result": meta["result"]})
+
+
+@tiles.get("/puzzles/<pid>/runs/<key>/frontier")
+def run_frontier(pid: str, key: str) -> Response:
+    """The frontier's size at every ``sample_every``-th step: int32, little-endian."""
+    puzzle, _ = _run(pid, key)
+    stored = services().tiles.opened(key, family_of(puzzle).open_tile_run)
+    if stored is None:
+        raise LookupError(f"{pid}/runs/{key[:40]}")
+    response = Response(stored.frontier_samples(), mimetype="application/octet-stream")
+    response.headers["Cache-Control"] = FOREVER
+    return response
+
+
+@tiles.get("/puzzles/<pid>/runs/<key>/tiles/<int:z>/<int:x>/<int:y>.png")
+def run_tile(pid: str, key: str, z: int, x: int, y: int) -> Response:
+    """A tile after ``t`` steps of the run (query ``t``, 0 .. its ``steps``)."""
+    take("tile", services().config.tiles_per_minute)
+    puzzle, meta = _run(pid, key)
+    try:
+        t = int(request.args.get("t", ""))
+    except ValueError:
+        raise PuzzleError(f"t must be a step number from 0 to {meta['steps']:,}", "query 't'") from None
+    if not 0 <= t <= meta["steps"]:
+        raise PuzzleError(f"t must be a step number from 0 to {meta['steps']:,}, not {t:,}", "query 't'")
+    family = family_of(puzzle)
+    stored = services().tiles.opened(key, family.open_tile_run)
+    if stored is None:
+        raise LookupError(f"{pid}/runs/{key[:40]}")
+    return _png(family.draw_tile(puzzle, z, x, y, stored, t))

@@ -1,0 +1,190 @@
+"""Tiles of huge grid mazes: the board after any step, drawn from each cell's expansion number
+(server/puzzles/grid/tiles.py), must be the board the trace's records give at that step."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from server.puzzles.family import RunControl
+from server.puzzles.grid import tiles
+from server.puzzles.grid.generate import generate_braid
+from server.puzzles.grid.kernel_search import solve_grid
+from server.puzzles.grid.model import GridMaze
+from server.search import events
+
+ROOT = Path(__file__).resolve().parents[1]
+ALGORITHMS = ["bfs", "dfs", "dijkstra", "greedy", "astar", "bidirectional"]
+
+
+def weighted_room(seed: int = 5) -> GridMaze:
+    """An open room with weights and scattered walls: diagonal moves, corners and updates happen."""
+    rng = np.random.default_rng(seed)
+    cells = rng.integers(1, 10, size=(37, 45), dtype=np.uint8)
+    cells[rng.random(cells.shape) < 0.2] = 0
+    cells[2, 3] = cells[33, 40] = 1
+    return GridMaze(cells, np.array([2 * 45 + 3]), np.array([33 * 45 + 40]))
+
+
+def options(diagonal: bool) -> dict:
+    return {"diagonal": diagonal, "heuristic": "", "weight": 1.0}
+
+
+def states_from_trace(maze: GridMaze, algorithm: str, diagonal: bool, t: int) -> tuple[set, set]:
+    """(closed, open) cells after ``t`` expansions, replayed from the kernel's own trace."""
+    _, trace = solve_grid(maze, algorithm, diagonal=diagonal)
+    closed: set[int] = set()
+    opened: set[int] = set()
+    done = 0
+    for kind, cell in zip(np.asarray(trace.kinds), np.asarray(trace.cells), strict=True):
+        cell = int(cell)
+        if kind in (events.CLOSE, events.CLOSE_B):
+            if done == t:
+                break
+            done += 1
+            closed.add(cell)
+            opened.discard(cell)
+        elif kind in (events.OPEN, events.OPEN_B) and cell not in closed:
+            opened.add(cell)
+    return closed, opened
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+@pytest.mark.parametrize("diagonal", [False, True])
+@pytest.mark.parametrize("board", ["braid", "room"])
+def test_level_zero_tiles_show_the_trace_at_every_step(tmp_path, algorithm, diagonal, board):
+    maze = generate_braid(20, 24, seed=3, braid=0.5) if board == "braid" else weighted_room()
+    meta = tiles.run(maze, algorithm, options(diagonal), RunControl(), tmp_path)
+    stored = tiles.StoredRun.load(tmp_path, meta)
+    expanded = meta["expanded"]
+    assert expanded > 10
+    last = max(1, expanded - 1)
+    for t in sorted({0, 1, 2, expanded // 3, expanded // 2, expanded - 1, expanded}):
+        closed, opened = states_from_trace(maze, algorithm, diagonal, t)
+        tile = tiles.draw(maze, 0, 0, 0, stored, t)
+        assert tile.shape == (maze.height, maze.width, 3)
+        want = tiles.COLOURS[maze.cells].copy()
+        for cell in opened:
+            want.reshape(-1, 3)[cell] = tiles.COLOURS[10]
+        for cell in closed:
+            want.reshape(-1, 3)[cell] = tiles.RAMP[int(stored.closed_at[cell] * (255.0 / last))]
+        assert np.array_equal(tile, want), (algorithm, diagonal, t)
+    # The last step draws the path.
+    if meta["result"]["found"]:
+        tile = tiles.draw(maze, 0, 0, 0, stored, meta["steps"])
+        path = np.load(tmp_path / "path.npy")
+        assert (tile.reshape(-1, 3)[path] == tiles.COLOURS[11]).all()
+
+
+@pytest.mark.parametrize("algorithm", ["bfs", "astar"])
+def test_frontier_samples_are_the_trace_s_frontier(tmp_path, algorithm):
+    maze = generate_braid(30, 30, seed=7, braid=0.3)
+    meta = tiles.run(maze, algorithm, options(False), RunControl(), tmp_path)
+    stored = tiles.StoredRun.load(tmp_path, meta)
+    frontier = np.frombuffer(stored.frontier_samples(), "<i4")
+    every = meta["sample_every"]
+    for k in range(0, len(frontier), max(1, len(frontier) // 7)):
+        closed, opened = states_from_trace(maze, algorithm, False, k * every)
+        assert frontier[k] == len(opened), k
+
+
+def test_coarse_tiles_cover_the_board_and_show_the_path(tmp_path):
+    maze = generate_braid(200, 300, seed=1, braid=0.1)  # 601 x 401 cells: three levels
+    meta = tiles.run(maze, "bfs", options(False), RunControl(), tmp_path)
+    stored = tiles.StoredRun.load(tmp_path, meta)
+    top = tiles.levels(maze.width, maze.height) - 1
+    assert top == 2 and meta["levels"] == 3
+    whole = tiles.draw(maze, top, 0, 0, stored, meta["steps"])
+    assert whole.shape == ((maze.height + 3) // 4, (maze.width + 3) // 4, 3)
+    assert (whole == tiles.COLOURS[11]).all(axis=2).sum() > 50  # the path survives the zoom
+    # Level 1: 2 x 2 cells a pixel, 512 cells a tile; the edge tiles are clipped to the board.
+    right = tiles.draw(maze, 1, 1, 0, stored, 0)
+    assert right.shape == ((maze.height + 1) // 2, (maze.width - 512 + 1) // 2, 3)
+    with pytest.raises(Exception, match="no tile"):
+        tiles.draw(maze, 1, 2, 0, stored, 0)
+    with pytest.raises(Exception, match="no tile"):
+        tiles.draw(maze, 3, 0, 0, stored, 0)
+
+
+def test_block_tiles_blend_walls_and_expanded_cells(tmp_path, monkeypatch):
+    maze = generate_braid(200, 200, seed=2, braid=0.2)
+    monkeypatch.setattr(tiles, "TILE", 16)  # small tiles: the block path is taken at level 4
+    meta = tiles.run(maze, "bfs", options(False), RunControl(), tmp_path)
+    stored = tiles.StoredRun.load(tmp_path, meta)
+    board = tiles.draw(maze, 4, 0, 0, None, 0)
+    before = tiles.draw(maze, 4, 0, 0, stored, 0)
+    after = tiles.draw(maze, 4, 0, 0, stored, meta["expanded"])
+    assert board.shape == before.shape == (16, 16, 3)
+    assert np.array_equal(board, before)  # nothing expanded yet: the board alone
+    assert not np.array_equal(before, after)
+
+
+def test_the_palette_is_the_page_s():
+    """tiles.py copies static/js/colors.js's colours; this keeps the two in step."""
+    source = (ROOT / "static/js/colors.js").read_text()
+    for name, value in {"wall": tiles.WALL, "free": tiles.FREE, "heavy": tiles.HEAVY}.items():
+        assert re.search(rf'{name}: "{value}"', source, re.I), name
+    assert re.search(rf'reddishPurple: "{tiles.OPEN}"', source, re.I)
+    assert re.search(rf'vermillion: "{tiles.PATH}"', source, re.I)
+    assert all(colour in source for colour in tiles.VIRIDIS)
+    assert f"RAMP_FROM = {tiles.RAMP_FROM}" in source
+
+
+# --- through the server: a tiled run over the socket, tiles over HTTP ------------------------------
+
+
+def test_a_huge_board_runs_for_tiles_and_serves_them(tmp_path):
+    from PIL import Image
+
+    from server import socketio
+    from server.services import services
+    from tests.helpers import live_app, pump
+
+    maze = generate_braid(60, 80, seed=9, braid=0.3)  # 121 x 161 = 19,481 cells
+    app = live_app({"huge": maze, "small": generate_braid(3, 3, seed=1)}, tile_min_cells=10_000,
+                   tile_dir=tmp_path)
+    http = app.test_client()
+    info = http.get("/api/puzzles/huge").get_json()
+    assert info["tiles"] == {"width": 161, "height": 121, "tile": 256, "levels": 1}
+    assert http.get("/api/puzzles/small").get_json()["tiles"] is None
+    board = http.get("/api/puzzles/huge/tiles/0/0/0.png")
+    assert board.status_code == 200 and "immutable" in board.headers["Cache-Control"]
+    assert Image.open(__import__("io").BytesIO(board.data)).size == (161, 121)
+
+    client = socketio.test_client(app)
+    client.emit("run_start", {"run": "r1", "puzzle": "huge", "algorithm": "astar", "options": {}})
+    seen = pump(client, "run_done", "r1")
+    assert not any(s["name"] == "run_frame" for s in seen)  # nothing streamed
+    done = seen[-1]
+    summary = done["tiles"]
+    assert done["records"] == 0 and done["result"]["found"] and done["result"]["path"] == []
+    assert summary["steps"] == summary["expanded"] + 1 == done["result"]["expanded"] + 1
+    key = summary["key"]
+    middle = http.get(f"/api/puzzles/huge/runs/{key}/tiles/0/0/0.png?t={summary['expanded'] // 2}")
+    end = http.get(f"/api/puzzles/huge/runs/{key}/tiles/0/0/0.png?t={summary['steps']}")
+    assert middle.status_code == end.status_code == 200 and middle.data != end.data
+    frontier = np.frombuffer(http.get(f"/api/puzzles/huge/runs/{key}/frontier").data, "<i4")
+    assert len(frontier) == summary["samples"] and frontier[0] == 1  # the start, before step 0
+    assert http.get(f"/api/puzzles/huge/runs/{key}").get_json()["steps"] == summary["steps"]
+
+    # The same run again is found, not searched: the same key at once.
+    client.emit("run_start", {"run": "r2", "puzzle": "huge", "algorithm": "astar", "options": {}})
+    assert pump(client, "run_done", "r2")[-1]["tiles"]["key"] == key
+    assert len([p for p in tmp_path.iterdir() if not p.name.startswith(".")]) == 1
+
+    # Refusals in words: a step out of range, a tile outside the pyramid, an unknown run, a small board.
+    bad_t = http.get(f"/api/puzzles/huge/runs/{key}/tiles/0/0/0.png?t={summary['steps'] + 1}")
+    assert bad_t.status_code == 400 and "t must be a step number" in bad_t.get_json()["error"]
+    assert "no tile 0/1/0" in http.get(f"/api/puzzles/huge/runs/{key}/tiles/0/1/0.png?t=0").get_json()["error"]
+    assert http.get("/api/puzzles/huge/runs/nope/tiles/0/0/0.png?t=0").status_code == 404
+    small = http.get("/api/puzzles/small/tiles/0/0/0.png")
+    assert small.status_code == 400 and "not as tiles" in small.get_json()["error"]
+    # An algorithm the tiles cannot show is refused in words.
+    client.emit("run_start", {"run": "r3", "puzzle": "huge", "algorithm": "jps", "options": {}})
+    error = pump(client, "run_error", "r3")[-1]["error"]
+    assert "does not run on a board this big" in error
+    client.disconnect()
+    services(app).runs.shutdown("bye", lambda *a: None)
