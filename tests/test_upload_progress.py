@@ -76,7 +76,8 @@ def test_the_registry_in_memory_reports_cancels_and_forgets(monkeypatch) -> None
     tracker("decode", 0.4)
     assert registry.status("up1") == {"phase": "decode", "fraction": 0.4, "message": "Decoding the image"}
     tracker("lattice", None)
-    assert registry.status("up1") == {"phase": "lattice", "fraction": None, "message": "Looking for a lattice"}
+    lattice = {"phase": "lattice", "fraction": None, "message": "Looking for a lattice"}
+    assert registry.status("up1") == lattice
     registry.tracker(None)("decode", 0.5)  # a request without an id reports nowhere
     assert len(registry) == 1
     # A cancel is heard at the next report; the end is still reported.
@@ -128,7 +129,8 @@ def test_reading_with_progress_gives_the_same_cells(path: Path) -> None:
     heard: list[tuple[str, float | None]] = []
     asked: list[int] = []
     watched = parse_grid_image(
-        data, path.stem, max_pixels=100_000_000, progress=lambda p, f: heard.append((p, f)), memory=asked.append,
+        data, path.stem, max_pixels=100_000_000, progress=lambda p, f: heard.append((p, f)),
+        memory=asked.append,
     )
     assert np.array_equal(plain.cells, watched.cells)
     assert list(plain.starts) == list(watched.starts) and list(plain.goals) == list(watched.goals)
@@ -193,7 +195,8 @@ def test_a_bad_upload_id_is_refused_in_words(app) -> None:
 
 def _upload_in_thread(app, data: bytes, upload_id: str) -> tuple[threading.Thread, list]:
     answers: list = []
-    thread = threading.Thread(target=lambda: answers.append(post(app.test_client(), data, "m.png", upload_id)))
+    client = app.test_client()
+    thread = threading.Thread(target=lambda: answers.append(post(client, data, "m.png", upload_id)))
     thread.start()
     return thread, answers
 
