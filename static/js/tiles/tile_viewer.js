@@ -27,6 +27,8 @@ const KEY_ZOOM = 1.5;
 const KEY_PAN = 0.15; // of the view's size per arrow key
 const VIEW_CHANGE_MS = 100; // onViewChange at most this often
 const DRAG_SLOP = 3; // CSS px: a gesture that moved less is a click
+const GLIDE_MS = 70; // a stepped zoom (a wheel's notch, a double click, a key) eases in with this time constant
+const STEPPED_WHEEL = 40; // CSS px of wheel delta from one event: a mouse's notch, not a trackpad's stream
 
 /**
  * @typedef {number | null} Step  the search's step t (expansions), or null: the board without a search
@@ -122,6 +124,8 @@ export class TileViewer {
     this.viewTimer = 0;
     this.viewLast = 0;
 
+    /** @type {{x: number, y: number, zoom: number, last: number} | null} a zoom easing to `zoom` about (x, y) */
+    this.glide = null;
     /** @type {Map<number, {x: number, y: number}>} pointers down on the board, CSS px */
     this.pointers = new Map();
     /** @type {number | null} */ this.minimapPointer = null;
@@ -175,6 +179,7 @@ export class TileViewer {
 
   /** The whole board in view, centred. */
   fit() {
+    this.glide = null;
     this.col = this.width / 2;
     this.row = this.height / 2;
     this.zoom = Math.min(this.fitZoom(), this.maxZoom);
@@ -198,6 +203,7 @@ export class TileViewer {
 
   /** @param {{col?: number, row?: number, zoom?: number}} state  any of centre (cells) and zoom (CSS px per cell) */
   setView({ col = this.col, row = this.row, zoom = this.zoom }) {
+    this.glide = null;
     this.applyView(col, row, zoom, false);
   }
 
@@ -224,6 +230,11 @@ export class TileViewer {
   requestDraw() {
     if (this.raf || this.destroyed) return;
     this.raf = requestAnimationFrame(() => this.frame());
+  }
+
+  /** True while a stepped zoom (wheel notch, double click, + or -) is still easing in. */
+  isAnimating() {
+    return this.glide !== null;
   }
 
   /** True when the last pointer gesture on the board moved it (a click handler may ignore that click). */
@@ -383,6 +394,27 @@ export class TileViewer {
     this.applyView(col - (x - w / 2) / z, row - (y - h / 2) / z, z, byUser);
   }
 
+  /** Ease the zoom to `zoom` about CSS point (x, y) over the next frames (a stepped zoom looks smooth). */
+  glideAbout(x, y, zoom) {
+    const target = clamp(zoom, this.minZoom(), this.maxZoom);
+    this.glide = { x, y, zoom: target, last: performance.now() };
+    this.requestDraw();
+  }
+
+  /** One frame of the glide; true while it goes on. */
+  stepGlide() {
+    const g = this.glide;
+    if (!g) return false;
+    const now = performance.now();
+    const f = 1 - Math.exp(-Math.max(0, now - g.last) / GLIDE_MS);
+    g.last = now;
+    const gap = Math.log(g.zoom / this.zoom);
+    const done = Math.abs(gap * (1 - f)) < 0.002;
+    this.zoomAbout(g.x, g.y, done ? g.zoom : this.zoom * Math.exp(gap * f));
+    if (done) this.glide = null;
+    return !done;
+  }
+
   panBy(dx, dy) {
     this.applyView(this.col - dx / this.zoom, this.row - dy / this.zoom, this.zoom, true);
   }
@@ -440,6 +472,7 @@ export class TileViewer {
       this.minimapJump(p);
       return;
     }
+    this.glide = null; // a hand on the board stops a zoom still easing in
     if (this.pointers.size === 0) {
       this.moved = 0;
       this.dragged = false;
@@ -504,7 +537,12 @@ export class TileViewer {
     const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? this.cssHeight() : 1;
     const dy = clamp(e.deltaY * unit, -400, 400);
     const p = this.local(e.clientX, e.clientY);
-    this.zoomAbout(p.x, p.y, this.zoom * Math.exp(-dy * (e.ctrlKey ? PINCH_WHEEL_RATE : WHEEL_RATE)));
+    const factor = Math.exp(-dy * (e.ctrlKey ? PINCH_WHEEL_RATE : WHEEL_RATE));
+    // A trackpad's stream of small deltas (and its pinch) follows the fingers at once; a mouse's notch glides.
+    if (e.ctrlKey || Math.abs(dy) < STEPPED_WHEEL) {
+      if (this.glide) this.glide = { ...this.glide, x: p.x, y: p.y, zoom: this.glide.zoom * factor };
+      else this.zoomAbout(p.x, p.y, this.zoom * factor);
+    } else this.glideAbout(p.x, p.y, (this.glide ? this.glide.zoom : this.zoom) * factor);
   }
 
   /** @param {MouseEvent} e */
@@ -512,7 +550,7 @@ export class TileViewer {
     const p = this.local(e.clientX, e.clientY);
     if (this.inMinimap(p.x, p.y)) return;
     e.preventDefault();
-    this.zoomAbout(p.x, p.y, this.zoom * (e.shiftKey ? 0.5 : 2));
+    this.glideAbout(p.x, p.y, (this.glide ? this.glide.zoom : this.zoom) * (e.shiftKey ? 0.5 : 2));
   }
 
   /** @param {KeyboardEvent} e */
@@ -524,8 +562,8 @@ export class TileViewer {
     else if (key === "ArrowRight") this.panBy(-w * KEY_PAN, 0);
     else if (key === "ArrowUp") this.panBy(0, h * KEY_PAN);
     else if (key === "ArrowDown") this.panBy(0, -h * KEY_PAN);
-    else if (key === "+" || key === "=") this.zoomAbout(w / 2, h / 2, this.zoom * KEY_ZOOM);
-    else if (key === "-" || key === "_") this.zoomAbout(w / 2, h / 2, this.zoom / KEY_ZOOM);
+    else if (key === "+" || key === "=") this.glideAbout(w / 2, h / 2, (this.glide ? this.glide.zoom : this.zoom) * KEY_ZOOM);
+    else if (key === "-" || key === "_") this.glideAbout(w / 2, h / 2, (this.glide ? this.glide.zoom : this.zoom) / KEY_ZOOM);
     else if (key === "0" || key === "Home") {
       this.fit();
       this.viewChanged();
@@ -700,6 +738,7 @@ export class TileViewer {
     this.raf = 0;
     if (this.destroyed) return;
     this.frameNo++;
+    const gliding = this.stepGlide();
     const ctx = this.ctx, W = this.canvas.width, H = this.canvas.height;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.fillStyle = this.background;
@@ -739,6 +778,7 @@ export class TileViewer {
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       if (!this.drawMinimap(view)) complete = false;
       this.afterFrame(complete);
+      if (gliding) this.requestDraw();
     }
   }
 
