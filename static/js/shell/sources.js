@@ -58,7 +58,8 @@ export class Sources {
     const fetchInfo = ({ report, signal }) => api.uploadPuzzle(file, {
       signal, onProgress: (progress) => report(uploadText(name, progress), progress.fraction),
     });
-    this.loader.load(fetchInfo, `Uploading ${name}…`, name, { focusRun: true, cancellable: true });
+    // "parsing…" until the first bytes go (tests/e2e/test_browser_startup.py reads it while set-up waits)
+    this.loader.load(fetchInfo, "parsing…", name, { focusRun: true, cancellable: true });
   }
 
   bindUpload() {
