@@ -291,7 +291,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
         run_options = family.text_options(run_flags, "run")
         for thread in warming:
             thread.join()
-        solved = solve(puzzle, args.algorithm, run_options, engine=args.engine)
+        # No search limits here (the user's own machine); ``compact``: a grid path stays an array,
+        # written by json_arrays without a Python object per cell.
+        solved = solve(puzzle, args.algorithm, run_options, engine=args.engine, compact=True)
     except PuzzleError as err:
         return fail(f"{args.file}: {err}")
     if args.out:
@@ -299,9 +301,19 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if image is None:
             why = "no path was found" if not solved.json["found"] else f"the {family.name} family draws none"
             return fail(f"{args.file}: --out: no solution image ({why})")
-        image.save(args.out)
+        if args.out.suffix.lower() in ("", ".png"):
+            from server.puzzles.grid.render import save_png
+
+            save_png(image, args.out)
+        else:
+            image.save(args.out)
     if args.json:
-        print(json.dumps(solved.json, separators=(",", ":")))
+        from server import json_arrays
+
+        sys.stdout.flush()
+        json_arrays.write(solved.json, sys.stdout.buffer)
+        sys.stdout.buffer.write(b"\n")
+        sys.stdout.buffer.flush()
     else:
         print("\n".join(family.summary_lines(args.file.name, solved.json)))
     return 0 if solved.json["found"] else 2

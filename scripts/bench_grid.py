@@ -6,6 +6,10 @@ Run from the project root (numbers go to docs/BENCHMARKS.md):
     .venv/bin/python scripts/bench_grid.py            # the full run, a few minutes
     .venv/bin/python scripts/bench_grid.py --quick    # pure-Python BFS on perfect2k instead of perfect4k
     .venv/bin/python scripts/bench_grid.py --large    # also a generated 7500 x 7500-cell maze (225 M pixels)
+    .venv/bin/python scripts/bench_grid.py --huge /tmp/big/perfect15k.png   # only (i): the CLI on that PNG
+
+(i), the CLI at the limit: Pillow's decode and the C BFS against the whole `run.py solve --json`
+process (best of 3, its peak RSS), and `--out`'s palette PNG; (j) the memory of every grid algorithm.
 
 Times are the best of a few runs (the machines are shared; medians drift). Every search's cost is
 checked against the C BFS or the kernel's, so a fast wrong answer cannot pass unnoticed.
@@ -245,9 +249,23 @@ def peak_rss_per_cell(maze: GridMaze, algorithm: str, workdir: Path) -> tuple[fl
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="pure-Python BFS on perfect2k, not perfect4k")
-    parser.add_argument("--large", action="store_true", help="also a generated 7500 x 7500-cell maze")
+    parser.add_argument("--large", action="store_true",
+                        help="also a generated 7500 x 7500-cell maze, and (i) the CLI on it as a PNG")
+    parser.add_argument("--huge", type=Path, metavar="PNG",
+                        help="only (i): the CLI at the limit on this maze image (its start and goal "
+                        "openings in the border)")
     options = parser.parse_args()
     table = Table()
+    if options.huge is not None:
+        print(machine())
+        workdir = Path(tempfile.mkdtemp(prefix="bench_grid_"))
+        try:
+            cli_at_the_limit(table, options.huge, workdir)
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+        table.print()
+        print(f"\nload average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        return
     big_path = CASES / "perfect4k.png"
     if not big_path.exists():
         print(f"{big_path} is absent: nothing to measure (set MAZE_CASES to the shared cases folder)")
@@ -359,7 +377,7 @@ def run(options: argparse.Namespace, table: Table, workdir: Path, big_path: Path
     table.add("    ratio A* (manhattan) / BFS", label, f"{kernel_times['astar'] / kernel_times['bfs']:.2f}")
 
     print("(e) peak memory (subprocess, ru_maxrss after - before the solve, plus the maze's byte)")
-    for algorithm in ("bfs", "dfs", "astar", "dijkstra", "bidirectional"):
+    for algorithm in ("bfs", "dfs", "astar", "dijkstra", "greedy", "bidirectional"):
         per_cell, max_frontier = peak_rss_per_cell(maze, algorithm, workdir)
         note = f"max frontier {max_frontier:,}"
         table.add(f"(e) peak memory {algorithm}", label, f"{per_cell:.1f} B/cell", note)
@@ -390,6 +408,149 @@ def run(options: argparse.Namespace, table: Table, workdir: Path, big_path: Path
     )
 
     generated(table, options.large)
+    generic_memory(table, workdir)
+    if options.large:
+        from server.puzzles.grid.generate import generate_perfect, maze_to_image
+
+        png = workdir / "perfect15k.png"
+        maze_to_image(generate_perfect(7500, 7500, seed=1)).save(png)
+        cli_at_the_limit(table, png, workdir)
+
+
+# A fresh process runs the command (stdout to a file) and says its wall time and peak RSS: the
+# helper is small, so what RUSAGE_CHILDREN inherits from it across fork and exec does not count.
+CHILD_PEAK = r"""
+import resource, subprocess, sys, time
+with open(sys.argv[1], "wb") as out:
+    t0 = time.perf_counter()
+    subprocess.run(sys.argv[2:], stdout=out, check=True)
+    wall = time.perf_counter() - t0
+print(wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)
+"""
+
+
+def child_wall_and_peak(command: list[str], out: Path) -> tuple[float, int]:
+    """(wall seconds, peak resident bytes) of ``command`` run in a fresh process, stdout to ``out``."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    text = subprocess.run([sys.executable, "-c", CHILD_PEAK, str(out), *command], cwd=ROOT, env=env,
+                          check=True, capture_output=True, text=True).stdout
+    wall, peak = text.split()
+    return float(wall), int(peak)
+
+
+def cli_at_the_limit(table: Table, png: Path, workdir: Path) -> None:
+    """(i) The CLI on a huge maze image: Pillow's decode + the C BFS, measured here, against the whole
+    ``run.py solve --json`` process (best of 3) and its peak RSS; then ``--out``'s palette PNG."""
+    import re
+
+    from server.puzzles.grid.image import parse_grid_image
+    from server.puzzles.grid.render import render_solution_indexed, save_png
+
+    data = png.read_bytes()
+    pixels_limit = 300_000_000
+    print(f"(i) the CLI at the limit: {png}")
+    Image.MAX_IMAGE_PIXELS = None
+
+    def decode() -> None:
+        with Image.open(io.BytesIO(data)) as im:
+            im.load()
+
+    decode_s, _ = best_of(decode, 3)
+    maze = parse_grid_image(data, png.stem, max_pixels=pixels_limit)
+    label = f"{png.name} ({maze.width}x{maze.height})"
+    table.add("(i) Pillow decode (in-process)", label, ms(decode_s), f"{len(data) / 1e6:.1f} MB PNG")
+    binary = build_c_bfs(workdir)
+    if binary is None:
+        return
+    c_s, c_expanded, c_length = run_c_bfs(binary, workdir, maze, repeat=3)
+    table.add("    C BFS, gcc -O2 (internal timer)", label, ms(c_s),
+              f"{c_expanded:,} expanded, path {c_length:,}")
+    (workdir / "maze.raw").unlink(missing_ok=True)
+
+    command = [sys.executable, "run.py", "solve", str(png), "--algorithm", "bfs", "--json",
+               "--max-pixels", str(pixels_limit)]
+    answer = workdir / "answer.json"
+    child_wall_and_peak(command, answer)  # numba's cache, the page cache: not timed
+    runs = [child_wall_and_peak(command, answer) for _ in range(3)]
+    wall = min(run[0] for run in runs)
+    peak = max(run[1] for run in runs)
+    text = answer.read_bytes()
+    assert text.startswith(b'{"family":"grid","algorithm":"bfs","found":true,"cost":'), text[:80]
+    cost = int(re.search(rb'"cost":([0-9]+)', text[:200]).group(1))
+    assert cost == c_length, (cost, c_length)
+    reference = decode_s + c_s
+    table.add("(i) CLI process wall: run.py solve --algorithm bfs --json", label, ms(wall),
+              f"runs {', '.join(f'{r[0]:.2f}' for r in runs)} s; {wall / reference:.2f} x (decode + C BFS)")
+    table.add("    CLI peak RSS (RUSAGE_CHILDREN of a fresh helper)", label, f"{peak / 2**30:.2f} GiB",
+              f"{peak / maze.cells.size:.1f} B/pixel; JSON {len(text) / 1e6:.0f} MB")
+    answer.unlink()
+
+    result, _ = solve_grid(maze, "bfs", record_trace=False)
+    path = np.asarray(result.path, dtype=np.int64)
+    del result
+    out = workdir / "solution.png"
+    t0 = time.perf_counter()
+    image = render_solution_indexed(maze, path)
+    drawn = time.perf_counter() - t0
+    save_png(image, out)
+    saved = time.perf_counter() - t0 - drawn
+    note = f"drawn {ms(drawn)} + PNG {ms(saved)} ({out.stat().st_size / 1e6:.1f} MB, mode {image.mode})"
+    table.add("(i) --out: palette image + save_png (in-process)", label, ms(drawn + saved), note)
+    del image
+    drawing = [sys.executable, "run.py", "solve", str(png), "--algorithm", "bfs", "--out", str(out),
+               "--max-pixels", str(pixels_limit)]
+    out_wall, out_peak = child_wall_and_peak(drawing, workdir / "summary.txt")
+    table.add("    CLI process wall with --out (no --json)", label, ms(out_wall),
+              f"peak {out_peak / 2**30:.2f} GiB; {ms(out_wall - wall)} more than --json")
+
+
+# Runs in a fresh process: peak resident bytes of one solve through the service (pure-Python engine
+# for the kernels' algorithms with "generic"), as in PEAK_RSS.
+PEAK_RSS_SOLVE = r"""
+import sys, numpy as np
+sys.path.insert(0, sys.argv[1])
+from server.puzzles.grid.model import GridMaze
+from server.solving import solve
+
+def status(key):
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) * 1024 for line in f if line.startswith(key + ":"))
+
+maze = GridMaze(np.load(sys.argv[2]), [int(sys.argv[3])], [int(sys.argv[4])])
+solve(GridMaze(np.ones((2, 2), np.uint8), [0], [3]), sys.argv[5], {}, engine=sys.argv[6])  # imports
+before = status("VmRSS")
+try:
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")
+except OSError:
+    pass
+result = solve(maze, sys.argv[5], {}, engine=sys.argv[6], compact=True).json
+print(before, max(status("VmHWM"), before), result["cost"], result["expanded"], result["max_frontier"])
+"""
+
+
+def generic_memory(table: Table, workdir: Path) -> None:
+    """(j) Peak memory per cell of the pure-Python algorithms (JPS, wall followers, and the generic
+    engine's BFS and A*), on a generated perfect maze small enough for Python."""
+    try:
+        from server.puzzles.grid.generate import generate_perfect
+    except ImportError:
+        return
+    maze = generate_perfect(300, 300, seed=1)
+    label = f"generated perfect 300x300 cells ({maze.width}x{maze.height} px)"
+    npy = workdir / "generic.npy"
+    np.save(npy, maze.cells)
+    print("(j) peak memory of the pure-Python algorithms")
+    runs = [("bfs", "generic"), ("astar", "generic"), ("jps", "auto"), ("wall_left", "auto"),
+            ("wall_right", "auto")]
+    for algorithm, engine in runs:
+        args = [sys.executable, "-c", PEAK_RSS_SOLVE, str(ROOT), str(npy), str(maze.starts[0]),
+                str(maze.goals[0]), algorithm, engine]
+        out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+        before, after, cost, expanded, frontier = out.split()
+        per_cell = (int(after) - int(before) + maze.cells.nbytes) / maze.cells.size
+        table.add(f"(j) peak memory {algorithm} ({engine})", label, f"{per_cell:.1f} B/cell",
+                  f"cost {cost}, {int(expanded):,} expanded, max frontier {int(frontier):,}")
 
 
 def pathfinding_peer(table: Table) -> None:

@@ -147,15 +147,25 @@ class Config:
             )
 
     def expansion_limit(self, compiled: bool) -> int:
-        """Compiled searches (a family's fast path) get the big limit; pure Python is ~100 x slower."""
-        return self.max_expanded if compiled else self.max_expanded_generic
+        """Compiled searches (a family's fast path) get the big limit, and at least ``max_pixels``:
+        a server that accepts an image of N pixels lets a compiled search expand every one of its
+        cells (a grid's states are its cells, diagonal moves or not), so ``serve --max-pixels``
+        raises both. Pure Python is ~100 x slower: ``max_expanded_generic`` alone."""
+        return max(self.max_expanded, self.max_pixels) if compiled else self.max_expanded_generic
 
-    def search_limits(self, compiled: bool) -> dict[str, float | int | None]:
+    def expansion_setting(self, compiled: bool) -> str:
+        """What raises ``expansion_limit`` (said after a search's "limit: more than N states expanded")."""
+        if not compiled:
+            return "raise it with MAZE_MAX_EXPANDED_GENERIC (searches in pure Python)"
+        return "raise it with MAZE_MAX_EXPANDED, or serve --max-pixels / MAZE_MAX_PIXELS above it"
+
+    def search_limits(self, compiled: bool) -> dict[str, Any]:
         """The limits of one search (keyword arguments of ``solving.solve``)."""
         return {
             "max_expanded": self.expansion_limit(compiled),
             "max_seconds": self.max_seconds,
             "max_stored": None if compiled else self.max_stored_generic,
+            "expanded_setting": self.expansion_setting(compiled),
         }
 
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, nullcontext
 from typing import Any
 
 import numpy as np
 
 from server.budget import WorkBudget
 from server.config import Config
+from server.json_arrays import compact_paths
 from server.puzzles.family import RunControl, Solved
 from server.puzzles.options import Values
 from server.puzzles.registry import family_of
@@ -55,25 +56,42 @@ def solve(
     max_stored: int | None = None,
     cancel: CancelFlag | None = None,
     progress: np.ndarray | None = None,
+    compact: bool = False,
+    expanded_setting: str | None = None,
 ) -> Solved:
     """Solve ``puzzle``; ``options`` is a JSON-like mapping of run options (checked against the
     family's schema). Raises PuzzleError for a bad algorithm or options, or a puzzle the options
     leave unsolvable as asked (e.g. no start).
 
     Every limit applies to the generic engine and a family's fast path alike: ``max_seconds`` arms
-    ``cancel`` (a new flag when none is given) to be set when the time is up, and both poll it."""
+    ``cancel`` (a new flag when none is given) to be set when the time is up, and both poll it.
+    ``expanded_setting`` (``Config.search_limits`` gives it) names what raises ``max_expanded``: a
+    search stopped there says so after its reason.
+
+    ``compact``: the result's grid path may be a ``json_arrays.CellPairs`` (its flat cell indices, no
+    Python list per cell), for a caller that writes the result with ``json_arrays.encode`` or
+    ``write``; otherwise every path is a plain list, as msgpack and ``jsonify`` need."""
     values = check_run(puzzle, algorithm, options)
     family = family_of(puzzle)
     flag = cancel if cancel is not None else CancelFlag()
     control = RunControl(max_expanded, max_seconds, flag, progress, record_trace, engine, max_stored)
-    with deadline(flag, max_seconds):
-        solved = family.solve(puzzle, algorithm, values, control)
-    result = solved.json
-    if result["found"] and not result["optimal_guaranteed"] and not flag.is_set():
-        optimum = optimum_cost(puzzle, values, engine)
-        if optimum is not None:
-            result["optimum"] = optimum
+    with compact_paths() if compact else nullcontext():
+        with deadline(flag, max_seconds):
+            solved = family.solve(puzzle, algorithm, values, control)
+        result = solved.json
+        if result["found"] and not result["optimal_guaranteed"] and not flag.is_set():
+            optimum = optimum_cost(puzzle, values, engine)
+            if optimum is not None:
+                result["optimum"] = optimum
+    at_limit = max_expanded is not None and result.get("stopped") == expansion_reason(max_expanded)
+    if expanded_setting and at_limit:
+        result["stopped"] += f" ({expanded_setting})"
     return solved
+
+
+def expansion_reason(max_expanded: int) -> str:
+    """How a search stopped by ``max_expanded`` says so (the runner's and the kernels' wording)."""
+    return f"limit: more than {max_expanded:,} states expanded"
 
 
 def optimum_cost(puzzle: Any, options: Values, engine: str = "auto") -> float | None:

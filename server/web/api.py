@@ -8,8 +8,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request, send_file
+from flask import Blueprint, Response, current_app, jsonify, request, send_file
 
+from server import json_arrays
 from server.budget import ServerBusy
 from server.clients import TooMany
 from server.puzzles.errors import PuzzleError
@@ -224,7 +225,12 @@ def solve_puzzle(pid: str) -> Response:
         raise PuzzleError(f"expected a JSON object, got {type(body).__name__}", "body")
     algorithm = body.get("algorithm", "bfs")
     options = {k: v for k, v in body.items() if k != "algorithm"}
-    return jsonify(_solve_with_limits(puzzle, algorithm, options).json)
+    result = _solve_with_limits(puzzle, algorithm, options, compact=True).json
+    # What jsonify writes (the app's JSON settings, a newline), a grid path straight from its array
+    provider = current_app.json
+    text = json_arrays.encode(result, sort_keys=getattr(provider, "sort_keys", True),
+                              ensure_ascii=getattr(provider, "ensure_ascii", True))
+    return Response(text + b"\n", mimetype=getattr(provider, "mimetype", "application/json"))
 
 
 @api.get("/puzzles/<pid>/solution.png")
@@ -246,14 +252,16 @@ def solution_png(pid: str) -> Response:
     return send_file(buffer, mimetype="image/png")
 
 
-def _solve_with_limits(puzzle: Any, algorithm: Any, options: Any) -> Solved:
-    """Solve within the server's budget (a worker slot, waited for a while) and limits."""
+def _solve_with_limits(puzzle: Any, algorithm: Any, options: Any, compact: bool = False) -> Solved:
+    """Solve within the server's budget (a worker slot, waited for a while) and limits; ``compact``:
+    see ``solving.solve`` (the result is then written with ``json_arrays``)."""
     shared = services()
     settings = shared.config
     check_run(puzzle, algorithm, options)
     take("run", settings.runs_per_minute)
     with shared.budget.computing(wait=settings.solve_wait):
-        return solve(puzzle, algorithm, options, **settings.search_limits(family_of(puzzle).compiled))
+        return solve(puzzle, algorithm, options, compact=compact,
+                     **settings.search_limits(family_of(puzzle).compiled))
 
 
 @api.get("/health")

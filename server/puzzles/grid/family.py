@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from server.json_arrays import CellPairs, cell_path
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import Family, LoadLimits, RunControl, Solved, stem
 from server.puzzles.grid import jps, wall_follower  # registers the grid's own algorithms
@@ -188,10 +189,11 @@ class GridFamily(Family):
     def result_json(
         self, puzzle: GridMaze, problem: Problem | None, result: SearchResult, options: Values
     ) -> dict[str, Any]:
-        rows, cols = np.divmod(np.asarray(result.path, dtype=np.int64), puzzle.width)
         used = {k: v for k, v in options.items() if k not in ("start", "goal")}
         used["heuristic"] = used.get("heuristic") or ""
-        path = np.stack([rows, cols], axis=1).tolist()
+        # [[row, col], ...]: from the array, without a list per cell where the caller writes it itself
+        # (``server.json_arrays``: the CLI's --json and the HTTP solve)
+        path = cell_path(result.path, puzzle.width)
         out = {"family": self.name, **result.to_json(path), "options": used}
         out["lattice"] = puzzle.lattice
         scale = pixel_scale(puzzle.lattice)
@@ -214,9 +216,12 @@ class GridFamily(Family):
         return lines
 
     def solution_image(self, solved: Solved) -> Any:
-        from server.puzzles.grid.render import render_solution
+        from server.puzzles.grid.render import render_solution_indexed
 
-        return render_solution(solved.drawn, [int(c) for c in solved.result.path])
+        # A palette image (a byte a pixel) from the path's array: a 225 M-pixel maze in seconds
+        path = solved.json.get("path")
+        cells = path.cells if isinstance(path, CellPairs) else np.asarray(solved.result.path, dtype=np.int64)
+        return render_solution_indexed(solved.drawn, cells)
 
     def animation_frames(
         self, puzzle: GridMaze, solved: Solved, max_frames: int, max_side: int, progress: Any = None,
