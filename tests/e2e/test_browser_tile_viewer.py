@@ -3,12 +3,15 @@
 The page opens the app, then makes a canvas and a TileViewer for a board of 100,000 × 60,000 cells whose
 tiles come from /tiles-test/{z}/{x}/{y}/{t}.png, answered here with ``page.route``: PNGs of the right
 (clipped) size whose red channel says the level and green channel the step, with a checker of cells in
-blue (darker on every other tile). The route can hold a step's tiles back, so a test sees what the viewer draws while they are late.
+blue (darker on every other tile). The route can hold a step's tiles back, so a test sees what the
+viewer draws while they are late.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
+import itertools
 import math
 import re
 
@@ -75,10 +78,8 @@ class FakeTiles:
             out = io.BytesIO()
             Image.fromarray(rgb).save(out, "PNG")
             self.pngs[key] = out.getvalue()
-        try:
+        with contextlib.suppress(Exception):  # the viewer may have aborted the request meanwhile
             route.fulfill(status=200, content_type="image/png", body=self.pngs[key])
-        except Exception:  # the viewer aborted the request meanwhile
-            pass
 
     def release(self, *, hold: bool = False) -> None:
         """Answer every held request; with ``hold``, requests made meanwhile are held in their turn."""
@@ -116,15 +117,23 @@ SETUP = """async ({w, h, cw, ch, step, minimap}) => {
     onSettled: (t) => window.settledSteps.push(t),
     drawOverlay: (ctx, view) => {
       window.overlays++;
-      const p = view.toScreen(50000.5, 30000.5);  // a marker on one cell, drawn over the tiles
+      const [col, row] = window.marker || [50000.5, 30000.5];  // a marker on one cell, over the tiles
+      const p = view.toScreen(col, row);
       ctx.fillStyle = '#000';
       ctx.fillRect(p.x - 2, p.y - 2, 4, 4);
+      if (window.marker) {  // and the cell's outline, as the lead's overlay will mark the current cell
+        const a = view.toScreen(Math.floor(col), Math.floor(row));
+        ctx.strokeStyle = '#ff2020';
+        ctx.lineWidth = 2;
+        ctx.strokeRect(a.x, a.y, view.scale, view.scale);
+      }
     },
   });
   await window.viewer.whenSettled();
 }"""
 
-SETTLE = "async () => { await window.viewer.whenSettled(); await new Promise(r => requestAnimationFrame(r)); }"
+SETTLE = """async () => { await window.viewer.whenSettled();
+  await new Promise(r => requestAnimationFrame(r)); }"""
 VIEW = """() => { const v = window.viewer.getView();
   return {col: v.col, row: v.row, zoom: v.zoom, level: v.level, minimap: v.minimap, visible: v.visible}; }"""
 # Canvas pixels at CSS points, sampled after each of `frames` animation frames: [frame][point] -> rgba.
@@ -184,7 +193,8 @@ def tile_points(v: dict, cw: int = CW, ch: int = CH) -> dict[tuple[int, int, int
         r1 = min((y + 1) * span, v["row"] + ch / 2 / s, H)
         px = int((((c0 + c1) / 2) - v["col"]) * s + cw / 2)
         py = int((((r0 + r1) / 2) - v["row"]) * s + ch / 2)
-        if mm and mm["x"] - 4 <= px <= mm["x"] + mm["width"] + 4 and mm["y"] - 4 <= py <= mm["y"] + mm["height"] + 4:
+        near_x = mm and mm["x"] - 4 <= px <= mm["x"] + mm["width"] + 4
+        if near_x and mm["y"] - 4 <= py <= mm["y"] + mm["height"] + 4:
             continue
         if (c1 - c0) * s >= 6 and (r1 - r0) * s >= 6:  # a sliver of a tile at the edge is not sampled
             points[(z, x, y)] = (px, py)
@@ -201,7 +211,7 @@ def assert_shows(page, v: dict, z: int, t: int | None) -> None:
     points = tile_points(v)
     assert points, v
     (frame,) = colours_at(page, list(points.values()))
-    assert frame == [colour(z, t)] * len(points), (z, t, dict(zip(points, frame)))
+    assert frame == [colour(z, t)] * len(points), (z, t, dict(zip(points, frame, strict=True)))
 
 
 def test_fit_shows_the_top_tile_and_zooming_in_requests_only_the_visible_tiles(page):
@@ -214,7 +224,8 @@ def test_fit_shows_the_top_tile_and_zooming_in_requests_only_the_visible_tiles(p
     assert tiles.requests == [(MAX_LEVEL, 0, 0, 0)]
     # A laptop-sized canvas: the fit is redone at its size, level 7 (125 cells per pixel), all 8 tiles.
     mark = len(tiles.requests)
-    page.evaluate(f"() => {{ const b = document.querySelector('[data-testid=tile-box]'); b.style.width = '{CW}px'; b.style.height = '{CH}px'; }}")
+    page.evaluate(f"""() => {{ const b = document.querySelector('[data-testid=tile-box]');
+        b.style.width = '{CW}px'; b.style.height = '{CH}px'; }}""")
     page.wait_for_function("() => window.viewer.canvas.width === 800")
     settle(page)
     v = view(page)
@@ -234,7 +245,7 @@ def test_fit_shows_the_top_tile_and_zooming_in_requests_only_the_visible_tiles(p
     assert {(z, x, y) for z, x, y, _ in fresh} == expected and len(fresh) == len(expected), (fresh, expected)
     assert fresh[0][:3] == (3, 40000 // 2048, 25000 // 2048)  # the centre's tile first
     assert_shows(page, v, 3, 0)
-    print(f"fit: 1 tile on a 160 × 120 canvas, 8 on 800 × 480; at 6 cells/pixel {len(fresh)} tiles of level 3")
+    print(f"fit: 1 tile on a 160 × 120 canvas, 8 on 800 × 480; 6 cells/pixel: {len(fresh)} tiles of level 3")
 
     # The wheel zooms about the cursor: the cell under it stays under it.
     x, y = 600, 150
@@ -257,7 +268,8 @@ def test_fit_shows_the_top_tile_and_zooming_in_requests_only_the_visible_tiles(p
     pinched = view(page)
     assert not page.evaluate("() => window.viewer.isAnimating()")
     assert pinched["zoom"] / after["zoom"] == pytest.approx(math.exp(-0.3), rel=1e-6)
-    assert pinched["col"] + (200 - CW / 2) / pinched["zoom"] == pytest.approx(after["col"] + (200 - CW / 2) / after["zoom"])
+    under_cursor = after["col"] + (200 - CW / 2) / after["zoom"]
+    assert pinched["col"] + (200 - CW / 2) / pinched["zoom"] == pytest.approx(under_cursor)
 
     # Deep zoom: level 0 magnified 16× with crisp cells (the blue checker), the overlay on top.
     page.evaluate("() => window.viewer.zoomTo({col: 50100, row: 30000}, 16)")
@@ -270,10 +282,22 @@ def test_fit_shows_the_top_tile_and_zooming_in_requests_only_the_visible_tiles(p
         .getImageData(100, 100, 64, 1).data).filter((_, i) => i % 4 === 2)""")
     blocks = [row[i : i + 16] for i in range(0, 64, 16)]
     starts = [i for i in range(1, 64) if row[i] != row[i - 1]]
-    assert len(starts) in (3, 4) and all(b - a == 16 for a, b in zip(starts, starts[1:])), row
+    assert len(starts) in (3, 4) and all(b - a == 16 for a, b in itertools.pairwise(starts)), row
     assert {60, 120} <= set(row), blocks
+    # Where four level-0 tiles meet (column 50,176, row 30,208), 6 px a cell, the overlay's marked cell.
+    page.evaluate("""() => { window.marker = [50170.5, 30200.5];
+      window.viewer.setView({col: 50176, row: 30208, zoom: 6}); }""")
+    settle(page)
+    assert_shows(page, view(page), 0, 0)
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator("[data-testid=tile-box]").screenshot(path=str(ARTIFACTS / "tile-viewer-zoomed.png"))
+    # No seam between the tiles: not one pixel of the background (or anything but the tiles' colours,
+    # the overlay's and the minimap's) in the board's area.
+    shot = np.asarray(Image.open(ARTIFACTS / "tile-viewer-zoomed.png").convert("RGB"))[:, :600]
+    rg = shot[..., 0].astype(int) * 256 + shot[..., 1]
+    board = rg == colour(0, 0)[0] * 256 + colour(0, 0)[1]
+    overlay = (shot[..., 0] > 200) | (shot.sum(axis=2) == 0)
+    assert (board | overlay).all(), np.argwhere(~(board | overlay))[:10]
 
 
 def test_mouse_drag_double_click_and_keys_move_the_view(page):
@@ -298,12 +322,14 @@ def test_mouse_drag_double_click_and_keys_move_the_view(page):
 
     page.evaluate("() => window.viewer.setView({col: 50000, row: 30000, zoom: 0.5})")
     page.focus("[data-testid=tile-canvas]")
-    assert page.evaluate("() => document.activeElement === window.viewer.canvas && window.viewer.canvas.tabIndex === 0")
+    assert page.evaluate("() => document.activeElement === window.viewer.canvas")
+    assert page.evaluate("() => window.viewer.canvas.tabIndex") == 0
     assert page.evaluate("() => window.viewer.canvas.style.touchAction") == "none"
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowDown")
     v = view(page)
-    assert (v["col"], v["row"]) == (pytest.approx(50000 + 0.15 * CW / 0.5), pytest.approx(30000 + 0.15 * CH / 0.5))
+    assert v["col"] == pytest.approx(50000 + 0.15 * CW / 0.5)
+    assert v["row"] == pytest.approx(30000 + 0.15 * CH / 0.5)
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowUp")
     page.keyboard.type("+")
@@ -358,7 +384,8 @@ def test_a_new_step_keeps_the_old_tiles_until_its_own_arrive(page):
 
     # Zoomed out to a level never shown, step 2 held: the finer level's tiles (step 1) fill in, scaled.
     tiles.hold_all = True
-    page.evaluate("() => { window.viewer.setStep(2); window.viewer.zoomTo({col: 30000, row: 20000}, 1 / 12); }")
+    page.evaluate("""() => { window.viewer.setStep(2);
+        window.viewer.zoomTo({col: 30000, row: 20000}, 1 / 12); }""")
     v = view(page)
     assert v["level"] == 4
     frames = colours_at(page, [(400, 240)], frames=4)
@@ -378,7 +405,8 @@ def test_rapid_steps_coalesce_to_the_latest(page):
 
     # 50 steps in one go: only step 50's tiles are asked for.
     mark = len(tiles.requests)
-    page.evaluate("async () => { for (let t = 1; t <= 50; t++) window.viewer.setStep(t); await window.viewer.whenSettled(); }")
+    page.evaluate("""async () => { for (let t = 1; t <= 50; t++) window.viewer.setStep(t);
+        await window.viewer.whenSettled(); }""")
     settle(page)
     fresh = tiles.since(mark)
     assert {t for *_, t in fresh} == {50}, fresh
@@ -421,7 +449,8 @@ def test_minimap_click_and_cell_at(page):
     cells_per_px = W / mm["width"]
     page.mouse.click(mm["x"] + 0.75 * mm["width"], mm["y"] + 0.25 * mm["height"])
     v = view(page)
-    assert v["col"] == pytest.approx(75000, abs=cells_per_px) and v["row"] == pytest.approx(15000, abs=cells_per_px)
+    assert v["col"] == pytest.approx(75000, abs=cells_per_px)
+    assert v["row"] == pytest.approx(15000, abs=cells_per_px)
     assert v["zoom"] == 0.5
     # A drag on the minimap follows the pointer.
     page.mouse.move(mm["x"] + 0.1 * mm["width"], mm["y"] + 0.5 * mm["height"])
@@ -429,7 +458,8 @@ def test_minimap_click_and_cell_at(page):
     page.mouse.move(mm["x"] + 0.5 * mm["width"], mm["y"] + 0.5 * mm["height"], steps=4)
     page.mouse.up()
     v = view(page)
-    assert v["col"] == pytest.approx(50000, abs=cells_per_px) and v["row"] == pytest.approx(30000, abs=cells_per_px)
+    assert v["col"] == pytest.approx(50000, abs=cells_per_px)
+    assert v["row"] == pytest.approx(30000, abs=cells_per_px)
     # Its tile is the top level's, and it is drawn.
     settle(page)
     (frame,) = colours_at(page, [(int(mm["x"] + 0.3 * mm["width"]), int(mm["y"] + 0.7 * mm["height"]))])
@@ -467,3 +497,60 @@ def test_a_failing_tile_is_tried_twice_then_drawn_grey(page, console):
     page.mouse.wheel(0, -300)
     page.wait_for_timeout(100)
     assert view(page)["zoom"] == before["zoom"]
+
+
+POINTERS = """(events) => { const c = window.viewer.canvas;
+  for (const [type, id, x, y] of events) c.dispatchEvent(new PointerEvent(type, {pointerId: id,
+    pointerType: 'touch', isPrimary: id === 1, clientX: x, clientY: y, button: 0,
+    bubbles: true, cancelable: true})); }"""
+
+
+def test_touch_one_finger_pans_two_fingers_pinch_about_their_midpoint(page):
+    FakeTiles(page)
+    make_viewer(page)
+    page.evaluate("() => window.viewer.setView({col: 50000, row: 30000, zoom: 0.5})")
+    page.evaluate(POINTERS, [["pointerdown", 1, 400, 240], ["pointermove", 1, 380, 230],
+                             ["pointermove", 1, 360, 220], ["pointerup", 1, 360, 220]])
+    v = view(page)
+    assert (v["col"], v["row"]) == (pytest.approx(50080), pytest.approx(30040))
+    # Fingers at 300 and 500 move apart to 300 and 600: zoom ×1.5, the midpoint's cell follows it to 450.
+    under = v["col"] + (400 - CW / 2) / v["zoom"]
+    page.evaluate(POINTERS, [["pointerdown", 1, 300, 240], ["pointerdown", 2, 500, 240],
+                             ["pointermove", 2, 550, 240], ["pointermove", 2, 600, 240],
+                             ["pointerup", 2, 600, 240], ["pointerup", 1, 300, 240]])
+    w = view(page)
+    assert w["zoom"] == pytest.approx(0.75)
+    assert w["col"] + (450 - CW / 2) / w["zoom"] == pytest.approx(under)
+    assert w["row"] == pytest.approx(v["row"])
+    assert page.evaluate("() => window.viewer.wasDrag()")
+
+
+def test_at_two_device_pixels_a_css_pixel_the_level_follows_device_pixels(browser, server_url):
+    context = browser.new_context(
+        viewport={"width": 1000, "height": 700}, device_scale_factor=2, bypass_csp=True
+    )
+    try:
+        tab = context.new_page()
+        errors: list[str] = []
+        tab.on("pageerror", lambda e: errors.append(str(e)))
+        tab.on("console", lambda m: m.type == "error" and errors.append(m.text))
+        tiles = FakeTiles(tab)
+        tab.goto(server_url)
+        tab.wait_for_function("document.querySelector('[data-testid=status]').textContent === 'ready'")
+        make_viewer(tab)
+        v = tab.evaluate("""() => { const v = window.viewer.getView();
+            return {w: v.width, h: v.height, scale: v.scale, level: v.level}; }""")
+        # Fit: 0.008 CSS px per cell = 0.016 device px per cell: level 6 (64 cells a tile pixel), not 7.
+        assert v == {"w": 1600, "h": 960, "scale": pytest.approx(0.016), "level": 6}
+        assert {(z, x, y) for z, x, y, _ in tiles.requests} - {(MAX_LEVEL, 0, 0)} == {
+            (6, x, y) for x in range(7) for y in range(4)
+        }
+        # A sample in device pixels: tile (6, 2, 1)'s middle, (40960, 24576) cells.
+        px = (int((40960 - 50000) * 0.016 + 800), int((24576 - 30000) * 0.016 + 480))
+        (frame,) = tab.evaluate(SAMPLE, {"points": [list(px)], "frames": 1})
+        assert tuple(frame[0][:2]) == colour(6, 0)
+        cell = tab.evaluate("([x, y]) => window.viewer.cellAt(x, y)", [500, 350])  # CSS px
+        assert cell == {"col": 62500, "row": 43750}
+        assert not errors, errors
+    finally:
+        context.close()
