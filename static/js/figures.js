@@ -84,7 +84,7 @@ export class Figures {
     this.set("max-frontier", counts ? counts.maxFrontier : null);
     const final = atEnd && result ? result : null;
     this.set("cost", final?.found ? final.cost : null);
-    this.set("path-length", final?.found ? final.path.length : null);
+    this.set("path-length", final?.found ? final.path_length ?? final.path.length : null); // path_length: a tiled run sends no path
     this.showVerdict(final, at.runText);
     this.$("result-when").textContent = result && !atEnd ? "(shown at the end of the trace)" : "";
     this.$("playhead").textContent = playheadText(at);

@@ -247,6 +247,22 @@ export class FamilyView {
   frame(_msg) {}
 
   /**
+   * A huge board's run is done (run_done's `tiles`: its key, steps and sampling): the board at any
+   * step is now drawn from tiles (the tiled views; Player.useSteps). The default ignores it.
+   * @param {any} _tiles
+   */
+  tiledRun(_tiles) {}
+
+  /**
+   * A tiled run's counts at `step` (Stage.counts: no records to tally), or null.
+   * @param {number} _step
+   * @returns {{expanded: number, generated: number | null, frontier: number | null, maxFrontier: number | null} | null}
+   */
+  tileCounts(_step) {
+    return null;
+  }
+
+  /**
    * run_done's result (show what it found only at the end of the trace: the player's position
    * reaching timeline.length with timeline.complete).
    * @param {any} _result

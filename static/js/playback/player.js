@@ -24,6 +24,8 @@ const REPAINT_ALL_PER_CELL = 1 / 8;
  * @property {() => any} [snapshot]
  * @property {(keyframe: any) => void} [restore]
  * @property {number} [snapshotBytes]
+ * @property {(step: number) => void} [seek]  a board drawn from the step alone (Player.useSteps)
+ * @property {boolean} [settled]  seek's drawing is complete
  * @property {(timeline: any, to: number, from: number, paint: ((cell: number) => void) | null) => void} [undo]
  */
 
@@ -54,6 +56,18 @@ export class Player extends PlaybackClock {
     this.state = null;
     /** @type {BoardRenderer | null} */
     this.renderer = null;
+    /** @type {number | null} a run of this many steps and no records (a huge board drawn as tiles), or null */
+    this.steps = null;
+  }
+
+  /**
+   * A run whose board is drawn from the step number alone (a huge board as tiles: the view's state
+   * has `seek(step)`): `steps` steps, no records; rewind() ends it.
+   * @param {number} steps
+   */
+  useSteps(steps) {
+    this.steps = steps;
+    this.onChange();
   }
 
   /**
@@ -70,6 +84,7 @@ export class Player extends PlaybackClock {
   /** Forget the board state (a new run): back to record 0, paused. */
   rewind() {
     this.pause();
+    this.steps = null;
     this.position = 0;
     this.pendingSeek = null;
     this.dropKeyframes();
@@ -81,11 +96,16 @@ export class Player extends PlaybackClock {
   }
 
   get length() {
-    return this.timeline.length;
+    return this.steps ?? this.timeline.length;
   }
 
   get complete() {
-    return this.timeline.complete;
+    return this.steps !== null || this.timeline.complete;
+  }
+
+  /** Everything moved is drawn (tiles: the step's visible tiles have arrived). */
+  get settled() {
+    return this.steps === null || (this.state?.settled ?? true);
   }
 
   get ready() {
@@ -114,6 +134,12 @@ export class Player extends PlaybackClock {
     const renderer = /** @type {BoardRenderer} */ (this.renderer);
     const from = this.position;
     if (to === from) return;
+    if (this.steps !== null) {
+      state.seek(to); // the board after `to` steps, as tiles
+      this.position = to;
+      this.lastRoute = "tiles";
+      return;
+    }
     const size = state.status.length;
     const canPaint = typeof renderer.paint === "function";
     this.planKeyframes();

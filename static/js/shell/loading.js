@@ -69,7 +69,7 @@ export class PuzzleLoader {
       const info = await fetchInfo({ report, signal: controller.signal });
       if (token !== this.token) return;
       if (cancellable) working("loading the board…"); // the view fetches the board's cells next
-      const view = this.single.stage.viewFor(info.family);
+      const view = this.single.stage.viewFor(info.family, info);
       if (!view || !this.selection.families.has(info.family)) {
         throw new api.ApiError(`it is a ${info.family} puzzle, which this page cannot show.`);
       }

@@ -50,6 +50,8 @@ export class Run {
     this.result = null; // run_done's result: the search is computed
     /** @type {number | null} */
     this.records = null; // records in the whole trace, from run_done
+    /** @type {any} run_done's `tiles` (a huge board: no records, tiles of any step), or null */
+    this.tiles = null;
     /** @type {string | null} */
     this.error = null;
     /** @type {Array<[any, any]> | null} an instant run's frames until it is shown */

@@ -87,16 +87,20 @@ export class Stage {
 
   /**
    * The view for a family: one instance each, with its own canvas; null for a family we cannot show.
+   * A puzzle whose info has `tiles` (a huge board) gets the family's tiled view.
    * @param {string} family
+   * @param {any} [info] the puzzle's info
    * @returns {FamilyView | null}
    */
-  viewFor(family) {
-    if (this.views.has(family)) return this.views.get(family);
-    const View = viewClassFor(family);
+  viewFor(family, info = null) {
+    const tiled = Boolean(info?.tiles); // a board too big to draw cell by cell: the family's tiled view
+    const key = tiled ? `${family}:tiles` : family;
+    if (this.views.has(key)) return this.views.get(key);
+    const View = viewClassFor(family, { tiled });
     if (!View) return null;
     const canvas = el("canvas", { testid: this.canvasAttrs.testid, "aria-label": this.canvasAttrs.label });
     const view = new View({ canvas, hosts: this.hosts, timeline: this.timeline, player: this.viewPlayer, shell: this.shell });
-    this.views.set(family, view);
+    this.views.set(key, view);
     return view;
   }
 
@@ -131,12 +135,15 @@ export class Stage {
 
   /** The tally at the playhead: {expanded, generated, frontier, maxFrontier}, or null without a run. */
   counts() {
-    return this.run && this.entered ? this.tally.at(this.player.position) : null;
+    if (!this.run || !this.entered) return null;
+    if (this.run.tiles) return this.view.tileCounts(this.player.position); // no records: the view knows
+    return this.tally.at(this.player.position);
   }
 
   /** The steps of the run in all, as far as known (its records, or those the stream announced). */
   total() {
     const run = this.run;
+    if (run?.tiles) return run.tiles.steps;
     return run ? run.records ?? run.total : null;
   }
 
@@ -364,6 +371,12 @@ export class Stage {
       return;
     }
     this.timeline.expected = msg.records;
+    if (msg.tiles) {
+      // A huge board: no records came; the board at any step is drawn from tiles (run_done.tiles).
+      run.tiles = msg.tiles;
+      this.view.tiledRun(msg.tiles);
+      this.player.useSteps(msg.tiles.steps);
+    }
     this.view.result(msg.result);
     this.emit("computed", run);
     this.maybeFinish(run);

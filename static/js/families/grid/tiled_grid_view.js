@@ -1,0 +1,273 @@
+// A grid maze too big to draw cell by cell in the page (info.tiles: more cells than the server's
+// tile_min_cells, e.g. a 15001 × 15001 image): the board is a pyramid of PNG tiles the server draws
+// (server/web/tiles.py), shown by the deep-zoom TileViewer (../../tiles/tile_viewer.js). A run sends
+// no records: run_done's `tiles` names it, the Player counts its steps (Player.useSteps) and each step
+// is the board after that many expansions, asked of the server as the visible tiles at that step.
+// The frontier at the playhead comes from the run's samples (every `sample_every` steps).
+
+import { el } from "../../dom.js";
+import { number } from "../../format.js";
+import { COLORS } from "../../colors.js";
+import { FamilyView } from "../family_view.js";
+import { TileViewer } from "../../tiles/tile_viewer.js";
+import { GridView } from "./grid_view.js";
+import { renderGridLegend } from "./grid_legend.js";
+
+export class TiledGridView extends FamilyView {
+  static formLayout = GridView.formLayout;
+
+  /** @param {import("../family_view.js").FamilyViewArgs} args */
+  constructor(args) {
+    super(args);
+    /** @type {TileViewer | null} */
+    this.viewer = null;
+    this.tiles = null; // run_done's `tiles` of the run shown, or null (the board alone)
+    this.frontier = null; // Int32Array: the frontier every `sample_every` steps
+    this.step = null; // the step the board shows (null: no run)
+    this.settledStep = undefined; // the last step whose visible tiles all arrived
+    this.picked = { start: null, goal: null }; // [row, col] typed, or null: the file's
+    this.buildPanel();
+    // What the Player drives: no per-cell state here, the step goes to the viewer.
+    const view = this;
+    this.boardState = {
+      status: { length: 0 },
+      reset() {
+        view.showStep(view.tiles ? 0 : null);
+      },
+      apply() {},
+      seek(step) {
+        view.showStep(step);
+      },
+      get settled() {
+        return view.isSettled();
+      },
+    };
+    this.boardRenderer = {
+      repaintAll: () => this.viewer?.requestDraw(),
+      requestDraw: () => this.viewer?.requestDraw(),
+      drawNow: () => this.viewer?.requestDraw(),
+    };
+  }
+
+  buildPanel() {
+    const field = (which, label) => {
+      const input = el("input", {
+        type: "text", id: `${which}-rc-tiled`, testid: `${which}-rc`, inputmode: "numeric", autocomplete: "off",
+        spellcheck: "false", placeholder: "the file's",
+      });
+      input.addEventListener("change", () => this.typed(which, input));
+      return { input, wrap: el("div", { class: "option" }, el("label", { for: `${which}-rc-tiled`, text: label }), input) };
+    };
+    this.fields = { start: field("start", "Start (row, col)"), goal: field("goal", "Goal (row, col)") };
+    this.fieldError = el("span", { class: "field-error", testid: "endpoint-error", role: "status", hidden: true });
+    this.about = el("p", { class: "hint", testid: "tiled-note" });
+    this.panel = el("section", {},
+      el("h2", { text: "Huge board" }),
+      this.about,
+      el("div", { class: "option-row" }, this.fields.start.wrap, this.fields.goal.wrap),
+      this.fieldError,
+    );
+    this.banner = el("div", { class: "banner warn", testid: "endpoint-problem", role: "alert", hidden: true });
+  }
+
+  // ---- entering and leaving ------------------------------------------------------------------------
+
+  /** Nothing to fetch: the tiles come as the viewer asks for them. */
+  async prepare(_info) {
+    return {};
+  }
+
+  enter(info) {
+    this.info = info;
+    this.tiles = null;
+    this.frontier = null;
+    this.step = null;
+    this.picked = { start: null, goal: null };
+    for (const which of ["start", "goal"]) this.fields[which].input.value = "";
+    this.fieldError.hidden = true;
+    const { width, height, tile } = info.tiles;
+    this.about.textContent = `${number(width)} × ${number(height)} = ${number(width * height)} cells: drawn as `
+      + "tiles by the server at any step of a run. Drag or use the arrow keys to pan, the wheel or +/− to zoom, "
+      + "0 to see it whole; the minimap moves the view. Explain mode, Predict and the comparison need a smaller board.";
+    this.banner.textContent = info.endpoint_problem
+      ? `${info.endpoint_problem}: type the start and goal as row, col in the panel.` : "";
+    this.banner.hidden = !info.endpoint_problem;
+    this.place(this.hosts.left, this.panel);
+    this.place(this.hosts.banner, this.banner);
+    this.viewer?.destroy();
+    this.canvas.tabIndex = 0;
+    // The board's box sizes the canvas (a canvas keeps its intrinsic size under `inset: 0` alone).
+    this.canvas.style.width = "100%";
+    this.canvas.style.height = "100%";
+    this.viewer = new TileViewer({
+      canvas: this.canvas, width, height, tileSize: tile,
+      url: (z, x, y, t) => this.tileUrl(z, x, y, t),
+      drawOverlay: (ctx, view) => this.drawOverlay(ctx, view),
+      onSettled: (t) => {
+        this.settledStep = t;
+        document.body.dataset.tilesSettled = String(t ?? "board"); // tests and benchmarks wait for it
+      },
+    });
+    this.viewer.fit();
+  }
+
+  leave() {
+    this.viewer?.destroy();
+    this.viewer = null;
+    this.unplace();
+  }
+
+
+  playerTarget() {
+    return { state: this.boardState, renderer: this.boardRenderer };
+  }
+
+  get zoomable() {
+    return true;
+  }
+
+  fit() {
+    this.viewer?.fit();
+  }
+
+  zoomBy(factor) {
+    const view = this.viewer?.getView();
+    if (view) this.viewer.setView({ zoom: view.zoom * factor });
+  }
+
+  refit() {
+    this.viewer?.requestDraw();
+  }
+
+  // ---- tiles and steps -----------------------------------------------------------------------------
+
+  tileUrl(z, x, y, t) {
+    const id = encodeURIComponent(this.info.id);
+    if (this.tiles && t !== null) return `/api/puzzles/${id}/runs/${this.tiles.key}/tiles/${z}/${x}/${y}.png?t=${t}`;
+    return `/api/puzzles/${id}/tiles/${z}/${x}/${y}.png`;
+  }
+
+  /** The board after `step` steps of the run (null: the board alone). */
+  showStep(step) {
+    this.step = step;
+    this.viewer?.setStep(step);
+  }
+
+  isSettled() {
+    return !this.viewer || this.viewer.isSettled();
+  }
+
+  // ---- options -------------------------------------------------------------------------------------
+
+  viewOptions() {
+    return { start: this.picked.start, goal: this.picked.goal };
+  }
+
+  useViewOptions({ start = null, goal = null } = {}) {
+    this.picked = { start, goal };
+    this.viewer?.requestDraw();
+  }
+
+  typed(which, input) {
+    const text = input.value.trim();
+    this.fieldError.hidden = true;
+    if (!text) {
+      this.picked[which] = null;
+      this.viewer?.requestDraw();
+      return;
+    }
+    const match = /^\(?\s*(\d+)\s*[,\s]\s*(\d+)\s*\)?$/.exec(text);
+    const { width, height } = this.info;
+    const rc = match ? [Number(match[1]), Number(match[2])] : null;
+    if (!rc || rc[0] >= height || rc[1] >= width) {
+      this.fieldError.textContent = `${which}: type row, col within ${number(height)} × ${number(width)} (e.g. 0, 1)`;
+      this.fieldError.hidden = false;
+      return;
+    }
+    this.picked[which] = rc;
+    this.viewer?.zoomTo({ col: rc[1] + 0.5, row: rc[0] + 0.5 }, 8);
+  }
+
+  checkReady() {
+    if (!this.fieldError.hidden) return this.fieldError.textContent;
+    if (!this.info.endpoint_problem) return null;
+    const missing = ["start", "goal"].filter((w) => !this.picked[w] && !this.info[`${w}s`]?.length);
+    return missing.length ? `Type the ${missing.join(" and ")} as row, col in the panel on the left.` : null;
+  }
+
+  // ---- a run ---------------------------------------------------------------------------------------
+
+  runStarted(_runId, { algorithm }) {
+    this.algorithm = algorithm;
+    this.tiles = null;
+    this.frontier = null;
+    this.showStep(null);
+  }
+
+  tiledRun(tiles) {
+    this.tiles = tiles;
+    this.frontier = null;
+    this.showStep(0);
+    const id = encodeURIComponent(this.info.id);
+    fetch(`/api/puzzles/${id}/runs/${tiles.key}/frontier`)
+      .then((r) => (r.ok ? r.arrayBuffer() : null))
+      .then((buffer) => {
+        if (buffer && this.tiles === tiles) this.frontier = new Int32Array(buffer);
+      })
+      .catch(() => {});
+  }
+
+  tileCounts(step) {
+    const tiles = this.tiles;
+    if (!tiles) return null;
+    const expanded = Math.min(step, tiles.expanded);
+    let frontier = null;
+    if (step >= tiles.steps - 1 && tiles.frontier_end !== null && tiles.frontier_end !== undefined) frontier = tiles.frontier_end;
+    else if (this.frontier) frontier = this.frontier[Math.min(this.frontier.length - 1, Math.floor(step / tiles.sample_every))];
+    return { expanded, generated: null, frontier, maxFrontier: null };
+  }
+
+  playheadFigures() {
+    return [];
+  }
+
+  legend(container, { algorithm } = {}) {
+    renderGridLegend(container, {
+      weighted: Boolean(this.info?.weighted),
+      backward: false,
+      scoreMax: this.tiles ? this.tiles.expanded : 0,
+      scoreName: "order of expansion",
+    });
+    void algorithm;
+  }
+
+  describeRun(algorithm, options) {
+    return GridView.prototype.describeRun.call(this, algorithm, options);
+  }
+
+  // ---- drawing on top of the tiles -----------------------------------------------------------------
+
+  drawOverlay(ctx, view) {
+    const info = this.info;
+    if (!info) return;
+    const ends = [
+      ["start", this.picked.start ? [this.picked.start] : info.starts || []],
+      ["goal", this.picked.goal ? [this.picked.goal] : info.goals || []],
+    ];
+    const radius = Math.max(5 * view.dpr, view.scale * 0.45);
+    ctx.save();
+    for (const [kind, cells] of ends) {
+      for (const [r, c] of cells.slice(0, 64)) {
+        const { x, y } = view.toScreen(c + 0.5, r + 0.5);
+        ctx.beginPath();
+        ctx.arc(x, y, radius, 0, 2 * Math.PI);
+        ctx.fillStyle = kind === "start" ? COLORS.start : COLORS.goal;
+        ctx.fill();
+        ctx.lineWidth = Math.max(1.5, radius * 0.25);
+        ctx.strokeStyle = "#fff";
+        ctx.stroke();
+      }
+    }
+    ctx.restore();
+  }
+}
