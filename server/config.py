@@ -99,6 +99,14 @@ class Config:
     store_max_bytes: int = 2 * 1024**3  # the files in store_dir, all together
     store_max_age_days: float = 30.0  # an archived puzzle unused (not stored or read) this long is dropped
     store_redis_max_bytes: int = 512 * 1024**2  # puzzles' bytes held in Redis, enforced by the store itself
+    # Huge boards (README "Huge mazes"): a board of more cells than `tile_min_cells` is drawn in the page as
+    # server-rendered tiles, and a run keeps each cell's expansion number in a file of `tile_dir` (any
+    # process draws any step from it; with several hosts the folder must be shared) instead of streaming
+    # records. Finished runs are kept up to `tile_store_bytes`, the least recently used dropped first.
+    tile_min_cells: int = 20_000_000
+    tile_dir: Path | None = None  # None: $MAZE_TILE_DIR, else var/tiles (under `testing`: a temporary folder)
+    tile_store_bytes: int = 8 * 1024**3
+    tiles_per_minute: int = 12_000  # tile images per client (a screen is ~40 tiles a step)
     mazes_dir: Path = field(default_factory=lambda: ROOT / "mazes")
     engine: str = "auto"  # "generic" runs the pure-Python algorithms even where a fast path exists
     testing: bool = False
@@ -170,7 +178,7 @@ class Config:
 
 
 # MAZE_ variables that are read elsewhere (not Config fields), and fields no environment should set.
-_NOT_FIELDS = {"MAZE_E2E_URL", "MAZE_SECRET_KEY", "MAZE_REDIS_URL", "MAZE_STORE_DIR"}
+_NOT_FIELDS = {"MAZE_E2E_URL", "MAZE_SECRET_KEY", "MAZE_REDIS_URL", "MAZE_STORE_DIR", "MAZE_TILE_DIR"}
 _NOT_FROM_ENV = {"testing", "secret_key", "serializer", "engine"}
 
 

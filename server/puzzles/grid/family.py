@@ -157,6 +157,38 @@ class GridFamily(Family):
     def cells(self, puzzle: GridMaze) -> bytes:
         return puzzle.cells.tobytes()
 
+    # ---- huge boards as tiles (tiles.py) ---------------------------------------------------------
+    def tile_geometry(self, puzzle: GridMaze, min_cells: int) -> dict[str, int] | None:
+        from server.puzzles.grid import tiles
+
+        return tiles.geometry(puzzle) if puzzle.cells.size > min_cells else None
+
+    def tile_run(
+        self, puzzle: GridMaze, algorithm: str, options: Values, control: RunControl, folder: Path
+    ) -> dict[str, Any]:
+        from server.puzzles.grid import tiles
+
+        maze = self._maze(puzzle, options)
+        self._check_heuristic(maze, options)
+        meta = tiles.run(maze, algorithm, options, control, folder)
+        if meta["result"].get("stopped") == CANCELLED:
+            meta["result"]["stopped"] = control.cancel.reason
+        meta["result"]["options"] = {k: v for k, v in options.items() if k not in ("start", "goal")}
+        return meta
+
+    def tile_run_bytes(self, puzzle: GridMaze) -> int:
+        return 4 * puzzle.cells.size  # BFS's score; best-first holds more (docs/BENCHMARKS.md)
+
+    def draw_tile(self, puzzle: GridMaze, z: int, x: int, y: int, run: Any = None, t: int = 0) -> bytes:
+        from server.puzzles.grid import tiles
+
+        return tiles.png(tiles.draw(puzzle, z, x, y, run, t))
+
+    def open_tile_run(self, folder: Path, meta: dict[str, Any]) -> Any:
+        from server.puzzles.grid import tiles
+
+        return tiles.StoredRun.load(folder, meta)
+
     # ---- solving ---------------------------------------------------------------------------------
     def problem(self, puzzle: GridMaze, options: Values) -> Problem:
         return GridProblem(self._maze(puzzle, options), options["diagonal"])
