@@ -26,6 +26,7 @@ const PINCH_WHEEL_RATE = 0.01; // a trackpad pinch arrives as a wheel event with
 const KEY_ZOOM = 1.5;
 const KEY_PAN = 0.15; // of the view's size per arrow key
 const VIEW_CHANGE_MS = 100; // onViewChange at most this often
+const RETRY_MS = 300; // a failed tile is asked for again after this (or the answer's Retry-After, ≤ 5 s)
 const DRAG_SLOP = 3; // CSS px: a gesture that moved less is a click
 const GLIDE_MS = 70; // a stepped zoom (a wheel's notch, a double click, a key) eases in with this time constant
 const STEPPED_WHEEL = 40; // CSS px of wheel delta from one event: a mouse's notch, not a trackpad's stream
@@ -47,7 +48,7 @@ const STEPPED_WHEEL = 40; // CSS px of wheel delta from one event: a mouse's not
  *   the whole cells shown, clipped to the board; minimap: its rectangle in CSS pixels of the canvas.
  * @typedef {{z: number, x: number, y: number, t: Step}} TileId
  * @typedef {{state: "ok" | "error", bitmap: ImageBitmap | null, frame: number}} CacheEntry
- * @typedef {{controller: AbortController, pos: string, t: Step, gen: number}} Request
+ * @typedef {{controller: AbortController, pos: string, gen: number}} Request
  * @typedef {{
  *   canvas: HTMLCanvasElement, width: number, height: number, tileSize?: number,
  *   url: (z: number, x: number, y: number, t: Step) => string,
@@ -61,7 +62,6 @@ const STEPPED_WHEEL = 40; // CSS px of wheel delta from one event: a mouse's not
  */
 
 const posKey = (z, x, y) => `${z}/${x}/${y}`;
-const tileKey = (z, x, y, t) => `${z}/${x}/${y}/${t}`;
 const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
 
 export class TileViewer {
@@ -106,14 +106,17 @@ export class TileViewer {
     this.minimapOn = minimap;
     this.dpr = window.devicePixelRatio || 1;
 
-    /** @type {Map<string, CacheEntry>} LRU of tiles by z/x/y/t, oldest first */
+    // Tiles are known by their URL: it names z/x/y/t and whatever else url() puts in it (the run), so a
+    // new run's tiles never pass for an old run's, and the old run's stay shown until the new arrive.
+    /** @type {Map<string, CacheEntry>} LRU of tiles by URL, oldest first */
     this.cache = new Map();
-    /** @type {Map<string, {t: Step, gen: number}>} per position z/x/y: the newest step drawn or arrived */
+    /** @type {Map<string, {key: string, gen: number}>} per position z/x/y: the newest tile drawn or arrived */
     this.lastShown = new Map();
-    /** @type {Map<string, Request>} fetches in flight by z/x/y/t */
+    /** @type {Map<string, Request>} fetches in flight by URL */
     this.inflight = new Map();
-    /** @type {Map<string, number>} failed attempts by z/x/y/t */
+    /** @type {Map<string, {attempts: number, retryAt: number}>} failed tiles by URL, to be tried again */
     this.failures = new Map();
+    this.retryTimer = 0;
     this.counts = { requested: 0, aborted: 0, failed: 0, loaded: 0 };
 
     this.frameNo = 0;
@@ -162,6 +165,18 @@ export class TileViewer {
   setStep(t) {
     if (t === this.step) return;
     this.step = t;
+    this.gen++;
+    this.unsettle();
+  }
+
+  /**
+   * Take tiles from another address (a new run of the same board): what is shown stays until the new
+   * tiles arrive, as for a new step.
+   * @param {(z: number, x: number, y: number, t: Step) => string} url
+   */
+  setUrl(url) {
+    if (url === this.url) return;
+    this.url = url;
     this.gen++;
     this.unsettle();
   }
@@ -254,6 +269,7 @@ export class TileViewer {
     if (this.raf) cancelAnimationFrame(this.raf);
     this.raf = 0;
     clearTimeout(this.viewTimer);
+    clearTimeout(this.retryTimer);
     for (const [target, type, fn, opts] of this.listeners) target.removeEventListener(type, fn, opts);
     this.listeners = [];
     this.resizeObserver.disconnect();
@@ -573,21 +589,15 @@ export class TileViewer {
 
   // ---- tiles -------------------------------------------------------------------------------------
 
-  /** @returns {CacheEntry | undefined} */
-  entry(z, x, y, t) {
-    return this.cache.get(tileKey(z, x, y, t));
-  }
-
-  /** A loaded bitmap of tile (z, x, y): step t's, else the newest step shown or arrived there. */
-  bitmapAt(z, x, y, t, exactOnly = false) {
-    const exact = this.entry(z, x, y, t);
-    if (exact?.state === "ok") return { key: tileKey(z, x, y, t), entry: exact };
-    if (exactOnly) return null;
+  /** A loaded bitmap of tile (z, x, y): step t's, else the newest one shown or arrived there. */
+  bitmapAt(z, x, y, t) {
+    const key = this.url(z, x, y, t);
+    const exact = this.cache.get(key);
+    if (exact?.state === "ok") return { key, entry: exact };
     const last = this.lastShown.get(posKey(z, x, y));
     if (!last) return null;
-    const key = tileKey(z, x, y, last.t);
-    const entry = this.cache.get(key);
-    return entry?.state === "ok" ? { key, entry } : null;
+    const entry = this.cache.get(last.key);
+    return entry?.state === "ok" ? { key: last.key, entry } : null;
   }
 
   /** Mark an entry used by this frame (LRU: newest). */
@@ -617,12 +627,21 @@ export class TileViewer {
         this.counts.aborted++;
       }
     }
-    const t = this.step;
+    const t = this.step, now = performance.now();
+    let retry = Infinity;
     for (const { z, x, y } of needed) {
       if (this.inflight.size >= this.maxRequests) break;
-      const key = tileKey(z, x, y, t);
+      const key = this.url(z, x, y, t);
       if (this.cache.has(key) || this.inflight.has(key)) continue;
-      this.load(key, { z, x, y, t });
+      const failed = this.failures.get(key);
+      if (failed && failed.retryAt > now) retry = Math.min(retry, failed.retryAt);
+      else this.load(key, { z, x, y, t });
+    }
+    if (retry < Infinity && !this.retryTimer) {
+      this.retryTimer = window.setTimeout(() => {
+        this.retryTimer = 0;
+        this.pump();
+      }, retry - now);
     }
   }
 
@@ -630,12 +649,18 @@ export class TileViewer {
   async load(key, /** @type {TileId} */ tile) {
     const { z, x, y, t } = tile;
     /** @type {Request} */
-    const request = { controller: new AbortController(), pos: posKey(z, x, y), t, gen: this.gen };
+    const request = { controller: new AbortController(), pos: posKey(z, x, y), gen: this.gen };
     this.inflight.set(key, request);
     this.counts.requested++;
     try {
-      const response = await fetch(this.url(z, x, y, t), { signal: request.controller.signal });
-      if (!response.ok) throw new Error(`tile ${key}: HTTP ${response.status}`);
+      const response = await fetch(key, { signal: request.controller.signal });
+      if (!response.ok) {
+        const wait = Number(response.headers.get("Retry-After"));
+        throw Object.assign(new Error(`tile ${z}/${x}/${y} at step ${t}: HTTP ${response.status}`), {
+          status: response.status,
+          retryAfter: Number.isFinite(wait) && wait > 0 ? Math.min(5000, wait * 1000) : RETRY_MS,
+        });
+      }
       const bitmap = await createImageBitmap(await response.blob());
       if (this.destroyed || request.controller.signal.aborted) {
         bitmap.close();
@@ -645,13 +670,15 @@ export class TileViewer {
       this.counts.loaded++;
       this.store(key, { state: "ok", bitmap, frame: this.frameNo });
       const last = this.lastShown.get(request.pos);
-      if (!last || last.gen < request.gen) this.lastShown.set(request.pos, { t, gen: request.gen });
+      if (!last || last.gen < request.gen) this.lastShown.set(request.pos, { key, gen: request.gen });
     } catch (error) {
       if (this.destroyed || request.controller.signal.aborted) return;
-      const attempts = (this.failures.get(key) || 0) + 1;
+      const attempts = (this.failures.get(key)?.attempts || 0) + 1;
       this.counts.failed++;
-      if (attempts < 2) this.failures.set(key, attempts);
-      else {
+      if (attempts < 2) {
+        const wait = typeof error?.retryAfter === "number" ? error.retryAfter : RETRY_MS;
+        this.failures.set(key, { attempts, retryAt: performance.now() + wait });
+      } else {
         this.failures.delete(key);
         this.store(key, { state: "error", bitmap: null, frame: this.frameNo });
         this.onTileError?.(error, tile);
@@ -678,7 +705,7 @@ export class TileViewer {
       e.bitmap?.close();
     }
     if (this.lastShown.size > 4 * this.cacheSize) {
-      for (const [pos, { t }] of this.lastShown) if (!this.cache.has(`${pos}/${t}`)) this.lastShown.delete(pos);
+      for (const [pos, { key: shown }] of this.lastShown) if (!this.cache.has(shown)) this.lastShown.delete(pos);
     }
   }
 
@@ -750,13 +777,13 @@ export class TileViewer {
     if (cells) {
       ctx.imageSmoothingEnabled = 2 ** z * view.scale < 1; // magnified tiles stay crisp
       for (const { x, y } of this.visibleTiles(z)) {
-        const key = tileKey(z, x, y, t);
+        const key = this.url(z, x, y, t);
         const entry = this.cache.get(key);
         const area = this.tileCells(z, x, y, cells);
         if (entry?.state === "ok" && entry.bitmap) {
           this.touch(key, entry);
           this.blit(view, entry.bitmap, z, x, y, area.c0, area.r0, area.c1, area.r1);
-          this.lastShown.set(posKey(z, x, y), { t, gen: this.gen });
+          this.lastShown.set(posKey(z, x, y), { key, gen: this.gen });
         } else if (entry?.state === "error") {
           this.touch(key, entry);
           const a = view.toScreen(area.c0, area.r0), b = view.toScreen(area.c1, area.r1);
@@ -792,14 +819,15 @@ export class TileViewer {
     ctx.fillStyle = this.background;
     ctx.fillRect(r.x, r.y, r.width, r.height);
     const found = this.bitmapAt(top, 0, 0, t);
-    const entry = this.entry(top, 0, 0, t);
+    const key = this.url(top, 0, 0, t);
+    const entry = this.cache.get(key);
     if (found) {
       this.touch(found.key, found.entry);
       const bitmap = found.entry.bitmap, k = 2 ** top;
       const sw = Math.min(bitmap.width, this.width / k), sh = Math.min(bitmap.height, this.height / k);
       ctx.imageSmoothingEnabled = true;
       ctx.drawImage(bitmap, 0, 0, sw, sh, r.x, r.y, r.width, r.height);
-      if (found.entry === entry) this.lastShown.set(posKey(top, 0, 0), { t, gen: this.gen });
+      if (found.entry === entry) this.lastShown.set(posKey(top, 0, 0), { key, gen: this.gen });
     } else if (entry?.state === "error") {
       ctx.fillStyle = ERROR_FILL;
       ctx.fillRect(r.x, r.y, r.width, r.height);
