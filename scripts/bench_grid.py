@@ -548,9 +548,11 @@ def generic_memory(table: Table, workdir: Path) -> None:
                 str(maze.goals[0]), algorithm, engine]
         out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
         before, after, cost, expanded, frontier = out.split()
-        per_cell = (int(after) - int(before) + maze.cells.nbytes) / maze.cells.size
+        used = int(after) - int(before)
+        per_cell = (used + maze.cells.nbytes) / maze.cells.size
         table.add(f"(j) peak memory {algorithm} ({engine})", label, f"{per_cell:.1f} B/cell",
-                  f"cost {cost}, {int(expanded):,} expanded, max frontier {int(frontier):,}")
+                  f"{used / int(expanded):.0f} B per state expanded; cost {cost}, "
+                  f"{int(expanded):,} expanded, max frontier {int(frontier):,}")
 
 
 def pathfinding_peer(table: Table) -> None:
