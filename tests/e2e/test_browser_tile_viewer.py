@@ -245,7 +245,7 @@ def test_fit_shows_the_top_tile_and_zooming_in_requests_only_the_visible_tiles(p
 
     # Zoomed in to 6 cells per pixel: level 3 (8 cells per tile pixel is the finest ≥ 1 device pixel).
     mark = len(tiles.requests)
-    page.evaluate("() => window.viewer.zoomTo({col: 40000, row: 25000}, 1 / 6)")
+    page.evaluate("() => window.viewer.zoomTo({col: 40000, row: 25000}, {cellsPerPixel: 6})")
     settle(page)
     v = view(page)
     assert v["level"] == 3 == expected_level(v["zoom"])

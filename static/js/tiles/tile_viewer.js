@@ -17,6 +17,23 @@
 //
 // The view: a centre in cell coordinates (continuous: cell (c, r) spans [c, c+1) × [r, r+1)) and a zoom
 // in CSS pixels per cell. A page may hold several viewers: no module-level mutable state.
+//
+// Steps: setStep(t) asks for step t's visible tiles (nearest the centre first, then the minimap's), at
+// most maxRequests in flight; a request is only ever started for the current step, so a burst of steps
+// coalesces to the latest. Until a visible tile of step t arrives its place shows, in this order, the
+// newest tile of that position drawn or arrived (another step, or another run after setUrl), else a
+// coarser level's tile cropped and scaled with the finer level's tiles over it — never the background
+// where a tile was shown before. Requests for tiles that left the view are aborted; those of an older
+// step still in view are let finish (they refresh the picture while a slow server catches up).
+// isSettled() / whenSettled() / onSettled(t): every visible tile of the current step (and the minimap's)
+// is drawn. A failed tile is asked again once (after 300 ms or the answer's Retry-After), then drawn
+// light grey and reported to onTileError.
+//
+// Input: mouse drag pans, the wheel zooms about the cursor (a trackpad's stream and pinch at once, a
+// mouse's notch eased in), double click zooms in (shift: out); touch and pen by Pointer Events (one
+// finger pans, two pinch about their midpoint); keys on the focused canvas (tabindex 0): arrows pan,
+// + / = and - zoom, 0 or Home fit. The minimap (bottom right, on the same canvas) shows the whole board
+// and the view; a click or drag on it moves the view there.
 
 const BACKGROUND = "#e4e1d9"; // the page's board background (families/canvas_renderer.js)
 const ERROR_FILL = "#d3d3d3"; // a tile that failed twice
@@ -186,7 +203,10 @@ export class TileViewer {
     return this.settled;
   }
 
-  /** @returns {Promise<void>} resolves once the current view and step are fully drawn */
+  /**
+   * @returns {Promise<void>} resolves once every visible tile of the current step is drawn (if the step
+   *   or view changes first, once the newer one is: check `step` or use onSettled(t) for which)
+   */
   whenSettled() {
     if (this.settled || this.destroyed) return Promise.resolve();
     return new Promise((resolve) => this.settleWaiters.push(resolve));
@@ -204,10 +224,15 @@ export class TileViewer {
 
   /**
    * Centre on a cell, optionally at a zoom.
-   * @param {{col: number, row: number}} cell  a cell (its centre is shown) or a continuous position
-   * @param {number} [zoom]  CSS pixels per cell (e.g. 1/16 shows 16 cells per pixel); unchanged when omitted
+   * @param {{col: number, row: number}} cell  a cell (integers: its centre is shown) or a continuous position
+   * @param {number | {zoom: number} | {cellsPerPixel: number}} [scale]  the zoom in CSS pixels per cell
+   *   (a number or {zoom}), or {cellsPerPixel} (16: sixteen cells a CSS pixel); unchanged when omitted
    */
-  zoomTo({ col, row }, zoom = undefined) {
+  zoomTo({ col, row }, scale = undefined) {
+    let zoom;
+    if (typeof scale === "number") zoom = scale;
+    else if (scale && "zoom" in scale) zoom = scale.zoom;
+    else if (scale && "cellsPerPixel" in scale) zoom = 1 / scale.cellsPerPixel;
     this.setView({ col: Number.isInteger(col) ? col + 0.5 : col, row: Number.isInteger(row) ? row + 0.5 : row, zoom });
   }
 
@@ -216,7 +241,7 @@ export class TileViewer {
     return this.view();
   }
 
-  /** @param {{col?: number, row?: number, zoom?: number}} state  any of centre (cells) and zoom (CSS px per cell) */
+  /** @param {Partial<ViewState>} state  any of the centre (cells, continuous) and the zoom (CSS px per cell) */
   setView({ col = this.col, row = this.row, zoom = this.zoom }) {
     this.glide = null;
     this.applyView(col, row, zoom, false);
@@ -543,6 +568,7 @@ export class TileViewer {
   minimapJump({ x, y }) {
     const r = this.minimapCss();
     if (!r) return;
+    this.glide = null;
     const col = ((x - r.x) / r.width) * this.width, row = ((y - r.y) / r.height) * this.height;
     this.applyView(col, row, this.zoom, true);
   }
