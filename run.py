@@ -310,10 +310,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.json:
         from server import json_arrays
 
-        sys.stdout.flush()
-        json_arrays.write(solved.json, sys.stdout.buffer)
-        sys.stdout.buffer.write(b"\n")
-        sys.stdout.buffer.flush()
+        stream = getattr(sys.stdout, "buffer", None)  # none when stdout is a text buffer (tests)
+        if stream is None:
+            print(json_arrays.encode(solved.json).decode("ascii"))
+        else:
+            sys.stdout.flush()
+            json_arrays.write(solved.json, stream)
+            stream.write(b"\n")
+            stream.flush()
     else:
         print("\n".join(family.summary_lines(args.file.name, solved.json)))
     return 0 if solved.json["found"] else 2
