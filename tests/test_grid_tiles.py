@@ -87,7 +87,7 @@ def test_frontier_samples_are_the_trace_s_frontier(tmp_path, algorithm):
     frontier = np.frombuffer(stored.frontier_samples(), "<i4")
     every = meta["sample_every"]
     for k in range(0, len(frontier), max(1, len(frontier) // 7)):
-        closed, opened = states_from_trace(maze, algorithm, False, k * every)
+        _closed, opened = states_from_trace(maze, algorithm, False, k * every)
         assert frontier[k] == len(opened), k
 
 
@@ -148,8 +148,8 @@ def test_a_huge_board_runs_for_tiles_and_serves_them(tmp_path):
                    tile_dir=tmp_path)
     http = app.test_client()
     info = http.get("/api/puzzles/huge").get_json()
-    assert info["tiles"] == {"width": 161, "height": 121, "tile": 256, "levels": 1}
-    assert http.get("/api/puzzles/small").get_json()["tiles"] is None
+    assert info["deep_zoom"] == {"width": 161, "height": 121, "tile": 256, "levels": 1}
+    assert http.get("/api/puzzles/small").get_json()["deep_zoom"] is None
     board = http.get("/api/puzzles/huge/tiles/0/0/0.png")
     assert board.status_code == 200 and "immutable" in board.headers["Cache-Control"]
     assert Image.open(__import__("io").BytesIO(board.data)).size == (161, 121)
@@ -178,7 +178,8 @@ def test_a_huge_board_runs_for_tiles_and_serves_them(tmp_path):
     # Refusals in words: a step out of range, a tile outside the pyramid, an unknown run, a small board.
     bad_t = http.get(f"/api/puzzles/huge/runs/{key}/tiles/0/0/0.png?t={summary['steps'] + 1}")
     assert bad_t.status_code == 400 and "t must be a step number" in bad_t.get_json()["error"]
-    assert "no tile 0/1/0" in http.get(f"/api/puzzles/huge/runs/{key}/tiles/0/1/0.png?t=0").get_json()["error"]
+    outside = http.get(f"/api/puzzles/huge/runs/{key}/tiles/0/1/0.png?t=0")
+    assert "no tile 0/1/0" in outside.get_json()["error"]
     assert http.get("/api/puzzles/huge/runs/nope/tiles/0/0/0.png?t=0").status_code == 404
     small = http.get("/api/puzzles/small/tiles/0/0/0.png")
     assert small.status_code == 400 and "not as tiles" in small.get_json()["error"]

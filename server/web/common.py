@@ -48,7 +48,7 @@ def puzzle_info(pid: str, puzzle: Any) -> dict[str, Any]:
     return {"id": pid, "family": family.name, "algorithms": list(family.algorithms),
             "solution_notation": family.solution_notation, **family.info(puzzle),
             # a board too big to draw cell by cell: the page shows tiles (server/web/tiles.py)
-            "tiles": family.tile_geometry(puzzle, services().config.tile_min_cells)}
+            "deep_zoom": family.tile_geometry(puzzle, services().config.tile_min_cells)}
 
 
 def error(message: str, status: int = 400) -> tuple[Response, int]:

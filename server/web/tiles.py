@@ -1,5 +1,5 @@
 """Huge boards as tiles over HTTP (docs/PROTOCOL.md, "Tiles"): a board too big to draw cell by cell
-in the page (``info.tiles``) is shown as PNG tiles of a pyramid, of the board alone or after any step
+in the page (``info.deep_zoom``) is shown as PNG tiles of a pyramid, of the board alone or after any step
 of a run kept by ``server/tile_runs.py``. Tiles never change for a given URL (puzzle ids and run keys
 are content hashes), so they are cached by the browser for good; any server process can draw them."""
 

@@ -116,7 +116,6 @@ def run(maze: GridMaze, algorithm: str, options: dict[str, Any], control: RunCon
     opened = tk.opened_counts(cells, closed_at, width, height, moves, seeds, every, samples)
     np.save(folder / "opened.npy", opened)
     reached_end = int(opened[-1]) if expanded % every == 0 else None
-    closed_at.flush()
     summary = result.to_json([])
     summary["path"] = []
     summary["path_length"] = len(path)

@@ -15,7 +15,7 @@ export const TILED_VIEWS = { grid: TiledGridView };
 
 /**
  * The view class for a puzzle family's name, or null when this page cannot show that family.
- * `tiled`: the puzzle is a huge board drawn as tiles (info.tiles).
+ * `tiled`: the puzzle is a huge board drawn as tiles (info.deep_zoom).
  */
 export function viewClassFor(family, { tiled = false } = {}) {
   const views = tiled ? TILED_VIEWS : FAMILY_VIEWS;

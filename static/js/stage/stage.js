@@ -87,13 +87,13 @@ export class Stage {
 
   /**
    * The view for a family: one instance each, with its own canvas; null for a family we cannot show.
-   * A puzzle whose info has `tiles` (a huge board) gets the family's tiled view.
+   * A puzzle whose info has `deep_zoom` (a huge board) gets the family's tiled view.
    * @param {string} family
    * @param {any} [info] the puzzle's info
    * @returns {FamilyView | null}
    */
   viewFor(family, info = null) {
-    const tiled = Boolean(info?.tiles); // a board too big to draw cell by cell: the family's tiled view
+    const tiled = Boolean(info?.deep_zoom); // a board too big to draw cell by cell: the family's tiled view
     const key = tiled ? `${family}:tiles` : family;
     if (this.views.has(key)) return this.views.get(key);
     const View = viewClassFor(family, { tiled });

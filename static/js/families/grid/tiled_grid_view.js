@@ -1,4 +1,4 @@
-// A grid maze too big to draw cell by cell in the page (info.tiles: more cells than the server's
+// A grid maze too big to draw cell by cell in the page (info.deep_zoom: more cells than the server's
 // tile_min_cells, e.g. a 15001 × 15001 image): the board is a pyramid of PNG tiles the server draws
 // (server/web/tiles.py), shown by the deep-zoom TileViewer (../../tiles/tile_viewer.js). A run sends
 // no records: run_done's `tiles` names it, the Player counts its steps (Player.useSteps) and each step
@@ -85,7 +85,7 @@ export class TiledGridView extends FamilyView {
     this.picked = { start: null, goal: null };
     for (const which of ["start", "goal"]) this.fields[which].input.value = "";
     this.fieldError.hidden = true;
-    const { width, height, tile } = info.tiles;
+    const { width, height, tile } = info.deep_zoom;
     this.about.textContent = `${number(width)} × ${number(height)} = ${number(width * height)} cells: drawn as `
       + "tiles by the server at any step of a run. Drag or use the arrow keys to pan, the wheel or +/− to zoom, "
       + "0 to see it whole; the minimap moves the view. Explain mode, Predict and the comparison need a smaller board.";
