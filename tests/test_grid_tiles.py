@@ -183,6 +183,8 @@ def test_a_huge_board_runs_for_tiles_and_serves_them(tmp_path):
     assert http.get("/api/puzzles/huge/runs/nope/tiles/0/0/0.png?t=0").status_code == 404
     small = http.get("/api/puzzles/small/tiles/0/0/0.png")
     assert small.status_code == 400 and "not as tiles" in small.get_json()["error"]
+    gif = http.post("/api/puzzles/huge/animation", json={"algorithm": "bfs"})
+    assert gif.status_code == 400 and "drawn as tiles" in gif.get_json()["error"]
     # An algorithm the tiles cannot show is refused in words.
     client.emit("run_start", {"run": "r3", "puzzle": "huge", "algorithm": "jps", "options": {}})
     error = pump(client, "run_error", "r3")[-1]["error"]

@@ -89,6 +89,12 @@ def start_animation(pid: str) -> tuple[Response, int]:
             "export the board as PNG instead",
             400,
         )
+    if family.tile_geometry(puzzle, settings.tile_min_cells) is not None:
+        return error(
+            f"GIF export needs a search's every record: not for a board drawn as tiles (more than "
+            f"{settings.tile_min_cells:,} cells); export the board as PNG, or the GIF of a smaller maze",
+            400,
+        )
     options = check_run(puzzle, algorithm, {k: v for k, v in body.items() if k != "algorithm"})
     client = client_id()
     shared.rate_limits.take("GIF export", settings.animations_per_minute, client, remote_address())

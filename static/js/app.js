@@ -29,6 +29,7 @@ import { ShareTools } from "./share/share_tools.js";
 import { Editing } from "./shell/editing.js";
 import { Keys } from "./shell/keys.js";
 import { PuzzleLoader } from "./shell/loading.js";
+import { HugeBoardGuard } from "./shell/huge_board.js";
 import { Selection } from "./shell/selection.js";
 import { SingleView } from "./shell/single_view.js";
 import { Sources } from "./shell/sources.js";
@@ -88,6 +89,7 @@ const loader = new PuzzleLoader({
   single, selection, setHover,
   onShown: (info, data) => {
     sources.gallery.markActive(info.galleryName || null);
+    hugeBoard.puzzleShown(info); // first: a huge board closes the comparison before it is handed the board
     compare.puzzleShown(info, data);
     editing.puzzleShown(info, data);
     labs.puzzleShown(info);
@@ -238,6 +240,15 @@ const exercise = new Exercise({
   run: () => (single.showsChecked ? null : single.run),
   explain: single.explain,
   refit: () => requestAnimationFrame(() => single.view?.refit()),
+});
+// A huge board drawn as tiles: no comparison, lab, student code, explain mode or Predict (shell/huge_board.js).
+const hugeBoard = new HugeBoardGuard({
+  close: () => {
+    if (compare.active) compare.close();
+    if (exercise.on) exercise.toggle(false);
+    if (single.explain.on) single.explain.toggle(false);
+    if (labs.on) labs.toggle(false);
+  },
 });
 // One panel beside the board: Predict, explain mode and the lab's drawer (Lab, Your code) close each
 // other (their own listeners ran first); explain mode would give Predict's answer away.

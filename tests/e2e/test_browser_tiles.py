@@ -72,6 +72,10 @@ def test_a_huge_board_is_drawn_from_tiles_at_every_step(tab, maze_png) -> None:
     settled(tab, "board")
     assert "801 × 601 = 481,401 cells" in text(tab, "tiled-note")
     assert not any("/runs/" in url for url in tiles_asked) and tiles_asked  # the board alone
+    # The tools that need every record in the page are off, saying why.
+    for testid in ("compare", "lab", "code", "explain", "predict"):
+        assert tab.is_disabled(f"[data-testid={testid}]"), testid
+    assert "drawn as tiles" in tab.get_attribute("[data-testid=explain]", "title")
     board = canvas_png(tab)
 
     tab.select_option("[data-testid=algorithm]", "bfs")
