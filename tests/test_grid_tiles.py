@@ -79,7 +79,7 @@ def test_level_zero_tiles_show_the_trace_at_every_step(tmp_path, algorithm, diag
         assert (tile.reshape(-1, 3)[path] == tiles.COLOURS[11]).all()
 
 
-@pytest.mark.parametrize("algorithm", ["bfs", "astar"])
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
 def test_frontier_samples_are_the_trace_s_frontier(tmp_path, algorithm):
     maze = generate_braid(30, 30, seed=7, braid=0.3)
     meta = tiles.run(maze, algorithm, options(False), RunControl(), tmp_path)
@@ -89,6 +89,8 @@ def test_frontier_samples_are_the_trace_s_frontier(tmp_path, algorithm):
     for k in range(0, len(frontier), max(1, len(frontier) // 7)):
         _closed, opened = states_from_trace(maze, algorithm, False, k * every)
         assert frontier[k] == len(opened), k
+    _closed, opened = states_from_trace(maze, algorithm, False, meta["expanded"])
+    assert meta["frontier_end"] == len(opened)
 
 
 def test_coarse_tiles_cover_the_board_and_show_the_path(tmp_path):

@@ -303,12 +303,14 @@ def phantom_cells(cells, closed_at, width, height, moves, last_cell, generated_m
 
 @njit(cache=True, nogil=True)
 def opened_counts(cells, closed_at, width, height, moves, seeds, every, samples):
-    """How many cells were reached (open or closed) before step k * ``every``, k = 0 .. samples - 1.
+    """How many cells were reached (open or closed) before step k * ``every``, k = 0 .. samples - 1,
+    and by the end of the search.
 
     A cell is reached at the first expansion of a neighbour that can move into it (seeds before
     step 0); so the frontier at step t = k * every is ``counts[k] - t``.
     """
     per_sample = np.zeros(samples + 1, np.int64)
+    reached = seeds.shape[0]
     for r in range(height):
         for c in range(width):
             cell = r * width + c
@@ -334,6 +336,7 @@ def opened_counts(cells, closed_at, width, height, moves, seeds, every, samples)
                 first = closed_at[n]
             if first == NEVER:
                 continue
+            reached += 1
             k = first // every + 1  # reached before step k * every for every k above first / every
             if k <= samples:
                 per_sample[k] += 1
@@ -343,4 +346,4 @@ def opened_counts(cells, closed_at, width, height, moves, seeds, every, samples)
     for k in range(samples):
         total += per_sample[k]
         counts[k] = total
-    return counts
+    return counts, reached

@@ -113,9 +113,8 @@ def run(maze: GridMaze, algorithm: str, options: dict[str, Any], control: RunCon
     expanded = int(result.expanded)
     every = max(1, math.ceil((expanded + 1) / MAX_SAMPLES))
     samples = expanded // every + 1
-    opened = tk.opened_counts(cells, closed_at, width, height, moves, seeds, every, samples)
+    opened, reached = tk.opened_counts(cells, closed_at, width, height, moves, seeds, every, samples)
     np.save(folder / "opened.npy", opened)
-    reached_end = int(opened[-1]) if expanded % every == 0 else None
     summary = result.to_json([])
     summary["path"] = []
     summary["path_length"] = len(path)
@@ -128,7 +127,7 @@ def run(maze: GridMaze, algorithm: str, options: dict[str, Any], control: RunCon
         "samples": samples,
         "seeds": seeds.tolist(),
         "phantoms": phantoms.tolist(),
-        "frontier_end": None if reached_end is None else reached_end - len(phantoms) - expanded,
+        "frontier_end": int(reached) - len(phantoms) - expanded,  # after the last expansion
         "result": summary,
     }
 

@@ -222,7 +222,7 @@ export class TiledGridView extends FamilyView {
     if (!tiles) return null;
     const expanded = Math.min(step, tiles.expanded);
     let frontier = null;
-    if (step >= tiles.steps - 1 && tiles.frontier_end !== null && tiles.frontier_end !== undefined) frontier = tiles.frontier_end;
+    if (step >= tiles.expanded && Number.isInteger(tiles.frontier_end)) frontier = tiles.frontier_end;
     else if (this.frontier) frontier = this.frontier[Math.min(this.frontier.length - 1, Math.floor(step / tiles.sample_every))];
     return { expanded, generated: null, frontier, maxFrontier: null };
   }
