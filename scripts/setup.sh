@@ -71,7 +71,7 @@ fi
 
 # Compile the numba kernels once (cached beside them), so the first search in the page does not wait
 # for the compiler. Redone when the kernels' source changes.
-kstamp=".venv/.kernels-$(cat server/puzzles/grid/kernels.py server/puzzles/grid/kernel_search.py | sha256sum | cut -c1-16)"
+kstamp=".venv/.kernels-$(cat server/puzzles/grid/kernels.py server/puzzles/grid/kernel_search.py server/puzzles/grid/tile_kernels.py | sha256sum | cut -c1-16)"
 if [ ! -f "$kstamp" ]; then
   echo "setup: compiling the search kernels (once; about a minute)"
   .venv/bin/python -c "from server.puzzles.grid.kernel_search import compile_all; print(f'setup: kernels ready in {compile_all():.0f} s')"

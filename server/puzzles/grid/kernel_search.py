@@ -123,9 +123,12 @@ def compile_all() -> float:
     The first compile of all four kernels takes tens of seconds; afterwards each process loads
     them from ``__pycache__`` in a fraction of a second. Call this at install or deploy time.
     """
+    from server.puzzles.grid import tiles
+
     t0 = time.perf_counter()
     for algorithm in ("bfs", "dfs", "astar", "bidirectional"):
         warm_up(algorithm)
+    tiles.warm_up()  # the kernels that draw huge boards' tiles
     return time.perf_counter() - t0
 
 

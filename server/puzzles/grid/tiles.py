@@ -256,3 +256,27 @@ def png(pixels: np.ndarray) -> bytes:
     out = io.BytesIO()
     Image.fromarray(np.ascontiguousarray(pixels), "RGB").save(out, "PNG", compress_level=1)
     return out.getvalue()
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) every tile kernel, on a small board: a first huge run
+    then waits for no compiler. ``compile_all`` calls it, so the set-up does it once."""
+    import tempfile
+
+    from server.puzzles.grid.generate import generate_braid
+
+    maze = generate_braid(40, 40, seed=1)
+    with tempfile.TemporaryDirectory() as folder:
+        options = {"diagonal": False, "heuristic": "", "weight": 1.0}
+        meta = run(maze, "bfs", options, RunControl(), Path(folder))
+        stored = StoredRun.load(Path(folder), meta)
+        draw(maze, 0, 0, 0, stored, meta["steps"])  # from the cells
+        draw(maze, 0, 0, 0, None, 0)
+        from server.puzzles.grid import tile_kernels as tk
+
+        total, free, weights = _maze_blocks(maze)
+        for closed, first, latest in ((stored.closed, stored.first, stored.latest),
+                                      (np.empty(0, np.uint8), np.empty(0, np.int32), np.empty(0, np.int32))):
+            # from the block summaries (a level this small board does not have: the kernel alone)
+            tk.draw_blocks(total, free, weights, closed, first, latest, maze.width, maze.height, 0, 0, 16,
+                           TILE, 1, 1, stored.path_sorted, True, COLOURS, RAMP)
