@@ -111,3 +111,10 @@ def test_a_huge_board_is_drawn_from_tiles_at_every_step(tab, maze_png) -> None:
     assert any("/tiles/0/" in url for url in tiles_asked), tiles_asked[:5]
     ARTIFACTS.mkdir(exist_ok=True)
     tab.screenshot(path=str(ARTIFACTS / "tiles-zoomed.png"))
+
+    # A click in "Set start" mode picks the cell under the pointer, as on a board drawn whole.
+    tab.click("[data-testid=pick-start]")
+    box = tab.locator("[data-testid=canvas]").bounding_box()
+    tab.mouse.click(box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.4)
+    row, col = (int(v) for v in tab.input_value("[data-testid=start-rc]").split(","))
+    assert 0 <= row < 601 and 0 <= col < 801

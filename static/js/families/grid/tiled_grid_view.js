@@ -61,12 +61,28 @@ export class TiledGridView extends FamilyView {
     this.fields = { start: field("start", "Start (row, col)"), goal: field("goal", "Goal (row, col)") };
     this.fieldError = el("span", { class: "field-error", testid: "endpoint-error", role: "status", hidden: true });
     this.about = el("p", { class: "hint", testid: "tiled-note" });
+    // A click on the board sets the start or the goal, as on a board drawn whole (Shift+click: the goal).
+    const pickButton = (mode, testid, text) => el("button", {
+      type: "button", testid, "aria-pressed": String(mode === "off"), text,
+      on: { click: () => this.setPickMode(mode) },
+    });
+    this.pickButtons = {
+      off: pickButton("off", "pick-off", "Pan"),
+      start: pickButton("start", "pick-start", "Set start"),
+      goal: pickButton("goal", "pick-goal", "Set goal"),
+    };
+    this.pickMode = "off";
     this.panel = el("section", {},
       el("h2", { text: "Huge board" }),
       this.about,
+      el("h2", { text: "Start & goal" }),
+      el("div", { class: "segmented", role: "group", "aria-label": "A click on the board sets" },
+        this.pickButtons.off, this.pickButtons.start, this.pickButtons.goal),
+      el("p", { class: "hint", text: "Click a cell (Shift+click: the goal), or type row, col." }),
       el("div", { class: "option-row" }, this.fields.start.wrap, this.fields.goal.wrap),
       this.fieldError,
     );
+    this.canvas.addEventListener("click", (event) => this.clicked(event));
     this.banner = el("div", { class: "banner warn", testid: "endpoint-problem", role: "alert", hidden: true });
   }
 
@@ -85,12 +101,13 @@ export class TiledGridView extends FamilyView {
     this.picked = { start: null, goal: null };
     for (const which of ["start", "goal"]) this.fields[which].input.value = "";
     this.fieldError.hidden = true;
+    this.setPickMode(info.endpoint_problem ? "start" : "off");
     const { width, height, tile } = info.deep_zoom;
     this.about.textContent = `${number(width)} × ${number(height)} = ${number(width * height)} cells: drawn as `
       + "tiles by the server at any step of a run. Drag or use the arrow keys to pan, the wheel or +/− to zoom, "
       + "0 to see it whole; the minimap moves the view. Explain mode, Predict and the comparison need a smaller board.";
     this.banner.textContent = info.endpoint_problem
-      ? `${info.endpoint_problem}: type the start and goal as row, col in the panel.` : "";
+      ? `${info.endpoint_problem}: click the start, then the goal (zoom in first), or type them as row, col.` : "";
     this.banner.hidden = !info.endpoint_problem;
     this.place(this.hosts.left, this.panel);
     this.place(this.hosts.banner, this.banner);
@@ -188,11 +205,35 @@ export class TiledGridView extends FamilyView {
     this.viewer?.zoomTo({ col: rc[1] + 0.5, row: rc[0] + 0.5 }, 8);
   }
 
+  /** What a click on the board does: "off" (nothing: drag to pan), "start" or "goal". */
+  setPickMode(mode) {
+    this.pickMode = mode;
+    for (const [value, button] of Object.entries(this.pickButtons)) button.setAttribute("aria-pressed", String(value === mode));
+    this.canvas.classList.toggle("picking", mode !== "off");
+  }
+
+  /** A click (not a drag) in a pick mode, or with Shift, sets that end at the cell under the pointer. */
+  clicked(event) {
+    if (!this.viewer || this.viewer.wasDrag()) return;
+    const which = event.shiftKey ? "goal" : this.pickMode;
+    if (which === "off") return;
+    const cell = this.viewer.cellAt(event.clientX, event.clientY);
+    if (!cell) return;
+    this.picked[which] = [cell.row, cell.col];
+    this.fields[which].input.value = `${cell.row}, ${cell.col}`;
+    this.fieldError.hidden = true;
+    if (which === "start" && this.info.endpoint_problem && !this.picked.goal && !this.info.goals?.length) {
+      this.setPickMode("goal"); // the next click sets the other missing end
+    }
+    this.viewer.requestDraw();
+  }
+
   checkReady() {
     if (!this.fieldError.hidden) return this.fieldError.textContent;
     if (!this.info.endpoint_problem) return null;
     const missing = ["start", "goal"].filter((w) => !this.picked[w] && !this.info[`${w}s`]?.length);
-    return missing.length ? `Type the ${missing.join(" and ")} as row, col in the panel on the left.` : null;
+    if (missing.length) this.setPickMode(missing[0]);
+    return missing.length ? `Choose the ${missing.join(" and ")} first: click a cell on the maze, or type row, col.` : null;
   }
 
   // ---- a run ---------------------------------------------------------------------------------------
