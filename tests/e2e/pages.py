@@ -250,3 +250,19 @@ def move_string(path: list[list[int]]) -> str:
 
     names = {(-1, 0): "U", (1, 0): "D", (0, -1): "L", (0, 1): "R"}
     return "".join(names[(b[0] - a[0], b[1] - a[1])] for a, b in pairwise(path))
+
+
+def own_server_tab(browser, url: str, console, **context: Any):
+    """A tab of its own on a server of the test's own (``tests/serve_process.py``), its console
+    watched like the ``page`` fixture's: a generator for a fixture to ``yield from``."""
+    browser_context = browser.new_context(**{"viewport": {"width": 1366, "height": 768}, **context})
+    tab = browser_context.new_page()
+    tab.set_default_timeout(120_000)
+    tab.on("console", lambda m: m.type == "error" and console.errors.append(f"console.error: {m.text}"))
+    tab.on("pageerror", lambda e: console.errors.append(f"pageerror: {e}"))
+    tab.goto(url)
+    status_is(tab, "ready")
+    yield tab
+    browser_context.close()
+    unexpected = console.unexpected()
+    assert not unexpected, "errors in the browser console:\n" + "\n".join(unexpected)

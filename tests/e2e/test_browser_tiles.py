@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from server.puzzles.grid.generate import generate_braid, maze_to_image
-from tests.e2e.pages import ARTIFACTS, BROWSER_TEST, status_is, text
+from tests.e2e.pages import ARTIFACTS, BROWSER_TEST, own_server_tab, text
 from tests.serve_process import ServeProcess
 
 pytestmark = BROWSER_TEST
@@ -38,17 +38,7 @@ def maze_png(tmp_path_factory):
 
 @pytest.fixture
 def tab(browser, tiled_server, console):
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    page.on("console", lambda m: m.type == "error" and console.errors.append(f"console.error: {m.text}"))
-    page.on("pageerror", lambda e: console.errors.append(f"pageerror: {e}"))
-    page.goto(tiled_server.url)
-    status_is(page, "ready")
-    yield page
-    context.close()
-    unexpected = console.unexpected()
-    assert not unexpected, "errors in the browser console:\n" + "\n".join(unexpected)
+    yield from own_server_tab(browser, tiled_server.url, console)
 
 
 def settled(page, step) -> None:

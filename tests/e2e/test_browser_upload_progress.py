@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from tests.e2e.pages import ARTIFACTS, BROWSER_TEST, status_is, text
+from tests.e2e.pages import ARTIFACTS, BROWSER_TEST, own_server_tab, status_is, text
 from tests.serve_process import ServeProcess
 
 pytestmark = BROWSER_TEST
@@ -56,17 +56,7 @@ def big_png(tmp_path_factory):
 
 @pytest.fixture
 def tab(browser, big_server, console):
-    context = browser.new_context(viewport={"width": 1366, "height": 768}, bypass_csp=True)
-    page = context.new_page()
-    page.set_default_timeout(120_000)
-    page.on("console", lambda m: m.type == "error" and console.errors.append(f"console.error: {m.text}"))
-    page.on("pageerror", lambda e: console.errors.append(f"pageerror: {e}"))
-    page.goto(big_server.url)
-    status_is(page, "ready")
-    yield page
-    context.close()
-    unexpected = console.unexpected()
-    assert not unexpected, "errors in the browser console:\n" + "\n".join(unexpected)
+    yield from own_server_tab(browser, big_server.url, console, bypass_csp=True)
 
 
 def test_a_large_upload_shows_its_bytes_then_the_servers_phases_then_the_board(tab, big_png) -> None:

@@ -40,20 +40,27 @@ MOVE_COL = np.array([0, 1, 0, -1, 1, 1, -1, -1], np.int64)
 
 
 @njit(cache=True, nogil=True)
-def _opened_before(cells, closed_at, width, height, r, c, moves, t):
-    """Whether a neighbour that can move into (r, c) was expanded before step t."""
+def _first_reached(cells, closed_at, width, height, r, c, moves):
+    """The first expansion of a neighbour that can move into (r, c): when it was reached (NEVER: not)."""
+    first = NEVER
     for d in range(moves):
         nr = r - MOVE_ROW[d]
         nc = c - MOVE_COL[d]
         if nr < 0 or nr >= height or nc < 0 or nc >= width:
             continue
         n = nr * width + nc
-        if cells[n] == 0 or closed_at[n] >= t:
+        if cells[n] == 0 or closed_at[n] >= first:
             continue
         if d >= 4 and (cells[nr * width + c] == 0 or cells[r * width + nc] == 0):
             continue  # a diagonal move never cuts a wall's corner
-        return True
-    return False
+        first = closed_at[n]
+    return first
+
+
+@njit(cache=True, nogil=True)
+def _opened_before(cells, closed_at, width, height, r, c, moves, t):
+    """Whether a neighbour that can move into (r, c) was expanded before step t."""
+    return _first_reached(cells, closed_at, width, height, r, c, moves) < t
 
 
 @njit(cache=True, nogil=True)
@@ -322,18 +329,7 @@ def opened_counts(cells, closed_at, width, height, moves, seeds, every, samples)
                     seed = True
             if seed:
                 continue
-            first = NEVER
-            for d in range(moves):
-                nr = r - MOVE_ROW[d]
-                nc = c - MOVE_COL[d]
-                if nr < 0 or nr >= height or nc < 0 or nc >= width:
-                    continue
-                n = nr * width + nc
-                if cells[n] == 0 or closed_at[n] >= first:
-                    continue
-                if d >= 4 and (cells[nr * width + c] == 0 or cells[r * width + nc] == 0):
-                    continue
-                first = closed_at[n]
+            first = _first_reached(cells, closed_at, width, height, r, c, moves)
             if first == NEVER:
                 continue
             reached += 1

@@ -9,6 +9,7 @@ import { number, sentence } from "../../format.js";
 import { FamilyView } from "../family_view.js";
 import { KIND } from "../../timeline.js";
 import { GridEditor } from "./grid_editor.js";
+import { pickButtons } from "./pick_buttons.js";
 import { renderGridLegend } from "./grid_legend.js";
 import { GridRenderer } from "./grid_renderer.js";
 import { GridState } from "./grid_state.js";
@@ -54,15 +55,7 @@ export class GridView extends FamilyView {
   }
 
   buildPanels() {
-    const pickButton = (mode, testid, text) => el("button", {
-      type: "button", testid, "aria-pressed": String(mode === "off"), text,
-      on: { click: () => this.setPickMode(mode) },
-    });
-    this.pickButtons = {
-      off: pickButton("off", "pick-off", "Pan"),
-      start: pickButton("start", "pick-start", "Set start"),
-      goal: pickButton("goal", "pick-goal", "Set goal"),
-    };
+    this.pickButtons = pickButtons((mode) => this.setPickMode(mode));
     this.pickedText = el("span", { testid: "picked" });
     this.clearButton = el("button", {
       type: "button", class: "link", testid: "clear-picks", text: "reset to the file's",

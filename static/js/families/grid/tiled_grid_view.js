@@ -11,6 +11,7 @@ import { COLORS } from "../../colors.js";
 import { FamilyView } from "../family_view.js";
 import { TileViewer } from "../../tiles/tile_viewer.js";
 import { GridView } from "./grid_view.js";
+import { pickButtons } from "./pick_buttons.js";
 import { renderGridLegend } from "./grid_legend.js";
 
 export class TiledGridView extends FamilyView {
@@ -62,15 +63,7 @@ export class TiledGridView extends FamilyView {
     this.fieldError = el("span", { class: "field-error", testid: "endpoint-error", role: "status", hidden: true });
     this.about = el("p", { class: "hint", testid: "tiled-note" });
     // A click on the board sets the start or the goal, as on a board drawn whole (Shift+click: the goal).
-    const pickButton = (mode, testid, text) => el("button", {
-      type: "button", testid, "aria-pressed": String(mode === "off"), text,
-      on: { click: () => this.setPickMode(mode) },
-    });
-    this.pickButtons = {
-      off: pickButton("off", "pick-off", "Pan"),
-      start: pickButton("start", "pick-start", "Set start"),
-      goal: pickButton("goal", "pick-goal", "Set goal"),
-    };
+    this.pickButtons = pickButtons((mode) => this.setPickMode(mode));
     this.pickMode = "off";
     this.panel = el("section", {},
       el("h2", { text: "Huge board" }),
