@@ -69,3 +69,15 @@ class ServeProcess:
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
+
+
+def serving(folder: Path, name: str, *args: str, env: dict[str, str] | None = None):
+    """A started ``ServeProcess`` (with ``env`` added to its environment) for a fixture to ``yield
+    from``; stopped after."""
+    server = ServeProcess(folder, name, *args)
+    server.env.update(env or {})
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

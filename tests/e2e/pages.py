@@ -252,9 +252,10 @@ def move_string(path: list[list[int]]) -> str:
     return "".join(names[(b[0] - a[0], b[1] - a[1])] for a, b in pairwise(path))
 
 
-def own_server_tab(browser, url: str, console, **context: Any):
-    """A tab of its own on a server of the test's own (``tests/serve_process.py``), its console
-    watched like the ``page`` fixture's: a generator for a fixture to ``yield from``."""
+def open_tab(browser, url: str, console, **context: Any) -> tuple[Any, Any]:
+    """(context, tab): a tab in a browser context of its own (a 1366 x 768 laptop unless ``context``
+    says otherwise), its console errors collected into ``console`` like the ``page`` fixture's, once
+    the page at ``url`` is ready."""
     browser_context = browser.new_context(**{"viewport": {"width": 1366, "height": 768}, **context})
     tab = browser_context.new_page()
     tab.set_default_timeout(120_000)
@@ -262,6 +263,12 @@ def own_server_tab(browser, url: str, console, **context: Any):
     tab.on("pageerror", lambda e: console.errors.append(f"pageerror: {e}"))
     tab.goto(url)
     status_is(tab, "ready")
+    return browser_context, tab
+
+
+def own_server_tab(browser, url: str, console, **context: Any):
+    """``open_tab`` for a fixture to ``yield from``: closed after the test, which fails on console errors."""
+    browser_context, tab = open_tab(browser, url, console, **context)
     yield tab
     browser_context.close()
     unexpected = console.unexpected()

@@ -20,6 +20,7 @@ from tests.e2e.pages import (
     image_rows,
     next_frame,
     open_gallery,
+    open_tab,
     position,
     shooter,
     status_is,
@@ -53,13 +54,8 @@ def server_result(page, server_url: str, path: Path, algorithm: str) -> dict:
 
 def new_page(browser, server_url: str, console, width: int, height: int, **context):
     """A page at another size (the `page` fixture is a 1366 x 768 laptop)."""
-    ctx = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True, **context)
-    tab = ctx.new_page()
-    tab.set_default_timeout(120_000)
-    tab.on("console", lambda m: m.type == "error" and console.errors.append(f"console.error: {m.text}"))
-    tab.on("pageerror", lambda e: console.errors.append(f"pageerror: {e}"))
-    tab.goto(server_url)
-    status_is(tab, "ready")
+    ctx, tab = open_tab(browser, server_url, console, viewport={"width": width, "height": height},
+                        bypass_csp=True, **context)
     tab.wait_for_function("document.querySelector('[data-testid=gallery] button.active') !== null")
     status_is(tab, "ready")
     return ctx, tab

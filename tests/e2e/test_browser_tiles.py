@@ -12,7 +12,7 @@ from PIL import Image
 
 from server.puzzles.grid.generate import generate_braid, maze_to_image
 from tests.e2e.pages import ARTIFACTS, BROWSER_TEST, own_server_tab, text
-from tests.serve_process import ServeProcess
+from tests.serve_process import serving
 
 pytestmark = BROWSER_TEST
 
@@ -20,13 +20,8 @@ pytestmark = BROWSER_TEST
 @pytest.fixture(scope="module")
 def tiled_server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("tiles-server")
-    server = ServeProcess(folder, "tiles")
-    server.env.update({"MAZE_TILE_MIN_CELLS": "100000", "MAZE_TILE_DIR": str(folder / "tiles")})
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    env = {"MAZE_TILE_MIN_CELLS": "100000", "MAZE_TILE_DIR": str(folder / "tiles")}
+    yield from serving(folder, "tiles", env=env)
 
 
 @pytest.fixture(scope="module")

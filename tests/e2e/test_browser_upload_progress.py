@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from tests.e2e.pages import ARTIFACTS, BROWSER_TEST, own_server_tab, status_is, text
-from tests.serve_process import ServeProcess
+from tests.serve_process import serving
 
 pytestmark = BROWSER_TEST
 
@@ -30,12 +30,7 @@ WATCH_STATUS = """() => {
 
 @pytest.fixture(scope="module")
 def big_server(tmp_path_factory):
-    server = ServeProcess(tmp_path_factory.mktemp("upload-server"), "upload", "--max-pixels", "60000000")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from serving(tmp_path_factory.mktemp("upload-server"), "upload", "--max-pixels", "60000000")
 
 
 @pytest.fixture(scope="module")
