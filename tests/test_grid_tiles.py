@@ -185,6 +185,10 @@ def test_a_huge_board_runs_for_tiles_and_serves_them(tmp_path):
     assert http.get("/api/puzzles/huge/runs/nope/tiles/0/0/0.png?t=0").status_code == 404
     small = http.get("/api/puzzles/small/tiles/0/0/0.png")
     assert small.status_code == 400 and "not as tiles" in small.get_json()["error"]
+    start = http.get(f"/api/puzzles/huge/cell?row=0&col=1&run={key}").get_json()  # the maze's opening
+    assert start == {"row": 0, "col": 1, "weight": 1, "expanded_at": 1, "reached_at": 0}
+    assert http.get("/api/puzzles/huge/cell?row=0&col=0").get_json() == {"row": 0, "col": 0, "weight": 0}
+    assert "no cell (121, 0)" in http.get("/api/puzzles/huge/cell?row=121&col=0").get_json()["error"]
     gif = http.post("/api/puzzles/huge/animation", json={"algorithm": "bfs"})
     assert gif.status_code == 400 and "drawn as tiles" in gif.get_json()["error"]
     # An algorithm the tiles cannot show is refused in words.

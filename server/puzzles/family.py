@@ -320,6 +320,10 @@ class Family:
         board alone). A tile outside the pyramid raises PuzzleError."""
         raise PuzzleError(f"the {self.name} family draws no tiles")
 
+    def tile_cell(self, puzzle: Any, row: int, col: int, run: Any = None) -> dict[str, Any]:
+        """What the page's hover read-out says of a cell of a board drawn as tiles (and of ``run``)."""
+        raise PuzzleError(f"the {self.name} family draws no tiles")
+
     def open_tile_run(self, folder: Path, meta: dict[str, Any]) -> Any:
         """A finished ``tile_run``'s arrays, read (or mapped) from its folder for ``draw_tile``."""
         raise PuzzleError(f"the {self.name} family draws no tiles")

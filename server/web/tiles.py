@@ -86,3 +86,20 @@ def run_tile(pid: str, key: str, z: int, x: int, y: int) -> Response:
     if stored is None:
         raise LookupError(f"{pid}/runs/{key[:40]}")
     return _png(family.draw_tile(puzzle, z, x, y, stored, t))
+
+
+@tiles.get("/puzzles/<pid>/cell")
+def cell(pid: str) -> Response:
+    """A cell of the board (query ``row``, ``col``), and of the run ``run`` when given: the hover read-out."""
+    take("tile", services().config.tiles_per_minute)
+    puzzle = _tiled(pid)
+    try:
+        row, col = int(request.args.get("row", "")), int(request.args.get("col", ""))
+    except ValueError:
+        raise PuzzleError("row and col must be whole numbers", "query") from None
+    stored = None
+    key = request.args.get("run")
+    if key:
+        _, _meta = _run(pid, key)
+        stored = services().tiles.opened(key, family_of(puzzle).open_tile_run)
+    return jsonify(family_of(puzzle).tile_cell(puzzle, row, col, stored))

@@ -103,3 +103,7 @@ def test_a_huge_board_is_drawn_from_tiles_at_every_step(tab, maze_png) -> None:
     tab.mouse.click(box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.4)
     row, col = (int(v) for v in tab.input_value("[data-testid=start-rc]").split(","))
     assert 0 <= row < 601 and 0 <= col < 801
+
+    # The hover read-out asks the server for the cell under the pointer.
+    tab.mouse.move(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.5)
+    tab.wait_for_function("() => /^row \\d+, col \\d+ · /.test(document.getElementById('hover').textContent)")

@@ -184,6 +184,11 @@ class GridFamily(Family):
 
         return tiles.png(tiles.draw(puzzle, z, x, y, run, t))
 
+    def tile_cell(self, puzzle: GridMaze, row: int, col: int, run: Any = None) -> dict[str, Any]:
+        from server.puzzles.grid import tiles
+
+        return tiles.cell(puzzle, row, col, run)
+
     def open_tile_run(self, folder: Path, meta: dict[str, Any]) -> Any:
         from server.puzzles.grid import tiles
 

@@ -251,6 +251,27 @@ def draw(maze: GridMaze, z: int, x: int, y: int, stored: StoredRun | None = None
                           scale, TILE, int(t), last, path, show_path, COLOURS, RAMP)
 
 
+def cell(maze: GridMaze, row: int, col: int, stored: StoredRun | None = None) -> dict[str, Any]:
+    """A cell for the hover read-out: its weight (0: wall) and, in a run, the step that expanded it
+    (``expanded_at``: closed from that step on) and the step it was reached at (``reached_at``: open
+    from then until it is expanded); None for never."""
+    if not (0 <= row < maze.height and 0 <= col < maze.width):
+        raise PuzzleError(f"no cell ({row}, {col}) on a {maze.height:,} x {maze.width:,} board", "cell")
+    out: dict[str, Any] = {"row": row, "col": col, "weight": int(maze.cells[row, col])}
+    if stored is not None and out["weight"]:
+        from server.puzzles.grid import tile_kernels as tk
+
+        flat = row * maze.width + col
+        order = int(stored.closed_at[flat])
+        moves = 8 if stored.meta["diagonal"] else 4
+        first = int(tk._first_reached(maze.cells.reshape(-1), stored.closed_at, maze.width, maze.height,
+                                      row, col, moves))
+        seed = flat in set(stored.seeds.tolist())
+        out["expanded_at"] = None if order == NEVER else order + 1
+        out["reached_at"] = 0 if seed else (None if first == NEVER else first + 1)
+    return out
+
+
 def png(pixels: np.ndarray) -> bytes:
     """A tile as PNG, compressed for speed (a tile is drawn once and cached by the browser)."""
     out = io.BytesIO()

@@ -14,6 +14,8 @@ import { GridView } from "./grid_view.js";
 import { pickButtons } from "./pick_buttons.js";
 import { renderGridLegend } from "./grid_legend.js";
 
+const HOVER_MS = 120; // the hover read-out asks the server at most this often
+
 export class TiledGridView extends FamilyView {
   static formLayout = GridView.formLayout;
 
@@ -76,6 +78,11 @@ export class TiledGridView extends FamilyView {
       this.fieldError,
     );
     this.canvas.addEventListener("click", (event) => this.clicked(event));
+    // The hover read-out: the cell under the pointer, asked of the server (at most every HOVER_MS).
+    this.hoverAt = 0;
+    this.hoverTimer = 0;
+    this.canvas.addEventListener("pointermove", (event) => this.hovered(event));
+    this.canvas.addEventListener("pointerleave", () => this.shell.setHover(""));
     this.banner = el("div", { class: "banner warn", testid: "endpoint-problem", role: "alert", hidden: true });
   }
 
@@ -196,6 +203,41 @@ export class TiledGridView extends FamilyView {
     }
     this.picked[which] = rc;
     this.viewer?.zoomTo({ col: rc[1] + 0.5, row: rc[0] + 0.5 }, 8);
+  }
+
+  /** Ask for the cell under the pointer, at most every HOVER_MS (the last position wins). */
+  hovered(event) {
+    if (!this.viewer || event.buttons) return;
+    const { clientX, clientY } = event;
+    clearTimeout(this.hoverTimer);
+    const wait = Math.max(0, this.hoverAt + HOVER_MS - performance.now());
+    this.hoverTimer = setTimeout(() => this.describeCell(clientX, clientY), wait);
+  }
+
+  async describeCell(clientX, clientY) {
+    this.hoverAt = performance.now();
+    const cell = this.viewer?.cellAt(clientX, clientY);
+    if (!cell) {
+      this.shell.setHover("");
+      return;
+    }
+    const id = encodeURIComponent(this.info.id);
+    const run = this.tiles ? `&run=${this.tiles.key}` : "";
+    try {
+      const answer = await fetch(`/api/puzzles/${id}/cell?row=${cell.row}&col=${cell.col}${run}`);
+      if (!answer.ok) return;
+      const c = await answer.json();
+      const parts = [`row ${c.row}, col ${c.col}`, c.weight === 0 ? "wall" : `weight ${c.weight}`];
+      if (this.tiles && c.weight !== 0) {
+        const t = this.step ?? 0;
+        if (c.expanded_at !== null && t >= c.expanded_at) parts.push(`expanded at step ${number(c.expanded_at)}`);
+        else if (c.reached_at !== null && t >= c.reached_at) parts.push(`on the frontier since step ${number(c.reached_at)}`);
+        else parts.push(c.reached_at === null ? "never reached" : `reached at step ${number(c.reached_at)}`);
+      }
+      this.shell.setHover(parts.join(" · "));
+    } catch {
+      // the read-out is a courtesy: a failed request leaves it as it was
+    }
   }
 
   /** What a click on the board does: "off" (nothing: drag to pan), "start" or "goal". */
