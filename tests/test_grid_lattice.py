@@ -208,3 +208,25 @@ def test_cli_reports_the_lattice_and_both_costs(tmp_path: Path) -> None:
     result = json.loads(cli("solve", str(drawn), "--json").stdout)
     assert result["lattice"] == {"kind": "lines", "period": 10, "wall": 2, "offset": [0, 0]}
     assert result["cost"] == cost and result["pixel_cost"] == cost * 5
+
+
+def test_a_stored_lattice_image_is_read_again_pixel_by_pixel_on_request(tmp_path):
+    """The page's "Read every pixel" button: POST /api/puzzles {puzzle, options} reads the kept file
+    again with other load options (a new puzzle); an unknown id or a bad option is refused in words."""
+    from tests.helpers import make_app, post_file
+
+    client = make_app(store_dir=tmp_path).test_client()
+    cells = generate_perfect(5, 5, seed=3).cells  # 11 x 11 cells, drawn in 6-pixel blocks
+    data = io.BytesIO()
+    Image.fromarray((blocks(cells, 6) * 255).astype(np.uint8), "L").save(data, "PNG")
+    first = post_file(client, data.getvalue(), "rooms.png")
+    assert first.status_code == 201 and first.json["lattice"] is not None and first.json["width"] == 11
+    pixels = client.post("/api/puzzles", json={"puzzle": first.json["id"], "options": {"lattice": "off"}})
+    assert pixels.status_code == 201, pixels.json
+    assert pixels.json["lattice"] is None and pixels.json["width"] == 66
+    assert pixels.json["id"] != first.json["id"]
+    assert pixels.json["name"] == "rooms"
+    missing = client.post("/api/puzzles", json={"puzzle": "0" * 20, "options": {"lattice": "off"}})
+    assert missing.status_code == 404 and "not kept" in missing.json["error"]
+    bad = client.post("/api/puzzles", json={"puzzle": first.json["id"], "options": {"lattice": "sometimes"}})
+    assert bad.status_code == 400 and "lattice" in bad.json["error"]

@@ -120,14 +120,24 @@ def _upload(shared: Any, tracker: Tracker) -> tuple[Response, int]:
     if request.is_json:
         body = json_body()
         if not isinstance(body, dict):
-            return bad_request('expected a JSON object like {"gallery": "name"}')
-        name = body.get("gallery")
-        entry = next((e for e in gallery_entries() if e["name"] == name), None)
-        if entry is None:
-            return bad_request(f"no gallery puzzle named {str(name)[:60]!r}", 404)
-        filename = entry["file"]
-        data = (shared.config.mazes_dir / filename).read_bytes()
-        family_name, fields, owner = entry.get("family"), {}, None  # the gallery's are shared
+            return bad_request('expected {"gallery": "name"} or {"puzzle": "id", "options": {…}}')
+        if "puzzle" in body:  # a stored puzzle's file read again with other load options
+            source = _archived_source(shared, body.get("puzzle"))
+            if source is None:
+                return bad_request("this puzzle's file is not kept on the server: open the file again", 404)
+            options = body.get("options")
+            if not isinstance(options, dict):
+                return bad_request('expected "options": an object of load options, e.g. {"lattice": "off"}')
+            filename, data, family_name = source.filename, source.data, source.family
+            fields = {k: _as_text(v) for k, v in {**source.options, **options}.items()}
+        else:
+            name = body.get("gallery")
+            entry = next((e for e in gallery_entries() if e["name"] == name), None)
+            if entry is None:
+                return bad_request(f"no gallery puzzle named {str(name)[:60]!r}", 404)
+            filename = entry["file"]
+            data = (shared.config.mazes_dir / filename).read_bytes()
+            family_name, fields, owner = entry.get("family"), {}, None  # the gallery's are shared
     else:
         upload_file = request.files.get("file")
         if upload_file is None:
@@ -170,6 +180,24 @@ def _upload(shared: Any, tracker: Tracker) -> tuple[Response, int]:
     info = puzzle_info(key, puzzle)
     info["name"] = Path(filename).stem or info["name"]  # the same bytes may come under another name
     return jsonify(info), 201
+
+
+def _archived_source(shared: Any, pid: Any) -> Source | None:
+    """The archived file of the stored puzzle ``pid`` (None: no such puzzle, or no archive)."""
+    archive = shared.store.archive
+    if not isinstance(pid, str) or len(pid) > shared.config.max_id_length or archive is None:
+        return None
+    try:
+        return archive.get(pid)
+    except Exception:  # the archive failing costs this request only, in words
+        return None
+
+
+def _as_text(value: Any) -> str:
+    """A load option's JSON value as the text a form field would carry (``text_options`` parses it)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 @api.get("/uploads/<upload_id>")

@@ -131,6 +131,15 @@ export function loadGalleryPuzzle(name) {
   });
 }
 
+/** Read a stored puzzle's file again with other load options (e.g. {lattice: "off"}); the new puzzle's info. */
+export function rereadPuzzle(id, options) {
+  return json("/api/puzzles", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ puzzle: id, options }),
+  });
+}
+
 /** The maze's cells, one byte each, row-major: 0 = wall, 1..9 = free with that cost. */
 export async function getCells(id) {
   const response = await request(`/api/puzzles/${encodeURIComponent(id)}/cells`);

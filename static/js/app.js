@@ -71,6 +71,7 @@ const shell = {
   edit: (ops, how) => editing.edit(ops, how),
   remember: (redo, undo, reload) => editing.history.remember(redo, undo, reload),
   historyButtons: () => editing.historyButtons(),
+  reread: (options, what) => loader.load(() => api.rereadPuzzle(loader.puzzle.id, options), "reading the file again…", what),
 };
 
 // Where a family view puts its own panels.

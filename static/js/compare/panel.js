@@ -184,6 +184,7 @@ export class ComparePanel {
       edit: () => {},
       remember: () => {},
       historyButtons: () => [],
+      reread: () => {}, // a panel shows the page's puzzle: reading it again is the page's
     };
   }
 

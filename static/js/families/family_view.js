@@ -35,6 +35,8 @@
  *   Undo/Redo (../edit/history.js)
  * @property {() => HTMLButtonElement[]} historyButtons  an Undo and a Redo button for an editor's panel
  * @property {() => number} textScale  1, or more with the page's large text (numbers drawn on the canvas)
+ * @property {(options: object, what: string) => void} reread  read the puzzle's file again with other
+ *   load options (e.g. {lattice: "off"}): a new puzzle, shown when it is read
  */
 
 /**

@@ -85,6 +85,13 @@ export class GridView extends FamilyView {
       this.editor.panel,
     );
     this.banner = el("div", { class: "banner warn", testid: "endpoint-problem", role: "alert", hidden: true });
+    // An image drawn on a lattice is read as its cells; this reads it again pixel by pixel.
+    this.latticeText = el("span", { testid: "lattice-note" });
+    this.latticeRow = el("p", { class: "hint", hidden: true }, this.latticeText, " ", el("button", {
+      type: "button", class: "link", testid: "lattice-off", text: "read every pixel instead",
+      on: { click: () => this.shell.reread({ lattice: "off" }, this.info?.name || "the maze") },
+    }));
+    this.panel.prepend(this.latticeRow);
   }
 
   // ---- entering and leaving ----------------------------------------------------------------------
@@ -105,6 +112,11 @@ export class GridView extends FamilyView {
     this.picked = { start: null, goal: null };
     this.editor.reset(info, { edited });
     this.run = null;
+    const lattice = info.lattice;
+    this.latticeRow.hidden = !lattice;
+    this.latticeText.textContent = lattice
+      ? `Read as ${info.width} × ${info.height} cells of a lattice (${lattice.kind === "blocks"
+        ? `${lattice.k}-pixel blocks` : `thin walls every ${lattice.period} pixels`}).` : "";
     this.place(this.hosts.left, this.panel);
     this.place(this.hosts.banner, this.banner);
     if (this.hosts.boardTools) {
