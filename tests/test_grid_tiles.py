@@ -13,6 +13,7 @@ from server.puzzles.family import RunControl
 from server.puzzles.grid import tiles
 from server.puzzles.grid.generate import generate_braid
 from server.puzzles.grid.kernel_search import solve_grid
+from server.puzzles.grid.kernels import ORDER_MASK
 from server.puzzles.grid.model import GridMaze
 from server.search import events
 
@@ -33,11 +34,12 @@ def options(diagonal: bool) -> dict:
     return {"diagonal": diagonal, "heuristic": "", "weight": 1.0}
 
 
-def states_from_trace(maze: GridMaze, algorithm: str, diagonal: bool, t: int) -> tuple[set, set]:
-    """(closed, open) cells after ``t`` expansions, replayed from the kernel's own trace."""
+def states_from_trace(maze: GridMaze, algorithm: str, diagonal: bool, t: int) -> tuple[dict, dict]:
+    """(closed, open) cells after ``t`` expansions, replayed from the kernel's own trace: each cell
+    with the side that closed it first, or that reached it first (True: bidirectional's backward)."""
     _, trace = solve_grid(maze, algorithm, diagonal=diagonal)
-    closed: set[int] = set()
-    opened: set[int] = set()
+    closed: dict[int, bool] = {}
+    opened: dict[int, bool] = {}
     done = 0
     for kind, cell in zip(np.asarray(trace.kinds), np.asarray(trace.cells), strict=True):
         cell = int(cell)
@@ -45,10 +47,10 @@ def states_from_trace(maze: GridMaze, algorithm: str, diagonal: bool, t: int) ->
             if done == t:
                 break
             done += 1
-            closed.add(cell)
-            opened.discard(cell)
+            closed.setdefault(cell, kind == events.CLOSE_B)
+            opened.pop(cell, None)
         elif kind in (events.OPEN, events.OPEN_B) and cell not in closed:
-            opened.add(cell)
+            opened.setdefault(cell, kind == events.OPEN_B)
     return closed, opened
 
 
@@ -67,10 +69,11 @@ def test_level_zero_tiles_show_the_trace_at_every_step(tmp_path, algorithm, diag
         tile = tiles.draw(maze, 0, 0, 0, stored, t)
         assert tile.shape == (maze.height, maze.width, 3)
         want = tiles.COLOURS[maze.cells].copy()
-        for cell in opened:
-            want.reshape(-1, 3)[cell] = tiles.COLOURS[10]
-        for cell in closed:
-            want.reshape(-1, 3)[cell] = tiles.RAMP[int(stored.closed_at[cell] * (255.0 / last))]
+        for cell, back in opened.items():
+            want.reshape(-1, 3)[cell] = tiles.COLOURS[12 if back else 10]
+        for cell, back in closed.items():
+            order = int(stored.closed_at[cell]) & ORDER_MASK
+            want.reshape(-1, 3)[cell] = tiles.COLOURS[13] if back else tiles.RAMP[int(order * (255.0 / last))]
         assert np.array_equal(tile, want), (algorithm, diagonal, t)
     # The last step draws the path.
     if meta["result"]["found"]:
@@ -131,6 +134,9 @@ def test_the_palette_is_the_page_s():
         assert re.search(rf'{name}: "{value}"', source, re.I), name
     assert re.search(rf'reddishPurple: "{tiles.OPEN}"', source, re.I)
     assert re.search(rf'vermillion: "{tiles.PATH}"', source, re.I)
+    assert re.search(rf'blue: "{tiles.OPEN_BACK}"', source, re.I)
+    assert re.search(rf'skyBlue: "{tiles.CLOSED_BACK}"', source, re.I)
+    assert "openBack: OKABE_ITO.blue" in source and "closedBack: OKABE_ITO.skyBlue" in source
     assert all(colour in source for colour in tiles.VIRIDIS)
     assert f"RAMP_FROM = {tiles.RAMP_FROM}" in source
 
@@ -197,3 +203,11 @@ def test_a_huge_board_runs_for_tiles_and_serves_them(tmp_path):
     assert "does not run on a board this big" in error
     client.disconnect()
     services(app).runs.shutdown("bye", lambda *a: None)
+
+
+def test_the_tile_kernels_read_closed_at_as_the_search_kernels_write_it():
+    from server.puzzles.grid import kernels
+    from server.puzzles.grid import tile_kernels as tk
+
+    assert (tk.BACK_BIT, tk.ORDER_MASK) == (kernels.BACK_BIT, kernels.ORDER_MASK)
+    assert tk.NEVER & tk.ORDER_MASK > 2**29  # a cell never expanded stays after every real step

@@ -15,7 +15,7 @@ an int32 array of one entry per cell, or of none: when given, each expansion wri
 (0, 1, ...) into its cell's entry, so that the board after any step t can be drawn from it (a
 cell is closed at step t when ``closed_at < t``; ``tiles.py``); cells never expanded are left as
 the caller filled them (fill with the int32 maximum: bidirectional search keeps the first of
-a cell's two expansions).
+a cell's two expansions, and marks those of its backward side with ``BACK_BIT``).
 
 Memory per cell, besides the maze's own byte: BFS 4 (int32 score) plus a ring-buffer queue that
 grows with the frontier (4 bytes an entry); DFS 4 (int32 came_from) plus a stack of (cell, g), 12
@@ -314,6 +314,9 @@ UNREACHED = -2  # came_from of a cell no search has reached (DFS)
 NO_PARENT = -1  # came_from of a start (DFS)
 NO_MOVE = 255  # came_from (a uint8 move) of a start (best-first, bidirectional)
 FORWARD, BACKWARD = 0, 1  # the sides (heap rows) of bidirectional search
+# closed_at of a cell the backward side expanded carries this bit (expansion numbers stay below it)
+BACK_BIT = 1 << 30
+ORDER_MASK = BACK_BIT - 1
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -1297,8 +1300,8 @@ def _meet_loop(cells, width, height, moves, cost_so_far, came_from, closed, fron
         closed[side, current] = 1
         state[LIVE + side] -= 1
         expanded += 1  # CLOSE or CLOSE_B
-        if closed_at.shape[0] > 0 and closed_at[current] > expanded - 1:  # the first side's expansion
-            closed_at[current] = expanded - 1
+        if closed_at.shape[0] > 0 and (closed_at[current] & ORDER_MASK) > expanded - 1:  # the first side's
+            closed_at[current] = (expanded - 1) | (BACK_BIT if side == BACKWARD else 0)
         in_frontier -= 1
         if record:
             put(trace, n, CLOSE if side == FORWARD else CLOSE_B, current, g)

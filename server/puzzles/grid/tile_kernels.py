@@ -32,35 +32,41 @@ from numba import njit
 BLOCK = 8  # the side of a summary block, in cells
 DIRECT_SCALE = 8  # pixels covering at most this many cells a side are drawn from the cells
 NEVER = np.iinfo(np.int32).max  # closed_at of a cell never expanded
+BACK_BIT = 1 << 30  # closed_at of a cell bidirectional search's backward side expanded (kernels.py)
+ORDER_MASK = BACK_BIT - 1
 
 # Rows of the ``colours`` table: 0 wall, 1..9 free cells by weight, then these.
-C_OPEN, C_PATH = 10, 11
+C_OPEN, C_PATH, C_OPEN_BACK, C_CLOSED_BACK = 10, 11, 12, 13
 MOVE_ROW = np.array([-1, 0, 1, 0, -1, 1, 1, -1], np.int64)  # N, E, S, W, NE, SE, SW, NW (problem.py)
 MOVE_COL = np.array([0, 1, 0, -1, 1, 1, -1, -1], np.int64)
 
 
 @njit(cache=True, nogil=True)
 def _first_reached(cells, closed_at, width, height, r, c, moves):
-    """The first expansion of a neighbour that can move into (r, c): when it was reached (NEVER: not)."""
+    """(the first expansion of a neighbour that can move into (r, c), whether that neighbour was the
+    backward side's): when the cell was reached, and by which side (NEVER: not reached)."""
     first = NEVER
+    back = False
     for d in range(moves):
         nr = r - MOVE_ROW[d]
         nc = c - MOVE_COL[d]
         if nr < 0 or nr >= height or nc < 0 or nc >= width:
             continue
         n = nr * width + nc
-        if cells[n] == 0 or closed_at[n] >= first:
+        value = closed_at[n]
+        if cells[n] == 0 or value == NEVER or (value & ORDER_MASK) >= first:
             continue
         if d >= 4 and (cells[nr * width + c] == 0 or cells[r * width + nc] == 0):
             continue  # a diagonal move never cuts a wall's corner
-        first = closed_at[n]
-    return first
+        first = value & ORDER_MASK
+        back = (value & BACK_BIT) != 0
+    return first, back
 
 
 @njit(cache=True, nogil=True)
 def _opened_before(cells, closed_at, width, height, r, c, moves, t):
     """Whether a neighbour that can move into (r, c) was expanded before step t."""
-    return _first_reached(cells, closed_at, width, height, r, c, moves) < t
+    return _first_reached(cells, closed_at, width, height, r, c, moves)[0] < t
 
 
 @njit(cache=True, nogil=True)
@@ -80,7 +86,7 @@ def _path_mask(path_sorted, width, row0, rows, col0, cols):
 
 @njit(cache=True, nogil=True)
 def draw_direct(cells, closed_at, width, height, row0, col0, scale, size, t, last, moves, seeds,
-                phantoms, path_sorted, show_path, colours, ramp):
+                back_seeds, phantoms, path_sorted, show_path, colours, ramp):
     """The tile whose top-left cell is (row0, col0), ``scale`` <= DIRECT_SCALE cells a pixel side.
 
     ``closed_at`` may be empty (the board without a search: ``t`` is then ignored). ``last`` is the
@@ -122,25 +128,36 @@ def draw_direct(cells, closed_at, width, height, row0, col0, scale, size, t, las
                         green += colours[weight, 1]
                         blue += colours[weight, 2]
                         continue
-                    order = closed_at[cell]
-                    if order < t:
-                        k = int(order * to_ramp)
-                        red += ramp[k, 0]
-                        green += ramp[k, 1]
-                        blue += ramp[k, 2]
+                    value = closed_at[cell]
+                    if value != NEVER and (value & ORDER_MASK) < t:
+                        if value & BACK_BIT:
+                            red += colours[C_CLOSED_BACK, 0]
+                            green += colours[C_CLOSED_BACK, 1]
+                            blue += colours[C_CLOSED_BACK, 2]
+                        else:
+                            k = int((value & ORDER_MASK) * to_ramp)
+                            red += ramp[k, 0]
+                            green += ramp[k, 1]
+                            blue += ramp[k, 2]
                         continue
-                    is_open = _opened_before(cells, closed_at, width, height, r, c, moves, t)
+                    first, back = _first_reached(cells, closed_at, width, height, r, c, moves)
+                    is_open = first < t
                     if not is_open:
                         for s in seeds:
                             if s == cell:
                                 is_open = True
+                                back = False
+                        for s in back_seeds:
+                            if s == cell:
+                                is_open = True
+                                back = True
                     if is_open and t > last:
                         for s in phantoms:
                             if s == cell:
                                 is_open = False
                     if is_open:
-                        if special < 0:
-                            special = C_OPEN
+                        if special < 0 or (special == C_OPEN_BACK and not back):
+                            special = C_OPEN_BACK if back else C_OPEN
                         continue
                     red += colours[weight, 0]
                     green += colours[weight, 1]
@@ -193,6 +210,7 @@ def block_summary(closed_at, width, height):
             order = closed_at[r * width + c]
             if order == NEVER:
                 continue
+            order &= ORDER_MASK
             b = base + c // BLOCK
             closed[b] += 1
             if order < first[b]:
@@ -283,7 +301,7 @@ def phantom_cells(cells, closed_at, width, height, moves, last_cell, generated_m
     n = 0
     if last_cell < 0:
         return out[:0]
-    best = closed_at[last_cell]
+    best = closed_at[last_cell] & ORDER_MASK
     r0 = last_cell // width
     c0 = last_cell - r0 * width
     for d in range(moves):
@@ -311,7 +329,8 @@ def phantom_cells(cells, closed_at, width, height, moves, last_cell, generated_m
 @njit(cache=True, nogil=True)
 def opened_counts(cells, closed_at, width, height, moves, seeds, every, samples):
     """How many cells were reached (open or closed) before step k * ``every``, k = 0 .. samples - 1,
-    and by the end of the search.
+    and by the end of the search. ``seeds``: every cell open before step 0 (both sides' of a
+    bidirectional search).
 
     A cell is reached at the first expansion of a neighbour that can move into it (seeds before
     step 0); so the frontier at step t = k * every is ``counts[k] - t``.
@@ -329,7 +348,7 @@ def opened_counts(cells, closed_at, width, height, moves, seeds, every, samples)
                     seed = True
             if seed:
                 continue
-            first = _first_reached(cells, closed_at, width, height, r, c, moves)
+            first = _first_reached(cells, closed_at, width, height, r, c, moves)[0]
             if first == NEVER:
                 continue
             reached += 1

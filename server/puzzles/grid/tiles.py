@@ -37,6 +37,7 @@ NEVER = np.iinfo(np.int32).max
 # The page's palette (static/js/colors.js; tests/test_grid_tiles.py checks they agree).
 WALL, FREE, HEAVY = "#1f2328", "#f6f4ef", "#b3aa98"
 OPEN, PATH = "#CC79A7", "#D55E00"
+OPEN_BACK, CLOSED_BACK = "#0072B2", "#56B4E9"  # bidirectional search's backward side
 VIRIDIS = ("#440154", "#482475", "#414487", "#355f8d", "#2a788e", "#21918c",
            "#22a884", "#44bf70", "#7ad151", "#bddf26", "#fde725")
 RAMP_FROM = 0.25
@@ -58,12 +59,14 @@ def _rgb(hex_colour: str) -> np.ndarray:
 
 
 def colour_tables() -> tuple[np.ndarray, np.ndarray]:
-    """(colours, ramp): rows 0 wall, 1..9 free by weight, 10 open, 11 path; 256 ramp colours."""
-    colours = np.zeros((12, 3), np.float64)
+    """(colours, ramp): rows 0 wall, 1..9 free by weight, 10 open, 11 path, 12 and 13 the backward
+    side's open and closed (bidirectional search); 256 ramp colours."""
+    colours = np.zeros((14, 3), np.float64)
     colours[0] = _rgb(WALL)
     for w in range(1, 10):
         colours[w] = _rgb(FREE) + (_rgb(HEAVY) - _rgb(FREE)) * (w - 1) / 8
     colours[10], colours[11] = _rgb(OPEN), _rgb(PATH)
+    colours[12], colours[13] = _rgb(OPEN_BACK), _rgb(CLOSED_BACK)
     ramp = np.zeros((256, 3), np.float64)
     stops = np.array([_rgb(h) for h in VIRIDIS])
     for i in range(256):
@@ -106,14 +109,14 @@ def run(maze: GridMaze, algorithm: str, options: dict[str, Any], control: RunCon
     path = np.asarray(result.path, dtype=np.int64)
     np.save(folder / "path.npy", path)
     seeds = np.asarray(maze.starts, dtype=np.int64)
-    if algorithm == "bidirectional":
-        seeds = np.concatenate([seeds, np.asarray(maze.goals, dtype=np.int64)])
+    back_seeds = np.asarray(maze.goals if algorithm == "bidirectional" else [], dtype=np.int64)
     phantoms = tk.phantom_cells(cells, closed_at, width, height, moves, last_cell,
                                 _generated_last(maze, algorithm, result, last_cell, moves))
     expanded = int(result.expanded)
     every = max(1, math.ceil((expanded + 1) / MAX_SAMPLES))
     samples = expanded // every + 1
-    opened, reached = tk.opened_counts(cells, closed_at, width, height, moves, seeds, every, samples)
+    opened, reached = tk.opened_counts(cells, closed_at, width, height, moves,
+                                       np.concatenate([seeds, back_seeds]), every, samples)
     np.save(folder / "opened.npy", opened)
     summary = result.to_json([])
     summary["path"] = []
@@ -126,6 +129,7 @@ def run(maze: GridMaze, algorithm: str, options: dict[str, Any], control: RunCon
         "sample_every": every,
         "samples": samples,
         "seeds": seeds.tolist(),
+        "back_seeds": back_seeds.tolist(),
         "phantoms": phantoms.tolist(),
         "frontier_end": int(reached) - len(phantoms) - expanded,  # after the last expansion
         "result": summary,
@@ -168,6 +172,7 @@ class StoredRun:
     latest: np.ndarray
     opened: np.ndarray
     seeds: np.ndarray
+    back_seeds: np.ndarray
     phantoms: np.ndarray
 
     @classmethod
@@ -180,6 +185,7 @@ class StoredRun:
             blocks["closed"], blocks["first"], blocks["latest"],
             np.load(folder / "opened.npy"),
             np.asarray(meta["seeds"], np.int64),
+            np.asarray(meta.get("back_seeds", []), np.int64),
             np.asarray(meta["phantoms"], np.int64),
         )
 
@@ -239,9 +245,10 @@ def draw(maze: GridMaze, z: int, x: int, y: int, stored: StoredRun | None = None
         closed_at = stored.closed_at if searched else np.empty(0, np.int32)
         moves = 8 if searched and stored.meta["diagonal"] else 4
         seeds = stored.seeds if searched else empty_i64
+        back_seeds = stored.back_seeds if searched else empty_i64
         phantoms = stored.phantoms if searched else empty_i64
         return tk.draw_direct(cells, closed_at, maze.width, maze.height, row0, col0, scale, TILE, int(t),
-                              last, moves, seeds, phantoms, path, show_path, COLOURS, RAMP)
+                              last, moves, seeds, back_seeds, phantoms, path, show_path, COLOURS, RAMP)
     total, free, weights = _maze_blocks(maze)
     if searched:
         closed, first, latest = stored.closed, stored.first, stored.latest
@@ -262,12 +269,12 @@ def cell(maze: GridMaze, row: int, col: int, stored: StoredRun | None = None) ->
         from server.puzzles.grid import tile_kernels as tk
 
         flat = row * maze.width + col
-        order = int(stored.closed_at[flat])
+        value = int(stored.closed_at[flat])
         moves = 8 if stored.meta["diagonal"] else 4
         first = int(tk._first_reached(maze.cells.reshape(-1), stored.closed_at, maze.width, maze.height,
-                                      row, col, moves))
-        seed = flat in set(stored.seeds.tolist())
-        out["expanded_at"] = None if order == NEVER else order + 1
+                                      row, col, moves)[0])
+        seed = flat in set(stored.seeds.tolist()) | set(stored.back_seeds.tolist())
+        out["expanded_at"] = None if value == NEVER else (value & tk.ORDER_MASK) + 1
         out["reached_at"] = 0 if seed else (None if first == NEVER else first + 1)
     return out
 

@@ -18,8 +18,11 @@ function ramp(max) {
   return wrap;
 }
 
-/** Fill `container`. options: {weighted, backward, scoreMax, scoreName}. */
-export function renderGridLegend(container, { weighted = false, backward = false, scoreMax = 0, scoreName = "cost" } = {}) {
+/**
+ * Fill `container`. options: {weighted, backward, scoreMax, scoreName, tiled}; `tiled`: a huge board
+ * drawn from tiles, which show no improved g and no cell being expanded.
+ */
+export function renderGridLegend(container, { weighted = false, backward = false, scoreMax = 0, scoreName = "cost", tiled = false } = {}) {
   const items = [
     item("Start", endpointMarker("start")),
     item("Goal", endpointMarker("goal")),
@@ -30,9 +33,8 @@ export function renderGridLegend(container, { weighted = false, backward = false
   items.push(
     item("Frontier (waiting)", swatch(COLORS.open)),
     legendItemLabelFirst(`Expanded, by ${scoreName}`, ramp(scoreMax)),
-    item("Improved (cheaper g)", swatch(COLORS.update)),
-    item("Being expanded", swatch("#fff", "current")),
   );
+  if (!tiled) items.push(item("Improved (cheaper g)", swatch(COLORS.update)), item("Being expanded", swatch("#fff", "current")));
   if (backward) {
     items.push(item("Back frontier", swatch(COLORS.openBack)), item("Back expanded", swatch(COLORS.closedBack)));
   }

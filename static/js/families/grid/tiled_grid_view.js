@@ -310,11 +310,11 @@ export class TiledGridView extends FamilyView {
   legend(container, { algorithm } = {}) {
     renderGridLegend(container, {
       weighted: Boolean(this.info?.weighted),
-      backward: false,
+      backward: algorithm === "bidirectional",
       scoreMax: this.tiles ? this.tiles.expanded : 0,
       scoreName: "order of expansion",
+      tiled: true,
     });
-    void algorithm;
   }
 
   describeRun(algorithm, options) {
