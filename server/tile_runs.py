@@ -144,8 +144,7 @@ class TileRuns:
 
 def page_summary(meta: dict[str, Any]) -> dict[str, Any]:
     """What the page is told of a finished run (``run_done``'s ``tiles``): its key, steps and sampling."""
-    keys = ("key", "width", "height", "tile", "levels", "expanded", "steps", "sample_every", "samples",
-            "frontier_end")
+    keys = ("key", "width", "height", "tile", "levels", "expanded", "steps", "sample_every", "samples")
     return {k: meta[k] for k in keys if k in meta}
 
 

@@ -87,13 +87,15 @@ def test_frontier_samples_are_the_trace_s_frontier(tmp_path, algorithm):
     maze = generate_braid(30, 30, seed=7, braid=0.3)
     meta = tiles.run(maze, algorithm, options(False), RunControl(), tmp_path)
     stored = tiles.StoredRun.load(tmp_path, meta)
-    frontier = np.frombuffer(stored.frontier_samples(), "<i4")
+    frontier = np.frombuffer(stored.frontier_samples(maze), "<i4")
+    assert len(frontier) == meta["samples"] + 1
     every = meta["sample_every"]
-    for k in range(0, len(frontier), max(1, len(frontier) // 7)):
+    for k in range(0, meta["samples"], max(1, meta["samples"] // 7)):
         _closed, opened = states_from_trace(maze, algorithm, False, k * every)
         assert frontier[k] == len(opened), k
     _closed, opened = states_from_trace(maze, algorithm, False, meta["expanded"])
-    assert meta["frontier_end"] == len(opened)
+    assert frontier[-1] == len(opened)
+    assert stored.frontier_samples(maze) == frontier.tobytes()  # kept in the run's folder: read back
 
 
 def test_coarse_tiles_cover_the_board_and_show_the_path(tmp_path):
@@ -175,7 +177,7 @@ def test_a_huge_board_runs_for_tiles_and_serves_them(tmp_path):
     end = http.get(f"/api/puzzles/huge/runs/{key}/tiles/0/0/0.png?t={summary['steps']}")
     assert middle.status_code == end.status_code == 200 and middle.data != end.data
     frontier = np.frombuffer(http.get(f"/api/puzzles/huge/runs/{key}/frontier").data, "<i4")
-    assert len(frontier) == summary["samples"] and frontier[0] == 1  # the start, before step 0
+    assert len(frontier) == summary["samples"] + 1 and frontier[0] == 1  # the start, before step 0
     assert http.get(f"/api/puzzles/huge/runs/{key}").get_json()["steps"] == summary["steps"]
 
     # The same run again is found, not searched: the same key at once.

@@ -297,7 +297,7 @@ class Family:
         return type(self).animation_frames is not Family.animation_frames
 
     # -- huge boards as tiles (server/tile_runs.py): a family whose boards can be too big to draw
-    # cell by cell in the page overrides these four
+    # cell by cell in the page overrides these
 
     def tile_geometry(self, puzzle: Any, min_cells: int) -> dict[str, int] | None:
         """The tile pyramid ({width, height, tile, levels}) when ``puzzle`` has more than
@@ -318,6 +318,10 @@ class Family:
     def draw_tile(self, puzzle: Any, z: int, x: int, y: int, run: Any = None, t: int = 0) -> bytes:
         """Tile (z, x, y) as PNG, after ``t`` steps of ``run`` (what ``open_tile_run`` gave; None: the
         board alone). A tile outside the pyramid raises PuzzleError."""
+        raise PuzzleError(f"the {self.name} family draws no tiles")
+
+    def tile_frontier(self, puzzle: Any, run: Any) -> bytes:
+        """A tiled run's frontier at every ``sample_every``-th step and after its last (int32 LE)."""
         raise PuzzleError(f"the {self.name} family draws no tiles")
 
     def tile_cell(self, puzzle: Any, row: int, col: int, run: Any = None) -> dict[str, Any]:

@@ -60,12 +60,13 @@ def run_meta(pid: str, key: str) -> Response:
 
 @tiles.get("/puzzles/<pid>/runs/<key>/frontier")
 def run_frontier(pid: str, key: str) -> Response:
-    """The frontier's size at every ``sample_every``-th step: int32, little-endian."""
+    """The frontier's size at every ``sample_every``-th step and after the last: int32, little-endian."""
     puzzle, _ = _run(pid, key)
-    stored = services().tiles.opened(key, family_of(puzzle).open_tile_run)
+    family = family_of(puzzle)
+    stored = services().tiles.opened(key, family.open_tile_run)
     if stored is None:
         raise LookupError(f"{pid}/runs/{key[:40]}")
-    response = Response(stored.frontier_samples(), mimetype="application/octet-stream")
+    response = Response(family.tile_frontier(puzzle, stored), mimetype="application/octet-stream")
     response.headers["Cache-Control"] = FOREVER
     return response
 

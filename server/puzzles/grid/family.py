@@ -184,6 +184,9 @@ class GridFamily(Family):
 
         return tiles.png(tiles.draw(puzzle, z, x, y, run, t))
 
+    def tile_frontier(self, puzzle: GridMaze, run: Any) -> bytes:
+        return run.frontier_samples(puzzle)
+
     def tile_cell(self, puzzle: GridMaze, row: int, col: int, run: Any = None) -> dict[str, Any]:
         from server.puzzles.grid import tiles
 

@@ -6,7 +6,9 @@ A run's folder (made by ``server/tile_runs.py``, filled here) holds:
 - ``closed_at.npy``: int32 per cell, the kernel's expansion numbers (``NEVER``: not expanded);
   memory-mapped, so every server process reads one copy from the page cache;
 - ``path.npy``: the path's cells in order; ``blocks.npz``: the 8 x 8 block summaries;
-- ``opened.npy``: cells reached before every ``sample_every``-th step (the frontier at the playhead).
+- ``frontier.npy``: the frontier's size at every ``sample_every``-th step and after the last one (the
+  figures at the playhead); made when first asked for, not by the run (a pass over every cell that
+  would delay the run's end by seconds on a 225 M-cell board).
 
 Tiles are PNGs of at most ``TILE`` x ``TILE`` pixels; at level z a pixel covers 2**z x 2**z cells,
 level 0 shows every cell and ``levels(width, height) - 1`` the whole board in one tile.
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import io
 import math
+import os
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -115,9 +118,6 @@ def run(maze: GridMaze, algorithm: str, options: dict[str, Any], control: RunCon
     expanded = int(result.expanded)
     every = max(1, math.ceil((expanded + 1) / MAX_SAMPLES))
     samples = expanded // every + 1
-    opened, reached = tk.opened_counts(cells, closed_at, width, height, moves,
-                                       np.concatenate([seeds, back_seeds]), every, samples)
-    np.save(folder / "opened.npy", opened)
     summary = result.to_json([])
     summary["path"] = []
     summary["path_length"] = len(path)
@@ -131,7 +131,6 @@ def run(maze: GridMaze, algorithm: str, options: dict[str, Any], control: RunCon
         "seeds": seeds.tolist(),
         "back_seeds": back_seeds.tolist(),
         "phantoms": phantoms.tolist(),
-        "frontier_end": int(reached) - len(phantoms) - expanded,  # after the last expansion
         "result": summary,
     }
 
@@ -170,7 +169,7 @@ class StoredRun:
     closed: np.ndarray
     first: np.ndarray
     latest: np.ndarray
-    opened: np.ndarray
+    folder: Path
     seeds: np.ndarray
     back_seeds: np.ndarray
     phantoms: np.ndarray
@@ -183,16 +182,37 @@ class StoredRun:
             np.load(folder / "closed_at.npy", mmap_mode="r"),
             np.sort(np.load(folder / "path.npy")),
             blocks["closed"], blocks["first"], blocks["latest"],
-            np.load(folder / "opened.npy"),
+            folder,
             np.asarray(meta["seeds"], np.int64),
             np.asarray(meta.get("back_seeds", []), np.int64),
             np.asarray(meta["phantoms"], np.int64),
         )
 
-    def frontier_samples(self) -> bytes:
-        """The frontier at every ``sample_every``-th step, int32 little-endian."""
-        steps = np.arange(self.opened.shape[0], dtype=np.int64) * self.meta["sample_every"]
-        return (self.opened - steps).clip(0).astype("<i4").tobytes()
+    def frontier_samples(self, maze: GridMaze) -> bytes:
+        """The frontier's size at steps 0, ``sample_every``, 2 ``sample_every``, ... and, last, after
+        the last expansion: int32 little-endian. Counted on first use (any process) and kept."""
+        path = self.folder / "frontier.npy"
+        try:
+            return np.load(path).astype("<i4").tobytes()
+        except (OSError, ValueError):
+            pass
+        from server.puzzles.grid import tile_kernels as tk
+
+        meta = self.meta
+        every, samples, expanded = meta["sample_every"], meta["samples"], meta["expanded"]
+        moves = 8 if meta["diagonal"] else 4
+        seeds = np.concatenate([self.seeds, self.back_seeds])
+        opened, reached = tk.opened_counts(maze.cells.reshape(-1), self.closed_at, maze.width, maze.height,
+                                           moves, seeds, every, samples)
+        steps = np.arange(samples, dtype=np.int64) * every
+        frontier = np.append((opened - steps).clip(0), int(reached) - len(self.phantoms) - expanded)
+        part = self.folder / f".frontier-{os.getpid()}-{threading.get_ident()}.npy"
+        try:  # written whole, then renamed: a reader never sees half a file
+            np.save(part, frontier.astype(np.int32))
+            os.replace(part, path)
+        except OSError:
+            part.unlink(missing_ok=True)  # the run was dropped meanwhile: the answer still stands
+        return frontier.astype("<i4").tobytes()
 
 
 # --- drawing -------------------------------------------------------------------------------------
@@ -298,6 +318,7 @@ def warm_up() -> None:
         options = {"diagonal": False, "heuristic": "", "weight": 1.0}
         meta = run(maze, "bfs", options, RunControl(), Path(folder))
         stored = StoredRun.load(Path(folder), meta)
+        stored.frontier_samples(maze)
         draw(maze, 0, 0, 0, stored, meta["steps"])  # from the cells
         draw(maze, 0, 0, 0, None, 0)
         from server.puzzles.grid import tile_kernels as tk

@@ -3,7 +3,7 @@
 // (server/web/tiles.py), shown by the deep-zoom TileViewer (../../tiles/tile_viewer.js). A run sends
 // no records: run_done's `tiles` names it, the Player counts its steps (Player.useSteps) and each step
 // is the board after that many expansions, asked of the server as the visible tiles at that step.
-// The frontier at the playhead comes from the run's samples (every `sample_every` steps).
+// The frontier at the playhead comes from the run's samples (every `sample_every` steps, and the end).
 
 import { el } from "../../dom.js";
 import { number } from "../../format.js";
@@ -298,8 +298,8 @@ export class TiledGridView extends FamilyView {
     if (!tiles) return null;
     const expanded = Math.min(step, tiles.expanded);
     let frontier = null;
-    if (step >= tiles.expanded && Number.isInteger(tiles.frontier_end)) frontier = tiles.frontier_end;
-    else if (this.frontier) frontier = this.frontier[Math.min(this.frontier.length - 1, Math.floor(step / tiles.sample_every))];
+    const samples = this.frontier; // every sample_every steps, and last the frontier after the last expansion
+    if (samples) frontier = step >= tiles.expanded ? samples[samples.length - 1] : samples[Math.min(samples.length - 2, Math.floor(step / tiles.sample_every))];
     return { expanded, generated: null, frontier, maxFrontier: null };
   }
 
