@@ -63,9 +63,11 @@ def in_process(path: Path) -> None:
         run_s = time.perf_counter() - t0
         kernel_s = meta["result"]["seconds"]
         print(f"(a) BFS kept for tiles: {run_s:.2f} s (the kernel {kernel_s:.2f} s; the rest: closed_at's "
-              f"file, block summaries, frontier samples); {meta['expanded']:,} expanded, "
-              f"cost {meta['result']['cost']:,}")
+              f"file, the block summaries); {meta['expanded']:,} expanded, cost {meta['result']['cost']:,}")
         stored = tiles.StoredRun.load(Path(folder), meta)
+        t0 = time.perf_counter()
+        stored.frontier_samples(maze)
+        print(f"    the frontier samples, counted on their first request: {time.perf_counter() - t0:.2f} s")
         print(f"{'level':>5} {'cells/px':>9} {'step':>12} {'draw':>10} {'png':>9} {'tile':>9} {'bytes':>8}"
               "   peer: Pillow crop+reduce")
         worst = 0.0
