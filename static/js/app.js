@@ -223,7 +223,7 @@ const share = new ShareTools({
     seek: (step) => {
       single.player.pause();
       single.player.seek(step);
-      return single.stage.timeline.length;
+      return single.player.length; // its steps: records, or a tiled run's expansions
     },
   },
 });

@@ -86,6 +86,25 @@ def test_a_huge_board_is_drawn_from_tiles_at_every_step(tab, maze_png) -> None:
     tab.click("[data-testid=first]")
     settled(tab, 0)
 
+    # A share link at a step opens the same run at that step (the kept run is found at once).
+    for _ in range(3):
+        tab.click("[data-testid=step10]")
+    settled(tab, 30)
+    tab.click("[data-testid=share]")
+    tab.wait_for_selector("[data-testid=share-status][data-url]", state="attached")
+    url = tab.get_attribute("[data-testid=share-status]", "data-url")
+    assert "at=30" in url, url
+    other = tab.context.new_page()
+    other.goto(url)
+    other.wait_for_function(
+        "t => document.querySelector('[data-testid=position]').textContent === t", arg=f"30 / {steps:,}"
+    )
+    settled(other, 30)
+    assert other.is_hidden("[data-testid=error]") or text(other, "error") == ""
+    other.close()
+    tab.click("[data-testid=first]")
+    settled(tab, 0)
+
     # Zoomed in, the finest level's tiles are asked for.
     tiles_asked.clear()
     tab.locator("[data-testid=canvas]").focus()
