@@ -34,10 +34,12 @@ def options(diagonal: bool) -> dict:
     return {"diagonal": diagonal, "heuristic": "", "weight": 1.0}
 
 
-def states_from_trace(maze: GridMaze, algorithm: str, diagonal: bool, t: int) -> tuple[dict, dict]:
+def states_from_trace(
+    maze: GridMaze, algorithm: str, diagonal: bool, t: int, max_expanded: int | None = None
+) -> tuple[dict, dict]:
     """(closed, open) cells after ``t`` expansions, replayed from the kernel's own trace: each cell
     with the side that closed it first, or that reached it first (True: bidirectional's backward)."""
-    _, trace = solve_grid(maze, algorithm, diagonal=diagonal)
+    _, trace = solve_grid(maze, algorithm, diagonal=diagonal, max_expanded=max_expanded)
     closed: dict[int, bool] = {}
     opened: dict[int, bool] = {}
     done = 0
@@ -96,6 +98,23 @@ def test_frontier_samples_are_the_trace_s_frontier(tmp_path, algorithm):
     _closed, opened = states_from_trace(maze, algorithm, False, meta["expanded"])
     assert frontier[-1] == len(opened)
     assert stored.frontier_samples(maze) == frontier.tobytes()  # kept in the run's folder: read back
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_a_search_stopped_by_its_limit_ends_with_the_frontier_it_had(tmp_path, algorithm):
+    """Stopped right after an expansion, the last cell's neighbours were never generated: the tile at
+    the end must not show them open (the phantoms)."""
+    maze = weighted_room()
+    meta = tiles.run(maze, algorithm, options(False), RunControl(max_expanded=57), tmp_path)
+    assert meta["result"]["stopped"].startswith("limit") and meta["steps"] == meta["expanded"] == 58
+    assert meta["phantoms"]  # on this board the last cell had neighbours it never generated
+    stored = tiles.StoredRun.load(tmp_path, meta)
+    _closed, opened = states_from_trace(maze, algorithm, False, 58, max_expanded=57)
+    tile = tiles.draw(maze, 0, 0, 0, stored, 58).reshape(-1, 3)
+    open_colours = {tuple(tiles.COLOURS[10]), tuple(tiles.COLOURS[12])}
+    shown_open = {i for i in range(len(tile)) if tuple(tile[i]) in open_colours}
+    assert shown_open == set(opened)
+    assert np.frombuffer(stored.frontier_samples(maze), "<i4")[-1] == len(opened)
 
 
 def test_coarse_tiles_cover_the_board_and_show_the_path(tmp_path):

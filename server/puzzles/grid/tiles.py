@@ -145,13 +145,13 @@ def _generated_last(maze: GridMaze, algorithm: str, result: Any, last_cell: int,
     if algorithm not in ("bfs", "dfs"):
         return np.empty(0, np.int64)  # best-first tests the goal when it expands it
     # BFS and DFS test the goal on generation: the moves up to the goal's were made.
+    from server.puzzles.grid.tile_kernels import MOVE_COL, MOVE_ROW
+
     goal = int(result.path[-1])
-    rows = np.array([-1, 0, 1, 0, -1, 1, 1, -1])
-    cols = np.array([0, 1, 0, -1, 1, 1, -1, -1])
     r, c = divmod(last_cell, maze.width)
-    order = list(range(moves)) if algorithm == "bfs" else list(range(moves - 1, -1, -1))
+    order = list(range(moves)) if algorithm == "bfs" else list(range(moves - 1, -1, -1))  # DFS: reversed
     for i, d in enumerate(order):
-        if (r + rows[d]) * maze.width + c + cols[d] == goal:
+        if (r + MOVE_ROW[d]) * maze.width + c + MOVE_COL[d] == goal:
             return np.array(order[: i + 1], np.int64)
     return every_move
 
