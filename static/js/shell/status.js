@@ -37,9 +37,6 @@ export function setBusy(text, onCancel = null) {
   const cancel = /** @type {HTMLButtonElement} */ ($("busy-cancel"));
   cancel.hidden = text === null || !onCancel;
   cancel.onclick = text !== null && onCancel ? () => onCancel() : null;
-  // The spinner's box lets clicks through to the board (not its button) and its text is white on
-  // dark (not the button's): set here, as the stylesheet does not know the button.
-  Object.assign(cancel.style, { pointerEvents: "auto", color: "var(--ink)", padding: "0.05rem 0.6rem" });
 }
 
 /** True while the spinner shows. */
