@@ -106,7 +106,11 @@ class Config:
     tile_min_cells: int = 20_000_000
     tile_dir: Path | None = None  # None: $MAZE_TILE_DIR, else var/tiles (under `testing`: a temporary folder)
     tile_store_bytes: int = 8 * 1024**3
-    tiles_per_minute: int = 12_000  # tile images per client (a screen is ~40 tiles a step)
+    # Tile images per client: a page playing a run zoomed in asks a few hundred a second (each step's
+    # visible tiles, at most 6 in flight), so this only stops a runaway script; what bounds the work is
+    # `tile_renders_at_once`, tiles drawn at once in a process (others wait, then get a 503 to retry).
+    tiles_per_minute: int = 60_000
+    tile_renders_at_once: int = 2
     mazes_dir: Path = field(default_factory=lambda: ROOT / "mazes")
     engine: str = "auto"  # "generic" runs the pure-Python algorithms even where a fast path exists
     testing: bool = False

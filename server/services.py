@@ -37,7 +37,7 @@ class Services:
         budget = WorkBudget(
             config.max_concurrent_runs, config.trace_budget_bytes, config.max_concurrent_loads
         )
-        tiles = TileRuns(tile_dir(config), config.tile_store_bytes)
+        tiles = TileRuns(tile_dir(config), config.tile_store_bytes, config.tile_renders_at_once)
         return cls(
             config=config,
             store=open_store(config, budget),

@@ -59,9 +59,11 @@ def run_key(puzzle_id: str, algorithm: str, options: dict[str, Any]) -> str:
 class TileRuns:
     """The folder of finished runs, and the runs this process has open."""
 
-    def __init__(self, root: Path, max_bytes: int) -> None:
+    def __init__(self, root: Path, max_bytes: int, renders_at_once: int = 2) -> None:
         self.root = root
         self.max_bytes = max_bytes
+        # Tiles drawn at once in this process (each takes a core for up to ~50 ms): the searches keep theirs.
+        self.renders = threading.BoundedSemaphore(renders_at_once)
         self._open: OrderedDict[str, Any] = OrderedDict()
         self._lock = threading.Lock()
 

@@ -216,6 +216,22 @@ def test_a_huge_board_runs_for_tiles_and_serves_them(tmp_path):
     assert start == {"row": 0, "col": 1, "weight": 1, "expanded_at": 1, "reached_at": 0}
     assert http.get("/api/puzzles/huge/cell?row=0&col=0").get_json() == {"row": 0, "col": 0, "weight": 0}
     assert "no cell (121, 0)" in http.get("/api/puzzles/huge/cell?row=121&col=0").get_json()["error"]
+    # Tiles are drawn a few at a time per process: past them a tile waits, then is refused to retry.
+    import server.web.tiles as web_tiles
+
+    renders = services(app).tiles.renders
+    held = [renders.acquire(timeout=1) for _ in range(services(app).config.tile_renders_at_once)]
+    saved, web_tiles.RENDER_WAIT = web_tiles.RENDER_WAIT, 0.05
+    try:
+        busy = http.get(f"/api/puzzles/huge/runs/{key}/tiles/0/0/0.png?t=1")
+        assert busy.status_code == 503 and busy.headers["Retry-After"] == "1"
+        assert "drawing other tiles" in busy.get_json()["error"]
+    finally:
+        web_tiles.RENDER_WAIT = saved
+        for ok in held:
+            if ok:
+                renders.release()
+    assert http.get(f"/api/puzzles/huge/runs/{key}/tiles/0/0/0.png?t=1").status_code == 200
     gif = http.post("/api/puzzles/huge/animation", json={"algorithm": "bfs"})
     assert gif.status_code == 400 and "drawn as tiles" in gif.get_json()["error"]
     # An algorithm the tiles cannot show is refused in words.

@@ -5,6 +5,7 @@ are content hashes), so they are cached by the browser for good; any server proc
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
@@ -37,7 +38,21 @@ def _run(pid: str, key: str) -> tuple[Any, Any]:
     return puzzle, meta
 
 
-def _png(data: bytes) -> Response:
+RENDER_WAIT = 5.0  # seconds a tile waits for one of the process's drawing slots, then 503
+
+
+def _png(draw: Callable[[], bytes]) -> Response:
+    """A tile drawn by ``draw`` in one of the process's drawing slots; 503 (retry soon) when none frees."""
+    renders = services().tiles.renders
+    if not renders.acquire(timeout=RENDER_WAIT):
+        busy = jsonify(error="the server is drawing other tiles; try again in a moment")
+        busy.status_code = 503
+        busy.headers["Retry-After"] = "1"
+        return busy
+    try:
+        data = draw()
+    finally:
+        renders.release()
     response = Response(data, mimetype="image/png")
     response.headers["Cache-Control"] = FOREVER
     return response
@@ -48,7 +63,7 @@ def board_tile(pid: str, z: int, x: int, y: int) -> Response:
     """A tile of the board alone."""
     take("tile", services().config.tiles_per_minute)
     puzzle = _tiled(pid)
-    return _png(family_of(puzzle).draw_tile(puzzle, z, x, y))
+    return _png(lambda: family_of(puzzle).draw_tile(puzzle, z, x, y))
 
 
 @tiles.get("/puzzles/<pid>/runs/<key>")
@@ -86,7 +101,7 @@ def run_tile(pid: str, key: str, z: int, x: int, y: int) -> Response:
     stored = services().tiles.opened(key, family.open_tile_run)
     if stored is None:
         raise LookupError(f"{pid}/runs/{key[:40]}")
-    return _png(family.draw_tile(puzzle, z, x, y, stored, t))
+    return _png(lambda: family.draw_tile(puzzle, z, x, y, stored, t))
 
 
 @tiles.get("/puzzles/<pid>/cell")

@@ -104,8 +104,9 @@ export class TiledGridView extends FamilyView {
     this.setPickMode(info.endpoint_problem ? "start" : "off");
     const { width, height, tile } = info.deep_zoom;
     this.about.textContent = `${number(width)} × ${number(height)} = ${number(width * height)} cells: drawn as `
-      + "tiles by the server at any step of a run. Drag or use the arrow keys to pan, the wheel or +/− to zoom, "
-      + "0 to see it whole; the minimap moves the view. Explain mode, Predict and the comparison need a smaller board.";
+      + "tiles by the server at any step of a run. Drag to pan, the wheel or +/− to zoom, 0 to see it whole; "
+      + "once the board has the focus (a click), the arrow keys pan it (elsewhere they step the run). The minimap "
+      + "moves the view. Explain mode, Predict and the comparison need a smaller board.";
     this.banner.textContent = info.endpoint_problem
       ? `${info.endpoint_problem}: click the start, then the goal (zoom in first), or type them as row, col.` : "";
     this.banner.hidden = !info.endpoint_problem;
