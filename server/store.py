@@ -123,6 +123,12 @@ class PuzzleStore:
             self.put(key, puzzle)  # shared: no client's cap drops it
         return puzzle
 
+    def source(self, key: str) -> Source | None:
+        """The archived file of the puzzle ``key`` and how it was read (None: not archived, or no archive)."""
+        if self.archive is None or not ID_PATTERN.fullmatch(key):
+            return None
+        return self._archived("get", self.archive.get, key)
+
     def __len__(self) -> int:
         return len(self._items)
 

@@ -248,3 +248,13 @@ def test_the_tile_kernels_read_closed_at_as_the_search_kernels_write_it():
 
     assert (tk.BACK_BIT, tk.ORDER_MASK) == (kernels.BACK_BIT, kernels.ORDER_MASK)
     assert tk.NEVER & tk.ORDER_MASK > 2**29  # a cell never expanded stays after every real step
+
+
+def test_the_hover_read_out_of_a_cell_never_reached(tmp_path):
+    maze = weighted_room()
+    meta = tiles.run(maze, "bfs", options(False), RunControl(max_expanded=5), tmp_path)
+    stored = tiles.StoredRun.load(tmp_path, meta)
+    assert tiles.cell(maze, 33, 40, stored) == {
+        "row": 33, "col": 40, "weight": 1, "expanded_at": None, "reached_at": None,
+    }
+    assert tiles.cell(maze, 2, 3, stored) == {"row": 2, "col": 3, "weight": 1, "expanded_at": 1, "reached_at": 0}

@@ -94,7 +94,8 @@ def gallery() -> Response:
 @api.post("/puzzles")
 def upload() -> tuple[Response, int]:
     """Parse an uploaded file (multipart ``file``, optional ``family`` and load options as form
-    fields) or a gallery puzzle (JSON ``{"gallery": name}``). With a header ``X-Upload-Id`` its
+    fields), a gallery puzzle (JSON ``{"gallery": name}``) or a stored puzzle's file read again with
+    other load options (JSON ``{"puzzle": id, "options": {...}}``). With a header ``X-Upload-Id`` its
     phases are pollable at ``GET /api/uploads/<id>`` meanwhile (server/uploads.py)."""
     shared = services()
     tracker = progress_registry(shared.config.redis_url).tracker(check_upload_id(request.headers.get(HEADER)))
@@ -117,19 +118,21 @@ def _upload(shared: Any, tracker: Tracker) -> tuple[Response, int]:
     fields = {k: v for k, v in request.form.items() if k != "family"}
     family_name = request.form.get("family") or None
     owner: str | None = client
+    json_options: dict[str, Any] | None = None  # load options given as JSON (else form fields, as text)
     if request.is_json:
         body = json_body()
         if not isinstance(body, dict):
             return bad_request('expected {"gallery": "name"} or {"puzzle": "id", "options": {…}}')
         if "puzzle" in body:  # a stored puzzle's file read again with other load options
-            source = _archived_source(shared, body.get("puzzle"))
+            pid = body.get("puzzle")
+            source = shared.store.source(pid) if isinstance(pid, str) else None
             if source is None:
                 return bad_request("this puzzle's file is not kept on the server: open the file again", 404)
             options = body.get("options")
             if not isinstance(options, dict):
                 return bad_request('expected "options": an object of load options, e.g. {"lattice": "off"}')
             filename, data, family_name = source.filename, source.data, source.family
-            fields = {k: _as_text(v) for k, v in {**source.options, **options}.items()}
+            json_options = {**source.options, **options}  # JSON values: checked strictly, not as text
         else:
             name = body.get("gallery")
             entry = next((e for e in gallery_entries() if e["name"] == name), None)
@@ -146,7 +149,10 @@ def _upload(shared: Any, tracker: Tracker) -> tuple[Response, int]:
         data = upload_file.read()
     try:
         family = get_family(family_name) if family_name else detect_family(filename, data)
-        load_options = family.text_options(fields, "load")
+        if json_options is None:
+            load_options = family.text_options(fields, "load")
+        else:
+            load_options = family.load_options(json_options)
         # Archived with what parsing it again needs, the gallery's too: with several processes the
         # page's socket may be on another process than this request, which must find the id.
         source = Source(data, family.name, filename, load_options)
@@ -180,24 +186,6 @@ def _upload(shared: Any, tracker: Tracker) -> tuple[Response, int]:
     info = puzzle_info(key, puzzle)
     info["name"] = Path(filename).stem or info["name"]  # the same bytes may come under another name
     return jsonify(info), 201
-
-
-def _archived_source(shared: Any, pid: Any) -> Source | None:
-    """The archived file of the stored puzzle ``pid`` (None: no such puzzle, or no archive)."""
-    archive = shared.store.archive
-    if not isinstance(pid, str) or len(pid) > shared.config.max_id_length or archive is None:
-        return None
-    try:
-        return archive.get(pid)
-    except Exception:  # the archive failing costs this request only, in words
-        return None
-
-
-def _as_text(value: Any) -> str:
-    """A load option's JSON value as the text a form field would carry (``text_options`` parses it)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 @api.get("/uploads/<upload_id>")

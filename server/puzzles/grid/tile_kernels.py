@@ -42,11 +42,10 @@ MOVE_COL = np.array([0, 1, 0, -1, 1, 1, -1, -1], np.int64)
 
 
 @njit(cache=True, nogil=True)
-def _first_reached(cells, closed_at, width, height, r, c, moves):
-    """(the first expansion of a neighbour that can move into (r, c), whether that neighbour was the
-    backward side's): when the cell was reached, and by which side (NEVER: not reached)."""
+def _first_reacher(cells, closed_at, width, height, r, c, moves):
+    """``closed_at`` of the first-expanded neighbour that can move into (r, c): when the cell was
+    reached (``& ORDER_MASK``; NEVER's is above every step) and by which side (``& BACK_BIT``)."""
     first = NEVER
-    back = False
     for d in range(moves):
         nr = r - MOVE_ROW[d]
         nc = c - MOVE_COL[d]
@@ -54,30 +53,10 @@ def _first_reached(cells, closed_at, width, height, r, c, moves):
             continue
         n = nr * width + nc
         value = closed_at[n]
-        if cells[n] == 0 or value == NEVER or (value & ORDER_MASK) >= first:
+        if cells[n] == 0 or (value & ORDER_MASK) >= (first & ORDER_MASK):
             continue
         if d >= 4 and (cells[nr * width + c] == 0 or cells[r * width + nc] == 0):
             continue  # a diagonal move never cuts a wall's corner
-        first = value & ORDER_MASK
-        back = (value & BACK_BIT) != 0
-    return first, back
-
-
-@njit(cache=True, nogil=True)
-def _first_order(cells, closed_at, width, height, r, c, moves):
-    """``_first_reached``'s step alone (the hot pass over every cell wants no tuple)."""
-    first = NEVER
-    for d in range(moves):
-        nr = r - MOVE_ROW[d]
-        nc = c - MOVE_COL[d]
-        if nr < 0 or nr >= height or nc < 0 or nc >= width:
-            continue
-        n = nr * width + nc
-        value = closed_at[n] & ORDER_MASK  # NEVER & ORDER_MASK is above every step
-        if cells[n] == 0 or value >= first:
-            continue
-        if d >= 4 and (cells[nr * width + c] == 0 or cells[r * width + nc] == 0):
-            continue
         first = value
     return first
 
@@ -85,7 +64,7 @@ def _first_order(cells, closed_at, width, height, r, c, moves):
 @njit(cache=True, nogil=True)
 def _opened_before(cells, closed_at, width, height, r, c, moves, t):
     """Whether a neighbour that can move into (r, c) was expanded before step t."""
-    return _first_order(cells, closed_at, width, height, r, c, moves) < t
+    return (_first_reacher(cells, closed_at, width, height, r, c, moves) & ORDER_MASK) < t
 
 
 @njit(cache=True, nogil=True)
@@ -159,8 +138,9 @@ def draw_direct(cells, closed_at, width, height, row0, col0, scale, size, t, las
                             green += ramp[k, 1]
                             blue += ramp[k, 2]
                         continue
-                    first, back = _first_reached(cells, closed_at, width, height, r, c, moves)
-                    is_open = first < t
+                    reacher = _first_reacher(cells, closed_at, width, height, r, c, moves)
+                    back = (reacher & BACK_BIT) != 0
+                    is_open = (reacher & ORDER_MASK) < t
                     if not is_open:
                         for s in seeds:
                             if s == cell:
@@ -367,8 +347,8 @@ def opened_counts(cells, closed_at, width, height, moves, seeds, every, samples)
                     seed = True
             if seed:
                 continue
-            first = _first_order(cells, closed_at, width, height, r, c, moves)
-            if first >= ORDER_MASK:  # never reached
+            first = _first_reacher(cells, closed_at, width, height, r, c, moves) & ORDER_MASK
+            if first == ORDER_MASK:  # never reached
                 continue
             reached += 1
             k = first // every + 1  # reached before step k * every for every k above first / every

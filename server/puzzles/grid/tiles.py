@@ -291,11 +291,11 @@ def cell(maze: GridMaze, row: int, col: int, stored: StoredRun | None = None) ->
         flat = row * maze.width + col
         value = int(stored.closed_at[flat])
         moves = 8 if stored.meta["diagonal"] else 4
-        first = int(tk._first_reached(maze.cells.reshape(-1), stored.closed_at, maze.width, maze.height,
-                                      row, col, moves)[0])
+        first = int(tk._first_reacher(maze.cells.reshape(-1), stored.closed_at, maze.width, maze.height,
+                                      row, col, moves)) & tk.ORDER_MASK
         seed = flat in set(stored.seeds.tolist()) | set(stored.back_seeds.tolist())
         out["expanded_at"] = None if value == NEVER else (value & tk.ORDER_MASK) + 1
-        out["reached_at"] = 0 if seed else (None if first == NEVER else first + 1)
+        out["reached_at"] = 0 if seed else (None if first == tk.ORDER_MASK else first + 1)
     return out
 
 
