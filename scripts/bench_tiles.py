@@ -131,7 +131,7 @@ def in_page(path: Path) -> None:
                 page.wait_for_selector("[data-testid=status]:has-text('ready')")
                 t0 = time.perf_counter()
                 page.set_input_files("[data-testid=upload]", str(path))
-                page.wait_for_selector("body[data-tiles-settled='board']", state="attached")
+                page.wait_for_selector("[data-testid=canvas][data-tiles-settled='board']", state="attached")
                 print(f"    upload + decode + the board's tiles: {time.perf_counter() - t0:.2f} s")
                 t0 = time.perf_counter()
                 page.click("[data-testid=run]")
@@ -145,7 +145,7 @@ def in_page(path: Path) -> None:
                     "document.querySelector('[data-testid=position]').textContent.split(' / ')[1]"
                 )
                 steps = int(steps.replace(",", ""))
-                page.wait_for_selector(f"body[data-tiles-settled='{steps}']", state="attached")
+                page.wait_for_selector(f"[data-testid=canvas][data-tiles-settled='{steps}']", state="attached")
                 shown = time.perf_counter() - t0
                 cost = page.evaluate("document.querySelector('[data-testid=cost]').textContent")
                 page.screenshot(path=str(ROOT / "test-artifacts" / "bench-tiles-end.png"))

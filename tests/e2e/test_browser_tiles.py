@@ -37,7 +37,7 @@ def tab(browser, tiled_server, console):
 
 
 def settled(page, step) -> None:
-    page.wait_for_selector(f"body[data-tiles-settled='{step}']", state="attached")
+    page.wait_for_selector(f"[data-testid=canvas][data-tiles-settled='{step}']", state="attached")
 
 
 def canvas_png(page) -> Image.Image:

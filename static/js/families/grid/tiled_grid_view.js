@@ -27,7 +27,6 @@ export class TiledGridView extends FamilyView {
     this.tiles = null; // run_done's `tiles` of the run shown, or null (the board alone)
     this.frontier = null; // Int32Array: the frontier every `sample_every` steps
     this.step = null; // the step the board shows (null: no run)
-    this.settledStep = undefined; // the last step whose visible tiles all arrived
     this.picked = { start: null, goal: null }; // [row, col] typed, or null: the file's
     this.buildPanel();
     // What the Player drives: no per-cell state here, the step goes to the viewer.
@@ -121,9 +120,10 @@ export class TiledGridView extends FamilyView {
       canvas: this.canvas, width, height, tileSize: tile,
       url: (z, x, y, t) => this.tileUrl(z, x, y, t),
       drawOverlay: (ctx, view) => this.drawOverlay(ctx, view),
+      // The step whose visible tiles have all arrived, on the canvas as the other views' probes are
+      // (tests and benchmarks wait for it).
       onSettled: (t) => {
-        this.settledStep = t;
-        document.body.dataset.tilesSettled = String(t ?? "board"); // tests and benchmarks wait for it
+        this.canvas.dataset.tilesSettled = String(t ?? "board");
       },
     });
     this.viewer.fit();
@@ -274,8 +274,7 @@ export class TiledGridView extends FamilyView {
 
   // ---- a run ---------------------------------------------------------------------------------------
 
-  runStarted(_runId, { algorithm }) {
-    this.algorithm = algorithm;
+  runStarted() {
     this.tiles = null;
     this.frontier = null;
     this.showStep(null);
