@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager, nullcontext
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -27,6 +27,7 @@ __all__ = ["Solved", "budgeted_solve", "check_run", "held_bytes", "solve"]
 
 SNAPSHOT_BYTES = 200  # a snapshot's dict and its lists, besides its board
 PROGRESS_EVERY = 0.25  # seconds between a budgeted search's progress reports
+T = TypeVar("T")
 
 # Finding the optimum to compare a non-optimal answer with: only when it is quick.
 OPTIMUM_LIMITS = {True: 2_000_000, False: 100_000}  # states expanded, compiled / pure Python
@@ -191,17 +192,28 @@ def _search(
     config: Config, puzzle: Any, algorithm: str, options: Values, cancel: CancelFlag,
     on_search: Callable[[int], None] | None, progress: np.ndarray | None,
 ) -> Solved:
-    """``solve`` with the trace recorded under ``config``'s limits, on a thread of its own while
-    this one reports its progress; the search's error is raised here."""
+    """``solve`` with the trace recorded under ``config``'s limits (``reporting``)."""
     counter = progress if progress is not None else np.zeros(1, np.int64)
+    return reporting(
+        lambda: solve(
+            puzzle, algorithm, options, record_trace=True, engine=config.engine, cancel=cancel,
+            progress=counter, **config.search_limits(family_of(puzzle).compiled),
+        ),
+        counter, cancel, on_search,
+    )
+
+
+def reporting(
+    search: Callable[[], T], counter: np.ndarray, cancel: CancelFlag, on_search: Callable[[int], None] | None,
+) -> T:
+    """``search()`` on a thread of its own while this one tells ``on_search`` the states expanded so far
+    (``counter``, which the search writes) at its start and every ``PROGRESS_EVERY`` seconds; the
+    search's error is raised here. A report that fails stops the search too (``cancel``)."""
     outcome: dict[str, Any] = {}
 
     def work() -> None:
         try:
-            outcome["solved"] = solve(
-                puzzle, algorithm, options, record_trace=True, engine=config.engine, cancel=cancel,
-                progress=counter, **config.search_limits(family_of(puzzle).compiled),
-            )
+            outcome["value"] = search()
         except BaseException as err:  # handed to the waiting thread, which raises it
             outcome["error"] = err
 
@@ -220,4 +232,4 @@ def _search(
         raise
     if "error" in outcome:
         raise outcome["error"]
-    return outcome["solved"]
+    return outcome["value"]

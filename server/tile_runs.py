@@ -33,7 +33,7 @@ from server.puzzles.family import RunControl
 from server.puzzles.options import Values
 from server.puzzles.registry import family_of
 from server.search.control import CancelFlag, deadline, time_limit_reason
-from server.solving import expansion_reason
+from server.solving import expansion_reason, reporting
 
 META = "meta.json"
 OPEN_RUNS = 8  # runs whose arrays a process keeps mapped
@@ -181,7 +181,6 @@ def budgeted_tile_run(
                 return None
             counter = np.zeros(1, np.int64)
             control = RunControl(limits["max_expanded"], limits["max_seconds"], cancel, counter)
-            outcome: dict[str, Any] = {}
 
             def make(folder: Path) -> dict[str, Any]:
                 meta = family.tile_run(puzzle, algorithm, options, control, folder)
@@ -190,26 +189,16 @@ def budgeted_tile_run(
                     raise _Stopped  # stopped by the user or the server: nothing kept
                 return meta
 
-            def work() -> None:
+            def search() -> dict[str, Any] | None:
                 try:
                     with deadline(cancel, limits["max_seconds"]):
-                        outcome["meta"] = runs.produce(key, make, size=5 * family.tile_run_bytes(puzzle) // 4)
+                        return runs.produce(key, make, size=5 * family.tile_run_bytes(puzzle) // 4)
                 except _Stopped:
-                    outcome["meta"] = None
-                except BaseException as err:  # raised again on the waiting thread
-                    outcome["error"] = err
+                    return None
 
-            worker = threading.Thread(target=work, daemon=True, name="tile-run")
-            worker.start()
-            while worker.is_alive():
-                worker.join(timeout=0.25)
-                if worker.is_alive() and on_search is not None and not cancel.is_set():
-                    on_search(int(counter[0]))
-            if "error" in outcome:
-                raise outcome["error"]
+            meta = reporting(search, counter, cancel, on_search)
     finally:
         budget.release(held)
-    meta = outcome["meta"]
     if meta is None:
         return None
     stopped = meta["result"].get("stopped")
