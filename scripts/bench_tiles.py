@@ -145,7 +145,8 @@ def in_page(path: Path) -> None:
                     "document.querySelector('[data-testid=position]').textContent.split(' / ')[1]"
                 )
                 steps = int(steps.replace(",", ""))
-                page.wait_for_selector(f"[data-testid=canvas][data-tiles-settled='{steps}']", state="attached")
+                settled = f"[data-testid=canvas][data-tiles-settled='{steps}']"
+                page.wait_for_selector(settled, state="attached")
                 shown = time.perf_counter() - t0
                 cost = page.evaluate("document.querySelector('[data-testid=cost]').textContent")
                 page.screenshot(path=str(ROOT / "test-artifacts" / "bench-tiles-end.png"))

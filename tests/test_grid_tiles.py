@@ -257,4 +257,5 @@ def test_the_hover_read_out_of_a_cell_never_reached(tmp_path):
     assert tiles.cell(maze, 33, 40, stored) == {
         "row": 33, "col": 40, "weight": 1, "expanded_at": None, "reached_at": None,
     }
-    assert tiles.cell(maze, 2, 3, stored) == {"row": 2, "col": 3, "weight": 1, "expanded_at": 1, "reached_at": 0}
+    start = {"row": 2, "col": 3, "weight": 1, "expanded_at": 1, "reached_at": 0}
+    assert tiles.cell(maze, 2, 3, stored) == start
