@@ -207,6 +207,34 @@ class Family:
         after): a few records per cell (opened, closed, maybe improved, on the path)."""
         return self.cost(puzzle) * 4 * RECORD_BYTES
 
+    # ---- memory: every input's cost known before the work starts (server/budget.py reserves it, and
+    # refuses in words what cannot fit). tests/test_memory_estimates.py measures each family's peak
+    # against these on growing inputs, so a family that does not keep them fails there.
+
+    def load_bytes(self, data: bytes, filename: str, options: Values) -> int:
+        """Peak memory ``load`` takes for this file beyond its bytes, known before parsing (default:
+        ``text_load_bytes``). A family whose parser reports its need through ``LoadLimits.memory``
+        once a header is read (images) returns what it needs before that header (0)."""
+        return text_load_bytes(data)
+
+    def state_bytes(self, puzzle: Any) -> int:
+        """Bytes a generic search holds per stored state: the state, its entries in the frontier and
+        the search's maps, and the family's caches per state (default: a small tuple's worth)."""
+        return GENERIC_STATE_BYTES
+
+    def setup_bytes(self, puzzle: Any, options: Values) -> int:
+        """Memory the search view (``problem``) builds before the first state (tables, caches)."""
+        return 0
+
+    def search_bytes(self, puzzle: Any, algorithm: str, options: Values, max_stored: int | None) -> int:
+        """Peak memory of one search beyond its trace (``trace_estimate``): a fast path's arrays
+        (default: ``KERNEL_CELL_BYTES`` per cell), or the generic engine's ``max_stored`` states of
+        ``state_bytes`` each plus ``setup_bytes``."""
+        if self.compiled and not self.needs_generic(algorithm, options):
+            return self.cost(puzzle) * KERNEL_CELL_BYTES
+        stored = max_stored if max_stored is not None else DEFAULT_STORED
+        return self.setup_bytes(puzzle, options) + stored * self.state_bytes(puzzle)
+
     def cells(self, puzzle: Any) -> bytes | None:
         """The board as one byte per cell, row-major, or None when the family has no cell grid."""
         return None
@@ -418,6 +446,22 @@ class Family:
 
     def warm_up(self, algorithm: str) -> None:
         """Prepare a fast path (the CLI calls it in a thread while the file is read)."""
+
+
+GENERIC_STATE_BYTES = 400  # a generic search's stored state: a small tuple, dict and heap entries
+KERNEL_CELL_BYTES = 16  # a compiled search's arrays per cell (distances, parents, flags)
+DEFAULT_STORED = 500_000  # states a generic search stores when no limit is given (Config's default)
+# Python objects a JSON value may become: a list or dict with its header (up to ~100 bytes), a float or
+# a big int (~32), a string's header (~50) plus its characters; bounded by separators and brackets.
+JSON_VALUE_BYTES = 100
+
+
+def text_load_bytes(data: bytes) -> int:
+    """Peak memory of parsing a text or JSON puzzle file of ``data``: its text decoded (up to 4
+    bytes a character, as Python stores it), its lines, and every JSON value it may hold (at most
+    one per separator or bracket, ``JSON_VALUE_BYTES`` each). A count, not a parse: cheap on 64 MB."""
+    values = data.count(b",") + data.count(b"[") + data.count(b"{") + data.count(b":") + 1
+    return 6 * len(data) + values * JSON_VALUE_BYTES
 
 
 def describe_verdict(result: dict[str, Any]) -> str:
