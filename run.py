@@ -245,7 +245,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if threads < 1:
         return refuse("--threads must be at least 1")
     try:
-        config = Config.from_env(max_pixels=getattr(args, "max_pixels", None), redis_url=redis_url)
+        max_pixels = getattr(args, "max_pixels", None)
+        config = Config.from_env(max_pixels=max_pixels, redis_url=redis_url)
+        if max_pixels and "MAZE_TRACE_BUDGET_BYTES" not in os.environ:
+            # A server told to accept images of N pixels can read and search them (Config.work_bytes).
+            config.trace_budget_bytes = config.work_bytes()
     except ValueError as err:
         return refuse(str(err))
     if config.redis_url:

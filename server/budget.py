@@ -1,127 +1,205 @@
-"""One budget for all the work a server does, whatever asks for it (socket runs, HTTP solves,
-solution images): how many searches compute at once, and how much memory the traces waiting to
-stream may hold. A search past the budget waits its turn (with a status message) or is refused."""
+"""One budget for all the work a server process does, whatever asks for it (socket runs, HTTP solves,
+uploads, the lab, GIF exports, tile drawing): how many searches compute at once, how many uploads are
+read at once, how many tiles are drawn at once, and how much memory the work may hold.
+
+**Shares.** Each pool has a size and a share: no one owner (a client: a browser's session, or an
+address for a script without cookies) holds more than its share of a pool, so one client flooding a
+pool always leaves room for the others — its extra work waits behind its own (or is refused when it
+waits too long), never in front of another client's. Work with no owner (the command line, reading a
+stored puzzle back) counts toward the pool's size only.
+
+**Memory.** Work reserves what it will hold at its peak, estimated before it starts from the input's
+own figures (``Family.load_bytes``, ``search_bytes``, ``lab_bytes``…). A reservation larger than one
+owner may ever hold is refused at once in words (``TooBig``, a ``PuzzleError``: "searching this board
+needs about 2,100 MB; one client's work may hold at most 384 MB"), except where the caller asks to be
+fitted (``fit=True``: a trace whose size is a guess corrected after the search). Per process: several
+server processes each have their own budget (docs/DEPLOY.md)."""
 
 from __future__ import annotations
 
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from server.puzzles.errors import PuzzleError
 from server.search.control import CancelFlag
+
+MB = 1e6
 
 
 class ServerBusy(Exception):
     """The server's budget cannot take this work now (HTTP 503; a run_error on the socket)."""
 
 
+class TooBig(PuzzleError):
+    """Work that needs more memory than one client's share of the budget: it can never run here."""
+
+
+def slot_share(size: int) -> int:
+    """How many of a pool's ``size`` slots one owner may hold: half, rounded up (1 of 1 and 2, 2 of 4)."""
+    return max(1, (size + 1) // 2)
+
+
 class WorkBudget:
-    """Compute slots, load slots (parsing a big image takes memory too) and a byte budget for held
-    traces, shared by every entry point of one server."""
+    """Compute slots, load slots, tile-drawing slots and a byte budget, shared by every entry point of
+    one server process, each with a per-owner share (see the module docstring)."""
 
     POLL = 0.25  # seconds between looks at a waiting run's cancel flag (and its status messages)
+    MEMORY_SHARE = 0.75  # of the byte budget one owner may hold: the rest stays for the others
 
-    def __init__(self, max_computing: int, trace_bytes: int, max_loading: int = 2) -> None:
+    def __init__(
+        self, max_computing: int, trace_bytes: int, max_loading: int = 2, max_drawing: int = 2,
+    ) -> None:
         self.max_computing = max_computing
         self.max_loading = max_loading
+        self.max_drawing = max_drawing
         self.trace_bytes = trace_bytes
-        self._computing = 0
-        self._loading = 0
-        self._held = 0
+        self.memory_share = max(1, int(trace_bytes * self.MEMORY_SHARE))
+        self._slots: dict[str, Counter[str | None]] = {
+            "computing": Counter(), "loading": Counter(), "drawing": Counter(),
+        }
+        self._held: Counter[str | None] = Counter()
         self._cond = threading.Condition()
 
-    # ---- searches computing at once ----------------------------------------------------------------
-    @contextmanager
-    def computing(
-        self,
-        cancel: CancelFlag | None = None,
-        wait: float | None = None,
-        on_wait: Callable[[str], None] | None = None,
-    ) -> Iterator[bool]:
-        """Hold one compute slot for the block; yields False when ``cancel`` was set while waiting.
+    # ---- slots -------------------------------------------------------------------------------------
+    def _size(self, pool: str) -> int:
+        sizes = {"computing": self.max_computing, "loading": self.max_loading, "drawing": self.max_drawing}
+        return sizes[pool]
 
-        Waits at most ``wait`` seconds (None: as long as it takes), then raises ServerBusy.
-        """
-        got = self._wait_for(
-            lambda: self._computing < self.max_computing, cancel, wait, on_wait,
-            f"waiting for a free worker ({self.max_computing} searches are computing)",
-        )
+    @contextmanager
+    def _slot(
+        self, pool: str, owner: str | None, cancel: CancelFlag | None, wait: float | None,
+        on_wait: Callable[[str], None] | None, message: str,
+    ) -> Iterator[bool]:
+        size, share = self._size(pool), slot_share(self._size(pool))
+        held = self._slots[pool]
+
+        def ready() -> bool:
+            return held.total() < size and (owner is None or held[owner] < share)
+
+        got = self._wait_for(ready, cancel, wait, on_wait, message)
         if got:
-            self._computing += 1
+            held[owner] += 1
             self._cond.release()
         try:
             yield got
         finally:
             if got:
                 with self._cond:
-                    self._computing -= 1
+                    held[owner] -= 1
+                    if held[owner] <= 0:
+                        del held[owner]
                     self._cond.notify_all()
 
-    @contextmanager
-    def loading(self, wait: float | None = None) -> Iterator[None]:
-        """Hold one of the slots for parsing uploads (waits at most ``wait`` s, then ServerBusy)."""
-        self._wait_for(
-            lambda: self._loading < self.max_loading, None, wait, None,
-            f"waiting to read the file ({self.max_loading} uploads are being read)",
-        )
-        self._loading += 1
-        self._cond.release()
-        try:
-            yield
-        finally:
-            with self._cond:
-                self._loading -= 1
-                self._cond.notify_all()
+    def computing(
+        self,
+        cancel: CancelFlag | None = None,
+        wait: float | None = None,
+        on_wait: Callable[[str], None] | None = None,
+        owner: str | None = None,
+    ) -> Iterator[bool]:
+        """Hold one compute slot for the block; yields False when ``cancel`` was set while waiting.
 
-    # ---- memory held by traces -------------------------------------------------------------------
+        Waits at most ``wait`` seconds (None: as long as it takes), then raises ServerBusy. An owner
+        holds at most ``slot_share(max_computing)`` slots; its next search waits for one of its own.
+        """
+        message = (f"waiting for a free worker ({self.max_computing} searches are computing; one client "
+                   f"may have {slot_share(self.max_computing)} at once)")
+        return self._slot("computing", owner, cancel, wait, on_wait, message)
+
+    @contextmanager
+    def loading(self, wait: float | None = None, owner: str | None = None) -> Iterator[None]:
+        """Hold one of the slots for parsing uploads (waits at most ``wait`` s, then ServerBusy)."""
+        message = (f"waiting to read the file ({self.max_loading} uploads are being read; one client may "
+                   f"have {slot_share(self.max_loading)} read at once)")
+        with self._slot("loading", owner, None, wait, None, message):
+            yield
+
+    @contextmanager
+    def drawing(self, wait: float | None = None, owner: str | None = None) -> Iterator[None]:
+        """Hold one of the slots for drawing a tile (waits at most ``wait`` s, then ServerBusy)."""
+        message = f"the server is drawing other tiles ({self.max_drawing} at once)"
+        with self._slot("drawing", owner, None, wait, None, message):
+            yield
+
+    # ---- memory ------------------------------------------------------------------------------------
+    def limit_for(self, owner: str | None) -> int:
+        """The most one reservation of ``owner`` may hold (the whole budget for unowned work)."""
+        return self.trace_bytes if owner is None else self.memory_share
+
+    def check_fits(self, nbytes: int, what: str, owner: str | None = None) -> None:
+        """Raise TooBig, in words, when ``nbytes`` can never be reserved by ``owner``."""
+        limit = self.limit_for(owner)
+        if nbytes > limit:
+            whose = "the server's work may hold" if owner is None else "one client's work may hold"
+            raise TooBig(
+                f"{what[:1].upper()}{what[1:]} needs about {nbytes / MB:,.0f} MB of memory; {whose} at "
+                f"most {limit / MB:,.0f} MB at once (the work budget, MAZE_TRACE_BUDGET_BYTES, is "
+                f"{self.trace_bytes / MB:,.0f} MB)",
+            )
+
     def reserve(
         self, nbytes: int, cancel: CancelFlag | None = None, on_wait: Callable[[str], None] | None = None,
-        wait: float | None = None, what: str = "to stream this run",
+        wait: float | None = None, what: str = "to stream this run", owner: str | None = None,
+        fit: bool = False, need: str | None = None,
     ) -> int:
-        """Reserve ``nbytes`` (capped at the whole budget, so one run can always go alone); returns the
-        bytes reserved, or 0 when ``cancel`` was set while waiting. Waits at most ``wait`` seconds
-        (None: as long as it takes), then raises ServerBusy; ``what`` the memory is for, in its
-        messages ("to read this image")."""
-        return self.resize(0, nbytes, cancel, on_wait, wait, what)
+        """Reserve ``nbytes``; returns the bytes reserved, or 0 when ``cancel`` was set while waiting.
+        More than ``owner`` may ever hold is refused (TooBig, saying ``need`` — "searching this board" —
+        or ``what``), or with ``fit`` cut to that (a guess corrected later). Waits at most ``wait``
+        seconds (None: as long as it takes), then raises ServerBusy; ``what`` the memory is for, in
+        its messages ("to read this image")."""
+        return self.resize(0, nbytes, cancel, on_wait, wait, what, owner, fit, need)
 
     def resize(
         self, held: int, nbytes: int, cancel: CancelFlag | None = None,
         on_wait: Callable[[str], None] | None = None, wait: float | None = None,
-        what: str = "to stream this run",
+        what: str = "to stream this run", owner: str | None = None, fit: bool = False,
+        need: str | None = None,
     ) -> int:
         """Change a reservation of ``held`` bytes to ``nbytes`` (waiting as ``reserve`` does when it
         grows); returns the bytes now reserved: ``held`` still, when cancelled or busy (ServerBusy)."""
-        nbytes = max(0, min(int(nbytes), self.trace_bytes))
+        limit = self.limit_for(owner)
+        nbytes = max(0, int(nbytes))
+        if nbytes > limit:
+            if not fit:
+                self.check_fits(nbytes, need or what.removeprefix("to "), owner)
+            nbytes = limit
         if nbytes <= held:
-            self.release(held - nbytes)
+            self.release(held - nbytes, owner)
             return nbytes
-        megabytes = nbytes / 1e6
         message = (  # names the limit: the memory every kind of work shares
-            f"waiting for server memory {what} ({megabytes:,.0f} MB of the "
-            f"{self.trace_bytes / 1e6:,.0f} MB the server's work may hold at once)"
+            f"waiting for server memory {what} ({nbytes / MB:,.0f} MB of the "
+            f"{self.trace_bytes / MB:,.0f} MB the server's work may hold at once)"
         )
-        got = self._wait_for(
-            lambda: self._held - held + nbytes <= self.trace_bytes, cancel, wait, on_wait, message,
-        )
+
+        def ready() -> bool:
+            total = self._held.total() - held + nbytes <= self.trace_bytes
+            return total and (owner is None or self._held[owner] - held + nbytes <= limit)
+
+        got = self._wait_for(ready, cancel, wait, on_wait, message)
         if not got:
             return held
-        self._held += nbytes - held
+        self._held[owner] += nbytes - held
         self._cond.release()
         return nbytes
 
-    def release(self, nbytes: int) -> None:
-        """Give back ``nbytes`` of a reservation."""
+    def release(self, nbytes: int, owner: str | None = None) -> None:
+        """Give back ``nbytes`` of ``owner``'s reservation."""
         if nbytes:
             with self._cond:
-                self._held -= nbytes
+                self._held[owner] -= nbytes
+                if self._held[owner] <= 0:
+                    del self._held[owner]
                 self._cond.notify_all()
 
     def snapshot(self) -> dict[str, int]:
-        """Searches computing and trace bytes held now (for ``/api/health``)."""
+        """Searches computing and bytes held now (for ``/api/health``)."""
         with self._cond:
             return {
-                "computing": self._computing, "trace_bytes": self._held, "trace_budget": self.trace_bytes,
+                "computing": self._slots["computing"].total(),
+                "trace_bytes": self._held.total(), "trace_budget": self.trace_bytes,
             }
 
     # ---- waiting -----------------------------------------------------------------------------------

@@ -28,6 +28,11 @@ MAX_FRAME_BYTES = 4 * 1024 * 1024  # encoded, records only: an eighth of Redis's
 MAX_FRAME_RECORDS = MAX_FRAME_BYTES * 3 // (4 * FRAME_RECORD_BYTES)  # 349,525
 
 
+# Bytes of work memory a pixel of ``max_pixels`` brings (``Config.work_bytes``): reading a colour image
+# takes ~5 a pixel, a compiled BFS over its cells 5, a tile run 4; one client holds 3/4 of the budget.
+PIXEL_WORK_BYTES = 8
+
+
 @dataclass
 class Config:
     # Uploads
@@ -157,6 +162,12 @@ class Config:
                 f"frame_records={self.frame_records} is out of range: 1 to {MAX_FRAME_RECORDS:,} (a frame of "
                 f"{FRAME_RECORD_BYTES} bytes a record must stay below {MAX_FRAME_BYTES // 2**20} MB)"
             )
+
+    def work_bytes(self) -> int:
+        """What a work budget must be to read and search (compiled BFS) an image of ``max_pixels``:
+        ``PIXEL_WORK_BYTES`` a pixel, or ``trace_budget_bytes`` if larger. ``serve --max-pixels``
+        raises the budget to it unless MAZE_TRACE_BUDGET_BYTES says otherwise."""
+        return max(self.trace_budget_bytes, self.max_pixels * PIXEL_WORK_BYTES)
 
     def expansion_limit(self, compiled: bool) -> int:
         """Compiled searches (a family's fast path) get the big limit, and at least ``max_pixels``:

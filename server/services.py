@@ -35,9 +35,10 @@ class Services:
     def build(cls, config: Config) -> Services:
         """Every service for ``config``; the runs and the exports share the one work budget."""
         budget = WorkBudget(
-            config.max_concurrent_runs, config.trace_budget_bytes, config.max_concurrent_loads
+            config.max_concurrent_runs, config.trace_budget_bytes, config.max_concurrent_loads,
+            config.tile_renders_at_once,
         )
-        tiles = TileRuns(tile_dir(config), config.tile_store_bytes, config.tile_renders_at_once)
+        tiles = TileRuns(tile_dir(config), config.tile_store_bytes)
         return cls(
             config=config,
             store=open_store(config, budget),

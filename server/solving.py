@@ -23,7 +23,7 @@ from server.puzzles.options import Values
 from server.puzzles.registry import family_of
 from server.search.control import CancelFlag, deadline
 
-__all__ = ["Solved", "budgeted_solve", "check_run", "held_bytes", "solve"]
+__all__ = ["Solved", "budgeted_solve", "check_run", "held_bytes", "search_plan", "solve"]
 
 SNAPSHOT_BYTES = 200  # a snapshot's dict and its lists, besides its board
 PROGRESS_EVERY = 0.25  # seconds between a budgeted search's progress reports
@@ -59,6 +59,7 @@ def solve(
     progress: np.ndarray | None = None,
     compact: bool = False,
     expanded_setting: str | None = None,
+    stored_setting: str | None = None,
 ) -> Solved:
     """Solve ``puzzle``; ``options`` is a JSON-like mapping of run options (checked against the
     family's schema). Raises PuzzleError for a bad algorithm or options, or a puzzle the options
@@ -67,7 +68,8 @@ def solve(
     Every limit applies to the generic engine and a family's fast path alike: ``max_seconds`` arms
     ``cancel`` (a new flag when none is given) to be set when the time is up, and both poll it.
     ``expanded_setting`` (``Config.search_limits`` gives it) names what raises ``max_expanded``: a
-    search stopped there says so after its reason.
+    search stopped there says so after its reason; ``stored_setting`` likewise for ``max_stored``
+    (``search_plan`` gives it when it fitted the states to an owner's memory).
 
     ``compact``: the result's grid path may be a ``json_arrays.CellPairs`` (its flat cell indices, no
     Python list per cell), for a caller that writes the result with ``json_arrays.encode`` or
@@ -87,12 +89,19 @@ def solve(
     at_limit = max_expanded is not None and result.get("stopped") == expansion_reason(max_expanded)
     if expanded_setting and at_limit:
         result["stopped"] += f" ({expanded_setting})"
+    if stored_setting and max_stored is not None and result.get("stopped") == stored_reason(max_stored):
+        result["stopped"] += f" ({stored_setting})"
     return solved
 
 
 def expansion_reason(max_expanded: int) -> str:
     """How a search stopped by ``max_expanded`` says so (the runner's and the kernels' wording)."""
     return f"limit: more than {max_expanded:,} states expanded"
+
+
+def stored_reason(max_stored: int) -> str:
+    """How a search stopped by ``max_stored`` says so (the runner's wording)."""
+    return f"limit: more than {max_stored:,} states stored"
 
 
 def optimum_cost(puzzle: Any, options: Values, engine: str = "auto") -> float | None:
@@ -141,6 +150,35 @@ def held_bytes(solved: Solved) -> int:
     return held
 
 
+MIN_STORED = 1_000  # a generic search fitted to its owner's memory keeps at least this many states
+
+
+def search_plan(
+    budget: WorkBudget, config: Config, puzzle: Any, algorithm: str, options: Values,
+    owner: str | None = None,
+) -> tuple[dict[str, Any], int]:
+    """The limits of one search of ``puzzle`` and the memory it needs at its peak, its trace aside
+    (``Family.search_bytes``), sized to what ``owner`` may hold: a generic search whose states would
+    not fit keeps fewer (``max_stored`` lowered, its stop naming the memory), and one that cannot fit
+    even so is refused in words (``TooBig``) before anything runs."""
+    family = family_of(puzzle)
+    limits = config.search_limits(family.compiled)
+    need = family.search_bytes(puzzle, algorithm, options, limits["max_stored"])
+    room = budget.limit_for(owner)
+    if need > room and limits["max_stored"] is not None:
+        per_state = max(1, family.state_bytes(puzzle))
+        fitted = (room * 3 // 4 - family.setup_bytes(puzzle, options)) // per_state  # a quarter for the trace
+        if MIN_STORED <= fitted < limits["max_stored"]:
+            limits["max_stored"] = int(fitted)
+            limits["stored_setting"] = (
+                f"the states of this puzzle take about {per_state:,} bytes each, and one client's work may "
+                f"hold {room / 1e6:,.0f} MB (MAZE_TRACE_BUDGET_BYTES)"
+            )
+            need = family.search_bytes(puzzle, algorithm, options, limits["max_stored"])
+    budget.check_fits(need, "searching this puzzle", owner)
+    return limits, need
+
+
 @contextmanager
 def budgeted_solve(
     budget: WorkBudget,
@@ -156,11 +194,13 @@ def budgeted_solve(
     on_search: Callable[[int], None] | None = None,
     progress: np.ndarray | None = None,
     keep_slot: bool = False,
+    owner: str | None = None,
 ) -> Iterator[Solved | None]:
-    """Solve with the trace recorded, within ``budget``: reserve the trace's estimated memory (plus
-    ``extra_bytes``), take a compute slot, solve under ``config``'s limits, then resize the
-    reservation to what the result holds (plus ``extra_bytes``). Yields the result, or None when
-    ``cancel`` was stopped (``CancelFlag.set``) while waiting or searching.
+    """Solve with the trace recorded, within ``budget``: reserve the search's memory (``search_plan``:
+    refused in words when it cannot fit ``owner``'s share) and the trace's estimated memory (plus
+    ``extra_bytes``; a guess, fitted to the share), take a compute slot, solve under ``config``'s
+    limits, then resize the reservation to what the result holds (plus ``extra_bytes``). Yields the
+    result, or None when ``cancel`` was stopped (``CancelFlag.set``) while waiting or searching.
 
     Memory comes first, so work waiting for memory holds no slot. Each wait lasts at most ``wait``
     seconds (None: as long as it takes), then raises ``ServerBusy``; ``on_wait`` gets a message
@@ -170,34 +210,37 @@ def budgeted_solve(
     never waits for memory holding a slot). The reservation is held for the block and released on
     every path, errors (``PuzzleError``, ``ServerBusy``, any other) included."""
     family = family_of(puzzle)
+    limits, need = search_plan(budget, config, puzzle, algorithm, options, owner)
     held = 0
     try:
-        held = budget.reserve(family.trace_estimate(puzzle) + extra_bytes, cancel, on_wait, wait)
+        trace = min(family.trace_estimate(puzzle) + extra_bytes, max(0, budget.limit_for(owner) - need))
+        held = budget.reserve(need + trace, cancel, on_wait, wait, owner=owner, need="searching this puzzle")
         solved: Solved | None = None
         with ExitStack() as slot:
-            if not cancel.is_set() and slot.enter_context(budget.computing(cancel, wait, on_wait)):
-                solved = _search(config, puzzle, algorithm, options, cancel, on_search, progress)
+            if not cancel.is_set() and slot.enter_context(budget.computing(cancel, wait, on_wait, owner)):
+                solved = _search(config, puzzle, algorithm, options, cancel, on_search, progress, limits)
             kept = slot.pop_all() if keep_slot else ExitStack()
         with kept:
             cancel.lift()  # the search is over: a time limit's stop is in its result, not on the flag
             if solved is not None and not cancel.is_set():
                 used = held_bytes(solved) + extra_bytes
-                held = budget.resize(held, min(used, held) if keep_slot else used, cancel, on_wait, wait)
+                held = budget.resize(held, min(used, held) if keep_slot else used, cancel, on_wait, wait,
+                                     owner=owner, fit=True)
             yield None if cancel.is_set() else solved
     finally:
-        budget.release(held)
+        budget.release(held, owner)
 
 
 def _search(
     config: Config, puzzle: Any, algorithm: str, options: Values, cancel: CancelFlag,
-    on_search: Callable[[int], None] | None, progress: np.ndarray | None,
+    on_search: Callable[[int], None] | None, progress: np.ndarray | None, limits: dict[str, Any],
 ) -> Solved:
-    """``solve`` with the trace recorded under ``config``'s limits (``reporting``)."""
+    """``solve`` with the trace recorded under ``limits`` (``search_plan``'s; ``reporting``)."""
     counter = progress if progress is not None else np.zeros(1, np.int64)
     return reporting(
         lambda: solve(
             puzzle, algorithm, options, record_trace=True, engine=config.engine, cancel=cancel,
-            progress=counter, **config.search_limits(family_of(puzzle).compiled),
+            progress=counter, **limits,
         ),
         counter, cancel, on_search,
     )

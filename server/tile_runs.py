@@ -59,11 +59,9 @@ def run_key(puzzle_id: str, algorithm: str, options: dict[str, Any]) -> str:
 class TileRuns:
     """The folder of finished runs, and the runs this process has open."""
 
-    def __init__(self, root: Path, max_bytes: int, renders_at_once: int = 2) -> None:
+    def __init__(self, root: Path, max_bytes: int) -> None:
         self.root = root
         self.max_bytes = max_bytes
-        # Tiles drawn at once in this process (each takes a core for up to ~50 ms): the searches keep theirs.
-        self.renders = threading.BoundedSemaphore(renders_at_once)
         self._open: OrderedDict[str, Any] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -161,6 +159,7 @@ def budgeted_tile_run(
     cancel: CancelFlag,
     on_wait: Callable[[str], None] | None = None,
     on_search: Callable[[int], None] | None = None,
+    owner: str | None = None,
 ) -> dict[str, Any] | None:
     """The run of ``puzzle`` (stored under ``puzzle_id``): kept from before, or searched now within
     ``budget`` (its memory, a compute slot) and ``config``'s limits, its progress reported to
@@ -175,8 +174,10 @@ def budgeted_tile_run(
         return found
     held = 0
     try:
-        held = budget.reserve(family.tile_run_bytes(puzzle), cancel, on_wait, None, "to search this board")
-        with budget.computing(cancel, None, on_wait) as got:
+        need = family.tile_run_bytes(puzzle, algorithm)
+        held = budget.reserve(need, cancel, on_wait, None, "to search this board", owner=owner,
+                              need="searching this board")
+        with budget.computing(cancel, None, on_wait, owner) as got:
             if not got or cancel.is_set():
                 return None
             counter = np.zeros(1, np.int64)
@@ -192,13 +193,13 @@ def budgeted_tile_run(
             def search() -> dict[str, Any] | None:
                 try:
                     with deadline(cancel, limits["max_seconds"]):
-                        return runs.produce(key, make, size=5 * family.tile_run_bytes(puzzle) // 4)
+                        return runs.produce(key, make, size=5 * family.tile_run_bytes(puzzle, algorithm) // 4)
                 except _Stopped:
                     return None
 
             meta = reporting(search, counter, cancel, on_search)
     finally:
-        budget.release(held)
+        budget.release(held, owner)
     if meta is None:
         return None
     stopped = meta["result"].get("stopped")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 from pathlib import Path
 
@@ -219,18 +220,17 @@ def test_a_huge_board_runs_for_tiles_and_serves_them(tmp_path):
     # Tiles are drawn a few at a time per process: past them a tile waits, then is refused to retry.
     import server.web.tiles as web_tiles
 
-    renders = services(app).tiles.renders
-    held = [renders.acquire(timeout=1) for _ in range(services(app).config.tile_renders_at_once)]
+    budget = services(app).budget
     saved, web_tiles.RENDER_WAIT = web_tiles.RENDER_WAIT, 0.05
     try:
-        busy = http.get(f"/api/puzzles/huge/runs/{key}/tiles/0/0/0.png?t=1")
-        assert busy.status_code == 503 and busy.headers["Retry-After"] == "1"
-        assert "drawing other tiles" in busy.get_json()["error"]
+        with contextlib.ExitStack() as held:  # other work holds every drawing slot
+            for _ in range(services(app).config.tile_renders_at_once):
+                held.enter_context(budget.drawing())
+            busy = http.get(f"/api/puzzles/huge/runs/{key}/tiles/0/0/0.png?t=1")
+            assert busy.status_code == 503 and busy.headers["Retry-After"] == "1"
+            assert "drawing other tiles" in busy.get_json()["error"]
     finally:
         web_tiles.RENDER_WAIT = saved
-        for ok in held:
-            if ok:
-                renders.release()
     assert http.get(f"/api/puzzles/huge/runs/{key}/tiles/0/0/0.png?t=1").status_code == 200
     gif = http.post("/api/puzzles/huge/animation", json={"algorithm": "bfs"})
     assert gif.status_code == 400 and "drawn as tiles" in gif.get_json()["error"]

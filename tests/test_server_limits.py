@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from server import socketio
-from server.budget import ServerBusy, WorkBudget
+from server.budget import ServerBusy, TooBig, WorkBudget
 from server.config import Config
 from server.puzzles.errors import PuzzleError
 from server.puzzles.grid.model import GridMaze
@@ -144,10 +144,13 @@ def test_trace_memory_budget_makes_a_run_wait_its_turn() -> None:
     second.join(2)
     assert got == [500]
     budget.release(500)
-    assert budget.reserve(5000) == 1000  # more than the whole budget: capped, so it can run alone
+    assert budget.reserve(5000, fit=True) == 1000  # a guess past the whole budget: fitted, it runs alone
+    with pytest.raises(TooBig, match="needs about"):  # a need past it can never run: refused in words
+        budget.reserve(5000, need="searching this puzzle")
     flag = CancelFlag()
     flag.set()
-    assert budget.reserve(5000, flag) == 0  # a cancelled run stops waiting
+    assert budget.reserve(500, flag) == 0  # a cancelled run stops waiting
+    budget.release(1000)
     with pytest.raises(ServerBusy):
         full = WorkBudget(max_computing=1, trace_bytes=1)
         with full.computing(), full.computing(wait=0.1):

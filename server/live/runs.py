@@ -158,7 +158,7 @@ class RunManager:
             if tiled:  # a huge board: no records to stream, the page asks for tiles of any step
                 meta = budgeted_tile_run(
                     self.tiles, self.budget, self.config, puzzle, puzzle_id, algorithm, options, run.cancel,
-                    on_wait=status, on_search=searching,
+                    on_wait=status, on_search=searching, owner=run.client,
                 )
                 if meta is not None:
                     emit("run_done", {"run": run.run_id, "result": meta["result"], "records": 0,
@@ -166,7 +166,7 @@ class RunManager:
                 return
             with budgeted_solve(
                 self.budget, self.config, puzzle, algorithm, options, run.cancel, on_wait=status,
-                on_search=searching,
+                on_search=searching, owner=run.client,
             ) as solved:
                 if solved is not None:
                     self._stream(run, solved, emit)

@@ -339,7 +339,7 @@ class Family:
         run's meta (JSON: at least ``steps``, ``expanded`` and ``result``, the result without a path)."""
         raise PuzzleError(f"the {self.name} family draws no tiles")
 
-    def tile_run_bytes(self, puzzle: Any) -> int:
+    def tile_run_bytes(self, puzzle: Any, algorithm: str = "bfs") -> int:
         """About the memory a ``tile_run`` holds while it searches (files aside)."""
         return 0
 

@@ -18,7 +18,7 @@ from server.puzzles.family import LoadLimits
 from server.puzzles.registry import FAMILIES, detect_family, family_of, get_family, load_puzzle
 from server.search.registry import ALGORITHMS
 from server.services import services
-from server.solving import Solved, check_run, solve
+from server.solving import Solved, check_run, search_plan, solve
 from server.store import Source, puzzle_id
 from server.uploads import HEADER, Tracker, check_upload_id, progress_registry
 from server.web.common import (
@@ -164,18 +164,20 @@ def _upload(shared: Any, tracker: Tracker) -> tuple[Response, int]:
             def waiting(message: str) -> None:
                 tracker("received", None, message[:1].upper() + message[1:])
 
-            def memory(nbytes: int) -> None:
-                held[0] = shared.budget.reserve(
-                    nbytes, wait=shared.config.solve_wait, on_wait=waiting, what="to read this image",
+            def memory(nbytes: int) -> None:  # the family's estimate once a header says the size
+                held[0] = shared.budget.resize(
+                    held[0], held[0] + nbytes, wait=shared.config.solve_wait, on_wait=waiting,
+                    what="to read this image", owner=client, need="reading this file",
                 )
 
             limits = LoadLimits(max_pixels=shared.config.max_pixels, max_cells=shared.config.max_pixels,
                                 progress=tracker, memory=memory)
             try:
-                with shared.budget.loading(wait=shared.config.solve_wait):
+                memory(family.load_bytes(data, filename, load_options))  # known before parsing starts
+                with shared.budget.loading(wait=shared.config.solve_wait, owner=client):
                     puzzle = family.load(data, filename, load_options, limits)
             finally:
-                shared.budget.release(held[0])
+                shared.budget.release(held[0], client)
             tracker("storing")
             shared.store.put(key, puzzle, owner=owner, source=source)
         elif owner is not None:
@@ -273,11 +275,15 @@ def _solve_with_limits(puzzle: Any, algorithm: Any, options: Any, compact: bool 
     see ``solving.solve`` (the result is then written with ``json_arrays``)."""
     shared = services()
     settings = shared.config
-    check_run(puzzle, algorithm, options)
-    take("run", settings.runs_per_minute)
-    with shared.budget.computing(wait=settings.solve_wait):
-        return solve(puzzle, algorithm, options, compact=compact,
-                     **settings.search_limits(family_of(puzzle).compiled))
+    values = check_run(puzzle, algorithm, options)
+    owner = take("run", settings.runs_per_minute)
+    limits, need = search_plan(shared.budget, settings, puzzle, algorithm, values, owner)
+    held = shared.budget.reserve(need, wait=settings.solve_wait, owner=owner, need="searching this puzzle")
+    try:
+        with shared.budget.computing(wait=settings.solve_wait, owner=owner):
+            return solve(puzzle, algorithm, options, compact=compact, **limits)
+    finally:
+        shared.budget.release(held, owner)
 
 
 @api.get("/health")

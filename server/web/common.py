@@ -78,12 +78,15 @@ def json_object(*required: str) -> dict[str, Any]:
 
 
 @contextmanager
-def working(nbytes: int) -> Iterator[None]:
-    """A compute slot and ``nbytes`` of the work budget for the block (503 when none frees in time)."""
+def working(nbytes: int, need: str = "this work") -> Iterator[None]:
+    """A compute slot and ``nbytes`` of the work budget for the block, both from this client's share
+    (503 when none frees in time; 400 naming ``need`` — "judging this heuristic" — when ``nbytes`` is
+    more than one client may ever hold)."""
     shared = services()
-    held = shared.budget.reserve(nbytes, wait=shared.config.solve_wait)
+    owner = client_id()
+    held = shared.budget.reserve(nbytes, wait=shared.config.solve_wait, owner=owner, need=need)
     try:
-        with shared.budget.computing(wait=shared.config.solve_wait):
+        with shared.budget.computing(wait=shared.config.solve_wait, owner=owner):
             yield
     finally:
-        shared.budget.release(held)
+        shared.budget.release(held, owner)

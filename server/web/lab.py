@@ -34,7 +34,7 @@ def heuristic(pid: str) -> Response:
     flag = CancelFlag()
     try:
         nbytes = family.lab_bytes(puzzle, config.lab_max_states)
-        with working(nbytes), deadline(flag, config.lab_max_seconds):
+        with working(nbytes, "judging a heuristic on this puzzle"), deadline(flag, config.lab_max_seconds):
             verdict = judge_formula(puzzle, text, options, max_states=config.lab_max_states,
                                     max_seconds=config.lab_max_seconds, cancel=flag,
                                     heat_cells=config.lab_heat_cells)
@@ -58,7 +58,8 @@ def check(pid: str) -> Response:
     options = rule_options(family, body.get("options"))
     take("check", config.checks_per_minute)
     limits = config.search_limits(family.compiled)
-    with working(family.trace_estimate(puzzle) // 4):
+    need = family.search_bytes(puzzle, family.default_algorithm, options, limits["max_stored"])
+    with working(need + family.trace_estimate(puzzle) // 4, "checking a solution of this puzzle"):
         result = judge_solution(family, puzzle, text, options, max_expanded=limits["max_expanded"],
                                 max_seconds=limits["max_seconds"], max_stored=limits["max_stored"])
     return jsonify({**result.to_json(), "replay": result.replay})

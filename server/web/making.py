@@ -81,7 +81,7 @@ def generate() -> tuple[Response, int]:
     family = _family_of_kind(kind, body.get("family"))
     generator = family.generator(kind)
     values = generator.check({k: v for k, v in body.items() if k not in ("kind", "family", "steps")})
-    with shared.budget.loading(wait=shared.config.solve_wait):
+    with shared.budget.loading(wait=shared.config.solve_wait, owner=client):
         made = family.generate(generator.name, values, steps=body.get("steps") is True)
     key = keep(family, made.puzzle, client)
     info = puzzle_info(key, made.puzzle)

@@ -10,6 +10,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
+from server.budget import ServerBusy
 from server.puzzles.errors import PuzzleError
 from server.puzzles.registry import family_of
 from server.services import services
@@ -41,18 +42,18 @@ def _run(pid: str, key: str) -> tuple[Any, Any]:
 RENDER_WAIT = 5.0  # seconds a tile waits for one of the process's drawing slots, then 503
 
 
-def _png(draw: Callable[[], bytes]) -> Response:
-    """A tile drawn by ``draw`` in one of the process's drawing slots; 503 (retry soon) when none frees."""
-    renders = services().tiles.renders
-    if not renders.acquire(timeout=RENDER_WAIT):
+def _png(draw: Callable[[], bytes], client: str) -> Response:
+    """A tile drawn by ``draw`` in one of the process's drawing slots (``WorkBudget.drawing``: each
+    takes a core for up to ~50 ms, and one client draws at most its share of them at once); 503
+    (retry soon) when none frees in time."""
+    try:
+        with services().budget.drawing(wait=RENDER_WAIT, owner=client):
+            data = draw()
+    except ServerBusy:
         busy = jsonify(error="the server is drawing other tiles; try again in a moment")
         busy.status_code = 503
         busy.headers["Retry-After"] = "1"
         return busy
-    try:
-        data = draw()
-    finally:
-        renders.release()
     response = Response(data, mimetype="image/png")
     response.headers["Cache-Control"] = FOREVER
     return response
@@ -61,9 +62,9 @@ def _png(draw: Callable[[], bytes]) -> Response:
 @tiles.get("/puzzles/<pid>/tiles/<int:z>/<int:x>/<int:y>.png")
 def board_tile(pid: str, z: int, x: int, y: int) -> Response:
     """A tile of the board alone."""
-    take("tile", services().config.tiles_per_minute)
+    client = take("tile", services().config.tiles_per_minute)
     puzzle = _tiled(pid)
-    return _png(lambda: family_of(puzzle).draw_tile(puzzle, z, x, y))
+    return _png(lambda: family_of(puzzle).draw_tile(puzzle, z, x, y), client)
 
 
 @tiles.get("/puzzles/<pid>/runs/<key>")
@@ -89,7 +90,7 @@ def run_frontier(pid: str, key: str) -> Response:
 @tiles.get("/puzzles/<pid>/runs/<key>/tiles/<int:z>/<int:x>/<int:y>.png")
 def run_tile(pid: str, key: str, z: int, x: int, y: int) -> Response:
     """A tile after ``t`` steps of the run (query ``t``, 0 .. its ``steps``)."""
-    take("tile", services().config.tiles_per_minute)
+    client = take("tile", services().config.tiles_per_minute)
     puzzle, meta = _run(pid, key)
     try:
         t = int(request.args.get("t", ""))
@@ -101,7 +102,7 @@ def run_tile(pid: str, key: str, z: int, x: int, y: int) -> Response:
     stored = services().tiles.opened(key, family.open_tile_run)
     if stored is None:
         raise LookupError(f"{pid}/runs/{key[:40]}")
-    return _png(lambda: family.draw_tile(puzzle, z, x, y, stored, t))
+    return _png(lambda: family.draw_tile(puzzle, z, x, y, stored, t), client)
 
 
 @tiles.get("/puzzles/<pid>/cell")

@@ -61,6 +61,12 @@ GENERATORS = (
 )
 
 
+# Peak memory per cell of the compiled searches, the board's own byte included (docs/BENCHMARKS.md,
+# "Memory of every grid algorithm": 5.0, 10.1 and 27.0 measured on perfect4k, rounded up).
+KERNEL_BYTES_PER_CELL = {"bfs": 6, "dfs": 6, "dijkstra": 11, "greedy": 11, "astar": 11, "bidirectional": 28}
+# A pure-Python search's stored state (measured: 104 to 288 bytes per state expanded, JPS the most).
+GENERIC_GRID_STATE_BYTES = 300
+
 class GridFamily(Family):
     """Grid mazes (docs: README "Formats")."""
 
@@ -139,6 +145,26 @@ class GridFamily(Family):
             ) from None
         return parse_grid_text(text, stem(filename), max_cells=limits.max_cells)
 
+    # ---- memory (docs/BENCHMARKS.md, "Memory of every grid algorithm") ------------------------------
+    def load_bytes(self, data: bytes, filename: str, options: Values) -> int:
+        """An image says what reading it takes once its header is read (``LoadLimits.memory``); a text
+        maze: its text, its lines and a byte a cell."""
+        if self.sniff(filename, data) >= 0.9:
+            return 0
+        return 8 * len(data)
+
+    def state_bytes(self, puzzle: GridMaze) -> int:
+        return GENERIC_GRID_STATE_BYTES
+
+    def search_bytes(self, puzzle: GridMaze, algorithm: str, options: Values, max_stored: int | None) -> int:
+        """The kernels' arrays per cell by algorithm; the pure-Python algorithms per state stored (at
+        most every cell), plus their dicts' per-cell share."""
+        cells = puzzle.cells.size
+        if not self.needs_generic(algorithm, options):
+            return cells * KERNEL_BYTES_PER_CELL.get(algorithm, max(KERNEL_BYTES_PER_CELL.values()))
+        states = cells if max_stored is None else min(cells, max_stored)
+        return states * GENERIC_GRID_STATE_BYTES + cells
+
     # ---- the page --------------------------------------------------------------------------------
     def info(self, puzzle: GridMaze) -> dict[str, Any]:
         return {
@@ -176,8 +202,10 @@ class GridFamily(Family):
         meta["result"]["options"] = {k: v for k, v in options.items() if k not in ("start", "goal")}
         return meta
 
-    def tile_run_bytes(self, puzzle: GridMaze) -> int:
-        return 4 * puzzle.cells.size  # BFS's score; best-first holds more (docs/BENCHMARKS.md)
+    def tile_run_bytes(self, puzzle: GridMaze, algorithm: str = "bfs") -> int:
+        """The search's arrays, as ``search_bytes`` (its int32 ``closed_at`` is a file mapped into memory:
+        pages the kernel writes back, not the process's own)."""
+        return self.search_bytes(puzzle, algorithm, {}, None)
 
     def draw_tile(self, puzzle: GridMaze, z: int, x: int, y: int, run: Any = None, t: int = 0) -> bytes:
         from server.puzzles.grid import tiles
