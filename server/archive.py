@@ -24,9 +24,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from server.safe_paths import HEX20, BadKey, key_path
+
 log = logging.getLogger(__name__)
 
-ID_PATTERN = re.compile(r"[0-9a-f]{20}")  # what ``puzzle_id`` makes; nothing else is looked up
+ID_PATTERN = HEX20  # what ``puzzle_id`` makes; nothing else is looked up (safe_paths checks it)
+FAN_OUT = re.compile(r"[0-9a-f]{2}")  # the folders of ``DiskArchive``: an id's first two digits
 DISK_MAGIC = b"maze-puzzle 1\n"  # a disk file: this line, the metadata as one JSON line, the bytes
 
 
@@ -108,7 +111,9 @@ class DiskArchive:
         self.sweep()
 
     def path(self, key: str) -> Path:
-        return self.root / key[:2] / key
+        """``<root>/<id[:2]>/<id>`` for a puzzle id (``ID_PATTERN``) whose file stays in the folder (a
+        link planted there cannot lead out); else ``safe_paths.BadKey``, a LookupError."""
+        return key_path(self.root, key, ID_PATTERN, key[:2], what="puzzle")
 
     def put(self, key: str, source: Source) -> None:
         path = self.path(key)
@@ -140,10 +145,13 @@ class DiskArchive:
             self.sweep()
 
     def get(self, key: str) -> Source | None:
-        if not ID_PATTERN.fullmatch(key):
-            return None
-        path = self.path(key)
         try:
+            path = self.path(key)
+        except BadKey:
+            return None  # not a puzzle id, or a link out of the folder: never read
+        try:
+            if not path.is_file() or path.is_symlink():
+                return None
             if time.time() - path.stat().st_mtime > self.max_age:
                 self._remove(path)
                 return None
@@ -160,11 +168,11 @@ class DiskArchive:
             self._remove(path)
             return None
         with contextlib.suppress(FileNotFoundError):  # swept meanwhile: still served this time
-            os.utime(path)
+            os.utime(path, follow_symlinks=False)
         return source
 
     def drop(self, key: str) -> None:
-        if ID_PATTERN.fullmatch(key):
+        with contextlib.suppress(BadKey):
             self._remove(self.path(key))
 
     def sweep(self) -> None:
@@ -173,11 +181,14 @@ class DiskArchive:
             now = time.time()
             files: list[tuple[float, int, Path]] = []
             for folder in self.root.iterdir():
-                if not folder.is_dir():
-                    continue
+                if not FAN_OUT.fullmatch(folder.name) or folder.is_symlink() or not folder.is_dir():
+                    continue  # not of this archive's making: never followed, nothing in it removed
                 for entry in os.scandir(folder):
+                    named = entry.name.startswith(".tmp-") or ID_PATTERN.fullmatch(entry.name)
+                    if not named or not entry.is_file(follow_symlinks=False):
+                        continue
                     try:
-                        stat = entry.stat()
+                        stat = entry.stat(follow_symlinks=False)
                     except FileNotFoundError:
                         continue
                     path = Path(entry.path)

@@ -32,6 +32,7 @@ from server.config import ROOT, Config
 from server.puzzles.family import RunControl
 from server.puzzles.options import Values
 from server.puzzles.registry import family_of
+from server.safe_paths import HEX32, key_path
 from server.search.control import CancelFlag, deadline, time_limit_reason
 from server.solving import expansion_reason, reporting
 
@@ -65,19 +66,27 @@ class TileRuns:
         self._open: OrderedDict[str, Any] = OrderedDict()
         self._lock = threading.Lock()
 
+    def folder(self, key: str) -> Path:
+        """The run's folder: ``key`` must be a run key (32 hex digits, ``run_key``) whose folder stays
+        in the store (a link planted there cannot lead out); else ``BadKey``, a LookupError."""
+        return key_path(self.root, key, HEX32, what="run")
+
     def meta(self, key: str) -> dict[str, Any] | None:
-        """A finished run's meta (touched: recently used), or None."""
-        path = self.root / key / META
+        """A finished run's meta (touched: recently used), or None; BadKey for a key that is not one."""
+        path = self.folder(key) / META
         try:
+            if path.is_symlink():
+                return None  # not of this store's making: never read or touched
             meta = json.loads(path.read_text())
-            os.utime(path)
+            os.utime(path, follow_symlinks=False)
         except (OSError, ValueError):
             return None
         return meta
 
     def produce(self, key: str, make: Callable[[Path], dict[str, Any]], size: int = 0) -> dict[str, Any]:
         """The run ``key``: found, or made by ``make(folder)`` (which fills the folder and returns the
-        meta) and kept. An error in ``make`` leaves nothing behind."""
+        meta) and kept. An error in ``make`` leaves nothing behind. BadKey for a key that is not one."""
+        folder = self.folder(key)
         found = self.meta(key)
         if found is not None:
             return found
@@ -89,7 +98,7 @@ class TileRuns:
             meta["key"] = key
             (work / META).write_text(json.dumps(meta))
             try:
-                work.rename(self.root / key)
+                work.rename(folder)
             except OSError:  # another process finished the same run first: keep theirs
                 shutil.rmtree(work, ignore_errors=True)
                 return self.meta(key) or meta
@@ -100,7 +109,9 @@ class TileRuns:
         return meta
 
     def opened(self, key: str, load: Callable[[Path, dict[str, Any]], Any]) -> Any | None:
-        """The run's arrays as ``load(folder, meta)`` reads them, kept for the next tile; None if gone."""
+        """The run's arrays as ``load(folder, meta)`` reads them, kept for the next tile; None if gone.
+        BadKey for a key that is not one."""
+        folder = self.folder(key)
         with self._lock:
             held = self._open.get(key)
             if held is not None:
@@ -110,7 +121,7 @@ class TileRuns:
         if meta is None:
             return None
         try:
-            loaded = load(self.root / key, meta)
+            loaded = load(folder, meta)
         except (OSError, ValueError, KeyError):
             return None  # dropped (or being dropped) meanwhile
         with self._lock:
@@ -125,12 +136,14 @@ class TileRuns:
             return
         runs = []
         for folder in self.root.iterdir():
+            if folder.is_symlink() or not folder.is_dir():
+                continue  # not a run of this store's making: never followed, never removed
             meta = folder / META
-            if folder.name.startswith(".") or not meta.exists():
+            if not HEX32.fullmatch(folder.name) or meta.is_symlink() or not meta.is_file():
                 if folder.name.startswith(".") and time.time() - folder.stat().st_mtime > 3600:
                     shutil.rmtree(folder, ignore_errors=True)  # a crashed process's half-made run
                 continue
-            size = sum(f.stat().st_size for f in folder.iterdir() if f.is_file())
+            size = sum(f.lstat().st_size for f in folder.iterdir() if not f.is_symlink() and f.is_file())
             runs.append((meta.stat().st_mtime, size, folder))
         total = sum(size for _, size, _ in runs) + reserve
         for _, size, folder in sorted(runs):

@@ -13,12 +13,30 @@ from flask import Blueprint, Response, jsonify, request
 from server.budget import ServerBusy
 from server.puzzles.errors import PuzzleError
 from server.puzzles.registry import family_of
+from server.safe_paths import HEX32, BadKey, check_key
 from server.services import services
 from server.tile_runs import page_summary
 from server.web.common import answer_errors, stored_puzzle, take
 
 tiles = Blueprint("tiles", __name__)
 answer_errors(tiles)
+
+
+class UnknownRun(LookupError):
+    """No kept run under this key for this puzzle (dropped since, never made, or not a run key at
+    all: ``safe_paths.BadKey``): a 404 in words, the same whatever the reason."""
+
+    def __init__(self, pid: str, key: object) -> None:
+        shown = str(key)[:40]
+        super().__init__(
+            f"no run {shown!r} of puzzle {pid[:40]!r} on the server (dropped since, or never made): "
+            "run it again"
+        )
+
+
+@tiles.errorhandler(UnknownRun)
+def unknown_run(err: UnknownRun) -> tuple[Response, int]:
+    return jsonify(error=str(err.args[0])), 404
 
 FOREVER = "public, max-age=31536000, immutable"
 
@@ -31,12 +49,28 @@ def _tiled(pid: str) -> Any:
 
 
 def _run(pid: str, key: str) -> tuple[Any, Any]:
+    """The puzzle and its kept run ``key`` (the URL's ``<key>`` or the query's ``run``): a key that is
+    not a run key (32 hex digits, ``tile_runs.run_key``) is never looked up, and answers as a run
+    that is not there (``UnknownRun``)."""
     puzzle = _tiled(pid)
-    shared = services()
-    meta = shared.tiles.meta(key) if len(key) <= shared.config.max_id_length else None
+    try:
+        meta = services().tiles.meta(check_key(key, HEX32, "run"))
+    except BadKey:
+        meta = None
     if meta is None or meta.get("puzzle") != pid:
-        raise LookupError(f"{pid}/runs/{key[:40]}")  # dropped since, or never made: run it again
+        raise UnknownRun(pid, key)  # dropped since, or never made: run it again
     return puzzle, meta
+
+
+def _opened(pid: str, key: str, puzzle: Any) -> Any:
+    """The run's arrays (``_run`` checked ``key``); UnknownRun when it was dropped meanwhile."""
+    try:
+        stored = services().tiles.opened(key, family_of(puzzle).open_tile_run)
+    except BadKey:
+        stored = None
+    if stored is None:
+        raise UnknownRun(pid, key)
+    return stored
 
 
 RENDER_WAIT = 5.0  # seconds a tile waits for one of the process's drawing slots, then 503
@@ -79,9 +113,7 @@ def run_frontier(pid: str, key: str) -> Response:
     """The frontier's size at every ``sample_every``-th step and after the last: int32, little-endian."""
     puzzle, _ = _run(pid, key)
     family = family_of(puzzle)
-    stored = services().tiles.opened(key, family.open_tile_run)
-    if stored is None:
-        raise LookupError(f"{pid}/runs/{key[:40]}")
+    stored = _opened(pid, key, puzzle)
     response = Response(family.tile_frontier(puzzle, stored), mimetype="application/octet-stream")
     response.headers["Cache-Control"] = FOREVER
     return response
@@ -99,9 +131,7 @@ def run_tile(pid: str, key: str, z: int, x: int, y: int) -> Response:
     if not 0 <= t <= meta["steps"]:
         raise PuzzleError(f"t must be a step number from 0 to {meta['steps']:,}, not {t:,}", "query 't'")
     family = family_of(puzzle)
-    stored = services().tiles.opened(key, family.open_tile_run)
-    if stored is None:
-        raise LookupError(f"{pid}/runs/{key[:40]}")
+    stored = _opened(pid, key, puzzle)
     return _png(lambda: family.draw_tile(puzzle, z, x, y, stored, t), client)
 
 
@@ -116,7 +146,7 @@ def cell(pid: str) -> Response:
         raise PuzzleError("row and col must be whole numbers", "query") from None
     stored = None
     key = request.args.get("run")
-    if key:
-        _, _meta = _run(pid, key)
-        stored = services().tiles.opened(key, family_of(puzzle).open_tile_run)
+    if key:  # checked by ``_run`` before it is looked up: a run key, never a path
+        _run(pid, key)
+        stored = _opened(pid, key, puzzle)
     return jsonify(family_of(puzzle).tile_cell(puzzle, row, col, stored))
