@@ -222,6 +222,11 @@ class Family:
         the search's maps, and the family's caches per state (default: a small tuple's worth)."""
         return GENERIC_STATE_BYTES
 
+    def state_bound(self, puzzle: Any, options: Values) -> int | None:
+        """At most how many states a search of ``puzzle`` can store (None: no bound short of the
+        limits, e.g. a board that every push changes): cells times phases, permutations…"""
+        return None
+
     def setup_bytes(self, puzzle: Any, options: Values) -> int:
         """Memory the search view (``problem``) builds before the first state (tables, caches)."""
         return 0
@@ -229,10 +234,13 @@ class Family:
     def search_bytes(self, puzzle: Any, algorithm: str, options: Values, max_stored: int | None) -> int:
         """Peak memory of one search beyond its trace (``trace_estimate``): a fast path's arrays
         (default: ``KERNEL_CELL_BYTES`` per cell), or the generic engine's ``max_stored`` states of
-        ``state_bytes`` each plus ``setup_bytes``."""
+        ``state_bytes`` each (at most ``state_bound`` of them) plus ``setup_bytes``."""
         if self.compiled and not self.needs_generic(algorithm, options):
             return self.cost(puzzle) * KERNEL_CELL_BYTES
         stored = max_stored if max_stored is not None else DEFAULT_STORED
+        bound = self.state_bound(puzzle, options)
+        if bound is not None:
+            stored = min(stored, bound)
         return self.setup_bytes(puzzle, options) + stored * self.state_bytes(puzzle)
 
     def cells(self, puzzle: Any) -> bytes | None:

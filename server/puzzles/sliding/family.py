@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+import math
 from collections.abc import Generator
 from typing import Any
 
@@ -44,6 +45,8 @@ from server.search.stats import SearchResult
 SNIFF_BYTES = 4096
 GENERIC_MAX_EXPANDED = 2_000_000  # Config.max_expanded_generic's default: see ``solve``
 GENERIC_MAX_STORED = 500_000  # Config.max_stored_generic's default
+DEPTH_FIRST_ITERATIVE = ("idastar", "iddfs")  # hold the current path only
+PATH_SEARCH_BYTES = 4 * 1024 * 1024  # their path, the heuristic's tables per search
 FAST_ALGORITHMS = ("idastar", "astar")
 
 GOAL_OPTION = Option(
@@ -163,6 +166,26 @@ class SlidingFamily(Family):
         # States are boards: a recorded search holds up to millions of records and a snapshot per
         # expanded state (capped); the reservation is corrected once the search is done.
         return (16 if board.n == 3 else 32) * 1024 * 1024
+
+    # ---- memory ----------------------------------------------------------------------------------
+    def state_bound(self, board: SlidingBoard, options: Values) -> int:
+        """Half the permutations of the tiles and the blank are reachable (the other half by parity)."""
+        return math.factorial(board.n * board.n) // 2
+
+    def state_bytes(self, board: SlidingBoard) -> int:
+        """A board as bytes, its entries in the maps and the frontier (measured: ~400 for BFS, ~580 for
+        A* on the 15-puzzle)."""
+        return 600 + 2 * board.n * board.n
+
+    def search_bytes(
+        self, board: SlidingBoard, algorithm: str, options: Values, max_stored: int | None,
+    ) -> int:
+        """IDA* and iterative deepening hold their path only; the others up to ``max_stored`` boards
+        (the fast path's A* runs the 8-puzzle only: at most its 181,440 states)."""
+        if algorithm in DEPTH_FIRST_ITERATIVE:
+            return PATH_SEARCH_BYTES
+        stored = min(max_stored or GENERIC_MAX_STORED, self.state_bound(board, options))
+        return stored * self.state_bytes(board)
 
     # ---- solving ---------------------------------------------------------------------------------
     def problem(self, board: SlidingBoard, options: Values) -> Problem:

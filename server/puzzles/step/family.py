@@ -140,6 +140,15 @@ class StepFamily(Family):
     def trace_estimate(self, maze: StepMaze) -> int:
         return maze.rows * maze.cols * len(maze.cycle) * 3 * RECORD_BYTES
 
+    def state_bytes(self, maze: StepMaze) -> int:
+        """A state is one int (cell * phases + phase): its entries in the maps and the frontier."""
+        return 160
+
+    def state_bound(self, maze: StepMaze, options: Values) -> int:
+        """A state is a cell and a phase of the cycle."""
+        cycle = maze.cycle if options.get("cycle") is None else options["cycle"]
+        return maze.rows * maze.cols * max(1, len(cycle))
+
     # ---- solving ---------------------------------------------------------------------------------
     def problem(self, maze: StepMaze, options: Values) -> Problem:
         cycle = (

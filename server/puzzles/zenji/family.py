@@ -143,6 +143,10 @@ class ZenjiFamily(Family):
         return 16 * 1024 * 1024 if board.flow == "free" else super().trace_estimate(board)
 
     # ---- solving ---------------------------------------------------------------------------------
+    def state_bound(self, board: ZenjiBoard, options: Values) -> int | None:
+        """Downhill: a tile and its turn; free flow also holds the tiles used (no bound but the limits)."""
+        return board.rows * board.cols * 4 if (options.get("flow") or board.flow) == "downhill" else None
+
     def problem(self, board: ZenjiBoard, options: Values) -> Problem:
         return ZenjiProblem(board, options.get("flow") or board.flow)
 
