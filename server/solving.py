@@ -165,10 +165,10 @@ def search_plan(
     limits = config.search_limits(family.compiled)
     need = family.search_bytes(puzzle, algorithm, options, limits["max_stored"])
     room = budget.limit_for(owner)
-    if need > room and limits["max_stored"] is not None:
+    if need > room:
         per_state = max(1, family.state_bytes(puzzle))
         fitted = (room * 3 // 4 - family.setup_bytes(puzzle, options)) // per_state  # a quarter for the trace
-        if MIN_STORED <= fitted < limits["max_stored"]:
+        if MIN_STORED <= fitted < (limits["max_stored"] or config.max_stored_generic):
             limits["max_stored"] = int(fitted)
             limits["stored_setting"] = (
                 f"the states of this puzzle take about {per_state:,} bytes each, and one client's work may "

@@ -22,12 +22,13 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from server.budget import WorkBudget
+from server.budget import ServerBusy, TooBig, WorkBudget
 from server.config import ROOT, Config
 from server.puzzles.family import RunControl
 from server.puzzles.options import Values
@@ -38,6 +39,8 @@ from server.solving import expansion_reason, reporting
 
 META = "meta.json"
 OPEN_RUNS = 8  # runs whose arrays a process keeps mapped
+OWNER_SHARE = 4  # one client keeps at most this fraction (1/4) of the store's bytes in runs
+IN_USE_SECONDS = 900.0  # a run shown or played (its meta touched) this recently is never dropped
 
 
 def tile_dir(config: Config) -> Path:
@@ -83,19 +86,23 @@ class TileRuns:
             return None
         return meta
 
-    def produce(self, key: str, make: Callable[[Path], dict[str, Any]], size: int = 0) -> dict[str, Any]:
+    def produce(
+        self, key: str, make: Callable[[Path], dict[str, Any]], size: int = 0, owner: str | None = None,
+    ) -> dict[str, Any]:
         """The run ``key``: found, or made by ``make(folder)`` (which fills the folder and returns the
-        meta) and kept. An error in ``make`` leaves nothing behind. BadKey for a key that is not one."""
+        meta) and kept for ``owner`` (room made first: ``make_room``). An error in ``make`` leaves
+        nothing behind. BadKey for a key that is not one."""
         folder = self.folder(key)
         found = self.meta(key)
         if found is not None:
             return found
         self.root.mkdir(parents=True, exist_ok=True)
-        self.evict(reserve=size)
+        self.make_room(size, owner)
         work = Path(tempfile.mkdtemp(prefix=f".{key}-", dir=self.root))
         try:
             meta = make(work)
             meta["key"] = key
+            meta["owner"] = owner_tag(owner)
             (work / META).write_text(json.dumps(meta))
             try:
                 work.rename(folder)
@@ -107,6 +114,24 @@ class TileRuns:
             raise
         self.evict(reserve=0)
         return meta
+
+    def make_room(self, size: int, owner: str | None) -> None:
+        """Room for a new run of ``size`` bytes of ``owner``: its own least recently used runs go first
+        past its share (``max_bytes // OWNER_SHARE``), then anyone's idle ones past the cap; runs in use
+        (shown or played within ``IN_USE_SECONDS``) are never dropped. TooBig when the run alone is over
+        the share; ServerBusy when the runs in use leave no room now."""
+        share = self.max_bytes // OWNER_SHARE
+        if owner is not None and size > share:
+            raise TooBig(f"this run's tiles take about {size / 1e6:,.0f} MB; one client may keep at most "
+                         f"{share / 1e6:,.0f} MB of runs (MAZE_TILE_STORE_BYTES / {OWNER_SHARE})")
+        if owner is not None:
+            tag = owner_tag(owner)
+            mine = sum(run.size for run in self._runs() if run.owner == tag)
+            if mine + size > share:
+                self._drop_until(lambda run: run.owner == tag, mine + size - share)
+        if not self.evict(reserve=size):
+            raise ServerBusy("the server's tile store is full of runs being shown; try again in a few "
+                             "minutes")
 
     def opened(self, key: str, load: Callable[[Path, dict[str, Any]], Any]) -> Any | None:
         """The run's arrays as ``load(folder, meta)`` reads them, kept for the next tile; None if gone.
@@ -130,10 +155,31 @@ class TileRuns:
                 self._open.popitem(last=False)
         return loaded
 
-    def evict(self, reserve: int) -> None:
-        """Drop the least recently used runs until they and ``reserve`` more bytes fit the cap."""
+    def evict(self, reserve: int) -> bool:
+        """Drop the least recently used idle runs until they and ``reserve`` more bytes fit the cap;
+        False when the runs in use leave no room."""
+        runs = self._runs()
+        over = sum(run.size for run in runs) + reserve - self.max_bytes
+        return over <= 0 or self._drop_until(lambda run: True, over, runs)
+
+    def _drop_until(self, which: Callable[[_Kept], bool], over: int, runs: list[_Kept] | None = None) -> bool:
+        """Drop idle runs ``which`` selects, least recently used first, until ``over`` bytes are gone."""
+        now = time.time()
+        for run in sorted(runs if runs is not None else self._runs(), key=lambda r: r.used):
+            if over <= 0:
+                break
+            if not which(run) or now - run.used < IN_USE_SECONDS:
+                continue
+            with self._lock:
+                self._open.pop(run.folder.name, None)
+            shutil.rmtree(run.folder, ignore_errors=True)
+            over -= run.size
+        return over <= 0
+
+    def _runs(self) -> list[_Kept]:
+        """The finished runs in the folder (a crashed process's half-made ones are swept meanwhile)."""
         if not self.root.exists():
-            return
+            return []
         runs = []
         for folder in self.root.iterdir():
             if folder.is_symlink() or not folder.is_dir():
@@ -144,15 +190,25 @@ class TileRuns:
                     shutil.rmtree(folder, ignore_errors=True)  # a crashed process's half-made run
                 continue
             size = sum(f.lstat().st_size for f in folder.iterdir() if not f.is_symlink() and f.is_file())
-            runs.append((meta.stat().st_mtime, size, folder))
-        total = sum(size for _, size, _ in runs) + reserve
-        for _, size, folder in sorted(runs):
-            if total <= self.max_bytes:
-                break
-            with self._lock:
-                self._open.pop(folder.name, None)
-            shutil.rmtree(folder, ignore_errors=True)
-            total -= size
+            try:
+                owner = json.loads(meta.read_text()).get("owner")
+            except (OSError, ValueError, AttributeError):
+                owner = None
+            runs.append(_Kept(folder, size, meta.stat().st_mtime, owner))
+        return runs
+
+
+@dataclass(frozen=True)
+class _Kept:
+    folder: Path
+    size: int
+    used: float  # its meta's mtime: touched by every use
+    owner: str | None  # ``owner_tag`` of the client that made it
+
+
+def owner_tag(owner: str | None) -> str | None:
+    """How a run's maker is kept in its meta: a hash, not the client's id or address."""
+    return None if owner is None else hashlib.sha256(owner.encode()).hexdigest()[:16]
 
 
 def page_summary(meta: dict[str, Any]) -> dict[str, Any]:
@@ -181,7 +237,7 @@ def budgeted_tile_run(
     family = family_of(puzzle)
     limits = config.search_limits(True)
     bounds = [limits["max_expanded"], limits["max_seconds"]]
-    key = run_key(puzzle_id, algorithm, {**options, "_limits": bounds})
+    key = run_key(puzzle_id, algorithm, {**family.run_identity(algorithm, options), "_limits": bounds})
     found = runs.meta(key)
     if found is not None:
         return found
@@ -206,7 +262,8 @@ def budgeted_tile_run(
             def search() -> dict[str, Any] | None:
                 try:
                     with deadline(cancel, limits["max_seconds"]):
-                        return runs.produce(key, make, size=5 * family.tile_run_bytes(puzzle, algorithm) // 4)
+                        size = family.tile_file_bytes(puzzle)
+                        return runs.produce(key, make, size=size, owner=owner)
                 except _Stopped:
                     return None
 

@@ -280,6 +280,12 @@ class Family:
         unknown = self.fast_algorithms is not None and algorithm not in self.fast_algorithms
         return unknown or algorithm == CODE or options.get("heuristic") == YOURS
 
+    def run_identity(self, algorithm: str, options: Values) -> dict[str, Any]:
+        """The options that make a run of ``algorithm`` what it is: those the schema says it uses (a
+        weight means nothing to BFS), so runs kept by their options (tiles) are not told apart by the rest."""
+        used = {o.name for o in self.options if o.algorithms is None or algorithm in o.algorithms}
+        return {name: value for name, value in options.items() if name in used}
+
     def problem(self, puzzle: Any, options: Values) -> Problem:
         """The search view of ``puzzle`` under these run options."""
         raise NotImplementedError
@@ -346,6 +352,10 @@ class Family:
         """Search and write the per-cell arrays its tiles are drawn from into ``folder``; returns the
         run's meta (JSON: at least ``steps``, ``expanded`` and ``result``, the result without a path)."""
         raise PuzzleError(f"the {self.name} family draws no tiles")
+
+    def tile_file_bytes(self, puzzle: Any) -> int:
+        """About the bytes a finished ``tile_run`` keeps on disk (room is made for them first)."""
+        return 0
 
     def tile_run_bytes(self, puzzle: Any, algorithm: str = "bfs") -> int:
         """About the memory a ``tile_run`` holds while it searches (files aside)."""

@@ -202,6 +202,9 @@ class GridFamily(Family):
         meta["result"]["options"] = {k: v for k, v in options.items() if k not in ("start", "goal")}
         return meta
 
+    def tile_file_bytes(self, puzzle: GridMaze) -> int:
+        return 5 * puzzle.cells.size  # int32 closed_at, block summaries, the path
+
     def tile_run_bytes(self, puzzle: GridMaze, algorithm: str = "bfs") -> int:
         """The search's arrays, as ``search_bytes`` (its int32 ``closed_at`` is a file mapped into memory:
         pages the kernel writes back, not the process's own)."""
