@@ -2,9 +2,15 @@
 how much work it may have going at once (runs, GIF exports). One client past its cap is refused at
 once with a message saying when to try again; it never slows the others.
 
-A client is one browser (a random id in Flask's signed session cookie, set by the page and the
-API); a script without cookies is a new client on every request, so each rate also holds per IP
-address, ``clients_per_ip`` times looser (a classroom behind one NAT address keeps working).
+A client is one browser: a random id in Flask's signed session cookie (``c:<id>``), set by the page
+and by the API's first answer. A request that does not send one (a script without cookies, a
+browser's very first request) is its address's client (``ip:<address>``, the address as
+``remote_address`` gives it: behind ``trusted_proxies`` the one the proxies name), so every cookie-less
+request from one address counts against one client's caps (GIF exports, runs, puzzles kept) instead
+of being a new client each time. Each rate also holds per address, ``clients_per_ip`` times looser (a
+classroom behind one NAT address keeps working); the address's cookie-less client has that window
+only. ``client_ids`` says whose jobs a request may see: its own client's, and its address's
+cookie-less client's (anyone there can be that client by sending no cookie).
 
 **One process or several.** Without ``Config.redis_url`` everything here is counted in this process's
 memory. With it, several server processes behind one proxy count together in that Redis, so N
@@ -57,19 +63,48 @@ class TooMany(Exception):
     """A client went past one of its caps (HTTP 429; ``{ok: false, error}`` on the socket)."""
 
 
+_ASKED = "maze_client"  # where a request keeps its answer: one client for the whole request
+
+
 def client_id() -> str:
-    """This request's client: its session's id (made on first use), else its address."""
+    """This request's client, whose caps and rates its work counts against: ``c:<id>`` when the
+    request sent a session cookie holding a client id, else its address's client ``ip:<address>``.
+
+    An HTTP request without one is given a new random id in its session cookie, so that the browser's
+    (or a cookie-keeping script's) next requests are that client; this request stays its address's
+    (the same answer every time it is asked). A socket's events never make one: their session is the
+    cookie's at connect time and never reaches the browser (a socket without it is its address's
+    client for its whole life)."""
+    asked = getattr(request, _ASKED, None)
+    if asked is not None:
+        return asked
     try:
-        cid = session.get("client")
-        if not isinstance(cid, str) or len(cid) > 32:
-            cid = secrets.token_urlsafe(12)
-            session["client"] = cid
-        return f"c:{cid}"
+        sent = session.get("client")
     except RuntimeError:  # no session (a socket handler after the session was dropped)
-        return f"ip:{remote_address()}"
+        sent, writable = None, False
+    else:
+        writable = getattr(request, "sid", None) is None  # an HTTP request, not a socket's event
+    if isinstance(sent, str) and 0 < len(sent) <= 32:
+        who = f"c:{sent}"
+    else:
+        who = f"ip:{remote_address()}"
+        if writable:
+            session["client"] = secrets.token_urlsafe(12)  # this client from the next request on
+    setattr(request, _ASKED, who)
+    return who
+
+
+def client_ids() -> tuple[str, ...]:
+    """The clients this request may act for (whose jobs it may poll, download or cancel): its client,
+    and its address's cookie-less client, which anyone at the address can be by sending no cookie —
+    so a job started by a request without a cookie stays its maker's when the maker keeps the cookie
+    that request's answer set. A browser's own jobs are never another browser's at the address."""
+    mine, address = client_id(), f"ip:{remote_address()}"
+    return (mine,) if mine == address else (mine, address)
 
 
 def remote_address() -> str:
+    """The request's address: the peer's, or behind ``trusted_proxies`` the one they name (ProxyFix)."""
     return str(request.remote_addr or "unknown")[:64]
 
 
@@ -189,9 +224,13 @@ class RateLimits:
         return cls(config.clients_per_ip, shared_redis(config.redis_url))
 
     def take(self, what: str, per_minute: int, client: str, address: str) -> None:
-        """Count one ``what`` for this client and address, or raise TooMany saying when to retry."""
+        """Count one ``what`` for this client and address, or raise TooMany saying when to retry. The
+        address's cookie-less client (``ip:<address>``) has the address's window alone."""
         per_address = per_minute * self.clients_per_ip
-        checks = [((what, client), per_minute), ((what, f"ip:{address}"), per_address)]
+        by_address = f"ip:{address}"
+        checks = [((what, by_address), per_address)]
+        if client != by_address:
+            checks.insert(0, ((what, client), per_minute))
         if self.shared is not None:
             try:
                 refused = self._take_shared(checks)
@@ -227,7 +266,7 @@ class RateLimits:
     def _too_many(what: str, check: tuple[tuple[str, str], int], client: str, seconds: float) -> TooMany:
         (_, who_key), limit = check
         wait = max(1, int(seconds + 1))
-        who = "this client" if who_key == client else "this address"
+        who = "this address" if who_key.startswith("ip:") else "this client"
         return TooMany(f"too many {what}s: at most {limit} a minute for {who}; try again in {wait} s")
 
     def _window(self, key: tuple[str, str], now: float) -> deque[float]:

@@ -206,19 +206,21 @@ class AnimationExports:
             refuse_client = TooMany(
                 f"at most {cap} GIF exports at once for this client; wait until one is done"
             )
-            if sum(1 for j in busy if j.client == client) >= cap:
-                raise refuse_client
+            # The server's cap first: a client at its cap while the server is full is told to retry
+            # in a moment, not to wait for its own exports (those may be another's at its address).
             if len(busy) >= config.max_animation_jobs:
                 raise ServerBusy(
                     f"the server is busy ({len(busy)} GIF exports are rendering); try again in a moment"
                 )
+            if sum(1 for j in busy if j.client == client) >= cap:
+                raise refuse_client
             job = AnimationJob(secrets.token_urlsafe(12), client, f"{file_stem(name, algorithm)}.gif")
             full = self.leases.take(  # with Redis: the same caps across processes
-                f"gif:{job.job_id}", [(f"gif:{client}", cap), ("gif-all", config.max_animation_jobs)],
+                f"gif:{job.job_id}", [("gif-all", config.max_animation_jobs), (f"gif:{client}", cap)],
             )
-            if full == 0:
-                raise refuse_client
             if full == 1:
+                raise refuse_client
+            if full == 0:
                 raise ServerBusy(
                     f"the server is busy ({config.max_animation_jobs} GIF exports are rendering); "
                     "try again in a moment"
@@ -308,6 +310,8 @@ class AnimationExports:
             del self._jobs[oldest.job_id]
 
     def _finish(self, job: AnimationJob, state: str, message: str, gif: bytes | None = None) -> None:
+        # The work is over: its lease goes first, so a poll that sees the job final finds it gone too.
+        self.leases.release(f"gif:{job.job_id}")
         with self._lock:
             job.gif = gif
             job.message = message
@@ -319,7 +323,6 @@ class AnimationExports:
                 self._expire(job.finished)
                 return
         stored = self._store_shared(job)
-        self.leases.release(f"gif:{job.job_id}")
         with self._lock:
             if stored:
                 self._jobs.pop(job.job_id, None)  # Redis answers for it from now on

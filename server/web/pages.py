@@ -11,5 +11,7 @@ pages = Blueprint("pages", __name__)
 
 @pages.get("/")
 def index() -> str:
-    client_id()  # the browser gets its client id (a session cookie) with the page
+    # The browser gets its client id (a session cookie) with the page, so that its first API calls
+    # and its socket are its own client, not its address's (``clients.client_id``).
+    client_id()
     return render_template("index.html")
