@@ -27,6 +27,11 @@ cancel from Redis (server/clients.py says how Redis failures are handled):
 If Redis cannot take a finished job, it stays in this process's memory (today's store) and is
 answered here only; a poll that reaches a process while Redis is away and the job is not local gets
 a 503 saying so.
+
+A job belongs to the client that started it (``AnimationJob.client``, ``clients.client_id`` of the
+POST; in Redis the hash's ``owner``): its status, GIF and cancel are answered only to a request that
+may act for that client (``clients.client_ids``), and any other gets what an unknown id gets (None:
+a 404), so a job id seen elsewhere neither reveals the job nor lets another stop it.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -130,13 +136,13 @@ def encode_gif(frames: list[Any], durations: list[int]) -> bytes:
 
 # KEYS: the job's hash, the store (ids by finishing time), the sizes; ARGV: the job id, its final
 # status (JSON), the GIF (empty unless done), animation_ttl (ms), the store's caps (count, bytes), the
-# jobs' key prefix. Stores the job, forgets the store's entries past their time, then drops the oldest
-# finished jobs while over a cap (the newest stays).
+# jobs' key prefix, its owner. Stores the job, forgets the store's entries past their time, then drops
+# the oldest finished jobs while over a cap (the newest stays).
 STORE_SCRIPT = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local ttl = tonumber(ARGV[4])
-redis.call('HSET', KEYS[1], 'status', ARGV[2], 'gif', ARGV[3])
+redis.call('HSET', KEYS[1], 'status', ARGV[2], 'gif', ARGV[3], 'owner', ARGV[8])
 redis.call('HDEL', KEYS[1], 'cancel')
 redis.call('PEXPIRE', KEYS[1], ttl)
 for _, old in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now - ttl)) do
@@ -163,11 +169,11 @@ redis.call('PEXPIRE', KEYS[2], ttl)
 redis.call('PEXPIRE', KEYS[3], ttl)
 return count
 """
-# KEYS: the job's hash; ARGV: its status (JSON), how long it lasts (ms). A finished job (it has a
-# ``gif`` field) is never overwritten by a late publication. Returns the ``cancel`` field.
+# KEYS: the job's hash; ARGV: its status (JSON), how long it lasts (ms), its owner. A finished job (it
+# has a ``gif`` field) is never overwritten by a late publication. Returns the ``cancel`` field.
 PUBLISH_SCRIPT = """
 if redis.call('HEXISTS', KEYS[1], 'gif') == 1 then return false end
-redis.call('HSET', KEYS[1], 'status', ARGV[1])
+redis.call('HSET', KEYS[1], 'status', ARGV[1], 'owner', ARGV[3])
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]))
 return redis.call('HGET', KEYS[1], 'cancel')
 """
@@ -237,42 +243,47 @@ class AnimationExports:
             self._start_publisher()
         return job
 
-    def get(self, job_id: str) -> AnimationJob | None:
-        """A job of this process: every job without Redis; with it, those running here (and those
-        Redis could not take when they finished)."""
+    def get(self, job_id: str, clients: Sequence[str]) -> AnimationJob | None:
+        """A job of this process started by one of ``clients`` (``clients.client_ids``): every job
+        without Redis; with it, those running here (and those Redis could not take when they
+        finished). None for another client's job, as for an unknown one."""
         with self._lock:
             self._expire(time.monotonic())
-            return self._jobs.get(job_id)
+            job = self._jobs.get(job_id)
+        return job if job is not None and job.client in clients else None
 
-    def status(self, job_id: str) -> dict[str, Any] | None:
-        """What a poll answers (``AnimationJob.to_json``), from this process or Redis; None when no
-        process has it. ServerBusy when Redis does not answer and the job is not here."""
-        job = self.get(job_id)
+    def status(self, job_id: str, clients: Sequence[str]) -> dict[str, Any] | None:
+        """What a poll by a request acting for ``clients`` answers (``AnimationJob.to_json``), from this
+        process or Redis; None when no process has it or it is another client's. ServerBusy when
+        Redis does not answer and the job is not here."""
+        job = self.get(job_id, clients)
         if job is not None:
             return job.to_json()
-        found = self._shared_fields(job_id, "status")
+        found = self._shared_fields(job_id, clients, "status")
         return None if found is None else json.loads(found[0])
 
-    def download(self, job_id: str) -> tuple[dict[str, Any], bytes | None] | None:
-        """A job's status and, when it is done, its GIF; None when no process has it."""
-        job = self.get(job_id)
+    def download(self, job_id: str, clients: Sequence[str]) -> tuple[dict[str, Any], bytes | None] | None:
+        """A job's status and, when it is done, its GIF; None when no process has it or it is
+        another client's."""
+        job = self.get(job_id, clients)
         if job is not None:
             return job.to_json(), job.gif if job.state == "done" else None
-        found = self._shared_fields(job_id, "status", "gif")
+        found = self._shared_fields(job_id, clients, "status", "gif")
         if found is None:
             return None
         status = json.loads(found[0])
         return status, (found[1] if status.get("state") == "done" and found[1] else None)
 
-    def cancel(self, job_id: str) -> dict[str, Any] | None:
-        """Cancel a job (here, or through Redis on the process rendering it); its status, or None."""
-        job = self.get(job_id)
+    def cancel(self, job_id: str, clients: Sequence[str]) -> dict[str, Any] | None:
+        """Cancel a job of one of ``clients`` (here, or through Redis on the process rendering it); its
+        status, or None (unknown, or another client's: nothing is cancelled then)."""
+        job = self.get(job_id, clients)
         if job is not None:
             if job.state not in FINAL:
                 job.stopped.set()
                 job.cancel.set(CANCELLED)
             return job.to_json()
-        status = self.status(job_id)
+        status = self.status(job_id, clients)
         if status is not None and status.get("state") not in FINAL and self.shared is not None:
             key = self.PREFIX + job_id
             try:
@@ -332,16 +343,20 @@ class AnimationExports:
     def _unreachable(self) -> str:
         return "the shared store of GIF exports (Redis) does not answer; try again in a moment"
 
-    def _shared_fields(self, job_id: str, *fields: str) -> list[Any] | None:
-        """Fields of the job's hash in Redis (None without Redis or when it has no such job)."""
+    def _shared_fields(self, job_id: str, clients: Sequence[str], *fields: str) -> list[Any] | None:
+        """Fields of the job's hash in Redis (None without Redis, when it has no such job, or when the
+        job's owner is none of ``clients``)."""
         if self.shared is None:
             return None
         key = self.PREFIX + job_id
         try:
-            found = self.shared.call("reading a GIF export", lambda r: r.hmget(key, list(fields)))
+            found = self.shared.call("reading a GIF export", lambda r: r.hmget(key, [*fields, "owner"]))
         except RedisDown:
             raise ServerBusy(self._unreachable()) from None
-        return None if found[0] is None else found
+        owner = found[-1].decode() if isinstance(found[-1], bytes) else found[-1]
+        if found[0] is None or owner not in clients:
+            return None
+        return found[:-1]
 
     def _store_shared(self, job: AnimationJob) -> bool:
         """Put a finished job into Redis under the store's caps; False when Redis cannot take it."""
@@ -349,7 +364,7 @@ class AnimationExports:
         keys = [self.PREFIX + job.job_id, self.STORE, self.SIZES]
         args = [
             job.job_id, json.dumps(job.to_json()), job.gif or b"", int(config.animation_ttl * 1000),
-            config.animation_store_count, config.animation_store_bytes, self.PREFIX,
+            config.animation_store_count, config.animation_store_bytes, self.PREFIX, job.client,
         ]
         try:
             self.shared.call("storing a GIF export", lambda r: self._store_script(keys, args, client=r))  # type: ignore[union-attr]
@@ -364,7 +379,8 @@ class AnimationExports:
         def publish(r: Any) -> list[Any]:
             pipe = r.pipeline(transaction=False)
             for job in jobs:
-                self._publish_script([self.PREFIX + job.job_id], [json.dumps(job.to_json()), ms], client=pipe)
+                args = [json.dumps(job.to_json()), ms, job.client]
+                self._publish_script([self.PREFIX + job.job_id], args, client=pipe)
             return pipe.execute()
 
         try:

@@ -1,19 +1,35 @@
-"""A client without a cookie is its address (issue 28, point 4): a request without a session cookie
-is its address's client, so cookie-less requests share one client's caps (GIF exports at once,
-puzzles kept, runs at once), while two browsers behind one address are two clients."""
+"""Jobs belong to their maker, and a client without a cookie is its address (issue 28, points 3 and 4).
+
+An upload's progress and cancel (``/api/uploads/<id>``) and a GIF export's status, download and
+cancel (``/api/animations/<job>``) answer only the client that started them; for any other (another
+browser, a script from another address) the id is unknown — the very answer an id never made gets —
+and nothing is cancelled. A request without a session cookie is its address's client: cookie-less
+requests share one client's caps (GIF exports at once, puzzles kept, runs at once), while two
+browsers behind one address are two clients. With Redis the same holds across processes."""
 
 from __future__ import annotations
 
 import io
+import threading
+import time
+from collections.abc import Callable
 from contextlib import ExitStack
 from typing import Any
 
+import numpy as np
+import pytest
 from flask import Flask
+from PIL import Image
 
 from server import socketio
 from server.services import services
+from server.uploads import Cancelled, UploadProgress
 from tests.helpers import live_app, make_app, open_maze
 
+pytest_plugins = ["tests.redis_server"]
+
+FINAL = ("done", "error", "cancelled")
+SECRET = "job-owners-test-" + "k" * 40  # the processes of one deployment sign sessions alike
 ELSEWHERE = "10.0.0.2"
 
 
@@ -37,10 +53,30 @@ def maze_text(n: int) -> bytes:
     return f"#####\n#S.G#\n#...#\n#####\n{'#' * (n + 1)}\n".encode()
 
 
+def maze_png(width: int = 600, height: int = 400) -> bytes:
+    cells = np.zeros((height, width), np.uint8)
+    cells[1:-1, 1:-1] = 255
+    cells[2:-1, 2::4] = 0
+    cells[0, 1] = cells[-1, 1] = 255
+    buffer = io.BytesIO()
+    Image.fromarray(cells, "L").save(buffer, "PNG")
+    return buffer.getvalue()
+
+
 def post(http: Any, data: bytes, name: str, upload_id: str | None = None) -> Any:
     headers = {} if upload_id is None else {"X-Upload-Id": upload_id}
     return http.post("/api/puzzles", data={"file": (io.BytesIO(data), name)},
                      content_type="multipart/form-data", headers=headers)
+
+
+def wait_for(check: Callable[[], Any], timeout: float = 20.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.02)
+    raise AssertionError("timed out")
 
 
 def gallery(http: Any) -> str:
@@ -53,12 +89,135 @@ def export(http: Any, pid: str, algorithm: str = "bfs") -> Any:
     return http.post(f"/api/puzzles/{pid}/animation", json={"algorithm": algorithm})
 
 
+def wait_final(http: Any, job: str, timeout: float = 60.0) -> dict:
+    return wait_for(lambda: (s := http.get(f"/api/animations/{job}").get_json()).get("state") in FINAL and s,
+                    timeout)
+
+
+def unknown_upload(http: Any, upload_id: str) -> dict:
+    """What the API answers for an upload id no process has heard of."""
+    return http.get(f"/api/uploads/{upload_id}").get_json()
+
+
+def assert_unknown_job(http: Any, job: str) -> None:
+    """``job`` answers exactly as an id never made does (404, the same words), on every endpoint."""
+    never = "N" * len(job)
+    for method, suffix in (("get", ""), ("get", ".gif"), ("delete", "")):
+        got = getattr(http, method)(f"/api/animations/{job}{suffix}")
+        want = getattr(http, method)(f"/api/animations/{never}{suffix}")
+        assert got.status_code == want.status_code == 404, (method, suffix, got.get_json())
+        assert got.get_json()["error"].replace(job, never) == want.get_json()["error"]
+
+
 def holding_workers(stack: ExitStack, *apps: Flask) -> None:
     """Take every compute slot: exports wait queued until the stack closes."""
     for app in apps:
         budget = services(app).budget
         for _ in range(budget.max_computing):
             stack.enter_context(budget.computing())
+
+
+# ---- uploads -----------------------------------------------------------------------------------------
+def test_an_upload_s_progress_is_its_maker_s_alone() -> None:
+    app = make_app()
+    mine, other = browser(app), browser(app)
+    assert post(mine, maze_text(1), "secret-name.txt", "up-1").status_code == 201
+    done = mine.get("/api/uploads/up-1").get_json()
+    assert done["phase"] == "done"
+    # Another browser (another cookie, the same address) learns nothing: the answer to an id never made.
+    assert other.get("/api/uploads/up-1").get_json() == unknown_upload(other, "never-1")
+    answer = other.delete("/api/uploads/up-1")
+    assert answer.status_code == 200 and answer.get_json() == unknown_upload(other, "never-1")
+    # A script from elsewhere neither.
+    assert script(app, ELSEWHERE).get("/api/uploads/up-1").get_json()["phase"] == "unknown"
+    assert mine.get("/api/uploads/up-1").get_json() == done
+    # A failed upload's words (which name its file) stay the maker's too.
+    assert post(mine, b"\x89PNG\r\n\x1a\n broken", "private.png", "bad-1").status_code == 400
+    assert "private" in mine.get("/api/uploads/bad-1").get_json()["message"]
+    assert "private" not in str(other.get("/api/uploads/bad-1").get_json())
+
+
+def test_another_client_cannot_cancel_an_upload() -> None:
+    app = make_app(max_pixels=5_000_000, solve_wait=10.0, trace_budget_bytes=20_000_000)
+    budget = services(app).budget
+    held = budget.reserve(20_000_000)  # the upload waits for its memory meanwhile
+    mine, other = browser(app), browser(app)
+    answers: list[Any] = []
+    thread = threading.Thread(target=lambda: answers.append(post(mine, maze_png(), "m.png", "slow-1")))
+    thread.start()
+    try:
+        poller = browser(app)  # the maker's page polls with the maker's cookie
+        poller.set_cookie("session", mine.get_cookie("session").value)
+        wait_for(lambda: poller.get("/api/uploads/slow-1").get_json()["phase"] == "received")
+        for stranger in (other, script(app, ELSEWHERE)):
+            assert stranger.delete("/api/uploads/slow-1").get_json()["phase"] == "unknown"
+    finally:
+        budget.release(held)
+        thread.join(20)
+    assert answers[0].status_code == 201, answers[0].get_json()  # not cancelled
+    assert poller.get("/api/uploads/slow-1").get_json()["phase"] == "done"
+
+
+def test_a_cookie_less_script_polls_its_own_upload() -> None:
+    app = make_app()
+    assert post(script(app), maze_text(2), "m.txt", "script-1").status_code == 201
+    assert script(app).get("/api/uploads/script-1").get_json()["phase"] == "done"  # the same address
+    assert script(app, ELSEWHERE).get("/api/uploads/script-1").get_json()["phase"] == "unknown"
+    # A script that keeps the cookie its first answer set is still its maker.
+    keeper = app.test_client()
+    assert post(keeper, maze_text(3), "m.txt", "keeper-1").status_code == 201
+    assert keeper.get_cookie("session") is not None
+    assert keeper.get("/api/uploads/keeper-1").get_json()["phase"] == "done"
+    # A browser's upload is never a cookie-less script's, even from the browser's own address.
+    mine = browser(app)
+    assert post(mine, maze_text(4), "m.txt", "browser-1").status_code == 201
+    assert script(app).get("/api/uploads/browser-1").get_json()["phase"] == "unknown"
+
+
+def test_the_registry_answers_owners_only_and_keeps_cancels_apart() -> None:
+    registry = UploadProgress()
+    tracker = registry.tracker("u1", "c:maker")
+    tracker("decode", 0.5)
+    assert registry.status("u1", ("c:maker",))["phase"] == "decode"
+    assert registry.status("u1", ("c:other", "ip:1.2.3.4")) is None and registry.status("u1") is None
+    assert registry.cancel("u1", ("c:other",)) is None
+    tracker("cells", 0.1)  # not cancelled
+    # Another client's POST under the same id does not inherit the maker's cancel, nor its entry.
+    assert registry.cancel("u1", ("c:maker",))["phase"] == "cells"
+    intruder = registry.tracker("u1", "c:other")
+    intruder("decode", 0.2)
+    assert registry.status("u1", ("c:other",))["phase"] == "decode"
+    assert registry.status("u1", ("c:maker",)) is None
+
+
+# ---- GIF exports ---------------------------------------------------------------------------------------
+def test_a_gif_export_is_its_maker_s_alone() -> None:
+    app = make_app(animations_per_minute=100)
+    mine, other = browser(app), browser(app)
+    pid = gallery(mine)
+    with ExitStack() as stack:
+        holding_workers(stack, app)
+        job = export(mine, pid).get_json()["job"]
+        for stranger in (other, script(app), script(app, ELSEWHERE)):
+            assert_unknown_job(stranger, job)  # the DELETE among them cancelled nothing
+        assert mine.get(f"/api/animations/{job}").get_json()["state"] == "queued"
+    done = wait_final(mine, job)
+    assert done["state"] == "done"
+    assert mine.get(done["url"]).status_code == 200
+    assert_unknown_job(other, job)  # a finished GIF is its maker's to download
+
+
+def test_a_cookie_less_script_s_export_is_its_address_s() -> None:
+    app = make_app(animations_per_minute=100)
+    pid = gallery(script(app))
+    job = export(script(app), pid).get_json()["job"]
+    assert wait_final(script(app), job)["state"] == "done"  # a new request, the same address: its own
+    assert script(app).get(f"/api/animations/{job}.gif").status_code == 200
+    assert_unknown_job(script(app, ELSEWHERE), job)
+    # A script keeping the cookie its first answer set: started cookie-less, then polled with it.
+    keeper = app.test_client()
+    job = export(keeper, pid, "dfs").get_json()["job"]
+    assert wait_final(keeper, job)["state"] == "done"
 
 
 def test_cookie_less_requests_share_one_client_s_gif_cap() -> None:
@@ -135,3 +294,63 @@ def test_cookie_less_sockets_share_one_client_s_runs() -> None:
         for client in sockets:
             client.disconnect()
         services(app).runs.shutdown("bye", lambda *a: None)
+
+
+# ---- with Redis: several processes -------------------------------------------------------------------
+@pytest.fixture
+def two_apps(redis_url: str) -> Any:
+    from server.app import socketio as shared_socketio
+
+    apps = [make_app(redis_url=redis_url, secret_key=SECRET, animations_per_minute=100) for _ in range(2)]
+    yield apps
+    # An app made with ``redis_url`` leaves the one socketio object a Redis client manager.
+    shared_socketio.server_options.pop("client_manager", None)
+    shared_socketio.server_options.pop("message_queue", None)
+
+
+def test_across_processes_a_gif_export_is_its_maker_s_alone(two_apps: list[Flask]) -> None:
+    first, second = two_apps
+    mine = browser(first)
+    mine_there = second.test_client()  # the same browser, its requests reaching the other process
+    mine_there.set_cookie("session", mine.get_cookie("session").value)
+    other = browser(second)
+    pid = gallery(mine)
+    with ExitStack() as stack:
+        holding_workers(stack, first)
+        job = export(mine, pid).get_json()["job"]
+        assert mine_there.get(f"/api/animations/{job}").get_json()["state"] == "queued"
+        for stranger in (other, script(second, ELSEWHERE)):
+            assert_unknown_job(stranger, job)  # its DELETE, through Redis, cancelled nothing
+    done = wait_final(mine_there, job)
+    assert done["state"] == "done"
+    assert mine_there.get(done["url"]).status_code == 200
+    assert_unknown_job(other, job)  # the finished GIF, kept in Redis, is the maker's alone
+
+
+def test_across_processes_an_upload_is_its_maker_s_alone(two_apps: list[Flask], redis_url: str) -> None:
+    first, second = two_apps
+    mine = browser(first)
+    mine_there = second.test_client()
+    mine_there.set_cookie("session", mine.get_cookie("session").value)
+    assert post(mine, maze_text(5), "secret-name.txt", "shared-up").status_code == 201
+    assert mine_there.get("/api/uploads/shared-up").get_json()["phase"] == "done"
+    other = browser(second)
+    assert other.get("/api/uploads/shared-up").get_json() == unknown_upload(other, "never-2")
+    # The registries themselves: a cancel by another client, through Redis, is not heard.
+    here, there = UploadProgress(redis_url), UploadProgress(redis_url)
+    tracker = here.tracker("shared-2", "c:maker")
+    tracker("decode", 0.25)
+    assert there.status("shared-2", ("c:maker",))["phase"] == "decode"
+    assert there.status("shared-2", ("c:other", "ip:10.0.0.2")) is None
+    assert there.cancel("shared-2", ("c:other",)) is None
+    tracker("cells", 0.5)  # published at once (a new phase): no cancel heard
+    assert there.cancel("shared-2", ("c:maker",))["phase"] == "cells"
+    with pytest.raises(Cancelled):
+        tracker("lattice", None)
+    # A POST of another client under the same id starts afresh: the maker's cancel is not its.
+    intruder = there.tracker("shared-2", "c:other")
+    intruder("decode", 0.1)
+    elsewhere = UploadProgress(redis_url)  # a third process: it knows the id from Redis alone
+    assert elsewhere.status("shared-2", ("c:maker",)) is None
+    assert elsewhere.status("shared-2", ("c:other",))["phase"] == "decode"
+    intruder("cells", 0.3)  # the maker's cancel is not heard by the other client's upload

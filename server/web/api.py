@@ -12,7 +12,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, send_file
 
 from server import json_arrays
 from server.budget import ServerBusy
-from server.clients import TooMany
+from server.clients import TooMany, client_id, client_ids
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import LoadLimits
 from server.puzzles.registry import FAMILIES, detect_family, family_of, get_family, load_puzzle
@@ -98,7 +98,8 @@ def upload() -> tuple[Response, int]:
     other load options (JSON ``{"puzzle": id, "options": {...}}``). With a header ``X-Upload-Id`` its
     phases are pollable at ``GET /api/uploads/<id>`` meanwhile (server/uploads.py)."""
     shared = services()
-    tracker = progress_registry(shared.config.redis_url).tracker(check_upload_id(request.headers.get(HEADER)))
+    upload_id = check_upload_id(request.headers.get(HEADER))
+    tracker = progress_registry(shared.config.redis_url).tracker(upload_id, client_id())  # its maker's
     try:
         answer, status = _upload(shared, tracker)
     except Exception as err:  # the app answers it (400, 413, 429, 503); the polls hear its words
@@ -193,18 +194,20 @@ def _upload(shared: Any, tracker: Tracker) -> tuple[Response, int]:
 @api.get("/uploads/<upload_id>")
 def upload_progress(upload_id: str) -> Response:
     """How far the server is with an upload (``X-Upload-Id``): ``{phase, fraction, message}``;
-    ``phase`` "unknown" for an id no process has heard of (yet, or any more). Not rate-limited: the
-    page polls it every ~300 ms while its POST is pending, and it costs a lookup."""
+    ``phase`` "unknown" for an id no process has heard of (yet, or any more) or another client's (an
+    upload is answered to its maker only: ``clients.client_ids``). Not rate-limited: the page polls
+    it every ~300 ms while its POST is pending, and it costs a lookup."""
     check_upload_id(upload_id)
-    found = progress_registry(services().config.redis_url).status(upload_id)
+    found = progress_registry(services().config.redis_url).status(upload_id, client_ids())
     return jsonify(found or _UNKNOWN_UPLOAD)
 
 
 @api.delete("/uploads/<upload_id>")
 def cancel_upload(upload_id: str) -> Response:
-    """Ask an upload being read to stop (its POST then answers 400 "the upload was cancelled")."""
+    """Ask an upload being read to stop (its POST then answers 400 "the upload was cancelled"); only
+    its maker may: another client's upload is "unknown" and goes on."""
     check_upload_id(upload_id)
-    found = progress_registry(services().config.redis_url).cancel(upload_id)
+    found = progress_registry(services().config.redis_url).cancel(upload_id, client_ids())
     return jsonify(found or _UNKNOWN_UPLOAD)
 
 

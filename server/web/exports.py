@@ -1,6 +1,7 @@
 """Share and export over HTTP (docs/PROTOCOL.md, "Share and export"): a share link's parameters checked
 against the family's options schema, and animated GIFs of a search rendered as jobs
-(``server/exporting.py``; with Redis any server process answers a job's polls, download and cancel)."""
+(``server/exporting.py``; with Redis any server process answers a job's polls, download and cancel).
+A job is answered to its maker only (``clients.client_ids``): for another client it does not exist."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, send_file
 
-from server.clients import client_id, remote_address
+from server.clients import client_id, client_ids, remote_address
 from server.puzzles.errors import PuzzleError
 from server.puzzles.registry import FAMILIES, family_of
 from server.services import services
@@ -119,7 +120,7 @@ def _valid(job_id: str) -> bool:
 @exports.get("/animations/<job_id>.gif")
 def animation_gif(job_id: str):
     """The finished GIF (from whichever server process rendered it); 409 while it is not ready."""
-    found = services().animations.download(job_id) if _valid(job_id) else None
+    found = services().animations.download(job_id, client_ids()) if _valid(job_id) else None
     if found is None:
         return _missing(job_id)
     status, gif = found
@@ -136,11 +137,11 @@ def animation_gif(job_id: str):
 
 @exports.get("/animations/<job_id>")
 def animation_status(job_id: str):
-    status = services().animations.status(job_id) if _valid(job_id) else None
+    status = services().animations.status(job_id, client_ids()) if _valid(job_id) else None
     return _missing(job_id) if status is None else jsonify(status)
 
 
 @exports.delete("/animations/<job_id>")
 def animation_cancel(job_id: str):
-    status = services().animations.cancel(job_id) if _valid(job_id) else None
+    status = services().animations.cancel(job_id, client_ids()) if _valid(job_id) else None
     return _missing(job_id) if status is None else jsonify(status)
