@@ -3,9 +3,11 @@ uploads, the lab, GIF exports, tile drawing): how many searches compute at once,
 read at once, how many tiles are drawn at once, and how much memory the work may hold.
 
 **Shares.** Each pool has a size and a share: no one owner (a client: a browser's session, or an
-address for a script without cookies) holds more than its share of a pool, so one client flooding a
-pool always leaves room for the others — its extra work waits behind its own (or is refused when it
-waits too long), never in front of another client's. Work with no owner (the command line, reading a
+address for a script without cookies) holds more than its share of a pool (all slots but one, 3/4 of
+the memory), so one client flooding a pool always leaves room for the others — its extra work waits
+behind its own (or is refused when it waits too long), never in front of another client's. At most
+``MAX_WAITING`` of an owner's requests wait for one pool at once (each holds one of the server's
+threads while it waits); more are answered busy at once. Work with no owner (the command line, reading a
 stored puzzle back) counts toward the pool's size only.
 
 **Memory.** Work reserves what it will hold at its peak, estimated before it starts from the input's
@@ -38,8 +40,12 @@ class TooBig(PuzzleError):
 
 
 def slot_share(size: int) -> int:
-    """How many of a pool's ``size`` slots one owner may hold: half, rounded up (1 of 1 and 2, 2 of 4)."""
-    return max(1, (size + 1) // 2)
+    """How many of a pool's ``size`` slots one owner may hold: all but one, so another client always
+    finds one free (1 of 1 and of 2, 3 of 4)."""
+    return max(1, size - 1)
+
+
+MAX_WAITING = 8  # an owner's requests waiting for one pool at once; more are answered "busy" at once
 
 
 class WorkBudget:
@@ -61,6 +67,7 @@ class WorkBudget:
             "computing": Counter(), "loading": Counter(), "drawing": Counter(),
         }
         self._held: Counter[str | None] = Counter()
+        self._waiting: dict[str, Counter[str]] = {pool: Counter() for pool in ("memory", *self._slots)}
         self._cond = threading.Condition()
 
     # ---- slots -------------------------------------------------------------------------------------
@@ -79,7 +86,7 @@ class WorkBudget:
         def ready() -> bool:
             return held.total() < size and (owner is None or held[owner] < share)
 
-        got = self._wait_for(ready, cancel, wait, on_wait, message)
+        got = self._wait_for(ready, cancel, wait, on_wait, message, pool, owner)
         if got:
             held[owner] += 1
             self._cond.release()
@@ -178,7 +185,7 @@ class WorkBudget:
             total = self._held.total() - held + nbytes <= self.trace_bytes
             return total and (owner is None or self._held[owner] - held + nbytes <= limit)
 
-        got = self._wait_for(ready, cancel, wait, on_wait, message)
+        got = self._wait_for(ready, cancel, wait, on_wait, message, "memory", owner)
         if not got:
             return held
         self._held[owner] += nbytes - held
@@ -210,11 +217,40 @@ class WorkBudget:
         wait: float | None,
         on_wait: Callable[[str], None] | None,
         message: str,
+        pool: str | None = None,
+        owner: str | None = None,
     ) -> bool:
-        """Wait until ``ready()``; returns True holding the lock, False (lock released) if cancelled."""
+        """Wait until ``ready()``; returns True holding the lock, False (lock released) if cancelled.
+        An ``owner`` with ``MAX_WAITING`` requests waiting for ``pool`` already is ServerBusy at once."""
+        self._cond.acquire()
+        if ready():
+            return True
+        waiting = self._waiting[pool] if pool is not None and owner is not None else None
+        if waiting is not None:
+            if waiting[owner] >= MAX_WAITING:
+                self._cond.release()
+                raise ServerBusy(f"the server is busy ({message}; this client has {MAX_WAITING} requests "
+                                 "waiting already); try again in a moment")
+            waiting[owner] += 1
+        try:
+            return self._wait_locked(ready, cancel, wait, on_wait, message)
+        finally:
+            if waiting is not None:
+                with self._cond:  # re-entrant: the lock may be held (True) or not (False, ServerBusy)
+                    waiting[owner] -= 1
+                    if waiting[owner] <= 0:
+                        del waiting[owner]
+
+    def _wait_locked(
+        self,
+        ready: Callable[[], bool],
+        cancel: CancelFlag | None,
+        wait: float | None,
+        on_wait: Callable[[str], None] | None,
+        message: str,
+    ) -> bool:
         deadline = None if wait is None else time.monotonic() + wait
         told = False
-        self._cond.acquire()
         while not ready():
             if cancel is not None and cancel.is_set():
                 self._cond.release()

@@ -15,19 +15,19 @@ from pathlib import Path
 
 import pytest
 
-from server.budget import ServerBusy, TooBig, WorkBudget, slot_share
+from server.budget import MAX_WAITING, ServerBusy, TooBig, WorkBudget, slot_share
 from server.puzzles.registry import get_family
 from server.tile_runs import IN_USE_SECONDS, TileRuns, run_key
 
 
-def test_one_owner_holds_at_most_half_the_slots_and_others_get_theirs() -> None:
+def test_one_owner_leaves_a_slot_of_each_pool_to_the_others() -> None:
     budget = WorkBudget(max_computing=4, trace_bytes=1000, max_loading=2, max_drawing=2)
-    assert [slot_share(n) for n in (1, 2, 3, 4, 8)] == [1, 1, 2, 2, 4]
+    assert [slot_share(n) for n in (1, 2, 3, 4, 8)] == [1, 1, 2, 3, 7]
     with ExitStack() as hostile:
-        for _ in range(2):
+        for _ in range(3):
             assert hostile.enter_context(budget.computing(owner="ip:1.2.3.4"))
-        third = budget.computing(wait=0.05, owner="ip:1.2.3.4")  # its third waits its turn
-        with pytest.raises(ServerBusy, match="one client may have 2 at once"), third:
+        fourth = budget.computing(wait=0.05, owner="ip:1.2.3.4")  # its fourth waits its turn
+        with pytest.raises(ServerBusy, match="one client may have 3 at once"), fourth:
             pass
         with budget.computing(wait=0.05, owner="c:victim") as got:  # a victim is served at once
             assert got
@@ -40,6 +40,37 @@ def test_one_owner_holds_at_most_half_the_slots_and_others_get_theirs() -> None:
         hostile.enter_context(budget.drawing(owner="ip:1.2.3.4"))
         with budget.drawing(wait=0.05, owner="c:victim"):
             pass
+
+
+def test_an_owner_waits_for_a_pool_with_a_few_requests_at_most() -> None:
+    budget = WorkBudget(max_computing=2, trace_bytes=1000, max_drawing=2)
+    errors: list[str] = []
+    with budget.drawing(owner="ip:6.6.6.6"):
+        waiters = [threading.Thread(target=lambda: _draw(budget, errors)) for _ in range(MAX_WAITING)]
+        for thread in waiters:
+            thread.start()
+        deadline = time.monotonic() + 10
+        while budget._waiting["drawing"]["ip:6.6.6.6"] < MAX_WAITING:  # all of them waiting now
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        t0 = time.monotonic()
+        with pytest.raises(ServerBusy, match=f"{MAX_WAITING} requests waiting already"), \
+                budget.drawing(wait=30, owner="ip:6.6.6.6"):
+            pass
+        assert time.monotonic() - t0 < 10  # refused at once, not after its 30 s
+        with budget.drawing(wait=0.05, owner="c:victim"):  # another client draws meanwhile
+            pass
+    for thread in waiters:
+        thread.join(30)
+    assert errors == [] and budget._waiting["drawing"] == {}
+
+
+def _draw(budget: WorkBudget, errors: list[str]) -> None:
+    try:
+        with budget.drawing(wait=30, owner="ip:6.6.6.6"):
+            pass
+    except ServerBusy as err:
+        errors.append(str(err))
 
 
 def test_a_waiting_owner_gets_its_slot_when_its_own_work_ends() -> None:
