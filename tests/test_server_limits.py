@@ -172,6 +172,7 @@ def test_per_client_caps() -> None:
     client.disconnect()
 
     http = app.test_client()
+    http.get("/")  # the page gives the browser its client id: a request without one is its address's
     ids = []
     for n in range(3):
         text = f"#####\n#S.G#\n#{'.' * 3}#\n#####\n{'#' * (n + 1)}\n"

@@ -216,7 +216,7 @@ def test_runs_at_once_count_across_processes(redis_url: str) -> None:
 # ---- GIF export jobs -------------------------------------------------------------------------------
 def test_a_gif_export_started_on_one_process_is_polled_and_downloaded_on_another(redis_url: str) -> None:
     first, second = two_apps(redis_url, animations_per_minute=100)
-    a, b = first.test_client(), second.test_client()
+    a, b = same_client(first, second)  # one browser whose requests reach both processes
     pid = gallery(a)
     started = export(a, pid)
     assert started.status_code == 202, started.get_json()
@@ -232,11 +232,14 @@ def test_a_gif_export_started_on_one_process_is_polled_and_downloaded_on_another
     ttl = redis.Redis.from_url(redis_url).pttl(f"maze:gif:{job}")
     assert 0 < ttl <= services(first).config.animation_ttl * 1000
     assert b.get("/api/animations/nothing-like-it").status_code == 404
+    other = second.test_client()  # another browser: the job is not its (tests/test_job_owners.py)
+    other.get("/")
+    assert other.get(f"/api/animations/{job}").status_code == 404
 
 
 def test_a_gif_export_is_cancelled_from_another_process(redis_url: str) -> None:
     first, second = two_apps(redis_url, animations_per_minute=100)
-    a, b = first.test_client(), second.test_client()
+    a, b = same_client(first, second)
     pid = gallery(a)
     with ExitStack() as stack:
         holding_workers(stack, first)
@@ -250,7 +253,8 @@ def test_a_gif_export_is_cancelled_from_another_process(redis_url: str) -> None:
 
 def test_the_gif_store_caps_hold_across_processes(redis_url: str) -> None:
     first, second = two_apps(redis_url, animation_store_count=2, animations_per_minute=100)
-    clients = [first.test_client(), second.test_client(), first.test_client()]
+    a, b = same_client(first, second)  # one browser's exports, made and fetched on either process
+    clients = [a, b, a]
     pid = gallery(*clients)
     jobs = []
     for http, algorithm in zip(clients, ("bfs", "dfs", "astar"), strict=True):

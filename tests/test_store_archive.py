@@ -104,6 +104,7 @@ def test_generated_and_edited_puzzles_outlive_the_server(tmp_path: Path) -> None
 def test_the_per_client_cap_drops_from_memory_only(tmp_path: Path) -> None:
     app = make_app(store_dir=tmp_path, max_puzzles_per_client=2)
     http = app.test_client()
+    http.get("/")  # the page gives the browser its client id: a request without one is its address's
     ids = []
     for n in range(3):
         answer = post_file(http, text_maze(n), f"m{n}.txt")
