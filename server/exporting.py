@@ -445,6 +445,7 @@ class AnimationExports:
             self.budget, config, puzzle, algorithm, options, job.cancel, extra_bytes=frame_bytes,
             wait=config.animation_wait, on_wait=waiting, on_search=searching, progress=job.expanded,
             keep_slot=True,  # rendering and encoding compute too
+            owner=job.client,  # its maker's share of the budget
         ) as solved:
             if solved is None or job.stopped.is_set():
                 raise _Stopped
