@@ -37,6 +37,11 @@ PIXEL_WORK_BYTES = 8
 class Config:
     # Uploads
     max_upload_bytes: int = 64 * 1024 * 1024
+    # A JSON body of the API (a solve, a lab or code request, the upload's JSON form; not a file): refused
+    # with 413 before it is parsed (8 MB of JSON can be 190 MB of Python objects, 64 MB 1.5 GB). Above the
+    # largest field a body carries (a solution of max_solution_bytes, escaped; a verdict's 150,000 ids),
+    # so a field's own limit speaks first. An edit may carry a whole board: 8 MB (web/making.py).
+    max_json_bytes: int = 4 * 1024 * 1024
     max_pixels: int = 50_000_000  # anonymous uploads (also cells of a text grid); `serve --max-pixels`
     # Searches: every entry point (socket, HTTP solve, solution image) shares one budget
     max_expanded: int = 50_000_000  # compiled searches (a family's fast path)
@@ -51,7 +56,11 @@ class Config:
     frame_window: int = 4  # frames sent beyond the highest acknowledged one
     ack_timeout: float = 30.0  # a client that acknowledges nothing new for this long loses the run
     stream_timeout: float = 600.0  # a whole stream, however steadily acknowledged
-    trace_budget_bytes: int = 512 * 1024 * 1024  # traces held for streaming, all runs together
+    # The work budget (server/budget.py): the memory every kind of work holds at once — traces held for
+    # streaming, searches, uploads being read, the lab — each reserved before it starts; one client
+    # holds at most 3/4 of it. 1 GiB: a 50 M-pixel colour image is read (~0.4 GB) by one client while
+    # another still gets a quarter.
+    trace_budget_bytes: int = 1024 * 1024 * 1024
     # Per client (one browser; each cap also holds per IP address, `clients_per_ip` times looser)
     max_runs_per_client: int = 4  # runs at once, one per slot (a comparison shows up to four)
     uploads_per_minute: int = 30
