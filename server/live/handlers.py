@@ -21,6 +21,7 @@ from flask_socketio import SocketIO
 
 from server.clients import TooMany, client_id, remote_address
 from server.puzzles.errors import PuzzleError
+from server.puzzles.options import MAX_WHOLE, whole
 from server.services import services
 from server.solving import check_run
 
@@ -43,10 +44,7 @@ def register_handlers(socketio: SocketIO, app: Flask) -> None:
         return value
 
     def seq_field(message: dict[str, Any]) -> int:
-        seq = message.get("seq")
-        if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq < 2**31:
-            raise PuzzleError("expected a frame number >= 0", "field 'seq'")
-        return seq
+        return whole(message.get("seq"), 0, MAX_WHOLE, "field 'seq'", "a frame number >= 0")
 
     def an_object(message: Any, event: str) -> dict[str, Any]:
         if not isinstance(message, dict):

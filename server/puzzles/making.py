@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 
 from server.puzzles.errors import PuzzleError, show_value
-from server.puzzles.options import Option, Values, parse_text, validate_json
+from server.puzzles.options import Option, Values, as_whole, parse_text, validate_json
+from server.puzzles.options import whole as whole  # every editor's numbers: one check, named (re-exported)
 
 MAX_EDITS = 200_000  # operations in one edit request (a stroke across a 1000 x 1000 board is ~1,500)
 MAX_SEED = 2**31 - 1
@@ -82,22 +83,12 @@ def edit_list(raw: Any) -> list[dict[str, Any]]:
 
 
 def cell_of(value: Any, rows: int, cols: int, where: str) -> tuple[int, int]:
-    """``[row, col]`` checked to be on a ``rows`` x ``cols`` board."""
-    ok = isinstance(value, list | tuple) and len(value) == 2 and all(
-        isinstance(v, int) and not isinstance(v, bool) for v in value
-    )
-    if not ok:
+    """``[row, col]`` checked to be on a ``rows`` x ``cols`` board: two whole numbers by ``options.whole``'s
+    rules (never a bool, NaN, 0.5, a string or a list; an int of any size is only compared)."""
+    pair = [as_whole(v) for v in value] if isinstance(value, list | tuple) and len(value) == 2 else [None]
+    if None in pair:
         raise PuzzleError(f"expected [row, col], got {show_value(value)}", where)
-    row, col = value
+    row, col = pair
     if not (0 <= row < rows and 0 <= col < cols):
-        raise PuzzleError(f"[{row}, {col}] is outside the {rows} x {cols} board", where)
+        raise PuzzleError(f"{show_value(pair)} is outside the {rows} x {cols} board", where)
     return row, col
-
-
-def whole(value: Any, low: int, high: int, where: str, what: str = "a whole number") -> int:
-    """An integer in ``low..high``."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise PuzzleError(f"expected {what}, got {show_value(value)}", where)
-    if not low <= value <= high:
-        raise PuzzleError(f"{value} is outside {low}..{high}", where)
-    return value

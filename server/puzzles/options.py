@@ -5,11 +5,15 @@ Two ways in: ``validate_json`` for the API and the socket (strict: a string is n
 infinity and out-of-range values are refused) and ``parse_text`` for form fields and command-line
 values (strings parsed by type). Both return a plain ``dict`` with every option of the requested
 stage, defaults filled in, and raise ``PuzzleError`` naming the field at fault.
+
+``whole`` (and ``whole_list``, ``whole_text``) is the one check of a whole number anywhere a message
+carries one: the schemas' ints, the editors' cells and counts, a socket frame number, a query's row.
 """
 
 from __future__ import annotations
 
 import math
+import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -96,11 +100,7 @@ class Option:
         return value
 
     def _check_int(self, value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise PuzzleError(f"expected a whole number, got {show_value(value)}", self.where)
-        if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
-            raise PuzzleError(f"expected a whole number, got {show_value(value)}", self.where)
-        return int(self._in_range(int(value)))
+        return whole(value, self._low, self._high, self.where)
 
     def _check_float(self, value: Any) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float):
@@ -141,7 +141,7 @@ class Option:
     def _check_point(self, value: Any) -> tuple[int, int]:
         if not isinstance(value, list | tuple) or len(value) != 2:
             raise PuzzleError(f"expected [row, col], got {show_value(value)}", self.where)
-        row, col = (self._whole(v, "[row, col]") for v in value)
+        row, col = (whole(v, -MAX_WHOLE, MAX_WHOLE, self.where, "[row, col]") for v in value)
         if row < 0 or col < 0:
             raise PuzzleError(f"expected [row, col] >= 0, got {show_value(value)}", self.where)
         return row, col
@@ -149,19 +149,21 @@ class Option:
     def _check_int_list(self, value: Any) -> list[int]:
         if not isinstance(value, list | tuple) or len(value) > MAX_LIST:
             raise PuzzleError(f"expected a list of whole numbers, got {show_value(value)}", self.where)
-        return [self._in_range(self._whole(v, "a list of whole numbers")) for v in value]
+        return [whole(v, self._low, self._high, self.where, "a list of whole numbers") for v in value]
 
-    def _whole(self, value: Any, expected: str) -> int:
-        integral_float = isinstance(value, float) and math.isfinite(value) and value.is_integer()
-        ok = not isinstance(value, bool) and (isinstance(value, int) or integral_float)
-        if not ok or abs(value) >= 2**31:
-            raise PuzzleError(f"expected {expected}, got {show_value(value)}", self.where)
-        return int(value)
+    @property
+    def _low(self) -> float:
+        """The smallest whole number the option takes (no ``min``: the 32-bit range every kernel holds)."""
+        return -MAX_WHOLE if self.min is None else self.min
+
+    @property
+    def _high(self) -> float:
+        return MAX_WHOLE if self.max is None else self.max
 
     def _in_range(self, number: float) -> float:
         if (self.min is not None and number < self.min) or (self.max is not None and number > self.max):
-            low = "" if self.min is None else f"{self.min:g}"
-            high = "" if self.max is None else f"{self.max:g}"
+            low = "" if self.min is None else _number(self.min)
+            high = "" if self.max is None else _number(self.max)
             raise PuzzleError(f"{_number(number)} is outside {low}..{high}", self.where)
         return number
 
@@ -203,14 +205,75 @@ _TEXT_FORMS = {
 
 
 def _number(number: float) -> str:
-    """``number`` as ``:g`` shows it; an integer beyond any float as its repr, cut short."""
+    """``number`` for a message: a whole number below 10^15 in digits (a seed's 2147483647, not
+    2.14748e+09), another as ``:g`` shows it (1e+20), an integer beyond any float by its length."""
+    if isinstance(number, int) and abs(number) < 10**15:
+        return str(number)
+    if isinstance(number, float) and number.is_integer() and abs(number) < 1e15:
+        return str(int(number))
     try:
         return f"{number:g}"
-    except OverflowError:
-        return show_value(number)
+    except OverflowError:  # JSON integers have no size limit (and Python prints at most 4,300 digits)
+        return f"an integer of about {int(int(number).bit_length() * 0.30103) + 1:,} digits"
 
 
 _LARGEST_FLOAT = int(sys.float_info.max)
+
+
+# ---- whole numbers: the one check of an integer in a message --------------------------------------
+MAX_WHOLE = 2**31 - 1  # the bound of a whole number nothing else bounds: every kernel's int32 holds it
+_WHOLE_TEXT = re.compile(r"[+-]?[0-9]{1,30}")  # ASCII digits only (int() also reads '1_000' and '١')
+
+
+def as_whole(value: Any) -> int | None:
+    """The whole number a JSON value stands for — an int, or a float without a fraction (2.0, -0.0,
+    1e20) — or None for anything else: true and false (Python's bools are ints), NaN, the
+    infinities, 0.5, strings of digits, lists. Never a machine integer: an int of any size stays one,
+    for the caller to compare with its bounds."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return int(value)
+    return None
+
+
+def whole(value: Any, low: float, high: float, where: str, what: str = "a whole number",
+          span: str = "") -> int:
+    """``value`` (from JSON) as a whole number in ``low..high``, or a PuzzleError naming ``where``:
+    "expected ``what``, got …" or "… is outside low..high" (``span``: the range in words, "the board
+    of 80 cells"). Every integer a message carries (an edit's cell or count, a generator's size, a run
+    option, a frame number) is checked here, before it meets numpy, numba or ``range``: JSON hands
+    Python ints of any size (2**64, 10**4000), floats as large as 1e308 and, from Python's decoder,
+    NaN and Infinity."""
+    number = as_whole(value)
+    if number is None:
+        raise PuzzleError(f"expected {what}, got {show_value(value)}", where)
+    if not low <= number <= high:
+        raise PuzzleError(f"{_number(number)} is outside {span or f'{_number(low)}..{_number(high)}'}", where)
+    return number
+
+
+def whole_list(value: Any, low: float, high: float, where: str, what: str, limit: int,
+               span: str = "") -> list[int]:
+    """A list of at most ``limit`` whole numbers, each in ``low..high`` (``whole``'s rules). A list of
+    plain ints (a brush stroke of a million cells) is checked by its smallest and largest at C speed;
+    otherwise each item, naming the first that is wrong (``where``, item N, 1-based)."""
+    if not isinstance(value, list) or len(value) > limit:
+        got = f"{len(value):,} of them" if isinstance(value, list) else show_value(value)
+        raise PuzzleError(f"expected a list of at most {limit:,} whole numbers, got {got}", where)
+    if all(type(v) is int for v in value) and (not value or (low <= min(value) and max(value) <= high)):
+        return value
+    return [whole(v, low, high, f"{where}, item {k + 1}", what, span) for k, v in enumerate(value)]
+
+
+def whole_text(text: Any, low: float, high: float, where: str, what: str = "a whole number") -> int:
+    """A whole number written as text (a query parameter): an optional sign and at most 30 ASCII
+    digits, around it only spaces; then ``whole``'s range. '1e20', 'NaN', '0.5', '1_000' are refused."""
+    if not isinstance(text, str) or not _WHOLE_TEXT.fullmatch(text.strip()):
+        raise PuzzleError(f"expected {what}, got {show_value(text)}", where)
+    return whole(int(text), low, high, where, what)
 
 
 def _stage_options(schema: Sequence[Option], stage: str) -> list[Option]:

@@ -15,6 +15,7 @@ from server.code_space import CodeSpace, SpaceCache, build_space
 from server.code_verdict import judge_code_run
 from server.heuristic_lab import rule_options
 from server.puzzles.errors import PuzzleError
+from server.puzzles.options import whole_list
 from server.puzzles.registry import family_of
 from server.search.control import CancelFlag, deadline
 from server.services import services
@@ -42,13 +43,8 @@ def _space(pid: str, puzzle: Any, raw_options: Any) -> CodeSpace:
 
 
 def _ids(value: Any, what: str, count: int, limit: int) -> list[int]:
-    if not isinstance(value, list) or len(value) > limit:
-        raise PuzzleError(f"expected a list of at most {limit:,} state ids", f"field '{what}'")
-    for k, i in enumerate(value):
-        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < count:
-            raise PuzzleError(f"item {k}: {json.dumps(i)[:40]} is not the id of one of this puzzle's "
-                              f"{count:,} states", f"field '{what}'")
-    return value
+    return whole_list(value, 0, count - 1, f"field '{what}'", "a state id", limit,
+                      f"0..{count - 1:,}, the ids of this puzzle's {count:,} states")
 
 
 @code.post("/puzzles/<pid>/code/space")

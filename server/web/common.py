@@ -5,11 +5,12 @@ settings, store and budget are ``services()``."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, NoReturn
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, abort, current_app, jsonify, make_response, request
 
 from server.clients import client_id, remote_address
 from server.puzzles.errors import PuzzleError
@@ -24,13 +25,52 @@ def take(what: str, per_minute: int) -> str:
     return client
 
 
-def json_body() -> Any:
-    """The request's JSON, or None when it is not JSON; JSON nested past Python's recursion limit is
-    refused (werkzeug's ``silent`` covers only ValueError)."""
+def json_body(limit: int | None = None) -> Any:
+    """The request's JSON, or None when it is not JSON or empty. A body of more than ``limit`` bytes
+    (default: the config's ``max_json_bytes``) is refused with 413 before it is parsed: by its
+    Content-Length, or, a chunked body without one, after reading one byte past the limit. JSON that
+    does not decode, or is nested past Python's recursion limit, is a PuzzleError naming the body."""
+    if not request.is_json:
+        return None
+    limit = services().config.max_json_bytes if limit is None else limit
+
+    def too_large(length: int | None) -> NoReturn:
+        # A response of its own: the app's 413 handler speaks of uploads.
+        size = "more" if length is None else f"{length:,} bytes, more"
+        words = f"{limit // 2**20} MB" if limit % 2**20 == 0 else f"{limit:,} bytes"
+        abort(make_response(jsonify(error=f"body: the JSON body is {size} than the limit of {words} "
+                                          "(MAZE_MAX_JSON_BYTES); a puzzle file goes as an upload"), 413))
+
+    length = request.content_length
+    if length is not None:
+        if length > limit:
+            too_large(length)
+        data = request.get_data(cache=True)  # at most ``length`` bytes
+    else:  # no length said (Transfer-Encoding: chunked): read no more than one byte past the limit
+        chunks: list[bytes] = []
+        got = 0
+        while got <= limit:
+            chunk = request.stream.read(min(limit + 1 - got, 1 << 16))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+        if got > limit:
+            too_large(None)
+        data = b"".join(chunks)
+    if not data.strip():
+        return None  # no body at all (a POST with only the header)
     try:
-        return request.get_json(silent=True)
+        return current_app.json.loads(data)
     except RecursionError:
         raise PuzzleError("the JSON body is nested too deeply", "body") from None
+    except json.JSONDecodeError as err:  # said, not taken for "no body" (a solve would use the defaults)
+        raise PuzzleError(f"not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}",
+                          "body") from None
+    except UnicodeDecodeError:
+        raise PuzzleError("not valid JSON: the body is not UTF-8 text", "body") from None
+    except ValueError:  # Python reads integers of at most 4,300 digits
+        raise PuzzleError("not valid JSON here: a number of more than 4,300 digits", "body") from None
 
 
 def stored_puzzle(pid: str) -> Any:

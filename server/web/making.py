@@ -30,14 +30,17 @@ from server.web.common import (
 making = Blueprint("making", __name__)
 
 MAX_ANIMATED_STEPS = 1_000_000  # generation steps sent for the page to animate (8 bytes each)
+# An edit's JSON body (or max_json_bytes, if larger): the editor's undo of a clear or a resize sends the
+# whole board as one operation (a grid's "cells": base64 of up to 5 million cells, 6.7 MB).
+MAX_EDIT_BODY = 8 * 1024 * 1024
 MIMETYPES = {"txt": "text/plain", "png": "image/png", "json": "application/json", "csv": "text/csv"}
 
 
 answer_errors(making)
 
 
-def _body() -> dict[str, Any]:
-    body = json_body()
+def _body(limit: int | None = None) -> dict[str, Any]:
+    body = json_body(limit)
     if not isinstance(body, dict):
         raise PuzzleError("expected a JSON object", "body")
     return body
@@ -101,7 +104,8 @@ def edit(pid: str) -> tuple[Response, int]:
     family = family_of(puzzle)
     if not family.editable:
         raise PuzzleError(f"a {family.title.lower()} cannot be edited in the page", "edits")
-    edited = family.edit(puzzle, edit_list(_body().get("edits")))
+    limit = max(services().config.max_json_bytes, MAX_EDIT_BODY)
+    edited = family.edit(puzzle, edit_list(_body(limit).get("edits")))
     key = keep(family, edited, client)
     return jsonify(puzzle_info(key, edited)), 201
 

@@ -11,7 +11,8 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 
 from server.budget import ServerBusy
-from server.puzzles.errors import PuzzleError
+from server.puzzles.errors import PuzzleError, show_value
+from server.puzzles.options import MAX_WHOLE, whole_text
 from server.puzzles.registry import family_of
 from server.safe_paths import HEX32, BadKey, check_key
 from server.services import services
@@ -124,12 +125,12 @@ def run_tile(pid: str, key: str, z: int, x: int, y: int) -> Response:
     """A tile after ``t`` steps of the run (query ``t``, 0 .. its ``steps``)."""
     client = take("tile", services().config.tiles_per_minute)
     puzzle, meta = _run(pid, key)
+    text = request.args.get("t", "")
     try:
-        t = int(request.args.get("t", ""))
-    except ValueError:
-        raise PuzzleError(f"t must be a step number from 0 to {meta['steps']:,}", "query 't'") from None
-    if not 0 <= t <= meta["steps"]:
-        raise PuzzleError(f"t must be a step number from 0 to {meta['steps']:,}, not {t:,}", "query 't'")
+        t = whole_text(text, 0, meta["steps"], "query 't'")
+    except PuzzleError:  # '1e20', 'NaN', 99999999999999999999, -1: said the same way
+        raise PuzzleError(f"t must be a step number from 0 to {meta['steps']:,}, not {show_value(text)}",
+                          "query 't'") from None
     family = family_of(puzzle)
     stored = _opened(pid, key, puzzle)
     return _png(lambda: family.draw_tile(puzzle, z, x, y, stored, t), client)
@@ -140,10 +141,9 @@ def cell(pid: str) -> Response:
     """A cell of the board (query ``row``, ``col``), and of the run ``run`` when given: the hover read-out."""
     take("tile", services().config.tiles_per_minute)
     puzzle = _tiled(pid)
-    try:
-        row, col = int(request.args.get("row", "")), int(request.args.get("col", ""))
-    except ValueError:
-        raise PuzzleError("row and col must be whole numbers", "query") from None
+    # whole numbers of ASCII digits within int32 (the family names its board for any other cell)
+    row, col = (whole_text(request.args.get(name, ""), -MAX_WHOLE, MAX_WHOLE, f"query '{name}'", what)
+                for name, what in (("row", "a row number"), ("col", "a column number")))
     stored = None
     key = request.args.get("run")
     if key:  # checked by ``_run`` before it is looked up: a run key, never a path

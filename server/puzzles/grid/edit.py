@@ -23,6 +23,7 @@ import numpy as np
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.grid.model import WALL, GridMaze
 from server.puzzles.making import cell_of, whole
+from server.puzzles.options import whole_list
 
 MAX_SIDE = 5_000  # rows or columns a resize may ask for
 # Cells of a board the editor changes (a generated 1000 x 1000-cell maze is 2001 x 2001): each edit
@@ -71,13 +72,10 @@ def _paint(cells: np.ndarray, op: dict[str, Any], starts: np.ndarray, goals: np.
     raw = op.get("cells")
     if isinstance(raw, list) and len(raw) > cells.size:  # more than the board has: not a stroke
         raise PuzzleError(f"{len(raw):,} cells is more than the board's {cells.size:,}", where)
-    if not isinstance(raw, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in raw):
-        raise PuzzleError(f"expected 'cells': a list of cell indices, got {show_value(raw)}", where)
-    index = np.asarray(raw, dtype=np.int64)
     flat = cells.reshape(-1)
-    outside = index[(index < 0) | (index >= flat.size)]
-    if outside.size:
-        raise PuzzleError(f"cell index {int(outside[0])} is outside the board of {flat.size:,} cells", where)
+    # Each a cell index on the board, checked as Python ints before numpy sees them (2**64 overflowed it)
+    index = np.asarray(whole_list(raw, 0, flat.size - 1, f"{where}, 'cells'", "a cell index", flat.size,
+                                  f"the board of {flat.size:,} cells"), dtype=np.int64)
     if value == WALL:
         for label, ends in (("start", starts), ("goal", goals)):
             hit = np.intersect1d(index, ends)
