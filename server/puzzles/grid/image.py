@@ -2,8 +2,9 @@
 
 Every pixel becomes one cell, unless the image is drawn on a lattice (k x k blocks, or thin wall
 lines between wider corridors: ``lattice.py``), which is then read as its cells. The image is
-classified in bands of rows with numpy (palette images through a 256-entry lookup table), so a
-36 M pixel maze costs one byte per pixel here and never a Python object per pixel.
+classified in bands of rows with numpy (a row wider than a band in pieces; palette images through a
+256-entry lookup table), so a 36 M pixel maze costs one byte per pixel here and never a Python
+object per pixel.
 
 Rules (PUZZLES.md, section 1):
 
@@ -15,19 +16,35 @@ Rules (PUZZLES.md, section 1):
   dark. Markers are 8-connected blobs; a blob smaller than 4 pixels *and* smaller than a quarter of
   the largest blob of its kind is noise and keeps its luminance class. Two significant start blobs
   are an error; every pixel of every significant goal blob is a goal.
+- **Markers are small patches**: the pixels of one end's colours (start: blue and green; goal:
+  yellow and red; specks included) may cover at most ``MAX_MARKER_PIXELS`` (1,000,000) pixels. An
+  image over it is refused in words naming the count and the limit ("the goal colour (red) covers
+  49,000,000 pixels of the image; a marker may cover at most 1,000,000 pixels: ..."). The colours
+  are counted band by band as the image is classified, and an end's runs are kept only while it is
+  under the limit, so a hostile all-red image never costs more than its cells: the runs, the blobs
+  (a union-find over runs, compiled with numba: linear in runs, whatever their pixels) and the
+  flat arrays of end cells (``GridMaze.starts/goals``) are bounded by the limit. A border opening
+  wider than the limit (only in absurdly wide images) leaves that end for the user to pick.
 - **No marker**: the single opening (run of free pixels) in the top border row is the start, the
   single opening in the bottom border row is the goal. Several openings or none leave the end
   undecided (``GridMaze.endpoint_problem``), so the user can pick it.
+- **Truncated data is refused**: a PNG whose pixel data holds fewer rows than its header declares
+  (Pillow's PNG decoder stops quietly where the compressed stream ends and leaves the rest black,
+  so an 87-byte file would open as a 7000 x 7000 maze) is refused by ``_check_png_data``. Files cut
+  short inside their data are refused by Pillow itself in every accepted format.
 """
 
 from __future__ import annotations
 
 import io
+import struct
 import threading
 import warnings
+import zlib
 from collections.abc import Callable
 
 import numpy as np
+from numba import njit
 from PIL import Image, UnidentifiedImageError
 
 from server.puzzles.errors import PuzzleError
@@ -49,6 +66,19 @@ NONE, BLUE, GREEN, YELLOW, RED = 0, 1, 2, 3, 4
 COLOUR_NAMES = {BLUE: "blue", GREEN: "green", YELLOW: "yellow", RED: "red"}
 STRONG, WEAK = 160, 90  # a marker channel is >= STRONG, the others <= WEAK
 NOISE_PIXELS = 4  # blobs smaller than this (and than a quarter of the largest) are noise
+START, GOAL = 0, 1
+END_LABELS = ("start", "goal")
+END_COLOURS = ((BLUE, GREEN), (YELLOW, RED))
+PATCH_COLOURS = ("blue or green", "red or yellow")
+#: The most pixels one end's colours may cover (its blobs and specks together). Markers are small
+#: patches; an image over this is refused before any of its marker pixels become per-pixel arrays.
+MAX_MARKER_PIXELS = 1_000_000
+MAX_DESCRIBED = 10  # marker blobs named one by one in the notes; the rest are counted
+# Bytes the markers take beyond the estimate's allowances (``_Markers.reserve``): per run kept
+# (four columns, their concatenation, the union-find's arrays, the kept runs' copies) and per end
+# pixel (its flat index, the expansion's temporaries, the maze's sorted copy, a lattice's mapping).
+RUN_BYTES, END_PIXEL_BYTES = 64, 64
+FREE_MARKER_BYTES = 1 << 20  # markers holding less than this ride in the estimate's band allowance
 
 # Pillow's decompression-bomb limit is a module global; see _open_lazily for why and how we relax it.
 _PILLOW_LIMIT_LOCK = threading.Lock()
@@ -83,10 +113,15 @@ def parse_grid_image(
     compressed bytes the decoder has consumed), "cells" (rows classified), "lattice" (no measure:
     None); it may raise to stop the read. ``memory(nbytes)`` is told, once the header is read and
     before decoding, the bytes reading this image will take (``memory_estimate``); it may wait or
-    raise (the server reserves them from its work budget).
+    raise (the server reserves them from its work budget). Markers of many pixels or runs (up to
+    ``MAX_MARKER_PIXELS``) take more than that estimate counts: ``memory`` is then told again,
+    before they are held, the bytes they add (so a reservation grows; ordinary markers, a few
+    patches, never cause a second call).
 
-    Raises ``PuzzleError`` for data Pillow cannot read, truncated or damaged data, an image over
-    ``max_pixels``, an image without free pixels, and two start markers.
+    Raises ``PuzzleError`` for data Pillow cannot read, truncated or damaged data (a PNG whose data
+    holds fewer rows than its header declares included), an image over ``max_pixels``, an image
+    without free pixels, a marker colour covering over ``MAX_MARKER_PIXELS`` pixels, and two start
+    markers.
     """
     reader = _Reader(data)
     im = _open_lazily(reader, max_pixels)
@@ -97,8 +132,11 @@ def parse_grid_image(
             f"{max_pixels:,} pixels; the command-line flag --max-pixels raises the limit",
             "file",
         )
+    if im.format == "PNG":
+        _check_png_data(data)  # before anything is reserved or decoded: a lying header costs nothing
+    estimate = memory_estimate(im.mode, width * height, len(data), width)
     if memory is not None:
-        memory(memory_estimate(im.mode, width * height, len(data)))
+        memory(estimate)
     if progress is not None:
         progress("decode", 0.0)
         reader.listen(lambda done: progress("decode", done))
@@ -116,17 +154,22 @@ def parse_grid_image(
         progress("decode", 1.0)  # the bytes after the image data (PNG's last chunks) are not read
 
     notes = [_describe_mode(im)]
-    cells, start_runs, goal_runs = _classify(im, threshold, notes, progress)
+    markers = _Markers(memory)
+    cells = _classify(im, threshold, notes, markers, progress)
+    im.close()  # the decoded image is done with: its memory (and the band's) serves the markers
+    markers.refuse_oversized()
     free_count = int(np.count_nonzero(cells))
-    if free_count == 0 and not len(start_runs[0]) and not len(goal_runs[0]):
+    if free_count == 0 and not markers.found():
         raise PuzzleError(
             f"the image has no free (light) pixels: all {width * height:,} pixels are darker than "
             f"{threshold}, so there is nowhere to walk",
             "file",
         )
+    # What the decoded image and a band took is free now: all the estimate held but cells and file.
+    markers.reserve(freed=estimate - width * height - len(data))
 
-    starts, start_note = _significant_marker(start_runs, width, "start", notes)
-    goals, goal_note = _significant_marker(goal_runs, width, "goal", notes)
+    starts, start_note = _significant_marker(markers.runs(START), width, "start", notes)
+    goals, goal_note = _significant_marker(markers.runs(GOAL), width, "goal", notes)
     # Marker pixels are free whatever their luminance (pure blue and red are dark).
     cells.ravel()[starts] = 1
     cells.ravel()[goals] = 1
@@ -179,19 +222,24 @@ def _free_only(cells: np.ndarray, flat: np.ndarray) -> np.ndarray:
 # --- opening --------------------------------------------------------------------------------------
 
 
-def memory_estimate(mode: str, pixels: int, file_bytes: int = 0) -> int:
+def memory_estimate(mode: str, pixels: int, file_bytes: int = 0, width: int = 0) -> int:
     """Bytes reading an image of ``pixels`` pixels in ``mode`` takes at its peak: Pillow's decoded
-    image (1 byte a pixel for "1", "L" and "P", 2 for 16-bit grey, else 4), the cells (1 byte a
-    pixel), one band's temporaries (about 40 bytes a pixel of colour, 4 of grey or palette) and the
-    file itself. The 15001² palette maze: 0.49 GB here; its read peaks at 0.57 GB of resident memory,
-    the interpreter and its libraries included."""
+    image (1 byte a pixel for "1", "L" and "P", 2 for 16-bit grey, else 4) and the file itself
+    throughout; then, while decoding, the decoder's two rows of raw data (the row and the one before,
+    for PNG's filters: up to 8 bytes a pixel of a ``width``-pixel row), or afterwards the cells (1 byte
+    a pixel) and one band's temporaries (about 40 bytes a pixel of colour, 4 of grey or palette),
+    whichever is more (the rows only matter for absurdly wide images: 49,000,000 x 1). Markers
+    covering many pixels are told separately (``_Markers.reserve``). The 15001² palette maze: 0.49 GB
+    here; its read peaks at 0.57 GB of resident memory, the interpreter and its libraries included."""
     if mode in ("1", "L", "P"):
         per_pixel, band_bytes = 1, 4
     elif mode.startswith("I;16"):
         per_pixel, band_bytes = 2, 8
     else:
         per_pixel, band_bytes = 4, 40
-    return pixels * (per_pixel + 1) + min(pixels, BAND_PIXELS) * band_bytes + file_bytes
+    raw = 2 if mode in ("L", "I;16", "I;16B", "I;16L") else 1 if mode in ("1", "P") else 8
+    after = pixels + min(pixels, BAND_PIXELS) * band_bytes
+    return pixels * per_pixel + file_bytes + max(after, 2 * width * raw)
 
 
 class _Reader(io.BytesIO):
@@ -261,6 +309,70 @@ def _open_lazily(data: bytes | io.BytesIO, max_pixels: int) -> Image.Image:
         ) from exc
 
 
+# PNG colour type -> samples a pixel; Adam7's passes as (first column, first row, column step, row step).
+_PNG_CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
+_ADAM7 = ((0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2))
+_INFLATE_STEP = 1 << 20  # bytes inflated at a time while counting
+_FEED_STEP = 1 << 16  # compressed bytes given to zlib at a time
+
+
+def _check_png_data(data: bytes) -> None:
+    """Refuse a PNG whose pixel data (its IDAT chunks) holds less than its header declares.
+
+    Pillow's PNG decoder ends quietly where the compressed stream ends, even before the last row
+    (its ZipDecode treats zlib's end of stream as the end of the image: the check that both end
+    together is commented out), and the rows never written stay black. ``ImageFile.LOAD_TRUNCATED_IMAGES``
+    plays no part (it is False; this project never sets it): the stream is not cut, it is complete
+    and short. So we inflate the stream once more before decoding, counting bytes in 1 MB steps and
+    keeping none, and stop as soon as it holds the whole image. A file cut inside its data gets the
+    same words (Pillow would refuse it too)."""
+    if len(data) < 29 or data[12:16] != b"IHDR":
+        return  # Pillow read a header, so this does not happen; Pillow's own errors cover the rest
+    width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", data[16:29])
+    channels = _PNG_CHANNELS.get(colour)
+    if channels is None or not width or not height:
+        return
+    bits = depth * channels
+    passes = (
+        [((width - x0 + dx - 1) // dx, (height - y0 + dy - 1) // dy) for x0, y0, dx, dy in _ADAM7]
+        if interlace else [(width, height)]
+    )
+    expected = sum(h * (1 + (w * bits + 7) // 8) for w, h in passes if w > 0 and h > 0)
+    inflater = zlib.decompressobj()
+    view = memoryview(data)
+    got, pos = 0, 8
+    try:
+        while pos + 8 <= len(data) and got < expected and not inflater.eof:
+            length, kind = struct.unpack(">I4s", view[pos:pos + 8])
+            body = view[pos + 8:pos + 8 + length]
+            pos += 12 + length
+            if kind == b"IEND":
+                break
+            if kind != b"IDAT":
+                continue
+            # Fed in 64 KB pieces: zlib's unconsumed tail (copied at every call) stays that small.
+            for offset in range(0, len(body), _FEED_STEP):
+                got += len(inflater.decompress(body[offset:offset + _FEED_STEP], _INFLATE_STEP))
+                while inflater.unconsumed_tail and got < expected:
+                    got += len(inflater.decompress(inflater.unconsumed_tail, _INFLATE_STEP))
+                if got >= expected or inflater.eof:
+                    break
+    except zlib.error as exc:
+        raise PuzzleError(f"the image data is truncated or damaged: its pixel data does not inflate ({exc})",
+                          "file") from exc
+    if got >= expected:
+        return
+    if interlace:
+        held = f"{100 * got / expected:.1f} % of its (interlaced) pixel data"
+    else:
+        held = f"{got // (1 + (width * bits + 7) // 8):,} of its {height:,} rows"
+    raise PuzzleError(
+        f"the image data is truncated or damaged: the header declares {width} x {height} pixels, "
+        f"the data holds {held}",
+        "file",
+    )
+
+
 def _describe_mode(im: Image.Image) -> str:
     kinds = {
         "P": "palette",
@@ -280,58 +392,72 @@ def _describe_mode(im: Image.Image) -> str:
 Runs = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # row, start col, end col (excl.), colour
 
 
+def _bands(width: int, height: int) -> list[tuple[int, int, int, int]]:
+    """(top, bottom, left, right) of the pieces classified one at a time, in reading order: bands of
+    whole rows of at most ``BAND_PIXELS`` pixels, or pieces of one row where a row is wider."""
+    if width <= BAND_PIXELS:
+        rows = BAND_PIXELS // max(1, width)
+        return [(top, min(height, top + rows), 0, width) for top in range(0, height, rows)]
+    return [(top, top + 1, left, min(width, left + BAND_PIXELS))
+            for top in range(height) for left in range(0, width, BAND_PIXELS)]
+
+
 def _classify(
-    im: Image.Image, threshold: int, notes: list[str], progress: Progress | None = None,
-) -> tuple[np.ndarray, Runs, Runs]:
-    """Free/wall cells (uint8 0/1) and the runs of start- and goal-coloured pixels (``progress``
-    hears "cells" and the fraction of rows done, once a band)."""
+    im: Image.Image, threshold: int, notes: list[str], markers: _Markers, progress: Progress | None = None,
+) -> np.ndarray:
+    """Free/wall cells (uint8 0/1); the marker pixels go to ``markers`` (``progress`` hears "cells"
+    and the fraction of pixels done, once a band)."""
     width, height = im.size
     cells = np.empty((height, width), dtype=np.uint8)
     classify_band = _band_classifier(im, threshold, notes)
-    band_rows = max(1, BAND_PIXELS // max(1, width))
-    start_parts: list[Runs] = []
-    goal_parts: list[Runs] = []
-    for top in range(0, height, band_rows):
+    for top, bottom, left, right in _bands(width, height):
         if progress is not None:
-            progress("cells", top / height)
-        bottom = min(height, top + band_rows)
-        band = im if (top == 0 and bottom == height) else im.crop((0, top, width, bottom))
-        free, codes = classify_band(band)
-        cells[top:bottom] = free
-        if codes is not None and codes.any():
-            start_parts.append(_runs(codes, (BLUE, GREEN), top))
-            goal_parts.append(_runs(codes, (YELLOW, RED), top))
+            progress("cells", (top * width + left) / (width * height))
+        whole = (top, bottom, left, right) == (0, height, 0, width)
+        free, codes = classify_band(None if whole else (left, top, right, bottom))
+        cells[top:bottom, left:right] = free
+        del free
+        if codes is not None:
+            markers.add(codes, top, left)
     if progress is not None:
         progress("cells", 1.0)
-    return cells, _concat_runs(start_parts), _concat_runs(goal_parts)
+    return cells
+
+
+def _band(im: Image.Image, box: tuple[int, int, int, int] | None, dtype: type | None = None) -> np.ndarray:
+    """The pixels of ``box`` (None: the whole image) as an array; the cropped copy Pillow makes is
+    gone once the array is made, so a band costs its array only."""
+    return np.asarray(im if box is None else im.crop(box), dtype=dtype)
 
 
 def _band_classifier(im: Image.Image, threshold: int, notes: list[str]):
-    """A function band -> (free uint8 array, marker codes or None), chosen once per image mode."""
+    """A function box -> (free uint8 array, marker codes or None) of the image's pixels in ``box``
+    (None: all), chosen once per image mode."""
     mode = im.mode
     if mode == "1":
-        return lambda band: (np.asarray(band, dtype=np.uint8), None)
+        return lambda box: (_band(im, box, np.uint8), None)
     if mode == "L":
-        return lambda band: ((np.asarray(band) >= threshold).view(np.uint8), None)
+        return lambda box: ((_band(im, box) >= threshold).view(np.uint8), None)
     if mode.startswith("I;16") or mode in ("I", "F"):
         # 16-bit (and integer/float) grey: scale the threshold to the value range in use.
         high = im.getextrema()[1]
         scale = 257 if high > 255 else 1
         notes.append(f"grey values up to {high}: threshold {threshold} x {scale}")
-        return lambda band: ((np.asarray(band) >= threshold * scale).view(np.uint8), None)
+        return lambda box: ((_band(im, box) >= threshold * scale).view(np.uint8), None)
     if mode == "P":
         return _palette_classifier(im, threshold, notes)
     if mode not in ("RGB", "RGBA", "LA"):
         notes.append(f"converted from mode {mode} to RGBA")
 
-    def classify(band: Image.Image) -> tuple[np.ndarray, np.ndarray | None]:
-        if band.mode == "LA":
-            grey, alpha = np.moveaxis(np.asarray(band), -1, 0)
+    def classify(box: tuple[int, int, int, int] | None) -> tuple[np.ndarray, np.ndarray | None]:
+        if mode == "LA":
+            grey, alpha = np.moveaxis(_band(im, box), -1, 0)
             grey = _over_white(grey, alpha)
             return (grey >= threshold).view(np.uint8), None
-        if band.mode not in ("RGB", "RGBA"):
-            band = band.convert("RGBA")
-        arr = np.asarray(band)
+        if mode in ("RGB", "RGBA"):
+            arr = _band(im, box)
+        else:
+            arr = np.asarray((im if box is None else im.crop(box)).convert("RGBA"))
         r, g, b = arr[..., 0], arr[..., 1], arr[..., 2]
         if arr.shape[-1] == 4:
             alpha = arr[..., 3]
@@ -363,8 +489,8 @@ def _palette_classifier(im: Image.Image, threshold: int, notes: list[str]):
     if (palette[:, 3] < 255).any():
         notes.append("transparent palette entries count as white")
 
-    def classify(band: Image.Image) -> tuple[np.ndarray, np.ndarray | None]:
-        index = np.asarray(band)
+    def classify(box: tuple[int, int, int, int] | None) -> tuple[np.ndarray, np.ndarray | None]:
+        index = _band(im, box)
         free = free_lut[index]
         return free, (code_lut[index] if code_lut.any() else None)
 
@@ -399,69 +525,208 @@ def _marker_codes(r: np.ndarray, g: np.ndarray, b: np.ndarray) -> np.ndarray:
 # --- marker blobs ---------------------------------------------------------------------------------
 
 
-def _runs(codes: np.ndarray, colours: tuple[int, ...], row0: int) -> Runs:
-    """Horizontal runs of pixels whose code is one of ``colours`` (row, start, end excl., colour)."""
-    mask = np.isin(codes, colours)
-    rows_used = np.flatnonzero(mask.any(axis=1))
-    if not len(rows_used):
+class _Markers:
+    """The marker pixels of an image, gathered band by band: how many pixels of each colour, and the
+    runs of each end's colours while that end covers at most ``MAX_MARKER_PIXELS`` pixels. Past the
+    limit an end's runs are dropped (the image will be refused) and its pixels only counted, so the
+    runs held never exceed the limit, whatever the image. ``memory`` (``parse_grid_image``'s) is told
+    the bytes the runs and, later, the end cells take beyond the estimate's allowances."""
+
+    def __init__(self, memory: Callable[[int], None] | None) -> None:
+        self.counts = [0] * (RED + 1)  # pixels of each colour code
+        self._parts: tuple[list[Runs], list[Runs]] = ([], [])
+        self._runs = [0, 0]  # runs held of each end
+        self._memory = memory
+        self._reserved = 0  # bytes told to ``memory`` beyond the estimate
+
+    def covered(self, end: int) -> int:
+        return sum(self.counts[c] for c in END_COLOURS[end])
+
+    def found(self) -> bool:
+        return self.covered(START) + self.covered(GOAL) > 0
+
+    def add(self, codes: np.ndarray, top: int, left: int) -> None:
+        """The marker codes of the band whose first pixel is (top, left). Its temporaries are three
+        bytes a pixel of the band (one end at a time), and 16 bytes a run."""
+        if codes.any():
+            for end in (START, GOAL):
+                self._add_end(end, codes, top, left)
+
+    def _add_end(self, end: int, codes: np.ndarray, top: int, left: int) -> None:
+        first, second = END_COLOURS[end]
+        height, width = codes.shape
+        padded = np.zeros((height, width + 2), dtype=bool)  # a clear pixel either side of each row
+        inner = padded[:, 1:-1]
+        np.equal(codes, first, out=inner)
+        other = codes == second
+        here = (int(np.count_nonzero(inner)), int(np.count_nonzero(other)))
+        self.counts[first] += here[0]
+        self.counts[second] += here[1]
+        if not sum(here):
+            return
+        if self.covered(end) > MAX_MARKER_PIXELS:
+            self._parts[end].clear()  # the image will be refused: count, hold nothing
+            self._runs[end] = 0
+            return
+        np.logical_or(inner, other, out=inner)
+        del other, inner
+        part = _runs(padded, codes, top, left)
+        del padded
+        self._runs[end] += len(part[0])
+        self._need(sum(self._runs) * RUN_BYTES)
+        self._parts[end].append(part)
+
+    def refuse_oversized(self) -> None:
+        """A PuzzleError naming each end whose colours cover more than ``MAX_MARKER_PIXELS`` pixels."""
+        over = [end for end in (START, GOAL) if self.covered(end) > MAX_MARKER_PIXELS]
+        if not over:
+            return
+        said = [
+            f"the {END_LABELS[end]} colour ({self._names(end)}) covers {self.covered(end):,} pixels"
+            for end in over
+        ]
+        how = "; ".join(f"paint the {END_LABELS[end]} as a small patch of {PATCH_COLOURS[end]}"
+                        for end in over)
+        raise PuzzleError(
+            f"{' and '.join(said)} of the image; a marker may cover at most {MAX_MARKER_PIXELS:,} "
+            f"pixels: {how}",
+            "file",
+        )
+
+    def reserve(self, freed: int) -> None:
+        """Before the runs become end cells: tell ``memory`` what that takes beyond ``freed`` bytes
+        (the estimate's allowance for the decoded image and a band, both released by now) and what
+        it was told already. Ordinary markers (a few patches) never get here past the allowance."""
+        cost = sum(self._runs) * RUN_BYTES + (self.covered(START) + self.covered(GOAL)) * END_PIXEL_BYTES
+        self._need(cost - max(0, freed))
+
+    def runs(self, end: int) -> Runs:
+        """The end's runs in reading order, joined where a row was classified in pieces."""
+        parts = self._parts[end]
+        joined = _join_runs(_concat_runs(parts))
+        parts.clear()
+        return joined
+
+    def _need(self, nbytes: int) -> None:
+        if self._memory is None or nbytes <= self._reserved + FREE_MARKER_BYTES:
+            return
+        more = max(nbytes - self._reserved, 4 * FREE_MARKER_BYTES)  # a few calls, not one a band
+        self._memory(more)
+        self._reserved += more
+
+    def _names(self, end: int) -> str:
+        return "/".join(COLOUR_NAMES[c] for c in END_COLOURS[end] if self.counts[c])
+
+
+def _runs(padded: np.ndarray, codes: np.ndarray, row0: int, col0: int) -> Runs:
+    """Horizontal runs of a band's marked pixels (row, start, end excl., colour of its first pixel),
+    in reading order. ``padded`` holds the band's marks with a clear column either side; the band's
+    first pixel is (row0, col0). Its temporaries: a byte a pixel, 16 bytes a run."""
+    flat = padded.ravel()
+    edges = np.flatnonzero(flat[1:] != flat[:-1])  # a run's first pixel, then one past its last
+    if not len(edges):
         return _empty_runs()
-    sub = mask[rows_used]
-    padded = np.zeros((sub.shape[0], sub.shape[1] + 2), dtype=np.int8)
-    padded[:, 1:-1] = sub
-    step = np.diff(padded, axis=1)
-    srow, scol = np.nonzero(step == 1)
-    _, ecol = np.nonzero(step == -1)  # same row-major order as the starts
-    colour = codes[rows_used[srow], scol]
-    return (rows_used[srow] + row0).astype(np.int64), scol.astype(np.int64), ecol.astype(np.int64), colour
+    stride = padded.shape[1]
+    begin, end = edges[0::2], edges[1::2]
+    row = begin // stride
+    start = begin - row * stride  # change i is between padded i and i + 1, which is pixel i - row * stride
+    stop = end - row * stride
+    return (
+        (row + row0).astype(np.int32),
+        (start + col0).astype(np.int32),
+        (stop + col0).astype(np.int32),
+        codes[row, start].astype(np.uint8),
+    )
 
 
 def _empty_runs() -> Runs:
-    empty = np.zeros(0, dtype=np.int64)
+    empty = np.zeros(0, dtype=np.int32)
     return empty, empty, empty, np.zeros(0, dtype=np.uint8)
 
 
 def _concat_runs(parts: list[Runs]) -> Runs:
     if not parts:
         return _empty_runs()
+    if len(parts) == 1:
+        return parts[0]
     return tuple(np.concatenate([p[i] for p in parts]) for i in range(4))  # type: ignore[return-value]
 
 
-def _blobs(runs: Runs) -> list[list[int]]:
-    """8-connected components of runs (sorted row-major) as lists of run indices.
+def _join_runs(runs: Runs) -> Runs:
+    """Runs that continue one another (a row classified in pieces) as one run."""
+    rows, starts, ends, colours = runs
+    if len(rows) < 2:
+        return runs
+    continues = (rows[1:] == rows[:-1]) & (starts[1:] == ends[:-1])
+    if not continues.any():
+        return runs
+    first = np.concatenate(([True], ~continues))  # a run that starts a joined run
+    last = np.concatenate((~continues, [True]))  # ... and one that ends it
+    return rows[first], starts[first], ends[last], colours[first]
 
-    A union-find over runs, not pixels: a blob of thousands of pixels is a few dozen runs.
-    """
-    rows, starts, ends = (a.tolist() for a in runs[:3])
-    n = len(rows)
-    parent = list(range(n))
 
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
+@njit(cache=True, nogil=True, inline="always")
+def _root(parent: np.ndarray, i: int) -> int:
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]  # path halving
+        i = parent[i]
+    return i
 
-    prev_lo = prev_hi = 0  # runs of the previous row: [prev_lo, prev_hi)
+
+@njit(cache=True, nogil=True)
+def _label_runs(rows: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The 8-connected blobs of runs (maximal, in reading order): each run's blob number, blobs
+    numbered in the order of their first run, and each blob's first run.
+
+    A union-find over runs (by size, with path halving), each row's runs swept against the row
+    above's like a merge: linear in runs, however many pixels they cover."""
+    n = rows.shape[0]
+    parent = np.arange(n).astype(np.int32)
+    size = np.ones(n, dtype=np.int32)
+    above_lo = above_hi = 0  # the runs of the row before: [above_lo, above_hi)
     i = 0
     while i < n:
         j = i
         while j < n and rows[j] == rows[i]:
             j += 1
-        if prev_hi > prev_lo and rows[prev_lo] == rows[i] - 1:
-            a, b = prev_lo, i
-            while a < prev_hi and b < j:
-                # Touching diagonally counts: widen the run above by one pixel on each side.
+        if above_hi > above_lo and rows[above_lo] == rows[i] - 1:
+            a, b = above_lo, i
+            while a < above_hi and b < j:
+                # Touching diagonally counts: the run above widened by one pixel on each side.
                 if starts[a] <= ends[b] and starts[b] <= ends[a]:
-                    parent[find(a)] = find(b)
-                if ends[a] <= ends[b] - 1:
+                    ra, rb = _root(parent, a), _root(parent, b)
+                    if ra != rb:
+                        if size[ra] < size[rb]:
+                            ra, rb = rb, ra
+                        parent[rb] = ra
+                        size[ra] += size[rb]
+                if ends[a] < ends[b]:
                     a += 1
                 else:
                     b += 1
-        prev_lo, prev_hi, i = i, j, j
-    groups: dict[int, list[int]] = {}
+        above_lo, above_hi, i = i, j, j
+    number = size  # reused: a root's blob number (-1: none yet)
+    number[:] = -1
+    blob = np.empty(n, dtype=np.int32)
+    first = np.empty(n, dtype=np.int32)
+    count = 0
     for k in range(n):
-        groups.setdefault(find(k), []).append(k)
-    return list(groups.values())
+        r = _root(parent, k)
+        if number[r] < 0:
+            number[r] = count
+            first[count] = k
+            count += 1
+        blob[k] = number[r]
+    return blob, first[:count].copy()
+
+
+def _run_pixels(rows: np.ndarray, starts: np.ndarray, ends: np.ndarray, width: int) -> np.ndarray:
+    """The flat indices of the runs' pixels, in the runs' order (sorted for runs in reading order)."""
+    lengths = (ends - starts).astype(np.int64)
+    firsts = rows.astype(np.int64) * width + starts
+    flat = np.repeat(firsts - (np.cumsum(lengths) - lengths), lengths)
+    flat += np.arange(len(flat), dtype=np.int64)
+    return flat
 
 
 def _significant_marker(runs: Runs, width: int, label: str, notes: list[str]) -> tuple[np.ndarray, str]:
@@ -469,44 +734,44 @@ def _significant_marker(runs: Runs, width: int, label: str, notes: list[str]) ->
     rows, starts, ends, colours = runs
     if not len(rows):
         return np.zeros(0, dtype=np.int64), ""
-    blobs = _blobs(runs)
-    sizes = [int((ends[b] - starts[b]).sum()) for b in blobs]
-    largest = max(sizes)
-    keep = [b for b, s in zip(blobs, sizes, strict=True) if s >= NOISE_PIXELS or 4 * s >= largest]
-    dropped = len(blobs) - len(keep)
+    blob, first = _label_runs(rows, starts, ends)
+    sizes = np.bincount(blob, weights=ends - starts, minlength=len(first)).astype(np.int64)
+    largest = int(sizes.max())
+    significant = (sizes >= NOISE_PIXELS) | (4 * sizes >= largest)
+    kept = np.flatnonzero(significant)  # blob numbers, in reading order of their first pixel
+    dropped = len(sizes) - len(kept)
     if dropped:
         notes.append(
             f"ignored {dropped} speck(s) of {label} colour smaller than {NOISE_PIXELS} pixels "
             f"(the largest {label} marker has {largest} pixels)"
         )
-    keep.sort(key=min)  # blobs in reading order of their first pixel
 
-    def first_pixel(blob: list[int]) -> tuple[int, int]:
-        k = min(blob)
+    def first_pixel(number: int) -> tuple[int, int]:
+        k = first[number]
         return int(rows[k]), int(starts[k])
 
-    if label == "start" and len(keep) > 1:
-        (r1, c1), (r2, c2) = first_pixel(keep[0]), first_pixel(keep[1])
-        more = f" and {len(keep) - 2} more" if len(keep) > 2 else ""
+    if label == "start" and len(kept) > 1:
+        (r1, c1), (r2, c2) = first_pixel(kept[0]), first_pixel(kept[1])
+        more = f" and {len(kept) - 2} more" if len(kept) > 2 else ""
         raise PuzzleError(
             f"two start markers: one at pixel ({r1}, {c1}), another at pixel ({r2}, {c2}){more}; "
             "keep one (a marker may be a blob of many pixels, but only one blob)",
             f"pixel ({r2}, {c2})",
         )
-    pieces = []
     descriptions = []
-    for blob in keep:
-        idx = np.asarray(blob)
-        pieces.extend(
-            np.arange(r * width + s, r * width + e, dtype=np.int64)
-            for r, s, e in zip(rows[idx], starts[idx], ends[idx], strict=True)
-        )
-        names = sorted({COLOUR_NAMES[int(c)] for c in colours[idx]})
-        size = int((ends[idx] - starts[idx]).sum())
-        r0, c0 = first_pixel(blob)
+    for number in kept[:MAX_DESCRIBED]:
+        present = np.bincount(colours[blob == number], minlength=RED + 1)
+        names = [COLOUR_NAMES[c] for c in sorted(COLOUR_NAMES, key=COLOUR_NAMES.get) if present[c]]
+        size = int(sizes[number])
+        r0, c0 = first_pixel(number)
         where = f"at ({r0}, {c0})" if size == 1 else f"of {size} pixels from ({r0}, {c0})"
         descriptions.append(f"a {'/'.join(names)} marker {where}")
-    return np.concatenate(pieces), f"{label}: " + ", ".join(descriptions)
+    if len(kept) > MAX_DESCRIBED:
+        rest = kept[MAX_DESCRIBED:]
+        descriptions.append(f"and {len(rest):,} more of {int(sizes[rest].sum()):,} pixels")
+    keep = significant[blob]
+    flat = _run_pixels(rows[keep], starts[keep], ends[keep], width)
+    return flat, f"{label}: " + ", ".join(descriptions)
 
 
 # --- border openings ------------------------------------------------------------------------------
@@ -529,6 +794,12 @@ def _border_opening(
     begins, ends = np.flatnonzero(step == 1), np.flatnonzero(step == -1)  # ends exclusive
     if len(begins) == 1:
         b, e = int(begins[0]), int(ends[0])
+        if e - b > MAX_MARKER_PIXELS:  # an end's cells are bounded like a marker's
+            return (
+                np.zeros(0, dtype=np.int64),
+                f"no {label} marker and the opening in the {side} border row is {e - b:,} pixels wide, "
+                f"wider than an end may be ({MAX_MARKER_PIXELS:,} pixels)",
+            )
         return (
             np.arange(row * width + b, row * width + e, dtype=np.int64),
             f"{label}: the opening in the {side} border row (row {row}) at columns {b}..{e - 1}",

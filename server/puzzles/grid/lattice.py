@@ -29,6 +29,8 @@ from typing import Any
 
 import numpy as np
 
+from server.puzzles.grid.model import sorted_unique
+
 STRIP = 64  # rows (columns) of the quick rejection strip
 MIN_CELLS = 3  # a lattice has at least this many blocks (corridors) along each axis
 MIN_BOUNDARIES = 3  # ... and at least this many class changes along each axis
@@ -76,7 +78,7 @@ class Lattice:
         y, x = y[inside], x[inside]
         r = np.searchsorted(self.row_starts, y, side="right") - 1
         c = np.searchsorted(self.col_starts, x, side="right") - 1
-        return np.unique(r * len(self.col_starts) + c)
+        return sorted_unique(r * len(self.col_starts) + c)
 
 
 def pixel_scale(lattice: dict[str, Any] | None) -> float | None:
@@ -184,12 +186,13 @@ def _lines(cells: np.ndarray, bx: np.ndarray, by: np.ndarray) -> tuple[Lattice, 
     p, t, x0, n = across
     _, _, y0, m = down
     x1, y1 = x0 + n * p + t, y0 + m * p + t
-    free = cells != 0
     # Margins around the drawing must be empty (free): anything drawn there is not this lattice.
-    if not (free[:y0].all() and free[y1:].all() and free[y0:y1, :x0].all() and free[y0:y1, x1:].all()):
+    # Read from the cells as they are: no boolean copy of the whole image (the read's memory estimate
+    # counts one byte a pixel here, the region's).
+    if not (cells[:y0].all() and cells[y1:].all() and cells[y0:y1, :x0].all() and cells[y0:y1, x1:].all()):
         return None
     region = np.ones(((m + 1) * p, (n + 1) * p), dtype=bool)
-    region[: y1 - y0, : x1 - x0] = free[y0:y1, x0:x1]
+    np.not_equal(cells[y0:y1, x0:x1], 0, out=region[: y1 - y0, : x1 - x0])
     sq = region.reshape(m + 1, p, n + 1, p)  # [lattice row, pixel row, lattice col, pixel col]
     if not sq[:m, t:, :n, t:].all():  # every corridor square free
         return None
