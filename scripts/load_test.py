@@ -247,9 +247,10 @@ def http_get(url: str, timeout: float = 5.0) -> tuple[int, bytes]:
         return err.code, err.read()
 
 
-def http_json(url: str, body: Any = None, timeout: float = 30.0) -> Any:
+def http_json(url: str, body: Any = None, timeout: float = 30.0, cookie: str = "") -> Any:
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    headers = {"Content-Type": "application/json", **({"Cookie": cookie} if cookie else {})}
+    request = urllib.request.Request(url, data=data, headers=headers)
     with urllib.request.urlopen(request, timeout=timeout) as answer:
         return json.load(answer)
 
@@ -374,6 +375,13 @@ class Outcome:
         return out
 
 
+def page_cookie(url: str) -> str:
+    """The session cookie ``GET /`` gives a browser (``name=value``; "" without one)."""
+    with urllib.request.urlopen(f"{url}/", timeout=30) as answer:
+        cookies = answer.headers.get_all("Set-Cookie") or []
+    return "; ".join(cookie.split(";")[0] for cookie in cookies)
+
+
 class Client:
     """One python-socketio client: WebSocket transport, msgpack, one run at a time."""
 
@@ -399,7 +407,10 @@ class Client:
         self.sio.on("disconnect", self._disconnected)
 
     def connect(self, timeout: float = 30.0) -> None:
-        self.sio.connect(self.url, transports=["websocket"], wait_timeout=timeout)
+        """Connect as a browser does: with the session cookie its page load gave it (without one, every
+        client of this machine would be one client, its address's, capped at its runs at once)."""
+        self.sio.connect(self.url, transports=["websocket"], wait_timeout=timeout,
+                         headers={"Cookie": page_cookie(self.url)})
 
     def disconnect(self) -> None:
         ws = getattr(self.sio.eio, "ws", None)
@@ -739,8 +750,9 @@ class ComputeHold:
             self._upload()
 
     def _solve(self) -> None:
-        try:
-            http_json(f"{self.url}/api/puzzles/{self.puzzle}/solve", {"algorithm": "bfs"}, timeout=120)
+        try:  # each from a browser of its own: one client may hold all the server's slots but one
+            http_json(f"{self.url}/api/puzzles/{self.puzzle}/solve", {"algorithm": "bfs"}, timeout=120,
+                      cookie=page_cookie(self.url))
         except Exception as err:
             self.errors.append(f"{type(err).__name__}: {err}")
 
