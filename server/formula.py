@@ -24,6 +24,13 @@ overflow give inf or NaN instead of raising; ``nonfinite_count`` counts such sta
 Known differences from Python: those NaN/inf results (where Python raises) and ``min``/``max``
 propagating NaN.
 
+Memory is bounded whatever the number of states (issue 28): the closure runs over one chunk of
+states at a time (``Formula.chunk``: at most ``CHUNK_STATES``, fewer for a formula that keeps many
+arrays alive at once, so that a chunk's temporaries and features stay under ``WORK_BYTES``) and
+writes into one preallocated float64 output. ``evaluate`` takes the features as whole arrays (sliced
+per chunk, converted to float64 per chunk); ``evaluate_chunks`` asks the caller for each chunk's
+features, so that they are never all made at once (the grid's lab computes them from the cell index).
+
 Why not a library: simpleeval has had sandbox escapes fixed as late as 2026 (CVE-2026-32640) and
 evaluates one scalar at a time; numexpr's ``evaluate`` calls ``eval`` behind a blacklist its
 maintainers call bypassable. A whitelist over Python's own ``ast`` is both safe and vectorised
@@ -34,6 +41,7 @@ from __future__ import annotations
 
 import ast
 import keyword
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import reduce
@@ -47,10 +55,21 @@ MAX_NODES = 200
 MAX_DEPTH = 30
 MAX_CONSTANT = 1e12
 MAX_EXPONENT = 8
+CHUNK_STATES = 1 << 20  # states evaluated at once, at most
+WORK_BYTES = 32 << 20  # what one chunk's evaluation may hold besides the output (see ``Formula.chunk``)
+# Per state of a chunk, besides the formula's own arrays: each feature used as float64 and what its
+# maker may hold while making it (``FeatureChunks``), plus a few arrays shared by all the features.
+FEATURE_ARRAYS = 2
+SHARED_ARRAYS = 4
+# At most the arrays of a state any formula holds (``_live_arrays`` stays under 3 a node, and a formula
+# uses at most a name a node): only a space smaller than one chunk holds less than ``WORK_BYTES``.
+MAX_ARRAYS = 3 * MAX_NODES + FEATURE_ARRAYS * MAX_NODES + SHARED_ARRAYS
 
 Value = np.ndarray | np.floating
 Env = Mapping[str, np.ndarray]
 Fn = Callable[[Env], Value]
+# ``chunk(lo, hi, names)``: the features ``names`` of states lo..hi-1 (arrays of hi - lo, or scalars).
+FeatureChunks = Callable[[int, int, tuple[str, ...]], Mapping[str, np.ndarray | float]]
 
 _UNARY_FUNCTIONS: dict[str, Callable[[Value], Value]] = {
     "abs": np.abs,
@@ -118,40 +137,92 @@ class FormulaError(PuzzleError):
 
 def nonfinite_count(values: np.ndarray) -> int:
     """How many of ``values`` are NaN or infinite (states where the formula is not a number)."""
-    return int(np.count_nonzero(~np.isfinite(values)))
+    flat = np.asarray(values).reshape(-1)
+    finite = 0
+    for lo in range(0, flat.size, CHUNK_STATES):  # a chunk's mask at a time, never one of every state
+        finite += int(np.count_nonzero(np.isfinite(flat[lo:lo + CHUNK_STATES])))
+    return flat.size - finite
+
+
+def work_bytes(states: int) -> int:
+    """At most what evaluating any formula over ``states`` states holds besides its output."""
+    return min(WORK_BYTES, 8 * MAX_ARRAYS * states)
 
 
 @dataclass(frozen=True)
 class Formula:
-    """A compiled formula: ``evaluate`` it over arrays of features."""
+    """A compiled formula: ``evaluate`` it over arrays of features (``evaluate_chunks``: over features
+    made chunk by chunk)."""
 
     text: str
     names: tuple[str, ...]
     names_used: tuple[str, ...]
     _fn: Fn = field(repr=False, compare=False)
+    live: int = 1  # chunk-sized arrays the closure may hold at once (``_live_arrays``)
+
+    @property
+    def chunk(self) -> int:
+        """States evaluated at once: ``WORK_BYTES`` over a state's float64 temporaries (the formula's
+        own arrays alive at once, its features and their making), at most ``CHUNK_STATES``."""
+        arrays = self.live + FEATURE_ARRAYS * len(self.names_used) + SHARED_ARRAYS
+        return max(1024, min(CHUNK_STATES, WORK_BYTES // (8 * arrays)))
 
     def evaluate(self, features: Mapping[str, np.ndarray | float]) -> np.ndarray:
         """The formula over ``features`` (arrays broadcast together, scalars too) as a new float64 array.
 
         Never raises for arithmetic trouble: NaN or inf marks those states (see ``nonfinite_count``).
         """
-        env: dict[str, np.ndarray] = {}
+        given: dict[str, np.ndarray] = {}
         for name in self.names:
             if name in features:
-                env[name] = np.asarray(features[name], dtype=np.float64)
+                given[name] = np.asarray(features[name])
             elif name in self.names_used:
                 raise FormulaError(f"the feature '{name}' is missing")
         try:
-            shape = np.broadcast_shapes(*(a.shape for a in env.values()))
+            shape = np.broadcast_shapes(*(a.shape for a in given.values()))
         except ValueError:
             raise FormulaError("the features have shapes that do not broadcast together") from None
-        with np.errstate(all="ignore"):
-            out = np.asarray(self._fn(env), dtype=np.float64)
-        if out.shape != shape:
-            out = np.broadcast_to(out, shape)
-        if out.base is not None or not out.flags.writeable or any(out is a for a in env.values()):
-            out = np.array(out, dtype=np.float64)
+        out = np.empty(shape, dtype=np.float64)
+        if out.ndim == 0:
+            out[...] = self._run(given)
+            return out
+        inner = math.prod(shape[1:])
+        step = max(1, self.chunk // max(inner, 1))  # whole rows of the first axis at a time
+        for lo in range(0, shape[0], step):
+            hi = min(shape[0], lo + step)
+            used = {name: a for name, a in given.items() if name in self.names_used}
+            out[lo:hi] = self._run({name: _rows(a, len(shape), lo, hi) for name, a in used.items()})
         return out
+
+    def evaluate_chunks(self, count: int, chunk: FeatureChunks) -> np.ndarray:
+        """The formula over ``count`` states as a new float64 array, asking ``chunk(lo, hi, names)`` for
+        the features of at most ``self.chunk`` states at a time (only the names the formula uses)."""
+        out = np.empty(count, dtype=np.float64)
+        step = self.chunk
+        for lo in range(0, count, step):
+            hi = min(count, lo + step)
+            features = chunk(lo, hi, self.names_used)
+            missing = [name for name in self.names_used if name not in features]
+            if missing:
+                raise FormulaError(f"the feature '{missing[0]}' is missing")
+            try:
+                out[lo:hi] = self._run({name: features[name] for name in self.names_used})
+            except ValueError:
+                raise FormulaError("the features have shapes that do not fit the states") from None
+        return out
+
+    def _run(self, env: Mapping[str, np.ndarray | float]) -> Value:
+        """The closure over one chunk's features, each as float64."""
+        floats = {name: np.asarray(value, dtype=np.float64) for name, value in env.items()}
+        with np.errstate(all="ignore"):
+            return self._fn(floats)
+
+
+def _rows(a: np.ndarray, ndim: int, lo: int, hi: int) -> np.ndarray:
+    """Rows lo..hi-1 of the first axis of the broadcast shape (of ``ndim`` axes) of ``a``."""
+    if a.ndim == ndim and a.shape[0] != 1:
+        return a[lo:hi]
+    return a  # broadcast along the first axis: the same for every chunk
 
 
 def compile_formula(text: str, names: Sequence[str]) -> Formula:
@@ -224,7 +295,8 @@ class _Compiler:
             raise FormulaError(f"the formula has {count} parts; at most {MAX_NODES} are allowed")
         fn = self.expr(tree.body, 1)
         used = tuple(name for name in self.names if name in self.used)
-        return Formula(text=self.text, names=self.names, names_used=used, _fn=fn)
+        live = _live_arrays(tree.body)
+        return Formula(text=self.text, names=self.names, names_used=used, _fn=fn, live=live)
 
     # ---------------------------------------------------------------------------------- translation
     def expr(self, node: ast.expr, depth: int) -> Fn:
@@ -373,3 +445,33 @@ class _Compiler:
             raise FormulaError(f"{name}() takes exactly one argument", self.at(node))
         unary, (arg,) = _UNARY_FUNCTIONS[name], args
         return lambda env: unary(arg(env))
+
+
+def _live_arrays(node: ast.expr) -> int:
+    """At most how many arrays the closure of ``node`` holds at once (its result included), counting
+    each boolean mask as a float64 array: how ``Formula.chunk`` bounds a chunk's temporaries. Names
+    and numbers add none (the features are counted by the caller)."""
+    if isinstance(node, ast.Constant | ast.Name):
+        return 0
+    if isinstance(node, ast.UnaryOp):
+        inner = _live_arrays(node.operand)
+        if isinstance(node.op, ast.UAdd):
+            return inner
+        return max(inner, 3 if isinstance(node.op, ast.Not) else 2)  # operand, mask, result
+    if isinstance(node, ast.BinOp):
+        return max(_live_arrays(node.left), 1 + _live_arrays(node.right), 3)
+    if isinstance(node, ast.Compare):  # every operand held, then the links, their and, the result
+        operands = [node.left, *node.comparators]
+        held = max(k + _live_arrays(n) for k, n in enumerate(operands))
+        return max(held, 2 * len(operands) + 1)
+    if isinstance(node, ast.BoolOp):  # the result so far, an operand, its truth, the new result
+        last = _live_arrays(node.values[-1])
+        return max(last, 1 + max(_live_arrays(n) for n in node.values[:-1]), 4)
+    if isinstance(node, ast.IfExp):  # the test's truth, the body, the other, the result
+        return max(_live_arrays(node.test), 2, 1 + _live_arrays(node.body), 2 + _live_arrays(node.orelse), 4)
+    if isinstance(node, ast.Call):  # min/max fold: what it holds so far, an argument, the result
+        args = [_live_arrays(n) for n in node.args]
+        if len(args) == 1:
+            return max(args[0], 2)
+        return max(args[0], 1 + max(args[1:]), 3)
+    return 1

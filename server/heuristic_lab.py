@@ -19,12 +19,18 @@ for every state when the walk finished. A walk stopped by its limit says so (``c
 out *inside* the walked states, an upper bound, so an overestimate found there may be false (the
 verdict says so). Grids build their own space with compiled kernels over every cell
 (``server/puzzles/grid/lab.py``).
+
+Memory (issue 28): ``judge`` holds one float64 array per state (h) besides the space; everything else
+is made ``CHUNK`` states (or moves) at a time: the formula's features and temporaries
+(``Formula.evaluate_chunks``, bounded by ``formula.WORK_BYTES``), the masks and counts of the verdict,
+the heat map (a byte per cell, the largest ratio found so far) and the inconsistent moves (``WorstMoves``:
+a count and the worst ``MAX_SHOWN_MOVES`` kept). ``JUDGE_WORK_BYTES`` bounds a chunk's temporaries, so a
+family's ``lab_bytes`` is its space plus 8 bytes a state, a few bytes a cell for the heat map, and those.
 """
 
 from __future__ import annotations
 
 import base64
-import heapq
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -32,8 +38,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numba import njit
 
-from server.formula import Formula
+from server.formula import Formula, work_bytes
 from server.puzzles.errors import PuzzleError
 from server.search.control import CancelFlag
 from server.search.problem import Problem, State
@@ -45,6 +52,14 @@ HEAT_SCALE = 100  # heat byte = round(h / h* x 100), clipped to HEAT_MAX
 HEAT_MAX = 250
 HEAT_EMPTY = 255  # no judged state in the cell
 HEAT_DEAD_END = 254  # the cell's states cannot reach a goal (h* infinite)
+CHUNK = 1 << 18  # states or moves judged at once
+# What judging one chunk holds at once, at most, in arrays of 8 bytes a state or move (masks, excesses,
+# tolerances, the heat map's ratios; a grid's moves: ~10 measured).
+JUDGE_ARRAYS = 20
+JUDGE_WORK_BYTES = CHUNK * 8 * JUDGE_ARRAYS
+# A heat map's bytes per board cell at its peak: the cell's best ratio so far and its overestimate
+# flag (a byte each), then each as bytes and base64 text (~2.7 bytes a cell kept in the verdict).
+HEAT_BYTES_PER_CELL = 6
 
 
 @dataclass
@@ -60,9 +75,11 @@ class Violations:
 class LabSpace:
     """The states a heuristic is judged on (indices 0..count-1) and what is known of each.
 
-    ``features``: float64 arrays by feature name; ``h_star``: cost-to-go (inf: no goal reachable);
-    ``goal``: bool; ``cell``: the board cell a state is drawn on (-1: none); ``judged``: bool, the
-    states whose moves were all seen (every state, unless the walk stopped early)."""
+    ``features``: float64 arrays by feature name (``feature_chunk``: those of a range of states, which
+    a space may make on demand instead); ``h_star``: cost-to-go (inf: no goal reachable); ``goal``:
+    bool; ``cell``: the board cell a state is drawn on (-1: none); ``judged``: bool, the states whose
+    moves were all seen (every state, unless the walk stopped early). ``judge`` reads these a chunk
+    of states at a time: any array-like that slices will do (e.g. a broadcast ``True``)."""
 
     count: int
     features: dict[str, np.ndarray]
@@ -72,6 +89,10 @@ class LabSpace:
     judged: np.ndarray
     complete: bool = True
     stopped: str | None = None
+
+    def feature_chunk(self, lo: int, hi: int, names: Sequence[str]) -> dict[str, np.ndarray]:
+        """The features ``names`` of states lo..hi-1 (``Formula.evaluate_chunks`` asks chunk by chunk)."""
+        return {name: self.features[name][lo:hi] for name in names}
 
     def violations(self, h: np.ndarray) -> Violations:
         """The moves s -> s' between judged states with h(s) > cost + h(s')."""
@@ -89,17 +110,50 @@ def _tolerance(*values: np.ndarray) -> np.ndarray:
     return EPSILON * scale
 
 
-def worst_moves(src: np.ndarray, dst: np.ndarray, cost: np.ndarray, h: np.ndarray) -> Violations:
-    """The moves (as index arrays) whose h(src) > cost + h(dst), the largest excess first."""
-    with np.errstate(invalid="ignore"):
-        excess = h[src] - (cost + h[dst])
-        bad = excess > _tolerance(h[src], cost + h[dst])
-    count = int(np.count_nonzero(bad))
-    picked = np.flatnonzero(bad)
-    if count > MAX_SHOWN_MOVES:
-        picked = picked[np.argpartition(-excess[picked], MAX_SHOWN_MOVES)[:MAX_SHOWN_MOVES]]
-    picked = picked[np.argsort(-excess[picked], kind="stable")]
-    return Violations(count, src[picked], dst[picked], cost[picked])
+def _largest(values: np.ndarray, k: int) -> np.ndarray:
+    """The positions of the ``k`` largest of ``values`` (ties: the first found), in order."""
+    if values.size <= k:
+        return np.arange(values.size)
+    threshold = np.partition(values, values.size - k)[values.size - k]
+    above = np.flatnonzero(values > threshold)
+    tied = np.flatnonzero(values == threshold)[: k - above.size]
+    return np.sort(np.concatenate([above, tied]))
+
+
+class WorstMoves:
+    """The inconsistent moves, found a chunk of moves at a time (``add``): how many, and the worst
+    ``MAX_SHOWN_MOVES`` so far (``result``: the largest excess first, ties in the order found)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._src = np.empty(0, dtype=np.int64)
+        self._dst = np.empty(0, dtype=np.int64)
+        self._cost = np.empty(0, dtype=np.float64)
+        self._excess = np.empty(0, dtype=np.float64)
+
+    def add(self, src: np.ndarray, dst: np.ndarray, cost: np.ndarray, h: np.ndarray) -> None:
+        """Check the moves src[i] -> dst[i] of ``cost[i]`` (state indices) against ``h``."""
+        with np.errstate(invalid="ignore"):
+            h_src = h[src]
+            ahead = cost + h[dst]
+            excess = h_src - ahead
+            bad = np.flatnonzero(excess > _tolerance(h_src, ahead))
+        if not bad.size:
+            return
+        self.count += int(bad.size)
+        bad = bad[_largest(excess[bad], MAX_SHOWN_MOVES)]
+        self._src = np.concatenate([self._src, src[bad]])
+        self._dst = np.concatenate([self._dst, dst[bad]])
+        self._cost = np.concatenate([self._cost, np.broadcast_to(cost, src.shape)[bad]])
+        self._excess = np.concatenate([self._excess, excess[bad]])
+        if self._excess.size > MAX_SHOWN_MOVES:
+            keep = _largest(self._excess, MAX_SHOWN_MOVES)
+            self._src, self._dst = self._src[keep], self._dst[keep]
+            self._cost, self._excess = self._cost[keep], self._excess[keep]
+
+    def result(self) -> Violations:
+        order = np.argsort(-self._excess, kind="stable")
+        return Violations(self.count, self._src[order], self._dst[order], self._cost[order])
 
 
 class GraphSpace(LabSpace):
@@ -122,8 +176,12 @@ class GraphSpace(LabSpace):
         self.h_star = backward_costs(self.count, src, dst, cost, np.flatnonzero(self.goal))
 
     def violations(self, h: np.ndarray) -> Violations:
-        keep = self.judged[self.src] & self.judged[self.dst]
-        return worst_moves(self.src[keep], self.dst[keep], self.cost[keep], h)
+        tally = WorstMoves()
+        for lo in range(0, self.src.size, CHUNK):
+            src, dst, cost = self.src[lo:lo + CHUNK], self.dst[lo:lo + CHUNK], self.cost[lo:lo + CHUNK]
+            keep = self.judged[src] & self.judged[dst]
+            tally.add(src[keep], dst[keep], cost[keep], h)
+        return tally.result()
 
     def state_json(self, index: int) -> Any:
         return self.problem.state_to_json(self.states[index])
@@ -132,28 +190,88 @@ class GraphSpace(LabSpace):
 def backward_costs(count: int, src: np.ndarray, dst: np.ndarray, cost: np.ndarray,
                    goals: np.ndarray) -> np.ndarray:
     """Uniform-cost search from every goal at once over the reversed moves: each state's cheapest
-    cost to a goal (inf where none is reachable)."""
-    order = np.argsort(dst, kind="stable")  # moves into each state, grouped: CSR of the reversed graph
-    into_src, into_cost = src[order].tolist(), cost[order].tolist()
-    starts = np.searchsorted(dst[order], np.arange(count + 1)).tolist()
-    best = [math.inf] * count
-    heap: list[tuple[float, int]] = []
-    for g in goals.tolist():
-        best[g] = 0.0
-        heap.append((0.0, g))
-    heapq.heapify(heap)
-    done = bytearray(count)
-    while heap:
-        g, state = heapq.heappop(heap)
-        if done[state]:
-            continue
-        done[state] = 1
+    cost to a goal (inf where none is reachable). Compiled, over arrays: 8 bytes a move and 40 a
+    state besides the moves (a Python list per move took ~70 bytes a move)."""
+    return _backward_costs(count, np.ascontiguousarray(src, dtype=np.int64),
+                           np.ascontiguousarray(dst, dtype=np.int64),
+                           np.ascontiguousarray(cost, dtype=np.float64),
+                           np.ascontiguousarray(goals, dtype=np.int64))
+
+
+@njit(cache=True, nogil=True)
+def _backward_costs(count, src, dst, cost, goals):
+    """``backward_costs``: the moves into each state grouped (``into[starts[v]:starts[v + 1]]``), then
+    Dijkstra with a heap that holds each state at most once (``slot``: its place, -1 never reached,
+    -2 settled), so its memory is known before it runs."""
+    starts = np.zeros(count + 1, dtype=np.int64)
+    for m in range(dst.shape[0]):
+        starts[dst[m] + 1] += 1
+    for v in range(count):
+        starts[v + 1] += starts[v]
+    into = np.empty(dst.shape[0], dtype=np.int64)
+    fill = np.empty(count, dtype=np.int64)
+    for v in range(count):
+        fill[v] = starts[v]
+    for m in range(dst.shape[0]):
+        v = dst[m]
+        into[fill[v]] = m
+        fill[v] += 1
+    best = np.full(count, np.inf)
+    slot = fill  # its room reused
+    heap = np.empty(count, dtype=np.int64)
+    for v in range(count):
+        slot[v] = -1
+    size = 0
+    for g in goals:
+        if slot[g] == -1:
+            best[g] = 0.0
+            heap[size] = g  # every key 0: already a heap
+            slot[g] = size
+            size += 1
+    while size > 0:
+        state = heap[0]
+        g = best[state]
+        slot[state] = -2
+        size -= 1
+        if size > 0:  # the last entry to the root, sifted down
+            moved = heap[size]
+            key = best[moved]
+            i = 0
+            while True:
+                child = 2 * i + 1
+                if child >= size:
+                    break
+                if child + 1 < size and best[heap[child + 1]] < best[heap[child]]:
+                    child += 1
+                if best[heap[child]] >= key:
+                    break
+                heap[i] = heap[child]
+                slot[heap[i]] = i
+                i = child
+            heap[i] = moved
+            slot[moved] = i
         for k in range(starts[state], starts[state + 1]):
-            prev, through = into_src[k], g + into_cost[k]
+            m = into[k]
+            prev = src[m]
+            if slot[prev] == -2:
+                continue
+            through = g + cost[m]
             if through < best[prev]:
                 best[prev] = through
-                heapq.heappush(heap, (through, prev))
-    return np.asarray(best, dtype=np.float64)
+                i = slot[prev]
+                if i == -1:  # first reached: a new leaf
+                    i = size
+                    size += 1
+                while i > 0:  # sifted up to its place
+                    parent = (i - 1) >> 1
+                    if best[heap[parent]] <= through:
+                        break
+                    heap[i] = heap[parent]
+                    slot[heap[i]] = i
+                    i = parent
+                heap[i] = prev
+                slot[prev] = i
+    return best
 
 
 FeatureFn = Callable[[Sequence[State]], dict[str, np.ndarray]]
@@ -165,8 +283,24 @@ def explore(problem: Problem, features: FeatureFn, max_states: int, max_seconds:
     ``max_states``), each move kept, features from ``features(states)``; see the module docstring
     for a walk that stops early."""
     done = walk(problem, max_states, max_seconds, cancel)
+    done.index.clear()  # state -> number: not needed past the walk, and as large as the states' list
     return GraphSpace(problem, done.states, features(done.states), done.src, done.dst, done.cost,
                       done.expanded, done.stopped)
+
+
+def judge_bytes(states: int, cells: int = 0, moves: int | None = None) -> int:
+    """At most what ``judge`` holds besides its space, over ``states`` states (a heat map over ``cells``
+    board cells; ``moves``: how many the space checks, None: unknown): h, 8 bytes a state, and either
+    the formula's work while h is made, or the heat map and a chunk's work after."""
+    chunk = min(max(states, moves if moves is not None else CHUNK), CHUNK)
+    return 8 * states + max(work_bytes(states), HEAT_BYTES_PER_CELL * cells + chunk * 8 * JUDGE_ARRAYS)
+
+
+def explore_bytes(states: int, state_bytes: int, cells: int = 0) -> int:
+    """At most what judging a walked space (``explore``) of at most ``states`` states holds: the walk's
+    ``state_bytes`` a state (the state and its place in the walk's maps, its moves, its features,
+    h*: measured per family, see docs/BENCHMARKS.md) and ``judge``'s own (``judge_bytes``)."""
+    return states * state_bytes + judge_bytes(states, cells)
 
 
 # ---- the verdict --------------------------------------------------------------------------------
@@ -250,24 +384,19 @@ def _plain(x: float) -> float | int | None:
 
 def judge(space: LabSpace, formula: Formula, heat_cells: int | None = None) -> Verdict:
     """``formula`` judged over ``space``; ``heat_cells``: the board's cell count, to add a heat map
-    (``heat``) for the page (None: no heat map)."""
+    (``heat``) for the page (None: no heat map). Holds h (float64 a state) and works a chunk at a time
+    (see the module docstring)."""
     began = time.monotonic()
-    h = formula.evaluate(space.features)
-    if h.shape != (space.count,):
-        h = np.broadcast_to(h, (space.count,)).astype(np.float64)
-    judged = space.judged
-    nan = judged & np.isnan(h)
-    h_safe = np.where(np.isnan(h), np.inf, h)  # not a number: no estimate at all, too high
-    h_star = space.h_star
-    with np.errstate(invalid="ignore"):
-        excess = np.where(np.isfinite(h_star), h_safe - h_star, -np.inf)
-        over = judged & np.isfinite(h_star) & (excess > _tolerance(h_safe, h_star))
-    overestimates = int(np.count_nonzero(over))
+    h = formula.evaluate_chunks(space.count, space.feature_chunk)
+    tally = _Tally(space, h, HeatMap(space, heat_cells) if heat_cells is not None else None)
+    for lo in range(0, space.count, CHUNK):
+        tally.add(lo, min(space.count, lo + CHUNK))
+    h_safe = h  # the tally made NaN inf in place: not a number is no estimate at all, too high
     worst = None
-    if overestimates:
-        i = int(np.flatnonzero(over)[np.argmax(excess[over])])
+    if tally.overestimates:
+        i = tally.worst_state
         worst = {"state": space.state_json(i), "cell": int(space.cell[i]), "h": _plain(float(h[i])),
-                 "h_star": _plain(float(h_star[i]))}
+                 "h_star": _plain(float(space.h_star[i]))}
     moves = space.violations(h_safe)
     worst_move = None
     if moves.count:
@@ -275,57 +404,120 @@ def judge(space: LabSpace, formula: Formula, heat_cells: int | None = None) -> V
         worst_move = {"from": space.state_json(a), "to": space.state_json(b),
                       "cost": _plain(float(moves.cost[0])),
                       "h_from": _plain(float(h[a])), "h_to": _plain(float(h[b]))}
-    goal_h = h[space.goal & judged]
+    nan = tally.not_a_number
     verdict = Verdict(
         formula=formula.text,
-        admissible=overestimates == 0 and not nan.any(),
-        consistent=moves.count == 0 and not nan.any(),
-        states=int(np.count_nonzero(judged)),
-        overestimates=overestimates,
+        admissible=tally.overestimates == 0 and not nan,
+        consistent=moves.count == 0 and not nan,
+        states=tally.states,
+        overestimates=tally.overestimates,
         inconsistent_moves=moves.count,
         worst=worst,
         worst_move=worst_move,
-        h_at_goal=_plain(float(goal_h.max())) if goal_h.size else None,
-        not_a_number=int(np.count_nonzero(nan)),
-        dead_ends=int(np.count_nonzero(judged & ~np.isfinite(h_star))),
+        h_at_goal=_plain(tally.goal_max) if tally.goal_max is not None else None,
+        not_a_number=nan,
+        dead_ends=tally.dead_ends,
         complete=space.complete,
         stopped=space.stopped,
-        example_not_a_number=space.state_json(int(np.flatnonzero(nan)[0])) if nan.any() else None,
+        example_not_a_number=space.state_json(tally.first_nan) if nan else None,
     )
-    if heat_cells is not None:
-        verdict.heat = heat_map(space, h_safe, over, moves, heat_cells)
+    if tally.heat is not None:
+        verdict.heat = tally.heat.finish(moves)
     verdict.seconds = time.monotonic() - began
     return verdict
 
 
-def heat_map(space: LabSpace, h: np.ndarray, over: np.ndarray, moves: Violations,
-             cells: int) -> dict[str, Any]:
-    """Per board cell, for the page: ``ratio`` (base64, a byte a cell: the largest h/h* x 100 of
-    the cell's judged states, clipped to 250; 254 dead end, 255 no state), ``over`` (base64, a byte a
-    cell: 1 where a state overestimates) and ``moves`` ([from cell, to cell] of the worst
-    inconsistent moves)."""
-    cell = space.cell
-    on_board = space.judged & (cell >= 0) & (cell < cells)
-    h_star = space.h_star
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.where(h_star > 0, h / h_star, np.where(h > _tolerance(h, h_star), np.inf, 1.0))
-    ratio = np.clip(np.nan_to_num(ratio, posinf=9.0), 0, HEAT_MAX / HEAT_SCALE)
-    ratio = np.where(np.isfinite(h_star), ratio, -1)  # -1: a dead end
-    score = np.full(cells, -2.0)
-    np.maximum.at(score, cell[on_board], ratio[on_board])
-    marks = np.where(score == -1, HEAT_DEAD_END, HEAT_EMPTY)
-    heat = np.where(score >= 0, np.round(score * HEAT_SCALE), marks)
-    over_cells = np.zeros(cells, dtype=np.uint8)
-    over_cells[cell[on_board & over]] = 1
-    a, b = cell[moves.src], cell[moves.dst]
-    shown = (a >= 0) & (b >= 0) & (a < cells) & (b < cells)
-    return {
-        "cells": cells,
-        "ratio": base64.b64encode(heat.astype(np.uint8).tobytes()).decode("ascii"),
-        "over": base64.b64encode(over_cells.tobytes()).decode("ascii"),
-        "moves": np.stack([a[shown], b[shown]], axis=1).tolist(),
-        "scale": HEAT_SCALE,
-    }
+class _Tally:
+    """The verdict's counts over ``space``, a chunk of states at a time (``add``). A NaN of ``h`` is
+    counted, then made inf in place (no estimate at all: too high wherever a goal is reachable)."""
+
+    def __init__(self, space: LabSpace, h: np.ndarray, heat: HeatMap | None) -> None:
+        self.space, self.h, self.heat = space, h, heat
+        self.states = self.not_a_number = self.overestimates = self.dead_ends = 0
+        self.first_nan = -1
+        self.worst_state, self.worst_excess = -1, -math.inf
+        self.goal_max: float | None = None
+
+    def add(self, lo: int, hi: int) -> None:
+        space = self.space
+        h, h_star, judged = self.h[lo:hi], space.h_star[lo:hi], space.judged[lo:hi]
+        self.states += int(np.count_nonzero(judged))
+        isnan = np.isnan(h)
+        nan = np.flatnonzero(judged & isnan)
+        if nan.size:
+            if not self.not_a_number:
+                self.first_nan = lo + int(nan[0])
+            self.not_a_number += int(nan.size)
+        h[isnan] = np.inf
+        reachable = np.isfinite(h_star)  # a goal is reachable (else a dead end: any h is right)
+        self.dead_ends += int(np.count_nonzero(judged & ~reachable))
+        with np.errstate(invalid="ignore"):
+            excess = np.where(reachable, h - h_star, -np.inf)
+            over = judged & reachable & (excess > _tolerance(h, h_star))
+        count = int(np.count_nonzero(over))
+        if count:
+            self.overestimates += count
+            where = np.flatnonzero(over)
+            i = int(where[np.argmax(excess[where])])
+            if excess[i] > self.worst_excess:
+                self.worst_state, self.worst_excess = lo + i, float(excess[i])
+        at_goal = h[np.asarray(space.goal[lo:hi]) & judged]
+        if at_goal.size:
+            top = float(at_goal.max())
+            self.goal_max = top if self.goal_max is None else max(self.goal_max, top)
+        if self.heat is not None:
+            self.heat.add(lo, hi, h, over)
+
+
+class HeatMap:
+    """Per board cell, for the page, made a chunk of states at a time (``add``), then ``finish``:
+    ``ratio`` (base64, a byte a cell: the largest h/h* x 100 of the cell's judged states, clipped to
+    250; 254 dead end, 255 no state), ``over`` (base64, a byte a cell: 1 where a state overestimates)
+    and ``moves`` ([from cell, to cell] of the worst inconsistent moves)."""
+
+    def __init__(self, space: LabSpace, cells: int) -> None:
+        self.space, self.cells = space, cells
+        # Per cell the best of its states so far, as a byte that orders like the ratio: 0 no state,
+        # 1 a dead end, 2 + round(ratio x HEAT_SCALE) (rounding keeps the order, so the largest wins).
+        self.best = np.zeros(cells, dtype=np.uint8)
+        self.over = np.zeros(cells, dtype=np.uint8)
+
+    def add(self, lo: int, hi: int, h: np.ndarray, over: np.ndarray) -> None:
+        """States lo..hi-1: ``h`` their estimates (no NaN), ``over`` where they overestimate."""
+        space = self.space
+        cell, h_star = np.asarray(space.cell[lo:hi]), space.h_star[lo:hi]
+        on_board = np.flatnonzero(space.judged[lo:hi] & (cell >= 0) & (cell < self.cells))
+        if not on_board.size:
+            return
+        h, h_star = h[on_board], h_star[on_board]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.where(h_star > 0, h / h_star, np.where(h > _tolerance(h, h_star), np.inf, 1.0))
+        ratio = np.clip(np.nan_to_num(ratio, posinf=9.0), 0, HEAT_MAX / HEAT_SCALE)
+        key = np.where(np.isfinite(h_star), np.round(ratio * HEAT_SCALE) + 2, 1).astype(np.uint8)
+        np.maximum.at(self.best, cell[on_board], key)
+        self.over[cell[on_board[over[on_board]]]] = 1
+
+    def finish(self, moves: Violations) -> dict[str, Any]:
+        best = self.best  # made the page's bytes in place: 255 no state, 254 dead end, else the ratio
+        empty, dead = best == 0, best == 1
+        best -= 2
+        best[dead] = HEAT_DEAD_END
+        best[empty] = HEAT_EMPTY
+        del empty, dead
+        cell, cells = self.space.cell, self.cells
+        a, b = np.asarray(cell[moves.src]), np.asarray(cell[moves.dst])
+        shown = (a >= 0) & (b >= 0) & (a < cells) & (b < cells)
+        ratio = base64.b64encode(best).decode("ascii")
+        self.best = best = None  # type: ignore[assignment]
+        over = base64.b64encode(self.over).decode("ascii")
+        self.over = None  # type: ignore[assignment]
+        return {
+            "cells": cells,
+            "ratio": ratio,
+            "over": over,
+            "moves": np.stack([a[shown], b[shown]], axis=1).tolist(),
+            "scale": HEAT_SCALE,
+        }
 
 
 # ---- the service: what the CLI and the API call --------------------------------------------------

@@ -376,7 +376,11 @@ class GridFamily(Family):
         return GridSpace(self._maze(puzzle, options), options["diagonal"])
 
     def lab_bytes(self, puzzle: GridMaze, max_states: int) -> int:
-        return puzzle.width * puzzle.height * 48  # h*, the state index, features and heat per cell
+        """Every cell is judged, whatever ``max_states``: ~25 bytes a cell on an open board (h*, h, the
+        cell and state numbers), the heat map's and the chunks' work (``grid/lab.py``)."""
+        from server.puzzles.grid.lab import lab_bytes
+
+        return lab_bytes(puzzle)
 
 
 FAMILY = GridFamily()

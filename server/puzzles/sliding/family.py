@@ -187,6 +187,14 @@ class SlidingFamily(Family):
         stored = min(max_stored or GENERIC_MAX_STORED, self.state_bound(board, options))
         return stored * self.state_bytes(board)
 
+    def lab_bytes(self, board: SlidingBoard, max_states: int) -> int:
+        """The lab walks at most ``max_states`` boards, at most half the permutations: ~320 bytes a
+        board walked and 6 a tile (measured 332, 360 and 415 on the 8-, 15- and 24-puzzle)."""
+        from server.heuristic_lab import explore_bytes
+
+        states = min(max_states, math.factorial(board.n * board.n) // 2)
+        return explore_bytes(states, 320 + 6 * board.n * board.n, board.n * board.n)
+
     # ---- solving ---------------------------------------------------------------------------------
     def problem(self, board: SlidingBoard, options: Values) -> Problem:
         return SlidingProblem(board)

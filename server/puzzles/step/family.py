@@ -149,6 +149,15 @@ class StepFamily(Family):
         cycle = maze.cycle if options.get("cycle") is None else options["cycle"]
         return maze.rows * maze.cols * max(1, len(cycle))
 
+    def lab_bytes(self, maze: StepMaze, max_states: int) -> int:
+        """The lab walks at most ``max_states`` states, at most a cell times a phase of the longest cycle
+        its rules allow: ~380 bytes a state walked (measured 345-365) and the problem's run tables,
+        ~150 bytes a cell (lists of ints; measured 144 on a 1,000 x 1,000 board)."""
+        from server.heuristic_lab import explore_bytes
+
+        cells = maze.rows * maze.cols
+        return cells * 150 + explore_bytes(min(max_states, cells * MAX_CYCLE_LENGTH), 380, cells)
+
     # ---- solving ---------------------------------------------------------------------------------
     def problem(self, maze: StepMaze, options: Values) -> Problem:
         cycle = (

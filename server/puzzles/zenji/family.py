@@ -173,6 +173,15 @@ class ZenjiFamily(Family):
         assert isinstance(problem, ZenjiProblem)
         return in_turns(explore(problem, problem.features, max_states, max_seconds, cancel), problem.scale)
 
+    def lab_bytes(self, board: ZenjiBoard, max_states: int) -> int:
+        """The lab's rules may choose free flow, so up to ``max_states`` states: ~320 bytes a state
+        walked (measured 290-340 on 10 x 10 to 16 x 16 boards) and its set of tiles used, a bit a tile
+        (a Python int: ~1/4 byte a tile with the walk's copies)."""
+        from server.heuristic_lab import explore_bytes
+
+        tiles = board.rows * board.cols
+        return explore_bytes(max_states, 320 + tiles // 4, tiles)
+
     def check_solution(self, board: ZenjiBoard, text: str, options: Values) -> Any:
         """Quarter turns per tile (text lines, JSON or ``solve --json``), the water replayed
         (``server/puzzles/zenji/check.py``)."""
