@@ -133,23 +133,30 @@ def build_space(family: Any, puzzle: Any, rules: Values, max_states: int, max_se
 
 
 class SpaceCache:
-    """The last few spaces built in this process, by (puzzle id, rules); thread-safe."""
+    """The last few spaces built in this process, by (puzzle id, rules), at most ``size`` of them and
+    ``max_bytes`` in all (memory held between requests, outside the work budget: so it is capped);
+    thread-safe."""
 
-    def __init__(self, size: int = 4) -> None:
+    def __init__(self, size: int = 4, max_bytes: int = 256 * 1024 * 1024) -> None:
         self.size = size
-        self._spaces: OrderedDict[tuple[str, str], CodeSpace] = OrderedDict()
+        self.max_bytes = max_bytes
+        self._spaces: OrderedDict[tuple[str, str], tuple[CodeSpace, int]] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, key: tuple[str, str]) -> CodeSpace | None:
         with self._lock:
-            space = self._spaces.get(key)
-            if space is not None:
-                self._spaces.move_to_end(key)
-            return space
-
-    def put(self, key: tuple[str, str], space: CodeSpace) -> None:
-        with self._lock:
-            self._spaces[key] = space
+            found = self._spaces.get(key)
+            if found is None:
+                return None
             self._spaces.move_to_end(key)
-            while len(self._spaces) > self.size:
+            return found[0]
+
+    def put(self, key: tuple[str, str], space: CodeSpace, nbytes: int = 0) -> None:
+        """Keep ``space`` (about ``nbytes``); one larger than the cap is not kept (it is walked again)."""
+        if nbytes > self.max_bytes:
+            return
+        with self._lock:
+            self._spaces[key] = (space, nbytes)
+            self._spaces.move_to_end(key)
+            while len(self._spaces) > self.size or sum(n for _, n in self._spaces.values()) > self.max_bytes:
                 self._spaces.popitem(last=False)

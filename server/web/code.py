@@ -25,7 +25,22 @@ code = Blueprint("code", __name__)
 answer_errors(code)
 
 STATE_BYTES = 400  # a walked state, its moves, its forms and heuristic values, in Python and in JSON
+MIN_STATES = 1_000  # a space smaller than this is refused rather than walked
 _spaces = SpaceCache()  # per process: a miss on another process only walks again
+
+
+def _plan(puzzle: Any) -> tuple[int, int]:
+    """(the states a space walks, bytes it holds per state): ``code_max_states``, or fewer where their
+    size (``STATE_BYTES`` and the family's ``state_bytes``: a 24 x 24 labyrinth's board is in each) would
+    not fit half of one client's share of the work budget (the other half: the verdict's own search)."""
+    shared = services()
+    family = family_of(puzzle)
+    per_state = STATE_BYTES + family.state_bytes(puzzle)
+    states = min(shared.config.code_max_states, shared.budget.memory_share // 2 // per_state,
+                 family.state_bound(puzzle, {}) or shared.config.code_max_states)
+    if states < MIN_STATES:
+        shared.budget.check_fits(MIN_STATES * per_state, "walking this puzzle's states for your code", "")
+    return max(states, MIN_STATES), per_state
 
 
 def _space(pid: str, puzzle: Any, raw_options: Any) -> CodeSpace:
@@ -35,10 +50,11 @@ def _space(pid: str, puzzle: Any, raw_options: Any) -> CodeSpace:
     space = _spaces.get(key)
     if space is None:
         config = services().config
+        states, per_state = _plan(puzzle)
         flag = CancelFlag()
         with deadline(flag, config.code_max_seconds):
-            space = build_space(family, puzzle, rules, config.code_max_states, config.code_max_seconds, flag)
-        _spaces.put(key, space)
+            space = build_space(family, puzzle, rules, states, config.code_max_seconds, flag)
+        _spaces.put(key, space, space.count * per_state)
     return space
 
 
@@ -54,7 +70,8 @@ def space(pid: str) -> Response:
     config = services().config
     take("code", config.code_runs_per_minute)
     options = body.get("options")
-    with working(config.code_max_states * STATE_BYTES):
+    states, per_state = _plan(puzzle)
+    with working(states * per_state, "walking this puzzle's states for your code"):
         # problem.heuristic(s) in the page: the run's heuristic, as the server's search uses it.
         chosen = options.get("heuristic") if isinstance(options, dict) else None
         answer = _space(pid, puzzle, options).to_json(chosen)
@@ -86,7 +103,8 @@ def verdict(pid: str) -> Response:
     if stopped is not None and not isinstance(stopped, str):
         raise PuzzleError("expected why the program stopped, as text, or null", "field 'stopped'")
     take("code", config.code_runs_per_minute)
-    with working(config.code_max_states * STATE_BYTES):
+    states, per_state = _plan(puzzle)
+    with working(2 * states * per_state, "judging your code's run on this puzzle"):
         student = _space(pid, puzzle, body.get("options"))
         expanded = _ids(body.get("expanded"), "expanded", student.count, 10_000_000)
         path = None if body.get("path") is None else _ids(body.get("path"), "path", student.count, 10_000_000)

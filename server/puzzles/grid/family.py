@@ -156,6 +156,9 @@ class GridFamily(Family):
     def state_bytes(self, puzzle: GridMaze) -> int:
         return GENERIC_GRID_STATE_BYTES
 
+    def state_bound(self, puzzle: GridMaze, options: Values) -> int:
+        return int(puzzle.cells.size)  # a state is a cell
+
     def search_bytes(self, puzzle: GridMaze, algorithm: str, options: Values, max_stored: int | None) -> int:
         """The kernels' arrays per cell by algorithm; the pure-Python algorithms per state stored (at
         most every cell), plus their dicts' per-cell share."""
