@@ -224,8 +224,18 @@ def info(pid: str) -> Response:
 
 @api.get("/puzzles/<pid>/cells")
 def cells(pid: str) -> Response:
+    """The board's cells, a byte each (rate-limited with the uploads: a board is a file's worth); a
+    board drawn as tiles is never sent whole (its page asks for tiles)."""
     puzzle = stored_puzzle(pid)
     family = family_of(puzzle)
+    shared = services()
+    take("board", shared.config.uploads_per_minute * 4)
+    if family.tile_geometry(puzzle, shared.config.tile_min_cells) is not None:
+        width, height = family.size(puzzle)
+        return bad_request(
+            f"this board has {width * height:,} cells, more than {shared.config.tile_min_cells:,}: it is "
+            f"drawn as tiles (GET /api/puzzles/{pid}/tiles/<z>/<x>/<y>.png), never sent whole", 400,
+        )
     data = family.cells(puzzle)
     if data is None:
         return bad_request(
