@@ -3,13 +3,17 @@ the project's own JSON; two move models, two search views, snapshots of each exp
 
 from __future__ import annotations
 
+import functools
 import json
+import math
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import (
+    DEFAULT_STORED,
     Family,
     LoadLimits,
     Recorder,
@@ -20,7 +24,8 @@ from server.puzzles.family import (
     stem,
 )
 from server.puzzles.labyrinth.generate import GAME_SIDE
-from server.puzzles.labyrinth.model import LabyrinthPuzzle
+from server.puzzles.labyrinth.greedy import MAX_ACTIONS, SEED_GREEDY
+from server.puzzles.labyrinth.model import DICT_ENTRY_BYTES, TUPLE_BYTES, LabyrinthPuzzle, Walker
 from server.puzzles.labyrinth.parse import (
     MAX_SIDE,
     MOVE_MODELS,
@@ -29,12 +34,25 @@ from server.puzzles.labyrinth.parse import (
     parse_labyrinth_json,
     puzzle_to_json,
 )
-from server.puzzles.labyrinth.problem import FEATURES, HEURISTICS, LabyrinthProblem, LabyrinthSetProblem
+from server.puzzles.labyrinth.problem import (
+    FEATURES,
+    HEURISTICS,
+    RELAXED_CACHE_BYTES,
+    RELAXED_LEVELS,
+    LabyrinthProblem,
+    LabyrinthSetProblem,
+    bound_entry_bytes,
+    line_set_sizes,
+    relaxed_entry_bytes,
+)
 from server.puzzles.labyrinth.solve import ALGORITHMS, VIEWS, make_problem, solve_labyrinth
 from server.puzzles.making import Generated, GeneratorKind, size_options
 from server.puzzles.options import YOURS, Option, Values
 from server.search.problem import Problem
+from server.search.registry import get_algorithm
+from server.search.runner import CHECK_EVERY
 from server.search.stats import SearchResult
+from server.search.trace import RECORD_BYTES
 
 MAX_FILE_BYTES = 1_000_000  # a 64 x 64 board is ~12 KB of CSV; padded JSON stays far below this
 _SEPARATOR = re.compile(r"[;,]")
@@ -158,9 +176,50 @@ class LabyrinthFamily(Family):
         return puzzle.cols, puzzle.rows
 
     def trace_estimate(self, puzzle: LabyrinthPuzzle) -> int:
-        # States are boards, not cells: a typical run records up to a few million of them, and its
-        # snapshots hold a board each (the reservation is corrected once the search is done).
-        return 32 * 1024 * 1024
+        """States are boards, not cells: a typical run expands up to ``TRACE_EXPANSIONS`` of them, each
+        with its snapshot (a board, as ``solving.held_bytes`` counts it) and the records of the states it
+        generated (the reservation is corrected once the search is done)."""
+        from server.solving import SNAPSHOT_BYTES
+
+        tiles = puzzle.rows * puzzle.cols
+        expansions = min(TRACE_EXPANSIONS, TRACE_TILE_EXPANSIONS // tiles)  # larger boards expand slower
+        return expansions * (SNAPSHOT_BYTES + BYTES_HEADER + tiles + RECORDS_PER_EXPANSION * RECORD_BYTES)
+
+    # ---- memory ----------------------------------------------------------------------------------
+    def state_bytes(self, puzzle: LabyrinthPuzzle) -> int:
+        """What each stored state of a best-first search adds, at the most (the sets view, a formula's
+        value kept): the state, its board, its place mask, its entries in the search's maps and heap.
+        The caches per state (a board's links, its bounds, the relaxed floods) are bounded in bytes, so
+        ``setup_bytes`` counts them full: with it an upper bound of ``search_bytes`` for any number
+        of states, what ``solving.search_plan`` fits a search's states to."""
+        return _memory(puzzle, "astar", {"view": "sets", "heuristic": YOURS}).per_state
+
+    def setup_bytes(self, puzzle: LabyrinthPuzzle, options: Values) -> int:
+        """The walker's masks, and where ``options``' heuristic is evaluated (as A* does) every line set
+        the relaxed bound may list (``problem.line_set_sizes``: at most ``LINE_SETS_BYTES``) and every
+        cache full (``Walker.cache_entries``)."""
+        return _memory(puzzle, "astar", options).fixed()
+
+    def search_bytes(
+        self, puzzle: LabyrinthPuzzle, algorithm: str, options: Values, max_stored: int | None
+    ) -> int:
+        """The line sets, ``max_stored`` states with their entries in the search's maps, and the caches
+        (each at most its bound in bytes): ``_memory``. seed-greedy keeps at most its ``MAX_ACTIONS``
+        states; IDA* and iterative deepening keep a table of the states of one iteration (at most the
+        states generated) and evaluate every successor, so their caches fill sooner."""
+        stored = max_stored if max_stored is not None else DEFAULT_STORED
+        if algorithm == SEED_GREEDY.name:
+            stored = min(stored, MAX_ACTIONS + 1)
+        own = _memory(puzzle, algorithm, options).at(stored + CHECK_EVERY)  # limits are checked so often
+        if algorithm in OPTIMAL and options.get("weight", 1.0) <= 1.0 and options.get("heuristic") != YOURS:
+            return own
+        # A plan that may not be optimal is compared with the optimum when a quick search finds it
+        # (``solving.optimum_cost``: A* for at most ``OPTIMUM_SECONDS``), after this search is done.
+        from server.solving import OPTIMUM_SECONDS
+
+        quick = int(OPTIMUM_SECONDS * REFERENCE_RATE / (puzzle.rows * puzzle.cols))
+        reference = {**options, "heuristic": None, "weight": 1.0}
+        return max(own, _memory(puzzle, "astar", reference).at(min(stored, quick) + CHECK_EVERY))
 
     # ---- solving ---------------------------------------------------------------------------------
     def problem(self, puzzle: LabyrinthPuzzle, options: Values) -> Problem:
@@ -276,6 +335,105 @@ class LabyrinthFamily(Family):
             return puzzle
         labyrinth = LabyrinthOptions(start_col=start_col, goal_col=goal_col)
         return parse_labyrinth_json(json.dumps(puzzle_to_json(puzzle)), labyrinth, puzzle.name)
+
+
+# ---- memory estimates: the figures of ``Walker`` and ``problem.py``, checked against measured peaks in
+# tests/test_labyrinth_memory.py.
+TRACE_EXPANSIONS = 100_000  # expansions a typical recorded run keeps (snapshots are capped at 200,000)
+#: ... fewer on large boards: an expansion floods and pushes whole boards (BFS: ~0.9 M tiles a second,
+#: so 100 M is about the default two minutes of search)
+TRACE_TILE_EXPANSIONS = 100_000_000
+RECORDS_PER_EXPANSION = 12  # trace records an expansion leaves: its close and the states it opened
+BYTES_HEADER = 33  # a ``bytes`` object's header
+#: The search's own entries per stored state besides the state: dicts, heap or queue entries, numbers.
+CONTAINER_BYTES = {
+    "bfs": DICT_ENTRY_BYTES + 8,  # score, the queue
+    "dfs": 2 * DICT_ENTRY_BYTES + 32,  # came_from, g (a float), the stack
+    "idastar": DICT_ENTRY_BYTES + 24,  # the transposition table (a float g)
+    "iddfs": DICT_ENTRY_BYTES + 24,
+    SEED_GREEDY.name: DICT_ENTRY_BYTES + TUPLE_BYTES + 8,  # seen, the list of actions
+}
+BEST_FIRST_BYTES = 3 * DICT_ENTRY_BYTES + 24 + 5 * 8 + 40 + 3 * 24 + 28  # g, came_from, closed; heap entry
+DEEPENING = ("idastar", "iddfs")
+OPTIMAL = ("bfs", "dijkstra", "astar", "idastar", "iddfs")  # with weight 1 and a built-in heuristic
+REFERENCE_RATE = 2_000_000  # states x tiles a second that A* generates (measured 0.2-1.5 M on 2 cores)
+
+
+@dataclass(frozen=True)
+class _Memory:
+    """One search's memory: ``setup`` before the first state, ``per_state`` for each stored one, and
+    each cache as (entries per stored state, bytes an entry, entries it keeps at most)."""
+
+    setup: int
+    per_state: int
+    caches: tuple[tuple[float, int, int], ...]
+
+    def at(self, stored: int) -> int:
+        """The peak with ``stored`` states: each cache holds its entries per state, up to its bound."""
+        held = sum(min(limit, math.ceil(stored * fill)) * entry for fill, entry, limit in self.caches)
+        return self.setup + stored * self.per_state + held
+
+    def fixed(self) -> int:
+        """``setup`` and every cache at its bound."""
+        return self.setup + sum(limit * entry for _, entry, limit in self.caches)
+
+
+@functools.lru_cache(maxsize=16)
+def _walker(rows: int, cols: int) -> Walker:
+    """A walker of boards of this size: its figures (``board_bytes``, ``mask_bytes``, cache limits)."""
+    return Walker(rows, cols, 0, 0)
+
+
+def _memory(puzzle: LabyrinthPuzzle, algorithm: str, options: Values) -> _Memory:
+    """What a generic search of ``puzzle`` holds, from the board's size, its lines and move model, the
+    view and the heuristic the algorithm evaluates (the relaxed bound lists line sets and caches floods,
+    every bound but the trivial one caches a value per board and place)."""
+    walker = _walker(puzzle.rows, puzzle.cols)
+    board, mask = walker.board_bytes, walker.mask_bytes
+    sets_view = options.get("view") == "sets"
+    combined = (options.get("moves") or puzzle.moves) == "combined"
+    heuristic = options.get("heuristic") or HEURISTICS[0]
+    evaluated = algorithm in ALGORITHMS and get_algorithm(algorithm).uses_heuristic and heuristic != "trivial"
+    relaxed = evaluated and heuristic in ("relaxed", YOURS)
+    deepening = algorithm in DEEPENING
+    branching = len(puzzle.insertions) * (4 if puzzle.rotate_free else 1) + 1
+    lines = len({(p.axis, p.index) for p in puzzle.insertions})
+    setup = (puzzle.rows + puzzle.cols + 4) * mask  # the walker's row, column and edge masks
+    if relaxed:
+        setup += line_set_sizes(lines, walker)[1]  # every size below S, at most LINE_SETS_BYTES
+    state = TUPLE_BYTES + board + (mask if sets_view else 28)
+    per_state = state + CONTAINER_BYTES.get(algorithm, BEST_FIRST_BYTES)
+    # Deepening searches evaluate every successor, kept or not: their caches hold those boards too.
+    per_eval, own_board = (branching, board) if deepening else (1.0, 0)
+    caches: list[tuple[float, int, int]] = []
+    # A board is flooded when its successors are made, and when its states are generated under combined
+    # moves or an evaluated bound: about one new board a stored state then (fewer in one player's view
+    # under combined moves, where a push's walks share its board: measured 0.2-0.5), else only the
+    # expanded ones.
+    if evaluated or deepening:
+        walked = per_eval
+    elif combined:
+        walked = 1.0 if sets_view else 0.6
+    else:
+        walked = 1 / branching
+    caches.append((walked, walker.links_entry_bytes - board + own_board, walker.links_limit))
+    if evaluated:
+        values = 2 if heuristic == YOURS else 1  # the formula's features: the relaxed and barrier counts
+        place = 0 if sets_view else mask // 2  # the sets view's places are the state's own mask
+        entry = TUPLE_BYTES + place + DICT_ENTRY_BYTES + own_board
+        caches.append((values * per_eval, entry, walker.cache_entries(bound_entry_bytes(walker))))
+    if relaxed:
+        entry = TUPLE_BYTES + mask + DICT_ENTRY_BYTES + own_board
+        # An evaluation floods each line set it tries until one joins the exit: up to the sets of sizes
+        # k .. k + L - 1, about one a line on the whole (measured 3-14 on boards of 7-16 lines, up to a
+        # hundred where many boundaries are blocked; the cache's small bound keeps that error small).
+        first_too_many = line_set_sizes(lines, walker)[0]
+        tried = sum(math.comb(lines, size) for size in range(min(RELAXED_LEVELS, first_too_many, lines + 1)))
+        limit = walker.cache_entries(relaxed_entry_bytes(walker), RELAXED_CACHE_BYTES)
+        caches.append((min(tried, lines) * per_eval, entry, limit))
+    if evaluated and heuristic == YOURS:  # ``yours.py`` keeps each state's value, without a bound
+        per_state += math.ceil(per_eval * (DICT_ENTRY_BYTES + 24 + (state if deepening else 0)))
+    return _Memory(setup, per_state, tuple(caches))
 
 
 def _looks_like_csv_row(line: str) -> bool:

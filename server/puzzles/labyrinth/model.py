@@ -22,6 +22,7 @@ Rules implemented here (the reasons are in ``docs/LABYRINTH.md``):
 
 from __future__ import annotations
 
+import sys
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -226,6 +227,11 @@ def _side_table(side: int) -> bytes:
 
 _OPEN_LEFT, _OPEN_TOP, _OPEN_RIGHT, _OPEN_BOTTOM = (_side_table(s) for s in (LEFT, TOP, RIGHT, BOTTOM))
 
+#: What CPython spends on a small tuple (its header and up to four slots) and on one dict or set entry
+#: beside its key and value objects (the entry, its index, a table kept at most 2/3 full, amortised).
+TUPLE_BYTES = 72
+DICT_ENTRY_BYTES = 100
+
 
 class Walker:
     """Walking on boards of one size, with the start and goal columns, by bit-parallel flood fill.
@@ -236,7 +242,9 @@ class Walker:
     shifts for all cells at once. This is ~25x faster than a cell-by-cell fill in Python.
     """
 
-    CACHE_LIMIT = 50_000  # boards (and heuristic entries) kept per search; ~1 kB each at worst
+    CACHE_LIMIT = 50_000  # entries a cache of boards (or heuristic values) keeps at most per search
+    CACHE_BYTES = 32 * 1024 * 1024  # ... and about this many bytes: fewer entries on large boards
+    MIN_CACHE = 256  # but at least this many entries, whatever the board's size
 
     def __init__(self, rows: int, cols: int, start_col: int, goal_col: int) -> None:
         self.rows, self.cols = rows, cols
@@ -252,6 +260,20 @@ class Walker:
         self.row_masks = tuple(sum(1 << (8 * (r * cols + c)) for c in range(cols)) for r in range(rows))
         self.col_masks = tuple(sum(1 << (8 * (r * cols + c)) for r in range(rows)) for c in range(cols))
         self._links: dict[bytes, tuple[int, int, tuple[int, int, int, int]]] = {}
+        # Memory of one entry of each cache, at its largest: a board is ``bytes`` (its header and a
+        # byte per tile), a place mask an int of up to 8 bits a position.
+        self.board_bytes = sys.getsizeof(bytes(self.size))
+        self.mask_bytes = sys.getsizeof(self.exited_bit)
+        # a links entry: its board (kept alive by the cache), (H, V, the four sides) as 6 masks in 2 tuples
+        self.links_entry_bytes = self.board_bytes + 6 * self.mask_bytes + 2 * TUPLE_BYTES + DICT_ENTRY_BYTES
+        self.links_limit = self.cache_entries(self.links_entry_bytes)
+
+    def cache_entries(self, entry_bytes: int, budget: int | None = None) -> int:
+        """How many entries of ``entry_bytes`` each a cache over these boards keeps before it is
+        cleared: ``CACHE_LIMIT``, fewer where that would pass ``budget`` bytes (``CACHE_BYTES``), never
+        below ``MIN_CACHE``."""
+        budget = self.CACHE_BYTES if budget is None else budget
+        return max(self.MIN_CACHE, min(self.CACHE_LIMIT, budget // max(1, entry_bytes)))
 
     # -------------------------------------------------------------- masks
     def bit(self, position: int) -> int:
@@ -291,7 +313,7 @@ class Walker:
         if found is None:
             sides = self.open_sides(board)
             found = (*self._join(*sides), sides)
-            if len(self._links) >= self.CACHE_LIMIT:
+            if len(self._links) >= self.links_limit:
                 self._links.clear()
             self._links[board] = found
         if not wild:

@@ -40,9 +40,32 @@ column) pushed from now on becomes all-open ("wild") while all other tiles stay.
 pushes the lines *X* is then a walk on that relaxed board (tiles off *X* never change; a wild line
 is open for every walking step and every carry along it), so k_rel = the fewest lines whose
 relaxation joins the player to the exit is a lower bound on the pushes to come; a working *X* must
-stab every blocked boundary, so k_rel >= k. We test the stabbing line sets of size k and k + 1 and
-use min(k_rel, k + 2) in place of k. Consistency as above with "the lines of s' plus the line
-pushed"; a minimum of consistent bounds is consistent. Heuristic "trivial": 0 at the goal, else 1.
+stab every blocked boundary, so k_rel >= k. We test the stabbing line sets of sizes k ..
+k + L - 1 (L = ``RELAXED_LEVELS``, 3) and use min(k_rel, k + L) in place of k. Consistency as above
+with "the lines of s' plus the line pushed": k_rel(s) <= k_rel(s') + 1; a minimum of consistent
+bounds is consistent.
+
+*The cap on line sets.* The sets of one size number C(lines, size), which doubles with every
+pushable line (24 rows: 2.7 million sets of 12), so a size is listed (on first use, then kept) only
+when it has at most ``MAX_LINE_SETS`` sets and all sizes up to it fit in ``LINE_SETS_BYTES``. Let S
+be the first size (from 0 up) that does not: a constant of the problem (``line_set_sizes``). The
+bound used is h_k = max(k, min(k_rel, k + L, S)): the sizes k .. min(k + L, S) - 1 are tested in
+order; the first that joins the player to the exit is k_rel (every smaller size was tested and
+failed, and no set smaller than k can stab the blocked boundaries, so none joins them in the
+relaxation either); if none does, min(k_rel, k + L, S) = min(k + L, S). *Admissible*: k <= k_rel, so
+h_k <= k_rel, a lower bound on the pushes to come. *Consistent*: over a move s -> s', each of k_rel,
+k + L and the constant S grows by at most 1 backwards (a(s) <= a(s') + 1); so does their minimum
+(min_i a_i(s) <= a_j(s) <= a_j(s') + 1 for the j smallest at s') and the maximum of that with k
+(max(a(s), b(s)) <= max(a(s'), b(s')) + 1); the moves left, max(1, h_k) or h_k + 1, keep the
+property. When no size is over the cap (S = infinity) h_k = min(k_rel, k + L) exactly, as before the
+cap: the course's boards and the board game's (at most 14 lines on 14 x 14 fit) keep their values.
+Heuristic "trivial": 0 at the goal, else 1.
+
+*Memory.* The listed sets take at most ``LINE_SETS_BYTES``; the caches of the walker (a board's
+links) and of the heuristic (bounds, relaxed floods) are cleared when full, at most
+``Walker.CACHE_BYTES`` each (the floods: ``RELAXED_CACHE_BYTES``; ``Walker.cache_entries``). So a
+problem's own memory is bounded whatever the board, and ``LabyrinthFamily`` estimates a search's
+from these figures (``line_set_sizes`` and the ``*_entry_bytes`` functions).
 
 ``LabyrinthSetProblem`` is the merged view of ``DESIGN.md``'s hint: a state is
 (board, free tile, the set of positions the player could be at after that many moves). Walking is
@@ -53,6 +76,7 @@ states shrinks; ``player_path`` turns its solution back into one player's states
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Iterator, Sequence
 from functools import reduce
 from itertools import combinations, pairwise
@@ -62,9 +86,11 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from server.puzzles.labyrinth.model import (
+    DICT_ENTRY_BYTES,
     EXITED,
     OUTSIDE,
     SHAPES,
+    TUPLE_BYTES,
     InsertionPoint,
     LabyrinthPuzzle,
     Walker,
@@ -118,13 +144,59 @@ class Push(NamedTuple):
     tile: int
 
 
+RELAXED_LEVELS = 3  # line-set sizes the relaxed bound tries, from the barrier count k up (L)
+#: The relaxed bound lists the sets of lines of one size only when there are at most this many
+#: (C(lines, size))...
+MAX_LINE_SETS = 20_000
+#: ... and while every size listed so far, this one included, takes at most this many bytes.
+LINE_SETS_BYTES = 8 * 1024 * 1024
+#: The relaxed floods' cache is kept smaller than the others (``Walker.CACHE_BYTES``): an evaluation
+#: adds an entry for every line set it tries (a few to hundreds), and it pays only when another state
+#: of the same board is evaluated.
+RELAXED_CACHE_BYTES = 8 * 1024 * 1024
+LIST_SLOT_BYTES = 8
+ROW_BITS_BYTES = 36  # an int with a bit per row (up to 64 rows)
+
+
+def line_set_entry_bytes(walker: Walker) -> int:
+    """One listed set of lines: a tuple of its row bits and its wild cells (a place mask), in a list."""
+    return TUPLE_BYTES + LIST_SLOT_BYTES + ROW_BITS_BYTES + walker.mask_bytes
+
+
+def line_set_sizes(lines: int, walker: Walker) -> tuple[int, int]:
+    """(S, bytes): S is the first size of line sets (from 0 up) with more than ``MAX_LINE_SETS`` sets
+    or past ``LINE_SETS_BYTES`` with every smaller size, never listed (``sys.maxsize`` when every size
+    fits: the bound is then exactly the uncapped one); bytes is what sizes 0 .. S - 1 take when all
+    are listed. A constant of the problem: rows, columns and pushable lines."""
+    each = line_set_entry_bytes(walker)
+    total = 0
+    for size in range(lines + 1):
+        count = math.comb(lines, size)
+        if count > MAX_LINE_SETS or total + count * each > LINE_SETS_BYTES:
+            return size, total
+        total += count * each
+    return sys.maxsize, total
+
+
+def bound_entry_bytes(walker: Walker) -> int:
+    """One entry of ``pushes_needed``'s cache: (board, places, relaxed) -> k, the board counted (the
+    cache may hold the last reference to it) and the places at their largest."""
+    return TUPLE_BYTES + walker.board_bytes + walker.mask_bytes + DICT_ENTRY_BYTES
+
+
+def relaxed_entry_bytes(walker: Walker) -> int:
+    """One entry of the relaxed flood's cache: (board, wild cells) -> the exit's component (a mask);
+    the wild cells are the listed set's own int."""
+    return TUPLE_BYTES + walker.board_bytes + walker.mask_bytes + DICT_ENTRY_BYTES
+
+
 class _LabyrinthRules(Problem):
     """What both views share: the pushes, walking, the heuristic, and the JSON of boards."""
 
     unit_costs = True
     heuristics: Sequence[str] = HEURISTICS
     has_snapshots = True  # the page draws each expanded state's board
-    RELAXED_LEVELS = 3  # line-set sizes the relaxed bound tries beyond the barrier count
+    RELAXED_LEVELS = RELAXED_LEVELS
 
     def __init__(self, puzzle: LabyrinthPuzzle, moves: str | None = None) -> None:
         self.puzzle = puzzle
@@ -150,19 +222,15 @@ class _LabyrinthRules(Problem):
             )
         )
         self._cells = (1 << (8 * walker.size)) - 1
+        # The caches of the heuristic, bounded in bytes like the walker's (``Walker.cache_entries``).
         self._bound_cache: dict[tuple[bytes, int, bool], float] = {}
         self._relaxed_cache: dict[tuple[bytes, int], int] = {}
-        # Every set of lines by size: (bit mask of its row indices, its cells as one place mask).
-        self._line_sets: list[list[tuple[int, int]]] = [
-            [
-                (
-                    sum(1 << i for (axis, i), _ in chosen if axis == "row"),
-                    reduce(or_, (mask for _, mask in chosen), 0),
-                )
-                for chosen in combinations(self._lines, size)
-            ]
-            for size in range(len(self._lines) + 1)
-        ]
+        self._bound_limit = walker.cache_entries(bound_entry_bytes(walker))
+        self._relaxed_limit = walker.cache_entries(relaxed_entry_bytes(walker), RELAXED_CACHE_BYTES)
+        # The sets of lines by size, each (bit mask of its row indices, its cells as one place mask),
+        # made when a size is first needed and only below ``_first_too_many`` (``line_set_sizes``).
+        self._line_sets: dict[int, list[tuple[int, int]]] = {}
+        self._first_too_many = line_set_sizes(len(self._lines), walker)[0]
 
     # ---------------------------------------------------------------------------- pushes
     def pushes(self, board: bytes, free: int) -> Iterator[tuple[Push, bytes, int]]:
@@ -205,7 +273,7 @@ class _LabyrinthRules(Problem):
         found = self._bound_cache.get(key)
         if found is None:
             found = self._pushes_needed(board, places, relaxed)
-            if len(self._bound_cache) >= Walker.CACHE_LIMIT:
+            if len(self._bound_cache) >= self._bound_limit:
                 self._bound_cache.clear()
             self._bound_cache[key] = found
         return found
@@ -225,13 +293,30 @@ class _LabyrinthRules(Problem):
         if not relaxed or k == math.inf:
             return k
         need = [(1 << j) | (1 << (j - 1)) if j > 0 else 1 for j in blocked]  # rows touching each
-        for size in range(k, k + self.RELAXED_LEVELS):
-            for rows, wild in self._line_sets[size] if size < len(self._line_sets) else ():
+        # Sizes k .. k + RELAXED_LEVELS - 1, none from the first too large to list (the module
+        # docstring: max(k, min(k_rel, k + RELAXED_LEVELS, S)) is still admissible and consistent).
+        top = min(k + self.RELAXED_LEVELS, self._first_too_many)
+        for size in range(k, min(top, len(self._lines) + 1)):
+            for rows, wild in self._sets_of(size):
                 if not self._has_columns and not all(rows & n for n in need):
                     continue  # leaves a blocked boundary that no push of these rows opens
                 if self._relaxed_reach(board, places, wild):
                     return size
-        return k + self.RELAXED_LEVELS
+        return max(k, top)
+
+    def _sets_of(self, size: int) -> list[tuple[int, int]]:
+        """Every set of ``size`` lines (made on first use, then kept): (row bits, wild cells)."""
+        found = self._line_sets.get(size)
+        if found is None:
+            found = [
+                (
+                    sum(1 << i for (axis, i), _ in chosen if axis == "row"),
+                    reduce(or_, (mask for _, mask in chosen), 0),
+                )
+                for chosen in combinations(self._lines, size)
+            ]
+            self._line_sets[size] = found
+        return found
 
     def _relaxed_reach(self, board: bytes, places: int, wild: int) -> bool:
         """Can the places reach the exit when the ``wild`` cells are open on every side?"""
@@ -247,7 +332,7 @@ class _LabyrinthRules(Problem):
                 and (walker.can_enter(board) or wild & walker.entry_bit)
             ):
                 component |= walker.outside_bit
-            if len(self._relaxed_cache) >= Walker.CACHE_LIMIT:
+            if len(self._relaxed_cache) >= self._relaxed_limit:
                 self._relaxed_cache.clear()
             self._relaxed_cache[key] = component
         return bool(component & places)
