@@ -32,6 +32,9 @@ T = TypeVar("T")
 # Finding the optimum to compare a non-optimal answer with: only when it is quick.
 OPTIMUM_LIMITS = {True: 2_000_000, False: 100_000}  # states expanded, compiled / pure Python
 OPTIMUM_SECONDS = 1.0
+# States its pure-Python search stores: fewer than a search's own ``max_stored``, and it runs once that
+# search has ended, so it stays within the search's reservation.
+OPTIMUM_STORED = 100_000
 
 
 def check_run(puzzle: Any, algorithm: Any, raw_options: Any) -> Values:
@@ -108,7 +111,8 @@ def optimum_cost(puzzle: Any, options: Values, engine: str = "auto") -> float | 
     """The optimal cost under the same rules when it is found quickly (``OPTIMUM_LIMITS``,
     ``OPTIMUM_SECONDS``), else None: for the "the optimum is 52" beside a non-optimal answer."""
     limit = OPTIMUM_LIMITS[family_of(puzzle).compiled]
-    return exact_optimum(puzzle, options, max_expanded=limit, max_seconds=OPTIMUM_SECONDS, engine=engine)[0]
+    return exact_optimum(puzzle, options, max_expanded=limit, max_stored=OPTIMUM_STORED,
+                         max_seconds=OPTIMUM_SECONDS, engine=engine)[0]
 
 
 #: The searches that find an optimum, after the family's own default (its best optimal method, e.g.

@@ -54,6 +54,9 @@ def run_algorithm(
     events = algo.run(problem, options)
     path, cost, stopped = None, None, None
     count = 0
+    # The cancel flag (which a time limit's watchdog sets) is looked at after every event: one event
+    # of a costly family may take tens of ms (a 24 x 24 labyrinth's relaxed bound: ~40 ms a state).
+    cancelled = cancel.is_set if cancel is not None else lambda: False
     try:
         while True:
             event = next(events)
@@ -61,7 +64,7 @@ def run_algorithm(
             if on_event is not None:
                 on_event(event)
             count += 1
-            if count % CHECK_EVERY == 0:
+            if count % CHECK_EVERY == 0 or cancelled():
                 stopped = _why_stop(tally, clock, limits, cancel)
                 if stopped:
                     events.close()

@@ -5,6 +5,8 @@ rate-limited per client and runs like a search: a compute slot and its memory fr
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, Response, jsonify
 
 from server.formula import FormulaError
@@ -14,9 +16,11 @@ from server.puzzles.errors import PuzzleError
 from server.puzzles.registry import family_of
 from server.search.control import CancelFlag, deadline
 from server.services import services
+from server.solving import search_plan
 from server.web.common import answer_errors, json_object, stored_puzzle, take, working
 
 lab = Blueprint("lab", __name__)
+MIN_LAB_STATES = 1_000  # a judgement fitted to a client's memory walks at least this many states
 answer_errors(lab)
 
 
@@ -33,9 +37,9 @@ def heuristic(pid: str) -> Response:
     take("lab", config.labs_per_minute)
     flag = CancelFlag()
     try:
-        nbytes = family.lab_bytes(puzzle, config.lab_max_states)
+        states, nbytes = _lab_plan(family, puzzle)
         with working(nbytes, "judging a heuristic on this puzzle"), deadline(flag, config.lab_max_seconds):
-            verdict = judge_formula(puzzle, text, options, max_states=config.lab_max_states,
+            verdict = judge_formula(puzzle, text, options, max_states=states,
                                     max_seconds=config.lab_max_seconds, cancel=flag,
                                     heat_cells=config.lab_heat_cells)
     except FormulaError as err:
@@ -56,10 +60,27 @@ def check(pid: str) -> Response:
         raise PuzzleError(f"the solution is longer than {config.max_solution_bytes:,} bytes",
                           "field 'solution'")
     options = rule_options(family, body.get("options"))
-    take("check", config.checks_per_minute)
-    limits = config.search_limits(family.compiled)
-    need = family.search_bytes(puzzle, family.default_algorithm, options, limits["max_stored"])
-    with working(need + family.trace_estimate(puzzle) // 4, "checking a solution of this puzzle"):
+    owner = take("check", config.checks_per_minute)
+    shared = services()
+    limits, need = search_plan(shared.budget, config, puzzle, family.default_algorithm, options, owner)
+    room = max(0, shared.budget.limit_for(owner) - need)
+    with working(need + min(family.trace_estimate(puzzle) // 4, room), "checking a solution of this puzzle"):
         result = judge_solution(family, puzzle, text, options, max_expanded=limits["max_expanded"],
                                 max_seconds=limits["max_seconds"], max_stored=limits["max_stored"])
     return jsonify({**result.to_json(), "replay": result.replay})
+
+
+def _lab_plan(family: Any, puzzle: Any) -> tuple[int, int]:
+    """(the states a judgement walks, the memory it reserves): ``lab_max_states``, or fewer where
+    ``Family.lab_bytes`` says they would not fit one client's share (a walk stopped by its limit says
+    so in the verdict); refused in words when even a small walk does not fit."""
+    shared = services()
+    states = shared.config.lab_max_states
+    nbytes = family.lab_bytes(puzzle, states)
+    room = shared.budget.memory_share
+    if nbytes > room:
+        per_state = max(1, family.lab_bytes(puzzle, states) - family.lab_bytes(puzzle, 0)) / states
+        fitted = int((room - family.lab_bytes(puzzle, 0)) / per_state)
+        if fitted >= MIN_LAB_STATES:
+            states, nbytes = fitted, family.lab_bytes(puzzle, fitted)
+    return states, nbytes

@@ -186,6 +186,13 @@ class LabyrinthFamily(Family):
         return expansions * (SNAPSHOT_BYTES + BYTES_HEADER + tiles + RECORDS_PER_EXPANSION * RECORD_BYTES)
 
     # ---- memory ----------------------------------------------------------------------------------
+    def lab_bytes(self, puzzle: LabyrinthPuzzle, max_states: int) -> int:
+        """The lab's walk: a state holds its board (two bytes a tile with its moves), its features and h*."""
+        from server.heuristic_lab import explore_bytes
+
+        cells = puzzle.rows * puzzle.cols
+        return explore_bytes(max_states, 400 + 2 * cells, cells) + self.setup_bytes(puzzle, {})
+
     def state_bytes(self, puzzle: LabyrinthPuzzle) -> int:
         """What each stored state of a best-first search adds, at the most (the sets view, a formula's
         value kept): the state, its board, its place mask, its entries in the search's maps and heap.
