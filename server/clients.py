@@ -8,8 +8,9 @@ browser's very first request) is its address's client (``ip:<address>``, the add
 ``remote_address`` gives it: behind ``trusted_proxies`` the one the proxies name), so every cookie-less
 request from one address counts against one client's caps (GIF exports, runs, puzzles kept) instead
 of being a new client each time. Each rate also holds per address, ``clients_per_ip`` times looser (a
-classroom behind one NAT address keeps working); the address's cookie-less client has that window
-only. ``client_ids`` says whose jobs a request may see: its own client's, and its address's
+classroom behind one NAT address keeps working): the address's cookie-less client has a client's
+window like any browser, so a script flooding without cookies leaves the address's room to the
+browsers behind it. ``client_ids`` says whose jobs a request may see: its own client's, and its address's
 cookie-less client's (anyone there can be that client by sending no cookie).
 
 **One process or several.** Without ``Config.redis_url`` everything here is counted in this process's
@@ -17,7 +18,8 @@ memory. With it, several server processes behind one proxy count together in tha
 processes allow what one allows (a client's HTTP requests and its socket may reach different ones):
 
 - rates: a moving one-minute log per (what, who) in a sorted set ``maze:rate:<what>:<who>`` (``who``
-  is ``c:<client id>`` or ``ip:<address>``; members are event ids scored by Redis's clock in ms),
+  is ``c:<client id>`` or ``ip:<address>`` for a client, ``addr:<address>`` for the address's window;
+  members are event ids scored by Redis's clock in ms),
   checked and counted by one Lua script, so two processes cannot both take the last one; each key
   expires a minute after its last event.
 - work at once: leases. ``maze:lease:runs:<client>`` (one member per socket slot holding a run),
@@ -225,12 +227,11 @@ class RateLimits:
 
     def take(self, what: str, per_minute: int, client: str, address: str) -> None:
         """Count one ``what`` for this client and address, or raise TooMany saying when to retry. The
-        address's cookie-less client (``ip:<address>``) has the address's window alone."""
+        address's cookie-less client (``ip:<address>``) has a client's window like any other, apart
+        from the address's own (``addr:<address>``): a script flooding without cookies is held to one
+        client's rate, and the browsers behind its address keep theirs."""
         per_address = per_minute * self.clients_per_ip
-        by_address = f"ip:{address}"
-        checks = [((what, by_address), per_address)]
-        if client != by_address:
-            checks.insert(0, ((what, client), per_minute))
+        checks = [((what, client), per_minute), ((what, f"addr:{address}"), per_address)]
         if self.shared is not None:
             try:
                 refused = self._take_shared(checks)
@@ -266,7 +267,7 @@ class RateLimits:
     def _too_many(what: str, check: tuple[tuple[str, str], int], client: str, seconds: float) -> TooMany:
         (_, who_key), limit = check
         wait = max(1, int(seconds + 1))
-        who = "this address" if who_key.startswith("ip:") else "this client"
+        who = "this address" if who_key.startswith("addr:") else "this client"
         return TooMany(f"too many {what}s: at most {limit} a minute for {who}; try again in {wait} s")
 
     def _window(self, key: tuple[str, str], now: float) -> deque[float]:

@@ -114,19 +114,24 @@ def test_a_clients_upload_rate_is_reached_across_processes(redis_url: str) -> No
         assert refused.status_code == 429
         assert "at most 3 a minute for this client" in refused.get_json()["error"]
     keys = redis.Redis.from_url(redis_url).keys("maze:rate:upload:*")
-    assert {k.decode().split(":")[3] for k in keys} == {"c", "ip"}
+    assert {k.decode().split(":")[3] for k in keys} == {"c", "addr"}
     # Another browser is not held back by this one.
     assert post_file(second.test_client(), maze_text(5), "m5.txt").status_code == 201
 
 
 def test_an_address_rate_is_reached_across_processes(redis_url: str) -> None:
     first, second = two_apps(redis_url, uploads_per_minute=2, clients_per_ip=2)  # 4 a minute per address
+    def browser(app: Flask) -> Any:  # a browser of its own (the page gave it its id), on the same address
+        http = app.test_client()
+        http.get("/")
+        return http
+
     for app in (first, second):
-        http = app.test_client()  # a browser of its own, on the same address as the others
+        http = browser(app)
         for n in range(2):
             assert post_file(http, maze_text(n), f"m{n}.txt").status_code == 201
     for app in (first, second):
-        refused = post_file(app.test_client(), maze_text(9), "m9.txt")
+        refused = post_file(browser(app), maze_text(9), "m9.txt")
         assert refused.status_code == 429
         assert "at most 4 a minute for this address" in refused.get_json()["error"]
 
