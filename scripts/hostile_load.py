@@ -326,6 +326,10 @@ def inputs(hostile: Http, url: str) -> dict[str, Callable[[], tuple[int, Any]]]:
         data = png(3000, 3000, (255, 255, 255))
         return flood(8, 20, lambda i: hostile.upload(f"flood{i}-{time.monotonic_ns()}.png", data))
 
+    def big_upload_flood() -> tuple[int, Any]:  # each body is memory while it is read
+        data = b"#" * (60 * 1024 * 1024)
+        return flood(16, 20, lambda i: hostile.upload(f"big{i}.txt", data))
+
     def gif_flood() -> tuple[int, Any]:
         pid = small()
         body = {"algorithm": "bfs"}
@@ -367,6 +371,7 @@ def inputs(hostile: Http, url: str) -> dict[str, Callable[[], tuple[int, Any]]]:
             {"op": "paint", "cells": [1e20], "value": 1}]}),
         "flood: compute slots": compute_flood,
         "flood: load slots": load_flood,
+        "flood: 60 MB uploads (16 at once)": big_upload_flood,
         "flood: GIF exports": gif_flood,
         "flood: tiles (120 connections)": tile_flood,
         "flood: lab memory": lab_flood,

@@ -208,7 +208,7 @@ def test_the_upload_waits_for_its_memory_and_says_so(app) -> None:
     client = app.test_client()
     status = wait_for(lambda: (s := client.get("/api/uploads/waiting-1").json)["phase"] == "received"
                       and "memory" in s["message"] and s)
-    assert "Waiting for server memory to read this image" in status["message"]
+    assert "Waiting for server memory to receive this upload" in status["message"]
     assert "of the 20 MB the server's work may hold at once" in status["message"]
     budget.release(held)
     thread.join(10)
@@ -222,7 +222,7 @@ def test_no_memory_in_time_is_a_503_naming_the_limit() -> None:
     held = budget.reserve(20_000_000)
     answer = post(app.test_client(), maze_png(), "m.png", "busy-1")
     assert answer.status_code == 503
-    assert "waiting for server memory to read this image" in answer.json["error"]
+    assert "waiting for server memory to receive this upload" in answer.json["error"]
     assert "20 MB the server's work may hold at once" in answer.json["error"]
     assert app.test_client().get("/api/uploads/busy-1").json["phase"] == "error"
     budget.release(held)

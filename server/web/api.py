@@ -113,9 +113,26 @@ def upload() -> tuple[Response, int]:
 
 
 def _upload(shared: Any, tracker: Tracker) -> tuple[Response, int]:
-    """``upload``'s work, telling ``tracker`` its phases."""
+    """``upload``'s work, telling ``tracker`` its phases. The body itself is memory too (its file's bytes
+    and the form parser's copy): reserved from the client's share before it is read, so one client's
+    many parallel 64 MB uploads wait behind each other instead of filling the process."""
     client = take("upload", shared.config.uploads_per_minute)
     tracker("received")
+    received = shared.budget.reserve(
+        BODY_COPIES * (request.content_length or 0), wait=shared.config.solve_wait, owner=client,
+        what="to receive this upload", need="receiving this upload",
+        on_wait=lambda message: tracker("received", None, message[:1].upper() + message[1:]),
+    )
+    try:
+        return _read_upload(shared, tracker, client)
+    finally:
+        shared.budget.release(received, client)
+
+
+BODY_COPIES = 2  # an upload's bytes are held twice while it is read: the form parser's and the file's
+
+
+def _read_upload(shared: Any, tracker: Tracker, client: str) -> tuple[Response, int]:
     fields = {k: v for k, v in request.form.items() if k != "family"}
     family_name = request.form.get("family") or None
     owner: str | None = client

@@ -5,7 +5,9 @@ settings, store and budget are ``services()``."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, NoReturn
@@ -25,6 +27,21 @@ def take(what: str, per_minute: int) -> str:
     return client
 
 
+DRAIN_SECONDS = 10.0  # a refused body is read and dropped for at most this long
+
+
+def _drain() -> None:
+    """Read the rest of the request's body into nothing (at most MAX_CONTENT_LENGTH, 64 KB at a time,
+    for ``DRAIN_SECONDS``): no memory, and the client gets its 413. A body of no said length (chunked)
+    may never end: it is not read."""
+    if request.content_length is None:
+        return
+    end = time.monotonic() + DRAIN_SECONDS
+    with contextlib.suppress(Exception):  # a client that went away: nothing to answer
+        while time.monotonic() < end and request.stream.read(1 << 16):
+            pass
+
+
 def json_body(limit: int | None = None) -> Any:
     """The request's JSON, or None when it is not JSON or empty. A body of more than ``limit`` bytes
     (default: the config's ``max_json_bytes``) is refused with 413 before it is parsed: by its
@@ -35,6 +52,7 @@ def json_body(limit: int | None = None) -> Any:
     limit = services().config.max_json_bytes if limit is None else limit
 
     def too_large(length: int | None) -> NoReturn:
+        _drain()  # so that the client, still sending, reads the answer rather than a broken pipe
         # A response of its own: the app's 413 handler speaks of uploads.
         size = "more" if length is None else f"{length:,} bytes, more"
         words = f"{limit // 2**20} MB" if limit % 2**20 == 0 else f"{limit:,} bytes"
