@@ -13,6 +13,7 @@ from server.budget import ServerBusy
 from server.clients import TooMany
 from server.config import ROOT, Config
 from server.services import Services
+from server.web.common import drain_body
 
 # The page loads only its own scripts, styles and sockets: no inline script or style anywhere.
 # 'wasm-unsafe-eval' lets the student-code worker compile Pyodide's WebAssembly (it allows no JS eval);
@@ -75,6 +76,7 @@ def create_app(config: Config | None = None) -> Flask:
 
     @app.after_request
     def security_headers(response):
+        drain_body()  # a refusal that left the body unread reaches the client as words
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
         return response

@@ -30,10 +30,11 @@ def take(what: str, per_minute: int) -> str:
 DRAIN_SECONDS = 10.0  # a refused body is read and dropped for at most this long
 
 
-def _drain() -> None:
-    """Read the rest of the request's body into nothing (at most MAX_CONTENT_LENGTH, 64 KB at a time,
-    for ``DRAIN_SECONDS``): no memory, and the client gets its 413. A body of no said length (chunked)
-    may never end: it is not read."""
+def drain_body() -> None:
+    """Read what is left of the request's body into nothing (at most MAX_CONTENT_LENGTH, 64 KB at a
+    time, for ``DRAIN_SECONDS``), before the answer goes: a request refused before its body was read
+    (a 413, a 429, a 503) would otherwise reach a client still sending as a broken pipe, not as words.
+    No memory is kept. A body of no said length (chunked) may never end: it is not read."""
     if request.content_length is None:
         return
     end = time.monotonic() + DRAIN_SECONDS
@@ -52,7 +53,6 @@ def json_body(limit: int | None = None) -> Any:
     limit = services().config.max_json_bytes if limit is None else limit
 
     def too_large(length: int | None) -> NoReturn:
-        _drain()  # so that the client, still sending, reads the answer rather than a broken pipe
         # A response of its own: the app's 413 handler speaks of uploads.
         size = "more" if length is None else f"{length:,} bytes, more"
         words = f"{limit // 2**20} MB" if limit % 2**20 == 0 else f"{limit:,} bytes"
