@@ -167,6 +167,7 @@ def search_plan(
     even so is refused in words (``TooBig``) before anything runs."""
     family = family_of(puzzle)
     limits = config.search_limits(family.compiled)
+    limits["stored_setting"] = "raise it with MAZE_MAX_STORED_GENERIC, within the work budget"
     need = family.search_bytes(puzzle, algorithm, options, limits["max_stored"])
     room = budget.limit_for(owner)
     if need > room:
