@@ -43,6 +43,7 @@ from numba import njit
 from server.formula import Formula, work_bytes
 from server.puzzles.errors import PuzzleError
 from server.search.control import CancelFlag
+from server.search.indexed_heap import SETTLED, lowered, pop_min
 from server.search.problem import Problem, State
 from server.search.walk import walk
 
@@ -229,48 +230,17 @@ def _backward_costs(count, src, dst, cost, goals):
             slot[g] = size
             size += 1
     while size > 0:
-        state = heap[0]
+        state, size = pop_min(heap, slot, best, size)
         g = best[state]
-        slot[state] = -2
-        size -= 1
-        if size > 0:  # the last entry to the root, sifted down
-            moved = heap[size]
-            key = best[moved]
-            i = 0
-            while True:
-                child = 2 * i + 1
-                if child >= size:
-                    break
-                if child + 1 < size and best[heap[child + 1]] < best[heap[child]]:
-                    child += 1
-                if best[heap[child]] >= key:
-                    break
-                heap[i] = heap[child]
-                slot[heap[i]] = i
-                i = child
-            heap[i] = moved
-            slot[moved] = i
         for k in range(starts[state], starts[state + 1]):
             m = into[k]
             prev = src[m]
-            if slot[prev] == -2:
+            if slot[prev] == SETTLED:
                 continue
             through = g + cost[m]
             if through < best[prev]:
                 best[prev] = through
-                i = slot[prev]
-                if i == -1:  # first reached: a new leaf
-                    i = size
-                    size += 1
-                while i > 0:  # sifted up to its place
-                    parent = (i - 1) >> 1
-                    if best[heap[parent]] <= through:
-                        break
-                    heap[i] = heap[parent]
-                    slot[heap[i]] = i
-                    i = parent
-                heap[i] = prev
-                slot[prev] = i
+                size = lowered(heap, slot, best, prev, size)
     return best
 
 

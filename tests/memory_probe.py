@@ -11,6 +11,7 @@ test makes the files with each family's own generator (``make_file``)."""
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import gc
 import json
@@ -19,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 
-def _status(field: str) -> int:
+def status(field: str) -> int:
+    """A field of this process's /proc status, in bytes (VmRSS, VmHWM)."""
     with open("/proc/self/status") as status:
         for line in status:
             if line.startswith(field + ":"):
@@ -27,13 +29,14 @@ def _status(field: str) -> int:
     raise KeyError(field)
 
 
-def _reset_peak() -> int:
+def reset_peak() -> int:
     """Reset the high-water mark to the current resident size; returns that size."""
     gc.collect()
-    ctypes.CDLL("libc.so.6").malloc_trim(0)  # give freed heap back, so the work's growth shows in RSS
+    with contextlib.suppress(OSError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)  # give freed heap back, so the work's growth shows in RSS
     with open("/proc/self/clear_refs", "w") as refs:
         refs.write("5")
-    return _status("VmRSS")
+    return status("VmRSS")
 
 
 def make_file(family_name: str, kind: str, rows: int, cols: int, folder: Path, seed: int = 1) -> Path:
@@ -67,9 +70,9 @@ def measure(family_name: str, file: Path, small_file: Path, what: str,
     extra: dict[str, Any] = {}
     if what == "load":
         family.load(data, file.name, options, LoadLimits(max_pixels=10**9, max_cells=10**9))  # warm up
-        base = _reset_peak()
+        base = reset_peak()
         loaded = family.load(data, file.name, options, limits)
-        peak = _status("VmHWM") - base
+        peak = status("VmHWM") - base
         estimate = family.load_bytes(data, file.name, options) + sum(told)
         del loaded
     else:
@@ -82,9 +85,9 @@ def measure(family_name: str, file: Path, small_file: Path, what: str,
                          max_seconds=300, max_stored=max_stored)
 
         run(warm)
-        base = _reset_peak()
+        base = reset_peak()
         solved = run(puzzle)
-        peak = _status("VmHWM") - base
+        peak = status("VmHWM") - base
         estimate = family.search_bytes(puzzle, algorithm, run_options, max_stored)
         estimate += family.trace_estimate(puzzle)
         extra = {"expanded": solved.json.get("expanded"), "stopped": solved.json.get("stopped")}
@@ -100,9 +103,9 @@ def measure(family_name: str, file: Path, small_file: Path, what: str,
             return judge_formula(board, formula, rules, max_states=states, max_seconds=300)
 
         judge(warm)
-        base = _reset_peak()
+        base = reset_peak()
         verdict = judge(puzzle)
-        peak = _status("VmHWM") - base
+        peak = status("VmHWM") - base
         estimate = family.lab_bytes(puzzle, states)
         extra = {"states": verdict.to_json().get("states")}
         del verdict

@@ -15,9 +15,6 @@ warm-up on a small board and ``malloc_trim``) while ``judge_formula`` runs as th
 from __future__ import annotations
 
 import ast
-import contextlib
-import ctypes
-import gc
 import io
 import json
 import subprocess
@@ -37,6 +34,8 @@ from server.puzzles.grid import lab as grid_lab
 from server.puzzles.grid.family import FAMILY as GRID
 from server.puzzles.grid.lab import GridSpace
 from server.puzzles.grid.model import GridMaze
+from tests.memory_probe import reset_peak as _reset_peak
+from tests.memory_probe import status as _status
 
 ROOT = Path(__file__).resolve().parent.parent
 MB = 1024 * 1024
@@ -134,22 +133,6 @@ def test_the_grid_estimate_comes_from_the_board() -> None:
 
 
 # ---- in a process of its own: the peak of a real judgement against the estimate ----------------------
-def _status(field: str) -> int:
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith(field + ":"):
-                return int(line.split()[1]) * 1024
-    raise KeyError(field)
-
-
-def _reset_peak() -> int:
-    """The high-water mark reset to the resident size, after giving freed memory back; that size."""
-    gc.collect()
-    with contextlib.suppress(OSError):
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    with open("/proc/self/clear_refs", "w") as refs:
-        refs.write("5")
-    return _status("VmRSS")
 
 
 def open_board_png(side: int) -> bytes:

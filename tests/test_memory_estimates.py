@@ -38,7 +38,8 @@ class Case(NamedTuple):
 CASES: dict[str, list[Case]] = {
     "grid": [
         Case("perfect", 200, "search", "bfs", tight=True), Case("perfect", 500, "search", "bfs", tight=True),
-        Case("perfect", 500, "search", "astar", tight=True), Case("perfect", 500, "search", "dfs", tight=True),
+        Case("perfect", 500, "search", "astar", tight=True),
+        Case("perfect", 500, "search", "dfs", tight=True),
         Case("perfect", 200, "load", tight=True), Case("perfect", 500, "load", tight=True),
         Case("perfect", 300, "lab"),
     ],
@@ -59,7 +60,8 @@ CASES: dict[str, list[Case]] = {
         Case("sliding-random", 4, "load"), Case("sliding-random", 3, "lab"),
     ],
     "labyrinth": [
-        Case("labyrinth-course", 7, "search", "bfs", 2_000), Case("labyrinth-course", 9, "search", "bfs", 8_000),
+        Case("labyrinth-course", 7, "search", "bfs", 2_000),
+        Case("labyrinth-course", 9, "search", "bfs", 8_000),
         Case("labyrinth-course", 9, "load"), Case("labyrinth-course", 7, "lab", max_stored=5_000),
     ],
 }

@@ -24,8 +24,9 @@ from numba import njit
 from server.heuristic_lab import CHUNK, LabSpace, Violations, WorstMoves, judge_bytes
 from server.puzzles.grid.kernels import MOVE_COL, MOVE_ROW, SQRT2, corner_free, entry_cost, step
 from server.puzzles.grid.model import WALL, GridMaze
+from server.search.indexed_heap import SETTLED, lowered, pop_min
 
-DONE = -2  # a cell's heap position once Dijkstra has settled it (-1: never reached)
+DONE = SETTLED  # a cell's heap position once Dijkstra has settled it (-1: never reached)
 # Bytes per cell and per state of the space's arrays at their peak (see the module docstring).
 BUILD_BYTES_PER_CELL = 8 + 4 + 4  # h*, the heap positions, the heap
 HELD_BYTES_PER_CELL = 8 + 4  # h*, the state of each cell
@@ -83,27 +84,9 @@ def cost_to_go(cells, width, height, goals, moves, slot, heap):
             slot[g] = size
             size += 1
     while size > 0:
-        cell = np.int64(heap[0])
+        top, size = pop_min(heap, slot, best, size)
+        cell = np.int64(top)
         g = best[cell]
-        slot[cell] = DONE
-        size -= 1
-        if size > 0:  # the last entry to the root, sifted down
-            moved = heap[size]
-            key = best[moved]
-            i = 0
-            while True:
-                child = 2 * i + 1
-                if child >= size:
-                    break
-                if child + 1 < size and best[heap[child + 1]] < best[heap[child]]:
-                    child += 1
-                if best[heap[child]] >= key:
-                    break
-                heap[i] = heap[child]
-                slot[heap[i]] = i
-                i = child
-            heap[i] = moved
-            slot[moved] = i
         r = cell // width
         c = cell - r * width
         for d in range(moves):
@@ -115,19 +98,7 @@ def cost_to_go(cells, width, height, goals, moves, slot, heap):
             through = g + entry_cost(cells, cell, d >= 4)
             if through < best[prev]:
                 best[prev] = through
-                i = slot[prev]
-                if i == -1:  # first reached: a new leaf
-                    i = size
-                    size += 1
-                while i > 0:  # sifted up to its place
-                    parent = (i - 1) >> 1
-                    if best[heap[parent]] <= through:
-                        break
-                    heap[i] = heap[parent]
-                    slot[heap[i]] = i
-                    i = parent
-                heap[i] = prev
-                slot[prev] = i
+                size = lowered(heap, slot, best, prev, size)
     return best
 
 
