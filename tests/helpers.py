@@ -50,9 +50,17 @@ def post_file(client: Any, data: bytes, filename: str, **fields: Any) -> Any:
     return client.post("/api/puzzles", data=form, content_type="multipart/form-data")
 
 
+def browser(app: Flask) -> Any:
+    """A test client as a browser is: the page gave it its client id (a request without one is its
+    address's client, whose rates every cookie-less test client would share)."""
+    client = app.test_client()
+    client.get("/")
+    return client
+
+
 def upload(app: Flask, data: bytes, filename: str, **fields: Any) -> dict[str, Any]:
-    """Upload a file that must load (201); the puzzle's info."""
-    answer = post_file(app.test_client(), data, filename, **fields)
+    """Upload a file that must load (201), from a browser of its own; the puzzle's info."""
+    answer = post_file(browser(app), data, filename, **fields)
     assert answer.status_code == 201, answer.get_json()
     return answer.get_json()
 

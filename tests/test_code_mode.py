@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from server.puzzles.registry import FAMILIES
 from server.services import services
 from server.solving import solve
-from tests.helpers import ROOT, make_app, upload
+from tests.helpers import ROOT, browser, make_app, upload
 
 PROGRAMS = ROOT / "tests" / "code_programs"
 MAZES = ROOT / "mazes"
@@ -46,7 +46,7 @@ def _load(app, path: Path) -> dict[str, Any]:
 
 def _run(app, info: dict, program: str, algorithm: str, options: dict | None = None) -> dict[str, Any]:
     """The program run over the served space, then judged: (space, the run, the verdict)."""
-    client = app.test_client()
+    client = browser(app)
     options = options or {}
     space = client.post(f"/api/puzzles/{info['id']}/code/space", json={"options": options})
     assert space.status_code == 200, space.get_json()
@@ -96,7 +96,7 @@ def test_another_tie_break_is_called_valid(app, shared_cases: Path) -> None:
     """DFS's order compared with BFS's differs; but a BFS that takes the successors in reverse keeps each
     depth together: at the first difference both states have the same depth, a valid tie-break."""
     info = _load(app, shared_cases / "images" / "lee" / "maze3.png")
-    client = app.test_client()
+    client = browser(app)
     space = client.post(f"/api/puzzles/{info['id']}/code/space", json={"options": {}}).get_json()
     reversed_bfs = (PROGRAMS / "bfs.py").read_text().replace(
         "for nxt, _cost in problem.successors(state):",
@@ -136,7 +136,7 @@ def test_every_family_gives_distinct_student_states(app, name: str) -> None:
     gallery = json.loads((MAZES / "gallery.json").read_text())
     entry = next(e for e in gallery if e["family"] == name)
     info = _load(app, MAZES / entry["file"])
-    space = app.test_client().post(f"/api/puzzles/{info['id']}/code/space", json={"options": {}}).get_json()
+    space = browser(app).post(f"/api/puzzles/{info['id']}/code/space", json={"options": {}}).get_json()
     forms = [json.dumps(s) for s in space["states"]]
     assert len(set(forms)) == len(forms) == space["count"] > 1
     assert len(space["offsets"]) == space["walked"] + 1 and space["start"] == [0]
@@ -144,7 +144,7 @@ def test_every_family_gives_distinct_student_states(app, name: str) -> None:
 
 def test_an_illegal_path_and_bad_requests_are_named(app, shared_cases: Path) -> None:
     info = _load(app, shared_cases / "images" / "lee" / "maze3.png")
-    client = app.test_client()
+    client = browser(app)
     space = client.post(f"/api/puzzles/{info['id']}/code/space", json={"options": {}}).get_json()
     start, far = space["start"][0], space["count"] - 1
     answer = client.post(f"/api/puzzles/{info['id']}/code/verdict", json={
@@ -164,7 +164,7 @@ def test_an_illegal_path_and_bad_requests_are_named(app, shared_cases: Path) -> 
 
 
 def solve_error(app, pid: str, code: str) -> str:
-    answer = app.test_client().post(f"/api/puzzles/{pid}/solve", json={"algorithm": "code", "code": code})
+    answer = browser(app).post(f"/api/puzzles/{pid}/solve", json={"algorithm": "code", "code": code})
     assert answer.status_code == 400
     return answer.get_json()["error"]
 
@@ -210,7 +210,7 @@ _ANY_JSON = st.recursive(
 def test_any_verdict_body_is_answered_without_a_server_error(app, body: dict) -> None:
     """Whatever a page (or anyone) posts, the answer is a verdict or a 4xx naming the field."""
     pid = _LEE_ID.setdefault("id", _load(app, MAZES / "seed-lee-example.txt")["id"])
-    client = app.test_client()
+    client = browser(app)
     for route in ("verdict", "space"):
         answer = client.post(f"/api/puzzles/{pid}/code/{route}", json=body)
         assert answer.status_code in (200, 400), (route, answer.status_code, answer.get_json())
@@ -225,7 +225,7 @@ def test_a_dfs_pushing_successors_in_their_order_is_a_valid_dfs(app, shared_case
     """The server's DFS expands the first successor first; a textbook DFS that pushes them in order
     expands the last first: another tie-break of a depth-first order, so 'valid'. BFS's order is not."""
     info = _load(app, shared_cases / "images" / "lee" / "maze3.png")
-    client = app.test_client()
+    client = browser(app)
     space = client.post(f"/api/puzzles/{info['id']}/code/space", json={"options": {}}).get_json()
     natural = (PROGRAMS / "dfs.py").read_text().replace("reversed(problem.successors(state))",
                                                         "problem.successors(state)")
@@ -241,7 +241,7 @@ def test_a_dfs_pushing_successors_in_their_order_is_a_valid_dfs(app, shared_case
 
 def test_problem_heuristic_is_the_one_the_run_chose(app) -> None:
     info = _load(app, MAZES / "zenji-downhill-6x6.json")
-    client = app.test_client()
+    client = browser(app)
     default = client.post(f"/api/puzzles/{info['id']}/code/space", json={"options": {}}).get_json()
     chosen = client.post(f"/api/puzzles/{info['id']}/code/space",
                          json={"options": {"heuristic": "distance"}}).get_json()
