@@ -55,7 +55,7 @@ def run_algorithm(
     path, cost, stopped = None, None, None
     count = 0
     # The cancel flag (which a time limit's watchdog sets) is looked at after every event: one event
-    # of a costly family may take tens of ms (a 24 x 24 labyrinth's relaxed bound: ~40 ms a state).
+    # of a costly family may take tens of ms (a heuristic that floods the board for each state).
     cancelled = cancel.is_set if cancel is not None else lambda: False
     try:
         while True:

@@ -31,7 +31,7 @@ _spaces = SpaceCache()  # per process: a miss on another process only walks agai
 
 def _plan(puzzle: Any) -> tuple[int, int]:
     """(the states a space walks, bytes it holds per state): ``code_max_states``, or fewer where their
-    size (``STATE_BYTES`` and the family's ``state_bytes``: a 24 x 24 labyrinth's board is in each) would
+    size (``STATE_BYTES`` and the family's ``state_bytes``: a state may hold a whole board) would
     not fit half of one client's share of the work budget (the other half: the verdict's own search)."""
     shared = services()
     family = family_of(puzzle)
