@@ -43,7 +43,7 @@ from numba import njit
 from server.formula import Formula, work_bytes
 from server.puzzles.errors import PuzzleError
 from server.search.control import CancelFlag
-from server.search.indexed_heap import SETTLED, lowered, pop_min
+from server.search.indexed_heap import SETTLED, lowered, pop_min, started
 from server.search.problem import Problem, State
 from server.search.walk import walk
 
@@ -220,15 +220,7 @@ def _backward_costs(count, src, dst, cost, goals):
     best = np.full(count, np.inf)
     slot = fill  # its room reused
     heap = np.empty(count, dtype=np.int64)
-    for v in range(count):
-        slot[v] = -1
-    size = 0
-    for g in goals:
-        if slot[g] == -1:
-            best[g] = 0.0
-            heap[size] = g  # every key 0: already a heap
-            slot[g] = size
-            size += 1
+    size = started(heap, slot, best, goals)
     while size > 0:
         state, size = pop_min(heap, slot, best, size)
         g = best[state]

@@ -14,6 +14,22 @@ SETTLED = -2
 
 
 @njit(cache=True, nogil=True)
+def started(heap, slot, key, sources):
+    """A heap of the ``sources`` at key 0 (every other item ``UNSEEN``, key untouched: the caller's
+    infinity); returns its size."""
+    for item in range(slot.shape[0]):
+        slot[item] = UNSEEN
+    size = 0
+    for item in sources:
+        if slot[item] == UNSEEN:
+            key[item] = 0.0
+            heap[size] = item  # every key 0: already a heap
+            slot[item] = size
+            size += 1
+    return size
+
+
+@njit(cache=True, nogil=True)
 def pop_min(heap, slot, key, size):
     """Take the item of least key off the heap (marked ``SETTLED``); returns (item, the new size)."""
     top = heap[0]

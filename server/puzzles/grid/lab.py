@@ -24,9 +24,8 @@ from numba import njit
 from server.heuristic_lab import CHUNK, LabSpace, Violations, WorstMoves, judge_bytes
 from server.puzzles.grid.kernels import MOVE_COL, MOVE_ROW, SQRT2, corner_free, entry_cost, step
 from server.puzzles.grid.model import WALL, GridMaze
-from server.search.indexed_heap import SETTLED, lowered, pop_min
+from server.search.indexed_heap import SETTLED, lowered, pop_min, started
 
-DONE = SETTLED  # a cell's heap position once Dijkstra has settled it (-1: never reached)
 # Bytes per cell and per state of the space's arrays at their peak (see the module docstring).
 BUILD_BYTES_PER_CELL = 8 + 4 + 4  # h*, the heap positions, the heap
 HELD_BYTES_PER_CELL = 8 + 4  # h*, the state of each cell
@@ -71,18 +70,9 @@ def cost_to_go(cells, width, height, goals, moves, slot, heap):
 
     The heap holds each cell at most once (a decrease-key heap of cell numbers ordered by their cost
     so far), so its memory is bounded before it runs: ``slot`` (a cell's place in the heap, -1 never
-    reached, ``DONE`` settled) and ``heap``, each with room for every cell (int32 or int64)."""
-    n = cells.shape[0]
-    best = np.full(n, np.inf)
-    for i in range(n):
-        slot[i] = -1
-    size = 0
-    for g in goals:
-        if slot[g] == -1:
-            best[g] = 0.0
-            heap[size] = g  # all keys 0: already a heap
-            slot[g] = size
-            size += 1
+    reached, ``SETTLED`` settled) and ``heap``, each with room for every cell (int32 or int64)."""
+    best = np.full(cells.shape[0], np.inf)
+    size = started(heap, slot, best, goals)
     while size > 0:
         top, size = pop_min(heap, slot, best, size)
         cell = np.int64(top)
@@ -91,7 +81,7 @@ def cost_to_go(cells, width, height, goals, moves, slot, heap):
         c = cell - r * width
         for d in range(moves):
             prev = step(width, height, r, c, d)  # the move prev -> cell is the reverse of d
-            if prev < 0 or slot[prev] == DONE or cells[prev] == WALL:
+            if prev < 0 or slot[prev] == SETTLED or cells[prev] == WALL:
                 continue
             if not corner_free(cells, width, prev, d):
                 continue
