@@ -240,7 +240,7 @@ class RateLimits:
             else:
                 if refused is not None:
                     index, wait = refused
-                    raise self._too_many(what, checks[index], client, wait)
+                    raise self._too_many(what, checks[index], wait)
                 now = time.monotonic()
                 with self._lock:
                     for key, _ in checks:
@@ -251,7 +251,7 @@ class RateLimits:
             for key, limit in checks:
                 window = self._window(key, now)
                 if len(window) >= limit:
-                    raise self._too_many(what, (key, limit), client, window[0] + self.WINDOW - now)
+                    raise self._too_many(what, (key, limit), window[0] + self.WINDOW - now)
             for key, _ in checks:
                 self._events[key].append(now)
 
@@ -264,7 +264,7 @@ class RateLimits:
         return None if int(index) == 0 else (int(index) - 1, int(wait_ms) / 1000)
 
     @staticmethod
-    def _too_many(what: str, check: tuple[tuple[str, str], int], client: str, seconds: float) -> TooMany:
+    def _too_many(what: str, check: tuple[tuple[str, str], int], seconds: float) -> TooMany:
         (_, who_key), limit = check
         wait = max(1, int(seconds + 1))
         who = "this address" if who_key.startswith("addr:") else "this client"
