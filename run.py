@@ -387,8 +387,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     """Check a solution file: one line (or ``--json``); 0 when the check ran, 1 on a bad puzzle or
     solution file, 2 for a family whose solutions cannot be checked."""
-    from server.heuristic_lab import rule_options
-    from server.puzzles.checking import judge_solution
+    from server.judging import judge_solution, rule_options
     from server.puzzles.errors import PuzzleError
 
     try:
@@ -407,7 +406,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     except UnicodeDecodeError as err:
         return fail(f"{args.solution}: byte {err.start}: not UTF-8 text")
     try:
-        result = judge_solution(family, puzzle, text, options)
+        result = judge_solution(puzzle, text, options)
     except PuzzleError as err:
         return fail(f"{args.solution}: {err}")
     if args.json:
@@ -422,7 +421,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     ``--json``); 0 when all were graded, 1 on a bad puzzle, option or unreadable program."""
     from server.code_space import build_space
     from server.grading import grade
-    from server.heuristic_lab import rule_options
+    from server.judging import rule_options
     from server.puzzles.errors import PuzzleError
 
     try:
@@ -454,7 +453,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
 def cmd_heuristic(args: argparse.Namespace) -> int:
     """Judge ``--formula`` on a puzzle: a paragraph (or ``--json``); 0 when judged, 1 on a bad file or
     formula (one line naming the problem and its column)."""
-    from server.heuristic_lab import judge_formula, rule_options
+    from server.judging import judge_formula, rule_options
     from server.puzzles.errors import PuzzleError
 
     try:

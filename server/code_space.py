@@ -121,7 +121,7 @@ def show_form(form: Any) -> str:
 
 def build_space(family: Any, puzzle: Any, rules: Values, max_states: int, max_seconds: float | None = None,
                 cancel: CancelFlag | None = None) -> CodeSpace:
-    """The student's space of ``puzzle`` under the rule options ``rules`` (``heuristic_lab.rule_options``)."""
+    """The student's space of ``puzzle`` under the rule options ``rules`` (``judging.rule_options``)."""
     problem = family.problem(puzzle, rules)
     done = walk(problem, max_states, max_seconds, cancel)
     if done.stopped == "cancelled":

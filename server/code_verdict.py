@@ -21,9 +21,9 @@ from server.code_space import CodeSpace, show_form
 from server.puzzles.family import search_options
 from server.puzzles.options import Values
 from server.search.control import CancelFlag
+from server.search.costs import json_cost
 from server.search.registry import get_algorithm
 from server.search.runner import Limits, run_algorithm
-from server.search.stats import json_cost
 
 
 @dataclass

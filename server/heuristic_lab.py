@@ -1,5 +1,9 @@
 """The heuristic lab: a student's formula judged against the true cost-to-go of every reachable state.
 
+Below the families (they build their spaces with ``explore``, ``LabSpace``…), so it imports nothing of
+theirs: the service that takes a puzzle's family, asks it for its space and judges the formula over it
+is ``server.judging.judge_formula``.
+
 A family describes its states with **features** (``Family.features``: ``row``, ``col``, ``dr`` ...) and
 builds a ``LabSpace`` (``Family.lab_space``): the states reachable from the start, their features,
 their true cost-to-go ``h_star`` and the moves between them. ``judge`` evaluates a compiled formula
@@ -41,7 +45,6 @@ import numpy as np
 from numba import njit
 
 from server.formula import Formula, work_bytes
-from server.puzzles.errors import PuzzleError
 from server.search.control import CancelFlag
 from server.search.indexed_heap import SETTLED, lowered, pop_min, started
 from server.search.problem import Problem, State
@@ -480,35 +483,3 @@ class HeatMap:
             "moves": np.stack([a[shown], b[shown]], axis=1).tolist(),
             "scale": HEAT_SCALE,
         }
-
-
-# ---- the service: what the CLI and the API call --------------------------------------------------
-SEARCH_ONLY = ("heuristic", "weight", "max_depth", "formula")  # options that are not the puzzle's rules
-
-
-def rule_options(family: Any, options: Any) -> dict[str, Any]:
-    """``options`` without the search's own (heuristic, weight…), checked as run options."""
-    if options is None:
-        options = {}
-    if not isinstance(options, dict):
-        raise PuzzleError(f"options must be an object, got {type(options).__name__}", "options")
-    return family.run_options({k: v for k, v in options.items() if k not in SEARCH_ONLY})
-
-
-def judge_formula(puzzle: Any, text: Any, options: dict[str, Any], *, max_states: int,
-                  max_seconds: float | None = None, cancel: CancelFlag | None = None,
-                  heat_cells: int | None = None) -> Verdict:
-    """Compile ``text`` for the puzzle's family (``FormulaError`` names the column), build its lab
-    space under ``options``' rules and judge it; a heat map when the board has at most ``heat_cells``
-    cells."""
-    from server.formula import compile_formula
-    from server.puzzles.registry import family_of
-
-    family = family_of(puzzle)
-    if not family.features:
-        raise PuzzleError(f"the heuristic lab has no features for {family.title.lower()} puzzles", "family")
-    formula = compile_formula(text, family.feature_names)
-    space = family.lab_space(puzzle, options, max_states, max_seconds, cancel)
-    width, height = family.size(puzzle)
-    cells = width * height if heat_cells is not None and width * height <= heat_cells else None
-    return judge(space, formula, cells)

@@ -18,6 +18,8 @@ import numpy as np
 from server.budget import WorkBudget
 from server.config import Config
 from server.json_arrays import compact_paths
+from server.judging import OPTIMUM_SECONDS as OPTIMUM_SECONDS  # read here by labyrinth/family.py (for now)
+from server.judging import optimum_cost
 from server.puzzles.family import RunControl, Solved
 from server.puzzles.options import Values
 from server.puzzles.registry import family_of
@@ -28,13 +30,6 @@ __all__ = ["Solved", "budgeted_solve", "check_run", "held_bytes", "search_plan",
 SNAPSHOT_BYTES = 200  # a snapshot's dict and its lists, besides its board
 PROGRESS_EVERY = 0.25  # seconds between a budgeted search's progress reports
 T = TypeVar("T")
-
-# Finding the optimum to compare a non-optimal answer with: only when it is quick.
-OPTIMUM_LIMITS = {True: 2_000_000, False: 100_000}  # states expanded, compiled / pure Python
-OPTIMUM_SECONDS = 1.0
-# States its pure-Python search stores: fewer than a search's own ``max_stored``, and it runs once that
-# search has ended, so it stays within the search's reservation.
-OPTIMUM_STORED = 100_000
 
 
 def check_run(puzzle: Any, algorithm: Any, raw_options: Any) -> Values:
@@ -86,7 +81,7 @@ def solve(
             solved = family.solve(puzzle, algorithm, values, control)
         result = solved.json
         if result["found"] and not result["optimal_guaranteed"] and not flag.is_set():
-            optimum = optimum_cost(puzzle, values, engine)
+            optimum = optimum_cost(puzzle, values, engine)  # judging's: quick, or None
             if optimum is not None:
                 result["optimum"] = optimum
     at_limit = max_expanded is not None and result.get("stopped") == expansion_reason(max_expanded)
@@ -105,45 +100,6 @@ def expansion_reason(max_expanded: int) -> str:
 def stored_reason(max_stored: int) -> str:
     """How a search stopped by ``max_stored`` says so (the runner's wording)."""
     return f"limit: more than {max_stored:,} states stored"
-
-
-def optimum_cost(puzzle: Any, options: Values, engine: str = "auto") -> float | None:
-    """The optimal cost under the same rules when it is found quickly (``OPTIMUM_LIMITS``,
-    ``OPTIMUM_SECONDS``), else None: for the "the optimum is 52" beside a non-optimal answer."""
-    limit = OPTIMUM_LIMITS[family_of(puzzle).compiled]
-    return exact_optimum(puzzle, options, max_expanded=limit, max_stored=OPTIMUM_STORED,
-                         max_seconds=OPTIMUM_SECONDS, engine=engine)[0]
-
-
-#: The searches that find an optimum, after the family's own default (its best optimal method, e.g.
-#: a compiled IDA*): A* with the family's default admissible heuristic, then the rest.
-REFERENCES = ("astar", "dijkstra", "bfs")
-SEARCH_ONLY = ("heuristic", "weight", "max_depth", "formula")  # options that are not the puzzle's rules
-
-
-def exact_optimum(
-    puzzle: Any, options: Values, *, max_expanded: int | None = None, max_seconds: float | None = None,
-    max_stored: int | None = None, engine: str = "auto",
-) -> tuple[float | None, str | None]:
-    """(the optimal cost under ``options``' rules, None) or (None, why not): the family's default
-    algorithm, then ``REFERENCES``, each with its own heuristic and weight 1, within the limits; a
-    search whose answer is not guaranteed optimal on this puzzle falls through to the next."""
-    family = family_of(puzzle)
-    values = family.run_options({k: v for k, v in options.items() if k not in SEARCH_ONLY})
-    why = "no optimal search is offered for this family"
-    order = dict.fromkeys((family.default_algorithm, *REFERENCES))
-    for reference in (a for a in order if a in family.algorithms):
-        flag = CancelFlag()
-        control = RunControl(max_expanded, max_seconds, flag, engine=engine, max_stored=max_stored)
-        with deadline(flag, max_seconds):
-            result = family.solve(puzzle, reference, values, control).json
-        if result["found"] and result["optimal_guaranteed"]:
-            return result["cost"], None  # as results print it (an int when whole)
-        if result.get("stopped"):
-            return None, f"the optimal search stopped: {result['stopped']}"
-        if not result["found"]:
-            return None, "no solution exists"
-    return None, why
 
 
 def held_bytes(solved: Solved) -> int:

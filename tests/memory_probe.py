@@ -55,7 +55,7 @@ def make_file(family_name: str, kind: str, rows: int, cols: int, folder: Path, s
 
 def measure(family_name: str, file: Path, small_file: Path, what: str,
             algorithm: str | None = None, max_stored: int | None = None) -> dict[str, Any]:
-    from server.heuristic_lab import rule_options
+    from server.judging import rule_options
     from server.puzzles.family import LoadLimits
     from server.puzzles.registry import get_family
 
@@ -93,7 +93,7 @@ def measure(family_name: str, file: Path, small_file: Path, what: str,
         extra = {"expanded": solved.json.get("expanded"), "stopped": solved.json.get("stopped")}
         del solved
     elif what == "lab":
-        from server.heuristic_lab import judge_formula
+        from server.judging import judge_formula
 
         formula = " + ".join(name for name, _ in family.features[:2])
         rules = rule_options(family, {})

@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from server.judging import judge_solution
+from server.puzzles.checking import CheckResult
 from server.puzzles.errors import PuzzleError
-from server.puzzles.grid.check import check_grid_solution, judge_grid_solution
+from server.puzzles.grid.check import check_grid_solution
 from server.puzzles.grid.model import GridMaze
 from server.puzzles.grid.text import parse_grid_text
-from server.puzzles.registry import detect_family
+from server.puzzles.registry import detect_family, get_family
 from server.solving import solve
 from tests.helpers import run_cli as cli
 
@@ -45,6 +47,11 @@ def best_path(maze3: GridMaze) -> list[tuple[int, int]]:
 
 def as_moves(path: list[tuple[int, int]]) -> str:
     return "".join(NAMES[(b[0] - a[0], b[1] - a[1])] for a, b in pairwise(path))
+
+
+def judge_grid_solution(maze: GridMaze, text: str, diagonal: bool) -> CheckResult:
+    """``check_grid_solution`` plus the optimum, as the lab and ``run.py check`` judge it."""
+    return judge_solution(maze, text, get_family("grid").run_options({"diagonal": diagonal}))
 
 
 def test_the_optimal_path_as_moves_is_legal_and_optimal(maze3: GridMaze, best_path: list) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from server.puzzles.checking import judge_solution
+from server.judging import judge_solution
 from server.puzzles.errors import PuzzleError
 from server.puzzles.labyrinth.generate import solvable_board
 from server.puzzles.registry import get_family, load_puzzle
@@ -39,7 +39,7 @@ def puzzle_6(shared_cases: Path) -> Any:
 
 
 def check(puzzle: Any, text: str, **options: Any) -> Any:
-    return judge_solution(FAMILY, puzzle, text, FAMILY.run_options(options))
+    return judge_solution(puzzle, text, FAMILY.run_options(options))
 
 
 def in_words(result: dict[str, Any], numbered: bool = False) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from server.puzzles.checking import judge_solution
+from server.judging import judge_solution
 from server.puzzles.errors import PuzzleError
 from server.puzzles.registry import get_family, load_puzzle
 from server.solving import solve
@@ -29,7 +29,7 @@ def board() -> Any:
 
 
 def check(board: Any, text: str) -> Any:
-    return judge_solution(FAMILY, board, text, FAMILY.run_options({}))
+    return judge_solution(board, text, FAMILY.run_options({}))
 
 
 def test_the_optimal_moves_of_the_blank_are_legal_and_optimal(board: Any) -> None:
@@ -134,6 +134,6 @@ def test_a_15_puzzle_answer_is_judged_against_the_optimum() -> None:
                         "korf79.txt")
     solved = solve(board, "idastar", {"heuristic": "linear_conflict"}).json
     moves = " ".join(m["blank"] for m in solved["moves"])
-    result = judge_solution(FAMILY, board, moves, FAMILY.run_options({}), max_expanded=2_000_000,
+    result = judge_solution(board, moves, FAMILY.run_options({}), max_expanded=2_000_000,
                             max_seconds=60)
     assert result.valid and result.cost == 42 and result.optimum == 42 and result.optimal

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from server.puzzles.checking import judge_solution
+from server.judging import judge_solution
 from server.puzzles.errors import PuzzleError
 from server.puzzles.registry import get_family, load_puzzle
 from server.puzzles.step.generate import random_step_maze
@@ -46,7 +46,7 @@ def maze() -> Any:
 
 
 def check(maze: Any, text: str, **options: Any) -> Any:
-    return judge_solution(FAMILY, maze, text, FAMILY.run_options(options))
+    return judge_solution(maze, text, FAMILY.run_options(options))
 
 
 def seed_rows(answer: str) -> list[tuple[int, int]]:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from server.puzzles.checking import judge_solution
+from server.judging import judge_solution
 from server.puzzles.errors import PuzzleError
 from server.puzzles.registry import get_family, load_puzzle
 from server.puzzles.zenji.generate import random_board
@@ -30,7 +30,7 @@ def board() -> Any:
 
 
 def check(board: Any, text: str, **options: Any) -> Any:
-    return judge_solution(FAMILY, board, text, FAMILY.run_options(options))
+    return judge_solution(board, text, FAMILY.run_options(options))
 
 
 # ---- legal answers ----------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 from server import socketio
-from server.heuristic_lab import rule_options
+from server.judging import rule_options
 from server.puzzles.errors import PuzzleError
 from server.puzzles.grid.generate import generate_braid
 from server.puzzles.options import MAX_WHOLE, whole, whole_list, whole_text

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from server import socketio
 from server.formula import FormulaError, compile_formula
-from server.heuristic_lab import explore, judge, judge_formula, rule_options
+from server.heuristic_lab import explore, judge
+from server.judging import judge_formula, rule_options
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import LoadLimits
 from server.puzzles.grid.family import FAMILY as GRID

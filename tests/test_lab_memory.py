@@ -150,7 +150,7 @@ def open_board_png(side: int) -> bytes:
 def measure(sides: list[int]) -> None:
     """In the child: judge each formula on each open board as the server does; a JSON line each."""
     from server.config import Config
-    from server.heuristic_lab import judge_formula, rule_options
+    from server.judging import judge_formula, rule_options
     from server.puzzles.family import LoadLimits
     from server.puzzles.registry import load_puzzle
 

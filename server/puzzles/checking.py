@@ -1,9 +1,10 @@
 """Checking a solution handed in for a puzzle: is it legal, what does it cost, is it optimal?
 
 A family reads its own notations and replays the moves under its own rules
-(``Family.check_solution`` → ``CheckResult``); ``judge_solution`` adds the optimum, found by the
-family's optimal search within the caller's limits, so every family answers the same questions the
-same way ("legal, cost 54; the optimum is 52 (not optimal)").
+(``Family.check_solution`` → ``CheckResult``); ``server.judging.judge_solution`` adds the optimum,
+found by the family's optimal search within the caller's limits (``CheckResult.compare_with``), so
+every family answers the same questions the same way ("legal, cost 54; the optimum is 52 (not
+optimal)"). Pure: the families import it, it imports nothing above the family interface.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from typing import Any
 
 from server.puzzles.errors import PuzzleError
 from server.puzzles.options import Values
+from server.search.costs import json_cost
 from server.search.problem import Problem, State
-from server.search.stats import SearchResult, json_cost
+from server.search.stats import SearchResult
 
 
 @dataclass
@@ -55,6 +57,15 @@ class CheckResult:
             out["illegal"] = self.illegal
         return out
 
+    def compare_with(self, optimum: float | None, note: str | None = None) -> None:
+        """Record the optimum under the same rules (None: not known, ``note`` says why) and whether this
+        solution reaches it: ``optimal`` is None when the optimum is not known, False when illegal."""
+        self.optimum, self.optimum_note = optimum, note
+        if self.valid and self.cost is not None and optimum is not None:
+            self.optimal = abs(self.cost - optimum) <= 1e-6 * max(1.0, abs(optimum))
+        else:
+            self.optimal = False if not self.valid else None
+
     def summary(self) -> str:
         """One line: "legal, cost 54; the optimum is 52 (not optimal)", or the reason it is not legal."""
         if not self.valid:
@@ -78,22 +89,6 @@ def replay_json(family: Any, puzzle: Any, problem: Problem, states: list[State],
     return out
 
 
-def judge_solution(family: Any, puzzle: Any, text: str, options: Values, *, max_expanded: int | None = None,
-                   max_seconds: float | None = None, max_stored: int | None = None) -> CheckResult:
-    """``family.check_solution`` plus the optimum under the same rules (``solving.exact_optimum``: the
-    family's default algorithm, then A*, Dijkstra, BFS) within the limits; ``optimum`` None (and
-    ``optimum_note`` why) when none finds it."""
-    from server.solving import exact_optimum
-
-    checked = family.check_solution(puzzle, text, options)
-    checked.optimum, checked.optimum_note = exact_optimum(
-        puzzle, options, max_expanded=max_expanded, max_seconds=max_seconds, max_stored=max_stored)
-    if checked.valid and checked.cost is not None and checked.optimum is not None:
-        checked.optimal = abs(checked.cost - checked.optimum) <= 1e-6 * max(1.0, abs(checked.optimum))
-    else:
-        checked.optimal = False if not checked.valid else None
-    return checked
-
-
 def not_checkable(family: Any) -> PuzzleError:
+    """The error of a family whose solutions cannot be checked (``Family.check_solution``'s default)."""
     return PuzzleError(f"checking solutions of {family.title.lower()} puzzles is not supported", "family")

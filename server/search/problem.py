@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
+from server.search.costs import json_cost
+
 State = Hashable
 
 
@@ -69,8 +71,6 @@ class Problem:
 
     def cost_in_words(self, cost: float) -> str:
         """A path's cost as a student reads it in a verdict (student mode): "cost 52"."""
-        from server.search.stats import json_cost
-
         return f"cost {json_cost(cost)}"
 
     #: True when the renderer cannot draw a state from ``cell_of`` alone: each expanded state is

@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from server.search.costs import json_cost
 from server.search.events import CLOSES, OPENS, UPDATES
 
 
@@ -32,14 +33,6 @@ class Tally:
             self.frontier -= 1
         elif kind in UPDATES:
             self.generated += 1
-
-
-def json_cost(cost: float | None) -> float | int | None:
-    """A cost as every result prints it: an int when whole, else rounded to 6 decimals."""
-    if cost is None:
-        return None
-    cost = float(cost)
-    return round(cost) if abs(cost - round(cost)) < 1e-9 else round(cost, 6)
 
 
 @dataclass

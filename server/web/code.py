@@ -13,7 +13,7 @@ from flask import Blueprint, Response, jsonify, request
 
 from server.code_space import CodeSpace, SpaceCache, build_space
 from server.code_verdict import judge_code_run
-from server.heuristic_lab import rule_options
+from server.judging import rule_options
 from server.puzzles.errors import PuzzleError
 from server.puzzles.options import whole_list
 from server.puzzles.registry import family_of

@@ -10,8 +10,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 
 from server.formula import FormulaError
-from server.heuristic_lab import judge_formula, rule_options
-from server.puzzles.checking import judge_solution
+from server.judging import judge_formula, judge_solution, rule_options
 from server.puzzles.errors import PuzzleError
 from server.puzzles.registry import family_of
 from server.search.control import CancelFlag, deadline
@@ -65,7 +64,7 @@ def check(pid: str) -> Response:
     limits, need = search_plan(shared.budget, config, puzzle, family.default_algorithm, options, owner)
     room = max(0, shared.budget.limit_for(owner) - need)
     with working(need + min(family.trace_estimate(puzzle) // 4, room), "checking a solution of this puzzle"):
-        result = judge_solution(family, puzzle, text, options, max_expanded=limits["max_expanded"],
+        result = judge_solution(puzzle, text, options, max_expanded=limits["max_expanded"],
                                 max_seconds=limits["max_seconds"], max_stored=limits["max_stored"])
     return jsonify({**result.to_json(), "replay": result.replay})
 
