@@ -53,6 +53,7 @@ import numpy as np
 from server.budget import ServerBusy, WorkBudget
 from server.clients import RedisDown, TooMany, leases_for, shared_redis
 from server.config import Config
+from server.paid_work import Stopped
 from server.puzzles.errors import PuzzleError
 from server.puzzles.options import Values
 from server.puzzles.registry import family_of
@@ -61,10 +62,6 @@ from server.solving import budgeted_solve
 
 FINAL = ("done", "error", "cancelled")
 MIN_DELAY_MS, MAX_DELAY_MS = 20, 800  # browsers play delays under 20 ms at 100 ms
-
-
-class _Stopped(Exception):
-    """The job was cancelled while it rendered."""
 
 
 @dataclass(eq=False)
@@ -417,7 +414,7 @@ class AnimationExports:
         outcome: tuple[str, str, bytes | None] = ("error", "the export ended unexpectedly", None)
         try:
             outcome = self._render(job, puzzle, algorithm, options)
-        except _Stopped:
+        except Stopped:
             outcome = ("cancelled", "cancelled", None)
         except (PuzzleError, ServerBusy) as err:
             outcome = ("error", str(err), None)
@@ -447,12 +444,12 @@ class AnimationExports:
             keep_slot=True,  # rendering and encoding compute too
             owner=job.client,  # its maker's share of the budget
         ) as solved:
-            if solved is None or job.stopped.is_set():
-                raise _Stopped
+            if job.stopped.is_set():
+                raise Stopped
 
             def progress(done: int, total: int) -> None:
                 if job.stopped.is_set():
-                    raise _Stopped
+                    raise Stopped
                 job.done, job.total = done, total
                 job.message = f"rendering: {done} / {total} frames"
 
@@ -466,7 +463,7 @@ class AnimationExports:
             durations = gif_durations(len(frames), config)
             gif = encode_gif(frames, durations)
         if job.stopped.is_set():
-            raise _Stopped
+            raise Stopped
         if len(gif) > config.animation_max_bytes:
             limit = config.animation_max_bytes / 1e6
             raise PuzzleError(
