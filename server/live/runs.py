@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.budget import ServerBusy, WorkBudget
-from server.clients import leases_for
 from server.config import Config
+from server.leases import leases_for
 from server.live.frames import frames
 from server.paid_work import Stopped
 from server.puzzles.errors import PuzzleError
