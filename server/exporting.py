@@ -84,13 +84,11 @@ class AnimationExports:
     """Starts GIF exports, runs them, and answers their polls, downloads and cancels: the running ones
     from this process, the others from the GIF store."""
 
-    def __init__(
-        self, config: Config, budget: WorkBudget, store: GifStore | None = None, leases: Leases | None = None,
-    ) -> None:
+    def __init__(self, config: Config, budget: WorkBudget) -> None:
         self.config = config
         self.budget = budget
-        self.store = store if store is not None else gif_store_for(config)
-        self.leases = leases if leases is not None else leases_for(config)
+        self.store: GifStore = gif_store_for(config)  # in this process, or Redis: chosen once
+        self.leases: Leases = leases_for(config)
         self._running: dict[str, AnimationJob] = {}
         self._lock = threading.Lock()
 

@@ -42,6 +42,7 @@ from server.config import Config
 from server.search.control import CANCELLED, CancelFlag
 
 FINAL = ("done", "error", "cancelled")
+UNREACHABLE = "the shared store of GIF exports (Redis) does not answer; try again in a moment"
 
 
 @dataclass(frozen=True)
@@ -316,6 +317,3 @@ class RedisGifStore:
                     self._publisher = None
                     return
             self._publish(running)
-
-
-UNREACHABLE = "the shared store of GIF exports (Redis) does not answer; try again in a moment"
