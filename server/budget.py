@@ -221,50 +221,50 @@ class WorkBudget:
         owner: str | None = None,
     ) -> bool:
         """Wait until ``ready()``; returns True holding the lock, False (lock released) if cancelled.
-        An ``owner`` with ``MAX_WAITING`` requests waiting for ``pool`` already is ServerBusy at once."""
+        Waits at most ``wait`` seconds (None: as long as it takes), then ServerBusy; ``on_wait`` is told
+        ``message`` once. An ``owner`` with ``MAX_WAITING`` requests waiting for ``pool`` already is
+        ServerBusy at once."""
         self._cond.acquire()
         if ready():
             return True
-        waiting = self._waiting[pool] if pool is not None and owner is not None else None
-        if waiting is not None:
-            if waiting[owner] >= MAX_WAITING:
-                self._cond.release()
-                raise ServerBusy(f"the server is busy ({message}; this client has {MAX_WAITING} requests "
-                                 "waiting already); try again in a moment")
-            waiting[owner] += 1
-        try:
-            return self._wait_locked(ready, cancel, wait, on_wait, message)
-        finally:
-            if waiting is not None:
-                with self._cond:  # re-entrant: the lock may be held (True) or not (False, ServerBusy)
-                    waiting[owner] -= 1
-                    if waiting[owner] <= 0:
-                        del waiting[owner]
-
-    def _wait_locked(
-        self,
-        ready: Callable[[], bool],
-        cancel: CancelFlag | None,
-        wait: float | None,
-        on_wait: Callable[[str], None] | None,
-        message: str,
-    ) -> bool:
         deadline = None if wait is None else time.monotonic() + wait
         told = False
-        while not ready():
-            if cancel is not None and cancel.is_set():
-                self._cond.release()
-                return False
-            if deadline is not None and time.monotonic() >= deadline:
-                self._cond.release()
-                raise ServerBusy(f"the server is busy ({message}); try again in a moment")
-            if on_wait is not None and not told:
-                told = True
-                self._cond.release()  # never call out holding the lock
-                try:
-                    on_wait(message)
-                finally:
-                    self._cond.acquire()
-                continue
-            self._cond.wait(self.POLL)
-        return True
+        with self._waiting_turn(pool, owner, message):
+            while not ready():
+                if cancel is not None and cancel.is_set():
+                    self._cond.release()
+                    return False
+                if deadline is not None and time.monotonic() >= deadline:
+                    self._cond.release()
+                    raise ServerBusy(f"the server is busy ({message}); try again in a moment")
+                if on_wait is not None and not told:
+                    told = True
+                    self._cond.release()  # never call out holding the lock
+                    try:
+                        on_wait(message)
+                    finally:
+                        self._cond.acquire()
+                    continue
+                self._cond.wait(self.POLL)
+            return True
+
+    @contextmanager
+    def _waiting_turn(self, pool: str | None, owner: str | None, message: str) -> Iterator[None]:
+        """Count one of ``owner``'s requests waiting for ``pool`` (the lock held on entry) for the block;
+        ServerBusy, the lock released, past ``MAX_WAITING``."""
+        waiting = self._waiting[pool] if pool is not None and owner is not None else None
+        if waiting is None:
+            yield
+            return
+        if waiting[owner] >= MAX_WAITING:
+            self._cond.release()
+            raise ServerBusy(f"the server is busy ({message}; this client has {MAX_WAITING} requests "
+                             "waiting already); try again in a moment")
+        waiting[owner] += 1
+        try:
+            yield
+        finally:
+            with self._cond:  # re-entrant: the lock may be held (True) or not (False, ServerBusy)
+                waiting[owner] -= 1
+                if waiting[owner] <= 0:
+                    del waiting[owner]

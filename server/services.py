@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from flask import Flask, current_app
 
 from server.budget import WorkBudget
-from server.clients import RateLimits
 from server.config import Config
 from server.exporting import AnimationExports
 from server.live.runs import RunManager
+from server.rate_limits import RateLimits, rate_limits_for
 from server.store import PuzzleStore, open_store
 from server.tile_runs import TileRuns, tile_dir
 
@@ -43,7 +43,7 @@ class Services:
             config=config,
             store=open_store(config, budget),
             budget=budget,
-            rate_limits=RateLimits.for_config(config),
+            rate_limits=rate_limits_for(config),
             runs=RunManager(config, budget, tiles),
             animations=AnimationExports(config, budget),
             tiles=tiles,

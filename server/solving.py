@@ -8,10 +8,9 @@ keeps a trace (a live run, a GIF export) calls ``budgeted_solve``: ``solve`` wit
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager, nullcontext
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager, nullcontext
+from typing import Any
 
 import numpy as np
 
@@ -20,6 +19,7 @@ from server.config import Config
 from server.json_arrays import compact_paths
 from server.judging import OPTIMUM_SECONDS as OPTIMUM_SECONDS  # read here by labyrinth/family.py (for now)
 from server.judging import optimum_cost
+from server.paid_work import paid_work
 from server.puzzles.family import RunControl, Solved
 from server.puzzles.options import Values
 from server.puzzles.registry import family_of
@@ -28,8 +28,6 @@ from server.search.control import CancelFlag, deadline
 __all__ = ["Solved", "budgeted_solve", "check_run", "held_bytes", "search_plan", "solve"]
 
 SNAPSHOT_BYTES = 200  # a snapshot's dict and its lists, besides its board
-PROGRESS_EVERY = 0.25  # seconds between a budgeted search's progress reports
-T = TypeVar("T")
 
 
 def check_run(puzzle: Any, algorithm: Any, raw_options: Any) -> Values:
@@ -84,11 +82,8 @@ def solve(
             optimum = optimum_cost(puzzle, values, engine)  # judging's: quick, or None
             if optimum is not None:
                 result["optimum"] = optimum
-    at_limit = max_expanded is not None and result.get("stopped") == expansion_reason(max_expanded)
-    if expanded_setting and at_limit:
-        result["stopped"] += f" ({expanded_setting})"
-    if stored_setting and max_stored is not None and result.get("stopped") == stored_reason(max_stored):
-        result["stopped"] += f" ({stored_setting})"
+    name_the_setting(result, {"max_expanded": max_expanded, "expanded_setting": expanded_setting,
+                              "max_stored": max_stored, "stored_setting": stored_setting})
     return solved
 
 
@@ -100,6 +95,20 @@ def expansion_reason(max_expanded: int) -> str:
 def stored_reason(max_stored: int) -> str:
     """How a search stopped by ``max_stored`` says so (the runner's wording)."""
     return f"limit: more than {max_stored:,} states stored"
+
+
+def name_the_setting(result: dict[str, Any], limits: Mapping[str, Any]) -> None:
+    """After the reason ``result`` says its search stopped at a limit, name the setting that raises it:
+    "limit: more than 1,000 states expanded (raise it with MAZE_MAX_EXPANDED…)". ``limits`` as
+    ``Config.search_limits`` and ``search_plan`` give them: ``max_expanded`` with ``expanded_setting``,
+    ``max_stored`` with ``stored_setting``. The one wording, whatever ran the search (``solve``, a tile
+    run)."""
+    stopped = result.get("stopped")
+    for bound, reason, setting in (("max_expanded", expansion_reason, "expanded_setting"),
+                                   ("max_stored", stored_reason, "stored_setting")):
+        at_limit = limits.get(bound) is not None and stopped == reason(limits[bound])
+        if stopped and at_limit and limits.get(setting):
+            result["stopped"] = f"{stopped} ({limits[setting]})"
 
 
 def held_bytes(solved: Solved) -> int:
@@ -156,84 +165,31 @@ def budgeted_solve(
     progress: np.ndarray | None = None,
     keep_slot: bool = False,
     owner: str | None = None,
-) -> Iterator[Solved | None]:
-    """Solve with the trace recorded, within ``budget``: reserve the search's memory (``search_plan``:
-    refused in words when it cannot fit ``owner``'s share) and the trace's estimated memory (plus
-    ``extra_bytes``; a guess, fitted to the share), take a compute slot, solve under ``config``'s
-    limits, then resize the reservation to what the result holds (plus ``extra_bytes``). Yields the
-    result, or None when ``cancel`` was stopped (``CancelFlag.set``) while waiting or searching.
+) -> Iterator[Solved]:
+    """Solve with the trace recorded, as ``paid_work`` pays for work: reserve the search's memory
+    (``search_plan``: refused in words when it cannot fit ``owner``'s share) and the trace's estimated
+    memory (plus ``extra_bytes``; a guess, fitted to the share), take a compute slot, solve under
+    ``config``'s limits, then resize the reservation to what the result holds (plus ``extra_bytes``).
+    Yields the result; ``Stopped`` when ``cancel`` was stopped (``CancelFlag.set``) while waiting or
+    searching.
 
-    Memory comes first, so work waiting for memory holds no slot. Each wait lasts at most ``wait``
-    seconds (None: as long as it takes), then raises ``ServerBusy``; ``on_wait`` gets a message
-    saying why it waits. ``on_search`` gets the states expanded so far when the search starts and
-    every ``PROGRESS_EVERY`` seconds while it runs. The slot is let go once the search ends, or with
-    ``keep_slot`` held for the block; a job that keeps its slot keeps at most what it reserved (it
-    never waits for memory holding a slot). The reservation is held for the block and released on
-    every path, errors (``PuzzleError``, ``ServerBusy``, any other) included."""
+    ``wait`` and ``on_wait`` as ``paid_work`` takes them. ``on_search`` gets the states expanded so far
+    when the search starts and every ``PROGRESS_EVERY`` seconds while it runs. The slot is let go once
+    the search ends, or with ``keep_slot`` held for the block (a job that keeps its slot keeps at most
+    what it reserved). Everything is released on every path, errors (``PuzzleError``, ``ServerBusy``,
+    any other) included."""
     family = family_of(puzzle)
     limits, need = search_plan(budget, config, puzzle, algorithm, options, owner)
-    held = 0
-    try:
-        trace = min(family.trace_estimate(puzzle) + extra_bytes, max(0, budget.limit_for(owner) - need))
-        held = budget.reserve(need + trace, cancel, on_wait, wait, owner=owner, need="searching this puzzle")
-        solved: Solved | None = None
-        with ExitStack() as slot:
-            if not cancel.is_set() and slot.enter_context(budget.computing(cancel, wait, on_wait, owner)):
-                solved = _search(config, puzzle, algorithm, options, cancel, on_search, progress, limits)
-            kept = slot.pop_all() if keep_slot else ExitStack()
-        with kept:
-            cancel.lift()  # the search is over: a time limit's stop is in its result, not on the flag
-            if solved is not None and not cancel.is_set():
-                used = held_bytes(solved) + extra_bytes
-                held = budget.resize(held, min(used, held) if keep_slot else used, cancel, on_wait, wait,
-                                     owner=owner, fit=True)
-            yield None if cancel.is_set() else solved
-    finally:
-        budget.release(held, owner)
-
-
-def _search(
-    config: Config, puzzle: Any, algorithm: str, options: Values, cancel: CancelFlag,
-    on_search: Callable[[int], None] | None, progress: np.ndarray | None, limits: dict[str, Any],
-) -> Solved:
-    """``solve`` with the trace recorded under ``limits`` (``search_plan``'s; ``reporting``)."""
-    counter = progress if progress is not None else np.zeros(1, np.int64)
-    return reporting(
-        lambda: solve(
-            puzzle, algorithm, options, record_trace=True, engine=config.engine, cancel=cancel,
-            progress=counter, **limits,
-        ),
-        counter, cancel, on_search,
-    )
-
-
-def reporting(
-    search: Callable[[], T], counter: np.ndarray, cancel: CancelFlag, on_search: Callable[[int], None] | None,
-) -> T:
-    """``search()`` on a thread of its own while this one tells ``on_search`` the states expanded so far
-    (``counter``, which the search writes) at its start and every ``PROGRESS_EVERY`` seconds; the
-    search's error is raised here. A report that fails stops the search too (``cancel``)."""
-    outcome: dict[str, Any] = {}
-
-    def work() -> None:
-        try:
-            outcome["value"] = search()
-        except BaseException as err:  # handed to the waiting thread, which raises it
-            outcome["error"] = err
-
-    worker = threading.Thread(target=work, daemon=True, name=f"search-{threading.current_thread().name}")
-    worker.start()
-    try:
-        if on_search is not None:
-            on_search(0)
-        while worker.is_alive():
-            worker.join(timeout=PROGRESS_EVERY)
-            if worker.is_alive() and on_search is not None and not cancel.is_set():
-                on_search(int(counter[0]))
-    except BaseException:  # a report failed: the search stops too, before the error goes on
-        cancel.set("the search's progress could not be reported")
-        worker.join()
-        raise
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
+    trace = min(family.trace_estimate(puzzle) + extra_bytes, max(0, budget.limit_for(owner) - need))
+    with paid_work(budget, cancel, need + trace, "searching this puzzle", owner=owner, wait=wait,
+                   on_wait=on_wait) as work:
+        counter = progress if progress is not None else np.zeros(1, np.int64)
+        solved = work.search(
+            lambda: solve(puzzle, algorithm, options, record_trace=True, engine=config.engine, cancel=cancel,
+                          progress=counter, **limits),
+            counter, on_search,
+        )
+        if not keep_slot:
+            work.free_slot()
+        work.resize(held_bytes(solved) + extra_bytes)
+        yield solved

@@ -30,12 +30,13 @@ import numpy as np
 
 from server.budget import ServerBusy, TooBig, WorkBudget
 from server.config import ROOT, Config
+from server.paid_work import paid_work
 from server.puzzles.family import RunControl
 from server.puzzles.options import Values
 from server.puzzles.registry import family_of
 from server.safe_paths import HEX32, key_path
-from server.search.control import CancelFlag, deadline, time_limit_reason
-from server.solving import expansion_reason, reporting
+from server.search.control import CancelFlag, deadline
+from server.solving import name_the_setting
 
 META = "meta.json"
 OPEN_RUNS = 8  # runs whose arrays a process keeps mapped
@@ -229,11 +230,11 @@ def budgeted_tile_run(
     on_wait: Callable[[str], None] | None = None,
     on_search: Callable[[int], None] | None = None,
     owner: str | None = None,
-) -> dict[str, Any] | None:
-    """The run of ``puzzle`` (stored under ``puzzle_id``): kept from before, or searched now within
-    ``budget`` (its memory, a compute slot) and ``config``'s limits, its progress reported to
-    ``on_search`` (states expanded) as ``budgeted_solve`` does. None when ``cancel`` was set while
-    waiting or searching (a stopped run is not kept; one stopped by a limit is, under its limits)."""
+) -> dict[str, Any]:
+    """The run of ``puzzle`` (stored under ``puzzle_id``): kept from before, or searched now as
+    ``paid_work`` pays for work (its memory, a compute slot, its progress told to ``on_search``) within
+    ``config``'s limits. ``Stopped`` when ``cancel`` was stopped while waiting or searching: such a run
+    is not kept (one stopped by a limit is, under its limits)."""
     family = family_of(puzzle)
     limits = config.search_limits(True)
     bounds = [limits["max_expanded"], limits["max_seconds"]]
@@ -241,42 +242,21 @@ def budgeted_tile_run(
     found = runs.meta(key)
     if found is not None:
         return found
-    held = 0
-    try:
-        need = family.tile_run_bytes(puzzle, algorithm)
-        held = budget.reserve(need, cancel, on_wait, None, "to search this board", owner=owner,
-                              need="searching this board")
-        with budget.computing(cancel, None, on_wait, owner) as got:
-            if not got or cancel.is_set():
-                return None
-            counter = np.zeros(1, np.int64)
-            control = RunControl(limits["max_expanded"], limits["max_seconds"], cancel, counter)
+    need = family.tile_run_bytes(puzzle, algorithm)
+    with paid_work(budget, cancel, need, "searching this board", owner=owner, on_wait=on_wait,
+                   what="to search this board") as work:
+        counter = np.zeros(1, np.int64)
+        control = RunControl(limits["max_expanded"], limits["max_seconds"], cancel, counter)
 
-            def make(folder: Path) -> dict[str, Any]:
-                meta = family.tile_run(puzzle, algorithm, options, control, folder)
-                meta["puzzle"] = puzzle_id
-                if cancel.is_set() and cancel.reason != time_limit_reason(limits["max_seconds"]):
-                    raise _Stopped  # stopped by the user or the server: nothing kept
-                return meta
+        def make(folder: Path) -> dict[str, Any]:
+            meta = family.tile_run(puzzle, algorithm, options, control, folder)
+            work.check()  # stopped by its user or the server: ``produce`` keeps nothing
+            meta["puzzle"] = puzzle_id
+            name_the_setting(meta["result"], limits)  # kept so: the run found again says it too
+            return meta
 
-            def search() -> dict[str, Any] | None:
-                try:
-                    with deadline(cancel, limits["max_seconds"]):
-                        size = family.tile_file_bytes(puzzle)
-                        return runs.produce(key, make, size=size, owner=owner)
-                except _Stopped:
-                    return None
+        def search() -> dict[str, Any]:
+            with deadline(cancel, limits["max_seconds"]):
+                return runs.produce(key, make, size=family.tile_file_bytes(puzzle), owner=owner)
 
-            meta = reporting(search, counter, cancel, on_search)
-    finally:
-        budget.release(held, owner)
-    if meta is None:
-        return None
-    stopped = meta["result"].get("stopped")
-    if stopped and stopped == expansion_reason(limits["max_expanded"]):
-        meta["result"]["stopped"] = f"{stopped} ({limits['expanded_setting']})"
-    return meta
-
-
-class _Stopped(Exception):
-    """A run stopped by its user or the server: not kept."""
+        return work.search(search, counter, on_search)

@@ -1,7 +1,8 @@
 """Share and export on the server: share-link parameters checked against the options schema, and
-animated GIFs of a search (server/exporting.py, server/web/exports.py, server/puzzles/animation.py):
-the GIF decodes, frames and size stay within the caps, bad requests are refused naming the field, a
-family without animation gets a clear 400, and the per-client, server and store caps hold."""
+animated GIFs of a search (server/exporting.py, gif_encoding.py, gif_store.py, web/exports.py,
+puzzles/animation.py): the GIF decodes, frames and size stay within the caps, bad requests are
+refused naming the field, a family without animation gets a clear 400, and the per-client, server
+and store caps hold."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 from PIL import Image
 
 from server.config import Config
-from server.exporting import file_stem, gif_durations
+from server.gif_encoding import file_stem, gif_durations
 from server.puzzles.animation import PATH_I, CellBoard, frame_positions, frame_size, search_frames
 from server.search.events import CLOSE, OPEN, PATH
 from server.search.trace import Trace

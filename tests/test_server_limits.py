@@ -14,6 +14,7 @@ import pytest
 from server import socketio
 from server.budget import ServerBusy, TooBig, WorkBudget
 from server.config import Config
+from server.paid_work import Stopped
 from server.puzzles.errors import PuzzleError
 from server.puzzles.grid.model import GridMaze
 from server.puzzles.registry import get_family
@@ -284,22 +285,24 @@ def test_budgeted_solve_releases_everything_when_the_search_raises() -> None:
     assert budget.snapshot()["computing"] == 0 and budget.snapshot()["trace_bytes"] == 0
 
 
-def test_budgeted_solve_yields_nothing_when_cancelled_and_releases_its_memory() -> None:
+def test_budgeted_solve_is_stopped_when_cancelled_and_releases_its_memory() -> None:
     budget = WorkBudget(max_computing=1, trace_bytes=10**9)
-    waited: list[str] = []
+    waited: list[tuple[str, int]] = []
     flag = CancelFlag()
     with budget.computing():  # the only slot is busy: the solve waits for it, then is cancelled
         threading.Timer(0.3, flag.set).start()
-        with budgeted_solve(budget, BUDGET_CONFIG, open_maze(6, 9), "bfs", {}, flag,
-                            on_wait=waited.append) as solved:
-            assert solved is None
-            assert budget.snapshot()["trace_bytes"] > 0  # still reserved inside the block
-        assert waited and "waiting for a free worker" in waited[0]
+        with pytest.raises(Stopped), budgeted_solve(
+            budget, BUDGET_CONFIG, open_maze(6, 9), "bfs", {}, flag,
+            on_wait=lambda message: waited.append((message, budget.snapshot()["trace_bytes"])),
+        ):
+            raise AssertionError("the block is not entered")
+        [(message, held)] = waited
+        assert "waiting for a free worker" in message and held > 0  # memory reserved while it waits
     assert budget.snapshot()["trace_bytes"] == 0
     flag = CancelFlag()  # cancelled while it searches
     threading.Timer(0.05, flag.set).start()
-    with budgeted_solve(budget, BUDGET_CONFIG, sealed_goal(400), "bfs", {}, flag) as solved:
-        assert solved is None
+    with pytest.raises(Stopped), budgeted_solve(budget, BUDGET_CONFIG, sealed_goal(400), "bfs", {}, flag):
+        raise AssertionError("the block is not entered")
     assert budget.snapshot()["computing"] == 0 and budget.snapshot()["trace_bytes"] == 0
 
 

@@ -1,8 +1,9 @@
-"""Several server processes on one Redis (server/clients.py, server/exporting.py): two apps on the same
-Redis stand for two processes behind a proxy. A client's and an address's rates are reached across
-both together, the caps on work at once (runs, GIF exports) count across both, a GIF export started
-on one is polled, downloaded and cancelled on the other, a dead process's lease expires, and with
-Redis gone requests still answer, each process counting alone."""
+"""Several server processes on one Redis (server/clients.py, rate_limits.py, leases.py, exporting.py,
+gif_store.py): two apps on the same Redis stand for two processes behind a proxy. A client's and an
+address's rates are reached across both together, the caps on work at once (runs, GIF exports) count
+across both, a GIF export started on one is polled, downloaded and cancelled on the other, the GIF
+store's caps hold across both (a finished export seen so only once stored), a dead process's lease
+expires, and with Redis gone requests still answer, each process counting alone."""
 
 from __future__ import annotations
 
@@ -17,7 +18,11 @@ from flask import Flask
 from PIL import Image
 
 from server.clients import SharedRedis
+from server.config import Config
+from server.gif_store import Finished, LocalGifStore, RedisGifStore, gif_store_for
+from server.leases import LocalLeases, RedisLeases, leases_for
 from server.puzzles.errors import PuzzleError
+from server.rate_limits import LocalRateLimits, RedisRateLimits, rate_limits_for
 from server.services import services
 from server.solving import check_run
 from tests.helpers import LIVE, make_app, open_maze, post_file
@@ -270,6 +275,44 @@ def test_the_gif_store_caps_hold_across_processes(redis_url: str) -> None:
         assert http.get(f"/api/animations/{jobs[0]}").status_code == 404  # the oldest made room
         assert all(http.get(f"/api/animations/{job}.gif").status_code == 200 for job in jobs[1:])
     assert redis.Redis.from_url(redis_url).zcard("maze:gif-store") == 2
+
+
+def test_a_gif_export_is_seen_finished_only_once_stored_with_the_oldest_gone(redis_url, monkeypatch) -> None:
+    """Once failed under load: a job was final in its process's memory before its storing (which evicts
+    the oldest) reached Redis, so a poll in between still got the GIF it was about to evict. A slow
+    store stands for the loaded machine."""
+    first, second = two_apps(redis_url, animation_store_count=1, animations_per_minute=100)
+    a, b = same_client(first, second)
+    pid = gallery(a, b)
+    store = services(first).animations.store
+    keep = store.keep
+    monkeypatch.setattr(store, "keep", lambda done: (time.sleep(0.5), keep(done)))
+    older = export(b, pid, "dfs").get_json()["job"]
+    assert wait_final(b, older)["state"] == "done"
+    job = export(a, pid).get_json()["job"]
+    assert wait_final(a, job)["state"] == "done"
+    for http in (a, b):  # at once, on either process: the one it made room for is gone
+        assert http.get(f"/api/animations/{older}.gif").status_code == 404
+        assert http.get(f"/api/animations/{job}.gif").status_code == 200
+
+
+def test_the_newest_gif_stays_when_another_finished_in_the_same_millisecond(redis_url: str) -> None:
+    store = RedisGifStore(Config(testing=True, redis_url=redis_url, animation_store_count=1),
+                          SharedRedis(redis_url))
+    shared = redis.Redis.from_url(redis_url)
+    shared.zadd("maze:gif-store", {"zz-same-ms": redis_ms(redis_url) + 1000})  # not before this one
+    store.keep(Finished("aa-newest", "c:one", {"job": "aa-newest", "state": "done"}, b"GIF89a"))
+    assert store.status("aa-newest", ["c:one"]) == {"job": "aa-newest", "state": "done"}
+    assert shared.zrange("maze:gif-store", 0, -1) == [b"aa-newest"]
+
+
+def test_each_count_chooses_its_kind_once(redis_url: str) -> None:
+    alone, shared = Config(testing=True), Config(testing=True, redis_url=redis_url)
+    assert isinstance(rate_limits_for(alone), LocalRateLimits)
+    assert isinstance(rate_limits_for(shared), RedisRateLimits)
+    assert isinstance(leases_for(alone), LocalLeases) and isinstance(leases_for(shared), RedisLeases)
+    assert isinstance(gif_store_for(alone), LocalGifStore)
+    assert isinstance(gif_store_for(shared), RedisGifStore)
 
 
 # ---- Redis going away ------------------------------------------------------------------------------

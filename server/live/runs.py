@@ -7,8 +7,10 @@ most ``frame_window`` are sent beyond the highest acknowledged one, acknowledgem
 sent are ignored, and a stream that stalls for ``ack_timeout`` or outlasts ``stream_timeout`` is
 dropped, so a slow, vanished or lying client never makes the server queue without bound. The
 server's ``WorkBudget`` bounds the searches computing at once and the memory traces hold
-(``solving.budgeted_solve``). A search stopped by a limit (time, states) streams what it searched,
-its result saying why it stopped.
+(``solving.budgeted_solve`` and ``tile_runs.budgeted_tile_run``, both paid through
+``server.paid_work``). A search stopped by a limit (time, states) streams what it searched, its
+result saying why it stopped; one stopped by its client or the server (``paid_work.Stopped``) sends
+nothing more.
 """
 
 from __future__ import annotations
@@ -21,9 +23,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.budget import ServerBusy, WorkBudget
-from server.clients import leases_for
 from server.config import Config
+from server.leases import leases_for
 from server.live.frames import frames
+from server.paid_work import Stopped
 from server.puzzles.errors import PuzzleError
 from server.puzzles.options import Values
 from server.puzzles.registry import family_of
@@ -160,16 +163,16 @@ class RunManager:
                     self.tiles, self.budget, self.config, puzzle, puzzle_id, algorithm, options, run.cancel,
                     on_wait=status, on_search=searching, owner=run.client,
                 )
-                if meta is not None:
-                    emit("run_done", {"run": run.run_id, "result": meta["result"], "records": 0,
-                                      "tiles": page_summary(meta)})
+                emit("run_done", {"run": run.run_id, "result": meta["result"], "records": 0,
+                                  "tiles": page_summary(meta)})
                 return
             with budgeted_solve(
                 self.budget, self.config, puzzle, algorithm, options, run.cancel, on_wait=status,
                 on_search=searching, owner=run.client,
             ) as solved:
-                if solved is not None:
-                    self._stream(run, solved, emit)
+                self._stream(run, solved, emit)
+        except Stopped:
+            pass  # stopped by its client or the server, which know it: a stopped run sends nothing more
         except (PuzzleError, ServerBusy) as err:
             _tell(emit, run, str(err))
         except Exception as err:  # one user's failure must not take the server down

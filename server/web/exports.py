@@ -1,6 +1,7 @@
 """Share and export over HTTP (docs/PROTOCOL.md, "Share and export"): a share link's parameters checked
 against the family's options schema, and animated GIFs of a search rendered as jobs
-(``server/exporting.py``; with Redis any server process answers a job's polls, download and cancel).
+(``server/exporting.py``; finished ones kept by ``server/gif_store.py``: with Redis any server process
+answers a job's polls, download and cancel).
 A job is answered to its maker only (``clients.client_ids``): for another client it does not exist."""
 
 from __future__ import annotations
