@@ -3,7 +3,7 @@
 An export is a job: a thread that solves with the trace recorded through ``solving.budgeted_solve``
 (trace memory and a compute slot from the server's ``WorkBudget``: the same budget and limits as any
 run, the slot kept while the frames are drawn and encoded), asks the puzzle's family for frames
-(``Family.animation_frames``: None when the family draws none) and encodes them with Pillow. Its
+(the family's ``animation``: ``Animation.frames``) and encodes them with Pillow. Its
 progress (searching, frames rendered, encoding) is polled over HTTP; the finished GIF is kept for
 ``animation_ttl`` (10 min), the store capped in bytes and in count (the oldest finished exports go
 first, the newest stays whatever the caps). Every failure ends the job with a message; nothing
@@ -457,7 +457,7 @@ class AnimationExports:
                 job.message = f"rendering: {done} / {total} frames"
 
             job.state, job.message = "rendering", "rendering"
-            frames = family.animation_frames(
+            frames = family.need("animation").frames(
                 puzzle, solved, config.animation_max_frames, config.animation_max_side, progress,
             )
             if not frames:

@@ -505,10 +505,9 @@ def judge_formula(puzzle: Any, text: Any, options: dict[str, Any], *, max_states
     from server.puzzles.registry import family_of
 
     family = family_of(puzzle)
-    if not family.features:
-        raise PuzzleError(f"the heuristic lab has no features for {family.title.lower()} puzzles", "family")
-    formula = compile_formula(text, family.feature_names)
-    space = family.lab_space(puzzle, options, max_states, max_seconds, cancel)
+    lab = family.need("lab")
+    formula = compile_formula(text, lab.feature_names)
+    space = lab.space(puzzle, options, max_states, max_seconds, cancel)
     width, height = family.size(puzzle)
     cells = width * height if heat_cells is not None and width * height <= heat_cells else None
     return judge(space, formula, cells)

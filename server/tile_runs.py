@@ -1,4 +1,4 @@
-"""Runs on huge boards, kept on disk for their tiles (``Family.tile_run``, ``Family.draw_tile``).
+"""Runs on huge boards, kept on disk for their tiles (a family's ``tiles``: ``Tiles.run``, ``Tiles.draw``).
 
 A board of more than ``Config.tile_min_cells`` cells is not streamed record by record: its run
 writes per-cell arrays into a folder of ``Config.tile_dir`` (the grid family: each cell's
@@ -235,6 +235,7 @@ def budgeted_tile_run(
     ``on_search`` (states expanded) as ``budgeted_solve`` does. None when ``cancel`` was set while
     waiting or searching (a stopped run is not kept; one stopped by a limit is, under its limits)."""
     family = family_of(puzzle)
+    tiles = family.need("tiles")
     limits = config.search_limits(True)
     bounds = [limits["max_expanded"], limits["max_seconds"]]
     key = run_key(puzzle_id, algorithm, {**family.run_identity(algorithm, options), "_limits": bounds})
@@ -243,7 +244,7 @@ def budgeted_tile_run(
         return found
     held = 0
     try:
-        need = family.tile_run_bytes(puzzle, algorithm)
+        need = tiles.run_bytes(puzzle, algorithm)
         held = budget.reserve(need, cancel, on_wait, None, "to search this board", owner=owner,
                               need="searching this board")
         with budget.computing(cancel, None, on_wait, owner) as got:
@@ -253,7 +254,7 @@ def budgeted_tile_run(
             control = RunControl(limits["max_expanded"], limits["max_seconds"], cancel, counter)
 
             def make(folder: Path) -> dict[str, Any]:
-                meta = family.tile_run(puzzle, algorithm, options, control, folder)
+                meta = tiles.run(puzzle, algorithm, options, control, folder)
                 meta["puzzle"] = puzzle_id
                 if cancel.is_set() and cancel.reason != time_limit_reason(limits["max_seconds"]):
                     raise _Stopped  # stopped by the user or the server: nothing kept
@@ -262,7 +263,7 @@ def budgeted_tile_run(
             def search() -> dict[str, Any] | None:
                 try:
                     with deadline(cancel, limits["max_seconds"]):
-                        size = family.tile_file_bytes(puzzle)
+                        size = tiles.file_bytes(puzzle)
                         return runs.produce(key, make, size=size, owner=owner)
                 except _Stopped:
                     return None

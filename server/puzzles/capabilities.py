@@ -215,9 +215,9 @@ CAPABILITIES: dict[str, tuple[type[Part], str]] = {
 }
 
 
-def absent(part: str, name: str, kind: str) -> PuzzleError:
-    """The refusal of ``part`` for a family without it (``Family.need``)."""
-    return PuzzleError(CAPABILITIES[part][1].format(name=name, kind=kind))
+def absent(part: str, family: Family) -> PuzzleError:
+    """The refusal of ``part`` for a family without it, in words (``Family.need`` raises it)."""
+    return PuzzleError(CAPABILITIES[part][1].format(name=family.name, kind=family.title.lower()))
 
 
 def state_form(student: StudentForm | None) -> str:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.puzzles.errors import PuzzleError
 from server.puzzles.options import Values
 from server.search.problem import Problem, State
 from server.search.stats import SearchResult, json_cost
@@ -85,7 +84,7 @@ def judge_solution(family: Any, puzzle: Any, text: str, options: Values, *, max_
     ``optimum_note`` why) when none finds it."""
     from server.solving import exact_optimum
 
-    checked = family.check_solution(puzzle, text, options)
+    checked = family.need("checker").check(puzzle, text, options)
     checked.optimum, checked.optimum_note = exact_optimum(
         puzzle, options, max_expanded=max_expanded, max_seconds=max_seconds, max_stored=max_stored)
     if checked.valid and checked.cost is not None and checked.optimum is not None:
@@ -94,6 +93,3 @@ def judge_solution(family: Any, puzzle: Any, text: str, options: Values, *, max_
         checked.optimal = False if not checked.valid else None
     return checked
 
-
-def not_checkable(family: Any) -> PuzzleError:
-    return PuzzleError(f"checking solutions of {family.title.lower()} puzzles is not supported", "family")

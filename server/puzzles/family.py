@@ -166,9 +166,9 @@ class Family(ABC):
         """The optional part named ``part`` (``tiles``, ``lab``, ``checker``, ``maker``, ``saver``,
         ``editor``, ``animation``, ``solution_image``) for a use; PuzzleError in words when the family
         has none ("the zenji family draws no tiles"). To ask without refusing: ``family.tiles is None``."""
-        found = getattr(self, part) if part in CAPABILITIES else None
+        found = getattr(self, part) if part in CAPABILITIES else None  # another name: KeyError below
         if found is None:
-            raise absent(part, self.name, self.title.lower())  # KeyError for a name that is no part
+            raise absent(part, self)
         return found
 
     # ---- files ---------------------------------------------------------------------------------
