@@ -10,7 +10,6 @@ from dataclasses import dataclass, replace
 from server.puzzles.capabilities import Maker
 from server.puzzles.errors import PuzzleError
 from server.puzzles.labyrinth.model import LabyrinthPuzzle, insertion_points
-from server.puzzles.labyrinth.solve import solve_labyrinth
 from server.puzzles.making import Generated, GeneratorKind, size_options
 from server.puzzles.options import Values
 
@@ -59,6 +58,8 @@ def solvable_board(kind: str, rows: int, cols: int, seed: int) -> SolvableBoard:
     """A board of ``kind`` the player can leave: each candidate is searched (greedy best-first over the
     merged view, at most ``CHECK_EXPANSIONS`` states: finding any way out is enough); the first board
     is made from ``seed``, retries from ``seed * 1000 + k``. Raises PuzzleError when none is found."""
+    from server.puzzles.labyrinth.solve import solve_labyrinth  # looked up at each call: tests replace it
+
     started = time.monotonic()
     for attempt in range(MAX_ATTEMPTS):
         derived = seed if attempt == 0 else seed * 1000 + attempt
