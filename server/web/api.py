@@ -285,10 +285,10 @@ def solve_puzzle(pid: str) -> Response:
 def solution_png(pid: str) -> Response:
     puzzle = stored_puzzle(pid)
     family = family_of(puzzle)
-    picture = family.need("solution_image")  # refused before any search
     args = dict(request.args.items())
     algorithm = args.pop("algorithm", "bfs")
     options = family.text_options(args, "run")
+    picture = family.need("solution_image")  # refused after the options are checked, before any search
     solved = _solve_with_limits(puzzle, algorithm, options)
     if not solved.json["found"]:
         raise PuzzleError(solved.json.get("message") or f"{algorithm} found no path", "solution")
