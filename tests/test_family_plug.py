@@ -6,6 +6,7 @@ the socket, with no change to any file outside tests/; each optional part it has
 
 from __future__ import annotations
 
+import ast
 import io
 import json
 import time
@@ -16,6 +17,7 @@ import pytest
 
 import run
 from server import socketio
+from server.config import ROOT
 from server.puzzles import registry
 from server.puzzles.capabilities import CAPABILITIES, GENERIC_STATE_FORM
 from server.puzzles.errors import PuzzleError
@@ -171,3 +173,24 @@ def test_the_cli_refuses_each_absent_part_in_words(toy, tmp_path: Path) -> None:
     assert status == 1 and "--formula is an option of the grid" in said and "this is a toy graph" in said
     status, said = cli("solve", str(path), "-a", "dijkstra", "--out", str(tmp_path / "roads.png"))
     assert status == 1 and "the toy-graph family draws none" in said
+
+
+def test_no_module_of_a_family_imports_its_own_family() -> None:
+    """A family's checker, maker, lab… are given their family (``capabilities.Part``): none imports its
+    package's ``family.py`` or ``FAMILY``, at the top or inside a function (an import cycle otherwise)."""
+    packages = [path.parent for path in (ROOT / "server" / "puzzles").glob("*/family.py")]
+    assert len(packages) >= 5
+    for package in packages:
+        own = f"server.puzzles.{package.name}"
+        submodules = {path.stem for path in package.glob("*.py")} - {"family", "__init__"}
+        for path in package.glob("*.py"):
+            if path.name in ("family.py", "__init__.py"):
+                continue
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                if isinstance(node, ast.Import):
+                    names = [alias.name for alias in node.names]
+                    assert f"{own}.family" not in names, path
+                elif isinstance(node, ast.ImportFrom):
+                    assert node.level == 0 and node.module != f"{own}.family", path
+                    if node.module == own:  # only its sibling modules, never what __init__ holds
+                        assert {alias.name for alias in node.names} <= submodules, path
