@@ -3,10 +3,11 @@
 
 A caller asks in one of two ways: ``family.tiles is None`` (a question: offer it or not) and
 ``family.need("tiles")`` (a use: the object, or a PuzzleError in words such as "the zenji family
-draws no tiles"). A family author subclasses the part, implements its abstract methods and hands an
-instance to ``Family.__init__`` (``tiles=GridTiles(self)``): the list of what to implement is the
-class's abstract methods. Parts that work on puzzles are made with the family they serve
-(``self.family``), so a checker or maker never imports its own package's ``FAMILY``.
+draws no tiles"). A family author subclasses the part, sets its class data where it has some
+(``Checker.notation``, ``Lab.features``, ``Maker.generators``, ``Saver.formats``), implements its
+abstract methods and hands an instance to ``Family.__init__`` (``tiles=GridTiles(self)``). Every part
+is made with the family it serves (``self.family``), so a checker or maker never imports its own
+package's ``FAMILY``.
 """
 
 from __future__ import annotations

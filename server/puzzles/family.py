@@ -144,8 +144,9 @@ class Family(ABC):
     options: tuple[Option, ...] = field(init=False)
 
     def __post_init__(self) -> None:
-        for part, (kind, _) in CAPABILITIES.items():
-            assert getattr(self, part) is None or isinstance(getattr(self, part), kind), (part, kind)
+        for part, (kind, _) in CAPABILITIES.items():  # each part of its kind, made for this family
+            given = getattr(self, part)
+            assert given is None or (isinstance(given, kind) and given.family is self), (self.name, part)
         # A made or edited puzzle is kept under the hash of its saved file (web/making.py).
         assert self.saver is not None or (self.maker is None and self.editor is None), self.name
         using_h = tuple(a for a in self.algorithms if get_algorithm(a).uses_heuristic)
