@@ -113,7 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
         "check", help="check a solution handed in for a puzzle: legal? cost? optimal?",
         description="Replay the solution in SOLUTION_FILE under the puzzle's rules (the family options "
         "below) and judge it against the optimum (the family's optimal search). Notations: "
-        + "; ".join(f"{f.title} - {f.solution_notation}" for f in FAMILIES.values() if f.solution_notation)
+        + "; ".join(f"{f.title} - {f.checker.notation}" for f in FAMILIES.values() if f.checker)
         + "; every family - its own `run.py solve --json` output. "
         "Exit status 0 when the check ran (whatever the verdict), 1 on a bad file.",
     )
@@ -132,8 +132,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Is h = FORMULA admissible (never above the true cost-to-go h*) and consistent (never "
         "falling by more than a move's cost) on this puzzle? h* is found for every state reachable from the "
         "start by uniform-cost search backwards from the goals. The formula's names are the family's "
-        "features: " + "; ".join(f"{f.name}: {', '.join(f.feature_names)}" for f in FAMILIES.values()
-                                 if f.features)
+        "features: " + "; ".join(f"{f.name}: {', '.join(f.lab.feature_names)}" for f in FAMILIES.values()
+                                 if f.lab)
         + ". Numbers, + - * / // % ** (a literal exponent), comparisons, and/or/not, x if c else y, abs min "
         "max sqrt floor ceil. Exit status 0 when judged (whatever the verdict), 1 on a bad file or formula.",
     )
@@ -147,7 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     lab.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
     add_family_options(lab)
 
-    kinds = [kind for family in FAMILIES.values() for kind in family.generators]
+    kinds = [kind for family in FAMILIES.values() if family.maker for kind in family.maker.generators]
     gen = sub.add_parser(
         "generate", help="write a generated puzzle",
         description="Write a new puzzle of KIND; the file type follows --out's extension. Kinds: "
@@ -301,10 +301,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
     except PuzzleError as err:
         return fail(f"{args.file}: {err}")
     if args.out:
-        image = family.solution_image(solved) if solved.json["found"] else None
-        if image is None:
+        picture = family.solution_image
+        if picture is None or not solved.json["found"]:
             why = "no path was found" if not solved.json["found"] else f"the {family.name} family draws none"
             return fail(f"{args.file}: --out: no solution image ({why})")
+        image = picture.draw(solved)
         if args.out.suffix.lower() in ("", ".png"):
             from server.puzzles.grid.render import save_png
 
@@ -388,13 +389,13 @@ def cmd_check(args: argparse.Namespace) -> int:
     """Check a solution file: one line (or ``--json``); 0 when the check ran, 1 on a bad puzzle or
     solution file, 2 for a family whose solutions cannot be checked."""
     from server.judging import judge_solution, rule_options
+    from server.puzzles.capabilities import absent
     from server.puzzles.errors import PuzzleError
 
     try:
         family, puzzle, run_flags = read_puzzle(args)
-        if not family.checks_solutions:
-            print(f"{args.file}: checking solutions of {family.title.lower()} puzzles is not supported",
-                  file=sys.stderr)
+        if family.checker is None:  # exit status 2, in the words ``Family.need`` refuses it with
+            print(f"{args.file}: {absent('checker', family)}", file=sys.stderr)
             return 2
         options = rule_options(family, family.text_options(run_flags, "run"))
     except PuzzleError as err:
@@ -478,8 +479,10 @@ def cmd_heuristic(args: argparse.Namespace) -> int:
 def cmd_generate(args: argparse.Namespace) -> int:
     from server.puzzles.errors import PuzzleError
 
-    family = next(f for f in FAMILIES.values() if any(k.name == args.kind for k in f.generators))
-    generator = family.generator(args.kind)
+    family = next(f for f in FAMILIES.values()
+                  if f.maker is not None and any(k.name == args.kind for k in f.maker.generators))
+    maker, saver = family.need("maker"), family.need("saver")
+    generator = maker.generator(args.kind)
     own = {o.name for o in generator.options}
     fields = {"rows": args.rows, "cols": args.cols, "seed": args.seed}
     for name, value in vars(args).items():
@@ -489,9 +492,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
             fields[name] = value
     try:
         values = generator.parse(fields)
-        made = family.generate(generator.name, values)
+        made = maker.generate(generator.name, values)
         # The file type follows --out's extension; without one, the type that keeps everything.
-        data = family.save(made.puzzle, family.check_format(args.out.suffix or None, made.puzzle))
+        data = saver.save(made.puzzle, saver.check_format(args.out.suffix or None, made.puzzle))
     except PuzzleError as err:
         return fail(f"{args.out}: {err}")
     args.out.write_bytes(data)

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from server.puzzles.capabilities import state_form
 from server.puzzles.errors import PuzzleError
 from server.puzzles.options import Values
 from server.search.control import CancelFlag
@@ -129,7 +130,7 @@ def build_space(family: Any, puzzle: Any, rules: Values, max_states: int, max_se
     forms = [problem.student_state(s) for s in done.states]
     goals = np.fromiter((problem.is_goal(s) for s in done.states), dtype=bool, count=len(done.states))
     starts = [done.index[s] for s in dict.fromkeys(problem.initial_states())]
-    return CodeSpace(problem, done, forms, starts, goals, family.state_form)
+    return CodeSpace(problem, done, forms, starts, goals, state_form(family.student))
 
 
 class SpaceCache:

@@ -31,6 +31,9 @@ MAX_FRAME_RECORDS = MAX_FRAME_BYTES * 3 // (4 * FRAME_RECORD_BYTES)  # 349,525
 # Bytes of work memory a pixel of ``max_pixels`` brings (``Config.work_bytes``): reading a colour image
 # takes ~5 a pixel, a compiled BFS over its cells 5, a tile run 4; one client holds 3/4 of the budget.
 PIXEL_WORK_BYTES = 8
+# How long the quick search for an optimum beside a non-optimal answer may run (server/judging.py);
+# a family that estimates a search's memory counts that search too.
+OPTIMUM_SECONDS = 1.0
 
 
 @dataclass

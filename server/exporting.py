@@ -2,11 +2,11 @@
 
 An export is a job: a thread that solves with the trace recorded through ``solving.budgeted_solve``
 (memory and a compute slot paid as ``server.paid_work`` pays for all work: the same budget and limits
-as any run, the slot kept while the frames are drawn and encoded), draws the family's frames and
-encodes them (server/gif_encoding.py). Its progress (searching, frames rendered, encoding) is polled
-over HTTP; once finished it is handed to the GIF store (server/gif_store.py: in this process, or in
-Redis for every process), which keeps it under its caps and answers for it from then on. Every failure
-ends the job with a message; nothing raises out of it.
+as any run, the slot kept while the frames are drawn and encoded), draws the frames of the family's
+``animation`` part and encodes them (server/gif_encoding.py). Its progress (searching, frames
+rendered, encoding) is polled over HTTP; once finished it is handed to the GIF store
+(server/gif_store.py: in this process, or in Redis for every process), which keeps it under its caps
+and answers for it from then on. Every failure ends the job with a message; nothing raises out of it.
 
 The caps on work at once, ``max_animations_per_client`` and ``max_animation_jobs``, are this process's
 count of its running jobs and leases (server/leases.py: ``maze:lease:gif:<client>`` and

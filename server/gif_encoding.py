@@ -1,4 +1,4 @@
-"""A search as an animated GIF: the family's frames (``Family.animation_frames``), their delays, Pillow.
+"""A search as an animated GIF: the frames of the family's ``animation`` part, their delays, Pillow.
 Nothing here knows of jobs, budgets or stores (server/exporting.py runs the jobs)."""
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def draw_frames(
     """The frames of the search ``solved`` recorded, within ``config``'s caps (``progress(done, total)``
     after each); PuzzleError when the family draws none."""
     family = family_of(puzzle)
-    frames = family.animation_frames(
+    frames = family.need("animation").frames(
         puzzle, solved, config.animation_max_frames, config.animation_max_side, progress,
     )
     if not frames:

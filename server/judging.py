@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from server.config import OPTIMUM_SECONDS
 from server.formula import compile_formula
 from server.heuristic_lab import Verdict, judge
 from server.puzzles.checking import CheckResult
@@ -42,7 +43,6 @@ REFERENCES = ("astar", "dijkstra", "bfs")
 
 # Finding the optimum to compare a non-optimal answer with (``optimum_cost``): only when it is quick.
 OPTIMUM_LIMITS = {True: 2_000_000, False: 100_000}  # states expanded, compiled / pure Python
-OPTIMUM_SECONDS = 1.0
 # States its pure-Python search stores: fewer than a search's own ``max_stored``, and it runs once that
 # search has ended, so it stays within the search's reservation.
 OPTIMUM_STORED = 100_000
@@ -97,10 +97,9 @@ def judge_formula(puzzle: Any, text: Any, options: Values, *, max_states: int,
     space under ``options``' rules (``rule_options``) and judge it; a heat map when the board has at
     most ``heat_cells`` cells."""
     family = family_of(puzzle)
-    if not family.features:
-        raise PuzzleError(f"the heuristic lab has no features for {family.title.lower()} puzzles", "family")
-    formula = compile_formula(text, family.feature_names)
-    space = family.lab_space(puzzle, options, max_states, max_seconds, cancel)
+    lab = family.need("lab")
+    formula = compile_formula(text, lab.feature_names)
+    space = lab.space(puzzle, options, max_states, max_seconds, cancel)
     width, height = family.size(puzzle)
     cells = width * height if heat_cells is not None and width * height <= heat_cells else None
     return judge(space, formula, cells)
@@ -111,7 +110,7 @@ def judge_solution(puzzle: Any, text: str, options: Values, *, max_expanded: int
     """The family's ``check_solution`` (legal? what cost? the replay) plus the optimum under the same
     rules (``exact_optimum``) within the limits; ``optimum`` None (and ``optimum_note`` why) when no
     search finds it. Raises PuzzleError for a family that checks no solutions."""
-    checked = family_of(puzzle).check_solution(puzzle, text, options)
+    checked = family_of(puzzle).need("checker").check(puzzle, text, options)
     optimum, note = exact_optimum(puzzle, options, max_expanded=max_expanded, max_seconds=max_seconds,
                                   max_stored=max_stored)
     checked.compare_with(optimum, note)

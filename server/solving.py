@@ -17,17 +17,16 @@ import numpy as np
 from server.budget import WorkBudget
 from server.config import Config
 from server.json_arrays import compact_paths
-from server.judging import OPTIMUM_SECONDS as OPTIMUM_SECONDS  # read here by labyrinth/family.py (for now)
 from server.judging import optimum_cost
 from server.paid_work import paid_work
 from server.puzzles.family import RunControl, Solved
 from server.puzzles.options import Values
 from server.puzzles.registry import family_of
+from server.puzzles.running import SNAPSHOT_BYTES
 from server.search.control import CancelFlag, deadline
 
 __all__ = ["Solved", "budgeted_solve", "check_run", "held_bytes", "search_plan", "solve"]
 
-SNAPSHOT_BYTES = 200  # a snapshot's dict and its lists, besides its board
 
 
 def check_run(puzzle: Any, algorithm: Any, raw_options: Any) -> Values:

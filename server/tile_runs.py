@@ -1,4 +1,4 @@
-"""Runs on huge boards, kept on disk for their tiles (``Family.tile_run``, ``Family.draw_tile``).
+"""Runs on huge boards, kept on disk for their tiles (a family's ``tiles``: ``Tiles.run``, ``Tiles.draw``).
 
 A board of more than ``Config.tile_min_cells`` cells is not streamed record by record: its run
 writes per-cell arrays into a folder of ``Config.tile_dir`` (the grid family: each cell's
@@ -236,20 +236,21 @@ def budgeted_tile_run(
     ``config``'s limits. ``Stopped`` when ``cancel`` was stopped while waiting or searching: such a run
     is not kept (one stopped by a limit is, under its limits)."""
     family = family_of(puzzle)
+    tiles = family.need("tiles")
     limits = config.search_limits(True)
     bounds = [limits["max_expanded"], limits["max_seconds"]]
     key = run_key(puzzle_id, algorithm, {**family.run_identity(algorithm, options), "_limits": bounds})
     found = runs.meta(key)
     if found is not None:
         return found
-    need = family.tile_run_bytes(puzzle, algorithm)
+    need = tiles.run_bytes(puzzle, algorithm)
     with paid_work(budget, cancel, need, "searching this board", owner=owner, on_wait=on_wait,
                    what="to search this board") as work:
         counter = np.zeros(1, np.int64)
         control = RunControl(limits["max_expanded"], limits["max_seconds"], cancel, counter)
 
         def make(folder: Path) -> dict[str, Any]:
-            meta = family.tile_run(puzzle, algorithm, options, control, folder)
+            meta = tiles.run(puzzle, algorithm, options, control, folder)
             work.check()  # stopped by its user or the server: ``produce`` keeps nothing
             meta["puzzle"] = puzzle_id
             name_the_setting(meta["result"], limits)  # kept so: the run found again says it too
@@ -257,6 +258,6 @@ def budgeted_tile_run(
 
         def search() -> dict[str, Any]:
             with deadline(cancel, limits["max_seconds"]):
-                return runs.produce(key, make, size=family.tile_file_bytes(puzzle), owner=owner)
+                return runs.produce(key, make, size=tiles.file_bytes(puzzle), owner=owner)
 
         return work.search(search, counter, on_search)

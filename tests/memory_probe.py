@@ -44,12 +44,12 @@ def make_file(family_name: str, kind: str, rows: int, cols: int, folder: Path, s
     from server.puzzles.registry import get_family
 
     family = get_family(family_name)
-    generator = family.generator(kind)
+    generator = family.maker.generator(kind)
     values = generator.check({"rows": rows, "cols": cols, "seed": seed})
-    puzzle = family.generate(generator.name, values).puzzle
-    fmt = family.default_format(puzzle)
+    puzzle = family.maker.generate(generator.name, values).puzzle
+    fmt = family.saver.default_format(puzzle)
     path = folder / f"{family_name}-{kind}-{rows}x{cols}.{fmt}"
-    path.write_bytes(family.save(puzzle, fmt))
+    path.write_bytes(family.saver.save(puzzle, fmt))
     return path
 
 
@@ -95,7 +95,7 @@ def measure(family_name: str, file: Path, small_file: Path, what: str,
     elif what == "lab":
         from server.judging import judge_formula
 
-        formula = " + ".join(name for name, _ in family.features[:2])
+        formula = " + ".join(name for name, _ in family.lab.features[:2])
         rules = rule_options(family, {})
         states = max_stored or 1_000_000
 
@@ -106,7 +106,7 @@ def measure(family_name: str, file: Path, small_file: Path, what: str,
         base = reset_peak()
         verdict = judge(puzzle)
         peak = status("VmHWM") - base
-        estimate = family.lab_bytes(puzzle, states)
+        estimate = family.lab.space_bytes(puzzle, states)
         extra = {"states": verdict.to_json().get("states")}
         del verdict
     elif what != "load":

@@ -12,10 +12,11 @@ import pytest
 from server.judging import judge_solution
 from server.puzzles.checking import CheckResult
 from server.puzzles.errors import PuzzleError
+from server.puzzles.grid import FAMILY
 from server.puzzles.grid.check import check_grid_solution
 from server.puzzles.grid.model import GridMaze
 from server.puzzles.grid.text import parse_grid_text
-from server.puzzles.registry import detect_family, get_family
+from server.puzzles.registry import detect_family
 from server.solving import solve
 from tests.helpers import run_cli as cli
 
@@ -45,17 +46,17 @@ def best_path(maze3: GridMaze) -> list[tuple[int, int]]:
     return [(r, c) for r, c in solved.json["path"]]
 
 
+def judge(maze: GridMaze, text: str, diagonal: bool) -> CheckResult:
+    """The grid family's checker plus the optimum (Dijkstra under the same rules)."""
+    return judge_solution(maze, text, FAMILY.run_options({"diagonal": diagonal}))
+
+
 def as_moves(path: list[tuple[int, int]]) -> str:
     return "".join(NAMES[(b[0] - a[0], b[1] - a[1])] for a, b in pairwise(path))
 
 
-def judge_grid_solution(maze: GridMaze, text: str, diagonal: bool) -> CheckResult:
-    """``check_grid_solution`` plus the optimum, as the lab and ``run.py check`` judge it."""
-    return judge_solution(maze, text, get_family("grid").run_options({"diagonal": diagonal}))
-
-
 def test_the_optimal_path_as_moves_is_legal_and_optimal(maze3: GridMaze, best_path: list) -> None:
-    result = judge_grid_solution(maze3, as_moves(best_path), diagonal=False)
+    result = judge(maze3, as_moves(best_path), diagonal=False)
     assert result.valid and result.cost == 52 and result.moves == 52
     assert result.optimum == 52 and result.optimal is True
     assert result.first_illegal_move is None and result.reason is None
@@ -76,7 +77,7 @@ def test_a_move_into_a_wall_is_named(maze3: GridMaze, best_path: list) -> None:
         pytest.fail("no wall beside the path")
     moves[i] = wall
     dr, dc = DELTAS[wall]
-    result = judge_grid_solution(maze3, "".join(moves), diagonal=False)
+    result = judge(maze3, "".join(moves), diagonal=False)
     assert not result.valid and result.first_illegal_move == i + 1 and result.optimal is False
     assert result.reason == f"move {i + 1} ({wall}) from ({r}, {c}) enters a wall at ({r + dr}, {c + dc})"
     assert result.path == best_path[: i + 1] and result.cost is None
@@ -88,7 +89,7 @@ def test_a_legal_detour_is_not_optimal(maze3: GridMaze, best_path: list) -> None
                     if maze3.is_free(r + dr, c + dc) and (r + dr, c + dc) not in on_path)
     back = NAMES[tuple(-x for x in DELTAS[aside])]
     moves = as_moves(best_path)
-    result = judge_grid_solution(maze3, moves[:i] + aside + back + moves[i:], diagonal=False)
+    result = judge(maze3, moves[:i] + aside + back + moves[i:], diagonal=False)
     assert result.valid and result.moves == 54 and result.cost > 52
     assert result.optimum == 52 and result.optimal is False
     assert "legal, cost" in result.summary() and "(not optimal)" in result.summary()
@@ -116,7 +117,7 @@ def test_a_json_list_of_cells(maze3: GridMaze, best_path: list) -> None:
 
 
 def test_a_path_that_stops_short_is_refused(maze3: GridMaze, best_path: list) -> None:
-    result = judge_grid_solution(maze3, as_moves(best_path)[:-3], diagonal=False)
+    result = judge(maze3, as_moves(best_path)[:-3], diagonal=False)
     end, goal = best_path[-4], best_path[-1]
     assert not result.valid and result.first_illegal_move is None and result.optimal is False
     assert result.reason == f"the path ends at {end}, not at the goal {goal}"
@@ -159,9 +160,9 @@ def test_a_family_without_a_checker_says_so() -> None:
     from tests.toy_family import ToyFamily
 
     family = ToyFamily()
-    assert not family.checks_solutions
+    assert family.checker is None
     with pytest.raises(PuzzleError, match=r"checking solutions of .* puzzles is not supported"):
-        family.check_solution(None, "R", {})
+        family.need("checker")
 
 
 def test_the_cli_takes_the_family_options(maze3_file: Path, tmp_path: Path) -> None:
@@ -176,18 +177,18 @@ def test_the_cli_takes_the_family_options(maze3_file: Path, tmp_path: Path) -> N
 
 def test_diagonal_moves_and_corner_cutting() -> None:
     corner = parse_grid_text("S#.\n..G\n...\n")
-    cut = judge_grid_solution(corner, "DR R", diagonal=True)
+    cut = judge(corner, "DR R", diagonal=True)
     assert not cut.valid and cut.first_illegal_move == 1
     assert cut.reason == ("move 1 (DR) from (0, 0) to (1, 1): a diagonal move cuts the corner at (0, 1) "
                           "(a wall)")
-    legal = judge_grid_solution(corner, "D, DR, UR", diagonal=True)
+    legal = judge(corner, "D, DR, UR", diagonal=True)
     assert legal.valid and legal.cost == pytest.approx(1 + 2 * math.sqrt(2)) and legal.moves == 3
     assert legal.optimum == 3 and legal.optimal is False
-    four_way = judge_grid_solution(corner, "d r\nr", diagonal=True)
+    four_way = judge(corner, "d r\nr", diagonal=True)
     assert four_way.valid and four_way.cost == 3 and four_way.optimal is True
     # On an open board the diagonal path is the optimum, its cost summed as the search sums it.
     open_board = parse_grid_text("S..\n...\n..G\n")
-    diagonal = judge_grid_solution(open_board, "DR,DR", diagonal=True)
+    diagonal = judge(open_board, "DR,DR", diagonal=True)
     assert diagonal.valid and diagonal.optimal is True and diagonal.cost == 2 * math.sqrt(2)
     # Diagonal moves off: a listed diagonal step is refused; "DR" is read as D then R.
     off = check_grid_solution(corner, "[[0, 0], [1, 0], [2, 1]]", diagonal=False)

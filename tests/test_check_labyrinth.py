@@ -89,7 +89,7 @@ def test_board_game_boards_with_column_pushes_and_turns(seed: int) -> None:
     assert puzzle.rotate_free and any(p.axis == "col" for p in puzzle.insertions)
     solved = solve(puzzle, "greedy", {}).json
     for text in (json.dumps(solved), in_words(solved)):
-        result = FAMILY.check_solution(puzzle, text, FAMILY.run_options({}))
+        result = FAMILY.checker.check(puzzle, text, FAMILY.run_options({}))
         assert result.valid and result.cost == solved["cost"], result.reason
 
 
@@ -203,6 +203,6 @@ def test_moves_that_stop_short_or_do_nothing(puzzle_6: Any, words: list[str]) ->
 def test_malformed_answers_are_refused_naming_where(puzzle_6: Any, text: str, where: str,
                                                     message: str) -> None:
     with pytest.raises(PuzzleError) as err:
-        FAMILY.check_solution(puzzle_6, text, FAMILY.run_options({}))
+        FAMILY.checker.check(puzzle_6, text, FAMILY.run_options({}))
     assert (err.value.where or "").startswith(where), err.value.where
     assert message.lower() in str(err.value).lower()

@@ -198,6 +198,6 @@ def test_a_state_in_the_wrong_phase_is_named(maze: Any) -> None:
 ])
 def test_malformed_answers_are_refused_naming_where(maze: Any, text: str, where: str, message: str) -> None:
     with pytest.raises(PuzzleError) as err:
-        FAMILY.check_solution(maze, text, FAMILY.run_options({}))
+        FAMILY.checker.check(maze, text, FAMILY.run_options({}))
     assert (err.value.where or "").startswith(where), err.value.where
     assert message.lower() in str(err.value).lower()

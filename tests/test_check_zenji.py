@@ -170,6 +170,6 @@ def test_downhill_water_never_flows_north_or_west() -> None:
 ])
 def test_malformed_answers_are_refused_naming_where(board: Any, text: str, where: str, message: str) -> None:
     with pytest.raises(PuzzleError) as err:
-        FAMILY.check_solution(board, text, FAMILY.run_options({}))
+        FAMILY.checker.check(board, text, FAMILY.run_options({}))
     assert (err.value.where or "") == where, err.value.where
     assert message.lower() in str(err.value).lower()

@@ -1,23 +1,27 @@
 """Proof that a family plugs in through the registry alone: the toy graph family of
-tests/toy_family.py is registered here and then detected, loaded, validated, listed by the API and
-solved by the CLI's code path, by ``POST .../solve`` and over the socket, with no change to any
-file outside tests/."""
+tests/toy_family.py (the core only: sniff, load, info, problem) is registered here and then detected,
+loaded, validated, listed by the API and solved by the CLI's code path, by ``POST .../solve`` and over
+the socket, with no change to any file outside tests/; each optional part it has not
+(``server/puzzles/capabilities.py``) is refused in words by the API and the CLI alike."""
 
 from __future__ import annotations
 
+import ast
 import io
 import json
 import time
-from contextlib import redirect_stdout
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
 
 import run
 from server import socketio
+from server.config import ROOT
 from server.puzzles import registry
+from server.puzzles.capabilities import CAPABILITIES, GENERIC_STATE_FORM
 from server.puzzles.errors import PuzzleError
-from tests.helpers import make_app
+from tests.helpers import browser, make_app
 from tests.toy_family import EXAMPLE, TOY
 
 
@@ -111,3 +115,82 @@ def test_solved_by_the_cli(toy, tmp_path: Path) -> None:
     assert result["family"] == "toy-graph" and result["cost"] == 1 and result["options"]["undirected"] is True
     help_text = run.build_parser()._subparsers._group_actions[0].choices["solve"].format_help()
     assert "toy graph options (toy-graph)" in help_text and "--max-cost" in help_text
+
+
+def test_its_optional_parts_are_absent_and_refused_in_words(toy) -> None:
+    for part in CAPABILITIES:
+        assert getattr(toy, part) is None, part
+        with pytest.raises(PuzzleError, match="toy") as err:  # the family's name or title, in words
+            toy.need(part)
+        assert err.value.where is None and len(str(err.value)) > 20, part
+    assert toy.student is None
+    listed = toy.describe_json()
+    assert (listed["checks_solutions"], listed["editable"], listed["animation"]) == (False, False, False)
+    assert listed["generators"] == listed["formats"] == listed["features"] == []
+    assert listed["solution_notation"] == "" and listed["state_form"] == GENERIC_STATE_FORM
+    assert "formula" not in {o["name"] for o in listed["options"]}  # no lab: no heuristic "yours"
+
+
+def test_the_api_refuses_each_absent_part_in_words(app, toy) -> None:
+    client = browser(app)
+    answer = client.post("/api/puzzles", data={"file": (io.BytesIO(EXAMPLE.encode()), "roads.graph")})
+    info = answer.get_json()
+    assert info["solution_notation"] == "" and info["deep_zoom"] is None
+    pid = f"/api/puzzles/{info['id']}"
+    refusals = {
+        "generates no puzzles": client.post("/api/generate", json={"family": "toy-graph", "kind": "any"}),
+        "cannot be edited": client.post(f"{pid}/edit", json={"edits": []}),
+        "is not saved by this server": client.get(f"{pid}/file"),
+        "solution images are not drawn": client.get(f"{pid}/solution.png?algorithm=dijkstra"),
+        "GIF export is not drawn for a toy graph": client.post(f"{pid}/animation", json={"algorithm": "bfs"}),
+        "drawn whole in the page, not as tiles": client.get(f"{pid}/tiles/0/0/0.png"),
+        "no features for toy graph puzzles": client.post(f"{pid}/heuristic", json={"formula": "0"}),
+        "checking solutions of toy graph puzzles is not supported": client.post(f"{pid}/check",
+                                                                                json={"solution": "A C D"}),
+    }
+    for words, refused in refusals.items():
+        assert refused.status_code == 400 and words in refused.get_json()["error"], words
+    # Student mode needs only the core: the space of its states, each in the generic form.
+    space = client.post(f"{pid}/code/space", json={"options": {}})
+    assert space.status_code == 200, space.get_json()
+    assert space.get_json()["state_form"] == GENERIC_STATE_FORM
+
+
+def test_the_cli_refuses_each_absent_part_in_words(toy, tmp_path: Path) -> None:
+    path = tmp_path / "roads.graph"
+    path.write_text(EXAMPLE)
+    answer = tmp_path / "answer.txt"
+    answer.write_text("A C D")
+
+    def cli(*args: str) -> tuple[int, str]:
+        err = io.StringIO()
+        with redirect_stdout(io.StringIO()), redirect_stderr(err):
+            return run.main(list(args)), err.getvalue()
+
+    status, said = cli("check", str(path), "--solution", str(answer))
+    assert status == 2 and "checking solutions of toy graph puzzles is not supported" in said
+    status, said = cli("heuristic", str(path), "--formula", "0")  # a lab's flag: not one of this family's
+    assert status == 1 and "--formula is an option of the grid" in said and "this is a toy graph" in said
+    status, said = cli("solve", str(path), "-a", "dijkstra", "--out", str(tmp_path / "roads.png"))
+    assert status == 1 and "the toy-graph family draws none" in said
+
+
+def test_no_module_of_a_family_imports_its_own_family() -> None:
+    """A family's checker, maker, lab… are given their family (``capabilities.Part``): none imports its
+    package's ``family.py`` or ``FAMILY``, at the top or inside a function (an import cycle otherwise)."""
+    packages = [path.parent for path in (ROOT / "server" / "puzzles").glob("*/family.py")]
+    assert len(packages) >= 5
+    for package in packages:
+        own = f"server.puzzles.{package.name}"
+        submodules = {path.stem for path in package.glob("*.py")} - {"family", "__init__"}
+        for path in package.glob("*.py"):
+            if path.name in ("family.py", "__init__.py"):
+                continue
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                if isinstance(node, ast.Import):
+                    names = [alias.name for alias in node.names]
+                    assert f"{own}.family" not in names, path
+                elif isinstance(node, ast.ImportFrom):
+                    assert node.level == 0 and node.module != f"{own}.family", path
+                    if node.module == own:  # only its sibling modules, never what __init__ holds
+                        assert {alias.name for alias in node.names} <= submodules, path

@@ -280,7 +280,7 @@ def check_checker(family: str, text: str, options: dict[str, Any]) -> None:
     """Only a PuzzleError (naming where) or a verdict that serialises may come out."""
     chosen = FAMILIES[family]
     try:
-        result = chosen.check_solution(CHECKER_PUZZLES[family], text, chosen.run_options(options))
+        result = chosen.checker.check(CHECKER_PUZZLES[family], text, chosen.run_options(options))
     except PuzzleError as err:
         assert err.where, f"{err} names no place"
         return

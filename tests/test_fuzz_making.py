@@ -101,13 +101,13 @@ def boards() -> dict[str, tuple[Any, Any]]:
     """A small generated board of each family: {family name: (family, puzzle)}."""
     out = {}
     for family in FAMILIES.values():
-        kind = family.generators[0]
+        kind = family.maker.generators[0]
         try:
             values = kind.check({"rows": 7 if family.name == "labyrinth" else 5,
                                  "cols": 7 if family.name == "labyrinth" else 6, "seed": 3})
         except PuzzleError:  # a family of its own sizes (square sliding-tile boards): its defaults
             values = kind.check({"seed": 3})
-        out[family.name] = (family, family.generate(kind.name, values).puzzle)
+        out[family.name] = (family, family.maker.generate(kind.name, values).puzzle)
     return out
 
 
@@ -117,29 +117,32 @@ def test_any_edit_works_or_is_refused_in_words(boards, name, data) -> None:
     family, puzzle = boards[name]
     ops = data.draw(edit_ops(name))
     try:
-        edited = family.edit(puzzle, edit_list(ops))
+        edited = family.editor.edit(puzzle, edit_list(ops))
     except PuzzleError:
         return
-    data = family.save(edited)
-    again = family.load(data, f"edited.{family.default_format(edited)}", family.text_options({}, "load"),
+    saver = family.need("saver")
+    data = saver.save(edited)
+    again = family.load(data, f"edited.{saver.default_format(edited)}", family.text_options({}, "load"),
                         fz.LoadLimits())
-    assert family.save(again) == data  # saved, loaded, saved: the same file
+    assert saver.save(again) == data  # saved, loaded, saved: the same file
 
 
 @FUZZ
-@given(kind=st.sampled_from([k.name for f in FAMILIES.values() for k in f.generators] + ["nope"]),
+@given(kind=st.sampled_from([k.name for f in FAMILIES.values() if f.maker for k in f.maker.generators]
+                            + ["nope"]),
        body=st.dictionaries(st.sampled_from(["rows", "cols", "seed", "density", "cycle", "extra"]),
                             field_values(), max_size=4))
 def test_any_generator_request_works_or_is_refused_in_words(kind, body) -> None:
-    family = next((f for f in FAMILIES.values() if any(k.name == kind for k in f.generators)), None)
+    family = next((f for f in FAMILIES.values()
+                   if f.maker is not None and any(k.name == kind for k in f.maker.generators)), None)
     try:
         if family is None:
             raise PuzzleError("no such kind")
-        generator = family.generator(kind)
+        generator = family.maker.generator(kind)
         values = generator.check(body)
         if values["rows"] * values["cols"] > 40_000:
             return  # big boards are the benchmarks' business, not the fuzzer's
-        made = family.generate(generator.name, values)
+        made = family.maker.generate(generator.name, values)
     except PuzzleError:
         return
-    assert family.save(made.puzzle)
+    assert family.saver.save(made.puzzle)

@@ -257,7 +257,7 @@ def test_numbers_in_edit_operations(fx: Fx, family: str, template: dict, positio
 def generator_cases() -> list[Any]:
     cases = []
     for family in FAMILIES.values():
-        for kind in family.generators:
+        for kind in family.maker.generators:
             for option in kind.options:
                 if option.type in ("int", "float", "int_list", "point"):
                     case_id = f"{kind.name}-{option.name}"
@@ -278,7 +278,7 @@ def small_values(kind: Any) -> dict[str, Any]:
 
 @pytest.mark.parametrize(("family", "kind_name", "name"), generator_cases())
 def test_numbers_in_generator_options(fx: Fx, family: str, kind_name: str, name: str) -> None:
-    kind = FAMILIES[family].generator(kind_name)
+    kind = FAMILIES[family].maker.generator(kind_name)
     base = {"kind": kind_name, **small_values(kind)}
     assert not schema_refuses(kind.check, {k: v for k, v in base.items() if k != "kind"})
     option = next(o for o in kind.options if o.name == name)
@@ -331,7 +331,7 @@ def test_numbers_in_run_options_over_http(fx: Fx, family_name: str, name: str) -
         by_run, by_rules = named if run_refused else (), named if rules_refused else ()
         post(fx, f"/api/puzzles/{pid}/solve", {"algorithm": algorithm, name: value}, f"solve {what}", by_run,
              run_refused, big)
-        if family.animates:
+        if family.animation is not None:
             post(fx, f"/api/puzzles/{pid}/animation", {"algorithm": algorithm, name: value}, f"GIF {what}",
                  by_run, run_refused, big)
         post(fx, f"/api/puzzles/{pid}/heuristic", {"formula": "0", "options": {name: value}},

@@ -30,7 +30,7 @@ from server.solving import solve
 from tests.graph_problem import GraphProblem
 from tests.helpers import live_app, make_app, pump, run_cli, upload
 
-NAMES = GRID.feature_names
+NAMES = GRID.lab.feature_names
 
 
 @pytest.fixture(scope="module")

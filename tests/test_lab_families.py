@@ -52,8 +52,8 @@ def puzzle_6(shared_cases: Path) -> Any:
 
 def lab(puzzle: Any, formula: str, max_states: int = 200_000, **options: Any) -> Any:
     family = get_family(puzzle_family(puzzle))
-    space = family.lab_space(puzzle, family.run_options(options), max_states)
-    return space, judge(space, compile_formula(formula, family.feature_names))
+    space = family.lab.space(puzzle, family.run_options(options), max_states)
+    return space, judge(space, compile_formula(formula, family.lab.feature_names))
 
 
 def puzzle_family(puzzle: Any) -> str:
@@ -66,11 +66,11 @@ def puzzle_family(puzzle: Any) -> str:
 @pytest.mark.parametrize("name", ["step", "zenji", "labyrinth"])
 def test_each_family_declares_the_issues_features(name: str) -> None:
     family = get_family(name)
-    assert {"row", "col", "goal_row", "goal_col", "dr", "dc"} <= set(family.feature_names)
-    assert all(meaning and isinstance(meaning, str) for _, meaning in family.features)
+    assert {"row", "col", "goal_row", "goal_col", "dr", "dc"} <= set(family.lab.feature_names)
+    assert all(meaning and isinstance(meaning, str) for _, meaning in family.lab.features)
     assert "formula" in {o.name for o in family.options}
     if name == "step":
-        assert "phase" in family.feature_names
+        assert "phase" in family.lab.feature_names
 
 
 def test_step_features_of_the_seed_maze(step_seed: Any) -> None:
@@ -93,8 +93,8 @@ def test_step_goal_features_follow_the_built_in_heuristic_on_several_goals() -> 
     maze = replace(maze, goals=(*maze.goals, (0, 13), (13, 0)))
     family = get_family("step")
     problem = family.problem(maze, {})
-    space = family.lab_space(maze, family.run_options({}), 100_000)
-    h = compile_formula(STEP_MANHATTAN, family.feature_names).evaluate(space.features)
+    space = family.lab.space(maze, family.run_options({}), 100_000)
+    h = compile_formula(STEP_MANHATTAN, family.lab.feature_names).evaluate(space.features)
     assert space.complete
     assert h.tolist() == [problem.heuristic(s, "manhattan") for s in space.states]
 
@@ -103,7 +103,7 @@ def test_zenji_relaxed_feature_is_the_built_in_estimate_in_turns(zenji_seed: Any
     family = get_family("zenji")
     for flow in ("downhill", "free"):
         problem = family.problem(zenji_seed, {"flow": flow})
-        space = family.lab_space(zenji_seed, family.run_options({"flow": flow}), 100_000)
+        space = family.lab.space(zenji_seed, family.run_options({"flow": flow}), 100_000)
         for i, state in enumerate(space.states):
             packed = problem.heuristic(state, "relaxed")
             expected = math.floor(packed / problem.scale) if math.isfinite(packed) else 3 * 16 + 1
@@ -114,9 +114,9 @@ def test_labyrinth_formulas_of_the_built_in_heuristics_match_them(puzzle_6: Any)
     family = get_family("labyrinth")
     for view in ("states", "sets"):
         problem = family.problem(puzzle_6, family.run_options({"view": view}))
-        space = family.lab_space(puzzle_6, family.run_options({"view": view}), 3_000)
+        space = family.lab.space(puzzle_6, family.run_options({"view": view}), 3_000)
         for formula, name in ((LABYRINTH_RELAXED, "relaxed"), (LABYRINTH_BARRIERS, "barriers")):
-            h = compile_formula(formula, family.feature_names).evaluate(space.features)
+            h = compile_formula(formula, family.lab.feature_names).evaluate(space.features)
             built_in = np.array([problem.heuristic(s, name) for s in space.states])
             finite = np.isfinite(built_in)
             assert np.array_equal(h[finite], built_in[finite]), (view, name)
@@ -249,10 +249,10 @@ def test_heat_maps_place_states_on_board_cells(step_seed: Any, zenji_seed: Any, 
     for rows * cols cells covers every judged state (the player off the board: -1)."""
     for puzzle, rows, cols in ((step_seed, 8, 6), (zenji_seed, 4, 4), (puzzle_6, 5, 4)):
         family = get_family(puzzle_family(puzzle))
-        space = family.lab_space(puzzle, family.run_options({}), 2_000)
+        space = family.lab.space(puzzle, family.run_options({}), 2_000)
         rc = space.features["row"] * cols + space.features["col"]
         on_board = (space.features["row"] >= 0) & (space.features["row"] < rows)
         assert np.array_equal(space.cell[on_board], rc[on_board])
         assert (space.cell[~on_board] == -1).all()
-        verdict = judge(space, compile_formula("dr + dc", family.feature_names), heat_cells=rows * cols)
+        verdict = judge(space, compile_formula("dr + dc", family.lab.feature_names), heat_cells=rows * cols)
         assert verdict.heat is not None and verdict.heat["cells"] == rows * cols

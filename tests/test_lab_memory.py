@@ -4,7 +4,7 @@ A student's formula judged on a large open board used to take 200 bytes a cell a
 array per feature, per formula node, per mask, per move direction: 4.3 GB for ``dr + dc`` on 21 M cells).
 Now the formula runs a chunk of states at a time (``Formula.chunk``), the grid's features are made per
 chunk from the cell numbers, the masks, counts, heat map and inconsistent moves are built chunk by
-chunk, and the grid's kernels preallocate what they touch. So ``GridFamily.lab_bytes`` (what the server
+chunk, and the grid's kernels preallocate what they touch. So ``GridLab.space_bytes`` (what the server
 reserves before judging) can be honest: here it must hold the measured peak, and not be far above it.
 
 The peak is measured in a process of its own (numba's kernels allocate outside ``tracemalloc``): the
@@ -40,7 +40,7 @@ from tests.memory_probe import status as _status
 ROOT = Path(__file__).resolve().parent.parent
 MB = 1024 * 1024
 SIDES = (1000, 2000, 3000)  # open boards of 1 M, 4 M and 9 M cells
-NAMES = GRID.feature_names
+NAMES = GRID.lab.feature_names
 
 
 def nested_formula() -> str:
@@ -128,8 +128,9 @@ def test_judging_chunk_by_chunk_changes_nothing(monkeypatch: pytest.MonkeyPatch)
 def test_the_grid_estimate_comes_from_the_board() -> None:
     open_board = GridMaze(np.ones((1000, 1000), np.uint8), [0], [999_999])
     walled = GridMaze(np.zeros((1000, 1000), np.uint8), [0], [0])
-    assert GRID.lab_bytes(open_board, 1) == GRID.lab_bytes(open_board, 10**9)  # every cell, whatever
-    assert GRID.lab_bytes(walled, 10**6) < GRID.lab_bytes(open_board, 10**6) < 40 * 10**6 + 64 * MB
+    space_bytes = GRID.lab.space_bytes
+    assert space_bytes(open_board, 1) == space_bytes(open_board, 10**9)  # every cell, whatever
+    assert space_bytes(walled, 10**6) < space_bytes(open_board, 10**6) < 40 * 10**6 + 64 * MB
 
 
 # ---- in a process of its own: the peak of a real judgement against the estimate ----------------------
@@ -173,7 +174,7 @@ def measure(sides: list[int]) -> None:
             peak = _status("VmHWM") - base
             print(json.dumps({"side": side, "formula": name, "peak": peak, "states": verdict.states,
                               "heat": verdict.heat is not None,
-                              "estimate": GRID.lab_bytes(puzzle, config.lab_max_states)}), flush=True)
+                              "estimate": GRID.lab.space_bytes(puzzle, config.lab_max_states)}), flush=True)
             del verdict
         del puzzle
 

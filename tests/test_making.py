@@ -40,12 +40,12 @@ def family(name: str) -> Family:
 def make(kind: str, seed: int, **extra: Any) -> Any:
     name, (rows, cols), _, _ = KINDS[kind]
     fam = family(name)
-    values = fam.generator(kind).check({"rows": rows, "cols": cols, "seed": seed, **extra})
-    return fam.generate(kind, values)
+    values = fam.maker.generator(kind).check({"rows": rows, "cols": cols, "seed": seed, **extra})
+    return fam.maker.generate(kind, values)
 
 
 def load_back(fam: Family, puzzle: Any, fmt: str) -> Any:
-    data = fam.save(puzzle, fmt)
+    data = fam.saver.save(puzzle, fmt)
     assert registry.detect_family("x." + fmt, data) is fam  # the saved file is recognised as its family
     return fam.load(data, "x." + fmt, fam.load_options({}), LoadLimits())
 
@@ -76,7 +76,7 @@ def test_generated_puzzles_are_solvable_deterministic_and_round_trip(kind: str, 
     again = make(kind, seed)
     assert same(fam, made.puzzle, again.puzzle) and again.description == made.description
     saved = 0
-    for fmt in fam.formats:
+    for fmt in fam.saver.formats:
         try:
             back = load_back(fam, made.puzzle, fmt)
         except PuzzleError as err:
@@ -85,13 +85,13 @@ def test_generated_puzzles_are_solvable_deterministic_and_round_trip(kind: str, 
         assert same(fam, made.puzzle, back), (kind, fmt)
         saved += 1
     assert saved >= 1
-    assert fam.save(made.puzzle) == fam.save(made.puzzle, fam.default_format(made.puzzle))
+    assert fam.saver.save(made.puzzle) == fam.saver.save(made.puzzle, fam.saver.default_format(made.puzzle))
 
 
 def test_different_seeds_make_different_boards() -> None:
     for kind in ("step", "zenji-downhill", "zenji-free", "labyrinth-course", "labyrinth-game"):
         fam = family(KINDS[kind][0])
-        boards = {fam.save(make(kind, seed).puzzle) for seed in SEEDS}
+        boards = {fam.saver.save(make(kind, seed).puzzle) for seed in SEEDS}
         assert len(boards) == len(SEEDS), kind
 
 
@@ -105,30 +105,30 @@ def test_each_family_describes_its_generators_formats_and_editing() -> None:
         for generator in described["generators"]:
             assert [o["name"] for o in generator["options"]][:3] == ["rows", "cols", "seed"]
             assert generator["label"] and generator["help"]
-        assert described["formats"] == list(fam.formats) and fam.formats
-        assert described["editable"] is True and fam.editable
-    assert family("grid").editable
+        assert described["formats"] == list(fam.saver.formats) and fam.saver.formats
+        assert described["editable"] is True and fam.editor is not None
+    assert family("grid").editor is not None
 
 
 def test_generator_sizes_are_checked() -> None:
-    game = family("labyrinth").generator("labyrinth-game")
+    game = family("labyrinth").maker.generator("labyrinth-game")
     with pytest.raises(PuzzleError, match=r"outside 7\.\.7"):
         game.check({"rows": 5, "cols": 7})
     with pytest.raises(PuzzleError, match="7 x 7"):  # the CLI's values reach generate unchecked by kind
-        family("labyrinth").generate("labyrinth-game", {"rows": 5, "cols": 5, "seed": 1})
+        family("labyrinth").maker.generate("labyrinth-game", {"rows": 5, "cols": 5, "seed": 1})
     with pytest.raises(PuzzleError, match=r"outside 2\.\.9"):
-        family("labyrinth").generator("labyrinth-course").check({"rows": 10})
+        family("labyrinth").maker.generator("labyrinth-course").check({"rows": 10})
     with pytest.raises(PuzzleError, match=r"outside 1\.\.16"):
-        family("zenji").generator("zenji-free").check({"rows": 17})
-    zenji = family("zenji")
+        family("zenji").maker.generator("zenji-free").check({"rows": 17})
+    zenji = family("zenji").maker
     with pytest.raises(PuzzleError, match="at least two tiles"):
         zenji.generate("zenji-downhill", zenji.generator("zenji-downhill").check({"rows": 1, "cols": 1}))
     one_row = zenji.generate("zenji-free", zenji.generator("zenji-free").check({"rows": 1, "cols": 2}))
     assert (one_row.puzzle.rows, one_row.puzzle.cols) == (1, 2)
     with pytest.raises(PuzzleError, match=r"outside 2\.\.200"):
-        family("step").generator("step").check({"rows": 1})
+        family("step").maker.generator("step").check({"rows": 1})
     with pytest.raises(PuzzleError, match="not a step generator"):
-        family("step").generate("zenji-free", {"rows": 5, "cols": 5, "seed": 1})
+        family("step").maker.generate("zenji-free", {"rows": 5, "cols": 5, "seed": 1})
 
 
 def test_a_step_maze_with_its_own_cycle_is_solvable_and_saved_as_json() -> None:
@@ -137,14 +137,14 @@ def test_a_step_maze_with_its_own_cycle_is_solvable_and_saved_as_json() -> None:
     maze = made.puzzle
     assert maze.cycle == (2, 1) and "cycle 2,1" in made.description
     assert solving.solve(maze, "bfs", fam.run_options({})).json["found"]
-    assert fam.default_format(maze) == "json"
+    assert fam.saver.default_format(maze) == "json"
     assert same(fam, maze, load_back(fam, maze, "json"))
     with pytest.raises(PuzzleError, match="save it as json") as err:
-        fam.save(maze, "txt")
+        fam.saver.save(maze, "txt")
     assert err.value.where == "format" and "2,1" in err.value.message
-    assert fam.default_format(make("step", 4).puzzle) == "txt"
+    assert fam.saver.default_format(make("step", 4).puzzle) == "txt"
     with pytest.raises(PuzzleError, match="saved as txt, json"):
-        fam.save(maze, "png")
+        fam.saver.save(maze, "png")
 
 
 def test_a_labyrinth_retries_from_derived_seeds_until_a_search_finds_the_way_out(monkeypatch) -> None:
@@ -180,18 +180,18 @@ def test_a_labyrinth_csv_keeps_only_tiles_so_other_settings_are_refused() -> Non
         (replace(course, rotate_free=True), "turning the free tile"),
     ):
         with pytest.raises(PuzzleError, match=named) as err:
-            fam.save(changed, "csv")
+            fam.saver.save(changed, "csv")
         assert err.value.where == "format" and "save it as json" in err.value.message
         assert same(fam, changed, load_back(fam, changed, "json"))
     game = make("labyrinth-game", 1).puzzle
     with pytest.raises(PuzzleError, match="insertion points, turning the free tile"):
-        fam.save(game, "csv")
+        fam.saver.save(game, "csv")
 
 
 def test_zenji_text_keeps_the_flow() -> None:
     fam = family("zenji")
     board = make("zenji-free", 2).puzzle
-    text = fam.save(board, "txt").decode()
+    text = fam.saver.save(board, "txt").decode()
     assert text.startswith("# flow: free\n")
     assert load_back(fam, board, "txt").flow == "free"
     downhill = replace(board, flow="downhill")
@@ -204,7 +204,7 @@ def refused(
 ) -> None:
     """The edits are refused, naming the operation (the last one unless ``number``) and why."""
     with pytest.raises(PuzzleError, match=match) as err:
-        fam.edit(puzzle, edit_list(edits))
+        fam.editor.edit(puzzle, edit_list(edits))
     number = number or len(edits)
     assert err.value.where.startswith(f"edit {number} ({edits[number - 1]['op']})"), err.value.where
 
@@ -225,10 +225,10 @@ def sample(name: str) -> Any:
 def test_an_unknown_operation_is_refused_and_the_puzzle_is_kept(name: str) -> None:
     fam = family(name)
     puzzle = sample(name) if name != "grid" else make("perfect", 1).puzzle
-    before = fam.save(puzzle)
+    before = fam.saver.save(puzzle)
     refused(fam, puzzle, [{"op": "explode"}], "unknown operation 'explode'")
-    assert fam.editable and fam.save(puzzle) == before  # edits make a new puzzle
-    assert same(fam, fam.edit(puzzle, []), puzzle)
+    assert fam.editor is not None and fam.saver.save(puzzle) == before  # edits make a new puzzle
+    assert same(fam, fam.editor.edit(puzzle, []), puzzle)
 
 
 @pytest.mark.parametrize("name", ["step", "zenji", "labyrinth"])
@@ -239,8 +239,8 @@ def test_edited_puzzles_round_trip_and_stay_solvable_by_the_family(name: str) ->
         "zenji": [{"op": "flow", "flow": "free"}, {"op": "turn", "cell": [0, 1], "times": 2}],
         "labyrinth": [{"op": "rules", "moves": "separate"}, {"op": "columns", "start_col": 1}],
     }[name]
-    edited = fam.edit(sample(name), edit_list(edits))
-    back = load_back(fam, edited, fam.default_format(edited))
+    edited = fam.editor.edit(sample(name), edit_list(edits))
+    back = load_back(fam, edited, fam.saver.default_format(edited))
     assert same(fam, edited, back)
     options = {"view": "sets"} if name == "labyrinth" else {}
     algorithm = "bfs" if name == "step" else "dijkstra"
@@ -249,27 +249,27 @@ def test_edited_puzzles_round_trip_and_stay_solvable_by_the_family(name: str) ->
 
 # --------------------------------------------------------------------------- editing: step
 def test_step_edits() -> None:
-    fam, maze = family("step"), sample("step")
-    out = fam.edit(maze, [{"op": "mark", "cell": [0, 2], "marked": True}, {"op": "mark", "cell": [1, 1],
+    edit, maze = family("step").editor.edit, sample("step")
+    out = edit(maze, [{"op": "mark", "cell": [0, 2], "marked": True}, {"op": "mark", "cell": [1, 1],
                                                                               "marked": False}])
     assert out.is_marked(0, 2) and not out.is_marked(1, 1) and not maze.is_marked(0, 2)
-    out = fam.edit(maze, [{"op": "start", "cell": [0, 2]}])  # a blank cell: the start marks it
+    out = edit(maze, [{"op": "start", "cell": [0, 2]}])  # a blank cell: the start marks it
     assert out.start == (0, 2) and out.is_marked(0, 2) and out.is_marked(0, 0)  # the old start stays 'X'
-    out = fam.edit(maze, [{"op": "goal", "cell": [1, 0]}])
+    out = edit(maze, [{"op": "goal", "cell": [1, 0]}])
     assert out.goals == ((1, 0),) and out.mark_rows()[2][3] == "X"
-    out = fam.edit(maze, [{"op": "goal", "cell": [0, 2], "add": True}])
+    out = edit(maze, [{"op": "goal", "cell": [0, 2], "add": True}])
     assert out.goals == ((2, 3), (0, 2)) and out.is_marked(0, 2)
-    fewer = fam.edit(out, [{"op": "mark", "cell": [2, 3], "marked": False}])  # one of two goals: removed
+    fewer = edit(out, [{"op": "mark", "cell": [2, 3], "marked": False}])  # one of two goals: removed
     assert fewer.goals == ((0, 2),) and not fewer.is_marked(2, 3)
-    assert fam.edit(maze, [{"op": "cycle", "cycle": [3, 1]}]).cycle == (3, 1)
-    grown = fam.edit(maze, [{"op": "resize", "rows": 5, "cols": 6}])
+    assert edit(maze, [{"op": "cycle", "cycle": [3, 1]}]).cycle == (3, 1)
+    grown = edit(maze, [{"op": "resize", "rows": 5, "cols": 6}])
     assert (grown.rows, grown.cols, grown.start, grown.goals) == (5, 6, (0, 0), ((2, 3),))
     assert grown.mark_rows()[:3] == ["SX.X..", ".XXX..", "XX.Z.."] and grown.mark_rows()[4] == "......"
-    shrunk = fam.edit(maze, [{"op": "resize", "rows": 2, "cols": 2}])
+    shrunk = edit(maze, [{"op": "resize", "rows": 2, "cols": 2}])
     assert (shrunk.start, shrunk.goals, shrunk.mark_rows()) == ((0, 0), ((1, 1),), ["SX", ".Z"])
-    corner = fam.edit(maze, [{"op": "goal", "cell": [0, 1]}, {"op": "resize", "rows": 1, "cols": 2}])
+    corner = edit(maze, [{"op": "goal", "cell": [0, 1]}, {"op": "resize", "rows": 1, "cols": 2}])
     assert corner.start == (0, 0) and corner.goals == ((0, 1),)
-    clash = fam.edit(maze, [{"op": "resize", "rows": 1, "cols": 4}, {"op": "resize", "rows": 2, "cols": 1}])
+    clash = edit(maze, [{"op": "resize", "rows": 1, "cols": 4}, {"op": "resize", "rows": 2, "cols": 1}])
     assert clash.start == (0, 0) and clash.goals == ((1, 0),)  # the goal clamped onto the start moved off it
 
 
@@ -292,25 +292,25 @@ def test_step_edits_that_would_break_the_maze_are_refused() -> None:
 
 # --------------------------------------------------------------------------- editing: zenji
 def test_zenji_edits() -> None:
-    fam, board = family("zenji"), sample("zenji")
+    edit, board = family("zenji").editor.edit, sample("zenji")
     tile = board.tile(1, 2)
-    assert fam.edit(board, [{"op": "turn", "cell": [1, 2]}]).tile(1, 2) == turned(tile, 1)
-    assert fam.edit(board, [{"op": "turn", "cell": [1, 2], "times": 3}]).tile(1, 2) == turned(tile, 3)
-    source = fam.edit(board, [{"op": "turn", "cell": [0, 0], "times": 2}])  # the editor lays the source too
+    assert edit(board, [{"op": "turn", "cell": [1, 2]}]).tile(1, 2) == turned(tile, 1)
+    assert edit(board, [{"op": "turn", "cell": [1, 2], "times": 3}]).tile(1, 2) == turned(tile, 3)
+    source = edit(board, [{"op": "turn", "cell": [0, 0], "times": 2}])  # the editor lays the source too
     assert source.tile(0, 0) == turned(board.tile(0, 0), 2) and source.source == (0, 0)
-    out = fam.edit(board, [{"op": "tile", "cell": [1, 2], "sides": [1, 0, 2, 0]}])
+    out = edit(board, [{"op": "tile", "cell": [1, 2], "sides": [1, 0, 2, 0]}])
     assert out.tile(1, 2) == (1, 0, 2, 0) and board.tile(1, 2) == tile
-    moved = fam.edit(board, [{"op": "tile", "cell": [1, 1], "sides": [3, 2, 2, 3]}])  # the source moves
+    moved = edit(board, [{"op": "tile", "cell": [1, 1], "sides": [3, 2, 2, 3]}])  # the source moves
     assert moved.source == (1, 1) and 3 not in moved.tile(0, 0) and moved.tile(1, 1) == (3, 2, 2, 3)
-    moved = fam.edit(board, [{"op": "tile", "cell": [0, 1], "sides": [1, 4, 4, 1]}])  # the drain moves
+    moved = edit(board, [{"op": "tile", "cell": [0, 1], "sides": [1, 4, 4, 1]}])  # the drain moves
     assert moved.drain == (0, 1) and 4 not in moved.tile(3, 4)
-    assert fam.edit(board, [{"op": "flow", "flow": "free"}]).flow == "free"
-    again = fam.edit(board, [{"op": "tile", "cell": [0, 0], "sides": [3, 0, 2, 0]}])  # the source, re-drawn
+    assert edit(board, [{"op": "flow", "flow": "free"}]).flow == "free"
+    again = edit(board, [{"op": "tile", "cell": [0, 0], "sides": [3, 0, 2, 0]}])  # the source, re-drawn
     assert again.source == (0, 0) and again.tile(0, 0) == (3, 0, 2, 0)
-    small = fam.edit(board, [{"op": "resize", "rows": 2, "cols": 3}])
+    small = edit(board, [{"op": "resize", "rows": 2, "cols": 3}])
     assert (small.rows, small.cols, small.source, small.drain) == (2, 3, (0, 0), (1, 2))
     assert small.tile(1, 2) == board.tile(3, 4) and small.tile(0, 1) == board.tile(0, 1)
-    big = fam.edit(board, [{"op": "resize", "rows": 5, "cols": 6}])
+    big = edit(board, [{"op": "resize", "rows": 5, "cols": 6}])
     assert big.tile(4, 5) == (0, 0, 0, 0) and big.drain == (3, 4) and big.tile(3, 4) == board.tile(3, 4)
 
 
@@ -335,34 +335,34 @@ def test_zenji_edits_that_would_break_the_board_are_refused() -> None:
 
 # --------------------------------------------------------------------------- editing: labyrinth
 def test_labyrinth_edits() -> None:
-    fam, puzzle = family("labyrinth"), sample("labyrinth")
-    assert fam.edit(puzzle, [{"op": "tile", "cell": [1, 2], "code": 9}]).tile(1, 2) == 9
+    edit, puzzle = family("labyrinth").editor.edit, sample("labyrinth")
+    assert edit(puzzle, [{"op": "tile", "cell": [1, 2], "code": 9}]).tile(1, 2) == 9
     code = puzzle.tile(2, 1)
-    assert fam.edit(puzzle, [{"op": "turn", "cell": [2, 1]}]).tile(2, 1) == ROTATE_CW[code]
-    four = fam.edit(puzzle, [{"op": "turn", "cell": [2, 1], "times": 2}] * 2)
+    assert edit(puzzle, [{"op": "turn", "cell": [2, 1]}]).tile(2, 1) == ROTATE_CW[code]
+    four = edit(puzzle, [{"op": "turn", "cell": [2, 1], "times": 2}] * 2)
     assert four.tile(2, 1) == code
-    assert fam.edit(puzzle, [{"op": "free", "code": 4}]).free == 4
-    assert fam.edit(puzzle, [{"op": "free", "code": 4}, {"op": "turn_free"}]).free == ROTATE_CW[4]
-    cols = fam.edit(puzzle, [{"op": "columns", "start_col": 2, "goal_col": 1}])
+    assert edit(puzzle, [{"op": "free", "code": 4}]).free == 4
+    assert edit(puzzle, [{"op": "free", "code": 4}, {"op": "turn_free"}]).free == ROTATE_CW[4]
+    cols = edit(puzzle, [{"op": "columns", "start_col": 2, "goal_col": 1}])
     assert (cols.start_col, cols.goal_col) == (2, 1)
-    assert fam.edit(puzzle, [{"op": "columns", "goal_col": 0}]).start_col == puzzle.start_col
-    points = fam.edit(puzzle, [{"op": "insertions", "left_rows": [3], "top_cols": [0, 2]}]).insertions
+    assert edit(puzzle, [{"op": "columns", "goal_col": 0}]).start_col == puzzle.start_col
+    points = edit(puzzle, [{"op": "insertions", "left_rows": [3], "top_cols": [0, 2]}]).insertions
     assert [p.to_json() for p in points] == [
         {"axis": "row", "index": 1, "side": "right"}, {"axis": "row", "index": 3, "side": "left"},
         {"axis": "row", "index": 3, "side": "right"}, {"axis": "col", "index": 0, "side": "top"},
         {"axis": "col", "index": 2, "side": "top"},
     ]
-    game = fam.edit(puzzle, [{"op": "insertions", "push_columns": True, "right_rows": []}])
+    game = edit(puzzle, [{"op": "insertions", "push_columns": True, "right_rows": []}])
     assert game.insertions == insertion_points([0, 2], [], [0, 2], [1, 3])
-    rows_only = fam.edit(game, [{"op": "insertions", "push_columns": False}])
+    rows_only = edit(game, [{"op": "insertions", "push_columns": False}])
     assert rows_only.insertions == insertion_points([0, 2])
-    rules = fam.edit(puzzle, [{"op": "rules", "moves": "separate", "rotate_free": True}])
+    rules = edit(puzzle, [{"op": "rules", "moves": "separate", "rotate_free": True}])
     assert (rules.moves, rules.rotate_free) == ("separate", True)
-    grown = fam.edit(puzzle, [{"op": "resize", "rows": 6, "cols": 5}])
+    grown = edit(puzzle, [{"op": "resize", "rows": 6, "cols": 5}])
     assert (grown.rows, grown.cols, grown.goal_col) == (6, 5, 4)  # the goal stays above the last column
     assert grown.insertions == insertion_points([0, 2, 4], [1, 3, 5])  # the task's layout grows with it
     assert grown.board_rows()[0][:4] == puzzle.board_rows()[0] and grown.board_rows()[5] == [8] * 5
-    custom = fam.edit(puzzle, [
+    custom = edit(puzzle, [
         {"op": "insertions", "left_rows": [3], "top_cols": [3]},
         {"op": "columns", "start_col": 3, "goal_col": 1},
         {"op": "resize", "rows": 2, "cols": 2},
@@ -402,6 +402,6 @@ def test_a_grid_board_over_the_editors_limit_is_refused_in_words() -> None:
     side = int(MAX_EDIT_CELLS**0.5) + 1
     big = GridMaze(np.ones((side, side), dtype=np.uint8), [0], [side * side - 1])
     with pytest.raises(PuzzleError) as refused:
-        GRID.edit(big, [{"op": "clear"}])
+        GRID.editor.edit(big, [{"op": "clear"}])
     assert "not edited" in refused.value.message and refused.value.where == "edits"
     assert GRID.info(big)["edit_max_cells"] == MAX_EDIT_CELLS

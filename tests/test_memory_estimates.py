@@ -1,7 +1,7 @@
 """Every family's memory estimates hold its measured peaks on growing inputs (issue 28).
 
 The server reserves what work will take before it starts (``Family.load_bytes``, ``search_bytes`` +
-``trace_estimate``, ``lab_bytes``) and refuses in words what cannot fit; an estimate below the truth
+``trace_estimate``, ``Lab.space_bytes``) and refuses in words what cannot fit; an estimate below the truth
 lets one student's small file take the worker down. Each case is measured in a process of its own
 (``tests/memory_probe.py``: the growth of the resident high-water mark, numba's allocations included)
 and must stay within the estimate; where the work fills what the estimate counts (a compiled search
@@ -70,7 +70,7 @@ CASES: dict[str, list[Case]] = {
 def test_every_family_is_measured() -> None:
     assert set(CASES) == set(FAMILIES), "each registered family needs memory cases here"
     for name, cases in CASES.items():
-        assert {"load", "search", "lab"} <= {c.what for c in cases} or not FAMILIES[name].features, name
+        assert {"load", "search", "lab"} <= {c.what for c in cases} or FAMILIES[name].lab is None, name
 
 
 @pytest.fixture(scope="module")

@@ -378,17 +378,17 @@ def test_other_algorithms_give_legal_moves(algorithm: str, options: dict) -> Non
 def test_random_boards_are_seeded_solvable_and_round_trip(n: int) -> None:
     from server.puzzles.sliding.model import is_solvable
 
-    values = FAMILY.generator("sliding-random").check({"rows": n, "cols": n, "seed": 3})
-    made = FAMILY.generate("sliding-random", values).puzzle
-    again = FAMILY.generate("sliding-random", values).puzzle
+    values = FAMILY.maker.generator("sliding-random").check({"rows": n, "cols": n, "seed": 3})
+    made = FAMILY.maker.generate("sliding-random", values).puzzle
+    again = FAMILY.maker.generate("sliding-random", values).puzzle
     assert made.tiles == again.tiles and is_solvable(made.tiles, made.goal, n)
-    others = {FAMILY.generate("sliding-random", {**values, "seed": s}).puzzle.tiles for s in range(20)}
+    others = {FAMILY.maker.generate("sliding-random", {**values, "seed": s}).puzzle.tiles for s in range(20)}
     assert len(others) == 20
-    for fmt in FAMILY.formats:
-        back = registry.load_puzzle(FAMILY.save(made, fmt), f"b.{fmt}")
+    for fmt in FAMILY.saver.formats:
+        back = registry.load_puzzle(FAMILY.saver.save(made, fmt), f"b.{fmt}")
         assert (back.n, back.tiles, back.goal) == (made.n, made.tiles, made.goal)
-    korf = FAMILY.generate("sliding-random", {**values, "goal": "blank-first"}).puzzle
-    back = registry.load_puzzle(FAMILY.save(korf, "txt"), "b.txt")
+    korf = FAMILY.maker.generate("sliding-random", {**values, "goal": "blank-first"}).puzzle
+    back = registry.load_puzzle(FAMILY.saver.save(korf, "txt"), "b.txt")
     assert back.goal == bytes(range(n * n)) and is_solvable(korf.tiles, korf.goal, n)
 
 
@@ -404,32 +404,32 @@ def test_random_boards_are_uniform_over_the_solvable_half() -> None:
 
 @pytest.mark.parametrize("depth", [0, 1, 12, 31])
 def test_8_puzzle_boards_at_a_depth_are_exactly_that_far(depth: int, distances: dict[bytes, int]) -> None:
-    values = FAMILY.generator("sliding-depth").check({"rows": 3, "cols": 3, "seed": 2, "depth": depth})
-    made = FAMILY.generate("sliding-depth", values)
+    values = FAMILY.maker.generator("sliding-depth").check({"rows": 3, "cols": 3, "seed": 2, "depth": depth})
+    made = FAMILY.maker.generate("sliding-depth", values)
     assert distances[made.puzzle.tiles] == depth and "exactly" in made.description
-    assert FAMILY.generate("sliding-depth", values).puzzle.tiles == made.puzzle.tiles
+    assert FAMILY.maker.generate("sliding-depth", values).puzzle.tiles == made.puzzle.tiles
     with pytest.raises(PuzzleError, match="farthest are 31"):
-        FAMILY.generate("sliding-depth", {**values, "depth": 32})
+        FAMILY.maker.generate("sliding-depth", {**values, "depth": 32})
 
 
 def test_boards_at_a_depth_on_the_15_puzzle_say_how_far() -> None:
-    values = FAMILY.generator("sliding-depth").check({"rows": 4, "cols": 4, "seed": 1, "depth": 20})
-    made = FAMILY.generate("sliding-depth", values)
+    values = FAMILY.maker.generator("sliding-depth").check({"rows": 4, "cols": 4, "seed": 1, "depth": 20})
+    made = FAMILY.maker.generate("sliding-depth", values)
     result = solve(made.puzzle, "idastar", {"heuristic": "linear_conflict"}).json
     assert result["cost"] <= 20 and f"{result['cost']} moves" in made.description
     with pytest.raises(PuzzleError, match="square"):
-        FAMILY.generate("sliding-random", {**values, "cols": 3})
+        FAMILY.maker.generate("sliding-random", {**values, "cols": 3})
 
 
 def test_edit_operations_and_their_refusals() -> None:
     board = load(AIMA)
-    slid = FAMILY.edit(board, [{"op": "slide", "cell": 1}, {"op": "slide", "cell": [0, 0]}])
+    slid = FAMILY.editor.edit(board, [{"op": "slide", "cell": 1}, {"op": "slide", "cell": [0, 0]}])
     assert list(slid.tiles) == [0, 7, 4, 5, 2, 6, 8, 3, 1] and slid.goal == board.goal
-    reset = FAMILY.edit(board, [{"op": "set", "tiles": [*range(1, 16), 0]}])
+    reset = FAMILY.editor.edit(board, [{"op": "set", "tiles": [*range(1, 16), 0]}])
     assert reset.n == 4 and reset.goal == reset.tiles == default_goal(4)
     with pytest.raises(PuzzleError, match="3 rows from its goal row"):  # another size, its default goal
-        FAMILY.edit(board, [{"op": "set", "tiles": list(range(16))}])
-    goal = FAMILY.edit(board, [{"op": "set_goal", "tiles": [1, 2, 3, 4, 5, 6, 7, 8, 0]}])
+        FAMILY.editor.edit(board, [{"op": "set", "tiles": list(range(16))}])
+    goal = FAMILY.editor.edit(board, [{"op": "set_goal", "tiles": [1, 2, 3, 4, 5, 6, 7, 8, 0]}])
     assert goal.goal == default_goal(3)  # AIMA's board can reach both goals (same parity)
     for ops, message in (
         ([{"op": "slide", "cell": 0}], "edit 1 (slide): tile 7 at (row 0, col 0) is not next to the blank"),
@@ -441,7 +441,7 @@ def test_edit_operations_and_their_refusals() -> None:
         ([{"op": "turn"}], "unknown operation 'turn'"),
     ):
         with pytest.raises(PuzzleError) as err:
-            FAMILY.edit(board, ops)
+            FAMILY.editor.edit(board, ops)
         assert message in str(err.value), str(err.value)
 
 

@@ -72,8 +72,9 @@ def test_an_upload_with_load_options_reads_back_the_same(tmp_path: Path) -> None
     from server.puzzles.registry import get_family
 
     step = get_family("step")
-    kind = step.generators[0]
-    data = step.save(step.generate(kind.name, kind.check({"rows": 6, "cols": 6, "seed": 2})).puzzle, "txt")
+    kind = step.maker.generators[0]
+    made = step.maker.generate(kind.name, kind.check({"rows": 6, "cols": 6, "seed": 2}))
+    data = step.saver.save(made.puzzle, "txt")
     first = make_app(store_dir=tmp_path)
     answer = post_file(first.test_client(), data, "steps.txt", family="step", cycle="1,2")
     assert answer.status_code == 201, answer.get_json()

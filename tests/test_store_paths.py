@@ -89,7 +89,7 @@ def _real_run(root: Path, maze: Any, pid: str = "huge") -> str:
     values = check_run(maze, "astar", None)
 
     def make(folder: Path) -> dict[str, Any]:
-        meta = family.tile_run(maze, "astar", values, RunControl(), folder)
+        meta = family.tiles.run(maze, "astar", values, RunControl(), folder)
         meta["puzzle"] = pid
         return meta
 
@@ -125,7 +125,7 @@ def test_the_tile_store_never_leaves_its_folder(tmp_path: Path, maze: Any, plant
     for key in [*BAD_KEYS, str(planted), os.path.relpath(planted, root), linked]:
         for call in (
             lambda k: runs.meta(k),
-            lambda k: runs.opened(k, family.open_tile_run),
+            lambda k: runs.opened(k, family.tiles.open),
             lambda k: runs.produce(k, lambda folder: made.append(folder) or {}),
         ):
             with pytest.raises(BadKey):
@@ -140,7 +140,7 @@ def test_the_tile_store_never_leaves_its_folder(tmp_path: Path, maze: Any, plant
     assert real.meta(KEY)["puzzle"] == "huge"
     (real.root / KEY / META).unlink()
     (real.root / KEY / META).symlink_to(planted / META)
-    assert real.meta(KEY) is None and real.opened(KEY, family.open_tile_run) is None
+    assert real.meta(KEY) is None and real.opened(KEY, family.tiles.open) is None
     real.evict(reserve=10**9)
     _untouched(planted, frozen)
 

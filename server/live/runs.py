@@ -77,7 +77,7 @@ class RunManager:
         client: str = "", puzzle_id: str = "",
     ) -> Run:
         """Start a run; raises PuzzleError when the client is at its cap of runs at once. A puzzle
-        drawn as tiles (``Family.tile_geometry``) is run for its tiles, kept under ``puzzle_id``."""
+        drawn as tiles (its family's ``Tiles.geometry``) is run for its tiles, kept under ``puzzle_id``."""
         run = Run(run_id, sid, slot, client or sid)
         with self._lock:
             previous = self._runs.get((sid, slot))
@@ -155,9 +155,9 @@ class RunManager:
                                 "message": message})
 
         try:
-            tiled = self.tiles is not None and puzzle_id and family_of(puzzle).tile_geometry(
-                puzzle, self.config.tile_min_cells
-            )
+            tiles = family_of(puzzle).tiles
+            tiled = (self.tiles is not None and puzzle_id and tiles is not None
+                     and tiles.geometry(puzzle, self.config.tile_min_cells))
             if tiled:  # a huge board: no records to stream, the page asks for tiles of any step
                 meta = budgeted_tile_run(
                     self.tiles, self.budget, self.config, puzzle, puzzle_id, algorithm, options, run.cancel,

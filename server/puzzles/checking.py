@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.puzzles.errors import PuzzleError
 from server.puzzles.options import Values
 from server.search.costs import json_cost
 from server.search.problem import Problem, State
@@ -89,6 +88,3 @@ def replay_json(family: Any, puzzle: Any, problem: Problem, states: list[State],
     return out
 
 
-def not_checkable(family: Any) -> PuzzleError:
-    """The error of a family whose solutions cannot be checked (``Family.check_solution``'s default)."""
-    return PuzzleError(f"checking solutions of {family.title.lower()} puzzles is not supported", "family")

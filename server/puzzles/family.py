@@ -2,23 +2,40 @@
 of puzzle, asked of one object instead of branching on family names.
 
 A family subclasses ``Family``, sets its name, title, file types, algorithms, heuristics and
-options, and implements ``sniff``, ``load``, ``info`` and ``problem``. The default ``solve`` runs
-the generic algorithms of ``server.search`` over that ``Problem``, records the trace (with a
+options, and implements ``sniff``, ``load``, ``info`` and ``problem``: the core. The default ``solve``
+runs the generic algorithms of ``server.search`` over that ``Problem``, records the trace (with a
 snapshot of each expanded state when the problem draws its own states) and shapes the result;
 a family with a fast path (compiled kernels) or extra result fields overrides it.
+
+Everything else a family may offer is an optional part (``server/puzzles/capabilities.py``): tiles,
+the lab, a checker, a maker, a saver, an editor, an animation, a solution image, a student form —
+None unless the family hands one to ``__init__``; ``need(part)`` gives it or refuses in words.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
+from server.formula import FormulaError, compile_formula
+from server.puzzles.capabilities import (
+    CAPABILITIES,
+    Animation,
+    Checker,
+    Editor,
+    Lab,
+    Maker,
+    Saver,
+    SolutionImage,
+    StudentForm,
+    Tiles,
+    absent,
+    state_form,
+)
 from server.puzzles.errors import PuzzleError
-from server.puzzles.making import Generated, GeneratorKind
 from server.puzzles.options import (
     YOURS,
     Option,
@@ -30,70 +47,25 @@ from server.puzzles.options import (
     validate_json,
     weight_option,
 )
-from server.search.control import CancelFlag
+from server.puzzles.running import (
+    MAX_SNAPSHOTS,
+    LoadLimits,
+    RunControl,
+    Solved,
+)
+from server.puzzles.yours import with_formula
 from server.search.events import CLOSES, Event
 from server.search.problem import Problem
-from server.search.registry import CODE, Algorithm, SearchOptions, get_algorithm
-from server.search.runner import Limits, run_algorithm
+from server.search.registry import ALGORITHMS, CODE, Algorithm, SearchOptions, get_algorithm
+from server.search.runner import run_algorithm
 from server.search.stats import SearchResult
-from server.search.trace import RECORD_BYTES, Trace, TraceRecorder
-
-# Boards of expanded states sent with one run (docs/PROTOCOL.md): enough for every one of the
-# 8-puzzle's 181,440 reachable boards (a breadth-first search lights its whole state space); their
-# memory is counted against the work budget (``solving.held_bytes``).
-MAX_SNAPSHOTS = 200_000
-
-
-#: ``progress(phase, fraction)``: how far a load is ("decode", "cells", "lattice"; fraction in [0, 1],
-#: or None where the phase has no measure). It may raise (a PuzzleError) to stop the load.
-LoadProgress = Callable[[str, float | None], None]
-
-
-@dataclass(frozen=True)
-class LoadLimits:
-    """How large a file's puzzle may be; a family checks these before it allocates the model.
-
-    ``progress`` (optional) hears how a long load goes; ``memory`` (optional) is told the bytes the
-    load will need, once the file's header says its size and before the family allocates: it may
-    wait for them or raise (the server reserves them from its work budget). A family may ignore
-    both (small files), the grid's images use them."""
-
-    max_pixels: int = 50_000_000  # image pixels
-    max_cells: int = 50_000_000  # cells of any board
-    progress: LoadProgress | None = None
-    memory: Callable[[int], None] | None = None
+from server.search.trace import RECORD_BYTES, TraceRecorder
 
 
 @dataclass
-class RunControl:
-    """What bounds and observes one search: limits, a cancel flag, a progress counter."""
-
-    max_expanded: int | None = None
-    max_seconds: float | None = None  # solving.solve arms ``cancel`` to be set when time is up
-    cancel: CancelFlag = field(default_factory=CancelFlag)
-    progress: np.ndarray | None = None  # int64[1]: states expanded so far (fast paths write it)
-    record_trace: bool = False
-    engine: str = "auto"  # "generic" forces the pure-Python algorithms where a fast path exists
-    max_stored: int | None = None  # states generated: bounds a generic search's memory
-
-    def limits(self) -> Limits:
-        return Limits(self.max_expanded, self.max_seconds, self.max_stored)
-
-
-@dataclass
-class Solved:
-    """A finished search: the result JSON and, when recorded, its trace and snapshots."""
-
-    json: dict[str, Any]
-    trace: Trace | None = None
-    result: SearchResult | None = None
-    snapshots: list[dict[str, Any]] | None = None
-    drawn: Any = None  # the puzzle as the run saw it (e.g. with the run's start), for images
-
-
-@dataclass
-class Family:
-    """Base class of a puzzle family (see the module docstring). Subclasses set the fields."""
+class Family(ABC):
+    """Base class of a puzzle family (see the module docstring). Subclasses set the fields and hand
+    their optional parts (``capabilities.py``) to ``__init__``."""
 
     name: str
     title: str
@@ -105,31 +77,36 @@ class Family:
     own_options: tuple[Option, ...] = ()
     compiled: bool = False  # searches run compiled (bigger expansion limit)
     path_noun: str = "states"  # what a path is made of, in the CLI's summary
-    generators: tuple[GeneratorKind, ...] = ()  # what `run.py generate` and the page's Generate make
-    formats: tuple[str, ...] = ()  # file types `save` writes (extensions without the dot)
-    # The heuristic lab's formula names, (name, meaning), in the order the page lists them; a family
-    # with features offers the heuristic "yours" and the ``formula`` option (``Problem.features``).
-    features: tuple[tuple[str, str], ...] = ()
     # What `run.py solve` runs without --algorithm: the family's best optimal method ("": the first).
     default_algorithm: str = ""
-    # The solution checker's notations in one line, besides `run.py solve --json` (the page's hint,
-    # `run.py check --help`); "" for a family without a checker.
-    solution_notation: str = ""
-    # A state as a student's own search sees it (``Problem.student_state``), in words: student mode.
-    state_form: str = "a tuple"
     # The algorithms a family's fast path runs (None: every one it offers); the others go to the
     # generic engine (``needs_generic``), e.g. an algorithm a family registered in Python only.
     fast_algorithms: tuple[str, ...] | None = None
+    # ---- the optional parts (``capabilities.py``): None is "not offered"; ``need`` refuses it in words
+    tiles: Tiles | None = None  # huge boards drawn as tiles
+    lab: Lab | None = None  # the heuristic lab's features and space; gives the heuristic "yours"
+    checker: Checker | None = None  # checks a handed-in solution
+    maker: Maker | None = None  # generates puzzles (needs a saver)
+    saver: Saver | None = None  # writes puzzles as files
+    editor: Editor | None = None  # changes puzzles by operations (needs a saver)
+    animation: Animation | None = None  # GIF frames of a recorded search
+    solution_image: SolutionImage | None = None  # a picture of a found solution
+    student: StudentForm | None = None  # a state in a student's words (student mode runs without it)
     options: tuple[Option, ...] = field(init=False)
 
     def __post_init__(self) -> None:
+        for part, (kind, _) in CAPABILITIES.items():  # each part of its kind, made for this family
+            given = getattr(self, part)
+            assert given is None or (isinstance(given, kind) and given.family is self), (self.name, part)
+        # A made or edited puzzle is kept under the hash of its saved file (web/making.py).
+        assert self.saver is not None or (self.maker is None and self.editor is None), self.name
         using_h = tuple(a for a in self.algorithms if get_algorithm(a).uses_heuristic)
         using_w = tuple(a for a in self.algorithms if get_algorithm(a).uses_weight)
         shared = []
         if using_h and self.heuristics:
-            shared.append(heuristic_option(self.heuristics, using_h, yours=bool(self.features)))
-            if self.features:
-                shared.append(formula_option(self.feature_names, using_h))
+            shared.append(heuristic_option(self.heuristics, using_h, yours=self.lab is not None))
+            if self.lab is not None:
+                shared.append(formula_option(self.lab.feature_names, using_h))
         if using_w:
             shared.append(weight_option(using_w))
         shared.append(code_option(CODE))
@@ -137,18 +114,23 @@ class Family:
         self.default_algorithm = self.default_algorithm or self.algorithms[0]
         assert self.default_algorithm in self.algorithms, self.default_algorithm
 
-    @property
-    def feature_names(self) -> tuple[str, ...]:
-        return tuple(name for name, _ in self.features)
+    def need(self, part: str) -> Any:
+        """The optional part named ``part`` (``tiles``, ``lab``, ``checker``, ``maker``, ``saver``,
+        ``editor``, ``animation``, ``solution_image``) for a use; PuzzleError in words when the family
+        has none ("the zenji family draws no tiles"). To ask without refusing: ``family.tiles is None``."""
+        found = getattr(self, part) if part in CAPABILITIES else None  # another name: KeyError below
+        if found is None:
+            raise absent(part, self)
+        return found
 
     # ---- files ---------------------------------------------------------------------------------
+    @abstractmethod
     def sniff(self, filename: str, data: bytes) -> float:
         """How sure (0 to 1) this family is that the file is its own, from content and name."""
-        raise NotImplementedError
 
+    @abstractmethod
     def load(self, data: bytes, filename: str, options: Values, limits: LoadLimits) -> Any:
         """Parse a file (``options``: the load-stage options); raises PuzzleError naming the place."""
-        raise NotImplementedError
 
     # ---- options -------------------------------------------------------------------------------
     def run_options(self, raw: Any) -> Values:
@@ -176,21 +158,19 @@ class Family:
         (a ``FormulaError`` naming the column) for a formula the lab's language refuses."""
         if options.get("heuristic") != YOURS:
             return None
-        from server.formula import FormulaError, compile_formula
-
         text = options.get("formula") or ""
         if not text.strip():
             raise PuzzleError("heuristic 'yours' needs a formula: type one, e.g. dr + dc", "option 'formula'")
         try:
-            return compile_formula(text, self.feature_names)
+            return compile_formula(text, self.need("lab").feature_names)
         except FormulaError as err:
             raise PuzzleError(str(err), "option 'formula'") from None  # its text names the column
 
     # ---- the page --------------------------------------------------------------------------------
+    @abstractmethod
     def info(self, puzzle: Any) -> dict[str, Any]:
         """What the page needs to draw the puzzle (docs/PROTOCOL.md); the registry adds ``family``,
         ``algorithms`` and ``id``."""
-        raise NotImplementedError
 
     def size(self, puzzle: Any) -> tuple[int, int]:
         """(width, height) for badges and the gallery (default: the ``info``'s, else 1 x 1)."""
@@ -248,24 +228,24 @@ class Family:
         return None
 
     def describe_json(self) -> dict[str, Any]:
-        """The family for ``/api/families``."""
+        """The family for ``/api/families``: what it offers, from its optional parts."""
+        maker, saver, checker, lab = self.maker, self.saver, self.checker, self.lab
         return {
             "name": self.name, "title": self.title, "accept": list(self.extensions), "expects": self.expects,
             "algorithms": list(self.algorithms), "heuristics": list(self.heuristics),
-            "options": [option.to_json() for option in self.options], "animation": self.animates,
-            "generators": [kind.to_json() for kind in self.generators], "formats": list(self.formats),
-            "editable": self.editable, "default_algorithm": self.default_algorithm,
-            "solution_notation": self.solution_notation,
-            "features": [{"name": n, "meaning": m} for n, m in self.features],
-            "checks_solutions": self.checks_solutions, "state_form": self.state_form,
+            "options": [option.to_json() for option in self.options], "animation": self.animation is not None,
+            "generators": [kind.to_json() for kind in maker.generators] if maker else [],
+            "formats": list(saver.formats) if saver else [],
+            "editable": self.editor is not None, "default_algorithm": self.default_algorithm,
+            "solution_notation": checker.notation if checker else "",
+            "features": [{"name": n, "meaning": m} for n, m in lab.features] if lab else [],
+            "checks_solutions": checker is not None, "state_form": state_form(self.student),
         }
 
     # ---- solving ---------------------------------------------------------------------------------
     def check_algorithm(self, algorithm: str) -> None:
         if algorithm in self.algorithms or algorithm == CODE:  # a student's run: every family replays it
             return
-        from server.search.registry import ALGORITHMS
-
         known = "" if algorithm in ALGORITHMS else "unknown algorithm; "
         raise PuzzleError(
             f"{known}{algorithm[:40]!r} is not offered for the {self.name} family; "
@@ -286,14 +266,12 @@ class Family:
         used = {o.name for o in self.options if o.algorithms is None or algorithm in o.algorithms}
         return {name: value for name, value in options.items() if name in used}
 
+    @abstractmethod
     def problem(self, puzzle: Any, options: Values) -> Problem:
         """The search view of ``puzzle`` under these run options."""
-        raise NotImplementedError
 
     def run_problem(self, puzzle: Any, options: Values) -> Problem:
         """``problem`` with the heuristic "yours" when the run has a formula: what every search runs on."""
-        from server.puzzles.yours import with_formula
-
         return with_formula(self.problem(puzzle, options), self.formula(options))
 
     def algorithm(self, name: str, options: Values) -> Algorithm:
@@ -319,65 +297,6 @@ class Family:
         path = [problem.state_to_json(state) for state in result.path]
         return {"family": self.name, **result.to_json(path), "options": dict(options)}
 
-    def solution_image(self, solved: Solved) -> Any:
-        """A picture of the solution (a PIL image), or None when the family draws none."""
-        return None
-
-    def animation_frames(
-        self, puzzle: Any, solved: Solved, max_frames: int, max_side: int,
-        progress: Callable[[int, int], None] | None = None,
-    ) -> list[Any] | None:
-        """Frames of the search ``solved`` recorded (its trace), as PIL images, at most ``max_frames``
-        of at most ``max_side`` pixels a side, for the GIF export (``server/exporting.py``); calls
-        ``progress(done, total)`` after each frame. None: the family draws no animation (the default;
-        ``server.puzzles.animation.search_frames`` draws a board of cells)."""
-        return None
-
-    @property
-    def animates(self) -> bool:
-        """Whether the family draws animation frames (the page offers the GIF export only then)."""
-        return type(self).animation_frames is not Family.animation_frames
-
-    # -- huge boards as tiles (server/tile_runs.py): a family whose boards can be too big to draw
-    # cell by cell in the page overrides these
-
-    def tile_geometry(self, puzzle: Any, min_cells: int) -> dict[str, int] | None:
-        """The tile pyramid ({width, height, tile, levels}) when ``puzzle`` has more than
-        ``min_cells`` cells, so the page draws it as tiles and runs keep per-cell arrays; else None."""
-        return None
-
-    def tile_run(
-        self, puzzle: Any, algorithm: str, options: Values, control: RunControl, folder: Path
-    ) -> dict[str, Any]:
-        """Search and write the per-cell arrays its tiles are drawn from into ``folder``; returns the
-        run's meta (JSON: at least ``steps``, ``expanded`` and ``result``, the result without a path)."""
-        raise PuzzleError(f"the {self.name} family draws no tiles")
-
-    def tile_file_bytes(self, puzzle: Any) -> int:
-        """About the bytes a finished ``tile_run`` keeps on disk (room is made for them first)."""
-        return 0
-
-    def tile_run_bytes(self, puzzle: Any, algorithm: str = "bfs") -> int:
-        """About the memory a ``tile_run`` holds while it searches (files aside)."""
-        return 0
-
-    def draw_tile(self, puzzle: Any, z: int, x: int, y: int, run: Any = None, t: int = 0) -> bytes:
-        """Tile (z, x, y) as PNG, after ``t`` steps of ``run`` (what ``open_tile_run`` gave; None: the
-        board alone). A tile outside the pyramid raises PuzzleError."""
-        raise PuzzleError(f"the {self.name} family draws no tiles")
-
-    def tile_frontier(self, puzzle: Any, run: Any) -> bytes:
-        """A tiled run's frontier at every ``sample_every``-th step and after its last (int32 LE)."""
-        raise PuzzleError(f"the {self.name} family draws no tiles")
-
-    def tile_cell(self, puzzle: Any, row: int, col: int, run: Any = None) -> dict[str, Any]:
-        """What the page's hover read-out says of a cell of a board drawn as tiles (and of ``run``)."""
-        raise PuzzleError(f"the {self.name} family draws no tiles")
-
-    def open_tile_run(self, folder: Path, meta: dict[str, Any]) -> Any:
-        """A finished ``tile_run``'s arrays, read (or mapped) from its folder for ``draw_tile``."""
-        raise PuzzleError(f"the {self.name} family draws no tiles")
-
     def summary_lines(self, filename: str, result: dict[str, Any]) -> list[str]:
         """The CLI's plain-text answer."""
         verdict = describe_verdict(result)
@@ -392,77 +311,7 @@ class Family:
             f"search {result['seconds']:.3f} s"
         ]
 
-    # ---- checking a student's work (issue 19) -------------------------------------------------------
-    def check_solution(self, puzzle: Any, text: str, options: Values) -> Any:
-        """Replay the solution in ``text`` (the family's notations) under ``options``' rules: a
-        ``server.puzzles.checking.CheckResult`` without the optimum (``judge_solution`` adds it);
-        raises PuzzleError when the text is in no notation, naming where."""
-        from server.puzzles.checking import not_checkable
-
-        raise not_checkable(self)
-
-    @property
-    def checks_solutions(self) -> bool:
-        return type(self).check_solution is not Family.check_solution
-
-    def lab_space(self, puzzle: Any, options: Values, max_states: int, max_seconds: float | None = None,
-                  cancel: CancelFlag | None = None) -> Any:
-        """The heuristic lab's ``LabSpace``: the states reachable under ``options``' rules with their
-        features and true cost-to-go (default: ``heuristic_lab.explore`` over ``problem``)."""
-        from server.heuristic_lab import explore
-
-        if not self.features:
-            raise PuzzleError(f"the heuristic lab has no features for {self.title.lower()} puzzles", "family")
-        problem = self.problem(puzzle, options)
-        return explore(problem, problem.features, max_states, max_seconds, cancel)
-
-    def lab_bytes(self, puzzle: Any, max_states: int) -> int:
-        """Memory a judgement in the lab may hold (reserved from the work budget): the walk's states,
-        their moves and features, ~400 bytes each."""
-        return max_states * 400
-
-    # ---- making and changing puzzles -------------------------------------------------------------
-    def generator(self, kind: str) -> GeneratorKind:
-        """The generator named ``kind``; raises PuzzleError listing this family's kinds."""
-        for generator in self.generators:
-            if generator.name == kind:
-                return generator
-        kinds = ", ".join(g.name for g in self.generators) or "none"
-        raise PuzzleError(f"{str(kind)[:40]!r} is not a {self.name} generator; choose one of: {kinds}",
-                          "kind")
-
-    def generate(self, kind: str, values: Values, steps: bool = False) -> Generated:
-        """A new puzzle of ``kind`` from its checked options (rows, cols, seed and the kind's own);
-        ``steps``: also how it was made, where the family records it (the page's animation)."""
-        raise NotImplementedError
-
-    def save(self, puzzle: Any, fmt: str | None = None) -> bytes:
-        """The puzzle as a file of type ``fmt`` (one of ``formats``; None: ``default_format``) that
-        ``load`` reads back unchanged; raises PuzzleError when that type cannot hold this puzzle."""
-        raise NotImplementedError
-
-    def default_format(self, puzzle: Any) -> str:
-        """The file type that keeps everything about ``puzzle`` (the first of ``formats``)."""
-        return self.formats[0]
-
-    def check_format(self, fmt: str | None, puzzle: Any) -> str:
-        fmt = (fmt or self.default_format(puzzle)).lower().lstrip(".")
-        if fmt not in self.formats:
-            types = ", ".join(self.formats)
-            raise PuzzleError(f"a {self.title.lower()} is saved as {types}, not {fmt[:20]!r}",
-                              "format")
-        return fmt
-
-    def edit(self, puzzle: Any, edits: list[dict[str, Any]]) -> Any:
-        """A new puzzle: ``puzzle`` with the edit operations (``making.edit_list``) applied in order;
-        raises PuzzleError naming the operation that would make the board invalid."""
-        raise NotImplementedError
-
-    @property
-    def editable(self) -> bool:
-        return type(self).edit is not Family.edit
-
-    def warm_up(self, algorithm: str) -> None:
+    def warm_up(self, algorithm: str) -> None:  # noqa: B027 - a default: most families warm nothing
         """Prepare a fast path (the CLI calls it in a thread while the file is read)."""
 
 
@@ -556,7 +405,5 @@ def require_text(data: bytes, what: str = "a text file") -> str:
 
 
 __all__ = [
-    "Family", "Generated", "GeneratorKind", "LoadLimits", "Option", "Recorder", "RunControl", "Solved",
-    "require_text", "stem",
-    "text_of",
+    "Family", "LoadLimits", "Option", "Recorder", "RunControl", "Solved", "require_text", "stem", "text_of",
 ]

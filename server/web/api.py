@@ -247,7 +247,7 @@ def cells(pid: str) -> Response:
     family = family_of(puzzle)
     shared = services()
     take("board", shared.config.uploads_per_minute * 4)
-    if family.tile_geometry(puzzle, shared.config.tile_min_cells) is not None:
+    if family.tiles is not None and family.tiles.geometry(puzzle, shared.config.tile_min_cells) is not None:
         width, height = family.size(puzzle)
         return bad_request(
             f"this board has {width * height:,} cells, more than {shared.config.tile_min_cells:,}: it is "
@@ -288,12 +288,11 @@ def solution_png(pid: str) -> Response:
     args = dict(request.args.items())
     algorithm = args.pop("algorithm", "bfs")
     options = family.text_options(args, "run")
+    picture = family.need("solution_image")  # refused after the options are checked, before any search
     solved = _solve_with_limits(puzzle, algorithm, options)
     if not solved.json["found"]:
         raise PuzzleError(solved.json.get("message") or f"{algorithm} found no path", "solution")
-    image = family.solution_image(solved)
-    if image is None:
-        raise PuzzleError(f"solution images are not drawn for the {family.name} family")
+    image = picture.draw(solved)
     buffer = io.BytesIO()
     image.save(buffer, "PNG")
     buffer.seek(0)

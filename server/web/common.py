@@ -103,10 +103,11 @@ def stored_puzzle(pid: str) -> Any:
 def puzzle_info(pid: str, puzzle: Any) -> dict[str, Any]:
     """What the page needs to know about a puzzle (docs/PROTOCOL.md)."""
     family = family_of(puzzle)
+    checker, tiles = family.checker, family.tiles
     return {"id": pid, "family": family.name, "algorithms": list(family.algorithms),
-            "solution_notation": family.solution_notation, **family.info(puzzle),
+            "solution_notation": checker.notation if checker else "", **family.info(puzzle),
             # a board too big to draw cell by cell: the page shows tiles (server/web/tiles.py)
-            "deep_zoom": family.tile_geometry(puzzle, services().config.tile_min_cells)}
+            "deep_zoom": tiles.geometry(puzzle, services().config.tile_min_cells) if tiles else None}
 
 
 def error(message: str, status: int = 400) -> tuple[Response, int]:

@@ -84,14 +84,14 @@ def start_animation(pid: str) -> tuple[Response, int]:
             "field 'algorithm'",
         )
     family = family_of(puzzle)
-    if not family.animates:
-        drawn = ", ".join(f.title.lower() + "s" for f in FAMILIES.values() if f.animates) or "none"
+    if family.animation is None:
+        drawn = ", ".join(f.title.lower() + "s" for f in FAMILIES.values() if f.animation) or "none"
         return error(
             f"GIF export is not drawn for a {family.title.lower()} (only for: {drawn}); "
             "export the board as PNG instead",
             400,
         )
-    if family.tile_geometry(puzzle, settings.tile_min_cells) is not None:
+    if family.tiles is not None and family.tiles.geometry(puzzle, settings.tile_min_cells) is not None:
         return error(
             f"GIF export needs a search's every record: not for a board drawn as tiles (more than "
             f"{settings.tile_min_cells:,} cells); export the board as PNG, or the GIF of a smaller maze",

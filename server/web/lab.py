@@ -71,15 +71,16 @@ def check(pid: str) -> Response:
 
 def _lab_plan(family: Any, puzzle: Any) -> tuple[int, int]:
     """(the states a judgement walks, the memory it reserves): ``lab_max_states``, or fewer where
-    ``Family.lab_bytes`` says they would not fit one client's share (a walk stopped by its limit says
+    ``Lab.space_bytes`` says they would not fit one client's share (a walk stopped by its limit says
     so in the verdict); refused in words when even a small walk does not fit."""
     shared = services()
+    lab = family.need("lab")
     states = shared.config.lab_max_states
-    nbytes = family.lab_bytes(puzzle, states)
+    nbytes = lab.space_bytes(puzzle, states)
     room = shared.budget.memory_share
     if nbytes > room:
-        per_state = max(1, family.lab_bytes(puzzle, states) - family.lab_bytes(puzzle, 0)) / states
-        fitted = int((room - family.lab_bytes(puzzle, 0)) / per_state)
+        per_state = max(1, lab.space_bytes(puzzle, states) - lab.space_bytes(puzzle, 0)) / states
+        fitted = int((room - lab.space_bytes(puzzle, 0)) / per_state)
         if fitted >= MIN_LAB_STATES:
-            states, nbytes = fitted, family.lab_bytes(puzzle, fitted)
+            states, nbytes = fitted, lab.space_bytes(puzzle, fitted)
     return states, nbytes

@@ -48,8 +48,9 @@ def _body(limit: int | None = None) -> dict[str, Any]:
 
 def keep(family: Family, puzzle: Any, owner: str) -> str:
     """Store a made puzzle under the id an upload of its saved file would get; returns the id."""
-    fmt = family.default_format(puzzle)
-    data = family.save(puzzle, fmt)
+    saver = family.need("saver")
+    fmt = saver.default_format(puzzle)
+    data = saver.save(puzzle, fmt)
     # archived under the name a download gets, so parsing it again names the puzzle as before
     source = Source(data, family.name, f"{_file_stem(family, puzzle)}.{fmt}", family.text_options({}, "load"))
     key = puzzle_id(data, f"{family.name}|{sorted(source.options.items())}")
@@ -67,9 +68,9 @@ def _family_of_kind(kind: Any, family_name: Any) -> Family:
     if family_name is not None:
         return get_family(str(family_name)[:40])
     for family in FAMILIES.values():
-        if any(g.name == kind for g in family.generators):
+        if family.maker is not None and any(g.name == kind for g in family.maker.generators):
             return family
-    kinds = ", ".join(g.name for f in FAMILIES.values() for g in f.generators)
+    kinds = ", ".join(g.name for f in FAMILIES.values() if f.maker for g in f.maker.generators)
     raise PuzzleError(f"no generator named {show_value(kind)}; choose one of: {kinds}", "kind")
 
 
@@ -82,10 +83,11 @@ def generate() -> tuple[Response, int]:
     body = _body()
     kind = body.get("kind")
     family = _family_of_kind(kind, body.get("family"))
-    generator = family.generator(kind)
+    maker = family.need("maker")
+    generator = maker.generator(kind)
     values = generator.check({k: v for k, v in body.items() if k not in ("kind", "family", "steps")})
     with shared.budget.loading(wait=shared.config.solve_wait, owner=client):
-        made = family.generate(generator.name, values, steps=body.get("steps") is True)
+        made = maker.generate(generator.name, values, steps=body.get("steps") is True)
     key = keep(family, made.puzzle, client)
     info = puzzle_info(key, made.puzzle)
     generated: dict[str, Any] = {"kind": generator.name, "options": values, "description": made.description}
@@ -102,10 +104,9 @@ def edit(pid: str) -> tuple[Response, int]:
     client = take("edit", services().config.edits_per_minute)
     puzzle = stored_puzzle(pid)
     family = family_of(puzzle)
-    if not family.editable:
-        raise PuzzleError(f"a {family.title.lower()} cannot be edited in the page", "edits")
+    editor = family.need("editor")
     limit = max(services().config.max_json_bytes, MAX_EDIT_BODY)
-    edited = family.edit(puzzle, edit_list(_body(limit).get("edits")))
+    edited = editor.edit(puzzle, edit_list(_body(limit).get("edits")))
     key = keep(family, edited, client)
     return jsonify(puzzle_info(key, edited)), 201
 
@@ -115,10 +116,9 @@ def download(pid: str) -> Response:
     """The puzzle in its family's file format (``?format=txt``; default: the one that keeps everything)."""
     puzzle = stored_puzzle(pid)
     family = family_of(puzzle)
-    if not family.formats:
-        raise PuzzleError(f"a {family.title.lower()} is not saved by this server", "format")
-    fmt = family.check_format(request.args.get("format"), puzzle)
-    data = family.save(puzzle, fmt)
+    saver = family.need("saver")
+    fmt = saver.check_format(request.args.get("format"), puzzle)
+    data = saver.save(puzzle, fmt)
     filename = f"{_file_stem(family, puzzle, request.args.get('name'))}.{fmt}"
     return Response(data, mimetype=MIMETYPES.get(fmt, "application/octet-stream"),
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})

@@ -44,7 +44,8 @@ FOREVER = "public, max-age=31536000, immutable"
 
 def _tiled(pid: str) -> Any:
     puzzle = stored_puzzle(pid)
-    if family_of(puzzle).tile_geometry(puzzle, services().config.tile_min_cells) is None:
+    tiles = family_of(puzzle).tiles
+    if tiles is None or tiles.geometry(puzzle, services().config.tile_min_cells) is None:
         raise PuzzleError("this puzzle is drawn whole in the page, not as tiles", "puzzle")
     return puzzle
 
@@ -66,7 +67,7 @@ def _run(pid: str, key: str) -> tuple[Any, Any]:
 def _opened(pid: str, key: str, puzzle: Any) -> Any:
     """The run's arrays (``_run`` checked ``key``); UnknownRun when it was dropped meanwhile."""
     try:
-        stored = services().tiles.opened(key, family_of(puzzle).open_tile_run)
+        stored = services().tiles.opened(key, family_of(puzzle).need("tiles").open)
     except BadKey:
         stored = None
     if stored is None:
@@ -99,7 +100,7 @@ def board_tile(pid: str, z: int, x: int, y: int) -> Response:
     """A tile of the board alone."""
     client = take("tile", services().config.tiles_per_minute)
     puzzle = _tiled(pid)
-    return _png(lambda: family_of(puzzle).draw_tile(puzzle, z, x, y), client)
+    return _png(lambda: family_of(puzzle).need("tiles").draw(puzzle, z, x, y), client)
 
 
 @tiles.get("/puzzles/<pid>/runs/<key>")
@@ -113,9 +114,9 @@ def run_meta(pid: str, key: str) -> Response:
 def run_frontier(pid: str, key: str) -> Response:
     """The frontier's size at every ``sample_every``-th step and after the last: int32, little-endian."""
     puzzle, _ = _run(pid, key)
-    family = family_of(puzzle)
+    tiles = family_of(puzzle).need("tiles")
     stored = _opened(pid, key, puzzle)
-    response = Response(family.tile_frontier(puzzle, stored), mimetype="application/octet-stream")
+    response = Response(tiles.frontier(puzzle, stored), mimetype="application/octet-stream")
     response.headers["Cache-Control"] = FOREVER
     return response
 
@@ -131,9 +132,9 @@ def run_tile(pid: str, key: str, z: int, x: int, y: int) -> Response:
     except PuzzleError:  # '1e20', 'NaN', 99999999999999999999, -1: said the same way
         raise PuzzleError(f"t must be a step number from 0 to {meta['steps']:,}, not {show_value(text)}",
                           "query 't'") from None
-    family = family_of(puzzle)
+    tiles = family_of(puzzle).need("tiles")
     stored = _opened(pid, key, puzzle)
-    return _png(lambda: family.draw_tile(puzzle, z, x, y, stored, t), client)
+    return _png(lambda: tiles.draw(puzzle, z, x, y, stored, t), client)
 
 
 @tiles.get("/puzzles/<pid>/cell")
@@ -149,4 +150,4 @@ def cell(pid: str) -> Response:
     if key:  # checked by ``_run`` before it is looked up: a run key, never a path
         _run(pid, key)
         stored = _opened(pid, key, puzzle)
-    return jsonify(family_of(puzzle).tile_cell(puzzle, row, col, stored))
+    return jsonify(family_of(puzzle).need("tiles").cell(puzzle, row, col, stored))

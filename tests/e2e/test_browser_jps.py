@@ -38,7 +38,7 @@ def test_wall_follower_loops_on_the_braid_maze(page, tmp_path):
     maze = maze.with_endpoints(BRAID_INSIDE, None)
     assert np.array_equal(maze.starts, [maze.index(*BRAID_INSIDE)])
     path = tmp_path / "braid-inside.txt"
-    path.write_bytes(get_family("grid").save(maze, "txt"))
+    path.write_bytes(get_family("grid").saver.save(maze, "txt"))
     upload(page, path)
     run_to_end(page, "wall_left")
     verdict = text(page, "optimal")

@@ -1,6 +1,6 @@
 """Checking a student's path through a grid maze: is it legal, what does it cost, is it optimal?
 
-Notations, detected from the text (``check_grid_solution``):
+Notations, detected from the text (``check_grid_solution``; ``GridChecker`` for the family):
 
 * a **move string**: ``U D L R`` (any case); spaces, commas and line ends only separate. Without
   diagonal moves every letter is one move, so ``RRDD``, ``R R D D`` and ``r,r,d,d`` are the same
@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import re
 from itertools import pairwise
-from typing import Any
 
-from server.puzzles.checking import CheckResult, json_cost, replay_json
+from server.puzzles.capabilities import Checker
+from server.puzzles.checking import CheckResult, replay_json
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.grid.model import WALL, GridMaze
-from server.puzzles.grid.problem import GridProblem
+from server.puzzles.grid.problem import GridProblem, run_maze
 from server.puzzles.jsonfile import read_json
+from server.puzzles.options import Values
 
 MOVES: dict[str, tuple[int, int]] = {
     "U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1),
@@ -39,24 +40,28 @@ _TOKEN = re.compile(r"[A-Za-z]+")
 Cell = tuple[int, int]
 
 
-__all__ = ["CheckResult", "check_grid_solution", "json_cost", "judge_grid_solution"]
+NOTATION = ("moves such as RRDDL (U D L R; with diagonal moves UL UR DL DR as tokens) or a JSON list "
+            "of [row, col]")
 
 
-def check_grid_solution(maze: GridMaze, text: str, diagonal: bool, options: Any = None) -> CheckResult:
-    """Check the path in ``text`` (any notation above) against ``maze``'s rules; raises PuzzleError
-    when the text is in no notation (naming the line and column, or the item at fault). With the
-    run ``options`` the result carries its ``replay`` (the grid's result object)."""
-    result = _check(maze, text, diagonal)
-    if options is not None:
-        from server.puzzles.grid.family import FAMILY
+class GridChecker(Checker):
+    """The grid's checker: any notation above, under the run's start, goal and diagonal moves; the
+    result carries its ``replay`` (the grid's result object, for the page)."""
 
-        problem = GridProblem(maze, diagonal)
+    notation = NOTATION
+
+    def check(self, puzzle: GridMaze, text: str, options: Values) -> CheckResult:
+        maze = run_maze(puzzle, options)
+        result = check_grid_solution(maze, text, options["diagonal"])
+        problem = GridProblem(maze, options["diagonal"])
         cells = [maze.index(r, c) for r, c in result.path]
-        result.replay = replay_json(FAMILY, maze, problem, cells, result.cost, options, result.valid)
-    return result
+        result.replay = replay_json(self.family, maze, problem, cells, result.cost, options, result.valid)
+        return result
 
 
-def _check(maze: GridMaze, text: str, diagonal: bool) -> CheckResult:
+def check_grid_solution(maze: GridMaze, text: str, diagonal: bool) -> CheckResult:
+    """Check the path in ``text`` (any notation above) against ``maze``'s rules; raises PuzzleError
+    when the text is in no notation (naming the line and column, or the item at fault)."""
     problem = GridProblem(maze, diagonal)  # raises PuzzleError without a start or goal
     body = text.lstrip("\ufeff").strip()
     if not body:
@@ -72,15 +77,6 @@ def _check(maze: GridMaze, text: str, diagonal: bool) -> CheckResult:
         steps = [(b[0] - a[0], b[1] - a[1]) for a, b in pairwise(cells)]
         return _walk(problem, first, steps, listed=True)
     return _walk(problem, maze.rc(maze.starts[0]), _moves_from_text(text, diagonal), listed=False)
-
-
-def judge_grid_solution(maze: GridMaze, text: str, diagonal: bool) -> CheckResult:
-    """``check_grid_solution`` plus the optimum (``checking.judge_solution``: Dijkstra under the
-    same rules; ``optimum`` None when no path exists)."""
-    from server.puzzles.checking import judge_solution
-    from server.puzzles.grid.family import FAMILY
-
-    return judge_solution(FAMILY, maze, text, FAMILY.run_options({"diagonal": diagonal}))
 
 
 # ---- reading the notations ------------------------------------------------------------------------

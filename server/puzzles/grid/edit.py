@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from server.puzzles.capabilities import Editor
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.grid.model import WALL, GridMaze
 from server.puzzles.making import cell_of, whole
@@ -149,3 +150,10 @@ def _whole_board(
         return np.array(out, dtype=np.int64)
 
     return cells, kept(starts), kept(goals)
+
+
+class GridEditor(Editor):
+    """The page's grid editor: the operations above (``edit_grid``)."""
+
+    def edit(self, puzzle: GridMaze, edits: list[dict[str, Any]]) -> GridMaze:
+        return edit_grid(puzzle, edits)

@@ -3,24 +3,29 @@
 
 from __future__ import annotations
 
-import io
 import re
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from server.json_arrays import CellPairs, cell_path
+from server.json_arrays import cell_path
+from server.puzzles.capabilities import StudentForm
 from server.puzzles.errors import PuzzleError
-from server.puzzles.family import Family, LoadLimits, RunControl, Solved, stem
+from server.puzzles.family import Family, LoadLimits, RunControl, Solved, search_options, stem
 from server.puzzles.grid import jps, wall_follower  # registers the grid's own algorithms
-from server.puzzles.grid.edit import MAX_EDIT_CELLS
-from server.puzzles.grid.kernel_search import KERNEL_ALGORITHMS
-from server.puzzles.grid.lab import FEATURES
+from server.puzzles.grid.check import GridChecker
+from server.puzzles.grid.edit import MAX_EDIT_CELLS, GridEditor
+from server.puzzles.grid.generate import GridMaker
+from server.puzzles.grid.image import parse_grid_image
+from server.puzzles.grid.kernel_search import KERNEL_ALGORITHMS, solve_grid
+from server.puzzles.grid.kernel_search import warm_up as warm_up_kernel
+from server.puzzles.grid.lab import GridLab
 from server.puzzles.grid.lattice import pixel_scale
 from server.puzzles.grid.model import GridMaze
-from server.puzzles.grid.problem import HEURISTICS, GridProblem
-from server.puzzles.making import Generated, GeneratorKind, size_options
+from server.puzzles.grid.problem import HEURISTICS, GridProblem, run_maze
+from server.puzzles.grid.render import GridAnimation, GridSolutionImage
+from server.puzzles.grid.save import GridSaver
+from server.puzzles.grid.text import parse_grid_text
+from server.puzzles.grid.tiles import GridTiles
 from server.puzzles.options import Option, Values
 from server.search.control import CANCELLED
 from server.search.problem import Problem
@@ -32,33 +37,6 @@ IMAGE_MAGIC = (b"\x89PNG", b"GIF8", b"BM", b"\xff\xd8\xff", b"RIFF")
 TEXT_EXTENSIONS = (".txt", ".maze")
 _GRID_CHARS = re.compile(r"[#. SG1-9\r\n]")
 SNIFF_BYTES = 65_536  # how much of a text file sniffing reads
-
-
-_LATTICE = "2 x ROWS + 1 by 2 x COLS + 1 board cells (walls between the maze's cells)"
-_MAZE_SIZE = size_options((1, 20, 1000), (1, 20, 1000), "maze cells")
-_BOARD_SIZE = size_options((2, 40, 2000), (2, 40, 2000), "board cells")
-GENERATORS = (
-    GeneratorKind("perfect", "Perfect maze (recursive backtracker)",
-                  "long winding corridors; exactly one path between any two cells", _MAZE_SIZE, _LATTICE),
-    GeneratorKind("prim", "Perfect maze (Prim)", "many short dead ends; one path between any two cells",
-                  _MAZE_SIZE, _LATTICE),
-    GeneratorKind("kruskal", "Perfect maze (Kruskal)", "even texture; one path between any two cells",
-                  _MAZE_SIZE, _LATTICE),
-    GeneratorKind("division", "Perfect maze (recursive division)",
-                  "long straight walls, each with one gap; one path between any two cells",
-                  _MAZE_SIZE, _LATTICE),
-    GeneratorKind("braid", "Braid maze", "a perfect maze with every dead end opened: many loops",
-                  _MAZE_SIZE, _LATTICE),
-    GeneratorKind("rooms", "Rooms", "open rooms joined by doors, with loops", _MAZE_SIZE, _LATTICE),
-    GeneratorKind("random", "Random walls", "each cell a wall by chance, always solvable", (
-        *_BOARD_SIZE,
-        Option("density", "float", "Wall density", "the share of cells that are walls",
-               default=0.3, min=0.0, max=0.6, step=0.05),
-    )),
-    GeneratorKind("terrain", "Weighted terrain",
-                  "free cells costing 1-9 from smooth noise: hills and valleys",
-                  _BOARD_SIZE),
-)
 
 
 # Peak memory per cell of the compiled searches, the board's own byte included (docs/BENCHMARKS.md,
@@ -73,9 +51,6 @@ class GridFamily(Family):
     def __init__(self) -> None:
         super().__init__(
             default_algorithm="bfs",  # `run.py solve` without --algorithm
-            state_form="(row, col)",
-            solution_notation=("moves such as RRDDL (U D L R; with diagonal moves UL UR DL DR as "
-                               "tokens) or a JSON list of [row, col]"),
             name="grid",
             title="Grid maze",
             puzzle_type=GridMaze,
@@ -100,9 +75,15 @@ class GridFamily(Family):
             ),
             compiled=True,
             path_noun="cells",
-            generators=GENERATORS,
-            formats=("txt", "png"),
-            features=FEATURES,
+            tiles=GridTiles(self),
+            lab=GridLab(self),
+            checker=GridChecker(self),
+            maker=GridMaker(self),
+            saver=GridSaver(self),
+            editor=GridEditor(self),
+            animation=GridAnimation(self),
+            solution_image=GridSolutionImage(self),
+            student=StudentForm("(row, col)"),
         )
 
     # ---- files -----------------------------------------------------------------------------------
@@ -128,9 +109,6 @@ class GridFamily(Family):
         return 0.3 if ext in TEXT_EXTENSIONS else 0.0
 
     def load(self, data: bytes, filename: str, options: Values, limits: LoadLimits) -> GridMaze:
-        from server.puzzles.grid.image import parse_grid_image
-        from server.puzzles.grid.text import parse_grid_text
-
         if not data:
             raise PuzzleError("the file is empty", "file")
         if self.sniff(filename, data) >= 0.9:
@@ -186,65 +164,18 @@ class GridFamily(Family):
     def cells(self, puzzle: GridMaze) -> bytes:
         return puzzle.cells.tobytes()
 
-    # ---- huge boards as tiles (tiles.py) ---------------------------------------------------------
-    def tile_geometry(self, puzzle: GridMaze, min_cells: int) -> dict[str, int] | None:
-        from server.puzzles.grid import tiles
-
-        return tiles.geometry(puzzle) if puzzle.cells.size > min_cells else None
-
-    def tile_run(
-        self, puzzle: GridMaze, algorithm: str, options: Values, control: RunControl, folder: Path
-    ) -> dict[str, Any]:
-        from server.puzzles.grid import tiles
-
-        maze = self._maze(puzzle, options)
-        self._check_heuristic(maze, options)
-        meta = tiles.run(maze, algorithm, options, control, folder)
-        if meta["result"].get("stopped") == CANCELLED:
-            meta["result"]["stopped"] = control.cancel.reason
-        meta["result"]["options"] = {k: v for k, v in options.items() if k not in ("start", "goal")}
-        return meta
-
-    def tile_file_bytes(self, puzzle: GridMaze) -> int:
-        return 5 * puzzle.cells.size  # int32 closed_at, block summaries, the path
-
-    def tile_run_bytes(self, puzzle: GridMaze, algorithm: str = "bfs") -> int:
-        """The search's arrays, as ``search_bytes`` (its int32 ``closed_at`` is a file mapped into memory:
-        pages the kernel writes back, not the process's own)."""
-        return self.search_bytes(puzzle, algorithm, {}, None)
-
-    def draw_tile(self, puzzle: GridMaze, z: int, x: int, y: int, run: Any = None, t: int = 0) -> bytes:
-        from server.puzzles.grid import tiles
-
-        return tiles.png(tiles.draw(puzzle, z, x, y, run, t))
-
-    def tile_frontier(self, puzzle: GridMaze, run: Any) -> bytes:
-        return run.frontier_samples(puzzle)
-
-    def tile_cell(self, puzzle: GridMaze, row: int, col: int, run: Any = None) -> dict[str, Any]:
-        from server.puzzles.grid import tiles
-
-        return tiles.cell(puzzle, row, col, run)
-
-    def open_tile_run(self, folder: Path, meta: dict[str, Any]) -> Any:
-        from server.puzzles.grid import tiles
-
-        return tiles.StoredRun.load(folder, meta)
-
     # ---- solving ---------------------------------------------------------------------------------
     def problem(self, puzzle: GridMaze, options: Values) -> Problem:
-        return GridProblem(self._maze(puzzle, options), options["diagonal"])
+        return GridProblem(run_maze(puzzle, options), options["diagonal"])
 
     def solve(self, puzzle: GridMaze, algorithm: str, options: Values, control: RunControl) -> Solved:
-        maze = self._maze(puzzle, options)
-        self._check_heuristic(maze, options)
+        maze = run_maze(puzzle, options)
+        search_options(self.run_problem(maze, options), options)  # the heuristic, checked first
         if control.engine == "generic" or self.needs_generic(algorithm, options):
             # The kernels know only their built-in heuristics and algorithms.
             solved = super().solve(maze, algorithm, options, control)
             solved.drawn = maze
             return solved
-        from server.puzzles.grid.kernel_search import solve_grid
-
         result, trace = solve_grid(
             maze,
             algorithm,
@@ -289,101 +220,9 @@ class GridFamily(Family):
             lines.append(f"lattice: {what}, costs in cells{pixels}")
         return lines
 
-    def solution_image(self, solved: Solved) -> Any:
-        from server.puzzles.grid.render import render_solution_indexed
-
-        # A palette image (a byte a pixel) from the path's array: a 225 M-pixel maze in seconds
-        path = solved.json.get("path")
-        cells = path.cells if isinstance(path, CellPairs) else np.asarray(solved.result.path, dtype=np.int64)
-        return render_solution_indexed(solved.drawn, cells)
-
-    def animation_frames(
-        self, puzzle: GridMaze, solved: Solved, max_frames: int, max_side: int, progress: Any = None,
-    ) -> list[Any] | None:
-        from server.puzzles.animation import CellBoard, search_frames
-        from server.puzzles.grid.render import cell_colours
-
-        maze = solved.drawn if isinstance(solved.drawn, GridMaze) else puzzle
-        if solved.trace is None:
-            return None
-        board = CellBoard(maze.cells, cell_colours()[:10], maze.starts.tolist(), maze.goals.tolist())
-        return search_frames(board, solved.trace, max_frames, max_side, progress)
-
-    # ---- making and editing ------------------------------------------------------------------------
-    def generate(self, kind: str, values: Values, steps: bool = False) -> Generated:
-        from server.puzzles.grid.generate import generate_grid
-
-        made = generate_grid(kind, values["rows"], values["cols"], values["seed"], values.get("density"),
-                             record=steps)
-        return Generated(made.maze, made.description, made.initial_fill, made.steps)
-
-    def save(self, puzzle: GridMaze, fmt: str | None = None) -> bytes:
-        from server.puzzles.grid.generate import maze_to_image, maze_to_text
-
-        fmt = self.check_format(fmt, puzzle)
-        if fmt == "txt":
-            return maze_to_text(puzzle).encode("ascii")
-        if puzzle.weighted:
-            raise PuzzleError("a PNG keeps walls and free cells only, and this board has weights: "
-                              "save it as txt", "format")
-        buffer = io.BytesIO()
-        maze_to_image(puzzle).save(buffer, "PNG", optimize=puzzle.width * puzzle.height <= 4_000_000)
-        data = buffer.getvalue()
-        from server.puzzles.grid.image import parse_grid_image
-
-        again = parse_grid_image(data, puzzle.name)
-        if again.lattice is not None:  # its cells happen to form a lattice of their own
-            raise PuzzleError("this board's PNG would read as a lattice of larger cells: save it as txt",
-                              "format")
-        same = np.array_equal(again.starts, puzzle.starts) and np.array_equal(again.goals, puzzle.goals)
-        if not same:  # an image's start and goal are the openings in its border
-            raise PuzzleError("a PNG marks the start and goal only as openings in the border (or in "
-                              "colour), and this board's differ: save it as txt", "format")
-        return data
-
-    def edit(self, puzzle: GridMaze, edits: list[dict[str, Any]]) -> GridMaze:
-        from server.puzzles.grid.edit import edit_grid
-
-        return edit_grid(puzzle, edits)
-
     def warm_up(self, algorithm: str) -> None:
         if algorithm in KERNEL_ALGORITHMS:
-            from server.puzzles.grid.kernel_search import warm_up
-
-            warm_up(algorithm)
-
-    # ---- helpers ---------------------------------------------------------------------------------
-    @staticmethod
-    def _maze(puzzle: GridMaze, options: Values) -> GridMaze:
-        """The maze with the run's start and goal (checked), which must then have both."""
-        maze = puzzle.with_endpoints(options.get("start"), options.get("goal"))
-        maze.require_endpoints()
-        return maze
-
-    def _check_heuristic(self, maze: GridMaze, options: Values) -> None:
-        from server.puzzles.family import search_options
-
-        search_options(self.run_problem(maze, options), options)
-
-    # ---- checking a student's work -------------------------------------------------------------------
-    def check_solution(self, puzzle: GridMaze, text: str, options: Values) -> Any:
-        from server.puzzles.grid.check import check_grid_solution
-
-        return check_grid_solution(self._maze(puzzle, options), text, options["diagonal"], options)
-
-    def lab_space(self, puzzle: GridMaze, options: Values, max_states: int, max_seconds: float | None = None,
-                  cancel: Any = None) -> Any:
-        """Every cell at once (``grid/lab.py``); the board's cells are bounded when it is loaded."""
-        from server.puzzles.grid.lab import GridSpace
-
-        return GridSpace(self._maze(puzzle, options), options["diagonal"])
-
-    def lab_bytes(self, puzzle: GridMaze, max_states: int) -> int:
-        """Every cell is judged, whatever ``max_states``: ~25 bytes a cell on an open board (h*, h, the
-        cell and state numbers), the heat map's and the chunks' work (``grid/lab.py``)."""
-        from server.puzzles.grid.lab import lab_bytes
-
-        return lab_bytes(puzzle)
+            warm_up_kernel(algorithm)
 
 
 FAMILY = GridFamily()

@@ -19,10 +19,13 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image
 
+from server.puzzles.capabilities import Maker
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.grid import generate_lattice as lattice
 from server.puzzles.grid import generate_open as board
 from server.puzzles.grid.model import WALL, GridMaze
+from server.puzzles.making import Generated, GeneratorKind, size_options
+from server.puzzles.options import Option, Values
 
 MAX_CELLS = 100_000_000  # 20001 x 20001 pixels: beyond that the image alone is over 400 MB
 MAX_DENSITY = 0.6
@@ -47,6 +50,33 @@ _ALGORITHMS = {
     "rooms": f"recursive division down to rooms of up to {lattice.ROOM_CELLS} x {lattice.ROOM_CELLS} cells, "
     "several doors per wall",
 }
+
+
+_LATTICE = "2 x ROWS + 1 by 2 x COLS + 1 board cells (walls between the maze's cells)"
+_MAZE_SIZE = size_options((1, 20, 1000), (1, 20, 1000), "maze cells")
+_BOARD_SIZE = size_options((2, 40, 2000), (2, 40, 2000), "board cells")
+GENERATORS = (
+    GeneratorKind("perfect", "Perfect maze (recursive backtracker)",
+                  "long winding corridors; exactly one path between any two cells", _MAZE_SIZE, _LATTICE),
+    GeneratorKind("prim", "Perfect maze (Prim)", "many short dead ends; one path between any two cells",
+                  _MAZE_SIZE, _LATTICE),
+    GeneratorKind("kruskal", "Perfect maze (Kruskal)", "even texture; one path between any two cells",
+                  _MAZE_SIZE, _LATTICE),
+    GeneratorKind("division", "Perfect maze (recursive division)",
+                  "long straight walls, each with one gap; one path between any two cells",
+                  _MAZE_SIZE, _LATTICE),
+    GeneratorKind("braid", "Braid maze", "a perfect maze with every dead end opened: many loops",
+                  _MAZE_SIZE, _LATTICE),
+    GeneratorKind("rooms", "Rooms", "open rooms joined by doors, with loops", _MAZE_SIZE, _LATTICE),
+    GeneratorKind("random", "Random walls", "each cell a wall by chance, always solvable", (
+        *_BOARD_SIZE,
+        Option("density", "float", "Wall density", "the share of cells that are walls",
+               default=0.3, min=0.0, max=0.6, step=0.05),
+    )),
+    GeneratorKind("terrain", "Weighted terrain",
+                  "free cells costing 1-9 from smooth noise: hills and valleys",
+                  _BOARD_SIZE),
+)
 
 
 @dataclass
@@ -113,6 +143,17 @@ def generate_grid(
     if record:
         steps = np.concatenate([steps, _opening_steps(pixels)])
     return Generation(_with_openings(pixels, name, notes), fill, steps, description)
+
+
+class GridMaker(Maker):
+    """The grid's generators (``GENERATORS``), each recording its steps for the page's animation."""
+
+    generators = GENERATORS
+
+    def generate(self, kind: str, values: Values, steps: bool = False) -> Generated:
+        made = generate_grid(kind, values["rows"], values["cols"], values["seed"], values.get("density"),
+                             record=steps)
+        return Generated(made.maze, made.description, made.initial_fill, made.steps)
 
 
 def generate_perfect(rows: int, cols: int, seed: int = 0) -> GridMaze:

@@ -22,8 +22,12 @@ import numpy as np
 from numba import njit
 
 from server.heuristic_lab import CHUNK, LabSpace, Violations, WorstMoves, judge_bytes
+from server.puzzles.capabilities import Lab
 from server.puzzles.grid.kernels import MOVE_COL, MOVE_ROW, SQRT2, corner_free, entry_cost, step
 from server.puzzles.grid.model import WALL, GridMaze
+from server.puzzles.grid.problem import run_maze
+from server.puzzles.options import Values
+from server.search.control import CancelFlag
 from server.search.indexed_heap import SETTLED, lowered, pop_min, started
 
 # Bytes per cell and per state of the space's arrays at their peak (see the module docstring).
@@ -115,7 +119,7 @@ def space_bytes(cells: int, states: int) -> int:
 
 
 def lab_bytes(maze: GridMaze) -> int:
-    """At most what judging a formula on ``maze`` holds (``GridFamily.lab_bytes``): the space's arrays
+    """At most what judging a formula on ``maze`` holds (``GridLab.space_bytes``): the space's arrays
     while it is built, or once built with ``judge``'s (its states: at most the free cells; the moves
     are checked a chunk of states at a time, whatever the directions)."""
     cells = maze.width * maze.height
@@ -222,3 +226,19 @@ FEATURES = (
     ("dr", "|row - goal_row|: rows still to go"),
     ("dc", "|col - goal_col|: columns still to go"),
 )
+
+
+class GridLab(Lab):
+    """The grid's lab: every cell at once (``GridSpace``); the board's cells are bounded when it is
+    loaded, so ``max_states`` does not bound it."""
+
+    features = FEATURES
+
+    def space(self, puzzle: GridMaze, options: Values, max_states: int, max_seconds: float | None = None,
+              cancel: CancelFlag | None = None) -> GridSpace:
+        return GridSpace(run_maze(puzzle, options), options["diagonal"])
+
+    def space_bytes(self, puzzle: GridMaze, max_states: int) -> int:
+        """Every cell is judged, whatever ``max_states``: ~25 bytes a cell on an open board (h*, h, the
+        cell and state numbers), the heat map's and the chunks' work."""
+        return lab_bytes(puzzle)

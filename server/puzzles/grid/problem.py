@@ -9,7 +9,8 @@ more than the distance to the nearest goal, so they stay admissible (weights are
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -20,6 +21,14 @@ SQRT2 = math.sqrt(2.0)
 ORTHOGONAL = ((-1, 0), (0, 1), (1, 0), (0, -1))  # N, E, S, W
 DIAGONAL = ((-1, 1), (1, 1), (1, -1), (-1, -1))  # NE, SE, SW, NW
 HEURISTICS = ("manhattan", "euclidean", "octile", "chebyshev")
+
+
+def run_maze(maze: GridMaze, options: Mapping[str, Any]) -> GridMaze:
+    """The maze with the run's start and goal (options ``start``, ``goal``: checked), which must then
+    have both: what a search, a checker, the lab and a tiled run of this run see."""
+    run = maze.with_endpoints(options.get("start"), options.get("goal"))
+    run.require_endpoints()
+    return run
 
 
 def heuristic_value(name: str, dr: float, dc: float) -> float:

@@ -28,10 +28,14 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from server.puzzles.capabilities import Tiles
 from server.puzzles.errors import PuzzleError
-from server.puzzles.family import RunControl
+from server.puzzles.family import RunControl, search_options
 from server.puzzles.grid.kernel_search import KERNEL_ALGORITHMS, solve_grid
 from server.puzzles.grid.model import GridMaze
+from server.puzzles.grid.problem import run_maze
+from server.puzzles.options import Values
+from server.search.control import CANCELLED
 
 TILE = 256
 MAX_SAMPLES = 262_144  # frontier samples kept per run (1 MB)
@@ -297,6 +301,43 @@ def cell(maze: GridMaze, row: int, col: int, stored: StoredRun | None = None) ->
         out["expanded_at"] = None if value == NEVER else (value & tk.ORDER_MASK) + 1
         out["reached_at"] = 0 if seed else (None if first == tk.ORDER_MASK else first + 1)
     return out
+
+
+class GridTiles(Tiles):
+    """The grid family's tiles: the functions above over a run's folder."""
+
+    def geometry(self, puzzle: GridMaze, min_cells: int) -> dict[str, int] | None:
+        return geometry(puzzle) if puzzle.cells.size > min_cells else None
+
+    def run(self, puzzle: GridMaze, algorithm: str, options: Values, control: RunControl,
+            folder: Path) -> dict[str, Any]:
+        maze = run_maze(puzzle, options)
+        search_options(self.family.run_problem(maze, options), options)  # the heuristic, checked first
+        meta = run(maze, algorithm, options, control, folder)
+        if meta["result"].get("stopped") == CANCELLED:  # the kernel saw the flag: say why it was set
+            meta["result"]["stopped"] = control.cancel.reason
+        meta["result"]["options"] = {k: v for k, v in options.items() if k not in ("start", "goal")}
+        return meta
+
+    def file_bytes(self, puzzle: GridMaze) -> int:
+        return 5 * puzzle.cells.size  # int32 closed_at, block summaries, the path
+
+    def run_bytes(self, puzzle: GridMaze, algorithm: str) -> int:
+        """The search's arrays, as ``search_bytes`` (its int32 ``closed_at`` is a file mapped into memory:
+        pages the kernel writes back, not the process's own)."""
+        return self.family.search_bytes(puzzle, algorithm, {}, None)
+
+    def open(self, folder: Path, meta: dict[str, Any]) -> StoredRun:
+        return StoredRun.load(folder, meta)
+
+    def draw(self, puzzle: GridMaze, z: int, x: int, y: int, run: Any = None, t: int = 0) -> bytes:
+        return png(draw(puzzle, z, x, y, run, t))
+
+    def frontier(self, puzzle: GridMaze, run: StoredRun) -> bytes:
+        return run.frontier_samples(puzzle)
+
+    def cell(self, puzzle: GridMaze, row: int, col: int, run: Any = None) -> dict[str, Any]:
+        return cell(puzzle, row, col, run)
 
 
 def png(pixels: np.ndarray) -> bytes:

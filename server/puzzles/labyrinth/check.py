@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
+from server.puzzles.capabilities import Checker
 from server.puzzles.checking import CheckResult, replay_json
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.jsonfile import read_json
@@ -46,7 +47,9 @@ from server.puzzles.labyrinth.model import (
     orientations,
     push,
 )
+from server.puzzles.labyrinth.parse import run_variant
 from server.puzzles.labyrinth.problem import LabState, LabyrinthProblem
+from server.puzzles.labyrinth.solve import make_problem
 from server.puzzles.options import Values
 
 MAX_MOVES = 100_000
@@ -95,12 +98,19 @@ class Move:
         return bool(self.pieces) or (self.route is not None and len(self.route) > 0)
 
 
+class LabyrinthChecker(Checker):
+    """The moves as ``solve --json`` or the CLI's words show them."""
+
+    notation = "the moves as the result's list shows them (JSON), or the move list in words, a move a line"
+
+    def check(self, puzzle: LabyrinthPuzzle, text: str, options: Values) -> CheckResult:
+        return check_labyrinth_solution(self.family, puzzle, text, options)
+
+
 def check_labyrinth_solution(family: Any, puzzle: LabyrinthPuzzle, text: str, options: Values) -> CheckResult:
     """Replay the moves in ``text`` (any notation above) under ``options``' rules; raises PuzzleError
     when the text is in no notation, naming the line or the item at fault."""
-    from server.puzzles.labyrinth.solve import make_problem
-
-    variant = family._variant(puzzle, options)
+    variant = run_variant(puzzle, options)
     problem = make_problem(variant, "states", options.get("moves"))
     assert isinstance(problem, LabyrinthProblem)
     moves = read_answer(text, problem)

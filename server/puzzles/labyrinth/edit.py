@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from server.puzzles.capabilities import Editor
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.labyrinth.model import (
     BOARD_CODES,
@@ -136,3 +137,10 @@ def _resize(puzzle: LabyrinthPuzzle, op: dict[str, Any], where: str) -> Labyrint
     goal = cols - 1 if puzzle.goal_col == puzzle.cols - 1 else min(puzzle.goal_col, cols - 1)
     return replace(puzzle, rows=rows, cols=cols, board=bytes(board), insertions=points,
                    start_col=min(puzzle.start_col, cols - 1), goal_col=goal)
+
+
+class LabyrinthEditor(Editor):
+    """The page's labyrinth editor: the operations above (``edit_labyrinth``)."""
+
+    def edit(self, puzzle: LabyrinthPuzzle, edits: list[dict[str, Any]]) -> LabyrinthPuzzle:
+        return edit_labyrinth(puzzle, edits)

@@ -4,13 +4,14 @@ the project's own JSON; two move models, two search views, snapshots of each exp
 from __future__ import annotations
 
 import functools
-import json
 import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from server.config import OPTIMUM_SECONDS
+from server.puzzles.capabilities import StudentForm
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import (
     DEFAULT_STORED,
@@ -23,19 +24,22 @@ from server.puzzles.family import (
     require_text,
     stem,
 )
-from server.puzzles.labyrinth.generate import GAME_SIDE
+from server.puzzles.labyrinth.check import LabyrinthChecker
+from server.puzzles.labyrinth.edit import LabyrinthEditor
+from server.puzzles.labyrinth.generate import LabyrinthMaker
 from server.puzzles.labyrinth.greedy import MAX_ACTIONS, SEED_GREEDY
+from server.puzzles.labyrinth.lab import LabyrinthLab
 from server.puzzles.labyrinth.model import DICT_ENTRY_BYTES, TUPLE_BYTES, LabyrinthPuzzle, Walker
 from server.puzzles.labyrinth.parse import (
     MAX_SIDE,
     MOVE_MODELS,
     LabyrinthOptions,
+    LabyrinthSaver,
     parse_labyrinth_csv,
     parse_labyrinth_json,
-    puzzle_to_json,
+    run_variant,
 )
 from server.puzzles.labyrinth.problem import (
-    FEATURES,
     HEURISTICS,
     RELAXED_CACHE_BYTES,
     RELAXED_LEVELS,
@@ -45,12 +49,12 @@ from server.puzzles.labyrinth.problem import (
     line_set_sizes,
     relaxed_entry_bytes,
 )
-from server.puzzles.labyrinth.solve import ALGORITHMS, VIEWS, make_problem, solve_labyrinth
-from server.puzzles.making import Generated, GeneratorKind, size_options
+from server.puzzles.labyrinth.solve import ALGORITHMS, VIEWS, make_problem, result_json, solve_labyrinth
 from server.puzzles.options import YOURS, Option, Values
+from server.puzzles.running import SNAPSHOT_BYTES
 from server.search.problem import Problem
 from server.search.registry import get_algorithm
-from server.search.runner import CHECK_EVERY
+from server.search.runner import CHECK_EVERY, Limits
 from server.search.stats import SearchResult
 from server.search.trace import RECORD_BYTES
 
@@ -60,28 +64,12 @@ MOVE_LABELS = {"combined": "combined (push + walk)", "separate": "separate (push
 VIEW_LABELS = {"states": "states (one player)", "sets": "sets (all reachable places)"}
 
 
-GENERATORS = (
-    GeneratorKind("labyrinth-course", "Shifting tiles, course rules",
-                  "random tiles; rows 0, 2, ... pushed from the left, 1, 3, ... from the right; enter below "
-                  "column 0, leave above the last; kept when a search finds the way out",
-                  size_options((2, 5, 9), (2, 5, 9), "tiles")),
-    GeneratorKind("labyrinth-game", "Shifting tiles, board game (7 x 7)",
-                  "random tiles; rows and columns 1, 3, 5 pushed from both sides, the free tile turned; "
-                  "kept when a search finds the way out",
-                  size_options((GAME_SIDE,) * 3, (GAME_SIDE,) * 3, "tiles")),
-)
-
-
 class LabyrinthFamily(Family):
     """The course's shifting-tile labyrinth."""
 
     def __init__(self) -> None:
         super().__init__(
             default_algorithm="astar",  # `run.py solve` without --algorithm
-            state_form=("((row, col), where, free tile, board): the player's place, 'board', 'below' or "
-                        "'above', the tile in hand and the board as text"),
-            solution_notation=("the moves as the result's list shows them (JSON), or the move list in "
-                               "words, a move a line"),
             name="labyrinth",
             title="Shifting-tile labyrinth",
             puzzle_type=LabyrinthPuzzle,
@@ -90,7 +78,6 @@ class LabyrinthFamily(Family):
             "the last line) or JSON with 'board' (the project's) or 'tiles' and 'freeTile' (seed 002's)",
             algorithms=ALGORITHMS,
             heuristics=HEURISTICS,
-            features=FEATURES,
             own_options=(
                 Option("moves", "choice", "Moves", "combined: a push then a walk is one move; separate: "
                        "each counts", optional=True, stage="both",
@@ -113,8 +100,13 @@ class LabyrinthFamily(Family):
                 Option("rotate_free", "bool", "Turn the free tile", "the board game: turn it before pushing",
                        optional=True, stage="load"),
             ),
-            generators=GENERATORS,
-            formats=("json", "csv"),
+            lab=LabyrinthLab(self),
+            checker=LabyrinthChecker(self),
+            maker=LabyrinthMaker(self),
+            saver=LabyrinthSaver(self),
+            editor=LabyrinthEditor(self),
+            student=StudentForm("((row, col), where, free tile, board): the player's place, 'board', 'below' "
+                                "or 'above', the tile in hand and the board as text"),
         )
 
     # ---- files -----------------------------------------------------------------------------------
@@ -179,20 +171,11 @@ class LabyrinthFamily(Family):
         """States are boards, not cells: a typical run expands up to ``TRACE_EXPANSIONS`` of them, each
         with its snapshot (a board, as ``solving.held_bytes`` counts it) and the records of the states it
         generated (the reservation is corrected once the search is done)."""
-        from server.solving import SNAPSHOT_BYTES
-
         tiles = puzzle.rows * puzzle.cols
         expansions = min(TRACE_EXPANSIONS, TRACE_TILE_EXPANSIONS // tiles)  # larger boards expand slower
         return expansions * (SNAPSHOT_BYTES + BYTES_HEADER + tiles + RECORDS_PER_EXPANSION * RECORD_BYTES)
 
     # ---- memory ----------------------------------------------------------------------------------
-    def lab_bytes(self, puzzle: LabyrinthPuzzle, max_states: int) -> int:
-        """The lab's walk: a state holds its board (two bytes a tile with its moves), its features and h*."""
-        from server.heuristic_lab import explore_bytes
-
-        cells = puzzle.rows * puzzle.cols
-        return explore_bytes(max_states, 400 + 2 * cells, cells) + self.setup_bytes(puzzle, {})
-
     def state_bytes(self, puzzle: LabyrinthPuzzle) -> int:
         """What each stored state of a best-first search adds, at the most (the sets view, a formula's
         value kept): the state, its board, its place mask, its entries in the search's maps and heap.
@@ -221,20 +204,18 @@ class LabyrinthFamily(Family):
         if algorithm in OPTIMAL and options.get("weight", 1.0) <= 1.0 and options.get("heuristic") != YOURS:
             return own
         # A plan that may not be optimal is compared with the optimum when a quick search finds it
-        # (``solving.optimum_cost``: A* for at most ``OPTIMUM_SECONDS``), after this search is done.
-        from server.solving import OPTIMUM_SECONDS
-
+        # (``judging.optimum_cost``: A* for at most ``OPTIMUM_SECONDS``), after this search is done.
         quick = int(OPTIMUM_SECONDS * REFERENCE_RATE / (puzzle.rows * puzzle.cols))
         reference = {**options, "heuristic": None, "weight": 1.0}
         return max(own, _memory(puzzle, "astar", reference).at(min(stored, quick) + CHECK_EVERY))
 
     # ---- solving ---------------------------------------------------------------------------------
     def problem(self, puzzle: LabyrinthPuzzle, options: Values) -> Problem:
-        return make_problem(self._variant(puzzle, options), options["view"], options.get("moves"))
+        return make_problem(run_variant(puzzle, options), options["view"], options.get("moves"))
 
     def solve(self, puzzle: LabyrinthPuzzle, algorithm: str, options: Values, control: RunControl) -> Solved:
         """The generic algorithms, with a snapshot of each expanded state and the moves in words."""
-        puzzle = self._variant(puzzle, options)
+        puzzle = run_variant(puzzle, options)
         # ``run_problem`` gives it the heuristic "yours" when the run has a formula; ``puzzle`` is
         # already the run's variant, so only the move model and view come from the options here.
         problem = self.run_problem(puzzle, {**options, "start_col": None, "goal_col": None})
@@ -263,19 +244,10 @@ class LabyrinthFamily(Family):
                     options: Values) -> dict[str, Any]:
         """The result object ``solve`` gives (moves in words, insertions, cells walked), for results
         made outside ``solve``: a checked solution's replay (``checking.replay_json``)."""
-        from server.puzzles.labyrinth.solve import result_json
-        from server.search.runner import Limits
-
         assert isinstance(problem, LabyrinthProblem | LabyrinthSetProblem)
         heuristic = options.get("heuristic") or (problem.heuristics[0] if problem.heuristics else "")
         return result_json(problem, result, heuristic, options.get("weight", 1.0),
                            options.get("view") or "states", Limits(None, None, None))
-
-    def check_solution(self, puzzle: LabyrinthPuzzle, text: str, options: Values) -> Any:
-        """The moves as ``solve --json`` or the CLI's words show them (``labyrinth/check.py``)."""
-        from server.puzzles.labyrinth.check import check_labyrinth_solution
-
-        return check_labyrinth_solution(self, puzzle, text, options)
 
     def summary_lines(self, filename: str, result: dict[str, Any]) -> list[str]:
         if not result["found"]:
@@ -288,61 +260,6 @@ class LabyrinthFamily(Family):
         ]
         lines += [f"  {number}. {move['text']}" for number, move in enumerate(result["moves"], start=1)]
         return lines
-
-    # ---- making and editing ------------------------------------------------------------------------
-    def generate(self, kind: str, values: Values, steps: bool = False) -> Generated:
-        from server.puzzles.labyrinth.generate import solvable_board
-
-        self.generator(kind)
-        rows, cols, seed = values["rows"], values["cols"], values["seed"]
-        if kind == "labyrinth-game" and (rows, cols) != (GAME_SIDE, GAME_SIDE):
-            raise PuzzleError(
-                f"the board game's board is {GAME_SIDE} x {GAME_SIDE} tiles, not {rows} x {cols}",
-                "option 'rows'",
-            )
-        made = solvable_board(kind, rows, cols, seed)
-        what = "board-game labyrinth" if kind == "labyrinth-game" else "course labyrinth"
-        retried = "" if made.attempt == 0 else f" (board {made.attempt + 1} tried: derived seed {made.seed})"
-        return Generated(made.puzzle, f"{what}, {rows} x {cols} tiles, seed {seed}{retried}, solvable: "
-                         f"a search found a way out in {made.moves} moves")
-
-    def save(self, puzzle: LabyrinthPuzzle, fmt: str | None = None) -> bytes:
-        """The project's JSON (everything), or seed 000's CSV (tiles and free tile only: refused when the
-        board sets anything else the CSV would lose)."""
-        fmt = self.check_format(fmt, puzzle)
-        if fmt == "json":
-            return (json.dumps(puzzle_to_json(puzzle)) + "\n").encode()
-        rows = [";".join(str(code) for code in row) for row in puzzle.board_rows()]
-        text = "\n".join([*rows, str(puzzle.free) + ";" * (puzzle.cols - 1)]) + "\n"
-        again = parse_labyrinth_csv(text, LabyrinthOptions(), puzzle.name)
-        lost = [what for what, same in (
-            (f"the start column {puzzle.start_col}", again.start_col == puzzle.start_col),
-            (f"the goal column {puzzle.goal_col}", again.goal_col == puzzle.goal_col),
-            ("its insertion points", again.insertions == puzzle.insertions),
-            (f"{puzzle.moves} moves", again.moves == puzzle.moves),
-            ("turning the free tile", again.rotate_free == puzzle.rotate_free),
-        ) if not same]
-        if lost:
-            raise PuzzleError(
-                "a CSV holds the tiles and the free tile only (the rest reads as the task's defaults), and "
-                f"this board also sets {', '.join(lost)}: save it as json", "format",
-            )
-        return text.encode()
-
-    def edit(self, puzzle: LabyrinthPuzzle, edits: list[dict[str, Any]]) -> LabyrinthPuzzle:
-        from server.puzzles.labyrinth.edit import edit_labyrinth
-
-        return edit_labyrinth(puzzle, edits)
-
-    @staticmethod
-    def _variant(puzzle: LabyrinthPuzzle, options: Values) -> LabyrinthPuzzle:
-        """The puzzle with the run's start/goal column (checked like the file's own values)."""
-        start_col, goal_col = options.get("start_col"), options.get("goal_col")
-        if start_col is None and goal_col is None:
-            return puzzle
-        labyrinth = LabyrinthOptions(start_col=start_col, goal_col=goal_col)
-        return parse_labyrinth_json(json.dumps(puzzle_to_json(puzzle)), labyrinth, puzzle.name)
-
 
 # ---- memory estimates: the figures of ``Walker`` and ``problem.py``, checked against measured peaks in
 # tests/test_labyrinth_memory.py.

@@ -7,8 +7,11 @@ import random
 import time
 from dataclasses import dataclass, replace
 
+from server.puzzles.capabilities import Maker
 from server.puzzles.errors import PuzzleError
 from server.puzzles.labyrinth.model import LabyrinthPuzzle, insertion_points
+from server.puzzles.making import Generated, GeneratorKind, size_options
+from server.puzzles.options import Values
 
 
 def course_board(rng: random.Random, rows: int, cols: int) -> LabyrinthPuzzle:
@@ -55,7 +58,7 @@ def solvable_board(kind: str, rows: int, cols: int, seed: int) -> SolvableBoard:
     """A board of ``kind`` the player can leave: each candidate is searched (greedy best-first over the
     merged view, at most ``CHECK_EXPANSIONS`` states: finding any way out is enough); the first board
     is made from ``seed``, retries from ``seed * 1000 + k``. Raises PuzzleError when none is found."""
-    from server.puzzles.labyrinth.solve import solve_labyrinth
+    from server.puzzles.labyrinth.solve import solve_labyrinth  # looked up at each call: tests replace it
 
     started = time.monotonic()
     for attempt in range(MAX_ATTEMPTS):
@@ -74,3 +77,35 @@ def solvable_board(kind: str, rows: int, cols: int, seed: int) -> SolvableBoard:
             break
     raise PuzzleError(f"no solvable {rows} x {cols} board found from seed {seed} (tried {attempt + 1}): "
                       "try another seed", "option 'seed'")
+
+
+GENERATORS = (
+    GeneratorKind("labyrinth-course", "Shifting tiles, course rules",
+                  "random tiles; rows 0, 2, ... pushed from the left, 1, 3, ... from the right; enter below "
+                  "column 0, leave above the last; kept when a search finds the way out",
+                  size_options((2, 5, 9), (2, 5, 9), "tiles")),
+    GeneratorKind("labyrinth-game", "Shifting tiles, board game (7 x 7)",
+                  "random tiles; rows and columns 1, 3, 5 pushed from both sides, the free tile turned; "
+                  "kept when a search finds the way out",
+                  size_options((GAME_SIDE,) * 3, (GAME_SIDE,) * 3, "tiles")),
+)
+
+
+class LabyrinthMaker(Maker):
+    """Solvable boards of the course's layout or the board game's (``solvable_board``)."""
+
+    generators = GENERATORS
+
+    def generate(self, kind: str, values: Values, steps: bool = False) -> Generated:
+        self.generator(kind)
+        rows, cols, seed = values["rows"], values["cols"], values["seed"]
+        if kind == "labyrinth-game" and (rows, cols) != (GAME_SIDE, GAME_SIDE):
+            raise PuzzleError(
+                f"the board game's board is {GAME_SIDE} x {GAME_SIDE} tiles, not {rows} x {cols}",
+                "option 'rows'",
+            )
+        made = solvable_board(kind, rows, cols, seed)
+        what = "board-game labyrinth" if kind == "labyrinth-game" else "course labyrinth"
+        retried = "" if made.attempt == 0 else f" (board {made.attempt + 1} tried: derived seed {made.seed})"
+        return Generated(made.puzzle, f"{what}, {rows} x {cols} tiles, seed {seed}{retried}, solvable: "
+                         f"a search found a way out in {made.moves} moves")

@@ -9,10 +9,12 @@ Every error is a ``PuzzleError`` whose ``where`` names the line, field or option
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from server.puzzles.capabilities import Saver
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.jsonfile import read_json
 from server.puzzles.labyrinth.model import BOARD_CODES, LabyrinthPuzzle, insertion_points
@@ -309,6 +311,43 @@ def puzzle_to_json(puzzle: LabyrinthPuzzle) -> dict[str, Any]:
     if cols["top"] or cols["bottom"]:
         out["insert_columns"] = cols
     return out
+
+
+def run_variant(puzzle: LabyrinthPuzzle, options: Mapping[str, Any]) -> LabyrinthPuzzle:
+    """The puzzle with the run's start/goal column (options ``start_col``, ``goal_col``: checked like
+    the file's own values)."""
+    start_col, goal_col = options.get("start_col"), options.get("goal_col")
+    if start_col is None and goal_col is None:
+        return puzzle
+    labyrinth = LabyrinthOptions(start_col=start_col, goal_col=goal_col)
+    return parse_labyrinth_json(json.dumps(puzzle_to_json(puzzle)), labyrinth, puzzle.name)
+
+
+class LabyrinthSaver(Saver):
+    """The project's JSON (everything), or seed 000's CSV (tiles and free tile only: refused when the
+    board sets anything else the CSV would lose)."""
+
+    formats = ("json", "csv")
+
+    def save(self, puzzle: LabyrinthPuzzle, fmt: str | None = None) -> bytes:
+        if self.check_format(fmt, puzzle) == "json":
+            return (json.dumps(puzzle_to_json(puzzle)) + "\n").encode()
+        rows = [";".join(str(code) for code in row) for row in puzzle.board_rows()]
+        text = "\n".join([*rows, str(puzzle.free) + ";" * (puzzle.cols - 1)]) + "\n"
+        again = parse_labyrinth_csv(text, LabyrinthOptions(), puzzle.name)
+        lost = [what for what, same in (
+            (f"the start column {puzzle.start_col}", again.start_col == puzzle.start_col),
+            (f"the goal column {puzzle.goal_col}", again.goal_col == puzzle.goal_col),
+            ("its insertion points", again.insertions == puzzle.insertions),
+            (f"{puzzle.moves} moves", again.moves == puzzle.moves),
+            ("turning the free tile", again.rotate_free == puzzle.rotate_free),
+        ) if not same]
+        if lost:
+            raise PuzzleError(
+                "a CSV holds the tiles and the free tile only (the rest reads as the task's defaults), and "
+                f"this board also sets {', '.join(lost)}: save it as json", "format",
+            )
+        return text.encode()
 
 
 # ------------------------------------------------------------------------------------ shared checks

@@ -105,7 +105,7 @@ from server.search.problem import Problem
 
 HEURISTICS = ("relaxed", "barriers", "trivial")
 
-#: The heuristic lab's names (``Family.features``). With them the built-in "relaxed" is
+#: The heuristic lab's names (``Lab.features``). With them the built-in "relaxed" is
 #: ``0 if dr + dc == 0 else (pushes + 1 if separate else max(1, pushes))``, and "barriers" the same
 #: with ``barriers`` for ``pushes``.
 FEATURES = (

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from server.puzzles.capabilities import Checker
 from server.puzzles.checking import CheckResult, replay_json
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.jsonfile import read_json
@@ -49,6 +50,15 @@ def where(text: str, offset: int) -> str:
     line = text.count("\n", 0, offset) + 1
     column = offset - (text.rfind("\n", 0, offset) + 1) + 1
     return f"line {line}, column {column}"
+
+
+class SlidingChecker(Checker):
+    """Moves of the blank or of the tiles, a JSON list of boards, or ``solve --json``."""
+
+    notation = "the blank's moves (U D L R), the tiles' moves, or a JSON list of boards"
+
+    def check(self, puzzle: SlidingBoard, text: str, options: Values) -> CheckResult:
+        return check_sliding_solution(self.family, puzzle, text, options)
 
 
 def check_sliding_solution(family: Any, board: SlidingBoard, text: str, options: Values) -> CheckResult:

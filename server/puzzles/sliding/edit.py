@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from server.puzzles.capabilities import Editor
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.making import cell_of, whole
 from server.puzzles.sliding.model import SlidingBoard, default_goal, unsolvable_reason
@@ -83,3 +84,10 @@ def _numbers(value: Any, n: int | None, where: str) -> list[int]:
             raise PuzzleError(f"{v} appears twice: each number 0 to {last} once", where)
         seen.add(v)
     return value
+
+
+class SlidingEditor(Editor):
+    """The page's sliding-tile editor: the operations above (``edit_sliding``)."""
+
+    def edit(self, puzzle: SlidingBoard, edits: list[dict[str, Any]]) -> SlidingBoard:
+        return edit_sliding(puzzle, edits)

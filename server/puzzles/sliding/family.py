@@ -8,9 +8,11 @@ import dataclasses
 import itertools
 import json
 import math
+import time
 from collections.abc import Generator
 from typing import Any
 
+from server.puzzles.capabilities import StudentForm
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import (
     Family,
@@ -23,18 +25,20 @@ from server.puzzles.family import (
     search_options,
     stem,
 )
-from server.puzzles.making import Generated, GeneratorKind, size_options
 from server.puzzles.options import YOURS, Option, Values
-from server.puzzles.sliding.model import TILE_WORDS, SlidingBoard, default_goal
+from server.puzzles.sliding.check import SlidingChecker
+from server.puzzles.sliding.edit import SlidingEditor
+from server.puzzles.sliding.generate import SlidingMaker
+from server.puzzles.sliding.lab import SlidingLab
+from server.puzzles.sliding.model import TILE_WORDS, SlidingBoard
 from server.puzzles.sliding.parse import (
     MAX_FILE_BYTES,
-    board_to_json,
-    board_to_text,
+    SlidingSaver,
     parse_sliding_json,
     parse_sliding_text,
     sniff_text,
 )
-from server.puzzles.sliding.problem import FEATURES, SlidingProblem, heuristics_for
+from server.puzzles.sliding.problem import SlidingProblem, heuristics_for, neighbours
 from server.search.algorithms.iterative import _bounded, idastar, iddfs
 from server.search.events import Event
 from server.search.problem import Problem
@@ -48,28 +52,6 @@ GENERIC_MAX_STORED = 500_000  # Config.max_stored_generic's default
 DEPTH_FIRST_ITERATIVE = ("idastar", "iddfs")  # hold the current path only
 PATH_SEARCH_BYTES = 4 * 1024 * 1024  # their path, the heuristic's tables per search
 FAST_ALGORITHMS = ("idastar", "astar")
-
-GOAL_OPTION = Option(
-    "goal", "choice", "Goal", "where the blank ends", default="blank-last",
-    choices=(("blank-last", "1 … n²−1, then the blank"),
-             ("blank-first", "the blank, then 1 … n²−1 (Korf's)")),
-)
-GENERATORS = (
-    GeneratorKind(
-        "sliding-random", "Random board", "uniformly random among the boards that can reach the goal",
-        (*size_options((3, 3, 5), (3, 3, 5), "tiles"), GOAL_OPTION), board="n x n (rows = columns)",
-    ),
-    GeneratorKind(
-        "sliding-depth", "Board at a given depth",
-        "a board that many moves from the goal: exactly, for the 8-puzzle (chosen among all boards at that "
-        "distance); for larger boards a random walk, measured by IDA*",
-        (*size_options((3, 3, 5), (3, 3, 5), "tiles"), GOAL_OPTION,
-         Option("depth", "int", "Moves from the goal", "the optimal solution's length", default=20, min=0,
-                max=120)),
-        board="n x n (rows = columns)",
-    ),
-)
-
 
 def _fast_module() -> Any:
     """``server/puzzles/sliding/fast.py`` (the compiled fast path) when it is importable, else None."""
@@ -96,10 +78,7 @@ class SlidingFamily(Family):
             algorithms=("bfs", "dfs", "dijkstra", "greedy", "astar", "idastar", "iddfs", "bidirectional"),
             default_algorithm="idastar",
             fast_algorithms=FAST_ALGORITHMS,
-            state_form="the tiles row by row, 0 for the blank: (1, 2, 3, 4, 0, 5, 7, 8, 6)",
-            solution_notation="the blank's moves (U D L R), the tiles' moves, or a JSON list of boards",
             heuristics=heuristics_for(4),  # pdb only where pdb.py is there; the problem says per board
-            features=FEATURES,
             own_options=(
                 Option("max_depth", "int", "Max moves",
                        "dfs/idastar/iddfs: plans of at most this many moves (unset: no bound; dfs then walks "
@@ -110,8 +89,12 @@ class SlidingFamily(Family):
             # the compiled limits; a generic run of this family clamps them back (``solve``).
             compiled=_fast_module() is not None,
             path_noun="boards",
-            generators=GENERATORS,
-            formats=("txt", "json"),
+            lab=SlidingLab(self),
+            checker=SlidingChecker(self),
+            maker=SlidingMaker(self),
+            saver=SlidingSaver(self),
+            editor=SlidingEditor(self),
+            student=StudentForm("the tiles row by row, 0 for the blank: (1, 2, 3, 4, 0, 5, 7, 8, 6)"),
         )
 
     # ---- files -----------------------------------------------------------------------------------
@@ -187,14 +170,6 @@ class SlidingFamily(Family):
         stored = min(max_stored or GENERIC_MAX_STORED, self.state_bound(board, options))
         return stored * self.state_bytes(board)
 
-    def lab_bytes(self, board: SlidingBoard, max_states: int) -> int:
-        """The lab walks at most ``max_states`` boards, at most half the permutations: ~320 bytes a
-        board walked and 6 a tile (measured 332, 360 and 415 on the 8-, 15- and 24-puzzle)."""
-        from server.heuristic_lab import explore_bytes
-
-        states = min(max_states, math.factorial(board.n * board.n) // 2)
-        return explore_bytes(states, 320 + 6 * board.n * board.n, board.n * board.n)
-
     # ---- solving ---------------------------------------------------------------------------------
     def problem(self, board: SlidingBoard, options: Values) -> Problem:
         return SlidingProblem(board)
@@ -247,8 +222,6 @@ class SlidingFamily(Family):
 
     def _solve_fast(self, fast: Any, board: SlidingBoard, problem: Problem, algorithm: str, heuristic: str,
                     options: Values, control: RunControl) -> Solved:
-        import time
-
         started = time.perf_counter()
         found = fast.solve_fast(board.tiles, board.goal, board.n, algorithm, heuristic,
                                 max_expanded=control.max_expanded, cancel=control.cancel.array,
@@ -294,57 +267,17 @@ class SlidingFamily(Family):
         if fast is not None and algorithm in FAST_ALGORITHMS:
             fast.warm_up()
 
-    # ---- the teacher's lab -------------------------------------------------------------------------
-    def check_solution(self, board: SlidingBoard, text: str, options: Values) -> Any:
-        """Moves of the blank or of the tiles, a JSON list of boards, or ``solve --json``
-        (``server/puzzles/sliding/check.py``)."""
-        from server.puzzles.sliding.check import check_sliding_solution
-
-        return check_sliding_solution(self, board, text, options)
-
-    # ---- making and editing ------------------------------------------------------------------------
-    def generate(self, kind: str, values: Values, steps: bool = False) -> Generated:
-        from server.puzzles.sliding.generate import board_at_depth, random_board
-
-        self.generator(kind)
-        rows, cols, seed = values["rows"], values["cols"], values["seed"]
-        if rows != cols:
-            raise PuzzleError(f"a sliding-tile board is square: {rows} rows and {cols} columns",
-                              "option 'cols'")
-        n = rows
-        goal = bytes(range(n * n)) if values.get("goal") == "blank-first" else default_goal(n)
-        if kind == "sliding-random":
-            board = random_board(n, seed, goal)
-            return Generated(board, f"a random {n * n - 1}-puzzle (seed {seed}), uniform among the solvable "
-                             "boards")
-        try:
-            board, how_far = board_at_depth(n, values["depth"], seed, goal)
-        except ValueError as err:
-            raise PuzzleError(str(err), "option 'depth'") from None
-        return Generated(board, f"{puzzle_name(n)} {how_far} (seed {seed})")
-
-    def save(self, board: SlidingBoard, fmt: str | None = None) -> bytes:
-        fmt = self.check_format(fmt, board)
-        if fmt == "json":
-            return (json.dumps(board_to_json(board)) + "\n").encode()
-        return board_to_text(board).encode()
-
-    def edit(self, board: SlidingBoard, edits: list[dict[str, Any]]) -> SlidingBoard:
-        from server.puzzles.sliding.edit import edit_sliding
-
-        return edit_sliding(board, edits)
-
+    def fast_serves(self, n: int, algorithm: str, heuristic: str) -> bool:
+        """Whether the compiled fast path runs ``algorithm`` with ``heuristic`` on an n x n board (the
+        maker's measuring IDA* sizes its budget by it)."""
+        fast = _fast_module()
+        return fast is not None and fast.available(n, algorithm, heuristic)
 
 def _listed(words: list[str], most: int = 200) -> str:
     """Words joined by spaces, the first ``most`` of them (a DFS plan may have tens of thousands)."""
     if len(words) <= most:
         return " ".join(words)
     return " ".join(words[:most]) + f" … ({len(words) - most:,} more)"
-
-
-def puzzle_name(n: int) -> str:
-    """"an 8-puzzle", "a 15-puzzle", "a 24-puzzle"."""
-    return f"{'an' if n == 3 else 'a'} {n * n - 1}-puzzle"
 
 
 def depth_limited_dfs(problem: Problem, limit: int) -> Generator[Event, None, tuple[list[Any] | None, float]]:
@@ -359,8 +292,6 @@ def depth_limited_dfs(problem: Problem, limit: int) -> Generator[Event, None, tu
 
 def apply_moves(board: SlidingBoard, moves: str) -> list[bytes]:
     """The boards from ``board.tiles`` through the blank's ``moves`` (a string of U, D, L, R)."""
-    from server.puzzles.sliding.problem import neighbours
-
     table = [dict(row) for row in neighbours(board.n)]
     state = bytearray(board.tiles)
     blank = state.index(0)

@@ -19,14 +19,71 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
+from typing import Any
 
+from server.puzzles.capabilities import Maker
+from server.puzzles.errors import PuzzleError
 from server.puzzles.family import RunControl
-from server.puzzles.sliding.model import OPPOSITE, SlidingBoard, is_solvable
+from server.puzzles.making import Generated, GeneratorKind, size_options
+from server.puzzles.options import Option, Values
+from server.puzzles.sliding.model import OPPOSITE, SlidingBoard, default_goal, is_solvable
 from server.puzzles.sliding.problem import neighbours
+from server.search.control import CancelFlag
 
 WALK_ROUNDS = 40  # walk-and-measure rounds towards exactly ``depth`` moves from the goal
 MEASURE_BUDGET = 60_000  # states a generic measuring IDA* may expand (a fraction of a second to a few)
 COMPILED_MEASURE_BUDGET = 5_000_000  # the same for the compiled fast path (well under a second)
+
+GOAL_OPTION = Option(
+    "goal", "choice", "Goal", "where the blank ends", default="blank-last",
+    choices=(("blank-last", "1 … n²−1, then the blank"),
+             ("blank-first", "the blank, then 1 … n²−1 (Korf's)")),
+)
+GENERATORS = (
+    GeneratorKind(
+        "sliding-random", "Random board", "uniformly random among the boards that can reach the goal",
+        (*size_options((3, 3, 5), (3, 3, 5), "tiles"), GOAL_OPTION), board="n x n (rows = columns)",
+    ),
+    GeneratorKind(
+        "sliding-depth", "Board at a given depth",
+        "a board that many moves from the goal: exactly, for the 8-puzzle (chosen among all boards at that "
+        "distance); for larger boards a random walk, measured by IDA*",
+        (*size_options((3, 3, 5), (3, 3, 5), "tiles"), GOAL_OPTION,
+         Option("depth", "int", "Moves from the goal", "the optimal solution's length", default=20, min=0,
+                max=120)),
+        board="n x n (rows = columns)",
+    ),
+)
+
+
+class SlidingMaker(Maker):
+    """Random boards, or boards at a given depth measured by the family's own IDA* (the module
+    docstring)."""
+
+    generators = GENERATORS
+
+    def generate(self, kind: str, values: Values, steps: bool = False) -> Generated:
+        self.generator(kind)
+        rows, cols, seed = values["rows"], values["cols"], values["seed"]
+        if rows != cols:
+            raise PuzzleError(f"a sliding-tile board is square: {rows} rows and {cols} columns",
+                              "option 'cols'")
+        n = rows
+        goal = bytes(range(n * n)) if values.get("goal") == "blank-first" else default_goal(n)
+        if kind == "sliding-random":
+            board = random_board(n, seed, goal)
+            return Generated(board, f"a random {n * n - 1}-puzzle (seed {seed}), uniform among the solvable "
+                             "boards")
+        try:
+            board, how_far = board_at_depth(n, values["depth"], seed, goal, self.family)
+        except ValueError as err:
+            raise PuzzleError(str(err), "option 'depth'") from None
+        return Generated(board, f"{puzzle_name(n)} {how_far} (seed {seed})")
+
+
+def puzzle_name(n: int) -> str:
+    """"an 8-puzzle", "a 15-puzzle", "a 24-puzzle"."""
+    return f"{'an' if n == 3 else 'a'} {n * n - 1}-puzzle"
 
 
 def random_board(n: int, seed: int, goal: bytes, name: str = "") -> SlidingBoard:
@@ -64,8 +121,10 @@ def distances_from(goal: bytes) -> dict[bytes, int]:
     return depth
 
 
-def board_at_depth(n: int, depth: int, seed: int, goal: bytes, name: str = "") -> tuple[SlidingBoard, str]:
-    """A board ``depth`` moves from ``goal`` (module docstring) and a phrase saying how far it is."""
+def board_at_depth(n: int, depth: int, seed: int, goal: bytes, family: Any,
+                   name: str = "") -> tuple[SlidingBoard, str]:
+    """A board ``depth`` moves from ``goal`` (module docstring) and a phrase saying how far it is;
+    ``family`` (the sliding family) measures a walked board with its own solve."""
     rng = random.Random(seed)
     label = name or f"sliding-{n}x{n}-d{depth}-{seed}"
     if n == 3:
@@ -83,7 +142,7 @@ def board_at_depth(n: int, depth: int, seed: int, goal: bytes, name: str = "") -
     walked = depth
     known: tuple[int, bytes, int] | None = None  # the last board measured: (distance, tiles, walked)
     for _round in range(WALK_ROUNDS):
-        measured = optimal_moves(SlidingBoard(n, tiles, goal))
+        measured = optimal_moves(SlidingBoard(n, tiles, goal), family)
         if measured is None:
             break
         known = (measured, tiles, walked)
@@ -115,18 +174,14 @@ def random_walk(n: int, goal: bytes, moves: int, rng: random.Random) -> bytes:
     return bytes(board)
 
 
-def optimal_moves(board: SlidingBoard) -> int | None:
-    """The optimal number of moves, by IDA* with linear conflict (the fast path within
+def optimal_moves(board: SlidingBoard, family: Any) -> int | None:
+    """The optimal number of moves, by ``family``'s IDA* with linear conflict (the fast path within
     ``COMPILED_MEASURE_BUDGET`` expansions when it serves the board, else the generic engine within
     ``MEASURE_BUDGET``); None when the budget ran out."""
-    from server.puzzles.sliding.family import FAMILY, _fast_module
-    from server.search.control import CancelFlag
-
-    fast = _fast_module()
-    compiled = fast is not None and fast.available(board.n, "idastar", "linear_conflict")
+    compiled = family.fast_serves(board.n, "idastar", "linear_conflict")
     # The family's own solve: no registry lookup, and its limits are ours, not a server's.
     budget = COMPILED_MEASURE_BUDGET if compiled else MEASURE_BUDGET
     control = RunControl(max_expanded=budget, max_seconds=20.0, cancel=CancelFlag())
-    values = FAMILY.run_options({"heuristic": "linear_conflict"})
-    result = FAMILY.solve(board, "idastar", values, control).json
+    values = family.run_options({"heuristic": "linear_conflict"})
+    result = family.solve(board, "idastar", values, control).json
     return int(result["cost"]) if result["found"] else None

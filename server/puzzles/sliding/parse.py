@@ -14,10 +14,12 @@ one line, before anything searches it.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Any
 
+from server.puzzles.capabilities import Saver
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.jsonfile import read_json
 from server.puzzles.sliding.model import SIZES, SlidingBoard, default_goal, rows_text, unsolvable_reason
@@ -260,3 +262,14 @@ def sniff_text(text: str) -> float:
     if 8 <= len(values) <= MAX_NUMBERS and len(board.lines) in (1, round(len(values) ** 0.5)):
         return 0.45  # numbers alone, in a board's shape: the parser names what is wrong
     return 0.0
+
+
+class SlidingSaver(Saver):
+    """Text (Korf's line or rows, with a ``goal:`` line where the goal is not the default) or JSON."""
+
+    formats = ("txt", "json")
+
+    def save(self, puzzle: SlidingBoard, fmt: str | None = None) -> bytes:
+        if self.check_format(fmt, puzzle) == "json":
+            return (json.dumps(board_to_json(puzzle)) + "\n").encode()
+        return board_to_text(puzzle).encode()

@@ -30,7 +30,7 @@ from server.search.problem import Problem
 
 BASE_HEURISTICS = ("manhattan", "misplaced", "linear_conflict")
 
-#: The heuristic lab's names (``Family.features``), in the order the page lists them.
+#: The heuristic lab's names (``Lab.features``), in the order the page lists them.
 FEATURES = (
     ("misplaced", "tiles not on their goal cell (h1; the blank not counted)"),
     ("manhattan", "the sum of each tile's rows plus columns from its goal cell (h2)"),

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from server.puzzles.capabilities import Checker
 from server.puzzles.checking import CheckResult, replay_json
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.jsonfile import read_json
@@ -50,6 +51,15 @@ def where(text: str, offset: int) -> str:
 
 def show(cell: Cell) -> str:
     return f"(row {cell[0]}, col {cell[1]})"
+
+
+class StepChecker(Checker):
+    """Seed 003's (x, y) list, [row, col] cells, the seed's state numbers or ``solve --json``."""
+
+    notation = "the printed list of (x, y) positions (x the column), [row, col] cells or the state numbers"
+
+    def check(self, puzzle: StepMaze, text: str, options: Values) -> CheckResult:
+        return check_step_solution(self.family, puzzle, text, options)
 
 
 def check_step_solution(family: Any, maze: StepMaze, text: str, options: Values) -> CheckResult:

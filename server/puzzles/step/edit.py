@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from server.puzzles.capabilities import Editor
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.making import cell_of, whole
 from server.puzzles.step.model import StepMaze
@@ -110,3 +111,10 @@ def _resize(
     for r, c in (start, *moved):
         grown[r * new_cols + c] = 1  # the start and goals are marked cells
     return new_rows, new_cols, grown, start, moved
+
+
+class StepEditor(Editor):
+    """The page's step-maze editor: the operations above (``edit_step``)."""
+
+    def edit(self, puzzle: StepMaze, edits: list[dict[str, Any]]) -> StepMaze:
+        return edit_step(puzzle, edits)

@@ -8,9 +8,11 @@ dropped. JSON: ``{"maze": ["S.....", …], "cycle": [1, 2, 3], "name": "…"}`` 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
+from server.puzzles.capabilities import Saver
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.jsonfile import read_json
 from server.puzzles.step.model import DEFAULT_CYCLE, StepMaze
@@ -114,3 +116,26 @@ def maze_to_text(maze: StepMaze) -> str:
 
 def maze_to_json(maze: StepMaze) -> dict[str, Any]:
     return {"name": maze.name, "maze": maze.mark_rows(), "cycle": list(maze.cycle)}
+
+
+def cycle_text(cycle: tuple[int, ...]) -> str:
+    """A step cycle as typed: "1,2,3"."""
+    return ",".join(str(k) for k in cycle)
+
+
+class StepSaver(Saver):
+    """Text (seed 003's form: the cycle 1,2,3 only) or JSON (any cycle)."""
+
+    formats = ("txt", "json")
+
+    def default_format(self, puzzle: StepMaze) -> str:
+        """Text, unless the maze has its own cycle, which only the JSON can hold."""
+        return "txt" if puzzle.cycle == DEFAULT_CYCLE else "json"
+
+    def save(self, puzzle: StepMaze, fmt: str | None = None) -> bytes:
+        if self.check_format(fmt, puzzle) == "json":
+            return (json.dumps(maze_to_json(puzzle), indent=1) + "\n").encode()
+        if puzzle.cycle != DEFAULT_CYCLE:
+            raise PuzzleError(f"the text form has no step cycle and reads as 1,2,3, and this maze's is "
+                              f"{cycle_text(puzzle.cycle)}: save it as json", "format")
+        return maze_to_text(puzzle).encode()

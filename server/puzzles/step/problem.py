@@ -19,7 +19,7 @@ from server.search.problem import Problem
 
 HEURISTICS = ("manhattan", "zero")
 
-#: The heuristic lab's names (``Family.features``), in the order the page lists them.
+#: The heuristic lab's names (``Lab.features``), in the order the page lists them.
 FEATURES = (
     ("row", "the player's row"),
     ("col", "the player's column"),

@@ -28,16 +28,17 @@ import re
 from collections import deque
 from typing import Any
 
+from server.puzzles.capabilities import Checker
 from server.puzzles.checking import CheckResult, replay_json
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.jsonfile import read_json
 from server.puzzles.options import Values
 from server.puzzles.zenji.model import INLET, OUTLET, SIDE_WORDS, SIDES, STEPS, ZenjiBoard, turned
 from server.puzzles.zenji.problem import ZenjiProblem
+from server.puzzles.zenji.words import TIMES, water_in_words
 
 MAX_TURNS = 10_000  # turns of one entry: more is no answer anyone means (4 turns are none)
 MAX_ENTRIES = 100_000
-TIMES = {1: "once", 2: "twice", 3: "three times"}
 _WORD_TIMES = {"once": 1, "twice": 2, "thrice": 3}
 _NUMBER = r"(\d{1,9})"
 _NUMBERING = re.compile(r"\s*\d{1,9}\s*[.)]\s+")
@@ -59,6 +60,16 @@ Turn = tuple[int, int, int, str]  # row, col, turns, where it was written
 
 def show(cell: Cell) -> str:
     return f"({cell[0]}, {cell[1]})"
+
+
+class ZenjiChecker(Checker):
+    """Quarter turns per tile (text lines, JSON or ``solve --json``), the water replayed."""
+
+    notation = ("quarter turns per tile, a line each (ROW COL TURNS, or 'turn (0, 1) twice clockwise'), or "
+                "JSON [[row, col, turns], ...]")
+
+    def check(self, puzzle: ZenjiBoard, text: str, options: Values) -> CheckResult:
+        return check_zenji_solution(self.family, puzzle, text, options)
 
 
 def check_zenji_solution(family: Any, board: ZenjiBoard, text: str, options: Values) -> CheckResult:
@@ -243,8 +254,6 @@ def replay(family: Any, board: ZenjiBoard, problem: ZenjiProblem, turns: list[Tu
     raw = float(total * problem.scale + len(cells) - 1)
     out = replay_json(family, board, problem, states, raw, options, reached)
     if not reached:
-        from server.puzzles.zenji.family import water_in_words
-
         out.update(water_in_words(board, [[r, c, rot[r * cols + c] % 4] for r, c in cells]))
     out["moves"] = made  # every turn made, also those off the water's way
     out["turned"] = [[list(shapes[r * cols + c]) for c in range(cols)] for r in range(board.rows)]

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from server.puzzles.capabilities import Editor
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.making import cell_of, whole
 from server.puzzles.zenji.model import CLOSED, DRAIN, FLOWS, SOURCE, Tile, ZenjiBoard, turned
@@ -116,3 +117,10 @@ def _resize(
     grown[new_source[0] * new_cols + new_source[1]] = tiles[source[0] * cols + source[1]]
     grown[new_drain[0] * new_cols + new_drain[1]] = tiles[drain[0] * cols + drain[1]]
     return new_rows, new_cols, grown, new_source, new_drain
+
+
+class ZenjiEditor(Editor):
+    """The page's Zenji editor: the operations above (``edit_zenji``)."""
+
+    def edit(self, puzzle: ZenjiBoard, edits: list[dict[str, Any]]) -> ZenjiBoard:
+        return edit_zenji(puzzle, edits)

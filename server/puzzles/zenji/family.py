@@ -3,24 +3,29 @@ flow, costs in quarter turns (ties broken by path length), the water's path in w
 
 from __future__ import annotations
 
-import json
 import re
+from dataclasses import replace
 from typing import Any
 
+from server.puzzles.capabilities import StudentForm
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import Family, LoadLimits, describe_verdict, require_text, stem
-from server.puzzles.making import Generated, GeneratorKind, size_options
 from server.puzzles.options import Option, Values
-from server.puzzles.zenji.model import FLOWS, SIDE_WORDS, SIDES, STEPS, ZenjiBoard, turned
+from server.puzzles.yours import with_formula
+from server.puzzles.zenji.check import ZenjiChecker
+from server.puzzles.zenji.edit import ZenjiEditor
+from server.puzzles.zenji.generate import ZenjiMaker
+from server.puzzles.zenji.lab import TurnsFormula, ZenjiLab
+from server.puzzles.zenji.model import FLOWS, ZenjiBoard
 from server.puzzles.zenji.parse import (
     MAX_FILE_BYTES,
-    board_to_json,
-    board_to_text,
+    ZenjiSaver,
     is_skipped,
     parse_zenji_json,
     parse_zenji_text,
 )
-from server.puzzles.zenji.problem import FEATURES, HEURISTICS, ZenjiProblem
+from server.puzzles.zenji.problem import HEURISTICS, ZenjiProblem
+from server.puzzles.zenji.words import water_in_words
 from server.search.problem import Problem
 from server.search.registry import Algorithm, get_algorithm
 from server.search.stats import SearchResult
@@ -28,19 +33,6 @@ from server.search.stats import SearchResult
 SNIFF_BYTES = 4096
 _PIPES_KEY = re.compile(r'"pipes"\s*:')
 FLOW_LABELS = {"downhill": "downhill (east and south only)", "free": "free (any side, each tile once)"}
-TIMES = {1: "once", 2: "twice", 3: "three times"}
-MAX_GENERATED = 16  # tiles a side of a generated board: free flow is searched in a second up to 16 x 16
-
-
-_SIZE = size_options((1, 5, MAX_GENERATED), (1, 5, MAX_GENERATED), "tiles")
-GENERATORS = (
-    GeneratorKind("zenji-downhill", "Zenji, downhill flow",
-                  "a water path east and south from the source (top-left) to the drain (bottom-right), "
-                  "its tiles scrambled; the rest random pipes", _SIZE),
-    GeneratorKind("zenji-free", "Zenji, free flow",
-                  "a winding water path in any direction from the source to the drain, its tiles scrambled; "
-                  "the rest random pipes", _SIZE),
-)
 
 
 class ZenjiFamily(Family):
@@ -49,10 +41,6 @@ class ZenjiFamily(Family):
     def __init__(self) -> None:
         super().__init__(
             default_algorithm="astar",  # `run.py solve` without --algorithm
-            state_form=("(row, col, rotation) of the tile the water reached; under free flow also a bit set "
-                        "of the tiles it passed"),
-            solution_notation=("quarter turns per tile, a line each (ROW COL TURNS, or 'turn (0, 1) "
-                               "twice clockwise'), or JSON [[row, col, turns], ...]"),
             name="zenji",
             title="Zenji pipes",
             puzzle_type=ZenjiBoard,
@@ -61,7 +49,6 @@ class ZenjiFamily(Family):
             "(0 closed, 1 inlet, 2 outlet, 3 source, 4 drain) such as '3223 2010', or JSON with 'pipes'",
             algorithms=("dijkstra", "astar", "idastar", "iddfs", "bfs", "dfs", "greedy", "bidirectional"),
             heuristics=HEURISTICS,
-            features=FEATURES,
             own_options=(
                 Option(
                     "flow",
@@ -74,8 +61,13 @@ class ZenjiFamily(Family):
                 ),
             ),
             path_noun="tiles",
-            generators=GENERATORS,
-            formats=("txt", "json"),
+            lab=ZenjiLab(self),
+            checker=ZenjiChecker(self),
+            maker=ZenjiMaker(self),
+            saver=ZenjiSaver(self),
+            editor=ZenjiEditor(self),
+            student=StudentForm("(row, col, rotation) of the tile the water reached; under free flow also a "
+                                "bit set of the tiles it passed"),
         )
 
     # ---- files -----------------------------------------------------------------------------------
@@ -112,8 +104,6 @@ class ZenjiFamily(Family):
         if board.rows * board.cols > limits.max_cells:
             raise PuzzleError(f"{board.rows * board.cols:,} tiles is more than {limits.max_cells:,}", "file")
         if options.get("flow"):
-            from dataclasses import replace
-
             board = replace(board, flow=options["flow"])
         return board
 
@@ -153,41 +143,10 @@ class ZenjiFamily(Family):
     def run_problem(self, board: ZenjiBoard, options: Values) -> Problem:
         """``problem`` with the heuristic "yours": the formula is in quarter turns, so it is scaled to
         the search's packed costs (``server/puzzles/zenji/lab.py``)."""
-        from server.puzzles.yours import with_formula
-        from server.puzzles.zenji.lab import TurnsFormula
-
         problem = self.problem(board, options)
         assert isinstance(problem, ZenjiProblem)
         formula = self.formula(options)
         return with_formula(problem, None if formula is None else TurnsFormula(formula, problem.scale))  # type: ignore[arg-type]
-
-    def lab_space(self, board: ZenjiBoard, options: Values, max_states: int, max_seconds: float | None = None,
-                  cancel: Any = None) -> Any:
-        """The generic space over the search's states, with costs and cost-to-go in quarter turns (the
-        unit of ``cost`` and of a student's formula). Under free flow a state also holds the tiles the
-        water passes, so the walk may stop at ``max_states`` (the verdict says so)."""
-        from server.heuristic_lab import explore
-        from server.puzzles.zenji.lab import in_turns
-
-        problem = self.problem(board, options)
-        assert isinstance(problem, ZenjiProblem)
-        return in_turns(explore(problem, problem.features, max_states, max_seconds, cancel), problem.scale)
-
-    def lab_bytes(self, board: ZenjiBoard, max_states: int) -> int:
-        """The lab's rules may choose free flow, so up to ``max_states`` states: ~320 bytes a state
-        walked (measured 290-340 on 10 x 10 to 16 x 16 boards) and its set of tiles used, a bit a tile
-        (a Python int: ~1/4 byte a tile with the walk's copies)."""
-        from server.heuristic_lab import explore_bytes
-
-        tiles = board.rows * board.cols
-        return explore_bytes(max_states, 320 + tiles // 4, tiles)
-
-    def check_solution(self, board: ZenjiBoard, text: str, options: Values) -> Any:
-        """Quarter turns per tile (text lines, JSON or ``solve --json``), the water replayed
-        (``server/puzzles/zenji/check.py``)."""
-        from server.puzzles.zenji.check import check_zenji_solution
-
-        return check_zenji_solution(self, board, text, options)
 
     def algorithm(self, name: str, options: Values) -> Algorithm:
         if name == "bidirectional" and options.get("flow") == "free":
@@ -230,64 +189,6 @@ class ZenjiFamily(Family):
         ]
         lines += [f"  {number}. {move['text']}" for number, move in enumerate(result["moves"], start=1)]
         return [*lines, "  water: " + " → ".join(f"({r}, {c})" for r, c in result["path"])]
-
-    # ---- making and editing ------------------------------------------------------------------------
-    def generate(self, kind: str, values: Values, steps: bool = False) -> Generated:
-        from server.puzzles.zenji.generate import random_board
-
-        self.generator(kind)
-        rows, cols, seed = values["rows"], values["cols"], values["seed"]
-        if rows * cols < 2:
-            raise PuzzleError("a Zenji board needs at least two tiles (a source and a drain): 1 x 2 or more",
-                              "option 'cols'")
-        board = random_board(rows, cols, seed, kind.removeprefix("zenji-"))
-        return Generated(board, f"Zenji board, {rows} x {cols} tiles, {board.flow} flow, seed {seed}, "
-                         "solvable by construction")
-
-    def save(self, board: ZenjiBoard, fmt: str | None = None) -> bytes:
-        """Text or JSON: both hold every tile and the flow (the text in a ``# flow: free`` line)."""
-        fmt = self.check_format(fmt, board)
-        if fmt == "json":
-            return (json.dumps(board_to_json(board)) + "\n").encode()
-        return board_to_text(board).encode()
-
-    def edit(self, board: ZenjiBoard, edits: list[dict[str, Any]]) -> ZenjiBoard:
-        from server.puzzles.zenji.edit import edit_zenji
-
-        return edit_zenji(board, edits)
-
-
-def water_in_words(board: ZenjiBoard, path: list[list[int]]) -> dict[str, Any]:
-    """From a path of [row, col, rot] states: the tiles the water passes, the side it enters and leaves
-    each by, the turns to make, and the board after them."""
-    water, moves = [], []
-    tiles = [list(tile) for tile in board.tiles]
-    for index, (r, c, rot) in enumerate(path):
-        enter = leave = None
-        if index > 0:
-            pr, pc, _ = path[index - 1]
-            enter = SIDES[STEPS.index((pr - r, pc - c))]
-        if index + 1 < len(path):
-            nr, nc, _ = path[index + 1]
-            leave = SIDES[STEPS.index((nr - r, nc - c))]
-        water.append({"tile": [r, c], "rot": rot, "enter": enter, "leave": leave})
-        if rot:
-            tiles[r * board.cols + c] = list(turned(board.tile(r, c), rot))
-            moves.append({"tile": [r, c], "turns": rot, "text": f"turn ({r}, {c}) {TIMES[rot]} clockwise"})
-    for step in water:
-        step["text"] = _flow_text(step)
-    turned_rows = [tiles[r * board.cols : (r + 1) * board.cols] for r in range(board.rows)]
-    return {"path": [step["tile"] for step in water], "water": water, "moves": moves, "turned": turned_rows}
-
-
-def _flow_text(step: dict[str, Any]) -> str:
-    r, c = step["tile"]
-    parts = [f"({r}, {c})"]
-    if step["enter"]:
-        parts.append(f"in from the {SIDE_WORDS[step['enter']]}")
-    if step["leave"]:
-        parts.append(f"out to the {SIDE_WORDS[step['leave']]}")
-    return " ".join(parts)
 
 
 def _is_tile_row(line: str) -> bool:

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import random
 
+from server.puzzles.capabilities import Maker
+from server.puzzles.errors import PuzzleError
+from server.puzzles.making import Generated, GeneratorKind, size_options
+from server.puzzles.options import Values
 from server.puzzles.zenji.model import CLOSED, DRAIN, INLET, OUTLET, SOURCE, STEPS, Tile, ZenjiBoard, turned
 
 
@@ -103,3 +107,31 @@ def _shuffled_neighbours(rng: random.Random, cell: int, rows: int, cols: int) ->
     out = [(r + dr) * cols + c + dc for dr, dc in STEPS if 0 <= r + dr < rows and 0 <= c + dc < cols]
     rng.shuffle(out)
     return out
+
+
+MAX_GENERATED = 16  # tiles a side of a generated board: free flow is searched in a second up to 16 x 16
+_SIZE = size_options((1, 5, MAX_GENERATED), (1, 5, MAX_GENERATED), "tiles")
+GENERATORS = (
+    GeneratorKind("zenji-downhill", "Zenji, downhill flow",
+                  "a water path east and south from the source (top-left) to the drain (bottom-right), "
+                  "its tiles scrambled; the rest random pipes", _SIZE),
+    GeneratorKind("zenji-free", "Zenji, free flow",
+                  "a winding water path in any direction from the source to the drain, its tiles scrambled; "
+                  "the rest random pipes", _SIZE),
+)
+
+
+class ZenjiMaker(Maker):
+    """Solvable boards: a water path laid first, its tiles scrambled (``random_board``)."""
+
+    generators = GENERATORS
+
+    def generate(self, kind: str, values: Values, steps: bool = False) -> Generated:
+        self.generator(kind)
+        rows, cols, seed = values["rows"], values["cols"], values["seed"]
+        if rows * cols < 2:
+            raise PuzzleError("a Zenji board needs at least two tiles (a source and a drain): 1 x 2 or more",
+                              "option 'cols'")
+        board = random_board(rows, cols, seed, kind.removeprefix("zenji-"))
+        return Generated(board, f"Zenji board, {rows} x {cols} tiles, {board.flow} flow, seed {seed}, "
+                         "solvable by construction")

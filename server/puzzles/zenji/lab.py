@@ -19,7 +19,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from server.formula import Formula
-from server.heuristic_lab import GraphSpace
+from server.heuristic_lab import GraphSpace, explore, explore_bytes
+from server.puzzles.capabilities import Lab
+from server.puzzles.options import Values
+from server.puzzles.zenji.model import ZenjiBoard
+from server.puzzles.zenji.problem import FEATURES, ZenjiProblem
+from server.search.control import CancelFlag
 
 
 @dataclass(frozen=True)
@@ -51,3 +56,25 @@ def in_turns(space: GraphSpace, scale: int) -> GraphSpace:
         space.h_star = np.floor(space.h_star / scale)  # inf stays inf: no way to the drain
         space.cost = np.floor(space.cost / scale)
     return space
+
+
+class ZenjiLab(Lab):
+    """The generic space over the search's states, with costs and cost-to-go in quarter turns (the unit
+    of ``cost`` and of a student's formula)."""
+
+    features = FEATURES
+
+    def space(self, puzzle: ZenjiBoard, options: Values, max_states: int, max_seconds: float | None = None,
+              cancel: CancelFlag | None = None) -> GraphSpace:
+        """Under free flow a state also holds the tiles the water passes, so the walk may stop at
+        ``max_states`` (the verdict says so)."""
+        problem = self.family.problem(puzzle, options)
+        assert isinstance(problem, ZenjiProblem)
+        return in_turns(explore(problem, problem.features, max_states, max_seconds, cancel), problem.scale)
+
+    def space_bytes(self, puzzle: ZenjiBoard, max_states: int) -> int:
+        """The lab's rules may choose free flow, so up to ``max_states`` states: ~320 bytes a state
+        walked (measured 290-340 on 10 x 10 to 16 x 16 boards) and its set of tiles used, a bit a tile
+        (a Python int: ~1/4 byte a tile with the walk's copies)."""
+        tiles = puzzle.rows * puzzle.cols
+        return explore_bytes(max_states, 320 + tiles // 4, tiles)

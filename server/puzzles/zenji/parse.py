@@ -9,9 +9,11 @@ JSON: ``{"pipes": [[[3,2,2,3], …], …], "flow": "downhill", "name": "…"}`` 
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
+from server.puzzles.capabilities import Saver
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.jsonfile import read_json
 from server.puzzles.zenji.model import DRAIN, FLOWS, SOURCE, Tile, ZenjiBoard
@@ -168,3 +170,14 @@ def board_to_text(board: ZenjiBoard) -> str:
 
 def board_to_json(board: ZenjiBoard) -> dict[str, Any]:
     return {"name": board.name, "flow": board.flow, "pipes": board.tile_rows()}
+
+
+class ZenjiSaver(Saver):
+    """Text or JSON: both hold every tile and the flow (the text in a ``# flow: free`` line)."""
+
+    formats = ("txt", "json")
+
+    def save(self, puzzle: ZenjiBoard, fmt: str | None = None) -> bytes:
+        if self.check_format(fmt, puzzle) == "json":
+            return (json.dumps(board_to_json(puzzle)) + "\n").encode()
+        return board_to_text(puzzle).encode()

@@ -28,7 +28,7 @@ INADMISSIBLE = frozenset({"seed"})
 CELL_BITS = 12  # cell * 4 + rot < 4,096 for boards of up to 32 x 32 tiles
 DOWNHILL_SIDES = (1, 2)  # water leaves by the east or the south side only
 
-#: The heuristic lab's names (``Family.features``). A formula is in quarter turns, the unit of the
+#: The heuristic lab's names (``Lab.features``). A formula is in quarter turns, the unit of the
 #: family's ``cost``: the lab judges it against the fewest turns still needed, and the heuristic
 #: "yours" multiplies it by the packed cost's scale (``turns_formula``).
 FEATURES = (
