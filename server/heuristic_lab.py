@@ -4,8 +4,8 @@ Below the families (they build their spaces with ``explore``, ``LabSpace``…), 
 theirs: the service that takes a puzzle's family, asks it for its space and judges the formula over it
 is ``server.judging.judge_formula``.
 
-A family describes its states with **features** (``Family.features``: ``row``, ``col``, ``dr`` ...) and
-builds a ``LabSpace`` (``Family.lab_space``): the states reachable from the start, their features,
+A family describes its states with **features** (its ``lab`` part, ``Lab.features``: ``row``, ``col``,
+``dr`` ...) and builds a ``LabSpace`` (``Lab.space``): the states reachable from the start, their features,
 their true cost-to-go ``h_star`` and the moves between them. ``judge`` evaluates a compiled formula
 (``server/formula.py``) over all states at once and says:
 

@@ -85,15 +85,15 @@ def tile_run(tmp_path: Path, config: Config, cancel: CancelFlag, budget: WorkBud
 
 
 def test_a_tile_run_stopped_while_it_searches_keeps_nothing(tmp_path: Path, monkeypatch) -> None:
-    family = get_family("grid")
-    flag, real = CancelFlag(), family.tile_run
+    tiles = get_family("grid").need("tiles")
+    flag, real = CancelFlag(), tiles.run
 
     def stopped_meanwhile(*args, **kwargs):
         meta = real(*args, **kwargs)
         flag.set()  # the client left while the search ran
         return meta
 
-    monkeypatch.setattr(type(family), "tile_run", lambda self, *a, **k: stopped_meanwhile(*a, **k))
+    monkeypatch.setattr(type(tiles), "run", lambda self, *a, **k: stopped_meanwhile(*a, **k))
     budget = WorkBudget(max_computing=1, trace_bytes=10**9)
     with pytest.raises(Stopped):
         tile_run(tmp_path, Config(testing=True), flag, budget)

@@ -1,10 +1,10 @@
 """Checking a solution handed in for a puzzle: is it legal, what does it cost, is it optimal?
 
-A family reads its own notations and replays the moves under its own rules
-(``Family.check_solution`` → ``CheckResult``); ``server.judging.judge_solution`` adds the optimum,
-found by the family's optimal search within the caller's limits (``CheckResult.compare_with``), so
-every family answers the same questions the same way ("legal, cost 54; the optimum is 52 (not
-optimal)"). Pure: the families import it, it imports nothing above the family interface.
+A family reads its own notations and replays the moves under its own rules (its ``checker`` part:
+``Checker.check`` → ``CheckResult``); ``server.judging.judge_solution`` adds the optimum, found by the
+family's optimal search within the caller's limits (``CheckResult.compare_with``), so every family
+answers the same questions the same way ("legal, cost 54; the optimum is 52 (not optimal)"). Pure:
+the families import it, it imports nothing above the family interface.
 """
 
 from __future__ import annotations

@@ -82,8 +82,8 @@ class Problem:
         raise NotImplementedError(f"{type(self).__name__} draws its states from cell_of")
 
     def features(self, states: Sequence[State]) -> dict[str, Any]:
-        """The heuristic lab's features of ``states`` (``Family.features``' names) as arrays, one
-        value per state: what a user's formula (heuristic "yours") is evaluated over."""
+        """The heuristic lab's features of ``states`` (the names of the family's ``Lab.features``) as
+        arrays, one value per state: what a user's formula (heuristic "yours") is evaluated over."""
         raise NotImplementedError(f"{type(self).__name__} offers no features for a formula")
 
     def describe(self) -> dict[str, Any]:
