@@ -135,15 +135,6 @@ class FormulaError(PuzzleError):
         self.where = f"column {column}" if column is not None else None
 
 
-def nonfinite_count(values: np.ndarray) -> int:
-    """How many of ``values`` are NaN or infinite (states where the formula is not a number)."""
-    flat = np.asarray(values).reshape(-1)
-    finite = 0
-    for lo in range(0, flat.size, CHUNK_STATES):  # a chunk's mask at a time, never one of every state
-        finite += int(np.count_nonzero(np.isfinite(flat[lo:lo + CHUNK_STATES])))
-    return flat.size - finite
-
-
 def work_bytes(states: int) -> int:
     """At most what evaluating any formula over ``states`` states holds besides its output."""
     return min(WORK_BYTES, 8 * MAX_ARRAYS * states)

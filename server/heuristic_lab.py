@@ -28,7 +28,7 @@ Memory (issue 28): ``judge`` holds one float64 array per state (h) besides the s
 is made ``CHUNK`` states (or moves) at a time: the formula's features and temporaries
 (``Formula.evaluate_chunks``, bounded by ``formula.WORK_BYTES``), the masks and counts of the verdict,
 the heat map (a byte per cell, the largest ratio found so far) and the inconsistent moves (``WorstMoves``:
-a count and the worst ``MAX_SHOWN_MOVES`` kept). ``JUDGE_WORK_BYTES`` bounds a chunk's temporaries, so a
+a count and the worst ``MAX_SHOWN_MOVES`` kept). ``JUDGE_ARRAYS`` arrays bound a chunk's temporaries, so a
 family's ``lab_bytes`` is its space plus 8 bytes a state, a few bytes a cell for the heat map, and those.
 """
 
@@ -60,7 +60,6 @@ CHUNK = 1 << 18  # states or moves judged at once
 # What judging one chunk holds at once, at most, in arrays of 8 bytes a state or move (masks, excesses,
 # tolerances, the heat map's ratios; a grid's moves: ~10 measured).
 JUDGE_ARRAYS = 20
-JUDGE_WORK_BYTES = CHUNK * 8 * JUDGE_ARRAYS
 # A heat map's bytes per board cell at its peak: the cell's best ratio so far and its overestimate
 # flag (a byte each), then each as bytes and base64 text (~2.7 bytes a cell kept in the verdict).
 HEAT_BYTES_PER_CELL = 6

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server.formula import MAX_CHARS, FormulaError, compile_formula, nonfinite_count
+from server.formula import MAX_CHARS, FormulaError, compile_formula
 from server.puzzles.errors import PuzzleError
 
 NAMES = ("row", "col", "goal_row", "goal_col", "dr", "dc", "phase")
@@ -133,8 +133,7 @@ def test_arithmetic_trouble_gives_nan_or_inf_not_errors() -> None:
         formula = compile_formula("1/dr + sqrt(dr) + dr // 0 + dr % 0 + (dr*1e12)**8", NAMES)
         values = formula.evaluate({"dr": dr})
     assert values.dtype == np.float64
-    assert nonfinite_count(values) == 4
-    assert nonfinite_count(np.array([1.0, np.nan, np.inf, -np.inf, 0.0])) == 3
+    assert np.count_nonzero(~np.isfinite(values)) == 4
 
 
 def test_sixteen_million_states_are_quick() -> None:

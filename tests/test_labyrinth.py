@@ -415,7 +415,7 @@ def test_column_push_carries_and_wraps_the_player() -> None:
     state = LabState(puzzle.board, puzzle.free, 4)  # bottom of column 0
     pushed = [s for s, _ in problem.successors(state) if s.board != state.board]
     assert [s.player for s in pushed] == [0]  # pushed off the bottom, onto the new top tile
-    assert "(the player is carried to row 0)" in problem.describe_move(state, pushed[0])
+    assert "(the player is carried to row 0)" in problem.move_of(state, pushed[0])["text"]
 
 
 # --------------------------------------------------------------------------- no solution, limits
@@ -599,7 +599,7 @@ def test_outside_player_is_not_moved_by_a_push_of_the_bottom_row() -> None:
     start = problem.initial_states()[0]
     for nxt, _ in problem.successors(start):
         if nxt.board != start.board and nxt.player == OUTSIDE:
-            assert "carried" not in problem.describe_move(start, nxt)
+            assert "carried" not in problem.move_of(start, nxt)["text"]
 
 
 # --------------------------------------------------------------------------- IDA* and IDDFS in general

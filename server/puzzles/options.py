@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -310,10 +310,6 @@ def parse_text(schema: Sequence[Option], fields: Mapping[str, str], stage: str) 
 
 def _names(allowed: Mapping[str, Option]) -> str:
     return ", ".join(allowed) or "none at this stage"
-
-
-def schema_json(schema: Iterable[Option]) -> list[dict[str, Any]]:
-    return [option.to_json() for option in schema]
 
 
 # ---- the options every family shares: the search's heuristic and A*'s weight ---------------------

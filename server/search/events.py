@@ -18,15 +18,6 @@ OPEN_B = 4  # the same three for the backward half of a bidirectional search
 CLOSE_B = 5
 UPDATE_B = 6
 
-KIND_NAMES = {
-    OPEN: "open",
-    CLOSE: "close",
-    UPDATE: "update",
-    PATH: "path",
-    OPEN_B: "open_back",
-    CLOSE_B: "close_back",
-    UPDATE_B: "update_back",
-}
 OPENS = (OPEN, OPEN_B)
 CLOSES = (CLOSE, CLOSE_B)
 UPDATES = (UPDATE, UPDATE_B)

@@ -37,7 +37,6 @@ def board_game(seed: int) -> LabyrinthPuzzle:
     )
 
 
-KINDS = ("labyrinth-course", "labyrinth-game")
 GAME_SIDE = 7  # the board game's board: 7 x 7 tiles
 MAX_ATTEMPTS = 20  # boards tried for one seed before giving up
 CHECK_EXPANSIONS = 1_000  # the solvability check's budget: most boards are solved in a few dozen

@@ -30,7 +30,6 @@ from itertools import compress
 from typing import NamedTuple
 
 LEFT, TOP, RIGHT, BOTTOM = 1, 2, 4, 8
-SIDE_NAMES = {LEFT: "left", TOP: "top", RIGHT: "right", BOTTOM: "bottom"}
 
 #: Open sides per tile code, as given by the course: [left, top, right, bottom].
 OPEN_SIDES: tuple[tuple[int, int, int, int], ...] = (
@@ -49,7 +48,6 @@ OPEN_SIDES: tuple[tuple[int, int, int, int], ...] = (
 )
 SHAPES = "┌┐└┘┬┤┴├│─┼·"
 BOARD_CODES = range(10)  # codes a board or free tile may hold; 10 and 11 are padding only
-ALL_CODES = range(12)
 
 
 def _mask(sides: tuple[int, int, int, int]) -> int:

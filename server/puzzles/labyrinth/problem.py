@@ -498,10 +498,6 @@ class LabyrinthProblem(_LabyrinthRules):
                 return push_, walker.route(new_board, carried, nxt.player)
         raise ValueError("not a legal move under these rules")
 
-    def describe_move(self, prev: LabState, nxt: LabState) -> str:
-        """The move from ``prev`` to ``nxt`` in words a student can follow."""
-        return self.move_of(prev, nxt)["text"]
-
     def move_of(self, prev: LabState, nxt: LabState) -> dict[str, Any]:
         """{"text", "push": {...} | None, "walk": [[r, c], ...] | None} for one move."""
         push_, walk = self.explain(prev, nxt)

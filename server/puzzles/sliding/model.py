@@ -37,9 +37,6 @@ class SlidingBoard:
     def cells(self) -> int:
         return self.n * self.n
 
-    def has_default_goal(self) -> bool:
-        return self.goal == default_goal(self.n)
-
 
 def default_goal(n: int) -> bytes:
     """1 .. n²-1, then the blank (the usual goal; Korf's instances put the blank first)."""
