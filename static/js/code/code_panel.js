@@ -20,8 +20,6 @@ import { CodeEditor, KEYS_HINT, storage } from "./editor.js";
 import { LOADING, PythonRunner } from "./runner.js";
 import { VerdictView } from "./verdict_view.js";
 
-export { pyRepr } from "./verdict_view.js";
-
 const TEMPLATE_URL = (name) => new URL(`./templates/${name}.py`, import.meta.url);
 const TEMPLATES = [
   ["bfs", "Breadth-first (BFS)"],
@@ -52,6 +50,7 @@ export class CodePanel {
      *  the code on it, with the options its space was walked under (its ids number that space's states) */
     this.runs = new Map();
     this.ended = 0; // runs ended (tests wait for the count to change)
+    this.textAsked = 0; // numbered asks for a new text (a template, a file): only the newest may replace the text
     this.runner = new PythonRunner({
       onStatus: (text, tone) => this.status(text, tone),
       onPython: (state, idle) => this.python(state, idle),
@@ -183,14 +182,30 @@ export class CodePanel {
 
   async loadTemplate(name) {
     const label = TEMPLATES.find(([n]) => n === name)?.[1] || name;
+    const ask = this.askText();
     const text = await this.fetchTemplate(name);
+    if (!ask.current()) return;
     if (text === null) {
       this.sayFile(`The ${label} template could not be loaded from the server.`);
+      return;
+    }
+    if (ask.typedSince()) {
+      this.status(`The ${label} template came after you typed, so your text stays: choose it again to load it.`, "");
       return;
     }
     this.sayFile("");
     this.editor.setText(text);
     this.status(`The ${label} template: fill in its TODOs. Ctrl+Z brings your previous text back.`, "");
+  }
+
+  /**
+   * A new text asked for (a template fetched, a file read): whether its answer is still the newest
+   * ask, and whether the user touched the editor since — then the answer must not replace their text.
+   */
+  askText() {
+    const number = ++this.textAsked;
+    const touches = this.editor.touches;
+    return { current: () => number === this.textAsked, typedSince: () => touches !== this.editor.touches };
   }
 
   /** A .py file into the editor: text only, at most 256 KB. @param {File} file */
@@ -199,13 +214,19 @@ export class CodePanel {
       this.sayFile(`${file.name} is ${withCommas(file.size / 1024)} KB: a program is at most ${MAX_FILE_BYTES / 1024} KB here.`);
       return;
     }
+    const ask = this.askText();
     let text;
     try {
       const bytes = new Uint8Array(await file.arrayBuffer());
       if (bytes.includes(0)) throw new TypeError("binary");
       text = new TextDecoder("utf-8", { fatal: true }).decode(bytes).replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
     } catch {
-      this.sayFile(`${file.name} is not a text file: open a Python program (.py).`);
+      if (ask.current()) this.sayFile(`${file.name} is not a text file: open a Python program (.py).`);
+      return;
+    }
+    if (!ask.current()) return;
+    if (ask.typedSince()) {
+      this.status(`${file.name} was read after you typed, so your text stays: open it again to load it.`, "");
       return;
     }
     this.sayFile("");
