@@ -33,7 +33,7 @@ const STEPS = 150_000; // calls of successors (docs/STUDENT.md "Limits")
 const MAX_FILE_BYTES = 256 * 1024;
 const SPACES_KEPT = 4; // spaces cached (a large one is megabytes)
 const LIMIT_KEY = "code.limit"; // localStorage: the time limit chosen
-export const CODE_LABEL = "Your code";
+const CODE_LABEL = "Your code";
 
 export class CodePanel {
   /** @param {{root: HTMLElement, page: import("./code_tab.js").CodePage}} args */

@@ -22,8 +22,8 @@ import { comparisonStatus } from "../stage/run_status.js";
 import { CODE, ComparePanel, isShared } from "./panel.js";
 import { CompareResults } from "./results.js";
 
-export const MIN_PANELS = 2;
-export const MAX_PANELS = 4;
+const MIN_PANELS = 2;
+const MAX_PANELS = 4;
 // One colour per panel (Okabe–Ito): its border, number, table row and chart line.
 const PANEL_COLORS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7"];
 // A new panel's algorithm: the first of these the family offers that no panel has yet.

@@ -3,7 +3,7 @@
 // both). Undo sends the second list as a new edit — the server answers with the puzzle as it was,
 // under the same content hash as before.
 
-export const HISTORY_LIMIT = 200; // changes kept
+const HISTORY_LIMIT = 200; // changes kept
 
 export class EditHistory {
   /** @param {{onChange?: () => void}} hooks */

@@ -262,7 +262,7 @@ function valueOf(option, input) {
 }
 
 /** "Perfect maze (Prim) · 20 × 20 · seed 7", with the kind's own options: "… · wall density 0.3 · seed 7". */
-export function titleOf(kind, values) {
+function titleOf(kind, values) {
   const parts = [kind.label || kind.name];
   if (values.rows !== undefined && values.cols !== undefined) parts.push(`${values.rows} × ${values.cols}`);
   for (const option of kind.options) {

@@ -8,7 +8,7 @@
 
 import { PlaybackClock } from "./clock.js";
 
-export const KEYFRAME_BUDGET = 160 * 1024 * 1024; // bytes of keyframes a player keeps at most
+const KEYFRAME_BUDGET = 160 * 1024 * 1024; // bytes of keyframes a player keeps at most
 const MIN_KEYFRAME_SPACING = 16; // records
 // Costs in "records applied": copying a keyframe back (or clearing the board) per byte, taking back a
 // record, and painting one touched cell against repainting every cell (a tight loop, ~6 x cheaper).

@@ -6,7 +6,7 @@
 import { KIND } from "../timeline.js";
 
 /** A growable Int32Array column. */
-export class Column {
+class Column {
   constructor() {
     this.data = new Int32Array(1024);
     this.length = 0;

@@ -6,7 +6,7 @@
 import { el } from "../../dom.js";
 import { replayButtons, solutionPanel } from "../move_replay.js";
 
-export const MODE_LABELS = { both: "Maze + layers", board: "Maze", layers: "Layers" };
+const MODE_LABELS = { both: "Maze + layers", board: "Maze", layers: "Layers" };
 
 export function buildStepPanels() {
   // Ids unique to this instance (a comparison may show several views; no module-level counter).
