@@ -50,6 +50,26 @@ export function blankOf(tiles) {
   return -1;
 }
 
+/**
+ * `tiles` with the blank moved to `cell`, a cell next to it (a child's board: the trace names a
+ * child by where its blank went); the same board when the blank is there; null for any other cell.
+ * @template {Uint8Array | number[]} T
+ * @param {T} tiles
+ * @param {number} cell
+ * @param {number} n
+ * @returns {T | null}
+ */
+export function blankMovedTo(tiles, cell, n) {
+  const blank = blankOf(tiles);
+  if (cell === blank) return tiles;
+  const next = Math.abs(cell - blank) === n || (Math.abs(cell - blank) === 1 && Math.floor(cell / n) === Math.floor(blank / n));
+  if (!next || cell < 0 || cell >= tiles.length) return null;
+  const child = /** @type {T} */ (tiles.slice());
+  child[blank] = child[cell];
+  child[cell] = 0;
+  return child;
+}
+
 const FACT = [1, 1, 2, 6, 24, 120, 720, 5040, 40320, 362880];
 
 /**
