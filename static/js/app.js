@@ -295,7 +295,7 @@ async function init() {
     if (entries.length) sources.openEntry(entries[0], { fallback: true });
   } catch (err) {
     setStatus("error", "error");
-    showError(err instanceof api.ApiError ? err.message : "The page could not start.");
+    showError(api.errorWords(err, "The page could not start."));
   }
 }
 

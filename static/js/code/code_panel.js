@@ -416,9 +416,7 @@ export class CodePanel {
   /** The server refused or failed (400 with its reason, 429 too many runs, 503 busy). */
   refused(err, what, error = null) {
     this.setRunning(false);
-    const message = err instanceof api.ApiError ? err.message : `${what}.`;
-    if (!(err instanceof api.ApiError)) console.warn(err);
     this.status(`${what}.`, "bad");
-    this.verdictView.showProblem(message, error);
+    this.verdictView.showProblem(api.errorWords(err, `${what}.`), error);
   }
 }

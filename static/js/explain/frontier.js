@@ -13,6 +13,7 @@
 // and trace for both, and says in one place why there is none.
 
 import { withCommas } from "../format.js";
+import { GrowableColumn } from "../growable.js";
 import { KIND } from "../timeline.js";
 import { listingFor } from "./listings.js";
 
@@ -77,23 +78,6 @@ function heapKey(mode, weight, view) {
   };
 }
 
-class Growable {
-  constructor(Type) {
-    this.Type = Type;
-    this.data = new Type(1024);
-    this.length = 0;
-  }
-
-  push(value) {
-    if (this.length === this.data.length) {
-      const bigger = new this.Type(this.data.length * 2);
-      bigger.set(this.data);
-      this.data = bigger;
-    }
-    this.data[this.length++] = value;
-  }
-}
-
 export class FrontierIndex {
   /**
    * @param {object} args
@@ -114,16 +98,16 @@ export class FrontierIndex {
     this.expanding = -1; // the entry of the state being expanded (the last close record's)
     this.generation = timeline.generation ?? 0;
     this.ordered = true; // every entry's key is known
-    this.record = new Growable(Int32Array); // entry -> the record that pushed it (ascending)
-    this.cell = new Growable(Int32Array);
-    this.g = new Growable(Float64Array);
-    this.f = new Growable(Float64Array);
-    this.h = new Growable(Float64Array);
-    this.left = new Growable(Int32Array); // entry -> the record at which it left the frontier
-    this.next = new Growable(Int32Array); // entry -> the record of the next push of its cell
+    this.record = new GrowableColumn(Int32Array); // entry -> the record that pushed it (ascending)
+    this.cell = new GrowableColumn(Int32Array);
+    this.g = new GrowableColumn(Float64Array);
+    this.f = new GrowableColumn(Float64Array);
+    this.h = new GrowableColumn(Float64Array);
+    this.left = new GrowableColumn(Int32Array); // entry -> the record at which it left the frontier
+    this.next = new GrowableColumn(Int32Array); // entry -> the record of the next push of its cell
     this.last = new Map(); // cell -> its latest entry
     this.closedAt = new Map(); // cell -> the record that expanded it
-    this.closes = new Growable(Int32Array); // records of the close records, in order
+    this.closes = new GrowableColumn(Int32Array); // records of the close records, in order
     this.skipped = new Map(); // close record -> stale entries popped just before it
     this.heap = []; // entries (heap: by key; fifo: from `head`; lifo: the top is the end)
     this.head = 0;

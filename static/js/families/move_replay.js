@@ -184,7 +184,7 @@ export class MoveReplay {
  * "bar-replay"), `what`: the word in the buttons' titles ("move": "Previous move").
  * @returns {ReplayButtons}
  */
-export function replayButtons(testid = "replay", what = "move") {
+function replayButtons(testid = "replay", what = "move") {
   return {
     prev: el("button", { type: "button", testid: `${testid}-prev`, title: `Previous ${what}`, text: "◀ Prev" }),
     play: el("button", { type: "button", class: "replay-play", testid: `${testid}-play`, text: "▶ Play moves" }),

@@ -205,8 +205,7 @@ export class GenerateDialog {
     } catch (err) {
       if (this.busy !== token) return;
       this.stopWaiting();
-      this.showError(err instanceof api.ApiError ? err.message : "The puzzle could not be made: something went wrong.");
-      if (!(err instanceof api.ApiError)) console.warn(err);
+      this.showError(api.errorWords(err, "The puzzle could not be made: something went wrong."));
     }
   }
 
