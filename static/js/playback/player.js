@@ -249,11 +249,6 @@ export class Player extends PlaybackClock {
     this.endKeyframe = 0;
   }
 
-  /** Bytes the keyframes take, about (the state's snapshotBytes each). */
-  get keyframeBytes() {
-    return this.keyframes.size * (this.state?.snapshotBytes ?? 0);
-  }
-
   /** The position of the last keyframe at or before `position`, or 0 (the start needs none). */
   keyframeAtOrBefore(position) {
     const spacing = this.keyframeSpacing;

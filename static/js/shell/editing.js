@@ -39,17 +39,6 @@ export class Editing {
     });
   }
 
-  /** What a family view's editor may call (merged into the shell a view is given). */
-  shellPart() {
-    return {
-      // The view's editor changed the board: the operations go to the server (docs/PROTOCOL.md, "Editing").
-      edit: (ops, how = {}) => this.edit(ops, how),
-      // A change the editor made: `redo` made it, `undo` takes it back (Undo, Redo, Ctrl+Z).
-      remember: (redo, undo, reload = false) => this.history.remember(redo, undo, reload),
-      historyButtons: () => this.historyButtons(),
-    };
-  }
-
   edit(ops, how = {}) {
     this.stamp ??= performance.now(); // the first change not yet re-solved: latency from here
     probe("edits", "pending");
