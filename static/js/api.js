@@ -3,6 +3,20 @@
 
 export class ApiError extends Error {}
 
+/**
+ * What went wrong, in words for the page: the server's own (an ApiError's message), else `fallback`;
+ * an error that is not the server's (a bug, a failure in the page) also goes to the console, for
+ * whoever looks into it.
+ * @param {unknown} err
+ * @param {string} fallback
+ * @returns {string}
+ */
+export function errorWords(err, fallback) {
+  if (err instanceof ApiError) return err.message;
+  console.warn(err);
+  return fallback;
+}
+
 const STATUS_WORDS = {
   400: "The server could not use that input.",
   404: "Not found on the server.",

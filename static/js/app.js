@@ -83,7 +83,7 @@ const single = new SingleView({
   live, selection, hosts, shell,
   puzzle: () => loader.puzzle,
   onRunEnded: (ok) => share.runEnded(ok),
-  onResolved: (run, started) => editing.resolved(run, started),
+  onReSolved: (run, started) => editing.reSolved(run, started),
 });
 
 const loader = new PuzzleLoader({
@@ -178,8 +178,7 @@ const compare = new CompareView({
     beforeOpen: () => {
       exercise.toggle(false); // exercise mode is the single view's
       single.player.pause();
-      if (single.run && !single.run.finished) single.stop(); // a client's runs are capped (4 slots)
-      single.cancel(); // and a re-solve in flight
+      single.cancel(); // its run and a re-solve in flight: a client's runs are capped (4 slots)
     },
     afterClose: () => {
       setStatus(loader.puzzle ? "ready" : "loading", "idle");
@@ -296,7 +295,7 @@ async function init() {
     if (entries.length) sources.openEntry(entries[0], { fallback: true });
   } catch (err) {
     setStatus("error", "error");
-    showError(err instanceof api.ApiError ? err.message : "The page could not start.");
+    showError(api.errorWords(err, "The page could not start."));
   }
 }
 

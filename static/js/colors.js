@@ -1,6 +1,9 @@
 // The board's colours, in one place for the renderer and the legend: the Okabe–Ito palette
 // (distinguishable with the common colour-vision deficiencies) and the viridis ramp for scores.
 
+/** Every board's background, the canvas's and the tiled viewer's (app.css paints the board's box the same): switching families does not flash. */
+export const BOARD_BACKGROUND = "#e4e1d9";
+
 export const OKABE_ITO = {
   black: "#000000",
   orange: "#E69F00",
@@ -40,7 +43,7 @@ export function hexToRgb(hex) {
 }
 
 /** Pack an RGB triple as one ImageData pixel seen through a Uint32Array (little-endian: ABGR). */
-export function packRgb([r, g, b]) {
+function packRgb([r, g, b]) {
   return ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0;
 }
 

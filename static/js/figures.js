@@ -8,7 +8,7 @@ import { el } from "./dom.js";
 import { number, setNumber } from "./format.js";
 
 // The shell's own figures: label, definition (the side panel shows both; the bar's tooltips too).
-export const DEFINITIONS = {
+const DEFINITIONS = {
   expanded: ["Expanded", "states taken off the frontier so far"],
   generated: ["Generated", "put on the frontier, or back cheaper"],
   frontier: ["Frontier", "states waiting on the frontier now"],

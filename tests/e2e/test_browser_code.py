@@ -84,6 +84,21 @@ def run_code(page, timeout: float = 120_000) -> None:
     next_frame(page)
 
 
+def hold(page, template: str) -> list:
+    """Hold back the answers for ``templates/<template>.py``: the routes, to continue when the test says."""
+    held: list = []
+    page.route(f"**/code/templates/{template}.py", lambda route: held.append(route))
+    return held
+
+
+def wait_held(page, held: list) -> None:
+    """Wait until a held request is in (Playwright hands it over while the test waits)."""
+    deadline = time.monotonic() + 30
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert held, "the page asked for the template"
+
+
 def tone(page) -> str:
     """The verdict's colour: good (green), warn (amber) or bad (red)."""
     return page.eval_on_selector("[data-testid=code-headline]", "e => e.classList[1] || ''")
@@ -334,6 +349,69 @@ def test_the_editor_indents_with_tab_and_keeps_its_text_over_a_reload(page):
     status_is(page, "ready")
     open_code(page)
     assert page.input_value("[data-testid=code-editor]") == value
+
+
+@pytest.mark.parametrize("before_it_came", ["nothing", "a click", "typing"])
+def test_the_starting_template_never_mixes_into_what_the_student_began(page, before_it_came):
+    """A fresh browser starts from the breadth-first template, fetched when the panel opens. On a slow
+    machine it may come after the student clicked into the empty editor or began to type: then it is
+    dropped, never put under the cursor. The template's answer is held back here until then (once, a
+    loaded machine made the typed text land inside the template: "…for nxt, _cosdef search(problem):")."""
+    held = hold(page, "bfs")
+    open_code(page)
+    wait_held(page, held)
+    editor = "[data-testid=code-editor]"
+    typed = "def search(problem):"
+    if before_it_came != "nothing":
+        page.click(editor)
+    if before_it_came == "typing":
+        page.keyboard.type(typed)
+    with page.expect_request_finished(lambda r: r.url.endswith("/code/templates/bfs.py")):
+        held[0].continue_()
+    # The answer handled: the editor says what it started from, or (before the fix) holds the template.
+    page.wait_for_function(
+        "e => e.dataset.start || e.value.includes('Breadth-first')", arg=page.query_selector(editor), timeout=20_000
+    )
+    template = (ROOT / "static" / "js" / "code" / "templates" / "bfs.py").read_text()
+    if before_it_came == "nothing":
+        assert page.input_value(editor) == template
+        assert page.get_attribute(editor, "data-start") == "fallback"
+        return
+    if before_it_came == "a click":
+        page.keyboard.type(typed)
+    page.keyboard.press("Enter")
+    page.keyboard.type("return None")
+    assert page.input_value(editor) == f"{typed}\n    return None"
+    assert page.get_attribute(editor, "data-start") == "none"
+
+
+def test_a_template_chosen_comes_late_and_keeps_what_was_typed_meanwhile(page):
+    """Choosing a template replaces the text (Ctrl+Z brings it back), but one that arrives after the
+    student typed on keeps their text and says so; of two chosen in a row, the later one wins."""
+    open_code(page)
+    editor = "[data-testid=code-editor]"
+    page.fill(editor, "x = 1")
+    held = hold(page, "dfs")
+    page.select_option("[data-testid=code-template]", "dfs")
+    wait_held(page, held)
+    page.click(editor)
+    page.keyboard.press("End")
+    page.keyboard.type("2")
+    with page.expect_request_finished(lambda r: r.url.endswith("/code/templates/dfs.py")):
+        held[0].continue_()
+    page.wait_for_function("() => /came after you typed/.test(document.querySelector('[data-testid=code-status]').textContent)")
+    assert page.input_value(editor) == "x = 12"
+    # Two choices: the first's answer held back until the second is in; the second's text stays.
+    held.clear()
+    page.select_option("[data-testid=code-template]", "dfs")
+    wait_held(page, held)
+    page.select_option("[data-testid=code-template]", "bfs")
+    bfs = (ROOT / "static" / "js" / "code" / "templates" / "bfs.py").read_text()
+    page.wait_for_function(EDITOR_HOLDS, arg=bfs)
+    with page.expect_request_finished(lambda r: r.url.endswith("/code/templates/dfs.py")):
+        held[0].continue_()
+    page.wait_for_timeout(300)  # nothing to wait for: the late answer must change nothing
+    assert page.input_value(editor) == bfs, "the earlier choice's late answer is dropped"
 
 
 def test_a_template_loads_into_the_editor(page):

@@ -309,3 +309,20 @@ def test_a_refused_run_shows_its_error_in_its_panel(page, console):
     page.click("[data-testid=compare-last]")
     assert "Finished at step" in panels.nth(1).locator("[data-testid=panel-badge]").text_content()
     assert not page.locator("[data-testid=compare-table]").is_visible()  # not every search finished
+
+
+def test_stop_cancels_every_panel_and_the_status_line_says_so(page, maze3):
+    """Stop: each panel's Stage says "cancelled"; the status line and every panel's badge show it."""
+    upload(page, maze3)
+    open_compare(page)
+    choose(page, ["bfs", "astar"])
+    # Run and Stop in one task: every search is stopped while it is still starting.
+    page.evaluate("() => { document.querySelector('[data-testid=run]').click();"
+                  " document.querySelector('[data-testid=compare-stop]').click(); }")
+    assert page.text_content("[data-testid=status]") == "cancelled"
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=panel-badge]')]"
+        ".every(b => !b.hidden && b.textContent === 'Stopped at step 0')"
+    )
+    assert page.locator("[data-testid=compare-stop]").is_hidden()
+    run_to_end(page)  # and Run all works again

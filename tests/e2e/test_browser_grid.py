@@ -71,6 +71,20 @@ def test_upload_maze3_bfs_finds_cost_52_and_draws_the_path(page, maze3):
     page.screenshot(path=str(ARTIFACTS / "maze3-bfs-done.png"))
 
 
+def test_stop_cancels_the_run_and_the_status_line_says_so(page, maze3):
+    """Stop: the Stage stops its run and says "cancelled"; the page shows that, hides Stop, and runs again."""
+    upload(page, maze3)
+    # Run and Stop in one task: the run is stopped while it is still starting, whatever the machine's load.
+    page.evaluate("() => { document.querySelector('[data-testid=run]').click();"
+                  " document.querySelector('[data-testid=cancel]').click(); }")
+    assert page.text_content(STATUS) == "cancelled"
+    assert page.locator("[data-testid=cancel]").is_hidden()
+    page.wait_for_timeout(500)  # nothing of the stopped run arrives to say otherwise
+    assert page.text_content(STATUS) == "cancelled"
+    run_to_end(page, "bfs")
+    assert page.text_content("[data-testid=cost]") == "52"
+
+
 def test_gallery_loads_and_runs_a_maze(page):
     open_gallery(page)
     buttons = page.locator("[data-testid=gallery] button")

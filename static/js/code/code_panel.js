@@ -20,8 +20,6 @@ import { CodeEditor, KEYS_HINT, storage } from "./editor.js";
 import { LOADING, PythonRunner } from "./runner.js";
 import { VerdictView } from "./verdict_view.js";
 
-export { pyRepr } from "./verdict_view.js";
-
 const TEMPLATE_URL = (name) => new URL(`./templates/${name}.py`, import.meta.url);
 const TEMPLATES = [
   ["bfs", "Breadth-first (BFS)"],
@@ -35,7 +33,7 @@ const STEPS = 150_000; // calls of successors (docs/STUDENT.md "Limits")
 const MAX_FILE_BYTES = 256 * 1024;
 const SPACES_KEPT = 4; // spaces cached (a large one is megabytes)
 const LIMIT_KEY = "code.limit"; // localStorage: the time limit chosen
-export const CODE_LABEL = "Your code";
+const CODE_LABEL = "Your code";
 
 export class CodePanel {
   /** @param {{root: HTMLElement, page: import("./code_tab.js").CodePage}} args */
@@ -52,6 +50,7 @@ export class CodePanel {
      *  the code on it, with the options its space was walked under (its ids number that space's states) */
     this.runs = new Map();
     this.ended = 0; // runs ended (tests wait for the count to change)
+    this.textAsked = 0; // numbered asks for a new text (a template, a file): only the newest may replace the text
     this.runner = new PythonRunner({
       onStatus: (text, tone) => this.status(text, tone),
       onPython: (state, idle) => this.python(state, idle),
@@ -183,14 +182,30 @@ export class CodePanel {
 
   async loadTemplate(name) {
     const label = TEMPLATES.find(([n]) => n === name)?.[1] || name;
+    const ask = this.askText();
     const text = await this.fetchTemplate(name);
+    if (!ask.current()) return;
     if (text === null) {
       this.sayFile(`The ${label} template could not be loaded from the server.`);
+      return;
+    }
+    if (ask.typedSince()) {
+      this.status(`The ${label} template came after you typed, so your text stays: choose it again to load it.`, "");
       return;
     }
     this.sayFile("");
     this.editor.setText(text);
     this.status(`The ${label} template: fill in its TODOs. Ctrl+Z brings your previous text back.`, "");
+  }
+
+  /**
+   * A new text asked for (a template fetched, a file read): whether its answer is still the newest
+   * ask, and whether the user touched the editor since — then the answer must not replace their text.
+   */
+  askText() {
+    const number = ++this.textAsked;
+    const touches = this.editor.touches;
+    return { current: () => number === this.textAsked, typedSince: () => touches !== this.editor.touches };
   }
 
   /** A .py file into the editor: text only, at most 256 KB. @param {File} file */
@@ -199,13 +214,19 @@ export class CodePanel {
       this.sayFile(`${file.name} is ${withCommas(file.size / 1024)} KB: a program is at most ${MAX_FILE_BYTES / 1024} KB here.`);
       return;
     }
+    const ask = this.askText();
     let text;
     try {
       const bytes = new Uint8Array(await file.arrayBuffer());
       if (bytes.includes(0)) throw new TypeError("binary");
       text = new TextDecoder("utf-8", { fatal: true }).decode(bytes).replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
     } catch {
-      this.sayFile(`${file.name} is not a text file: open a Python program (.py).`);
+      if (ask.current()) this.sayFile(`${file.name} is not a text file: open a Python program (.py).`);
+      return;
+    }
+    if (!ask.current()) return;
+    if (ask.typedSince()) {
+      this.status(`${file.name} was read after you typed, so your text stays: open it again to load it.`, "");
       return;
     }
     this.sayFile("");
@@ -395,9 +416,7 @@ export class CodePanel {
   /** The server refused or failed (400 with its reason, 429 too many runs, 503 busy). */
   refused(err, what, error = null) {
     this.setRunning(false);
-    const message = err instanceof api.ApiError ? err.message : `${what}.`;
-    if (!(err instanceof api.ApiError)) console.warn(err);
     this.status(`${what}.`, "bad");
-    this.verdictView.showProblem(message, error);
+    this.verdictView.showProblem(api.errorWords(err, `${what}.`), error);
   }
 }

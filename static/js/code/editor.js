@@ -8,6 +8,7 @@
 //   parent.append(editor.box, editor.hint);  // the text with its line numbers; its description
 //   editor.restore(fallback);                // the kept text, else the text `fallback` resolves to
 //   editor.value                             // the text
+//   editor.touches                           // the user's presses, keys and edits in it so far
 //   editor.setText(text)                     // replace it as an edit (Ctrl+Z brings the old text back)
 //   editor.goToLine(n) / editor.markLine(n)  // the cursor on line n / line n marked (0: none)
 //   editor.save()                            // keep the text now (else a moment after the last edit)
@@ -45,6 +46,9 @@ export class CodeEditor {
     this.lineCount = 0;
     this.saveTimer = 0;
     this.escaped = false; // Esc was pressed: the next Tab leaves the editor
+    // The user's presses, keys and edits in the editor so far (and texts put in at their asking): an
+    // answer that was asked for before the count changed comes late, and must not replace the text.
+    this.touches = 0;
 
     this.gutter = el("div", { class: "code-lines", "aria-hidden": "true" });
     this.textarea = /** @type {HTMLTextAreaElement} */ (el("textarea", {
@@ -53,6 +57,7 @@ export class CodeEditor {
       "aria-describedby": "code-keys", placeholder: "def search(problem):\n    ...",
     }));
     const editor = this.textarea;
+    for (const type of ["pointerdown", "keydown", "beforeinput"]) editor.addEventListener(type, () => { this.touches++; });
     editor.addEventListener("input", () => this.edited());
     editor.addEventListener("scroll", () => { this.gutter.scrollTop = editor.scrollTop; });
     editor.addEventListener("keydown", (event) => this.key(event));
@@ -83,8 +88,10 @@ export class CodeEditor {
   }
 
   /**
-   * The text this browser kept; else the text `fallback` resolves to, if the editor is still empty
-   * by then (neither counts as an edit: nothing is saved).
+   * The text this browser kept; else the text `fallback` resolves to, if the user has not touched the
+   * editor by then (neither counts as an edit: nothing is saved). On a slow machine the answer may come
+   * after the user clicked, cleared the text or began to type: it is dropped then, never mixed into
+   * their text. `data-start` says which: "saved", "fallback", or "none" (dropped, or no answer).
    * @param {() => Promise<string | null>} fallback
    */
   restore(fallback) {
@@ -92,14 +99,18 @@ export class CodeEditor {
     if (saved) {
       this.textarea.value = saved;
       this.numberLines();
+      this.textarea.dataset.start = "saved";
       return;
     }
     this.numberLines();
+    const asked = this.touches;
     fallback().then((text) => {
-      if (text !== null && !this.textarea.value) {
+      const untouched = asked === this.touches && !this.textarea.value;
+      if (text !== null && untouched) {
         this.textarea.value = text;
         this.numberLines();
       }
+      this.textarea.dataset.start = text !== null && untouched ? "fallback" : "none";
     });
   }
 
@@ -207,6 +218,7 @@ export class CodeEditor {
   /** Replace the whole text as an edit (Ctrl+Z brings the old text back); no line marked. @param {string} text */
   setText(text) {
     const editor = this.textarea;
+    this.touches++;
     editor.focus({ preventScroll: true });
     editor.select();
     if (!document.execCommand?.("insertText", false, text) || editor.value !== text) editor.value = text;

@@ -14,7 +14,7 @@ import { el } from "../dom.js";
 const TONES = { matches: "good", valid: "good", differs: "warn", stopped: "warn", illegal: "bad", "no path": "bad" };
 
 /** A state in its student form (JSON) as Python writes it: lists as tuples, strings quoted. */
-export function pyRepr(value) {
+function pyRepr(value) {
   if (Array.isArray(value)) return value.length === 1 ? `(${pyRepr(value[0])},)` : `(${value.map(pyRepr).join(", ")})`;
   if (typeof value === "string") return `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
   if (value === null || value === undefined) return "None";

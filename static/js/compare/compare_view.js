@@ -15,15 +15,15 @@
 
 import { el } from "../dom.js";
 import { viewClassFor } from "../families/index.js";
-import { seconds, withCommas } from "../format.js";
 import { OptionsForm } from "../options_form.js";
 import { SharedClock } from "../playback/shared_clock.js";
 import { TransportBar } from "../playback/transport_bar.js";
+import { comparisonStatus } from "../stage/run_status.js";
 import { CODE, ComparePanel, isShared } from "./panel.js";
 import { CompareResults } from "./results.js";
 
-export const MIN_PANELS = 2;
-export const MAX_PANELS = 4;
+const MIN_PANELS = 2;
+const MAX_PANELS = 4;
 // One colour per panel (Okabe–Ito): its border, number, table row and chart line.
 const PANEL_COLORS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7"];
 // A new panel's algorithm: the first of these the family offers that no panel has yet.
@@ -384,19 +384,19 @@ export class CompareView {
     this.clock.pace(1);
     this.showPace();
     this.stopButton.hidden = false;
-    this.page.setStatus("starting…", "busy");
+    this.updateStatus();
     this.selectionChanged();
     this.clock.play();
   }
 
-  /** Stop every search still running; `quiet`: leave the status line alone. */
+  /** Stop every search still running (their Stages say "cancelled"); `quiet`: leave the status line alone. */
   stop(quiet = false) {
     const running = this.panels.some((p) => p.run && !p.run.finished);
     for (const panel of this.panels) panel.cancel();
     this.stopButton.hidden = true;
     if (running && !quiet) {
       this.clock.pause();
-      this.page.setStatus("cancelled", "idle");
+      this.updateStatus();
       this.changed();
     }
   }
@@ -435,34 +435,19 @@ export class CompareView {
     this.results.setSeries(running.map((p) => p.series()), this.available());
   }
 
-  /** The status line: "searching…", "streaming 40%", then "done" once every trace is here. */
+  /** The status line: "searching…", "streaming 40%", then "done" once every trace is here (../stage/run_status.js words it). */
   updateStatus() {
     const runs = this.panels.map((p) => p.run).filter(Boolean);
-    if (!this.comparison || !runs.length || runs.some((r) => r.cancelled)) return;
-    const failed = this.panels.filter((p) => p.run?.error);
-    if (runs.every((r) => r.finished)) {
-      this.stopButton.hidden = true;
-      if (failed.length) {
-        const first = failed[0];
-        this.page.setStatus("error", "error", ` · ${failed.length} of ${runs.length} searches failed`);
-        this.page.showError(`Algorithm ${first.index + 1} (${this.labelOf(first.run.algorithm)}): ${first.run.error}`);
-      } else {
-        const slowest = Math.max(...runs.map((r) => r.result?.seconds || 0));
-        this.page.setStatus("done", "done", ` · ${runs.length} searches, slowest ${seconds(slowest)}`);
-      }
-      return;
+    if (!this.comparison || !runs.length) return;
+    const received = this.panels.reduce((sum, p) => sum + (p.run ? Math.min(p.timeline.length, p.run.records ?? 0) : 0), 0);
+    const { text, tone, detail } = comparisonStatus(runs, received);
+    this.page.setStatus(text, tone, detail);
+    if (!runs.every((r) => r.finished)) return;
+    this.stopButton.hidden = true;
+    const failed = this.panels.find((p) => p.run?.error);
+    if (failed && !runs.some((r) => r.cancelled)) {
+      this.page.showError(`Algorithm ${failed.index + 1} (${this.labelOf(failed.run.algorithm)}): ${failed.run.error}`);
     }
-    const computed = runs.filter((r) => r.result || r.error).length;
-    if (computed < runs.length) {
-      const queued = runs.find((r) => r.state === "starting" && r.message);
-      const text = queued && computed === 0 ? queued.message || "waiting for a worker…" : "searching…";
-      this.page.setStatus(text, "busy", ` · ${computed} of ${runs.length} computed`);
-      return;
-    }
-    const records = runs.reduce((sum, r) => sum + r.records, 0);
-    const received = this.panels.reduce((sum, p) => sum + (p.run ? Math.min(p.timeline.length, p.run.records) : 0), 0);
-    const percent = Math.floor((100 * received) / Math.max(1, records));
-    this.page.setStatus(`streaming ${percent}%`, "busy", ` · ${withCommas(received)} of ${withCommas(records)} records`);
   }
 
   // ---- the shared timeline ---------------------------------------------------------------------------

@@ -8,8 +8,9 @@
 
 import { el } from "../dom.js";
 import { verdictOf } from "../figures.js";
-import { number, withCommas } from "../format.js";
+import { number } from "../format.js";
 import { OptionsForm } from "../options_form.js";
+import { panelBadge, runStatus } from "../stage/run_status.js";
 import { Stage } from "../stage/stage.js";
 
 let serials = 0; // element ids of each panel's controls stay unique on the page
@@ -258,14 +259,10 @@ export class ComparePanel {
     this.stage.connectionLost("lost the connection to the server");
   }
 
-  /** What the panel shows at each step of its run (../stage/run.js). */
+  /** What the panel shows at each step of its run (../stage/run.js): its spinner until records arrive. */
   runEvent(event, run) {
-    if (event === "started") this.setBusy("starting…");
-    else if (event === "status") {
-      if (run.state === "searching") this.setBusy(`searching… ${withCommas(run.done)} expanded`);
-      else if (run.state === "starting") this.setBusy(run.message || "waiting for a worker…");
-      else this.setBusy(null);
-    } else this.setBusy(null); // records arrived, or it ended
+    const waiting = (event === "started" || event === "status") && (run.state === "starting" || run.state === "searching");
+    this.setBusy(waiting ? runStatus(run).text : null); // else records arrived, or it ended
     if (event !== "started") this.onRunEvent(this);
   }
 
@@ -327,24 +324,11 @@ export class ComparePanel {
     this.caption.title = caption;
     this.caption.classList.toggle("stale", Boolean(staleText));
 
-    let badge = "";
-    let tone = "";
-    if (run?.error) {
-      badge = `Error: ${run.error}`;
-      tone = "bad";
-    } else if (run?.cancelled) {
-      badge = `Stopped at step ${withCommas(this.steps)}`;
-      tone = "warn";
-    } else if (run && this.atEnd(k)) {
-      badge = `Finished at step ${withCommas(this.steps)}`;
-      tone = "done";
-    } else if (run && !run.finished && k >= this.steps && this.timeline.length > 0) {
-      badge = "Waiting for its trace…";
-      tone = "warn";
-    }
+    const waiting = Boolean(run) && !run.finished && k >= this.steps && this.timeline.length > 0;
+    const badge = panelBadge(run, { steps: this.steps, atEnd: this.atEnd(k), waiting });
     this.badge.hidden = !badge;
-    this.write(this.badge, badge);
-    this.badge.className = `cmp-badge${tone ? ` ${tone}` : ""}`;
+    this.write(this.badge, badge?.text || "");
+    this.badge.className = `cmp-badge${badge ? ` ${badge.tone}` : ""}`;
 
     const final = run?.result && this.atEnd(k) ? run.result : null;
     const { text, tone: verdictTone } = final ? shortVerdict(final) : { text: "", tone: "" };

@@ -4,7 +4,7 @@
 // the best cost known (a guaranteed-optimal run's cost, or the `optimum` the server adds to a
 // non-optimal algorithm's result when it can find it; else the cheapest cost found).
 
-export const COLUMNS = [
+const COLUMNS = [
   "algorithm",
   "options",
   "found",
@@ -68,7 +68,7 @@ export function markOptimal(rows) {
 }
 
 /** The rows with exactly the documented columns, in order. */
-export function publicRows(rows) {
+function publicRows(rows) {
   return rows.map((row) => Object.fromEntries(COLUMNS.map((column) => [column, row[column] ?? null])));
 }
 

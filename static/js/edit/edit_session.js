@@ -61,9 +61,7 @@ export class EditSession {
       if (generation !== this.generation) return;
       this.busy = false;
       this.queue = [];
-      const message = err instanceof api.ApiError ? err.message : "The edit could not be sent.";
-      this.onFailed(message, this.baseId);
-      if (!(err instanceof api.ApiError)) console.warn(err);
+      this.onFailed(api.errorWords(err, "The edit could not be sent."), this.baseId);
     }
     this.flush();
   }

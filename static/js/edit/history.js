@@ -3,7 +3,7 @@
 // both). Undo sends the second list as a new edit — the server answers with the puzzle as it was,
 // under the same content hash as before.
 
-export const HISTORY_LIMIT = 200; // changes kept
+const HISTORY_LIMIT = 200; // changes kept
 
 export class EditHistory {
   /** @param {{onChange?: () => void}} hooks */
@@ -23,19 +23,21 @@ export class EditHistory {
 
   /** The operations that take the last change back ({ops, reload}), or null. */
   undo() {
-    const step = this.done.pop();
-    if (!step) return null;
-    this.undone.push(step);
-    this.onChange();
-    return { ops: step.undo, reload: step.reload };
+    return this.move(this.done, this.undone, "undo");
   }
 
+  /** The operations that make the last change taken back again ({ops, reload}), or null. */
   redo() {
-    const step = this.undone.pop();
+    return this.move(this.undone, this.done, "redo");
+  }
+
+  /** The last step of `from` onto `to`: its `way` operations ({ops, reload}), or null when `from` is empty. */
+  move(from, to, way) {
+    const step = from.pop();
     if (!step) return null;
-    this.done.push(step);
+    to.push(step);
     this.onChange();
-    return { ops: step.redo, reload: step.reload };
+    return { ops: step[way], reload: step.reload };
   }
 
   clear() {

@@ -18,7 +18,7 @@
 // question's position (seeks go through `show`, not the hold), and a listener of the clock notices
 // seeks past a question. With Predict off the hold lets every step through.
 
-import { FrontierIndex } from "../explain/frontier.js";
+import { frontierIndexOf } from "../explain/frontier.js";
 import { listingFor } from "../explain/listings.js";
 import { probe } from "../shell/probes.js";
 import { KIND } from "../timeline.js";
@@ -40,7 +40,6 @@ import { keysText, questionText, whyNotYours, whyShort } from "./rules.js";
  * @property {number} number      the question's number in this run (1-based)
  */
 
-const MAX_RECORDS = 3_000_000; // past this the frontier is not rebuilt (as in explain mode)
 const LIST_MAX = 2000; // frontier states taken from the rebuild at most
 const SHOWN = 24; // buttons in the list at most
 const NEAR = 9; // of which the states next in the frontier's order, when the list is cut
@@ -82,9 +81,6 @@ export class Exercise {
       onContinue: () => this.continueOn(),
     });
     this.panel.setAsk(this.limit);
-    /** @type {FrontierIndex | null} */
-    this.index = null;
-    this.indexKey = null;
     this.reset();
     button.addEventListener("click", () => this.toggle());
 
@@ -358,37 +354,17 @@ export class Exercise {
     return { answer, list, total: Math.max(total, list.length), rule };
   }
 
-  /** The frontier index of the run shown (as explain mode builds it), or null (rule.note says why). */
+  /** The frontier index of the run shown (explain mode's own: ../explain/frontier.js), or null (rule.note says why). */
   indexFor(listing, view, run, rule) {
     const discipline = listing?.frontier;
     if (discipline !== "fifo" && discipline !== "lifo" && discipline !== "heap") {
       rule.note = discipline === "path" || discipline === "both" ? "" : "Exercise mode does not know this algorithm's rule.";
       return null;
     }
-    if (discipline === "heap" && !view.tracedStates) {
-      rule.note = "This puzzle's trace names a state only by its cell (several states share one), so the frontier's keys cannot be rebuilt here.";
-      return null;
-    }
-    if (this.timeline.length > MAX_RECORDS) {
-      rule.note = `The frontier's keys are rebuilt for traces of up to ${MAX_RECORDS.toLocaleString("en-US")} steps.`;
-      return null;
-    }
-    const key = [this.timeline.generation, run, view, discipline, listing.mode];
-    if (this.index && this.indexKey && key.every((part, i) => part === this.indexKey[i])) return this.index;
-    const weight = run.options?.weight ?? 1;
-    const hOf = (cell) => {
-      const h = view.heuristicOf(cell);
-      return typeof h === "number" && Number.isFinite(h) ? h : null;
-    };
-    const keyOf = (cell, g) => {
-      if (listing.mode === "dijkstra") return { f: g, h: 0 };
-      const h = hOf(cell);
-      if (h === null) return null;
-      return listing.mode === "greedy" ? { f: h, h } : { f: g + weight * h, h };
-    };
-    this.index = new FrontierIndex(this.timeline, { discipline, keyOf, stepCost: (from, to) => view.stepCost(from, to) });
-    this.indexKey = key;
-    return this.index;
+    // A click names a cell: a queue's or a stack's order over cells will do.
+    const { index, why } = frontierIndexOf({ timeline: this.timeline, run, view, cellsWillDo: true });
+    if (!index) rule.note = why;
+    return index;
   }
 
   /**

@@ -7,7 +7,7 @@
 import { el } from "../dom.js";
 
 /** How many expansions a run asks about: [value, words] (0: every one). */
-export const ASK_CHOICES = [[10, "the first 10"], [20, "the first 20"], [0, "every one"]];
+const ASK_CHOICES = [[10, "the first 10"], [20, "the first 20"], [0, "every one"]];
 const FEEDBACK_LINES = 6; // lines kept, newest first
 
 /**

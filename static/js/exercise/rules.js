@@ -33,7 +33,7 @@ import { number } from "../format.js";
 const step = (c) => `step ${(c.joined + 1).toLocaleString("en-US")}`;
 
 /** "f = g + h" or "f = g + 1.5·h". @param {Rule} rule */
-export function fFormula(rule) {
+function fFormula(rule) {
   return rule.weight === 1 ? "f = g + h" : `f = g + ${number(rule.weight)}·h`;
 }
 

@@ -8,27 +8,74 @@
 // before p that had not left by p, in pop order — any step, forwards or backwards, without replaying.
 // Each simulated pop is checked against the trace's close record: if they ever disagree (a heuristic
 // the page computes differently, float rounding of g in the trace), the order is not claimed past it.
+//
+// Explain mode and Predict read the same run's frontier: `frontierIndexOf` makes one index per run
+// and trace for both, and says in one place why there is none.
 
+import { withCommas } from "../format.js";
+import { GrowableColumn } from "../growable.js";
 import { KIND } from "../timeline.js";
+import { listingFor } from "./listings.js";
+
+/** @typedef {import("../families/family_view.js").FamilyView} FamilyView */
 
 const NEVER = 0x7fffffff;
 const STALE_ROWS = 2; // stale heap entries listed at most
+const MAX_RECORDS = 3_000_000; // past this the frontier is not rebuilt (its arrays, and a scan of them per step)
+const UNTRACED = "This puzzle's trace names a state only by its cell (several states share one), so its frontier cannot be rebuilt here.";
 
-class Growable {
-  constructor(Type) {
-    this.Type = Type;
-    this.data = new Type(1024);
-    this.length = 0;
-  }
+/** @type {WeakMap<object, {key: any[], index: FrontierIndex}>} a timeline -> the index made last over it */
+const madeFor = new WeakMap();
 
-  push(value) {
-    if (this.length === this.data.length) {
-      const bigger = new this.Type(this.data.length * 2);
-      bigger.set(this.data);
-      this.data = bigger;
-    }
-    this.data[this.length++] = value;
+/**
+ * The frontier index of `run` over `timeline`, one for all its readers (explain mode, Predict): made
+ * when the trace, the run or the view changes, else the one made before, so the trace is simulated
+ * once however many panels read it. Or why there is none (`index` null):
+ * - the algorithm keeps no queue, stack or heap (iterative deepening, bidirectional search, a wall
+ *   follower): `why` is "", the reader says what the algorithm keeps instead;
+ * - the trace names a state only by its cell (FamilyView.tracedStates false): a heap's keys need the
+ *   state, and so does a list that names states; a reader of cells only (`cellsWillDo`: Predict's
+ *   clicks name cells) still gets a queue's or a stack's order, which needs no state;
+ * - the trace is longer than the rebuild's limit.
+ * @param {{timeline: import("../timeline.js").Timeline, run: {algorithm: string, options?: any},
+ *          view: FamilyView, cellsWillDo?: boolean}} args
+ * @returns {{index: FrontierIndex | null, why: string}}
+ */
+export function frontierIndexOf({ timeline, run, view, cellsWillDo = false }) {
+  const listing = listingFor(run.algorithm);
+  const discipline = listing?.frontier;
+  if (discipline !== "fifo" && discipline !== "lifo" && discipline !== "heap") return { index: null, why: "" };
+  if (!view.tracedStates && (discipline === "heap" || !cellsWillDo)) return { index: null, why: UNTRACED };
+  if (timeline.length > MAX_RECORDS) {
+    return { index: null, why: `The frontier is rebuilt for traces of up to ${withCommas(MAX_RECORDS)} steps; this one has ${withCommas(timeline.length)}.` };
   }
+  const key = [timeline.generation, run, view];
+  const made = madeFor.get(timeline);
+  if (made && key.every((part, i) => part === made.key[i])) return { index: made.index, why: "" };
+  const index = new FrontierIndex(timeline, {
+    discipline,
+    keyOf: heapKey(listing.mode, run.options?.weight ?? 1, view),
+    stepCost: (from, to) => view.stepCost(from, to), // null when the view cannot tell: the trace's g
+  });
+  madeFor.set(timeline, { key, index });
+  return { index, why: "" };
+}
+
+/**
+ * A heap entry's priority under best-first search's `mode`: Dijkstra g; greedy h; A* g + weight·h;
+ * null where the view cannot compute h (then the heap's order is not known).
+ * @param {string} mode
+ * @param {number} weight
+ * @param {FamilyView} view
+ * @returns {(cell: number, g: number) => {f: number, h: number} | null}
+ */
+function heapKey(mode, weight, view) {
+  return (cell, g) => {
+    if (mode === "dijkstra") return { f: g, h: 0 };
+    const h = view.heuristicOf(cell);
+    if (typeof h !== "number" || !Number.isFinite(h)) return null;
+    return mode === "greedy" ? { f: h, h } : { f: g + weight * h, h };
+  };
 }
 
 export class FrontierIndex {
@@ -51,16 +98,16 @@ export class FrontierIndex {
     this.expanding = -1; // the entry of the state being expanded (the last close record's)
     this.generation = timeline.generation ?? 0;
     this.ordered = true; // every entry's key is known
-    this.record = new Growable(Int32Array); // entry -> the record that pushed it (ascending)
-    this.cell = new Growable(Int32Array);
-    this.g = new Growable(Float64Array);
-    this.f = new Growable(Float64Array);
-    this.h = new Growable(Float64Array);
-    this.left = new Growable(Int32Array); // entry -> the record at which it left the frontier
-    this.next = new Growable(Int32Array); // entry -> the record of the next push of its cell
+    this.record = new GrowableColumn(Int32Array); // entry -> the record that pushed it (ascending)
+    this.cell = new GrowableColumn(Int32Array);
+    this.g = new GrowableColumn(Float64Array);
+    this.f = new GrowableColumn(Float64Array);
+    this.h = new GrowableColumn(Float64Array);
+    this.left = new GrowableColumn(Int32Array); // entry -> the record at which it left the frontier
+    this.next = new GrowableColumn(Int32Array); // entry -> the record of the next push of its cell
     this.last = new Map(); // cell -> its latest entry
     this.closedAt = new Map(); // cell -> the record that expanded it
-    this.closes = new Growable(Int32Array); // records of the close records, in order
+    this.closes = new GrowableColumn(Int32Array); // records of the close records, in order
     this.skipped = new Map(); // close record -> stale entries popped just before it
     this.heap = []; // entries (heap: by key; fifo: from `head`; lifo: the top is the end)
     this.head = 0;

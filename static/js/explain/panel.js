@@ -12,11 +12,10 @@
 import { el } from "../dom.js";
 import { number, withCommas } from "../format.js";
 import { KIND } from "../timeline.js";
-import { FrontierIndex } from "./frontier.js";
+import { frontierIndexOf } from "./frontier.js";
 import { listingFor } from "./listings.js";
 
 const NEXT_ROWS = 6; // states listed as next to expand
-const MAX_RECORDS = 3_000_000; // past this the frontier is not rebuilt (memory, and a scan per step)
 const PLAYING_EVERY_MS = 150; // while playing, the panel follows at most this often
 const BACK_SCAN = 200_000; // records looked back at most for a state's earlier g
 
@@ -34,8 +33,7 @@ export class ExplainPanel {
     this.on = false;
     this.listing = null; // the listing shown
     this.lineNodes = new Map(); // key -> its line element
-    this.index = null; // FrontierIndex of the run shown
-    this.indexKey = null;
+    this.index = null; // the FrontierIndex of the run shown (./frontier.js: shared with Predict)
     this.updatedAt = -Infinity;
     this.last = null; // the arguments of the latest update (a toggle redraws with them)
     this.build();
@@ -371,15 +369,10 @@ export class ExplainPanel {
       this.index = null;
       return [null, why, ""];
     }
-    if (!view.tracedStates) {
-      this.index = null;
-      return [null, view.frontierShownBy || "This puzzle's trace names a state only by where it stands on the board (several states share a cell), so its frontier cannot be rebuilt here.", ""];
-    }
-    if (this.timeline.length > MAX_RECORDS) {
-      this.index = null;
-      return [null, `The frontier is listed for traces of up to ${withCommas(MAX_RECORDS)} steps; this one has ${withCommas(this.timeline.length)}.`, ""];
-    }
-    const index = this.indexFor(listing, view, run);
+    // The rows name states: a trace of cells gets no list (Predict's takes cells: frontierIndexOf).
+    const { index, why } = frontierIndexOf({ timeline: this.timeline, run, view });
+    this.index = index;
+    if (!index) return [null, (!view.tracedStates && view.frontierShownBy) || why, ""];
     const { rows, live, stale, staleFirst, exact, upTo } = index.at(position, NEXT_ROWS);
     const withH = discipline === "heap" && listing.mode !== "dijkstra" && index.ordered;
     const head = el("tr", {}, el("th", { text: "#" }), el("th", { text: "state" }), el("th", { text: gName(listing) }),
@@ -419,22 +412,5 @@ export class ExplainPanel {
       notes.push("States generated before the next expansion may come first.");
     }
     return [rows.length ? body : null, notes.join(" "), rows.length ? heading : ""];
-  }
-
-  /** The frontier index of the shown run (made when the run, the view or the trace changes). */
-  indexFor(listing, view, run) {
-    const key = [this.timeline.generation ?? 0, run, view, listing.frontier, listing.mode];
-    if (this.index && this.indexKey && key.every((part, i) => part === this.indexKey[i])) return this.index;
-    const weight = run.options?.weight ?? 1;
-    const keyOf = (cell, g) => {
-      if (listing.mode === "dijkstra") return { f: g, h: 0 };
-      const h = this.hOf(listing, view, cell);
-      if (h === null) return null;
-      return listing.mode === "greedy" ? { f: h, h } : { f: g + weight * h, h };
-    };
-    const stepCost = (from, to) => view.stepCost(from, to); // null when the view cannot tell: the trace's g
-    this.index = new FrontierIndex(this.timeline, { discipline: listing.frontier, keyOf, stepCost });
-    this.indexKey = key;
-    return this.index;
   }
 }

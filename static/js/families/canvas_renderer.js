@@ -5,9 +5,9 @@
 // draws its board in render(); it knows nothing of runs or the page: its view drives it.
 
 import { fitCanvasToParent } from "../canvas_size.js";
+import { BOARD_BACKGROUND } from "../colors.js";
 import { publishHeat } from "./heat.js";
 
-export const BACKGROUND = "#e4e1d9"; // every board's background: switching families does not flash
 export const INK = "#15171b"; // captions and dark text on the canvas
 
 /** Ease in and out over t in [0, 1]. */
@@ -151,7 +151,7 @@ export class CanvasRenderer {
     const ctx = this.ctx;
     const { width, height, dpr } = this.size;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = BACKGROUND;
+    ctx.fillStyle = BOARD_BACKGROUND;
     ctx.fillRect(0, 0, width, height);
     this.render();
   }

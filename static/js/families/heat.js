@@ -7,8 +7,8 @@
 // colour-vision deficiencies; white where h = h* exactly), overestimating cells hatched, dead ends
 // (no way to a goal) grey, inconsistent moves as arrows.
 
-export const HEAT_DEAD_END = 254; // the cell's states cannot reach a goal (h* infinite)
-export const HEAT_EMPTY = 255; // no judged state on the cell (a wall, an unreachable cell)
+const HEAT_DEAD_END = 254; // the cell's states cannot reach a goal (h* infinite)
+const HEAT_EMPTY = 255; // no judged state on the cell (a wall, an unreachable cell)
 export const HEAT_TOP = 2.5; // ratios at or above this share the scale's last colour (byte 250)
 
 /**
@@ -106,7 +106,7 @@ export function cellRgb(heat, cell) {
 }
 
 /** @param {Rgb} rgb @param {number} [alpha] */
-export const css = (rgb, alpha = 1) => (alpha >= 1 ? `rgb(${rgb.join(",")})` : `rgba(${rgb.join(",")},${alpha})`);
+const css = (rgb, alpha = 1) => (alpha >= 1 ? `rgb(${rgb.join(",")})` : `rgba(${rgb.join(",")},${alpha})`);
 
 /**
  * @typedef {{x: number, y: number, w: number, h: number}} Rect
@@ -120,7 +120,7 @@ export const css = (rgb, alpha = 1) => (alpha >= 1 ? `rgb(${rgb.join(",")})` : `
  * @param {(cell: number) => Rect | null} rectOf
  * @param {{alpha?: number, inset?: number}} [how]  inset: px left free round each cell
  */
-export function drawHeatCells(ctx, heat, rectOf, { alpha = 1, inset = 0 } = {}) {
+function drawHeatCells(ctx, heat, rectOf, { alpha = 1, inset = 0 } = {}) {
   ctx.save();
   for (let cell = 0; cell < heat.cells; cell++) {
     const rgb = cellRgb(heat, cell);

@@ -8,10 +8,10 @@ import { SlidingView } from "./sliding/sliding_view.js";
 import { StepView } from "./step/step_view.js";
 import { ZenjiView } from "./zenji/zenji_view.js";
 
-export const FAMILY_VIEWS = { grid: GridView, labyrinth: LabyrinthView, sliding: SlidingView, step: StepView, zenji: ZenjiView };
+const FAMILY_VIEWS = { grid: GridView, labyrinth: LabyrinthView, sliding: SlidingView, step: StepView, zenji: ZenjiView };
 
 // A board too big to draw cell by cell (the puzzle's info has `tiles`): the family's tiled view.
-export const TILED_VIEWS = { grid: TiledGridView };
+const TILED_VIEWS = { grid: TiledGridView };
 
 /**
  * The view class for a puzzle family's name, or null when this page cannot show that family.

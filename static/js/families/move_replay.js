@@ -8,6 +8,8 @@
 
 import { el } from "../dom.js";
 
+const WAIT_TEXT = "The solution appears when the search trace reaches its end (the End key, or the last-step button under the board).";
+
 export class MoveReplay {
   /**
    * @param {object} args
@@ -182,13 +184,25 @@ export class MoveReplay {
  * "bar-replay"), `what`: the word in the buttons' titles ("move": "Previous move").
  * @returns {ReplayButtons}
  */
-export function replayButtons(testid = "replay", what = "move") {
+function replayButtons(testid = "replay", what = "move") {
   return {
     prev: el("button", { type: "button", testid: `${testid}-prev`, title: `Previous ${what}`, text: "◀ Prev" }),
     play: el("button", { type: "button", class: "replay-play", testid: `${testid}-play`, text: "▶ Play moves" }),
     next: el("button", { type: "button", testid: `${testid}-next`, title: `Next ${what}`, text: "Next ▶" }),
     position: el("span", { class: "replay-position", testid: `${testid}-position` }),
   };
+}
+
+/**
+ * The same replay's buttons in a bar above the board, for presentation mode (which hides the side
+ * panels): `bar` the buttons, `banner` the bar that holds them (hidden until the view shows it).
+ * @returns {{bar: ReplayButtons, banner: HTMLElement}}
+ */
+export function replayBar() {
+  const bar = replayButtons("bar-replay");
+  const banner = el("div", { class: "replay", role: "group", "aria-label": "Solution replay", testid: "bar-replay", hidden: true },
+    el("strong", { text: "Solution replay" }), bar.prev, bar.play, bar.next, bar.position);
+  return { bar, banner };
 }
 
 /**
@@ -200,12 +214,12 @@ export function replayButtons(testid = "replay", what = "move") {
  * @param {string} args.title  the panel's heading
  * @param {string} args.titleId  the heading's id (the replay's buttons are labelled by it)
  * @param {string} args.messageTestid
- * @param {string} args.waitText
+ * @param {string} [args.waitText]  the hint while the trace has not reached its end
  * @param {string} args.listLabel  the list's aria-label
  * @param {string} [args.what]  the word in the buttons' titles
  * @param {Object<string, {testid: string, label: string, def: string}>} [args.stats]
  */
-export function solutionPanel({ title, titleId, messageTestid, waitText, listLabel, what = "move", stats = {} }) {
+export function solutionPanel({ title, titleId, messageTestid, waitText = WAIT_TEXT, listLabel, what = "move", stats = {} }) {
   const buttons = replayButtons("replay", what);
   const figures = Object.fromEntries(Object.entries(stats).map(([key, { testid }]) => [key, el("dd", { testid, class: "none", text: "—" })]));
   const parts = {

@@ -90,6 +90,15 @@ export class SolutionView extends FamilyView {
     return true;
   }
 
+  /** A run began: the canvas shows its trace, its result waits for the end, and the panel says so. */
+  searchStarted() {
+    this.mode = "search";
+    this.pendingResult = null;
+    this.reveal(false);
+    this.panels.root.hidden = false;
+    this.panels.wait.hidden = false;
+  }
+
   /** The result is kept until the trace is played to its end (the end tells the story's ending). */
   result(result) {
     this.pendingResult = result;

@@ -156,8 +156,7 @@ export class CheckPanel {
       if (ask !== this.asked) return;
       this.headline.hidden = true;
       this.details.hidden = true;
-      this.say(err instanceof api.ApiError ? err.message : "The solution could not be checked.");
-      if (!(err instanceof api.ApiError)) console.warn(err);
+      this.say(api.errorWords(err, "The solution could not be checked."));
     } finally {
       if (ask === this.asked) {
         this.busy.hidden = true;

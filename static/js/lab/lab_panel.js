@@ -204,8 +204,7 @@ export class LabPanel {
     } catch (err) {
       if (ask !== this.asked) return;
       this.clear(false, { keepText: true });
-      this.say(err instanceof api.ApiError ? err.message : "The lab could not judge the formula.");
-      if (!(err instanceof api.ApiError)) console.warn(err);
+      this.say(api.errorWords(err, "The lab could not judge the formula."));
     } finally {
       if (ask === this.asked) {
         this.busy.hidden = true;

@@ -205,8 +205,7 @@ export class GenerateDialog {
     } catch (err) {
       if (this.busy !== token) return;
       this.stopWaiting();
-      this.showError(err instanceof api.ApiError ? err.message : "The puzzle could not be made: something went wrong.");
-      if (!(err instanceof api.ApiError)) console.warn(err);
+      this.showError(api.errorWords(err, "The puzzle could not be made: something went wrong."));
     }
   }
 
@@ -262,7 +261,7 @@ function valueOf(option, input) {
 }
 
 /** "Perfect maze (Prim) · 20 × 20 · seed 7", with the kind's own options: "… · wall density 0.3 · seed 7". */
-export function titleOf(kind, values) {
+function titleOf(kind, values) {
   const parts = [kind.label || kind.name];
   if (values.rows !== undefined && values.cols !== undefined) parts.push(`${values.rows} × ${values.cols}`);
   for (const option of kind.options) {

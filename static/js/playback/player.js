@@ -8,7 +8,7 @@
 
 import { PlaybackClock } from "./clock.js";
 
-export const KEYFRAME_BUDGET = 160 * 1024 * 1024; // bytes of keyframes a player keeps at most
+const KEYFRAME_BUDGET = 160 * 1024 * 1024; // bytes of keyframes a player keeps at most
 const MIN_KEYFRAME_SPACING = 16; // records
 // Costs in "records applied": copying a keyframe back (or clearing the board) per byte, taking back a
 // record, and painting one touched cell against repainting every cell (a tight loop, ~6 x cheaper).
@@ -247,11 +247,6 @@ export class Player extends PlaybackClock {
     this.keyframes.clear();
     this.keyframeSpacing = 0;
     this.endKeyframe = 0;
-  }
-
-  /** Bytes the keyframes take, about (the state's snapshotBytes each). */
-  get keyframeBytes() {
-    return this.keyframes.size * (this.state?.snapshotBytes ?? 0);
   }
 
   /** The position of the last keyframe at or before `position`, or 0 (the start needs none). */

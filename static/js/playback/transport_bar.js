@@ -36,7 +36,7 @@ const ICONS = {
  */
 
 /** @type {Control[]} the buttons, in order */
-export const CONTROLS = [
+const CONTROLS = [
   { key: "first", icon: "first", title: "First step (Home)", label: "First step", act: (c) => c.first() },
   { key: "back10", text: "−10", title: "Ten steps back (Shift+←)", label: "Ten steps back", act: (c) => c.step(-10), className: "ten" },
   { key: "back", icon: "back", title: "One step back (←; Shift+← ten)", label: "One step back", act: (c) => c.step(-1) },
@@ -52,7 +52,7 @@ export const CONTROLS = [
  * Home/End are left to a focused range input (they move it).
  * @type {{key: string, act: (clock: ClockLike, shift: boolean) => void, notOnSlider?: boolean}[]}
  */
-export const KEYS = [
+const KEYS = [
   // Play/pause everywhere, even on a focused button (whose default would press it again: after
   // clicking Run, space would restart the search). Enter still presses buttons.
   { key: " ", act: (c) => c.toggle() },

@@ -7,11 +7,11 @@
 
 import { ApiError, json } from "../api.js";
 
-export const PAGE_PARAMETERS = ["gallery", "puzzle", "at", "exercise"];
+const PAGE_PARAMETERS = ["gallery", "puzzle", "at", "exercise"];
 const MAX_PARAMETER = 500; // characters of one value (the server's own limit for a text option: a formula)
 
 /** An option's value as the link's text: true/false, "3,4" for points and lists, numbers as written. */
-export function optionText(value) {
+function optionText(value) {
   if (Array.isArray(value)) return value.join(",");
   return String(value);
 }

@@ -7,7 +7,7 @@
 // what happened; a GIF's progress shows there.
 // The shell (../app.js) hands in what these read of the page, and opens a share link through here.
 
-import { ApiError, fileUrl, getPuzzle, request } from "../api.js";
+import { ApiError, errorWords, fileUrl, getPuzzle, request } from "../api.js";
 import { el } from "../dom.js";
 import { canvasPng, fileStem, saveBlob, saveUrl } from "./download.js";
 import { GifJob, progressText } from "./gif_job.js";
@@ -248,9 +248,8 @@ export class ShareTools {
       saveBlob(await response.blob(), `${stem}.${fmt}`);
       this.say(`Board saved as ${stem}.${fmt}`);
     } catch (err) {
-      const why = err instanceof ApiError ? err.message.replace(/^format: /, "").replace(/\.$/, "") : "something went wrong";
+      const why = errorWords(err, "something went wrong").replace(/^format: /, "").replace(/\.$/, "");
       this.page.showError(`Saving the board as .${fmt}: ${why}.`);
-      if (!(err instanceof ApiError)) console.warn(err);
     }
   }
 
@@ -282,8 +281,7 @@ export class ShareTools {
       if (job.cancelled || err.message === "cancelled") this.say("GIF cancelled");
       else {
         this.say("");
-        this.page.showError(`GIF export: ${err instanceof ApiError ? err.message : "something went wrong"}`);
-        if (!(err instanceof ApiError)) console.warn(err);
+        this.page.showError(`GIF export: ${errorWords(err, "something went wrong")}`);
       }
     } finally {
       this.gif = null;
@@ -308,8 +306,7 @@ export class ShareTools {
     }
     if (!link) return false;
     this.applyLink(link, entries).catch((err) => {
-      this.page.showError(err instanceof LinkError || err instanceof ApiError ? err.message : "This link could not be opened.");
-      if (!(err instanceof LinkError || err instanceof ApiError)) console.warn(err);
+      this.page.showError(err instanceof LinkError ? err.message : errorWords(err, "This link could not be opened."));
     });
     return true;
   }

@@ -39,17 +39,6 @@ export class Editing {
     });
   }
 
-  /** What a family view's editor may call (merged into the shell a view is given). */
-  shellPart() {
-    return {
-      // The view's editor changed the board: the operations go to the server (docs/PROTOCOL.md, "Editing").
-      edit: (ops, how = {}) => this.edit(ops, how),
-      // A change the editor made: `redo` made it, `undo` takes it back (Undo, Redo, Ctrl+Z).
-      remember: (redo, undo, reload = false) => this.history.remember(redo, undo, reload),
-      historyButtons: () => this.historyButtons(),
-    };
-  }
-
   edit(ops, how = {}) {
     this.stamp ??= performance.now(); // the first change not yet re-solved: latency from here
     probe("edits", "pending");
@@ -105,7 +94,7 @@ export class Editing {
     if (reload) {
       const hadRun = Boolean(this.single.run);
       this.loader.load(async () => info, "loading", "the edited board", { edited: true }).then(() => {
-        if (hadRun && this.loader.puzzle?.id === info.id) this.resolve(true);
+        if (hadRun && this.loader.puzzle?.id === info.id) this.reSolve(true);
       });
       return;
     }
@@ -113,20 +102,20 @@ export class Editing {
     this.single.view.puzzleEdited(puzzle, this.session.pending);
     probe("edits", this.session.pending ? "pending" : "idle");
     this.onEdited(puzzle);
-    this.resolve();
+    this.reSolve();
   }
 
   /**
    * After a change of the board, search it again with the form's choices and show the end at once;
    * `force`: even though the board shows no run (it was reloaded, after a run).
    */
-  resolve(force = false) {
+  reSolve(force = false) {
     if (this.blocked()) return;
-    this.single.resolve(force);
+    this.single.reSolve(force);
   }
 
   /** A re-solve took the board: the benchmark's figure, from the first change it covers. */
-  resolved(run, started) {
+  reSolved(run, started) {
     const since = this.stamp ?? started;
     this.stamp = null;
     resolvedProbe(since, run.result?.seconds);

@@ -88,10 +88,8 @@ export class PuzzleLoader {
         setStatus(this.puzzle ? "ready" : "cancelled", "idle", " · the upload was cancelled");
         return;
       }
-      const reason = err instanceof api.ApiError ? err.message : "something went wrong while loading it.";
-      showError(fileMessage(what, reason));
+      showError(fileMessage(what, api.errorWords(err, "something went wrong while loading it.")));
       setStatus(this.puzzle ? "ready" : "error", this.puzzle ? "idle" : "error");
-      if (!(err instanceof api.ApiError)) console.warn(err);
     } finally {
       if (token === this.token) {
         idle();

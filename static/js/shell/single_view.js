@@ -7,8 +7,9 @@
 
 import { ExplainPanel } from "../explain/panel.js";
 import { Figures } from "../figures.js";
-import { seconds, setNumber, withCommas } from "../format.js";
+import { seconds, setNumber } from "../format.js";
 import { TransportBar } from "../playback/transport_bar.js";
+import { runStatus } from "../stage/run_status.js";
 import { Stage } from "../stage/stage.js";
 import { idle, isBusy, setBusy, setProgress, setStatus, showError, working } from "./status.js";
 import { byId } from "../dom.js";
@@ -19,17 +20,17 @@ const NARROW = "(max-width: 1050px)"; // the CSS breakpoint where the panels sta
 export class SingleView {
   /**
    * @param {{live, selection: import("./selection.js").Selection, hosts: object, shell: object,
-   *          puzzle: () => any, onRunEnded: (ok: boolean) => void, onResolved: (run, since: number) => void}} args
+   *          puzzle: () => any, onRunEnded: (ok: boolean) => void, onReSolved: (run, since: number) => void}} args
    *   puzzle(): the puzzle shown; onRunEnded: a run ended (share/export follow);
-   *   onResolved: an instant re-solve took the board (the editing benchmark's probe).
+   *   onReSolved: an instant re-solve took the board (the editing benchmark's probe).
    */
-  constructor({ live, selection, hosts, shell, puzzle, onRunEnded, onResolved }) {
+  constructor({ live, selection, hosts, shell, puzzle, onRunEnded, onReSolved }) {
     this.selection = selection;
     this.puzzle = puzzle;
     this.onRunEnded = onRunEnded;
-    this.onResolved = onResolved;
+    this.onReSolved = onReSolved;
     this.stale = false; // the algorithm or an option changed since the run on the board
-    this.resolveStarted = 0;
+    this.reSolveStarted = 0; // performance.now() when the latest re-solve was started
     this.stage = new Stage({
       live, board: $("board"), hosts, shell, canvas: { testid: "canvas", label: "Maze board" },
       onPlayerChange: () => this.playerChanged(),
@@ -54,7 +55,7 @@ export class SingleView {
     $("bar").replaceWith(this.bar.root);
     this.bar.root.id = "bar";
     $("run").addEventListener("click", () => this.start());
-    $("cancel").addEventListener("click", () => this.stop());
+    $("cancel").addEventListener("click", () => this.cancel());
     this.applyPace();
   }
 
@@ -163,35 +164,24 @@ export class SingleView {
    * The editor changed the board: search it again and show the end at once (no animation), when the
    * board shows a run (`force`: it did before a reload).
    */
-  resolve(force = false) {
+  reSolve(force = false) {
     if ((!this.run && !force) || !this.puzzle()) return;
-    this.stage.resolve(() => {
+    this.stage.reSolve(() => {
       const args = this.runArgs();
       if (args) {
         showError("");
-        this.resolveStarted = performance.now();
-        setStatus("re-solving…", "busy");
+        this.reSolveStarted = performance.now();
       }
       return args;
     });
   }
 
-  get resolving() {
-    return this.stage.resolving;
-  }
-
-  /** Stop: the run on the board stops where it is (what arrived can be played). */
-  stop() {
-    this.stage.cancel();
-    $("cancel").hidden = true;
-    setStatus("cancelled", "idle");
-    idle();
-  }
-
-  /** Another puzzle is coming: every run of this board stops, quietly. */
+  /**
+   * Stop every run of this board: Stop pressed, another puzzle coming, the comparison opening. The run
+   * on the board stops where it is (what arrived can be played) and the Stage says "cancelled".
+   */
   cancel() {
     this.stage.cancel();
-    $("cancel").hidden = true;
   }
 
   /** The socket closed. */
@@ -208,20 +198,30 @@ export class SingleView {
       computed: () => this.runComputed(run),
       done: () => this.runDone(run),
       error: () => this.runFailed(run),
+      cancelled: () => this.runCancelled(run),
       shown: () => this.runShown(run),
     };
     handlers[event]?.();
   }
 
+  /** The status line says what ../stage/run_status.js words of `run`. */
+  showStatus(run) {
+    const { text, tone, detail } = runStatus(run);
+    setStatus(text, tone, detail);
+  }
+
   runStarted(run) {
-    if (run.instant) return; // gathered off-screen; the board keeps its run meanwhile
+    if (run.instant) {
+      this.showStatus(run); // "re-solving…": gathered off-screen, the board keeps its run meanwhile
+      return;
+    }
     this.resetStats();
     this.legend();
     this.showRunCaption();
     this.applyPace();
-    if (run.slot === "replay") setStatus("replaying a checked solution", "busy");
+    if (run.slot === "replay") this.showStatus(run);
     else {
-      working("starting…");
+      working(runStatus(run).text);
       $("cancel").hidden = false;
     }
     this.player.play();
@@ -229,16 +229,16 @@ export class SingleView {
   }
 
   runStatus(run) {
+    const { text, fraction } = runStatus(run);
     if (run.state === "searching") {
-      working(`searching… ${withCommas(run.done)} expanded`);
-    } else if (run.state === "streaming" && run.total) {
-      const fraction = run.done / run.total;
+      working(text);
+    } else if (fraction !== null) {
       this.applyPace();
-      setStatus(`streaming ${Math.floor(fraction * 100)}%`, "busy", ` · ${withCommas(run.done)} of ${withCommas(run.total)} steps received`);
+      this.showStatus(run);
       setBusy(null);
       setProgress(fraction);
     } else {
-      setStatus(run.message || run.state || "working…", "busy");
+      this.showStatus(run);
     }
   }
 
@@ -258,17 +258,21 @@ export class SingleView {
 
   runDone(run) {
     this.legend();
-    if (run.slot === "replay") {
-      // A checked solution: no search ran (share links and exports keep to the form's choice).
-      setStatus("checked", "done", run.result?.found ? " · a legal solution" : " · an illegal or unfinished solution");
-      idle();
-      $("cancel").hidden = true;
-      return;
-    }
-    setStatus("done", "done", ` in ${seconds(run.result.seconds)}`);
+    this.ended(run);
+    // A checked solution: no search ran (share links and exports keep to the form's choice).
+    if (run.slot !== "replay") this.onRunEnded(true);
+  }
+
+  /** The run on the board ended: its status, and nothing in progress any more. */
+  ended(run) {
+    this.showStatus(run);
     idle();
     $("cancel").hidden = true;
-    this.onRunEnded(true);
+  }
+
+  runCancelled(run) {
+    if (run !== this.run) return; // a re-solve stopped: the board keeps its run, and what comes next says so
+    this.ended(run);
   }
 
   runFailed(run) {
@@ -285,9 +289,7 @@ export class SingleView {
       this.legend();
       this.playerChanged();
     }
-    $("cancel").hidden = true;
-    setStatus("error", "error");
-    idle();
+    this.ended(run);
     showError(run.error);
   }
 
@@ -295,7 +297,7 @@ export class SingleView {
   runShown(run) {
     this.stale = false;
     this.showRunCaption();
-    this.onResolved(run, this.resolveStarted);
+    this.onReSolved(run, this.reSolveStarted);
   }
 
   /** After Run the next key press belongs to the player, and the board must be in sight (phones). */

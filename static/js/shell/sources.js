@@ -109,7 +109,7 @@ export class Sources {
  * @param {string} name
  * @param {import("../api.js").UploadProgress} progress
  */
-export function uploadText(name, { phase, fraction, message, loaded = 0, total = 0 }) {
+function uploadText(name, { phase, fraction, message, loaded = 0, total = 0 }) {
   if (phase === "upload") return `Uploading ${name}: ${amount(loaded, total)}`;
   const percent = fraction === null ? "" : ` ${Math.floor(fraction * 100)} %`;
   return `${message || phase}…${percent}`;

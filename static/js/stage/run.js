@@ -43,7 +43,8 @@ export class Run {
     /** @type {RunState} */
     this.state = "idle";
     this.message = ""; // the server's words on the state ("waiting for a worker…")
-    this.done = 0; // the server's progress: states expanded, or records streamed
+    this.expandedSoFar = 0; // while searching: the states the server has expanded so far
+    this.recordsSent = 0; // while streaming: the records the server has sent so far (of `total`)
     /** @type {number | null} */
     this.total = null; // records to stream, once known
     /** @type {any} */

@@ -6,7 +6,7 @@
 // under one shared clock (../compare/panel.js). A new panel type (a checker's replay, a student's own
 // search) is a Stage with a host of its own that listens to `onRun`.
 //
-// The editor's instant re-solve is a mode of the same machine: `resolve()` starts an instant run
+// The editor's instant re-solve is a mode of the same machine: `reSolve()` starts an instant run
 // whose frames are gathered off-screen while the board keeps the run it shows; when it is done it
 // takes the board in one go (event "shown"). At most one is in flight; a change meanwhile asks for
 // one more when it ends, with the choices of that moment.
@@ -23,9 +23,11 @@ import { StepIndex } from "./step_index.js";
 
 /**
  * @typedef {"started" | "status" | "frame" | "computed" | "done" | "error" | "cancelled" | "shown"} RunEvent
- *   started: sent; status: the server's state changed (run.state, run.message, run.done, run.total);
- *   frame: records arrived; computed: the result is known (run.result); done: every record is here;
- *   error: it failed (run.error); shown: an instant run took the board (after its computed and done).
+ *   started: sent; status: the server's state changed (run.state, run.message, run.expandedSoFar,
+ *   run.recordsSent, run.total); frame: records arrived; computed: the result is known (run.result);
+ *   done: every record is here; error: it failed (run.error); cancelled: it was stopped (cancel()), or
+ *   a new run of this Stage replaced it; shown: an instant run took the board (after its computed and
+ *   done). What a host shows of them in words: ./run_status.js.
  */
 
 /**
@@ -248,7 +250,7 @@ export class Stage {
    * choices when it starts (null: nothing to re-solve); one in flight makes this one wait for it.
    * @param {() => StartArgs | null} makeArgs
    */
-  resolve(makeArgs) {
+  reSolve(makeArgs) {
     if (this.pending) {
       this.again = makeArgs;
       return;
@@ -257,31 +259,26 @@ export class Stage {
     if (args) this.start({ ...args, instant: true });
   }
 
-  /** True while a re-solve is gathered off-screen. */
-  get resolving() {
-    return this.pending !== null;
-  }
-
   /**
-   * Stop the run on the board (if it is still going) and any re-solve.
-   * @returns {boolean} whether a run on the board was stopped
+   * Stop the run on the board (if it is still going) and any re-solve; the host hears "cancelled" for
+   * each run stopped (what arrived of the board's can still be played).
    */
   cancel() {
     const run = this.run;
-    let stopped = false;
+    const pending = this.pending;
+    this.pending = null;
+    this.again = null;
     if (run && !run.finished) {
       this.live.cancel(run.id);
       run.to("cancelled");
       this.player.pause();
-      stopped = true;
+      this.emit("cancelled", run);
     }
-    if (this.pending) {
-      this.live.cancel(this.pending.id);
-      this.pending.to("cancelled");
-      this.pending = null;
+    if (pending) {
+      this.live.cancel(pending.id);
+      pending.to("cancelled");
+      this.emit("cancelled", pending);
     }
-    this.again = null;
-    return stopped;
   }
 
   /** The socket closed: the runs still going fail with `message`. @param {string} message */
@@ -329,7 +326,9 @@ export class Stage {
     const phase = msg.phase === "searching" || msg.phase === "streaming" ? msg.phase : "starting"; // "queued": still starting
     if (!run.to(phase)) return;
     run.message = msg.message || "";
-    run.done = msg.done || 0;
+    // run_status's `done` counts what its phase does (docs/PROTOCOL.md): expansions, then records sent.
+    if (phase === "searching") run.expandedSoFar = msg.done || 0;
+    else if (phase === "streaming") run.recordsSent = msg.done || 0;
     if (Number.isInteger(msg.total)) run.total = msg.total;
     if (run === this.run) this.emit("status", run);
   }
@@ -399,7 +398,7 @@ export class Stage {
     if (run === this.pending) this.pending = null;
     else this.player.pause(); // what arrived can still be stepped through and played again
     this.emit("error", run);
-    if (run.instant) this.resolveEnded();
+    if (run.instant) this.reSolveEnded();
   }
 
   /** An instant run is computed: it takes the board in one task (one redraw), at its end. @param {Run} run */
@@ -417,12 +416,13 @@ export class Stage {
     this.maybeFinish(run);
     this.player.last();
     this.emit("shown", run);
-    this.resolveEnded();
+    this.reSolveEnded();
   }
 
-  resolveEnded() {
+  /** A re-solve ended (shown or failed): the one asked for meanwhile starts now. */
+  reSolveEnded() {
     const again = this.again;
     this.again = null;
-    if (again) this.resolve(again);
+    if (again) this.reSolve(again);
   }
 }

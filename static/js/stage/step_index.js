@@ -3,38 +3,13 @@
 // size just before it. The comparison's shared step k ("every panel after its k-th expansion") is
 // turned into a trace position with it, and the chart draws the frontier from it.
 
+import { GrowableColumn } from "../growable.js";
 import { KIND } from "../timeline.js";
-
-/** A growable Int32Array column. */
-export class Column {
-  constructor() {
-    this.data = new Int32Array(1024);
-    this.length = 0;
-  }
-
-  /** @param {number} value */
-  push(value) {
-    if (this.length === this.data.length) {
-      const grown = new Int32Array(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
-    }
-    this.data[this.length++] = value;
-  }
-
-  clear() {
-    this.length = 0;
-  }
-
-  view() {
-    return this.data.subarray(0, this.length);
-  }
-}
 
 export class StepIndex {
   constructor() {
-    this.closeAt = new Column(); // record index of each close record, in order: step k -> closeAt[k]
-    this.frontierAt = new Column(); // the frontier's size at step k (before the k-th close)
+    this.closeAt = new GrowableColumn(); // record index of each close record, in order: step k -> closeAt[k]
+    this.frontierAt = new GrowableColumn(); // the frontier's size at step k (before the k-th close)
     this.scanned = 0;
     this.frontier = 0;
   }
@@ -48,8 +23,8 @@ export class StepIndex {
 
   /** Give back the memory (the comparison closed). */
   release() {
-    this.closeAt = new Column();
-    this.frontierAt = new Column();
+    this.closeAt = new GrowableColumn();
+    this.frontierAt = new GrowableColumn();
     this.scanned = 0;
     this.frontier = 0;
   }

@@ -35,7 +35,8 @@
 // + / = and - zoom, 0 or Home fit. The minimap (bottom right, on the same canvas) shows the whole board
 // and the view; a click or drag on it moves the view there.
 
-const BACKGROUND = "#e4e1d9"; // the page's board background (families/canvas_renderer.js)
+import { BOARD_BACKGROUND } from "../colors.js";
+
 const ERROR_FILL = "#d3d3d3"; // a tile that failed twice
 const VIEWPORT_STROKE = "#d9480f";
 const WHEEL_RATE = 0.002; // zoom factor e^(-deltaY · rate) per wheel pixel
@@ -93,7 +94,7 @@ export class TileViewer {
    */
   constructor({
     canvas, width, height, tileSize = 256, url, onViewChange, drawOverlay, onSettled, onTileError,
-    minimap = true, maxZoom = 64, maxRequests = 6, cacheSize = 400, background = BACKGROUND, step = null,
+    minimap = true, maxZoom = 64, maxRequests = 6, cacheSize = 400, background = BOARD_BACKGROUND, step = null,
   }) {
     if (!(width > 0 && height > 0)) throw new Error(`TileViewer: the board must have cells (${width} × ${height})`);
     this.canvas = canvas;

@@ -6,10 +6,10 @@
 
 import { el } from "../../dom.js";
 
-export const DRAW_TOOLS = ["wall", "erase", "weight"];
+const DRAW_TOOLS = ["wall", "erase", "weight"];
 
 /** The cells on the line from `a` to `b` (flat indices on a board `width` wide), both ends included. */
-export function cellsOnLine(a, b, width) {
+function cellsOnLine(a, b, width) {
   let r0 = Math.floor(a / width), c0 = a % width;
   const r1 = Math.floor(b / width), c1 = b % width;
   const dr = Math.abs(r1 - r0), dc = Math.abs(c1 - c0);

@@ -4,6 +4,7 @@
 // back takes records back one by one instead of replaying from the start; and a snapshot (5 bytes a
 // cell) is a keyframe the Player restores for long jumps (../family_view.js, PlayerTarget).
 
+import { withRoom } from "../../growable.js";
 import { KIND } from "../../timeline.js";
 
 // Cell status = record kind + 1 (0 = not reached yet), so one subtraction maps the two.
@@ -207,11 +208,7 @@ export class GridState {
   }
 
   pushPath(cell) {
-    if (this.pathLength === this.path.length) {
-      const bigger = new Int32Array(this.path.length * 2);
-      bigger.set(this.path);
-      this.path = bigger;
-    }
+    this.path = withRoom(this.path, this.pathLength + 1);
     this.path[this.pathLength++] = cell;
   }
 }

@@ -3,7 +3,7 @@
 // {rows, cols, tiles: Uint8Array row-major, free, player: {r, c, on}}. No drawing here.
 
 // Open sides [left, top, right, bottom] of codes 0..11 (PUZZLES.md §3; 10 all open, 11 none).
-export const SIDES = [
+const SIDES = [
   [0, 0, 1, 1], [1, 0, 0, 1], [0, 1, 1, 0], [1, 1, 0, 0],
   [1, 0, 1, 1], [1, 1, 0, 1], [1, 1, 1, 0], [0, 1, 1, 1],
   [0, 1, 0, 1], [1, 0, 1, 0], [1, 1, 1, 1], [0, 0, 0, 0],
@@ -14,7 +14,7 @@ export const SHAPES = "┌┐└┘┬┤┴├│─┼ ";
 export const openSides = (code) => SIDES[code] || SIDES[11];
 
 /** "below" under the board (row = rows), "above" over it (row = -1), else "board". */
-export function placeOf(r, rows) {
+function placeOf(r, rows) {
   if (r >= rows) return "below";
   if (r < 0) return "above";
   return "board";

@@ -11,7 +11,6 @@ export function buildLabyrinthPanels() {
     title: "Solution replay (move by move)",
     titleId: "replay-title",
     messageTestid: "lab-message",
-    waitText: "The solution appears when the search trace reaches its end (End key, or ⏭ under the board).",
     listLabel: "The solution's moves",
     stats: {
       insertions: { testid: "insertions", label: "Insertions", def: "free-tile pushes on the way" },

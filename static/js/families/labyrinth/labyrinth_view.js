@@ -108,12 +108,8 @@ export class LabyrinthView extends SolutionView {
     this.runId = runId;
     this.algorithm = algorithm || null;
     this.renderer.setEndpoints(this.column("start_col"), this.column("goal_col"));
-    this.mode = "search";
     this.search.clear();
-    this.pendingResult = null;
-    this.reveal(false);
-    this.panels.root.hidden = false;
-    this.panels.wait.hidden = false;
+    this.searchStarted();
     this.traceChanged();
   }
 

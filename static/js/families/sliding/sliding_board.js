@@ -13,10 +13,8 @@
  * @property {string} name
  */
 
-/** @type {Object<string, [number, number]>} where the blank goes, [dr, dc] */
-export const BLANK_STEPS = { U: [-1, 0], D: [1, 0], L: [0, -1], R: [0, 1] };
 /** The word for the way a tile slides when the blank goes `dir` (the tile goes the other way). */
-export const TILE_WORD = { U: "down", D: "up", L: "right", R: "left" };
+const TILE_WORD = { U: "down", D: "up", L: "right", R: "left" };
 
 /**
  * The board from the puzzle info (`n`, `tiles`, `goal`: lists of n² ints, or n rows of n).
@@ -50,6 +48,26 @@ export function sameBoard(a, b) {
 export function blankOf(tiles) {
   for (let i = 0; i < tiles.length; i++) if (tiles[i] === 0) return i;
   return -1;
+}
+
+/**
+ * `tiles` with the blank moved to `cell`, a cell next to it (a child's board: the trace names a
+ * child by where its blank went); the same board when the blank is there; null for any other cell.
+ * @template {Uint8Array | number[]} T
+ * @param {T} tiles
+ * @param {number} cell
+ * @param {number} n
+ * @returns {T | null}
+ */
+export function blankMovedTo(tiles, cell, n) {
+  const blank = blankOf(tiles);
+  if (cell === blank) return tiles;
+  const next = Math.abs(cell - blank) === n || (Math.abs(cell - blank) === 1 && Math.floor(cell / n) === Math.floor(blank / n));
+  if (!next || cell < 0 || cell >= tiles.length) return null;
+  const child = /** @type {T} */ (tiles.slice());
+  child[blank] = child[cell];
+  child[cell] = 0;
+  return child;
 }
 
 const FACT = [1, 1, 2, 6, 24, 120, 720, 5040, 40320, 362880];
@@ -105,7 +123,7 @@ export function goalPositions(goal) {
 }
 
 /** Tiles (not the blank) off their goal cell: h1. */
-export function misplaced(tiles, goal) {
+function misplaced(tiles, goal) {
   let h = 0;
   for (let i = 0; i < tiles.length; i++) if (tiles[i] !== 0 && tiles[i] !== goal[i]) h++;
   return h;
@@ -127,7 +145,7 @@ export function manhattan(tiles, goalPos, n) {
  * Manhattan plus 2 for each tile that must leave its goal line to let another pass (Hansson et al.:
  * per row and column, the fewest tiles to remove so the rest are in goal order).
  */
-export function linearConflict(tiles, goalPos, n) {
+function linearConflict(tiles, goalPos, n) {
   let extra = 0;
   const line = [];
   for (let dim = 0; dim < 2; dim++) {
@@ -176,25 +194,6 @@ export function heuristicValue(name, tiles, goal, goalPos, n) {
   if (name === "linear_conflict") return linearConflict(tiles, goalPos, n);
   if (name === "zero" || name === "none") return 0;
   return null;
-}
-
-/**
- * The board after the blank moves `dir`, or null off the board.
- * @param {ArrayLike<number>} tiles
- * @param {number} n
- * @param {string} dir
- */
-export function moved(tiles, n, dir) {
-  const b = blankOf(tiles);
-  const step = BLANK_STEPS[dir];
-  if (b < 0 || !step) return null;
-  const r = ((b / n) | 0) + step[0];
-  const c = (b % n) + step[1];
-  if (r < 0 || c < 0 || r >= n || c >= n) return null;
-  const out = Uint8Array.from(tiles);
-  out[b] = out[r * n + c];
-  out[r * n + c] = 0;
-  return out;
 }
 
 /**

@@ -8,6 +8,7 @@
 
 import { el } from "../../dom.js";
 import { KIND } from "../../timeline.js";
+import { blankMovedTo } from "./sliding_board.js";
 
 const MAX_RECORDS = 400_000; // past this the frontier is not rebuilt (a scan per redraw)
 const SHOWN = 6;
@@ -37,7 +38,7 @@ export function frontierAt({ timeline, snapshots, start, n, position, algorithm,
       parent = snapshots[s].tiles;
       open.delete(parent.join(","));
     } else if (kind === KIND.OPEN || kind === KIND.UPDATE) {
-      const child = moveBlank(parent, cells[i], n);
+      const child = blankMovedTo(parent, cells[i], n);
       if (!child) return { why: "The trace does not tell these boards." };
       const key = child.join(",");
       const seen = open.get(key);
@@ -62,18 +63,6 @@ export function frontierAt({ timeline, snapshots, start, n, position, algorithm,
   }
   states.sort(by);
   return { size: states.length, first: states.slice(0, SHOWN), order: ORDERS[algorithm] };
-}
-
-/** `tiles` with the blank moved to `cell` (next to it), or the same board when the blank is there. */
-function moveBlank(tiles, cell, n) {
-  const blank = tiles.indexOf(0);
-  if (cell === blank) return tiles;
-  const next = Math.abs(cell - blank) === n || (Math.abs(cell - blank) === 1 && Math.floor(cell / n) === Math.floor(blank / n));
-  if (!next || cell < 0 || cell >= tiles.length) return null;
-  const child = tiles.slice();
-  child[blank] = child[cell];
-  child[cell] = 0;
-  return child;
 }
 
 /** The panel: a title, a note, and a row of small boards. */

@@ -3,8 +3,7 @@
 // the totals), shown once the search trace has been played to its end; in presentation mode its buttons
 // in a bar above the board.
 
-import { el } from "../../dom.js";
-import { replayButtons, solutionPanel } from "../move_replay.js";
+import { replayBar, solutionPanel } from "../move_replay.js";
 
 export function buildSlidingPanels() {
   // Ids unique to this instance (a comparison may show several views; no module-level counter).
@@ -13,7 +12,6 @@ export function buildSlidingPanels() {
     title: "Solution (move by move)",
     titleId: `sliding-replay-title-${suffix}`,
     messageTestid: "sliding-message",
-    waitText: "The solution appears when the search trace reaches its end (the End key, or the last-step button under the board).",
     listLabel: "The solution's moves",
     stats: {
       moves: { testid: "solution-moves", label: "Moves", def: "tiles slid, 1 each: the cost" },
@@ -22,8 +20,5 @@ export function buildSlidingPanels() {
     },
   });
   // Presentation mode hides the side panels: the same replay controls in a bar above the board.
-  parts.bar = replayButtons("bar-replay");
-  parts.banner = el("div", { class: "replay", role: "group", "aria-label": "Solution replay", testid: "bar-replay", hidden: true },
-    el("strong", { text: "Solution replay" }), parts.bar.prev, parts.bar.play, parts.bar.next, parts.bar.position);
-  return parts;
+  return { ...parts, ...replayBar() };
 }

@@ -4,6 +4,7 @@
 // distinct states expanded so far, in the order they were first expanded (the state-space view
 // lights them). The trace's cells are the blank's cells, so a state is known only from its snapshot.
 
+import { withRoom } from "../../growable.js";
 import { SnapshotSearch } from "../snapshot_search.js";
 import { STATES } from "./sliding_space.js";
 
@@ -36,15 +37,8 @@ export class SlidingSearch extends SnapshotSearch {
       this.snapshots.push({ i: raw.i, tiles, rank });
       if (this.firstSeen && rank >= 0 && rank < STATES && this.firstSeen[rank] < 0) {
         this.firstSeen[rank] = ordinal;
-        if (this.distinct === this.distinctRanks.length) {
-          const grow = (a) => {
-            const b = new Int32Array(a.length * 2);
-            b.set(a);
-            return b;
-          };
-          this.distinctRanks = grow(this.distinctRanks);
-          this.distinctOrdinal = grow(this.distinctOrdinal);
-        }
+        this.distinctRanks = withRoom(this.distinctRanks, this.distinct + 1);
+        this.distinctOrdinal = withRoom(this.distinctOrdinal, this.distinct + 1);
         this.distinctRanks[this.distinct] = rank;
         this.distinctOrdinal[this.distinct] = ordinal;
         this.distinct++;

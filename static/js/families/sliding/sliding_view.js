@@ -9,7 +9,7 @@
 import { number, withCommas } from "../../format.js";
 import { SolutionView } from "../solution_view.js";
 import {
-  PAGE_HEURISTICS, blankOf, boardOf, cellName, goalPositions, heuristicValue, moveText, movesOf, rankOf, sameBoard,
+  PAGE_HEURISTICS, blankMovedTo, blankOf, boardOf, cellName, goalPositions, heuristicValue, moveText, movesOf, rankOf, sameBoard,
   slideBetween,
 } from "./sliding_board.js";
 import { slidingEditor } from "./sliding_editor.js";
@@ -263,13 +263,9 @@ export class SlidingView extends SolutionView {
   runStarted(runId, { algorithm, options = {}, instant = false } = {}) {
     const heuristic = options.heuristic || this.info?.heuristics?.[0] || "manhattan";
     this.run = { id: runId, algorithm: algorithm || null, options, heuristic, weight: options.weight ?? 1, instant };
-    this.mode = "search";
     this.search.clearRun(this.ranked);
-    this.pendingResult = null;
     this.autoPlayed = instant; // a re-solve after an edit shows the solved board, not the replay
-    this.reveal(false);
-    this.panels.root.hidden = false;
-    this.panels.wait.hidden = false;
+    this.searchStarted();
     this.traceChanged(true);
   }
 
@@ -401,16 +397,7 @@ export class SlidingView extends SolutionView {
   boardAt(cell) {
     const snap = this.ownSnapshot();
     if (!snap || !this.board) return null;
-    const tiles = snap.tiles;
-    const n = this.board.n;
-    const blank = blankOf(tiles);
-    if (cell === blank) return tiles;
-    const next = Math.abs(cell - blank) === n || (Math.abs(cell - blank) === 1 && Math.floor(cell / n) === Math.floor(blank / n));
-    if (!next || cell < 0 || cell >= tiles.length) return null;
-    const child = tiles.slice();
-    child[blank] = child[cell];
-    child[cell] = 0;
-    return child;
+    return blankMovedTo(snap.tiles, cell, this.board.n);
   }
 
   /** "1 2 3 / 4 _ 5 / 7 8 6" for the board a record stands for, else where its blank is. */

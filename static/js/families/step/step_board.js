@@ -3,7 +3,7 @@
 // estimate the server uses and a move in words. No drawing here.
 
 export const BLANK = 0;
-export const MARKED = 1;
+const MARKED = 1;
 export const START = 2;
 export const GOAL = 3;
 

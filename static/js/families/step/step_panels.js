@@ -4,9 +4,9 @@
 // the search trace has been played to its end. Returns the roots and the elements the view fills.
 
 import { el } from "../../dom.js";
-import { replayButtons, solutionPanel } from "../move_replay.js";
+import { replayBar, solutionPanel } from "../move_replay.js";
 
-export const MODE_LABELS = { both: "Maze + layers", board: "Maze", layers: "Layers" };
+const MODE_LABELS = { both: "Maze + layers", board: "Maze", layers: "Layers" };
 
 export function buildStepPanels() {
   // Ids unique to this instance (a comparison may show several views; no module-level counter).
@@ -32,14 +32,10 @@ export function buildStepPanels() {
     title: "Solution (move by move)",
     titleId: replayTitle,
     messageTestid: "step-message",
-    waitText: "The solution appears when the search trace reaches its end (the End key, or the last-step button under the board).",
     listLabel: "The solution's moves",
   });
   parts.modes = modes;
   parts.left = left;
   // Presentation mode hides the side panels: the same replay controls in a bar above the board.
-  parts.bar = replayButtons("bar-replay");
-  parts.banner = el("div", { class: "replay", role: "group", "aria-label": "Solution replay", testid: "bar-replay", hidden: true },
-    el("strong", { text: "Solution replay" }), parts.bar.prev, parts.bar.play, parts.bar.next, parts.bar.position);
-  return parts;
+  return { ...parts, ...replayBar() };
 }

@@ -145,7 +145,7 @@ function curveArrow(ctx, [ax, ay], [cx, cy], [bx, by], { color, w, dashed, halo,
 }
 
 /** A filled arrowhead with its tip at (x, y), pointing along `angle`. */
-export function arrowHead(ctx, x, y, angle, size, color) {
+function arrowHead(ctx, x, y, angle, size, color) {
   const points = [[0, 0], [-size, -size * 0.55], [-size * 0.72, 0], [-size, size * 0.55]];
   drawTurnedShape(ctx, x, y, angle, points, color, 1.2);
 }

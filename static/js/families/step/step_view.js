@@ -158,10 +158,7 @@ export class StepView extends SolutionView {
     const heuristic = options.heuristic || this.info.heuristics?.[0] || "manhattan";
     this.run = { algorithm: algorithm || null, options, cycle, heuristic, weight: options.weight ?? 1 };
     this.search.resize(this.info.rows * this.info.cols * cycle.length, cycle.length);
-    this.pendingResult = null;
-    this.reveal(false);
-    this.panels.root.hidden = false;
-    this.panels.wait.hidden = false;
+    this.searchStarted();
     this.renderer.setScene({ cycle, search: this.search, timeline: this.timeline, showSearchMarks: true, solution: null });
     this.traceChanged();
   }

@@ -4,10 +4,7 @@
 
 // Side codes of a tile's [N, E, S, W].
 export const SIDE = { CLOSED: 0, INLET: 1, OUTLET: 2, SOURCE: 3, DRAIN: 4 };
-export const DIRECTIONS = ["N", "E", "S", "W"];
-export const DIRECTION_WORDS = ["north", "east", "south", "west"];
-// [dr, dc] of each side's neighbour.
-export const STEP = [[-1, 0], [0, 1], [1, 0], [0, -1]];
+const DIRECTIONS = ["N", "E", "S", "W"];
 
 const mod4 = (k) => ((k % 4) + 4) % 4;
 
@@ -17,12 +14,12 @@ export function sideAfter(tile, rot, d) {
 }
 
 /** The tile's [N, E, S, W] after `rot` clockwise quarter turns. */
-export function turnedTile(tile, rot) {
+function turnedTile(tile, rot) {
   return [0, 1, 2, 3].map((d) => sideAfter(tile, rot, d));
 }
 
 /** The side index of "N" | "E" | "S" | "W", or -1 (null: the source's entry, the drain's exit). */
-export function sideIndex(letter) {
+function sideIndex(letter) {
   return letter ? DIRECTIONS.indexOf(letter) : -1;
 }
 

@@ -10,7 +10,6 @@ export function buildZenjiPanels() {
     title: "Solution replay (turn by turn, then the water)",
     titleId: "replay-title",
     messageTestid: "zenji-message",
-    waitText: "The solution appears when the search trace reaches its end (the End key, or the last-step button under the board).",
     listLabel: "The solution's turns, then the water",
     what: "step of the solution",
     stats: {

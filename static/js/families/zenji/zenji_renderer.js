@@ -12,7 +12,7 @@ import { STATE } from "./zenji_search.js";
 import { drawHeatGrid } from "../heat.js";
 import { SIDE } from "./zenji_board.js";
 
-export const PIPE_COLORS = {
+const PIPE_COLORS = {
   [SIDE.INLET]: OKABE_ITO.bluishGreen,
   [SIDE.OUTLET]: OKABE_ITO.orange,
   [SIDE.SOURCE]: COLORS.start,

@@ -122,14 +122,10 @@ export class ZenjiView extends SolutionView {
 
   runStarted(runId, { algorithm, options = {}, instant = false } = {}) {
     this.run = { id: runId, algorithm: algorithm || null, options, flow: options.flow || this.board.flow };
-    this.mode = "search";
     this.shown = null;
     this.search.clear();
-    this.pendingResult = null;
     this.autoPlayed = instant; // a re-solve after an edit shows the solved board, not the replay
-    this.reveal(false);
-    this.panels.root.hidden = false;
-    this.panels.wait.hidden = false;
+    this.searchStarted();
     this.traceChanged(true);
   }
 
