@@ -29,7 +29,7 @@ from itertools import pairwise
 from typing import Any
 
 from server.puzzles.capabilities import Checker
-from server.puzzles.checking import CheckResult, replay_json
+from server.puzzles.checking import CheckResult, replay_json, solve_json
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.jsonfile import read_json
 from server.puzzles.labyrinth.model import (
@@ -132,15 +132,9 @@ def read_answer(text: str, problem: LabyrinthProblem) -> list[Move]:
 def _from_json(value: Any, problem: LabyrinthProblem) -> list[Move]:
     label = "item"
     if isinstance(value, dict):
-        if value.get("family", "labyrinth") != "labyrinth":
-            raise PuzzleError(f"a solution of a {show_value(value['family'])} puzzle, not of a labyrinth",
-                              "field 'family'")
-        if value.get("found") is False:
-            raise PuzzleError("this search found no solution", "field 'found'")
+        listed = solve_json(value, "labyrinth", "a labyrinth", "moves")
         _same_rules(value.get("options"), problem)
-        if "moves" not in value:
-            raise PuzzleError("expected a 'moves' field (as `run.py solve --json` prints)", "file")
-        value, label = value["moves"], "moves item"
+        value, label = listed, "moves item"
     if not isinstance(value, list):
         raise PuzzleError(f"expected a list of moves, got {show_value(value)}", "file")
     if len(value) > MAX_MOVES:
