@@ -39,6 +39,15 @@ class CheckResult:
     # results show them (grids: [row, col]); None when every move is legal or the family does not say.
     illegal: dict[str, Any] | None = None
 
+    @classmethod
+    def walked(cls, why: str | None, cost: float, moves: int, path: list[Any], replay: dict[str, Any],
+               bad: int | None = None, illegal: dict[str, Any] | None = None) -> CheckResult:
+        """The verdict of a replayed answer: illegal when ``why`` says why (``bad``: the move, ``illegal``:
+        where), else legal at ``cost``."""
+        if why is not None:
+            return cls(False, None, moves, bad, why, path, replay=replay, illegal=illegal)
+        return cls(True, cost, moves, None, None, path, replay=replay)
+
     def to_json(self) -> dict[str, Any]:
         """The CLI's ``--json`` object and the API's answer (costs as ``solve --json`` prints them)."""
         out = {

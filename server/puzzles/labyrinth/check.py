@@ -331,9 +331,7 @@ def replay(family: Any, puzzle: LabyrinthPuzzle, problem: LabyrinthProblem, move
     if not reached:  # the family's result lists moves of solutions only: the page replays these
         out["path"] = path
         out["moves"] = problem.moves_of(states)
-    if why is not None:
-        return CheckResult(False, None, len(moves), bad, why, path, replay=out, illegal=illegal)
-    return CheckResult(True, float(len(moves)), len(moves), None, None, path, replay=out)
+    return CheckResult.walked(why, float(len(moves)), len(moves), path, out, bad, illegal)
 
 
 def _place(problem: LabyrinthProblem, position: int) -> str:

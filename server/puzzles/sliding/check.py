@@ -262,6 +262,4 @@ def _verdict(
     cost = float(len(states) - 1)
     replay = replay_json(family, board, problem, states, cost, options, reached)
     path = [problem.state_to_json(s) for s in states]
-    if why:
-        return CheckResult(False, None, moves, bad, why, path, replay=replay, illegal=illegal)
-    return CheckResult(True, cost, moves, None, None, path, replay=replay)
+    return CheckResult.walked(why, cost, moves, path, replay, bad, illegal)

@@ -279,6 +279,4 @@ def walk(family: Any, maze: StepMaze, problem: StepProblem, cells: list[Cell], p
     cost = float(len(states) - 1)
     replay = replay_json(family, maze, problem, states, cost, options, reached)
     path = [problem.state_to_json(s) for s in states]
-    if why:
-        return CheckResult(False, None, moves, bad, why, path, replay=replay, illegal=illegal)
-    return CheckResult(True, cost, moves, None, None, path, replay=replay)
+    return CheckResult.walked(why, cost, moves, path, replay, bad, illegal)

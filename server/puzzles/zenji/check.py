@@ -254,9 +254,7 @@ def replay(family: Any, board: ZenjiBoard, problem: ZenjiProblem, turns: list[Tu
     out["moves"] = made  # every turn made, also those off the water's way
     out["turned"] = [[list(shapes[r * cols + c]) for c in range(cols)] for r in range(board.rows)]
     path = [problem.state_to_json(s) for s in states]
-    if why is not None:
-        return CheckResult(False, None, len(turns), bad, why, path, replay=out, illegal=illegal)
-    return CheckResult(True, float(total), len(turns), None, None, path, replay=out)
+    return CheckResult.walked(why, float(total), len(turns), path, out, bad, illegal)
 
 
 def _states(problem: ZenjiProblem, cells: list[Cell], rot: list[int]) -> list[int]:
