@@ -328,7 +328,7 @@ class LabyrinthSaver(Saver):
 
     def save(self, puzzle: LabyrinthPuzzle, fmt: str | None = None) -> bytes:
         if self.check_format(fmt, puzzle) == "json":
-            return (json.dumps(puzzle_to_json(puzzle)) + "\n").encode()
+            return self.json_file(puzzle_to_json(puzzle))
         rows = [";".join(str(code) for code in row) for row in puzzle.board_rows()]
         text = "\n".join([*rows, str(puzzle.free) + ";" * (puzzle.cols - 1)]) + "\n"
         again = parse_labyrinth_csv(text, LabyrinthOptions(), puzzle.name)
