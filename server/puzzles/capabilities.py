@@ -12,6 +12,7 @@ package's ``FAMILY``.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -175,6 +176,32 @@ class Saver(Part):
             raise PuzzleError(f"a {self.family.title.lower()} is saved as {', '.join(self.formats)}, not "
                               f"{fmt[:20]!r}", "format")
         return fmt
+
+    @staticmethod
+    def json_file(value: Any, indent: int | None = None) -> bytes:
+        """``value`` as a JSON file's bytes (a line break last, as a text editor leaves it)."""
+        return (json.dumps(value, indent=indent) + "\n").encode()
+
+
+class TextOrJsonSaver(Saver):
+    """A saver of the family's text form or its JSON: an author implements ``to_text`` and ``to_json``
+    (and ``default_format`` where the text cannot hold every puzzle)."""
+
+    formats: ClassVar[tuple[str, ...]] = ("txt", "json")
+    json_indent: ClassVar[int | None] = None
+
+    @abstractmethod
+    def to_text(self, puzzle: Any) -> str:
+        """The text file; PuzzleError naming what it would lose where the text cannot hold the puzzle."""
+
+    @abstractmethod
+    def to_json(self, puzzle: Any) -> dict[str, Any]:
+        """The JSON object (it holds everything)."""
+
+    def save(self, puzzle: Any, fmt: str | None = None) -> bytes:
+        if self.check_format(fmt, puzzle) == "json":
+            return self.json_file(self.to_json(puzzle), self.json_indent)
+        return self.to_text(puzzle).encode()
 
 
 class Editor(Part):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.options import Values
 from server.search.costs import json_cost
 from server.search.problem import Problem, State
@@ -37,6 +38,15 @@ class CheckResult:
     # Where the first illegal move was: {"from": place, "to": place or None}, places as the family's
     # results show them (grids: [row, col]); None when every move is legal or the family does not say.
     illegal: dict[str, Any] | None = None
+
+    @classmethod
+    def walked(cls, why: str | None, cost: float, moves: int, path: list[Any], replay: dict[str, Any],
+               bad: int | None = None, illegal: dict[str, Any] | None = None) -> CheckResult:
+        """The verdict of a replayed answer: illegal when ``why`` says why (``bad``: the move, ``illegal``:
+        where), else legal at ``cost``."""
+        if why is not None:
+            return cls(False, None, moves, bad, why, path, replay=replay, illegal=illegal)
+        return cls(True, cost, moves, None, None, path, replay=replay)
 
     def to_json(self) -> dict[str, Any]:
         """The CLI's ``--json`` object and the API's answer (costs as ``solve --json`` prints them)."""
@@ -88,3 +98,27 @@ def replay_json(family: Any, puzzle: Any, problem: Problem, states: list[State],
     return out
 
 
+
+
+# ---- reading answers: what every family's notations share ------------------------------------------
+def where(text: str, offset: int) -> str:
+    """"line L, column C" (1-based) of ``offset`` in ``text``: an error's place in a typed answer."""
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return f"line {line}, column {column}"
+
+
+def solve_json(value: dict[str, Any], family: str, noun: str, key: str | None = "path") -> Any:
+    """``run.py solve --json``'s object handed in as an answer: its ``key`` field (the path or the
+    moves; None: the caller reads its own fields); PuzzleError when it is another family's (``noun``
+    names this one: "a step maze"), found nothing, or lacks ``key``."""
+    if value.get("family", family) != family:
+        raise PuzzleError(f"a solution of a {show_value(value['family'])} puzzle, not of {noun}",
+                          "field 'family'")
+    if value.get("found") is False:
+        raise PuzzleError("this search found no solution", "field 'found'")
+    if key is None:
+        return None
+    if key not in value:
+        raise PuzzleError(f"expected a '{key}' field (as `run.py solve --json` prints)", "file")
+    return value[key]

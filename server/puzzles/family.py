@@ -61,6 +61,8 @@ from server.search.runner import run_algorithm
 from server.search.stats import SearchResult
 from server.search.trace import RECORD_BYTES, TraceRecorder
 
+SNIFF_BYTES = 4096  # what ``Family.sample_text`` reads of a file by default
+
 
 @dataclass
 class Family(ABC):
@@ -131,6 +133,31 @@ class Family(ABC):
     @abstractmethod
     def load(self, data: bytes, filename: str, options: Values, limits: LoadLimits) -> Any:
         """Parse a file (``options``: the load-stage options); raises PuzzleError naming the place."""
+
+    @staticmethod
+    def sample_text(data: bytes, size: int = SNIFF_BYTES) -> str | None:
+        """For ``sniff``: the first ``size`` bytes as text, without a byte order mark or a character the
+        sample cut in two; None when they are not UTF-8."""
+        sample = data[:size]
+        try:
+            text = sample.decode("utf-8")
+        except UnicodeDecodeError as err:
+            # A UTF-8 character is at most 4 bytes: an error in the last 3 of a cut sample may be a cut
+            # character (the parser judges the whole file).
+            if len(data) <= size or err.start < len(sample) - 3:
+                return None
+            text = sample[: err.start].decode("utf-8")
+        return text.removeprefix("\ufeff")
+
+    def file_text(self, data: bytes, max_bytes: int, what: str, at_most: str = "") -> tuple[str, bool]:
+        """For ``load``: a text or JSON file's text, and whether it is JSON (an object: '{' first);
+        PuzzleError when it is over ``max_bytes`` ("too large for ``what`` (at most ``at_most``)",
+        default: the bytes) or not UTF-8."""
+        if len(data) > max_bytes:
+            raise PuzzleError(f"{len(data):,} bytes is too large for {what} (at most "
+                              f"{at_most or f'{max_bytes:,}'})", "file")
+        text = require_text(data)
+        return text, text.lstrip("\ufeff \r\n\t").startswith("{")
 
     # ---- options -------------------------------------------------------------------------------
     def run_options(self, raw: Any) -> Values:

@@ -12,6 +12,7 @@ from flask import Blueprint, Response, jsonify
 from server.formula import FormulaError
 from server.judging import judge_formula, judge_solution, rule_options
 from server.puzzles.errors import PuzzleError
+from server.puzzles.options import Values
 from server.puzzles.registry import family_of
 from server.search.control import CancelFlag, deadline
 from server.services import services
@@ -25,13 +26,7 @@ answer_errors(lab)
 
 @lab.post("/puzzles/<pid>/heuristic")
 def heuristic(pid: str) -> Response:
-    puzzle = stored_puzzle(pid)
-    family = family_of(puzzle)
-    body = json_object("formula")
-    text = body.get("formula")
-    if not isinstance(text, str):
-        raise PuzzleError("expected the formula as text, e.g. \"dr + dc\"", "field 'formula'")
-    options = rule_options(family, body.get("options"))
+    puzzle, family, text, options = _text_and_rules(pid, "formula", "the formula as text, e.g. \"dr + dc\"")
     config = services().config
     take("lab", config.labs_per_minute)
     flag = CancelFlag()
@@ -48,17 +43,12 @@ def heuristic(pid: str) -> Response:
 
 @lab.post("/puzzles/<pid>/check")
 def check(pid: str) -> Response:
-    puzzle = stored_puzzle(pid)
-    family = family_of(puzzle)
-    body = json_object("solution")
-    text = body.get("solution")
+    puzzle, family, text, options = _text_and_rules(pid, "solution",
+                                                    "the solution as text (what you would paste)")
     config = services().config
-    if not isinstance(text, str):
-        raise PuzzleError("expected the solution as text (what you would paste)", "field 'solution'")
     if len(text.encode("utf-8", "surrogatepass")) > config.max_solution_bytes:
         raise PuzzleError(f"the solution is longer than {config.max_solution_bytes:,} bytes",
                           "field 'solution'")
-    options = rule_options(family, body.get("options"))
     owner = take("check", config.checks_per_minute)
     shared = services()
     limits, need = search_plan(shared.budget, config, puzzle, family.default_algorithm, options, owner)
@@ -67,6 +57,18 @@ def check(pid: str) -> Response:
         result = judge_solution(puzzle, text, options, max_expanded=limits["max_expanded"],
                                 max_seconds=limits["max_seconds"], max_stored=limits["max_stored"])
     return jsonify({**result.to_json(), "replay": result.replay})
+
+
+def _text_and_rules(pid: str, field: str, expected: str) -> tuple[Any, Any, str, Values]:
+    """A lab request's stored puzzle, its family, the body's text ``field`` (refused, saying
+    ``expected``, when it is not text) and the rule options it is judged under."""
+    puzzle = stored_puzzle(pid)
+    family = family_of(puzzle)
+    body = json_object(field)
+    text = body.get(field)
+    if not isinstance(text, str):
+        raise PuzzleError(f"expected {expected}", f"field '{field}'")
+    return puzzle, family, text, rule_options(family, body.get("options"))
 
 
 def _lab_plan(family: Any, puzzle: Any) -> tuple[int, int]:

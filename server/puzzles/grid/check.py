@@ -22,7 +22,7 @@ import re
 from itertools import pairwise
 
 from server.puzzles.capabilities import Checker
-from server.puzzles.checking import CheckResult, replay_json
+from server.puzzles.checking import CheckResult, replay_json, solve_json, where
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.grid.model import WALL, GridMaze
 from server.puzzles.grid.problem import GridProblem, run_maze
@@ -80,12 +80,6 @@ def check_grid_solution(maze: GridMaze, text: str, diagonal: bool) -> CheckResul
 
 
 # ---- reading the notations ------------------------------------------------------------------------
-def _where(text: str, offset: int) -> str:
-    line = text.count("\n", 0, offset) + 1
-    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return f"line {line}, column {column}"
-
-
 def _moves_from_text(text: str, diagonal: bool) -> list[tuple[int, int]]:
     """The (dr, dc) of each move of a move string; PuzzleError at the first character or token
     that is no move."""
@@ -95,7 +89,7 @@ def _moves_from_text(text: str, diagonal: bool) -> list[tuple[int, int]]:
             f"{stray.group()!r} is not a move: expected U, D, L, R"
             + (", UL, UR, DL, DR" if diagonal else "")
             + " separated by spaces or commas, or a JSON list of [row, col]",
-            _where(text, stray.start()),
+            where(text, stray.start()),
         )
     steps: list[tuple[int, int]] = []
     for token in _TOKEN.finditer(text):
@@ -105,14 +99,14 @@ def _moves_from_text(text: str, diagonal: bool) -> list[tuple[int, int]]:
                 raise PuzzleError(
                     f"{token.group()!r} is not one move: with diagonal moves each move is U, D, L, R, "
                     "UL, UR, DL or DR, separated by spaces or commas",
-                    _where(text, token.start()),
+                    where(text, token.start()),
                 )
             steps.append(MOVES[word])
             continue
         for i, letter in enumerate(word):
             if letter not in "UDLR":
                 raise PuzzleError(f"{token.group()[i]!r} is not a move: expected U, D, L or R",
-                                  _where(text, token.start() + i))
+                                  where(text, token.start() + i))
             steps.append(MOVES[letter])
     return steps
 
@@ -120,16 +114,9 @@ def _moves_from_text(text: str, diagonal: bool) -> list[tuple[int, int]]:
 def _cells_from_json(text: str) -> list[Cell]:
     """The cells of a JSON list of [row, col], or of ``solve --json``'s ``path``."""
     value = read_json(text)
-    where = "item"
+    label = "item"
     if isinstance(value, dict):
-        if value.get("family", "grid") != "grid":
-            raise PuzzleError(f"a solution of a {show_value(value['family'])} puzzle, not of a grid maze",
-                              "field 'family'")
-        if "path" not in value:
-            raise PuzzleError("expected a 'path' field (as `run.py solve --json` prints)", "file")
-        if value.get("found") is False:
-            raise PuzzleError("this search found no path", "field 'found'")
-        value, where = value["path"], "path item"
+        value, label = solve_json(value, "grid", "a grid maze"), "path item"
     if not isinstance(value, list):
         raise PuzzleError(f"expected a list of [row, col] cells, got {show_value(value)}", "file")
     if not value:
@@ -139,7 +126,7 @@ def _cells_from_json(text: str) -> list[Cell]:
         if not (isinstance(item, list) and len(item) == 2
                 and all(isinstance(x, int) and not isinstance(x, bool) for x in item)):
             raise PuzzleError(f"expected [row, col] (two integers), got {show_value(item)}",
-                              f"{where} {number}")
+                              f"{label} {number}")
         cells.append((item[0], item[1]))
     return cells
 

@@ -94,9 +94,10 @@ class _Board:
     def jump(self, x: int, d: int) -> tuple[int, int]:
         """Scan from ``x`` in direction ``d``: (the jump point, steps to it), or (-1, 0) for none."""
         if self.is_diagonal(d):
-            return self._jump_diagonal(x, d)
+            return self._jump_looking(x, d, *self.components(d), corners=True)
         if not self.diagonal and d in (self.north, self.south):
-            return self._jump_vertical4(x, d)
+            # 4-connected: a vertical step plays a diagonal's part — look left and right at every cell.
+            return self._jump_looking(x, d, self.east, self.west, corners=False)
         return self._jump_straight(x, d)
 
     def _jump_straight(self, x: int, d: int) -> tuple[int, int]:
@@ -115,33 +116,19 @@ class _Board:
                 return nxt, n
             x = nxt
 
-    def _jump_vertical4(self, x: int, d: int) -> tuple[int, int]:
-        """4-connected: a vertical step plays a diagonal's part — look left and right at every cell."""
+    def _jump_looking(self, x: int, d: int, a: int, b: int, corners: bool) -> tuple[int, int]:
+        """Scan in ``d``, stopping at a cell from which a straight scan along ``a`` or ``b`` finds a jump
+        point; ``corners``: a step needs both cells beside it free (a diagonal, as the grid's moves)."""
         free, goals = self.free, self.goals
         n = 0
         while True:
             nxt = x + d
-            if not free[nxt]:
+            if not free[nxt] or (corners and not (free[x + a] and free[x + b])):
                 return -1, 0
             n += 1
             if nxt in goals:
                 return nxt, n
-            if self._jump_straight(nxt, self.east)[0] >= 0 or self._jump_straight(nxt, self.west)[0] >= 0:
-                return nxt, n
-            x = nxt
-
-    def _jump_diagonal(self, x: int, d: int) -> tuple[int, int]:
-        free, goals = self.free, self.goals
-        v, h = self.components(d)
-        n = 0
-        while True:
-            nxt = x + d
-            if not (free[nxt] and free[x + v] and free[x + h]):  # no corner cutting, as the grid's moves
-                return -1, 0
-            n += 1
-            if nxt in goals:
-                return nxt, n
-            if self._jump_straight(nxt, v)[0] >= 0 or self._jump_straight(nxt, h)[0] >= 0:
+            if self._jump_straight(nxt, a)[0] >= 0 or self._jump_straight(nxt, b)[0] >= 0:
                 return nxt, n
             x = nxt
 

@@ -29,7 +29,7 @@ from itertools import pairwise
 from typing import Any
 
 from server.puzzles.capabilities import Checker
-from server.puzzles.checking import CheckResult, replay_json
+from server.puzzles.checking import CheckResult, replay_json, solve_json
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.jsonfile import read_json
 from server.puzzles.labyrinth.model import (
@@ -132,15 +132,9 @@ def read_answer(text: str, problem: LabyrinthProblem) -> list[Move]:
 def _from_json(value: Any, problem: LabyrinthProblem) -> list[Move]:
     label = "item"
     if isinstance(value, dict):
-        if value.get("family", "labyrinth") != "labyrinth":
-            raise PuzzleError(f"a solution of a {show_value(value['family'])} puzzle, not of a labyrinth",
-                              "field 'family'")
-        if value.get("found") is False:
-            raise PuzzleError("this search found no solution", "field 'found'")
+        listed = solve_json(value, "labyrinth", "a labyrinth", "moves")
         _same_rules(value.get("options"), problem)
-        if "moves" not in value:
-            raise PuzzleError("expected a 'moves' field (as `run.py solve --json` prints)", "file")
-        value, label = value["moves"], "moves item"
+        value, label = listed, "moves item"
     if not isinstance(value, list):
         raise PuzzleError(f"expected a list of moves, got {show_value(value)}", "file")
     if len(value) > MAX_MOVES:
@@ -337,9 +331,7 @@ def replay(family: Any, puzzle: LabyrinthPuzzle, problem: LabyrinthProblem, move
     if not reached:  # the family's result lists moves of solutions only: the page replays these
         out["path"] = path
         out["moves"] = problem.moves_of(states)
-    if why is not None:
-        return CheckResult(False, None, len(moves), bad, why, path, replay=out, illegal=illegal)
-    return CheckResult(True, float(len(moves)), len(moves), None, None, path, replay=out)
+    return CheckResult.walked(why, float(len(moves)), len(moves), path, out, bad, illegal)
 
 
 def _place(problem: LabyrinthProblem, position: int) -> str:

@@ -112,10 +112,10 @@ class LabyrinthFamily(Family):
     # ---- files -----------------------------------------------------------------------------------
     def sniff(self, filename: str, data: bytes) -> float:
         ext = Path(filename).suffix.lower()
-        try:
-            text = data[:4096].decode("utf-8").removeprefix("\ufeff").lstrip()
-        except UnicodeDecodeError:
+        text = self.sample_text(data)
+        if text is None:
             return 0.0
+        text = text.lstrip()
         if text.startswith("{"):
             keys = re.findall(r'"(\w+)"\s*:', text)
             if "board" in keys or "tiles" in keys:
@@ -127,14 +127,10 @@ class LabyrinthFamily(Family):
         return 0.5 if ext in (".csv", ".json") else 0.0
 
     def load(self, data: bytes, filename: str, options: Values, limits: LoadLimits) -> LabyrinthPuzzle:
-        if len(data) > MAX_FILE_BYTES:
-            raise PuzzleError(
-                f"{len(data):,} bytes is too large for a labyrinth board (at most {MAX_SIDE} x {MAX_SIDE} "
-                f"tiles, {MAX_FILE_BYTES:,} bytes)", "file",
-            )
-        text = require_text(data)
+        text, is_json = self.file_text(data, MAX_FILE_BYTES, "a labyrinth board",
+                                       f"{MAX_SIDE} x {MAX_SIDE} tiles, {MAX_FILE_BYTES:,} bytes")
         labyrinth = LabyrinthOptions(**options)  # the schema's load options are its fields
-        if Path(filename).suffix.lower() == ".csv" or not text.lstrip("\ufeff \r\n\t").startswith("{"):
+        if Path(filename).suffix.lower() == ".csv" or not is_json:
             return parse_labyrinth_csv(text, labyrinth, stem(filename))
         return parse_labyrinth_json(text, labyrinth, stem(filename))
 

@@ -10,7 +10,7 @@ Every error is a ``PuzzleError`` whose ``where`` names the line, field or option
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -146,23 +146,15 @@ def parse_labyrinth_json(
 def _seed002_values(data: dict[str, Any]) -> _FileValues:
     """Seed 002: the board padded by one row above (goal) and below (start); positions count it."""
     tiles = data["tiles"]
-    if not isinstance(tiles, list) or len(tiles) < 3 or not all(isinstance(r, list) for r in tiles):
-        raise PuzzleError("must be a list of at least 3 rows (padding, board, padding)", "field 'tiles'")
-    width = len(tiles[0])
-    for r, row in enumerate(tiles):
-        if len(row) != width:
-            raise PuzzleError(
-                f"expected {width} codes like row 0, found {len(row)}", f"field 'tiles', row {r}"
-            )
+    for r, code, where in _codes(tiles, "tiles", 3, "a list of at least 3 rows (padding, board, padding)"):
         padding = r in (0, len(tiles) - 1)
-        for c, code in enumerate(row):
-            where = f"field 'tiles', row {r}, column {c}"
-            if not isinstance(code, int) or isinstance(code, bool):
-                raise PuzzleError(f"a tile code must be an integer, found {show_value(code)}", where)
-            if padding and code not in (10, 11):
-                raise PuzzleError(f"padding rows hold only 10 (start/goal) and 11, found {code}", where)
-            if not padding and code not in BOARD_CODES:
-                raise PuzzleError(f"unknown tile code {code} (board codes are 0–9)", where)
+        if not isinstance(code, int) or isinstance(code, bool):
+            raise PuzzleError(f"a tile code must be an integer, found {show_value(code)}", where)
+        if padding and code not in (10, 11):
+            raise PuzzleError(f"padding rows hold only 10 (start/goal) and 11, found {code}", where)
+        if not padding and code not in BOARD_CODES:
+            raise PuzzleError(f"unknown tile code {code} (board codes are 0–9)", where)
+    width = len(tiles[0])
     if "freeTile" not in data:
         raise PuzzleError("the free tile is missing", "field 'freeTile'")
     free = _int_code(data["freeTile"], "field 'freeTile'")
@@ -204,6 +196,20 @@ def _seed002_values(data: dict[str, Any]) -> _FileValues:
     )
 
 
+def _codes(rows: Any, key: str, min_rows: int, shape: str) -> Iterator[tuple[int, Any, str]]:
+    """Each code of the field ``key``, a list of at least ``min_rows`` rows of one width (``shape``
+    says so when it is not), as (row, code, where); a row of another width is refused when reached."""
+    if not isinstance(rows, list) or len(rows) < min_rows or not all(isinstance(r, list) for r in rows):
+        raise PuzzleError(f"must be {shape}", f"field '{key}'")
+    width = len(rows[0])
+    for r, row in enumerate(rows):
+        if len(row) != width:
+            raise PuzzleError(f"expected {width} codes like row 0, found {len(row)}",
+                              f"field '{key}', row {r}")
+        for c, code in enumerate(row):
+            yield r, code, f"field '{key}', row {r}, column {c}"
+
+
 def _seed002_position(data: dict[str, Any], key: str, width: int) -> tuple[int, int]:
     value = data.get(key)
     if not isinstance(value, dict) or "row" not in value or "column" not in value:
@@ -238,18 +244,9 @@ def _project_values(data: dict[str, Any]) -> _FileValues:
     if family != "labyrinth":
         raise PuzzleError(f'expected "labyrinth", found {show_value(family)}', "field 'family'")
     board = data["board"]
-    if not isinstance(board, list) or not board or not all(isinstance(r, list) for r in board):
-        raise PuzzleError("must be a non-empty list of rows of tile codes", "field 'board'")
-    width = len(board[0])
-    for r, row in enumerate(board):
-        if len(row) != width:
-            raise PuzzleError(
-                f"expected {width} codes like row 0, found {len(row)}", f"field 'board', row {r}"
-            )
-        for c, code in enumerate(row):
-            where = f"field 'board', row {r}, column {c}"
-            if not isinstance(code, int) or isinstance(code, bool) or code not in BOARD_CODES:
-                raise PuzzleError(f"unknown tile code {show_value(code)} (codes are 0–9)", where)
+    for _r, code, where in _codes(board, "board", 1, "a non-empty list of rows of tile codes"):
+        if not isinstance(code, int) or isinstance(code, bool) or code not in BOARD_CODES:
+            raise PuzzleError(f"unknown tile code {show_value(code)} (codes are 0–9)", where)
     if "free_tile" not in data:
         raise PuzzleError("the free tile is missing", "field 'free_tile'")
     values = _FileValues(board=board, free=_int_code(data["free_tile"], "field 'free_tile'"))
@@ -331,7 +328,7 @@ class LabyrinthSaver(Saver):
 
     def save(self, puzzle: LabyrinthPuzzle, fmt: str | None = None) -> bytes:
         if self.check_format(fmt, puzzle) == "json":
-            return (json.dumps(puzzle_to_json(puzzle)) + "\n").encode()
+            return self.json_file(puzzle_to_json(puzzle))
         rows = [";".join(str(code) for code in row) for row in puzzle.board_rows()]
         text = "\n".join([*rows, str(puzzle.free) + ";" * (puzzle.cols - 1)]) + "\n"
         again = parse_labyrinth_csv(text, LabyrinthOptions(), puzzle.name)

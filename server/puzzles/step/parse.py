@@ -8,11 +8,10 @@ dropped. JSON: ``{"maze": ["S.....", …], "cycle": [1, 2, 3], "name": "…"}`` 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
-from server.puzzles.capabilities import Saver
+from server.puzzles.capabilities import TextOrJsonSaver
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.jsonfile import read_json
 from server.puzzles.step.model import DEFAULT_CYCLE, StepMaze
@@ -123,19 +122,20 @@ def cycle_text(cycle: tuple[int, ...]) -> str:
     return ",".join(str(k) for k in cycle)
 
 
-class StepSaver(Saver):
+class StepSaver(TextOrJsonSaver):
     """Text (seed 003's form: the cycle 1,2,3 only) or JSON (any cycle)."""
 
-    formats = ("txt", "json")
+    json_indent = 1
 
     def default_format(self, puzzle: StepMaze) -> str:
         """Text, unless the maze has its own cycle, which only the JSON can hold."""
         return "txt" if puzzle.cycle == DEFAULT_CYCLE else "json"
 
-    def save(self, puzzle: StepMaze, fmt: str | None = None) -> bytes:
-        if self.check_format(fmt, puzzle) == "json":
-            return (json.dumps(maze_to_json(puzzle), indent=1) + "\n").encode()
+    def to_text(self, puzzle: StepMaze) -> str:
         if puzzle.cycle != DEFAULT_CYCLE:
             raise PuzzleError(f"the text form has no step cycle and reads as 1,2,3, and this maze's is "
                               f"{cycle_text(puzzle.cycle)}: save it as json", "format")
-        return maze_to_text(puzzle).encode()
+        return maze_to_text(puzzle)
+
+    def to_json(self, puzzle: StepMaze) -> dict[str, Any]:
+        return maze_to_json(puzzle)

@@ -29,7 +29,7 @@ from collections import deque
 from typing import Any
 
 from server.puzzles.capabilities import Checker
-from server.puzzles.checking import CheckResult, replay_json
+from server.puzzles.checking import CheckResult, replay_json, solve_json
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.jsonfile import read_json
 from server.puzzles.options import Values
@@ -158,11 +158,7 @@ def _from_json(value: Any, flow: str) -> tuple[list[Turn], list[Cell] | None]:
     water = None
     label = "item"
     if isinstance(value, dict):
-        if value.get("family", "zenji") != "zenji":
-            raise PuzzleError(f"a solution of a {show_value(value['family'])} puzzle, not of a Zenji board",
-                              "field 'family'")
-        if value.get("found") is False:
-            raise PuzzleError("this search found no solution", "field 'found'")
+        solve_json(value, "zenji", "a Zenji board", None)
         given = value.get("flow")
         if isinstance(given, str) and given != flow:
             raise PuzzleError(f"this solution was found with {given} flow, and the board is checked with "
@@ -258,9 +254,7 @@ def replay(family: Any, board: ZenjiBoard, problem: ZenjiProblem, turns: list[Tu
     out["moves"] = made  # every turn made, also those off the water's way
     out["turned"] = [[list(shapes[r * cols + c]) for c in range(cols)] for r in range(board.rows)]
     path = [problem.state_to_json(s) for s in states]
-    if why is not None:
-        return CheckResult(False, None, len(turns), bad, why, path, replay=out, illegal=illegal)
-    return CheckResult(True, float(total), len(turns), None, None, path, replay=out)
+    return CheckResult.walked(why, float(total), len(turns), path, out, bad, illegal)
 
 
 def _states(problem: ZenjiProblem, cells: list[Cell], rot: list[int]) -> list[int]:

@@ -72,13 +72,9 @@ class ZenjiFamily(Family):
 
     # ---- files -----------------------------------------------------------------------------------
     def sniff(self, filename: str, data: bytes) -> float:
-        sample = data[:SNIFF_BYTES]
-        try:
-            text = sample.decode("utf-8").removeprefix("\ufeff")
-        except UnicodeDecodeError as err:
-            if err.start < len(sample) - 3:  # not merely a character (in a comment) cut by the sample
-                return 0.0
-            text = sample[: err.start].decode("utf-8").removeprefix("\ufeff")
+        text = self.sample_text(data, SNIFF_BYTES)
+        if text is None:
+            return 0.0
         head = text.lstrip()
         if head.startswith("{"):
             return 0.97 if _PIPES_KEY.search(head) else 0.0  # the key, not a value such as a name
@@ -92,15 +88,8 @@ class ZenjiFamily(Family):
         return 0.0
 
     def load(self, data: bytes, filename: str, options: Values, limits: LoadLimits) -> ZenjiBoard:
-        if len(data) > MAX_FILE_BYTES:
-            raise PuzzleError(
-                f"{len(data):,} bytes is too large for a Zenji board (at most {MAX_FILE_BYTES:,})", "file"
-            )
-        text = require_text(data)
-        if text.lstrip("\ufeff \r\n\t").startswith("{"):
-            board = parse_zenji_json(text, stem(filename))
-        else:
-            board = parse_zenji_text(text, stem(filename))
+        text, is_json = self.file_text(data, MAX_FILE_BYTES, "a Zenji board")
+        board = (parse_zenji_json if is_json else parse_zenji_text)(text, stem(filename))
         if board.rows * board.cols > limits.max_cells:
             raise PuzzleError(f"{board.rows * board.cols:,} tiles is more than {limits.max_cells:,}", "file")
         if options.get("flow"):

@@ -9,11 +9,10 @@ JSON: ``{"pipes": [[[3,2,2,3], …], …], "flow": "downhill", "name": "…"}`` 
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
-from server.puzzles.capabilities import Saver
+from server.puzzles.capabilities import TextOrJsonSaver
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.jsonfile import read_json
 from server.puzzles.zenji.model import DRAIN, FLOWS, SOURCE, Tile, ZenjiBoard
@@ -172,12 +171,11 @@ def board_to_json(board: ZenjiBoard) -> dict[str, Any]:
     return {"name": board.name, "flow": board.flow, "pipes": board.tile_rows()}
 
 
-class ZenjiSaver(Saver):
+class ZenjiSaver(TextOrJsonSaver):
     """Text or JSON: both hold every tile and the flow (the text in a ``# flow: free`` line)."""
 
-    formats = ("txt", "json")
+    def to_text(self, puzzle: ZenjiBoard) -> str:
+        return board_to_text(puzzle)
 
-    def save(self, puzzle: ZenjiBoard, fmt: str | None = None) -> bytes:
-        if self.check_format(fmt, puzzle) == "json":
-            return (json.dumps(board_to_json(puzzle)) + "\n").encode()
-        return board_to_text(puzzle).encode()
+    def to_json(self, puzzle: ZenjiBoard) -> dict[str, Any]:
+        return board_to_json(puzzle)
