@@ -370,7 +370,8 @@ def test_the_starting_template_never_mixes_into_what_the_student_began(page, bef
         held[0].continue_()
     # The answer handled: the editor says what it started from, or (before the fix) holds the template.
     page.wait_for_function(
-        "e => e.dataset.start || e.value.includes('Breadth-first')", arg=page.query_selector(editor), timeout=20_000
+        "e => e.dataset.start || e.value.includes('Breadth-first')",
+        arg=page.query_selector(editor), timeout=20_000,
     )
     template = (ROOT / "static" / "js" / "code" / "templates" / "bfs.py").read_text()
     if before_it_came == "nothing":
@@ -399,7 +400,9 @@ def test_a_template_chosen_comes_late_and_keeps_what_was_typed_meanwhile(page):
     page.keyboard.type("2")
     with page.expect_request_finished(lambda r: r.url.endswith("/code/templates/dfs.py")):
         held[0].continue_()
-    page.wait_for_function("() => /came after you typed/.test(document.querySelector('[data-testid=code-status]').textContent)")
+    page.wait_for_function(
+        "() => /came after you typed/.test(document.querySelector('[data-testid=code-status]').textContent)"
+    )
     assert page.input_value(editor) == "x = 12"
     # Two choices: the first's answer held back until the second is in; the second's text stays.
     held.clear()

@@ -12,7 +12,6 @@ from typing import Any
 
 from server.config import OPTIMUM_SECONDS
 from server.puzzles.capabilities import StudentForm
-from server.puzzles.errors import PuzzleError
 from server.puzzles.family import (
     DEFAULT_STORED,
     Family,
@@ -21,7 +20,6 @@ from server.puzzles.family import (
     RunControl,
     Solved,
     describe_verdict,
-    require_text,
     stem,
 )
 from server.puzzles.labyrinth.check import LabyrinthChecker

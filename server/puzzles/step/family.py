@@ -9,8 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from server.puzzles.capabilities import StudentForm
-from server.puzzles.errors import PuzzleError
-from server.puzzles.family import Family, LoadLimits, describe_verdict, require_text, stem
+from server.puzzles.family import Family, LoadLimits, describe_verdict, stem
 from server.puzzles.options import Option, Values
 from server.puzzles.step.check import StepChecker
 from server.puzzles.step.edit import StepEditor

@@ -9,7 +9,7 @@ from typing import Any
 
 from server.puzzles.capabilities import StudentForm
 from server.puzzles.errors import PuzzleError
-from server.puzzles.family import Family, LoadLimits, describe_verdict, require_text, stem
+from server.puzzles.family import Family, LoadLimits, describe_verdict, stem
 from server.puzzles.options import Option, Values
 from server.puzzles.yours import with_formula
 from server.puzzles.zenji.check import ZenjiChecker
