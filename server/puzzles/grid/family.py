@@ -1,5 +1,5 @@
-"""The grid maze family: images and text files, searched by the compiled kernels (or, with
-``engine="generic"``, by the pure-Python algorithms they are tested against)."""
+"""The grid maze family: images and text files, searched by the compiled kernels on big boards (or, on
+small ones and with ``engine="generic"``, by the pure-Python algorithms they are tested against)."""
 
 from __future__ import annotations
 
@@ -13,25 +13,26 @@ import numpy as np
 from server.json_arrays import CellPairs, cell_path
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import Family, LoadLimits, RunControl, Solved, stem
-from server.puzzles.grid import jps, wall_follower  # registers the grid's own algorithms
+from server.puzzles.grid import (  # jps and wall_follower register the grid's own algorithms
+    IMAGE_EXTENSIONS,
+    IMAGE_MAGIC,
+    SNIFF_BYTES,
+    TEXT_EXTENSIONS,
+    jps,
+    wall_follower,
+)
 from server.puzzles.grid.edit import MAX_EDIT_CELLS
-from server.puzzles.grid.kernel_search import KERNEL_ALGORITHMS
-from server.puzzles.grid.lab import FEATURES
+from server.puzzles.grid.kernel_search import KERNEL_ALGORITHMS, kernels_loaded
 from server.puzzles.grid.lattice import pixel_scale
 from server.puzzles.grid.model import GridMaze
-from server.puzzles.grid.problem import HEURISTICS, GridProblem
+from server.puzzles.grid.problem import FEATURES, HEURISTICS, GridProblem
 from server.puzzles.making import Generated, GeneratorKind, size_options
 from server.puzzles.options import Option, Values
 from server.search.control import CANCELLED
 from server.search.problem import Problem
 from server.search.stats import SearchResult
 
-# The formats grid.image accepts (TIFF and EPS are kept away from uploads there).
-IMAGE_EXTENSIONS = (".png", ".gif", ".bmp", ".jpg", ".jpeg", ".webp", ".ppm", ".pgm", ".pbm")
-IMAGE_MAGIC = (b"\x89PNG", b"GIF8", b"BM", b"\xff\xd8\xff", b"RIFF")
-TEXT_EXTENSIONS = (".txt", ".maze")
 _GRID_CHARS = re.compile(r"[#. SG1-9\r\n]")
-SNIFF_BYTES = 65_536  # how much of a text file sniffing reads
 
 
 _LATTICE = "2 x ROWS + 1 by 2 x COLS + 1 board cells (walls between the maze's cells)"
@@ -64,6 +65,10 @@ GENERATORS = (
 # Peak memory per cell of the compiled searches, the board's own byte included (docs/BENCHMARKS.md,
 # "Memory of every grid algorithm": 5.0, 10.1 and 27.0 measured on perfect4k, rounded up).
 KERNEL_BYTES_PER_CELL = {"bfs": 6, "dfs": 6, "dijkstra": 11, "greedy": 11, "astar": 11, "bidirectional": 28}
+# Boards with fewer cells run the generic engine when the engine is "auto": numba's import and loading
+# a kernel from its cache cost ~0.4 s, which the kernels only win back on boards about this large
+# (docs/BENCHMARKS.md, "The CLI's start-up"; ``scripts/bench_cli.py --engines`` measures it).
+COMPILED_MIN_CELLS = 65_536
 # A pure-Python search's stored state (measured: 104 to 288 bytes per state expanded, JPS the most).
 GENERIC_GRID_STATE_BYTES = 300
 
@@ -163,7 +168,7 @@ class GridFamily(Family):
         """The kernels' arrays per cell by algorithm; the pure-Python algorithms per state stored (at
         most every cell), plus their dicts' per-cell share."""
         cells = puzzle.cells.size
-        if not self.needs_generic(algorithm, options):
+        if self.runs_compiled(puzzle, algorithm, options):
             return cells * KERNEL_BYTES_PER_CELL.get(algorithm, max(KERNEL_BYTES_PER_CELL.values()))
         states = cells if max_stored is None else min(cells, max_stored)
         return states * GENERIC_GRID_STATE_BYTES + cells
@@ -238,8 +243,9 @@ class GridFamily(Family):
     def solve(self, puzzle: GridMaze, algorithm: str, options: Values, control: RunControl) -> Solved:
         maze = self._maze(puzzle, options)
         self._check_heuristic(maze, options)
-        if control.engine == "generic" or self.needs_generic(algorithm, options):
-            # The kernels know only their built-in heuristics and algorithms.
+        if not self.runs_compiled(maze, algorithm, options, control.engine):
+            # The kernels know only their built-in heuristics and algorithms; a small board is done
+            # by the generic engine before numba and a kernel would have loaded.
             solved = super().solve(maze, algorithm, options, control)
             solved.drawn = maze
             return solved
@@ -346,7 +352,16 @@ class GridFamily(Family):
 
         return edit_grid(puzzle, edits)
 
+    def runs_compiled(self, maze: GridMaze, algorithm: str, options: Values, engine: str = "auto") -> bool:
+        """Whether ``solve`` runs a kernel: one exists for the run, and the engine is "compiled", or
+        "auto" on a board of at least ``COMPILED_MIN_CELLS`` or once this process has loaded the kernels
+        (a server's later runs: loading costs nothing more, and both engines give the same result)."""
+        if engine == "generic" or self.needs_generic(algorithm, options):
+            return False
+        return engine == "compiled" or maze.cells.size >= COMPILED_MIN_CELLS or kernels_loaded()
+
     def warm_up(self, algorithm: str) -> None:
+        """Load the kernel ``algorithm`` runs on a big board (the CLI does it while it reads a big file)."""
         if algorithm in KERNEL_ALGORITHMS:
             from server.puzzles.grid.kernel_search import warm_up
 

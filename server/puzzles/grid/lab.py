@@ -24,6 +24,7 @@ from numba import njit
 from server.heuristic_lab import CHUNK, LabSpace, Violations, WorstMoves, judge_bytes
 from server.puzzles.grid.kernels import MOVE_COL, MOVE_ROW, SQRT2, corner_free, entry_cost, step
 from server.puzzles.grid.model import WALL, GridMaze
+from server.puzzles.grid.problem import FEATURES  # the names the lab's chunks are made of
 from server.search.indexed_heap import SETTLED, lowered, pop_min, started
 
 # Bytes per cell and per state of the space's arrays at their peak (see the module docstring).
@@ -212,13 +213,3 @@ class GridSpace(LabSpace):
 
     def state_json(self, index: int) -> list[int]:
         return [int(x) for x in divmod(int(self.index[index]), self.maze.width)]
-
-
-FEATURES = (
-    ("row", "the cell's row (0 at the top)"),
-    ("col", "the cell's column (0 at the left)"),
-    ("goal_row", "the goal's row (several goals: the nearest row of their bounding box)"),
-    ("goal_col", "the goal's column (several goals: the nearest column of their bounding box)"),
-    ("dr", "|row - goal_row|: rows still to go"),
-    ("dc", "|col - goal_col|: columns still to go"),
-)
