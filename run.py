@@ -21,158 +21,251 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from server.puzzles.registry import FAMILIES
-from server.search.registry import ALGORITHMS
-
 GENERAL_FLAGS = {
     "file", "algorithm", "algorithms", "family", "json", "csv", "out", "max_pixels", "engine", "command",
-    "solution", "max_states", "programs", "seconds",
+    "solution", "max_states", "programs", "seconds", "known_family", "file_data",
 }
+#: The commands on one puzzle file: parsed with that file's family's flags alone when they parse so.
+FILE_COMMANDS = ("solve", "compare", "check", "grade", "heuristic")
+ENGINES = ("auto", "generic", "compiled")
+#: A file at least this big is read while the family's fast path loads (numba and a kernel, ~0.4 s):
+#: its reading takes as long, and its board is big enough for the kernels.
+WARM_UP_BYTES = 1_000_000
+CHECK_EXIT = ("0 when every solution was checked and is legal, 3 when one is not legal (it says why), 1 "
+              "when a file could not be read or is in no notation (its own line; the others are still "
+              "checked), 2 when the family's solutions cannot be checked")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="run.py", description="Search algorithms on mazes and tile puzzles."
-    )
+class ParseError(Exception):
+    """What argparse would have exited with (the lean parser's ``error``)."""
+
+
+class _LeanParser(argparse.ArgumentParser):
+    """A parser that raises instead of exiting: the full parser then parses, and says it as usual."""
+
+    def error(self, message: str):  # type: ignore[override]
+        raise ParseError(message)
+
+
+def build_parser(families: list | None = None, command: str | None = None,
+                 parser_class: type[argparse.ArgumentParser] = argparse.ArgumentParser,
+                 ) -> argparse.ArgumentParser:
+    """The command line's parser: with every family's flags (imports them all), or with ``families``'
+    and only ``command``'s subparser (the lean parse of one file's command)."""
+    from server.puzzles.registry import FAMILIES
+    from server.search.registry import ALGORITHMS
+
+    every = families is None
+    families = list(FAMILIES.values()) if every else families  # first: they register their algorithms
+    names = ", ".join(FAMILIES)
+    parser = parser_class(prog="run.py", description="Search algorithms on mazes and tile puzzles.",
+                          allow_abbrev=every)
     sub = parser.add_subparsers(dest="command")
 
-    serve = sub.add_parser(
-        "serve", help="start the web app (the default)",
-        description="Serve the web app with gunicorn's threaded worker: one process, --threads threads "
-        "(each open page holds one for its websocket). SIGTERM or Ctrl-C cancels the searches in "
-        "progress, tells their pages and exits within a few seconds. More processes: several "
-        "`run.py serve --redis URL` behind a proxy (docs/DEPLOY.md). Every limit of server/config.py "
-        "can be set in the environment as MAZE_<FIELD>.",
-    )
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=5000)
-    serve.add_argument("--max-pixels", type=int, default=None, help="largest image an upload may have")
-    serve.add_argument("--threads", type=int, default=100,
-                       help="worker threads: pages connected at once plus requests (default 100)")
-    serve.add_argument("--redis", metavar="URL", default=None,
-                       help="share Socket.IO's messages (and the puzzle store, limits, GIF jobs) with other "
-                       "processes through this Redis, e.g. redis://127.0.0.1:6379/0 (default: "
-                       "$MAZE_REDIS_URL, else none); checked at start")
-    serve.add_argument("--debug", action="store_true",
-                       help="Werkzeug's development server with Flask's debug mode instead of gunicorn "
-                       "(never in production)")
+    def wanted(name: str) -> bool:
+        return command is None or command == name
 
-    solve = sub.add_parser(
-        "solve", help="solve a puzzle file headlessly",
-        description="Solve a puzzle file. The family is detected from the file (--family forces it); "
-        "each family's options are listed in a group of their own and only apply to that family.",
-    )
-    solve.add_argument("file", type=Path)
-    solve.add_argument("--algorithm", "-a", default=None, choices=list(ALGORITHMS),
-                       help="default: the family's own (its best optimal method; grids: bfs)")
-    solve.add_argument("--family", help=f"force the puzzle family: {', '.join(FAMILIES)} (default: detect)")
-    solve.add_argument("--json", action="store_true", help="print one JSON object")
-    solve.add_argument("--out", type=Path, help="write a picture of the solution (PNG)")
-    solve.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
-    solve.add_argument("--engine", choices=("auto", "generic"), default="auto",
-                       help="generic = the pure-Python reference algorithms (slow on big mazes)")
-    add_family_options(solve)
+    def add(name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        return sub.add_parser(name, allow_abbrev=every, **kwargs)
 
-    compare = sub.add_parser(
-        "compare", help="run several algorithms on one puzzle and print a table",
-        description="Run each algorithm on the same puzzle and print one row per run: cost, moves, "
-        "expanded, generated, max frontier, seconds, whether optimality is guaranteed and whether it was "
-        "achieved (against the best cost known). Per-run options follow the name: "
-        "astar:weight=2:heuristic=octile. "
-        "Family options (below) apply to every run.",
-    )
-    compare.add_argument("file", type=Path)
-    compare.add_argument("--algorithms", required=True, help="comma-separated: bfs,astar,dfs")
-    compare.add_argument("--family", help=f"force the puzzle family: {', '.join(FAMILIES)} (default: detect)")
-    output = compare.add_mutually_exclusive_group()
-    output.add_argument("--json", action="store_true", help="print a JSON list, one object per algorithm")
-    output.add_argument("--csv", action="store_true", help="print CSV with a header row")
-    compare.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
-    compare.add_argument("--engine", choices=("auto", "generic"), default="auto")
-    add_family_options(compare)
+    if wanted("serve"):
+        serve = add(
+            "serve", help="start the web app (the default)",
+            description="Serve the web app with gunicorn's threaded worker: one process, --threads threads "
+            "(each open page holds one for its websocket). SIGTERM or Ctrl-C cancels the searches in "
+            "progress, tells their pages and exits within a few seconds. More processes: several "
+            "`run.py serve --redis URL` behind a proxy (docs/DEPLOY.md). Every limit of server/config.py "
+            "can be set in the environment as MAZE_<FIELD>.",
+        )
+        serve.add_argument("--host", default="127.0.0.1")
+        serve.add_argument("--port", type=int, default=5000)
+        serve.add_argument("--max-pixels", type=int, default=None, help="largest image an upload may have")
+        serve.add_argument("--threads", type=int, default=100,
+                           help="worker threads: pages connected at once plus requests (default 100)")
+        serve.add_argument("--redis", metavar="URL", default=None,
+                           help="share Socket.IO's messages (and the puzzle store, limits, GIF jobs) with "
+                           "other processes through this Redis, e.g. redis://127.0.0.1:6379/0 (default: "
+                           "$MAZE_REDIS_URL, else none); checked at start")
+        serve.add_argument("--debug", action="store_true",
+                           help="Werkzeug's development server with Flask's debug mode instead of gunicorn "
+                           "(never in production)")
 
-    grade = sub.add_parser(
-        "grade", help="run students' search programs on a puzzle and judge them (student mode)",
-        description="Run each PROGRAM (a .py file defining search(problem), docs/STUDENT.md) on the "
-        "puzzle, as the page's 'Your code' does, and judge it: the path (legal, cost, optimal) and the "
-        "order of expansions against --algorithm under its tie-break. The programs run in a child "
-        "Python process with a step and a time limit. NOT a sandbox: grade only code you would run "
-        "yourself. Exit status 0 when every program was graded, whatever the verdicts; 1 on a bad file.",
-    )
-    grade.add_argument("file", type=Path)
-    grade.add_argument("programs", type=Path, nargs="+", metavar="PROGRAM")
-    grade.add_argument("-a", "--algorithm", default=None,
-                       help="the algorithm to compare with (default: the family's default)")
-    grade.add_argument("--seconds", type=float, default=5.0, help="time limit per program (default 5)")
-    grade.add_argument("--family", help=f"force the puzzle family: {', '.join(FAMILIES)} (default: detect)")
-    grade.add_argument("--json", action="store_true", help="print one JSON object per program, a line each")
-    grade.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
-    add_family_options(grade)
+    if wanted("solve"):
+        solve = add(
+            "solve", help="solve a puzzle file headlessly",
+            description="Solve a puzzle file. The family is detected from the file (--family forces it); "
+            "each family's options are listed in a group of their own and only apply to that family.",
+        )
+        solve.add_argument("file", type=Path)
+        solve.add_argument("--algorithm", "-a", default=None, choices=list(ALGORITHMS),
+                           help="default: the family's own (its best optimal method; grids: bfs)")
+        solve.add_argument("--family", help=f"force the puzzle family: {names} (default: detect)")
+        solve.add_argument("--json", action="store_true", help="print one JSON object")
+        solve.add_argument("--out", type=Path, help="write a picture of the solution (PNG)")
+        solve.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
+        solve.add_argument("--engine", choices=ENGINES, default="auto",
+                           help="auto = compiled kernels where the family has them and the board is big "
+                           "enough to pay for loading them; generic = the pure-Python reference "
+                           "algorithms (slow on big mazes); compiled = the kernels whatever the size")
+        add_family_options(solve, families)
 
-    check = sub.add_parser(
-        "check", help="check a solution handed in for a puzzle: legal? cost? optimal?",
-        description="Replay the solution in SOLUTION_FILE under the puzzle's rules (the family options "
-        "below) and judge it against the optimum (the family's optimal search). Notations: "
-        + "; ".join(f"{f.title} - {f.solution_notation}" for f in FAMILIES.values() if f.solution_notation)
-        + "; every family - its own `run.py solve --json` output. "
-        "Exit status 0 when the check ran (whatever the verdict), 1 on a bad file.",
-    )
-    check.add_argument("file", type=Path)
-    check.add_argument("--solution", type=Path, required=True, metavar="SOLUTION_FILE",
-                       help="the solution to check")
-    check.add_argument("--family", help=f"force the puzzle family: {', '.join(FAMILIES)} (default: detect)")
-    check.add_argument("--json", action="store_true",
-                       help="print one JSON object: valid, cost, optimum, optimal, first_illegal_move, "
-                       "reason, moves, summary")
-    check.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
-    add_family_options(check)
+    if wanted("compare"):
+        compare = add(
+            "compare", help="run several algorithms on one puzzle and print a table",
+            description="Run each algorithm on the same puzzle and print one row per run: cost, moves, "
+            "expanded, generated, max frontier, seconds, whether optimality is guaranteed and whether it "
+            "was achieved (against the best cost known). Per-run options follow the name: "
+            "astar:weight=2:heuristic=octile. "
+            "Family options (below) apply to every run.",
+        )
+        compare.add_argument("file", type=Path)
+        compare.add_argument("--algorithms", required=True, help="comma-separated: bfs,astar,dfs")
+        compare.add_argument("--family", help=f"force the puzzle family: {names} (default: detect)")
+        output = compare.add_mutually_exclusive_group()
+        output.add_argument("--json", action="store_true", help="print a JSON list, one object per algorithm")
+        output.add_argument("--csv", action="store_true", help="print CSV with a header row")
+        compare.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
+        compare.add_argument("--engine", choices=ENGINES, default="auto")
+        add_family_options(compare, families)
 
-    lab = sub.add_parser(
-        "heuristic", help="judge a heuristic formula against the true cost-to-go of every reachable state",
-        description="Is h = FORMULA admissible (never above the true cost-to-go h*) and consistent (never "
-        "falling by more than a move's cost) on this puzzle? h* is found for every state reachable from the "
-        "start by uniform-cost search backwards from the goals. The formula's names are the family's "
-        "features: " + "; ".join(f"{f.name}: {', '.join(f.feature_names)}" for f in FAMILIES.values()
-                                 if f.features)
-        + ". Numbers, + - * / // % ** (a literal exponent), comparisons, and/or/not, x if c else y, abs min "
-        "max sqrt floor ceil. Exit status 0 when judged (whatever the verdict), 1 on a bad file or formula.",
-    )
-    lab.add_argument("file", type=Path)
-    lab.add_argument("--family", help=f"force the puzzle family: {', '.join(FAMILIES)} (default: detect)")
-    lab.add_argument("--json", action="store_true",
-                     help="print one JSON object: admissible, consistent, states, overestimates, worst, "
-                     "inconsistent_moves, worst_move, h_at_goal, ...")
-    lab.add_argument("--max-states", type=int, default=5_000_000,
-                     help="states a family without its own lab walks at most (grids judge every cell)")
-    lab.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
-    add_family_options(lab)
+    if wanted("grade"):
+        grade = add(
+            "grade", help="run students' search programs on a puzzle and judge them (student mode)",
+            description="Run each PROGRAM (a .py file defining search(problem), docs/STUDENT.md) on the "
+            "puzzle, as the page's 'Your code' does, and judge it: the path (legal, cost, optimal) and the "
+            "order of expansions against --algorithm under its tie-break. The programs run in a child "
+            "Python process with a step and a time limit. NOT a sandbox: grade only code you would run "
+            "yourself. Exit status 0 when every program was graded, whatever the verdicts; 1 on a bad file.",
+        )
+        grade.add_argument("file", type=Path)
+        grade.add_argument("programs", type=Path, nargs="+", metavar="PROGRAM")
+        grade.add_argument("-a", "--algorithm", default=None,
+                           help="the algorithm to compare with (default: the family's default)")
+        grade.add_argument("--seconds", type=float, default=5.0, help="time limit per program (default 5)")
+        grade.add_argument("--family", help=f"force the puzzle family: {names} (default: detect)")
+        grade.add_argument("--json", action="store_true",
+                           help="print one JSON object per program, a line each")
+        grade.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
+        add_family_options(grade, families)
 
-    kinds = [kind for family in FAMILIES.values() for kind in family.generators]
-    gen = sub.add_parser(
-        "generate", help="write a generated puzzle",
-        description="Write a new puzzle of KIND; the file type follows --out's extension. Kinds: "
-        + "; ".join(f"{k.name} ({k.help}{', ' + k.board if k.board else ''})" for k in kinds),
-    )
-    gen.add_argument("kind", choices=[k.name for k in kinds])
-    gen.add_argument("rows", help="rows (of maze cells or board cells: see the kind)")
-    gen.add_argument("cols", help="columns")
-    gen.add_argument("--seed", default="1", help="the same seed makes the same puzzle again (default 1)")
-    gen.add_argument("--out", type=Path, required=True, help="the file to write (.txt, .png, .json, .csv)")
-    extra = {o.name: o for k in kinds for o in k.options if o.name not in ("rows", "cols", "seed")}
-    for option in extra.values():
-        ranged = option.min is not None and option.max is not None
-        bounds = f"{option.min:g}..{option.max:g}, " if ranged else ""
-        gen.add_argument("--" + option.name.replace("_", "-"), dest=option.name, default=None,
-                         help=f"{option.help} ({bounds}default {option.default})")
+    if wanted("check"):
+        check = add(
+            "check", help="check solutions handed in for a puzzle: legal? cost? optimal?",
+            description="Replay each SOLUTION_FILE under the puzzle's rules (the family options below) and "
+            "judge it against the optimum (the family's optimal search), all in one process: "
+            "`run.py check maze.png --solution hand-ins/*.txt`. Notations: "
+            + "; ".join(f"{f.title} - {f.solution_notation}" for f in families if f.solution_notation)
+            + "; every family - its own `run.py solve --json` output. One SOLUTION_FILE: its verdict in "
+            "one line (or one JSON object). Several: a line per file, 'FILE: verdict' (or a JSON object "
+            "per line with its \"file\"; a file that cannot be read, {\"file\", \"error\"}). Exit status "
+            + CHECK_EXIT + ".",
+        )
+        check.add_argument("file", type=Path)
+        check.add_argument("--solution", type=Path, required=True, nargs="+", metavar="SOLUTION_FILE",
+                           help="the solutions to check, one or more")
+        check.add_argument("--family", help=f"force the puzzle family: {names} (default: detect)")
+        check.add_argument("--json", action="store_true",
+                           help="print one JSON object per solution, a line each: valid, cost, optimum, "
+                           "optimal, first_illegal_move, reason, moves, summary (and file, for several)")
+        check.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
+        add_family_options(check, families)
+
+    if wanted("heuristic"):
+        lab = add(
+            "heuristic",
+            help="judge a heuristic formula against the true cost-to-go of every reachable state",
+            description="Is h = FORMULA admissible (never above the true cost-to-go h*) and consistent "
+            "(never falling by more than a move's cost) on this puzzle? h* is found for every state "
+            "reachable from the start by uniform-cost search backwards from the goals. The formula's names "
+            "are the family's features: "
+            + "; ".join(f"{f.name}: {', '.join(f.feature_names)}" for f in families if f.features)
+            + ". Numbers, + - * / // % ** (a literal exponent), comparisons, and/or/not, x if c else y, "
+            "abs min max sqrt floor ceil. Exit status 0 when judged (whatever the verdict), 1 on a bad "
+            "file or formula.",
+        )
+        lab.add_argument("file", type=Path)
+        lab.add_argument("--family", help=f"force the puzzle family: {names} (default: detect)")
+        lab.add_argument("--json", action="store_true",
+                         help="print one JSON object: admissible, consistent, states, overestimates, worst, "
+                         "inconsistent_moves, worst_move, h_at_goal, ...")
+        lab.add_argument("--max-states", type=int, default=5_000_000,
+                         help="states a family without its own lab walks at most (grids judge every cell)")
+        lab.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
+        add_family_options(lab, families)
+
+    if wanted("generate"):
+        kinds = [kind for family in families for kind in family.generators]
+        gen = add(
+            "generate", help="write a generated puzzle",
+            description="Write a new puzzle of KIND; the file type follows --out's extension. Kinds: "
+            + "; ".join(f"{k.name} ({k.help}{', ' + k.board if k.board else ''})" for k in kinds),
+        )
+        gen.add_argument("kind", choices=[k.name for k in kinds])
+        gen.add_argument("rows", help="rows (of maze cells or board cells: see the kind)")
+        gen.add_argument("cols", help="columns")
+        gen.add_argument("--seed", default="1", help="the same seed makes the same puzzle again (default 1)")
+        gen.add_argument("--out", type=Path, required=True,
+                         help="the file to write (.txt, .png, .json, .csv)")
+        extra = {o.name: o for k in kinds for o in k.options if o.name not in ("rows", "cols", "seed")}
+        for option in extra.values():
+            ranged = option.min is not None and option.max is not None
+            bounds = f"{option.min:g}..{option.max:g}, " if ranged else ""
+            gen.add_argument("--" + option.name.replace("_", "-"), dest=option.name, default=None,
+                             help=f"{option.help} ({bounds}default {option.default})")
     return parser
 
 
-def add_family_options(solve: argparse.ArgumentParser) -> None:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line as argparse reads it with every family's flags. A command on one file is first
+    parsed with only its file's family's flags (that family alone imported); anything that parser
+    refuses (a flag of another family, --help, an unreadable file…) goes to the full parser, which
+    answers exactly as it always did."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = _lean_parse(argv)
+    except ParseError:
+        args = None
+    return args if args is not None else build_parser().parse_args(argv)
+
+
+def _lean_parse(argv: list[str]) -> argparse.Namespace | None:
+    """``argv`` parsed with its puzzle file's family's flags alone, with that family (``known_family``)
+    and the file's bytes (``file_data``); None when the command is not of this form (its file right
+    after the command, no help asked for) or the file cannot be read or detected."""
+    from server.puzzles.errors import PuzzleError
+    from server.puzzles.registry import detect_family, get_family
+
+    if len(argv) < 2 or argv[0] not in FILE_COMMANDS or argv[1].startswith("-") or "-h" in argv \
+            or "--help" in argv:
+        return None
+    try:
+        data = Path(argv[1]).read_bytes()
+        forced = _flag_value(argv, "--family")
+        family = get_family(forced) if forced else detect_family(Path(argv[1]).name, data)
+    except (OSError, PuzzleError):
+        return None  # the full parse, then the command, say what is wrong as they always have
+    args = build_parser([family], argv[0], _LeanParser).parse_args(argv)
+    args.known_family, args.file_data = family, data
+    return args
+
+
+def _flag_value(argv: list[str], flag: str) -> str | None:
+    """The value of the last ``flag VALUE`` or ``flag=VALUE`` in ``argv`` (as argparse takes it)."""
+    value = None
+    for i, word in enumerate(argv):
+        if word == flag and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif word.startswith(flag + "="):
+            value = word[len(flag) + 1:]
+    return value
+
+
+def add_family_options(solve: argparse.ArgumentParser, families: list) -> None:
     """Flags from the families' options schemas: an option several families share (the search's
     heuristic and weight) in one group, then one group per family. Values stay text here: the
     family's schema reads and checks them (``Family.text_options``)."""
     owners: dict[str, list] = {}
-    for family in FAMILIES.values():
+    for family in families:
         for option in family.options:
             owners.setdefault(option.name, []).append((family, option))
     shared = solve.add_argument_group("search options (each family checks its own values)")
@@ -184,7 +277,7 @@ def add_family_options(solve: argparse.ArgumentParser) -> None:
                 f"{f.name}: {', '.join(o.choice_values)}" for f, o in owned if o.choice_values
             )
             _add_flag(shared, first, first.help + (f" ({per_family})" if per_family else ""), choices)
-    for family in FAMILIES.values():
+    for family in families:
         group = solve.add_argument_group(f"{family.title.lower()} options ({family.name})")
         for option in family.options:
             if len(owners[option.name]) == 1:
@@ -212,7 +305,7 @@ def family_flags(args: argparse.Namespace) -> dict[str, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = parse_args(argv)
     if args.command in (None, "serve"):
         return cmd_serve(args)
     if args.command == "solve":
@@ -283,10 +376,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     warming: list[threading.Thread] = []
 
-    def warm_up(family) -> None:
+    def warm_up(family, data: bytes) -> None:
         args.algorithm = args.algorithm or family.default_algorithm
-        # A fast path's start-up (numba's import and cache load) overlaps the reading of the file.
-        if args.engine == "auto":
+        # A big file's reading hides its fast path's start-up (numba's import, the kernel's cache load).
+        # A small one is read at once, and its board is likely small: the generic engine solves it,
+        # and nothing is loaded for it (the family loads its kernel in ``solve`` if it needs one).
+        if args.engine != "generic" and len(data) >= WARM_UP_BYTES:
             warming.append(threading.Thread(target=family.warm_up, args=(args.algorithm,), daemon=True))
             warming[0].start()
 
@@ -327,18 +422,22 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return 0 if solved.json["found"] else 2
 
 
-def read_puzzle(args: argparse.Namespace, before_load: Callable[[Any], None] | None = None):
-    """(family, puzzle, run-stage flags as text) of a solve or compare command; raises PuzzleError.
-    ``before_load(family)`` runs once the family is known (the solve command warms its fast path)."""
+def read_puzzle(args: argparse.Namespace, before_load: Callable[[Any, bytes], None] | None = None):
+    """(family, puzzle, run-stage flags as text) of a command on one puzzle file; raises PuzzleError.
+    ``before_load(family, data)`` runs once the family is known (the solve command warms its fast
+    path). The file's bytes and family come from the lean parse when it read them (``parse_args``)."""
     from server.puzzles.errors import PuzzleError
     from server.puzzles.family import LoadLimits
-    from server.puzzles.registry import detect_family, get_family
+    from server.puzzles.registry import FAMILIES, detect_family, get_family
 
-    try:
-        data = args.file.read_bytes()
-    except OSError as err:
-        raise PuzzleError(str(err.strerror or err)) from None
-    family = get_family(args.family) if args.family else detect_family(args.file.name, data)
+    data = getattr(args, "file_data", None)
+    if data is None:
+        try:
+            data = args.file.read_bytes()
+        except OSError as err:
+            raise PuzzleError(str(err.strerror or err)) from None
+    known = getattr(args, "known_family", None)
+    family = get_family(args.family) if args.family else known or detect_family(args.file.name, data)
     given = family_flags(args)
     foreign = sorted(set(given) - option_names(family))
     if foreign:
@@ -347,7 +446,7 @@ def read_puzzle(args: argparse.Namespace, before_load: Callable[[Any], None] | N
         raise PuzzleError(f"{flag} is an option of the {' and '.join(owners)} family, "
                           f"and this is a {family.title.lower()} ({family.name})")
     if before_load is not None:
-        before_load(family)
+        before_load(family, data)
     load_stage = {o.name for o in family.options if o.stage in ("load", "both")}
     load_options = family.text_options({k: v for k, v in given.items() if k in load_stage}, "load")
     limits = LoadLimits(max_pixels=args.max_pixels, max_cells=args.max_pixels)
@@ -385,11 +484,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    """Check a solution file: one line (or ``--json``); 0 when the check ran, 1 on a bad puzzle or
-    solution file, 2 for a family whose solutions cannot be checked."""
-    from server.heuristic_lab import rule_options
+    """Check solution files against one puzzle, read once: a line each (or ``--json``, an object a
+    line); the status is ``CHECK_EXIT``'s. One file: its verdict alone, an unreadable one on stderr, as
+    ever; several: each line names its file, and a bad file is its own line."""
     from server.puzzles.checking import judge_solution
     from server.puzzles.errors import PuzzleError
+    from server.solving import SEARCH_ONLY
 
     try:
         family, puzzle, run_flags = read_puzzle(args)
@@ -397,24 +497,42 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(f"{args.file}: checking solutions of {family.title.lower()} puzzles is not supported",
                   file=sys.stderr)
             return 2
-        options = rule_options(family, family.text_options(run_flags, "run"))
+        values = family.text_options(run_flags, "run")
+        # The rules alone, as heuristic_lab.rule_options gives them (without importing the lab's kernels).
+        options = family.run_options({k: v for k, v in values.items() if k not in SEARCH_ONLY})
     except PuzzleError as err:
         return fail(f"{args.file}: {err}")
+    several = len(args.solution) > 1
+    errors = illegal = 0
+    for path in args.solution:
+        try:
+            result = judge_solution(family, puzzle, _solution_text(path), options)
+        except PuzzleError as err:
+            errors += 1
+            if not several:
+                return fail(f"{path}: {err}")
+            row = json.dumps({"file": str(path), "error": str(err)}) if args.json else f"{path}: error: {err}"
+            print(row, flush=True)
+            continue
+        illegal += not result.valid
+        if args.json:
+            verdict = {"file": str(path), **result.to_json()} if several else result.to_json()
+            print(json.dumps(verdict, separators=(",", ":")), flush=True)
+        else:
+            print(f"{path}: {result.summary()}" if several else result.summary(), flush=True)
+    return 1 if errors else 3 if illegal else 0
+
+
+def _solution_text(path: Path) -> str:
+    """A solution file's text; raises PuzzleError (not readable, not UTF-8)."""
+    from server.puzzles.errors import PuzzleError
+
     try:
-        text = args.solution.read_bytes().decode("utf-8")
+        return path.read_bytes().decode("utf-8")
     except OSError as err:
-        return fail(f"{args.solution}: {err.strerror or err}")
+        raise PuzzleError(str(err.strerror or err)) from None
     except UnicodeDecodeError as err:
-        return fail(f"{args.solution}: byte {err.start}: not UTF-8 text")
-    try:
-        result = judge_solution(family, puzzle, text, options)
-    except PuzzleError as err:
-        return fail(f"{args.solution}: {err}")
-    if args.json:
-        print(json.dumps(result.to_json(), separators=(",", ":")))
-    else:
-        print(result.summary())
-    return 0
+        raise PuzzleError(f"byte {err.start}: not UTF-8 text") from None
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
@@ -478,8 +596,9 @@ def cmd_heuristic(args: argparse.Namespace) -> int:
 
 def cmd_generate(args: argparse.Namespace) -> int:
     from server.puzzles.errors import PuzzleError
+    from server.puzzles.registry import families
 
-    family = next(f for f in FAMILIES.values() if any(k.name == args.kind for k in f.generators))
+    family = next(f for f in families() if any(k.name == args.kind for k in f.generators))
     generator = family.generator(args.kind)
     own = {o.name for o in generator.options}
     fields = {"rows": args.rows, "cols": args.cols, "seed": args.seed}
