@@ -430,7 +430,7 @@ def read_puzzle(args: argparse.Namespace, before_load: Callable[[Any, bytes], No
     from server.puzzles.family import LoadLimits
     from server.puzzles.registry import FAMILIES, detect_family, get_family
 
-    data = getattr(args, "file_data", None)
+    data = vars(args).pop("file_data", None)  # held no longer than the puzzle needs it (25 MB on a 15k maze)
     if data is None:
         try:
             data = args.file.read_bytes()
