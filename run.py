@@ -7,7 +7,7 @@
     python run.py solve maze.png --algorithm astar --heuristic octile --diagonal --json --out path.png
     python run.py compare maze3.png --algorithms bfs,astar,astar:heuristic=euclidean,dfs --csv
     python run.py generate perfect 500 500 --seed 7 --out big.png
-    python run.py check maze3.png --solution answer.txt --json
+    python run.py check maze3.png --solution hand-ins/*.txt --json
     python run.py heuristic maze3.png --formula "2*(dr + dc)" --json
 """
 

@@ -299,7 +299,7 @@ class SlidingFamily(Family):
     def warm_up(self, algorithm: str) -> None:
         fast = _fast_module()
         if fast is not None and algorithm in FAST_ALGORITHMS:
-            fast.warm_up()
+            fast.warm_up(algorithm)  # that kernel only
 
     # ---- the teacher's lab -------------------------------------------------------------------------
     def check_solution(self, board: SlidingBoard, text: str, options: Values) -> Any:
