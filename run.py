@@ -41,177 +41,162 @@ class ParseError(Exception):
 
 
 class _LeanParser(argparse.ArgumentParser):
-    """A parser that raises instead of exiting: the full parser then parses, and says it as usual."""
+    """A parser that takes no abbreviated flag (one it would read as its family's alone may be ambiguous
+    among every family's) and raises instead of exiting: the full parser then parses, and says it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **{**kwargs, "allow_abbrev": False})  # its subparsers too
 
     def error(self, message: str):  # type: ignore[override]
         raise ParseError(message)
 
 
-def build_parser(families: list | None = None, command: str | None = None,
+def build_parser(families: list | None = None,
                  parser_class: type[argparse.ArgumentParser] = argparse.ArgumentParser,
                  ) -> argparse.ArgumentParser:
     """The command line's parser: with every family's flags (imports them all), or with ``families``'
-    and only ``command``'s subparser (the lean parse of one file's command)."""
+    alone (the lean parse of a command on one file: ``parse_args``)."""
     from server.puzzles.registry import FAMILIES
     from server.search.registry import ALGORITHMS
 
-    every = families is None
-    families = list(FAMILIES.values()) if every else families  # first: they register their algorithms
-    names = ", ".join(FAMILIES)
-    parser = parser_class(prog="run.py", description="Search algorithms on mazes and tile puzzles.",
-                          allow_abbrev=every)
+    families = list(FAMILIES.values()) if families is None else families  # first: they register algorithms
+    parser = parser_class(
+        prog="run.py", description="Search algorithms on mazes and tile puzzles."
+    )
     sub = parser.add_subparsers(dest="command")
 
-    def wanted(name: str) -> bool:
-        return command is None or command == name
+    serve = sub.add_parser(
+        "serve", help="start the web app (the default)",
+        description="Serve the web app with gunicorn's threaded worker: one process, --threads threads "
+        "(each open page holds one for its websocket). SIGTERM or Ctrl-C cancels the searches in "
+        "progress, tells their pages and exits within a few seconds. More processes: several "
+        "`run.py serve --redis URL` behind a proxy (docs/DEPLOY.md). Every limit of server/config.py "
+        "can be set in the environment as MAZE_<FIELD>.",
+    )
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=5000)
+    serve.add_argument("--max-pixels", type=int, default=None, help="largest image an upload may have")
+    serve.add_argument("--threads", type=int, default=100,
+                       help="worker threads: pages connected at once plus requests (default 100)")
+    serve.add_argument("--redis", metavar="URL", default=None,
+                       help="share Socket.IO's messages (and the puzzle store, limits, GIF jobs) with other "
+                       "processes through this Redis, e.g. redis://127.0.0.1:6379/0 (default: "
+                       "$MAZE_REDIS_URL, else none); checked at start")
+    serve.add_argument("--debug", action="store_true",
+                       help="Werkzeug's development server with Flask's debug mode instead of gunicorn "
+                       "(never in production)")
 
-    def add(name: str, **kwargs: Any) -> argparse.ArgumentParser:
-        return sub.add_parser(name, allow_abbrev=every, **kwargs)
+    solve = sub.add_parser(
+        "solve", help="solve a puzzle file headlessly",
+        description="Solve a puzzle file. The family is detected from the file (--family forces it); "
+        "each family's options are listed in a group of their own and only apply to that family.",
+    )
+    solve.add_argument("file", type=Path)
+    solve.add_argument("--algorithm", "-a", default=None, choices=list(ALGORITHMS),
+                       help="default: the family's own (its best optimal method; grids: bfs)")
+    solve.add_argument("--family", help=f"force the puzzle family: {', '.join(FAMILIES)} (default: detect)")
+    solve.add_argument("--json", action="store_true", help="print one JSON object")
+    solve.add_argument("--out", type=Path, help="write a picture of the solution (PNG)")
+    solve.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
+    solve.add_argument("--engine", choices=ENGINES, default="auto",
+                       help="auto = compiled kernels where the family has them and the board is big enough "
+                       "to pay for loading them; generic = the pure-Python reference algorithms (slow on "
+                       "big mazes); compiled = the kernels whatever the size")
+    add_family_options(solve, families)
 
-    if wanted("serve"):
-        serve = add(
-            "serve", help="start the web app (the default)",
-            description="Serve the web app with gunicorn's threaded worker: one process, --threads threads "
-            "(each open page holds one for its websocket). SIGTERM or Ctrl-C cancels the searches in "
-            "progress, tells their pages and exits within a few seconds. More processes: several "
-            "`run.py serve --redis URL` behind a proxy (docs/DEPLOY.md). Every limit of server/config.py "
-            "can be set in the environment as MAZE_<FIELD>.",
-        )
-        serve.add_argument("--host", default="127.0.0.1")
-        serve.add_argument("--port", type=int, default=5000)
-        serve.add_argument("--max-pixels", type=int, default=None, help="largest image an upload may have")
-        serve.add_argument("--threads", type=int, default=100,
-                           help="worker threads: pages connected at once plus requests (default 100)")
-        serve.add_argument("--redis", metavar="URL", default=None,
-                           help="share Socket.IO's messages (and the puzzle store, limits, GIF jobs) with "
-                           "other processes through this Redis, e.g. redis://127.0.0.1:6379/0 (default: "
-                           "$MAZE_REDIS_URL, else none); checked at start")
-        serve.add_argument("--debug", action="store_true",
-                           help="Werkzeug's development server with Flask's debug mode instead of gunicorn "
-                           "(never in production)")
+    compare = sub.add_parser(
+        "compare", help="run several algorithms on one puzzle and print a table",
+        description="Run each algorithm on the same puzzle and print one row per run: cost, moves, "
+        "expanded, generated, max frontier, seconds, whether optimality is guaranteed and whether it was "
+        "achieved (against the best cost known). Per-run options follow the name: "
+        "astar:weight=2:heuristic=octile. "
+        "Family options (below) apply to every run.",
+    )
+    compare.add_argument("file", type=Path)
+    compare.add_argument("--algorithms", required=True, help="comma-separated: bfs,astar,dfs")
+    compare.add_argument("--family", help=f"force the puzzle family: {', '.join(FAMILIES)} (default: detect)")
+    output = compare.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="print a JSON list, one object per algorithm")
+    output.add_argument("--csv", action="store_true", help="print CSV with a header row")
+    compare.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
+    compare.add_argument("--engine", choices=ENGINES, default="auto")
+    add_family_options(compare, families)
 
-    if wanted("solve"):
-        solve = add(
-            "solve", help="solve a puzzle file headlessly",
-            description="Solve a puzzle file. The family is detected from the file (--family forces it); "
-            "each family's options are listed in a group of their own and only apply to that family.",
-        )
-        solve.add_argument("file", type=Path)
-        solve.add_argument("--algorithm", "-a", default=None, choices=list(ALGORITHMS),
-                           help="default: the family's own (its best optimal method; grids: bfs)")
-        solve.add_argument("--family", help=f"force the puzzle family: {names} (default: detect)")
-        solve.add_argument("--json", action="store_true", help="print one JSON object")
-        solve.add_argument("--out", type=Path, help="write a picture of the solution (PNG)")
-        solve.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
-        solve.add_argument("--engine", choices=ENGINES, default="auto",
-                           help="auto = compiled kernels where the family has them and the board is big "
-                           "enough to pay for loading them; generic = the pure-Python reference "
-                           "algorithms (slow on big mazes); compiled = the kernels whatever the size")
-        add_family_options(solve, families)
+    grade = sub.add_parser(
+        "grade", help="run students' search programs on a puzzle and judge them (student mode)",
+        description="Run each PROGRAM (a .py file defining search(problem), docs/STUDENT.md) on the "
+        "puzzle, as the page's 'Your code' does, and judge it: the path (legal, cost, optimal) and the "
+        "order of expansions against --algorithm under its tie-break. The programs run in a child "
+        "Python process with a step and a time limit. NOT a sandbox: grade only code you would run "
+        "yourself. Exit status 0 when every program was graded, whatever the verdicts; 1 on a bad file.",
+    )
+    grade.add_argument("file", type=Path)
+    grade.add_argument("programs", type=Path, nargs="+", metavar="PROGRAM")
+    grade.add_argument("-a", "--algorithm", default=None,
+                       help="the algorithm to compare with (default: the family's default)")
+    grade.add_argument("--seconds", type=float, default=5.0, help="time limit per program (default 5)")
+    grade.add_argument("--family", help=f"force the puzzle family: {', '.join(FAMILIES)} (default: detect)")
+    grade.add_argument("--json", action="store_true", help="print one JSON object per program, a line each")
+    grade.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
+    add_family_options(grade, families)
 
-    if wanted("compare"):
-        compare = add(
-            "compare", help="run several algorithms on one puzzle and print a table",
-            description="Run each algorithm on the same puzzle and print one row per run: cost, moves, "
-            "expanded, generated, max frontier, seconds, whether optimality is guaranteed and whether it "
-            "was achieved (against the best cost known). Per-run options follow the name: "
-            "astar:weight=2:heuristic=octile. "
-            "Family options (below) apply to every run.",
-        )
-        compare.add_argument("file", type=Path)
-        compare.add_argument("--algorithms", required=True, help="comma-separated: bfs,astar,dfs")
-        compare.add_argument("--family", help=f"force the puzzle family: {names} (default: detect)")
-        output = compare.add_mutually_exclusive_group()
-        output.add_argument("--json", action="store_true", help="print a JSON list, one object per algorithm")
-        output.add_argument("--csv", action="store_true", help="print CSV with a header row")
-        compare.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
-        compare.add_argument("--engine", choices=ENGINES, default="auto")
-        add_family_options(compare, families)
+    check = sub.add_parser(
+        "check", help="check solutions handed in for a puzzle: legal? cost? optimal?",
+        description="Replay each SOLUTION_FILE under the puzzle's rules (the family options below) and "
+        "judge it against the optimum (the family's optimal search), all in one process: "
+        "`run.py check maze.png --solution hand-ins/*.txt`. Notations: "
+        + "; ".join(f"{f.title} - {f.solution_notation}" for f in families if f.solution_notation)
+        + "; every family - its own `run.py solve --json` output. One SOLUTION_FILE: its verdict in one "
+        "line (or one JSON object). Several: a line per file, 'FILE: verdict' (or a JSON object per line "
+        "with its \"file\"; a file that cannot be read, {\"file\", \"error\"}). Exit status "
+        + CHECK_EXIT + ".",
+    )
+    check.add_argument("file", type=Path)
+    check.add_argument("--solution", type=Path, required=True, nargs="+", metavar="SOLUTION_FILE",
+                       help="the solutions to check, one or more")
+    check.add_argument("--family", help=f"force the puzzle family: {', '.join(FAMILIES)} (default: detect)")
+    check.add_argument("--json", action="store_true",
+                       help="print one JSON object per solution, a line each: valid, cost, optimum, optimal, "
+                       "first_illegal_move, reason, moves, summary (and file, for several)")
+    check.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
+    add_family_options(check, families)
 
-    if wanted("grade"):
-        grade = add(
-            "grade", help="run students' search programs on a puzzle and judge them (student mode)",
-            description="Run each PROGRAM (a .py file defining search(problem), docs/STUDENT.md) on the "
-            "puzzle, as the page's 'Your code' does, and judge it: the path (legal, cost, optimal) and the "
-            "order of expansions against --algorithm under its tie-break. The programs run in a child "
-            "Python process with a step and a time limit. NOT a sandbox: grade only code you would run "
-            "yourself. Exit status 0 when every program was graded, whatever the verdicts; 1 on a bad file.",
-        )
-        grade.add_argument("file", type=Path)
-        grade.add_argument("programs", type=Path, nargs="+", metavar="PROGRAM")
-        grade.add_argument("-a", "--algorithm", default=None,
-                           help="the algorithm to compare with (default: the family's default)")
-        grade.add_argument("--seconds", type=float, default=5.0, help="time limit per program (default 5)")
-        grade.add_argument("--family", help=f"force the puzzle family: {names} (default: detect)")
-        grade.add_argument("--json", action="store_true",
-                           help="print one JSON object per program, a line each")
-        grade.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
-        add_family_options(grade, families)
+    lab = sub.add_parser(
+        "heuristic", help="judge a heuristic formula against the true cost-to-go of every reachable state",
+        description="Is h = FORMULA admissible (never above the true cost-to-go h*) and consistent (never "
+        "falling by more than a move's cost) on this puzzle? h* is found for every state reachable from the "
+        "start by uniform-cost search backwards from the goals. The formula's names are the family's "
+        "features: " + "; ".join(f"{f.name}: {', '.join(f.feature_names)}" for f in families if f.features)
+        + ". Numbers, + - * / // % ** (a literal exponent), comparisons, and/or/not, x if c else y, abs min "
+        "max sqrt floor ceil. Exit status 0 when judged (whatever the verdict), 1 on a bad file or formula.",
+    )
+    lab.add_argument("file", type=Path)
+    lab.add_argument("--family", help=f"force the puzzle family: {', '.join(FAMILIES)} (default: detect)")
+    lab.add_argument("--json", action="store_true",
+                     help="print one JSON object: admissible, consistent, states, overestimates, worst, "
+                     "inconsistent_moves, worst_move, h_at_goal, ...")
+    lab.add_argument("--max-states", type=int, default=5_000_000,
+                     help="states a family without its own lab walks at most (grids judge every cell)")
+    lab.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
+    add_family_options(lab, families)
 
-    if wanted("check"):
-        check = add(
-            "check", help="check solutions handed in for a puzzle: legal? cost? optimal?",
-            description="Replay each SOLUTION_FILE under the puzzle's rules (the family options below) and "
-            "judge it against the optimum (the family's optimal search), all in one process: "
-            "`run.py check maze.png --solution hand-ins/*.txt`. Notations: "
-            + "; ".join(f"{f.title} - {f.solution_notation}" for f in families if f.solution_notation)
-            + "; every family - its own `run.py solve --json` output. One SOLUTION_FILE: its verdict in "
-            "one line (or one JSON object). Several: a line per file, 'FILE: verdict' (or a JSON object "
-            "per line with its \"file\"; a file that cannot be read, {\"file\", \"error\"}). Exit status "
-            + CHECK_EXIT + ".",
-        )
-        check.add_argument("file", type=Path)
-        check.add_argument("--solution", type=Path, required=True, nargs="+", metavar="SOLUTION_FILE",
-                           help="the solutions to check, one or more")
-        check.add_argument("--family", help=f"force the puzzle family: {names} (default: detect)")
-        check.add_argument("--json", action="store_true",
-                           help="print one JSON object per solution, a line each: valid, cost, optimum, "
-                           "optimal, first_illegal_move, reason, moves, summary (and file, for several)")
-        check.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
-        add_family_options(check, families)
-
-    if wanted("heuristic"):
-        lab = add(
-            "heuristic",
-            help="judge a heuristic formula against the true cost-to-go of every reachable state",
-            description="Is h = FORMULA admissible (never above the true cost-to-go h*) and consistent "
-            "(never falling by more than a move's cost) on this puzzle? h* is found for every state "
-            "reachable from the start by uniform-cost search backwards from the goals. The formula's names "
-            "are the family's features: "
-            + "; ".join(f"{f.name}: {', '.join(f.feature_names)}" for f in families if f.features)
-            + ". Numbers, + - * / // % ** (a literal exponent), comparisons, and/or/not, x if c else y, "
-            "abs min max sqrt floor ceil. Exit status 0 when judged (whatever the verdict), 1 on a bad "
-            "file or formula.",
-        )
-        lab.add_argument("file", type=Path)
-        lab.add_argument("--family", help=f"force the puzzle family: {names} (default: detect)")
-        lab.add_argument("--json", action="store_true",
-                         help="print one JSON object: admissible, consistent, states, overestimates, worst, "
-                         "inconsistent_moves, worst_move, h_at_goal, ...")
-        lab.add_argument("--max-states", type=int, default=5_000_000,
-                         help="states a family without its own lab walks at most (grids judge every cell)")
-        lab.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
-        add_family_options(lab, families)
-
-    if wanted("generate"):
-        kinds = [kind for family in families for kind in family.generators]
-        gen = add(
-            "generate", help="write a generated puzzle",
-            description="Write a new puzzle of KIND; the file type follows --out's extension. Kinds: "
-            + "; ".join(f"{k.name} ({k.help}{', ' + k.board if k.board else ''})" for k in kinds),
-        )
-        gen.add_argument("kind", choices=[k.name for k in kinds])
-        gen.add_argument("rows", help="rows (of maze cells or board cells: see the kind)")
-        gen.add_argument("cols", help="columns")
-        gen.add_argument("--seed", default="1", help="the same seed makes the same puzzle again (default 1)")
-        gen.add_argument("--out", type=Path, required=True,
-                         help="the file to write (.txt, .png, .json, .csv)")
-        extra = {o.name: o for k in kinds for o in k.options if o.name not in ("rows", "cols", "seed")}
-        for option in extra.values():
-            ranged = option.min is not None and option.max is not None
-            bounds = f"{option.min:g}..{option.max:g}, " if ranged else ""
-            gen.add_argument("--" + option.name.replace("_", "-"), dest=option.name, default=None,
-                             help=f"{option.help} ({bounds}default {option.default})")
+    kinds = [kind for family in families for kind in family.generators]
+    gen = sub.add_parser(
+        "generate", help="write a generated puzzle",
+        description="Write a new puzzle of KIND; the file type follows --out's extension. Kinds: "
+        + "; ".join(f"{k.name} ({k.help}{', ' + k.board if k.board else ''})" for k in kinds),
+    )
+    gen.add_argument("kind", choices=[k.name for k in kinds])
+    gen.add_argument("rows", help="rows (of maze cells or board cells: see the kind)")
+    gen.add_argument("cols", help="columns")
+    gen.add_argument("--seed", default="1", help="the same seed makes the same puzzle again (default 1)")
+    gen.add_argument("--out", type=Path, required=True, help="the file to write (.txt, .png, .json, .csv)")
+    extra = {o.name: o for k in kinds for o in k.options if o.name not in ("rows", "cols", "seed")}
+    for option in extra.values():
+        ranged = option.min is not None and option.max is not None
+        bounds = f"{option.min:g}..{option.max:g}, " if ranged else ""
+        gen.add_argument("--" + option.name.replace("_", "-"), dest=option.name, default=None,
+                         help=f"{option.help} ({bounds}default {option.default})")
     return parser
 
 
@@ -244,7 +229,7 @@ def _lean_parse(argv: list[str]) -> argparse.Namespace | None:
         family = get_family(forced) if forced else detect_family(Path(argv[1]).name, data)
     except (OSError, PuzzleError):
         return None  # the full parse, then the command, say what is wrong as they always have
-    args = build_parser([family], argv[0], _LeanParser).parse_args(argv)
+    args = build_parser([family], _LeanParser).parse_args(argv)
     args.known_family, args.file_data = family, data
     return args
 
