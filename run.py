@@ -7,7 +7,7 @@
     python run.py solve maze.png --algorithm astar --heuristic octile --diagonal --json --out path.png
     python run.py compare maze3.png --algorithms bfs,astar,astar:heuristic=euclidean,dfs --csv
     python run.py generate perfect 500 500 --seed 7 --out big.png
-    python run.py check maze3.png --solution answer.txt --json
+    python run.py check maze3.png --solution hand-ins/*.txt --json
     python run.py heuristic maze3.png --formula "2*(dr + dc)" --json
 """
 
@@ -21,17 +21,46 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from server.puzzles.registry import FAMILIES
-from server.search.registry import ALGORITHMS
-
 GENERAL_FLAGS = {
     "file", "algorithm", "algorithms", "family", "json", "csv", "out", "max_pixels", "engine", "command",
-    "solution", "max_states", "programs", "seconds",
+    "solution", "max_states", "programs", "seconds", "known_family", "file_data",
 }
+#: The commands on one puzzle file: parsed with that file's family's flags alone when they parse so.
+FILE_COMMANDS = ("solve", "compare", "check", "grade", "heuristic")
+ENGINES = ("auto", "generic", "compiled")
+#: A file at least this big is read while the family's fast path loads (numba and a kernel, ~0.4 s):
+#: its reading takes as long, and its board is big enough for the kernels.
+WARM_UP_BYTES = 1_000_000
+CHECK_EXIT = ("0 when every solution was checked and is legal, 3 when one is not legal (it says why), 1 "
+              "when a file could not be read or is in no notation (its own line; the others are still "
+              "checked), 2 when the family's solutions cannot be checked")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+class ParseError(Exception):
+    """What argparse would have exited with (the lean parser's ``error``)."""
+
+
+class _LeanParser(argparse.ArgumentParser):
+    """A parser that takes no abbreviated flag (one it would read as its family's alone may be ambiguous
+    among every family's) and raises instead of exiting: the full parser then parses, and says it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **{**kwargs, "allow_abbrev": False})  # its subparsers too
+
+    def error(self, message: str):  # type: ignore[override]
+        raise ParseError(message)
+
+
+def build_parser(families: list | None = None,
+                 parser_class: type[argparse.ArgumentParser] = argparse.ArgumentParser,
+                 ) -> argparse.ArgumentParser:
+    """The command line's parser: with every family's flags (imports them all), or with ``families``'
+    alone (the lean parse of a command on one file: ``parse_args``)."""
+    from server.puzzles.registry import FAMILIES
+    from server.search.registry import ALGORITHMS
+
+    families = list(FAMILIES.values()) if families is None else families  # first: they register algorithms
+    parser = parser_class(
         prog="run.py", description="Search algorithms on mazes and tile puzzles."
     )
     sub = parser.add_subparsers(dest="command")
@@ -69,9 +98,11 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     solve.add_argument("--out", type=Path, help="write a picture of the solution (PNG)")
     solve.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
-    solve.add_argument("--engine", choices=("auto", "generic"), default="auto",
-                       help="generic = the pure-Python reference algorithms (slow on big mazes)")
-    add_family_options(solve)
+    solve.add_argument("--engine", choices=ENGINES, default="auto",
+                       help="auto = compiled kernels where the family has them and the board is big enough "
+                       "to pay for loading them; generic = the pure-Python reference algorithms (slow on "
+                       "big mazes); compiled = the kernels whatever the size")
+    add_family_options(solve, families)
 
     compare = sub.add_parser(
         "compare", help="run several algorithms on one puzzle and print a table",
@@ -88,8 +119,8 @@ def build_parser() -> argparse.ArgumentParser:
     output.add_argument("--json", action="store_true", help="print a JSON list, one object per algorithm")
     output.add_argument("--csv", action="store_true", help="print CSV with a header row")
     compare.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
-    compare.add_argument("--engine", choices=("auto", "generic"), default="auto")
-    add_family_options(compare)
+    compare.add_argument("--engine", choices=ENGINES, default="auto")
+    add_family_options(compare, families)
 
     grade = sub.add_parser(
         "grade", help="run students' search programs on a puzzle and judge them (student mode)",
@@ -107,33 +138,35 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--family", help=f"force the puzzle family: {', '.join(FAMILIES)} (default: detect)")
     grade.add_argument("--json", action="store_true", help="print one JSON object per program, a line each")
     grade.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
-    add_family_options(grade)
+    add_family_options(grade, families)
 
     check = sub.add_parser(
-        "check", help="check a solution handed in for a puzzle: legal? cost? optimal?",
-        description="Replay the solution in SOLUTION_FILE under the puzzle's rules (the family options "
-        "below) and judge it against the optimum (the family's optimal search). Notations: "
-        + "; ".join(f"{f.title} - {f.checker.notation}" for f in FAMILIES.values() if f.checker)
-        + "; every family - its own `run.py solve --json` output. "
-        "Exit status 0 when the check ran (whatever the verdict), 1 on a bad file.",
+        "check", help="check solutions handed in for a puzzle: legal? cost? optimal?",
+        description="Replay each SOLUTION_FILE under the puzzle's rules (the family options below) and "
+        "judge it against the optimum (the family's optimal search), all in one process: "
+        "`run.py check maze.png --solution hand-ins/*.txt`. Notations: "
+        + "; ".join(f"{f.title} - {f.checker.notation}" for f in families if f.checker)
+        + "; every family - its own `run.py solve --json` output. One SOLUTION_FILE: its verdict in one "
+        "line (or one JSON object). Several: a line per file, 'FILE: verdict' (or a JSON object per line "
+        "with its \"file\"; a file that cannot be read, {\"file\", \"error\"}). Exit status "
+        + CHECK_EXIT + ".",
     )
     check.add_argument("file", type=Path)
-    check.add_argument("--solution", type=Path, required=True, metavar="SOLUTION_FILE",
-                       help="the solution to check")
+    check.add_argument("--solution", type=Path, required=True, nargs="+", metavar="SOLUTION_FILE",
+                       help="the solutions to check, one or more")
     check.add_argument("--family", help=f"force the puzzle family: {', '.join(FAMILIES)} (default: detect)")
     check.add_argument("--json", action="store_true",
-                       help="print one JSON object: valid, cost, optimum, optimal, first_illegal_move, "
-                       "reason, moves, summary")
+                       help="print one JSON object per solution, a line each: valid, cost, optimum, optimal, "
+                       "first_illegal_move, reason, moves, summary (and file, for several)")
     check.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
-    add_family_options(check)
+    add_family_options(check, families)
 
     lab = sub.add_parser(
         "heuristic", help="judge a heuristic formula against the true cost-to-go of every reachable state",
         description="Is h = FORMULA admissible (never above the true cost-to-go h*) and consistent (never "
         "falling by more than a move's cost) on this puzzle? h* is found for every state reachable from the "
         "start by uniform-cost search backwards from the goals. The formula's names are the family's "
-        "features: " + "; ".join(f"{f.name}: {', '.join(f.lab.feature_names)}" for f in FAMILIES.values()
-                                 if f.lab)
+        "features: " + "; ".join(f"{f.name}: {', '.join(f.lab.feature_names)}" for f in families if f.lab)
         + ". Numbers, + - * / // % ** (a literal exponent), comparisons, and/or/not, x if c else y, abs min "
         "max sqrt floor ceil. Exit status 0 when judged (whatever the verdict), 1 on a bad file or formula.",
     )
@@ -145,9 +178,9 @@ def build_parser() -> argparse.ArgumentParser:
     lab.add_argument("--max-states", type=int, default=5_000_000,
                      help="states a family without its own lab walks at most (grids judge every cell)")
     lab.add_argument("--max-pixels", type=int, default=300_000_000, help="largest image to read")
-    add_family_options(lab)
+    add_family_options(lab, families)
 
-    kinds = [kind for family in FAMILIES.values() if family.maker for kind in family.maker.generators]
+    kinds = [kind for family in families if family.maker for kind in family.maker.generators]
     gen = sub.add_parser(
         "generate", help="write a generated puzzle",
         description="Write a new puzzle of KIND; the file type follows --out's extension. Kinds: "
@@ -167,12 +200,57 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def add_family_options(solve: argparse.ArgumentParser) -> None:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line as argparse reads it with every family's flags. A command on one file is first
+    parsed with only its file's family's flags (that family alone imported); anything that parser
+    refuses (a flag of another family, --help, an unreadable file…) goes to the full parser, which
+    answers exactly as it always did."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = _lean_parse(argv)
+    except ParseError:
+        args = None
+    return args if args is not None else build_parser().parse_args(argv)
+
+
+def _lean_parse(argv: list[str]) -> argparse.Namespace | None:
+    """``argv`` parsed with its puzzle file's family's flags alone, with that family (``known_family``)
+    and the file's bytes (``file_data``); None when the command is not of this form (its file right
+    after the command, no help asked for) or the file cannot be read or detected."""
+    from server.puzzles.errors import PuzzleError
+    from server.puzzles.registry import detect_family, get_family
+
+    if len(argv) < 2 or argv[0] not in FILE_COMMANDS or argv[1].startswith("-") or "-h" in argv \
+            or "--help" in argv:
+        return None
+    try:
+        data = Path(argv[1]).read_bytes()
+        forced = _flag_value(argv, "--family")
+        family = get_family(forced) if forced else detect_family(Path(argv[1]).name, data)
+    except (OSError, PuzzleError):
+        return None  # the full parse, then the command, say what is wrong as they always have
+    args = build_parser([family], _LeanParser).parse_args(argv)
+    args.known_family, args.file_data = family, data
+    return args
+
+
+def _flag_value(argv: list[str], flag: str) -> str | None:
+    """The value of the last ``flag VALUE`` or ``flag=VALUE`` in ``argv`` (as argparse takes it)."""
+    value = None
+    for i, word in enumerate(argv):
+        if word == flag and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif word.startswith(flag + "="):
+            value = word[len(flag) + 1:]
+    return value
+
+
+def add_family_options(solve: argparse.ArgumentParser, families: list) -> None:
     """Flags from the families' options schemas: an option several families share (the search's
     heuristic and weight) in one group, then one group per family. Values stay text here: the
     family's schema reads and checks them (``Family.text_options``)."""
     owners: dict[str, list] = {}
-    for family in FAMILIES.values():
+    for family in families:
         for option in family.options:
             owners.setdefault(option.name, []).append((family, option))
     shared = solve.add_argument_group("search options (each family checks its own values)")
@@ -184,7 +262,7 @@ def add_family_options(solve: argparse.ArgumentParser) -> None:
                 f"{f.name}: {', '.join(o.choice_values)}" for f, o in owned if o.choice_values
             )
             _add_flag(shared, first, first.help + (f" ({per_family})" if per_family else ""), choices)
-    for family in FAMILIES.values():
+    for family in families:
         group = solve.add_argument_group(f"{family.title.lower()} options ({family.name})")
         for option in family.options:
             if len(owners[option.name]) == 1:
@@ -212,7 +290,7 @@ def family_flags(args: argparse.Namespace) -> dict[str, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = parse_args(argv)
     if args.command in (None, "serve"):
         return cmd_serve(args)
     if args.command == "solve":
@@ -283,10 +361,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     warming: list[threading.Thread] = []
 
-    def warm_up(family) -> None:
+    def warm_up(family, data: bytes) -> None:
         args.algorithm = args.algorithm or family.default_algorithm
-        # A fast path's start-up (numba's import and cache load) overlaps the reading of the file.
-        if args.engine == "auto":
+        # A big file's reading hides its fast path's start-up (numba's import, the kernel's cache load).
+        # A small one is read at once, and its board is likely small: the generic engine solves it,
+        # and nothing is loaded for it (the family loads its kernel in ``solve`` if it needs one).
+        if args.engine != "generic" and len(data) >= WARM_UP_BYTES:
             warming.append(threading.Thread(target=family.warm_up, args=(args.algorithm,), daemon=True))
             warming[0].start()
 
@@ -328,18 +408,22 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return 0 if solved.json["found"] else 2
 
 
-def read_puzzle(args: argparse.Namespace, before_load: Callable[[Any], None] | None = None):
-    """(family, puzzle, run-stage flags as text) of a solve or compare command; raises PuzzleError.
-    ``before_load(family)`` runs once the family is known (the solve command warms its fast path)."""
+def read_puzzle(args: argparse.Namespace, before_load: Callable[[Any, bytes], None] | None = None):
+    """(family, puzzle, run-stage flags as text) of a command on one puzzle file; raises PuzzleError.
+    ``before_load(family, data)`` runs once the family is known (the solve command warms its fast
+    path). The file's bytes and family come from the lean parse when it read them (``parse_args``)."""
     from server.puzzles.errors import PuzzleError
     from server.puzzles.family import LoadLimits
-    from server.puzzles.registry import detect_family, get_family
+    from server.puzzles.registry import FAMILIES, detect_family, get_family
 
-    try:
-        data = args.file.read_bytes()
-    except OSError as err:
-        raise PuzzleError(str(err.strerror or err)) from None
-    family = get_family(args.family) if args.family else detect_family(args.file.name, data)
+    data = vars(args).pop("file_data", None)  # held no longer than the puzzle needs it (25 MB on a 15k maze)
+    if data is None:
+        try:
+            data = args.file.read_bytes()
+        except OSError as err:
+            raise PuzzleError(str(err.strerror or err)) from None
+    known = getattr(args, "known_family", None)
+    family = get_family(args.family) if args.family else known or detect_family(args.file.name, data)
     given = family_flags(args)
     foreign = sorted(set(given) - option_names(family))
     if foreign:
@@ -348,7 +432,7 @@ def read_puzzle(args: argparse.Namespace, before_load: Callable[[Any], None] | N
         raise PuzzleError(f"{flag} is an option of the {' and '.join(owners)} family, "
                           f"and this is a {family.title.lower()} ({family.name})")
     if before_load is not None:
-        before_load(family)
+        before_load(family, data)
     load_stage = {o.name for o in family.options if o.stage in ("load", "both")}
     load_options = family.text_options({k: v for k, v in given.items() if k in load_stage}, "load")
     limits = LoadLimits(max_pixels=args.max_pixels, max_cells=args.max_pixels)
@@ -386,9 +470,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    """Check a solution file: one line (or ``--json``); 0 when the check ran, 1 on a bad puzzle or
-    solution file, 2 for a family whose solutions cannot be checked."""
-    from server.judging import judge_solution, rule_options
+    """Check solution files against one puzzle, read once: a line each (or ``--json``, an object a
+    line); the status is ``CHECK_EXIT``'s. One file: its verdict alone, an unreadable one on stderr, as
+    ever; several: each line names its file, and a bad file is its own line."""
+    from server.judging import exact_optimum, judge_solution, rule_options
     from server.puzzles.capabilities import absent
     from server.puzzles.errors import PuzzleError
 
@@ -400,21 +485,41 @@ def cmd_check(args: argparse.Namespace) -> int:
         options = rule_options(family, family.text_options(run_flags, "run"))
     except PuzzleError as err:
         return fail(f"{args.file}: {err}")
+    several = len(args.solution) > 1
+    errors = illegal = 0
+    optimum = None  # found once for every file: the same puzzle under the same rules
+    for path in args.solution:
+        try:
+            text = _solution_text(path)
+            if optimum is None:
+                optimum = exact_optimum(puzzle, options)
+            result = judge_solution(puzzle, text, options, optimum=optimum)
+        except PuzzleError as err:
+            errors += 1
+            if not several:
+                return fail(f"{path}: {err}")
+            row = json.dumps({"file": str(path), "error": str(err)}) if args.json else f"{path}: error: {err}"
+            print(row, flush=True)
+            continue
+        illegal += not result.valid
+        if args.json:
+            verdict = {"file": str(path), **result.to_json()} if several else result.to_json()
+            print(json.dumps(verdict, separators=(",", ":")), flush=True)
+        else:
+            print(f"{path}: {result.summary()}" if several else result.summary(), flush=True)
+    return 1 if errors else 3 if illegal else 0
+
+
+def _solution_text(path: Path) -> str:
+    """A solution file's text; raises PuzzleError (not readable, not UTF-8)."""
+    from server.puzzles.errors import PuzzleError
+
     try:
-        text = args.solution.read_bytes().decode("utf-8")
+        return path.read_bytes().decode("utf-8")
     except OSError as err:
-        return fail(f"{args.solution}: {err.strerror or err}")
+        raise PuzzleError(str(err.strerror or err)) from None
     except UnicodeDecodeError as err:
-        return fail(f"{args.solution}: byte {err.start}: not UTF-8 text")
-    try:
-        result = judge_solution(puzzle, text, options)
-    except PuzzleError as err:
-        return fail(f"{args.solution}: {err}")
-    if args.json:
-        print(json.dumps(result.to_json(), separators=(",", ":")))
-    else:
-        print(result.summary())
-    return 0
+        raise PuzzleError(f"byte {err.start}: not UTF-8 text") from None
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
@@ -478,8 +583,9 @@ def cmd_heuristic(args: argparse.Namespace) -> int:
 
 def cmd_generate(args: argparse.Namespace) -> int:
     from server.puzzles.errors import PuzzleError
+    from server.puzzles.registry import families
 
-    family = next(f for f in FAMILIES.values()
+    family = next(f for f in families()
                   if f.maker is not None and any(k.name == args.kind for k in f.maker.generators))
     maker, saver = family.need("maker"), family.need("saver")
     generator = maker.generator(args.kind)

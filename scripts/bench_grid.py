@@ -355,7 +355,7 @@ def run(options: argparse.Namespace, table: Table, workdir: Path, big_path: Path
         ("pass", "interpreter start"),
         ("import server", "the web package: Flask, Socket.IO"),
         ("import numba", "numba itself"),
-        ("from server.puzzles.grid.kernel_search import compile_all; compile_all()",
+        ("from server.puzzles.grid.precompile import compile_all; compile_all()",
          "numba + loading the cached kernels"),
     ):
         command = [sys.executable, "-c", snippet]

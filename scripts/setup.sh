@@ -74,7 +74,7 @@ fi
 kstamp=".venv/.kernels-$(cat server/puzzles/grid/kernels.py server/puzzles/grid/kernel_search.py server/puzzles/grid/tile_kernels.py | sha256sum | cut -c1-16)"
 if [ ! -f "$kstamp" ]; then
   echo "setup: compiling the search kernels (once; about a minute)"
-  .venv/bin/python -c "from server.puzzles.grid.kernel_search import compile_all; print(f'setup: kernels ready in {compile_all():.0f} s')"
+  .venv/bin/python -c "from server.puzzles.grid.precompile import compile_all; print(f'setup: kernels ready in {compile_all():.0f} s')"
   rm -f .venv/.kernels-*
   touch "$kstamp"
 fi

@@ -17,17 +17,19 @@ never import it back.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from server.config import OPTIMUM_SECONDS
 from server.formula import compile_formula
-from server.heuristic_lab import Verdict, judge
 from server.puzzles.checking import CheckResult
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import RunControl
 from server.puzzles.options import Values
 from server.puzzles.registry import family_of
 from server.search.control import CancelFlag, deadline
+
+if TYPE_CHECKING:  # types only: the lab's module loads numba (its heaps), for a judgement only
+    from server.heuristic_lab import Verdict
 
 __all__ = [
     "OPTIMUM_LIMITS", "OPTIMUM_SECONDS", "OPTIMUM_STORED", "REFERENCES", "SEARCH_ONLY", "exact_optimum",
@@ -102,16 +104,21 @@ def judge_formula(puzzle: Any, text: Any, options: Values, *, max_states: int,
     space = lab.space(puzzle, options, max_states, max_seconds, cancel)
     width, height = family.size(puzzle)
     cells = width * height if heat_cells is not None and width * height <= heat_cells else None
+    from server.heuristic_lab import judge
+
     return judge(space, formula, cells)
 
 
 def judge_solution(puzzle: Any, text: str, options: Values, *, max_expanded: int | None = None,
-                   max_seconds: float | None = None, max_stored: int | None = None) -> CheckResult:
-    """The family's ``check_solution`` (legal? what cost? the replay) plus the optimum under the same
-    rules (``exact_optimum``) within the limits; ``optimum`` None (and ``optimum_note`` why) when no
-    search finds it. Raises PuzzleError for a family that checks no solutions."""
+                   max_seconds: float | None = None, max_stored: int | None = None,
+                   optimum: tuple[float | None, str | None] | None = None) -> CheckResult:
+    """The family's checker (legal? what cost? the replay) plus the optimum under the same rules
+    (``exact_optimum``) within the limits; ``optimum`` None (and ``optimum_note`` why) when no search
+    finds it. A caller judging many solutions of one puzzle under the same rules passes ``optimum``
+    (``exact_optimum``'s answer), found once. Raises PuzzleError for a family that checks no solutions."""
     checked = family_of(puzzle).need("checker").check(puzzle, text, options)
-    optimum, note = exact_optimum(puzzle, options, max_expanded=max_expanded, max_seconds=max_seconds,
-                                  max_stored=max_stored)
-    checked.compare_with(optimum, note)
+    if optimum is None:
+        optimum = exact_optimum(puzzle, options, max_expanded=max_expanded, max_seconds=max_seconds,
+                                max_stored=max_stored)
+    checked.compare_with(*optimum)
     return checked

@@ -142,7 +142,7 @@ def test_the_cli(maze3_file: Path, tmp_path: Path, best_path: list) -> None:
     answer = tmp_path / "answer.txt"
     answer.write_text(as_moves(best_path)[:-1] + "\n")
     done = cli("check", str(maze3_file), "--solution", str(answer), "--json")
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 3, done.stderr  # checked, and not legal: the status says so
     result = json.loads(done.stdout)
     assert set(result) == {"valid", "cost", "optimum", "optimal", "first_illegal_move", "reason", "moves",
                            "summary"}
@@ -169,7 +169,7 @@ def test_the_cli_takes_the_family_options(maze3_file: Path, tmp_path: Path) -> N
     answer = tmp_path / "answer.txt"
     answer.write_text("UR")
     done = cli("check", str(maze3_file), "--solution", str(answer), "--diagonal")
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 3, done.stderr  # checked, not legal
     assert "move 1 (U)" in done.stdout or "move 1 (UR)" in done.stdout or "ends at" in done.stdout
     foreign = cli("check", str(maze3_file), "--solution", str(answer), "--flow", "free")
     assert foreign.returncode == 1 and "--flow is an option of the zenji family" in foreign.stderr
@@ -204,7 +204,7 @@ def test_the_cli_with_diagonal(tmp_path: Path) -> None:
     answer = tmp_path / "answer.txt"
     answer.write_text("DR R")
     done = cli("check", str(maze), "--solution", str(answer), "--diagonal")
-    assert done.returncode == 0 and "cuts the corner at (0, 1)" in done.stdout
+    assert done.returncode == 3 and "cuts the corner at (0, 1)" in done.stdout  # checked, not legal
     answer.write_text("D DR UR")
     done = cli("check", str(maze), "--solution", str(answer), "--diagonal", "--json")
     result = json.loads(done.stdout)

@@ -18,7 +18,8 @@ from tests.helpers import run_cli as cli
 
 FAMILY = get_family("sliding")
 AIMA = "7 2 4\n5 0 6\n8 3 1\ngoal: 0 1 2 3 4 5 6 7 8\n"
-# The 26 moves of the blank that IDA* finds for AIMA's board (checked below against solve).
+# The 26 moves of the blank that the compiled IDA* finds for AIMA's board (checked below against solve;
+# "auto" solves an 8-puzzle with the generic IDA*, whose equally short path differs).
 AIMA_MOVES = "L U R D D L U R R U L L D R R D L L U R R U L D L U"
 OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
 
@@ -33,7 +34,7 @@ def check(board: Any, text: str) -> Any:
 
 
 def test_the_optimal_moves_of_the_blank_are_legal_and_optimal(board: Any) -> None:
-    solved = solve(board, "idastar", {}).json
+    solved = solve(board, "idastar", {}, engine="compiled").json
     assert " ".join(m["blank"] for m in solved["moves"]) == AIMA_MOVES
     for text in (AIMA_MOVES, AIMA_MOVES.replace(" ", ""), "blank: " + AIMA_MOVES.replace(" ", ", "),
                  "# my answer\n" + AIMA_MOVES.lower().replace(" ", "\n")):
@@ -44,7 +45,7 @@ def test_the_optimal_moves_of_the_blank_are_legal_and_optimal(board: Any) -> Non
 
 
 def test_moves_of_the_tiles_by_direction_and_by_number(board: Any) -> None:
-    solved = solve(board, "idastar", {}).json
+    solved = solve(board, "idastar", {}, engine="compiled").json
     tiles_dirs = " ".join(OPPOSITE[m] for m in AIMA_MOVES.split())
     numbers = " ".join(str(m["tile"]) for m in solved["moves"])
     words = ", ".join({"U": "up", "D": "down", "L": "left", "R": "right"}[m] for m in tiles_dirs.split())

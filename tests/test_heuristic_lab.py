@@ -21,7 +21,7 @@ from server.judging import judge_formula, rule_options
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import LoadLimits
 from server.puzzles.grid.family import FAMILY as GRID
-from server.puzzles.grid.lab import GridSpace
+from server.puzzles.grid.lab_kernels import GridSpace
 from server.puzzles.grid.model import GridMaze
 from server.puzzles.grid.problem import GridProblem
 from server.puzzles.grid.text import parse_grid_text

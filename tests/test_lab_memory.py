@@ -30,9 +30,9 @@ from server import formula as formula_module
 from server import heuristic_lab
 from server.formula import FEATURE_ARRAYS, MAX_CHARS, MAX_DEPTH, SHARED_ARRAYS, compile_formula
 from server.heuristic_lab import judge
-from server.puzzles.grid import lab as grid_lab
+from server.puzzles.grid import lab_kernels as grid_lab
 from server.puzzles.grid.family import FAMILY as GRID
-from server.puzzles.grid.lab import GridSpace
+from server.puzzles.grid.lab_kernels import GridSpace
 from server.puzzles.grid.model import GridMaze
 from tests.memory_probe import reset_peak as _reset_peak
 from tests.memory_probe import status as _status

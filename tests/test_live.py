@@ -88,7 +88,7 @@ def test_a_run_error_reaches_the_client(app) -> None:
 def test_kernel_runs_stream_messages_msgpack_can_carry() -> None:
     import msgpack
 
-    app = make_app(frame_records=1000)
+    app = make_app(frame_records=1000, engine="compiled")  # the kernels, even on a board this small
     services(app).store.put("small", open_maze(20, 30))
     client = socketio.test_client(app)
     client.emit("run_start", {"run": "k", "puzzle": "small", "algorithm": "astar", "options": {}})

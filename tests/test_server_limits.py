@@ -36,7 +36,7 @@ def threads_settle(baseline: int, seconds: float = 2.0) -> int:
 
 
 def test_finished_and_cancelled_runs_leave_no_thread_behind() -> None:
-    app = make_app(engine="auto", frame_records=10_000)  # the kernels too: they once left a watcher
+    app = make_app(engine="compiled", frame_records=10_000)  # the kernels too: they once left a watcher
     client = socketio.test_client(app)
     warm = {"run": "warm", "puzzle": "small", "algorithm": "bfs"}
     assert client.emit("run_start", warm, callback=True)["ok"]

@@ -1,57 +1,129 @@
 """The puzzle families the product knows, and the one entry point that parses any file.
 
 Everything outside a family's own package asks this registry (and the ``Family`` it returns)
-instead of naming a family. A new family is one package and one line in ``_register_built_in``;
-a test may ``register`` a family of its own.
+instead of naming a family. A new family is one package with a ``SPEC`` in its ``__init__`` and one
+line in ``BUILT_IN``; a test may ``register`` a family of its own.
+
+A built-in family's module is imported when it is first needed, not with this registry: a command
+that reads one file pays for one family (its parsers, its search code). ``get_family(name)`` imports
+one; ``detect_family`` imports only the families whose ``SPEC.may_claim`` does not rule the file out;
+whatever lists every family (``FAMILIES.values()``, ``families()``, the message for a file no family
+reads) imports them all.
 """
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import Family, LoadLimits
+from server.puzzles.family_spec import FamilySpec
 
-FAMILIES: dict[str, Family] = {}
+#: The built-in families' packages, in the order they are listed (and sniffed: the first of equally
+#: sure families wins).
+BUILT_IN = (
+    "server.puzzles.grid",
+    "server.puzzles.labyrinth",
+    "server.puzzles.step",
+    "server.puzzles.zenji",
+    "server.puzzles.sliding",
+)
+
+# name -> the family, or its spec until the family is first needed; in listing order.
+_entries: dict[str, Family | FamilySpec] = {}
+
+
+def _family(name: str) -> Family:
+    """The family ``name`` (KeyError if there is none), its module imported on first use."""
+    entry = _entries[name]
+    if isinstance(entry, FamilySpec):
+        family = importlib.import_module(entry.package).FAMILY
+        if family.name != name:
+            raise ImportError(f"{entry.package}.FAMILY is named {family.name!r}, its spec {name!r}")
+        entry = _entries[name] = family
+    return entry
+
+
+class _Families(Mapping[str, Family]):
+    """Family name -> ``Family``, each imported on first use. Names, ``in`` and ``len`` import
+    nothing; values and items import every family."""
+
+    def __getitem__(self, name: str) -> Family:
+        return _family(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(_entries))  # a copy: a test may register a family meanwhile
+
+    def __len__(self) -> int:
+        return len(_entries)
+
+    def __contains__(self, name: object) -> bool:
+        return name in _entries
+
+    def __repr__(self) -> str:
+        return f"FAMILIES({', '.join(_entries)})"
+
+
+FAMILIES: Mapping[str, Family] = _Families()
+
+
+def families() -> list[Family]:
+    """Every family, in listing order (imports them all)."""
+    return list(FAMILIES.values())
 
 
 def register(family: Family) -> Family:
     """Add a family (its name must be new); returns it."""
-    if family.name in FAMILIES and FAMILIES[family.name] is not family:
+    if family.name in _entries and _family(family.name) is not family:
         raise ValueError(f"a family named {family.name!r} is already registered")
-    FAMILIES[family.name] = family
+    _entries[family.name] = family
     return family
 
 
 def unregister(name: str) -> None:
-    FAMILIES.pop(name, None)
+    _entries.pop(name, None)
 
 
 def get_family(name: str) -> Family:
-    family = FAMILIES.get(name)
-    if family is None:
-        known = ", ".join(FAMILIES)
+    if name not in _entries:
+        known = ", ".join(_entries)
         message = f"the family {str(name)[:40]!r} is not supported yet; choose one of: {known}"
         raise PuzzleError(message, "family")
-    return family
+    return _family(name)
 
 
 def family_of(puzzle: Any) -> Family:
-    """The family a parsed puzzle belongs to."""
-    for family in FAMILIES.values():
+    """The family a parsed puzzle belongs to: among the families imported so far, else the one whose
+    package made the puzzle's class, else any."""
+    loaded = [entry for entry in list(_entries.values()) if isinstance(entry, Family)]
+    for family in loaded:
+        if isinstance(puzzle, family.puzzle_type):
+            return family
+    modules = {cls.__module__ for cls in type(puzzle).__mro__}
+    makers = [name for name, entry in list(_entries.items()) if isinstance(entry, FamilySpec)
+              and any(module.startswith(entry.package + ".") for module in modules)]
+    for name in [*makers, *FAMILIES]:
+        family = _family(name)
         if isinstance(puzzle, family.puzzle_type):
             return family
     raise TypeError(f"no registered family parses {type(puzzle).__name__} puzzles")
 
 
 def detect_family(filename: str, data: bytes) -> Family:
-    """The family surest that the file is its own; a file none claims is refused, saying what each reads."""
+    """The family surest that the file is its own; a file none claims is refused, saying what each reads.
+
+    A family whose spec rules the file out scores 0 without being imported: the pick is the one of
+    sniffing every family (the first of the surest)."""
     if not data:
         raise PuzzleError("the file is empty", "file")
-    scores = [(family.sniff(filename, data), family) for family in FAMILIES.values()]
-    best, family = max(scores, key=lambda pair: pair[0])
-    if best <= 0:
-        expected = "; ".join(f"{f.title}: {f.expects}" for f in FAMILIES.values())
+    candidates = [_family(name) for name, entry in list(_entries.items())
+                  if not isinstance(entry, FamilySpec) or entry.may_claim(filename, data)]
+    scores = [(family.sniff(filename, data), family) for family in candidates]
+    best, family = max(scores, key=lambda pair: pair[0], default=(0.0, None))
+    if best <= 0 or family is None:
+        expected = "; ".join(f"{f.title}: {f.expects}" for f in families())
         raise PuzzleError(f"no puzzle family reads this file. Expected one of: {expected}", "file")
     return family
 
@@ -75,14 +147,9 @@ def load_puzzle(
 
 
 def _register_built_in() -> None:
-    from server.puzzles.grid import FAMILY as GRID
-    from server.puzzles.labyrinth import FAMILY as LABYRINTH
-    from server.puzzles.sliding import FAMILY as SLIDING
-    from server.puzzles.step import FAMILY as STEP
-    from server.puzzles.zenji import FAMILY as ZENJI
-
-    for family in (GRID, LABYRINTH, STEP, ZENJI, SLIDING):
-        register(family)
+    for package in BUILT_IN:
+        spec: FamilySpec = importlib.import_module(package).SPEC  # the package alone: cheap
+        _entries[spec.name] = spec
 
 
 _register_built_in()

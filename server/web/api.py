@@ -39,6 +39,7 @@ bad_request = error  # the name the rest of this module uses
 
 @api.get("/algorithms")
 def algorithms() -> Response:
+    families = list(FAMILIES.values())  # first: importing a family registers its own algorithms
     return jsonify([
         {
             "name": a.name,
@@ -46,9 +47,9 @@ def algorithms() -> Response:
             "summary": a.summary,
             "uses_heuristic": a.uses_heuristic,
             "uses_weight": a.uses_weight,
-            "families": [f.name for f in FAMILIES.values() if a.name in f.algorithms],
+            "families": [f.name for f in families if a.name in f.algorithms],
         }
-        for a in ALGORITHMS.values()
+        for a in list(ALGORITHMS.values())
     ])
 
 

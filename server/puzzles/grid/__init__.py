@@ -1,5 +1,30 @@
-"""Grid mazes: images and text files; model, parsers, search view, compiled kernels, generator, renderer."""
+"""Grid mazes: images and text files; model, parsers, search view, compiled kernels, generator, renderer.
 
-from server.puzzles.grid.family import FAMILY
+Importing the package is cheap: ``SPEC`` tells the registry which files the family may claim, and
+``FAMILY`` (``family.py``, its parsers and search code) is imported on first use.
+"""
 
-__all__ = ["FAMILY"]
+from typing import Any
+
+from server.puzzles.family_spec import FamilySpec, suffix
+from server.puzzles.grid.formats import IMAGE_EXTENSIONS, IMAGE_MAGIC, PNM_MAGIC, SNIFF_BYTES, TEXT_EXTENSIONS
+
+
+def may_claim(filename: str, data: bytes) -> bool:
+    """An image by its magic or name, a text maze by its name or a '#' (``GridFamily.sniff``)."""
+    return (data.startswith(IMAGE_MAGIC) or data[:2] in PNM_MAGIC
+            or suffix(filename) in IMAGE_EXTENSIONS + TEXT_EXTENSIONS or b"#" in data[:SNIFF_BYTES])
+
+
+SPEC = FamilySpec("grid", __name__, may_claim)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "FAMILY":
+        from server.puzzles.grid.family import FAMILY
+
+        return FAMILY
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["FAMILY", "SPEC"]

@@ -1,5 +1,5 @@
-"""The grid maze family: images and text files, searched by the compiled kernels (or, with
-``engine="generic"``, by the pure-Python algorithms they are tested against)."""
+"""The grid maze family: images and text files, searched by the compiled kernels on big boards (or, on
+small ones and with ``engine="generic"``, by the pure-Python algorithms they are tested against)."""
 
 from __future__ import annotations
 
@@ -11,12 +11,13 @@ from server.json_arrays import cell_path
 from server.puzzles.capabilities import StudentForm
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import Family, LoadLimits, RunControl, Solved, search_options, stem
-from server.puzzles.grid import jps, wall_follower  # registers the grid's own algorithms
+from server.puzzles.grid import jps, wall_follower  # they register the grid's own algorithms
 from server.puzzles.grid.check import GridChecker
 from server.puzzles.grid.edit import MAX_EDIT_CELLS, GridEditor
+from server.puzzles.grid.formats import IMAGE_EXTENSIONS, IMAGE_MAGIC, PNM_MAGIC, SNIFF_BYTES, TEXT_EXTENSIONS
 from server.puzzles.grid.generate import GridMaker
 from server.puzzles.grid.image import parse_grid_image
-from server.puzzles.grid.kernel_search import KERNEL_ALGORITHMS, solve_grid
+from server.puzzles.grid.kernel_search import KERNEL_ALGORITHMS, kernels_loaded, solve_grid
 from server.puzzles.grid.kernel_search import warm_up as warm_up_kernel
 from server.puzzles.grid.lab import GridLab
 from server.puzzles.grid.lattice import pixel_scale
@@ -31,17 +32,16 @@ from server.search.control import CANCELLED
 from server.search.problem import Problem
 from server.search.stats import SearchResult
 
-# The formats grid.image accepts (TIFF and EPS are kept away from uploads there).
-IMAGE_EXTENSIONS = (".png", ".gif", ".bmp", ".jpg", ".jpeg", ".webp", ".ppm", ".pgm", ".pbm")
-IMAGE_MAGIC = (b"\x89PNG", b"GIF8", b"BM", b"\xff\xd8\xff", b"RIFF")
-TEXT_EXTENSIONS = (".txt", ".maze")
 _GRID_CHARS = re.compile(r"[#. SG1-9\r\n]")
-SNIFF_BYTES = 65_536  # how much of a text file sniffing reads
 
 
 # Peak memory per cell of the compiled searches, the board's own byte included (docs/BENCHMARKS.md,
 # "Memory of every grid algorithm": 5.0, 10.1 and 27.0 measured on perfect4k, rounded up).
 KERNEL_BYTES_PER_CELL = {"bfs": 6, "dfs": 6, "dijkstra": 11, "greedy": 11, "astar": 11, "bidirectional": 28}
+# Boards with fewer cells run the generic engine when the engine is "auto": numba's import and loading
+# a kernel from its cache cost ~0.4 s, which the kernels only win back on boards about this large
+# (docs/BENCHMARKS.md, "The CLI's start-up"; ``scripts/bench_cli.py --engines`` measures it).
+COMPILED_MIN_CELLS = 65_536
 # A pure-Python search's stored state (measured: 104 to 288 bytes per state expanded, JPS the most).
 GENERIC_GRID_STATE_BYTES = 300
 
@@ -89,7 +89,7 @@ class GridFamily(Family):
     # ---- files -----------------------------------------------------------------------------------
     def sniff(self, filename: str, data: bytes) -> float:
         ext = Path(filename).suffix.lower()
-        if data.startswith(IMAGE_MAGIC) or data[:2] in (b"P1", b"P2", b"P3", b"P4", b"P5", b"P6"):
+        if data.startswith(IMAGE_MAGIC) or data[:2] in PNM_MAGIC:
             return 1.0
         if ext in IMAGE_EXTENSIONS:
             return 0.9  # the image parser says what is wrong with it
@@ -141,7 +141,7 @@ class GridFamily(Family):
         """The kernels' arrays per cell by algorithm; the pure-Python algorithms per state stored (at
         most every cell), plus their dicts' per-cell share."""
         cells = puzzle.cells.size
-        if not self.needs_generic(algorithm, options):
+        if self.runs_compiled(puzzle, algorithm, options):
             return cells * KERNEL_BYTES_PER_CELL.get(algorithm, max(KERNEL_BYTES_PER_CELL.values()))
         states = cells if max_stored is None else min(cells, max_stored)
         return states * GENERIC_GRID_STATE_BYTES + cells
@@ -171,8 +171,9 @@ class GridFamily(Family):
     def solve(self, puzzle: GridMaze, algorithm: str, options: Values, control: RunControl) -> Solved:
         maze = run_maze(puzzle, options)
         search_options(self.run_problem(maze, options), options)  # the heuristic, checked first
-        if control.engine == "generic" or self.needs_generic(algorithm, options):
-            # The kernels know only their built-in heuristics and algorithms.
+        if not self.runs_compiled(maze, algorithm, options, control.engine):
+            # The kernels know only their built-in heuristics and algorithms; a small board is done
+            # by the generic engine before numba and a kernel would have loaded.
             solved = super().solve(maze, algorithm, options, control)
             solved.drawn = maze
             return solved
@@ -220,7 +221,16 @@ class GridFamily(Family):
             lines.append(f"lattice: {what}, costs in cells{pixels}")
         return lines
 
+    def runs_compiled(self, maze: GridMaze, algorithm: str, options: Values, engine: str = "auto") -> bool:
+        """Whether ``solve`` runs a kernel: one exists for the run, and the engine is "compiled", or
+        "auto" on a board of at least ``COMPILED_MIN_CELLS`` or once this process has loaded the kernels
+        (a server's later runs: loading costs nothing more, and both engines give the same result)."""
+        if engine == "generic" or self.needs_generic(algorithm, options):
+            return False
+        return engine == "compiled" or maze.cells.size >= COMPILED_MIN_CELLS or kernels_loaded()
+
     def warm_up(self, algorithm: str) -> None:
+        """Load the kernel ``algorithm`` runs on a big board (the CLI does it while it reads a big file)."""
         if algorithm in KERNEL_ALGORITHMS:
             warm_up_kernel(algorithm)
 

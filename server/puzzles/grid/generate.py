@@ -21,8 +21,6 @@ from PIL import Image
 
 from server.puzzles.capabilities import Maker
 from server.puzzles.errors import PuzzleError, show_value
-from server.puzzles.grid import generate_lattice as lattice
-from server.puzzles.grid import generate_open as board
 from server.puzzles.grid.model import WALL, GridMaze
 from server.puzzles.making import Generated, GeneratorKind, size_options
 from server.puzzles.options import Option, Values
@@ -47,8 +45,7 @@ _ALGORITHMS = {
     "kruskal": "randomised Kruskal",
     "division": "recursive division",
     "braid": "recursive backtracker, every dead end opened",
-    "rooms": f"recursive division down to rooms of up to {lattice.ROOM_CELLS} x {lattice.ROOM_CELLS} cells, "
-    "several doors per wall",
+    "rooms": "recursive division down to rooms of up to {room} x {room} cells, several doors per wall",
 }
 
 
@@ -109,6 +106,9 @@ def generate_grid(
         _check_density(density)
     rows, cols, seed = int(rows), int(cols), int(seed)
     name = f"{kind}-{rows}x{cols}-seed{seed}"
+    # The kernels (numba) load when a maze is made, so a family that only reads files never loads them.
+    from server.puzzles.grid import generate_lattice as lattice
+    from server.puzzles.grid import generate_open as board
 
     if kind in ("random", "terrain"):
         if kind == "random":
@@ -125,7 +125,7 @@ def generate_grid(
         return Generation(maze, 1, steps, description)
 
     description = f"{kind} maze, {rows} x {cols} cells, seed {seed}"
-    notes = [f"{description}: {_ALGORITHMS[kind]}"]
+    notes = [f"{description}: {_ALGORITHMS[kind].format(room=lattice.ROOM_CELLS)}"]
     fill = 0
     if kind in ("perfect", "braid"):
         pixels, steps = lattice.backtracker(rows, cols, seed, record)
@@ -162,6 +162,8 @@ def generate_perfect(rows: int, cols: int, seed: int = 0) -> GridMaze:
     The recursive backtracker, written with an explicit stack: long winding corridors, few
     junctions. 2000 x 2000 cells take well under a second once the kernel is compiled (cached).
     """
+    from server.puzzles.grid import generate_lattice as lattice  # numba: loaded when a maze is made
+
     _check_size(rows, cols)
     pixels, _ = lattice.backtracker(rows, cols, seed, record=False)
     return _with_openings(pixels, f"perfect-{rows}x{cols}-seed{seed}", [f"perfect maze, seed {seed}"])
@@ -176,6 +178,8 @@ def generate_braid(rows: int, cols: int, seed: int = 0, braid: float = 1.0) -> G
     """
     if not 0.0 <= braid <= 1.0:
         raise PuzzleError(f"braid must be between 0 and 1, not {braid}", "option 'braid'")
+    from server.puzzles.grid import generate_lattice as lattice  # numba: loaded when a maze is made
+
     _check_size(rows, cols)
     pixels, steps = lattice.backtracker(rows, cols, seed, record=False)
     pixels, _, opened = lattice.braid(pixels, steps, rows, cols, seed, braid, record=False)

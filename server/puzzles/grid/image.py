@@ -22,9 +22,10 @@ Rules (PUZZLES.md, section 1):
   49,000,000 pixels of the image; a marker may cover at most 1,000,000 pixels: ..."). The colours
   are counted band by band as the image is classified, and an end's runs are kept only while it is
   under the limit, so a hostile all-red image never costs more than its cells: the runs, the blobs
-  (a union-find over runs, compiled with numba: linear in runs, whatever their pixels) and the
-  flat arrays of end cells (``GridMaze.starts/goals``) are bounded by the limit. A border opening
-  wider than the limit (only in absurdly wide images) leaves that end for the user to pick.
+  (a union-find over runs, compiled with numba when there are many: linear in runs, whatever their
+  pixels) and the flat arrays of end cells (``GridMaze.starts/goals``) are bounded by the limit. A
+  border opening wider than the limit (only in absurdly wide images) leaves that end for the user to
+  pick.
 - **No marker**: the single opening (run of free pixels) in the top border row is the start, the
   single opening in the bottom border row is the goal. Several openings or none leave the end
   undecided (``GridMaze.endpoint_problem``), so the user can pick it.
@@ -44,11 +45,11 @@ import zlib
 from collections.abc import Callable
 
 import numpy as np
-from numba import njit
 from PIL import Image, UnidentifiedImageError
 
 from server.puzzles.errors import PuzzleError
 from server.puzzles.grid.lattice import detect_lattice
+from server.puzzles.grid.marker_runs import label_runs
 from server.puzzles.grid.model import GridMaze
 
 #: ``progress(phase, fraction)`` as ``LoadLimits.progress`` (server/puzzles/family.py).
@@ -665,59 +666,18 @@ def _join_runs(runs: Runs) -> Runs:
     return rows[first], starts[first], ends[last], colours[first]
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _root(parent: np.ndarray, i: int) -> int:
-    while parent[i] != i:
-        parent[i] = parent[parent[i]]  # path halving
-        i = parent[i]
-    return i
+#: Marker runs up to this many are labelled in Python (a 10 x 10 marker is 10 runs): numba's import and a
+#: compiled union-find's load (~0.4 s) pay off only past tens of thousands of runs (hostile images).
+COMPILED_RUNS = 10_000
 
 
-@njit(cache=True, nogil=True)
 def _label_runs(rows: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The 8-connected blobs of runs (maximal, in reading order): each run's blob number, blobs
-    numbered in the order of their first run, and each blob's first run.
+    """``marker_runs.label_runs``: in Python for a few runs, compiled (``image_kernels``) for many."""
+    if rows.shape[0] < COMPILED_RUNS:
+        return label_runs(rows, starts, ends)
+    from server.puzzles.grid.image_kernels import compiled_label_runs
 
-    A union-find over runs (by size, with path halving), each row's runs swept against the row
-    above's like a merge: linear in runs, however many pixels they cover."""
-    n = rows.shape[0]
-    parent = np.arange(n).astype(np.int32)
-    size = np.ones(n, dtype=np.int32)
-    above_lo = above_hi = 0  # the runs of the row before: [above_lo, above_hi)
-    i = 0
-    while i < n:
-        j = i
-        while j < n and rows[j] == rows[i]:
-            j += 1
-        if above_hi > above_lo and rows[above_lo] == rows[i] - 1:
-            a, b = above_lo, i
-            while a < above_hi and b < j:
-                # Touching diagonally counts: the run above widened by one pixel on each side.
-                if starts[a] <= ends[b] and starts[b] <= ends[a]:
-                    ra, rb = _root(parent, a), _root(parent, b)
-                    if ra != rb:
-                        if size[ra] < size[rb]:
-                            ra, rb = rb, ra
-                        parent[rb] = ra
-                        size[ra] += size[rb]
-                if ends[a] < ends[b]:
-                    a += 1
-                else:
-                    b += 1
-        above_lo, above_hi, i = i, j, j
-    number = size  # reused: a root's blob number (-1: none yet)
-    number[:] = -1
-    blob = np.empty(n, dtype=np.int32)
-    first = np.empty(n, dtype=np.int32)
-    count = 0
-    for k in range(n):
-        r = _root(parent, k)
-        if number[r] < 0:
-            number[r] = count
-            first[count] = k
-            count += 1
-        blob[k] = number[r]
-    return blob, first[:count].copy()
+    return compiled_label_runs(rows, starts, ends)
 
 
 def _run_pixels(rows: np.ndarray, starts: np.ndarray, ends: np.ndarray, width: int) -> np.ndarray:

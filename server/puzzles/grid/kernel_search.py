@@ -7,6 +7,7 @@ Importing this module is cheap: numba and the kernels are imported on the first 
 
 from __future__ import annotations
 
+import sys
 import time
 from typing import Any
 
@@ -46,7 +47,8 @@ def solve_grid(
     cell, filled by the caller (the int32 maximum), into which each expansion writes its number
     0, 1, ... (the board after any step, drawn as tiles: ``tiles.py``). The kernel releases the GIL
     while it runs.
-    Returns the result (``path`` as flat cell indices, start first) and, if ``record_trace``,
+    Returns the result (``path``: an int64 array of flat cell indices, start first; empty when no
+    path was found) and, if ``record_trace``,
     the trace of OPEN/CLOSE/UPDATE/PATH records (cell, float32 g or BFS score).
     """
     algo = get_algorithm(algorithm)
@@ -102,7 +104,9 @@ def solve_grid(
         algorithm=algorithm,
         found=found,
         cost=float(cost) if found else None,
-        path=path.tolist() if found else [],
+        # The kernel's own int64 array, never a list: the JSON writer (``json_arrays.CellPairs``) and
+        # the solution's picture read it as it is (a list of 6.6 M ints and back cost 0.6 s and 240 MB).
+        path=path if found else np.empty(0, np.int64),
         expanded=int(stats[kernels.EXPANDED]),
         generated=int(stats[kernels.GENERATED]),
         max_frontier=int(stats[kernels.MAX_FRONTIER]),
@@ -115,21 +119,6 @@ def solve_grid(
         n = int(stats[kernels.RECORDS])
         trace = Trace(kinds[:n].copy(), trace_cells[:n].copy(), values[:n].copy())
     return result, trace
-
-
-def compile_all() -> float:
-    """Compile every kernel (or load it from numba's on-disk cache); returns the seconds it took.
-
-    The first compile of all four kernels takes tens of seconds; afterwards each process loads
-    them from ``__pycache__`` in a fraction of a second. Call this at install or deploy time.
-    """
-    from server.puzzles.grid import tiles
-
-    t0 = time.perf_counter()
-    for algorithm in ("bfs", "dfs", "astar", "bidirectional"):
-        warm_up(algorithm)
-    tiles.warm_up()  # the kernels that draw huge boards' tiles
-    return time.perf_counter() - t0
 
 
 def warm_up(algorithm: str, record_trace: bool = False) -> None:
@@ -150,6 +139,11 @@ def _flag(array: np.ndarray | None, dtype: type, label: str) -> np.ndarray:
     if array.dtype != dtype or array.shape != (1,) or not usable:
         raise TypeError(f"{label} must be a writeable {np.dtype(dtype).name}[1] array")
     return array
+
+
+def kernels_loaded() -> bool:
+    """Whether this process has imported the kernels (and numba): a search then costs no loading."""
+    return "server.puzzles.grid.kernels" in sys.modules
 
 
 def _kernels() -> Any:

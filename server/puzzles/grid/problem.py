@@ -21,6 +21,15 @@ SQRT2 = math.sqrt(2.0)
 ORTHOGONAL = ((-1, 0), (0, 1), (1, 0), (0, -1))  # N, E, S, W
 DIAGONAL = ((-1, 1), (1, 1), (1, -1), (-1, -1))  # NE, SE, SW, NW
 HEURISTICS = ("manhattan", "euclidean", "octile", "chebyshev")
+# The heuristic lab's formula names, (name, meaning): ``features`` below, ``lab.py`` over every cell at once.
+FEATURES = (
+    ("row", "the cell's row (0 at the top)"),
+    ("col", "the cell's column (0 at the left)"),
+    ("goal_row", "the goal's row (several goals: the nearest row of their bounding box)"),
+    ("goal_col", "the goal's column (several goals: the nearest column of their bounding box)"),
+    ("dr", "|row - goal_row|: rows still to go"),
+    ("dc", "|col - goal_col|: columns still to go"),
+)
 
 
 def run_maze(maze: GridMaze, options: Mapping[str, Any]) -> GridMaze:
@@ -110,7 +119,7 @@ class GridProblem(Problem):
         return heuristic_value(name, float(dr), float(dc))
 
     def features(self, states: Sequence[int]) -> dict[str, np.ndarray]:
-        """The heuristic lab's features (``grid/lab.py``'s ``FEATURES``) of these cells."""
+        """The heuristic lab's features (``FEATURES``) of these cells."""
         cells = np.asarray(states, dtype=np.int64)
         rows, cols = np.divmod(cells, self._width)
         r0, r1, c0, c1 = self.goal_box

@@ -349,7 +349,7 @@ def png(pixels: np.ndarray) -> bytes:
 
 def warm_up() -> None:
     """Compile (or load from numba's cache) every tile kernel, on a small board: a first huge run
-    then waits for no compiler. ``compile_all`` calls it, so the set-up does it once."""
+    then waits for no compiler. ``precompile.compile_all`` calls it, so the set-up does it once."""
     import tempfile
 
     from server.puzzles.grid.generate import generate_braid

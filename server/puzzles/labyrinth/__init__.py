@@ -1,5 +1,28 @@
-"""The shifting-tile labyrinth: model, parsers, search views, seed 000's method, result in words."""
+"""The shifting-tile labyrinth: model, parsers, search views, seed 000's method, result in words.
 
-from server.puzzles.labyrinth.family import FAMILY
+Importing the package is cheap: ``SPEC`` tells the registry which files the family may claim, and
+``FAMILY`` (``family.py``) is imported on first use.
+"""
 
-__all__ = ["FAMILY"]
+from typing import Any
+
+from server.puzzles.family_spec import FamilySpec, may_be_text, suffix, text_with_any
+
+
+def may_claim(filename: str, data: bytes) -> bool:
+    """Text named .csv or .json, or holding a '{' (JSON) or a CSV separator (``LabyrinthFamily.sniff``)."""
+    return may_be_text(data) and (suffix(filename) in (".csv", ".json") or text_with_any(data, b"{,;"))
+
+
+SPEC = FamilySpec("labyrinth", __name__, may_claim)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "FAMILY":
+        from server.puzzles.labyrinth.family import FAMILY
+
+        return FAMILY
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["FAMILY", "SPEC"]

@@ -1,5 +1,28 @@
-"""Sliding-tile puzzles (issue 20): the 8-, 15- and 24-puzzle (docs/SLIDING.md)."""
+"""Sliding-tile puzzles (issue 20): the 8-, 15- and 24-puzzle (docs/SLIDING.md).
 
-from server.puzzles.sliding.family import FAMILY
+Importing the package is cheap: ``SPEC`` tells the registry which files the family may claim, and
+``FAMILY`` (``family.py``) is imported on first use.
+"""
 
-__all__ = ["FAMILY"]
+from typing import Any
+
+from server.puzzles.family_spec import FamilySpec, text_with_any
+
+
+def may_claim(filename: str, data: bytes) -> bool:
+    """Text holding a '{' (JSON) or a digit (a board's numbers; ``SlidingFamily.sniff``)."""
+    return text_with_any(data, b"{0123456789")
+
+
+SPEC = FamilySpec("sliding", __name__, may_claim)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "FAMILY":
+        from server.puzzles.sliding.family import FAMILY
+
+        return FAMILY
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["FAMILY", "SPEC"]

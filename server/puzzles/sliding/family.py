@@ -52,6 +52,11 @@ GENERIC_MAX_STORED = 500_000  # Config.max_stored_generic's default
 DEPTH_FIRST_ITERATIVE = ("idastar", "iddfs")  # hold the current path only
 PATH_SEARCH_BYTES = 4 * 1024 * 1024  # their path, the heuristic's tables per search
 FAST_ALGORITHMS = ("idastar", "astar")
+# Boards (by side) and heuristics the generic engine solves when the engine is "auto", faster than numba
+# and a kernel load (~0.4 s): the 8-puzzle's hardest boards (31 moves) take 4-10 k expansions, under
+# 0.1 s in Python, with these; with "misplaced" IDA* makes millions, so the kernels run
+# (docs/BENCHMARKS.md, "The CLI's start-up").
+GENERIC_BOARDS = {3: ("manhattan", "linear_conflict")}
 
 def _fast_module() -> Any:
     """``server/puzzles/sliding/fast.py`` (the compiled fast path) when it is importable, else None."""
@@ -190,7 +195,8 @@ class SlidingFamily(Family):
 
     def solve(self, board: SlidingBoard, algorithm: str, options: Values, control: RunControl) -> Solved:
         """The compiled fast path when it can serve the run (no trace, its algorithm and heuristic, weight
-        1, no depth bound, the engine not forced to "generic"); else the generic engine."""
+        1, no depth bound) and the engine is "compiled", or "auto" on a board not in ``GENERIC_BOARDS``;
+        else the generic engine."""
         problem = self.run_problem(board, options)
         heuristic = options.get("heuristic") or "manhattan"
         if (not options.get("heuristic") and not control.record_trace and board.n >= 4
@@ -200,8 +206,9 @@ class SlidingFamily(Family):
         if uses_h and heuristic not in problem.heuristics and heuristic != YOURS:
             raise PuzzleError(f"the heuristic {heuristic!r} is not offered for a {board.n} x {board.n} "
                               f"board; choose one of: {', '.join(problem.heuristics)}", "option 'heuristic'")
-        fast = _fast_module()
-        if (fast is not None and not control.record_trace and control.engine != "generic"
+        small = board.n in GENERIC_BOARDS and heuristic in GENERIC_BOARDS[board.n]
+        fast = None if control.engine == "generic" or (small and control.engine == "auto") else _fast_module()
+        if (fast is not None and not control.record_trace
                 and not self.needs_generic(algorithm, options) and options.get("weight", 1.0) == 1.0
                 and options.get("max_depth") is None and fast.available(board.n, algorithm, heuristic)):
             return self._solve_fast(fast, board, problem, algorithm, heuristic, options, control)
@@ -265,7 +272,7 @@ class SlidingFamily(Family):
     def warm_up(self, algorithm: str) -> None:
         fast = _fast_module()
         if fast is not None and algorithm in FAST_ALGORITHMS:
-            fast.warm_up()
+            fast.warm_up(algorithm)  # that kernel only
 
     def fast_serves(self, n: int, algorithm: str, heuristic: str) -> bool:
         """Whether the compiled fast path runs ``algorithm`` with ``heuristic`` on an n x n board (the

@@ -240,13 +240,13 @@ def apply_moves(tiles: bytes, n: int, moves: str) -> bytes:
     return bytes(board)
 
 
-def warm_up() -> None:
-    """Compile (or load from numba's cache) the IDA* kernel with a tiny search, and load the
-    15-puzzle's pattern databases of the goals with the blank in a corner when they are on disk (never builds:
-    a first build takes a while, see docs/BENCHMARKS.md)."""
+def warm_up(algorithm: str | None = None) -> None:
+    """Compile (or load from numba's cache) the kernel of ``algorithm`` (None: both) with a tiny search,
+    and for IDA* load the 15-puzzle's pattern databases of the goals with the blank in a corner when
+    they are on disk (never builds: a first build takes a while, see docs/BENCHMARKS.md)."""
     tiles = bytes([1, 2, 3, 4, 5, 6, 7, 0, 8])
     goal = bytes([1, 2, 3, 4, 5, 6, 7, 8, 0])
-    solve_fast(tiles, goal, 3, "idastar", "manhattan")
-    solve_fast(tiles, goal, 3, "astar", "manhattan")
-    if pdb_module.cached(4, 0):  # every goal with the blank in a corner (pdb.symmetry)
+    for name in ALGORITHMS if algorithm is None else (algorithm,):
+        solve_fast(tiles, goal, 3, name, "manhattan")
+    if algorithm in (None, "idastar") and pdb_module.cached(4, 0):  # the blank in a corner (pdb.symmetry)
         pdb_module.database(4, 0)

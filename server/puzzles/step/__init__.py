@@ -1,5 +1,28 @@
-"""Step-cycle ("1-2-3") mazes (seed 003): moves of 1, 2, 3, 1, … cells in a straight line."""
+"""Step-cycle ("1-2-3") mazes (seed 003): moves of 1, 2, 3, 1, … cells in a straight line.
 
-from server.puzzles.step.family import FAMILY
+Importing the package is cheap: ``SPEC`` tells the registry which files the family may claim, and
+``FAMILY`` (``family.py``) is imported on first use.
+"""
 
-__all__ = ["FAMILY"]
+from typing import Any
+
+from server.puzzles.family_spec import FamilySpec, text_with_any
+
+
+def may_claim(filename: str, data: bytes) -> bool:
+    """Text holding a '{' (JSON) or the marks 'X' or 'Z' (``StepFamily.sniff``)."""
+    return text_with_any(data, b"{XZ")
+
+
+SPEC = FamilySpec("step", __name__, may_claim)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "FAMILY":
+        from server.puzzles.step.family import FAMILY
+
+        return FAMILY
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["FAMILY", "SPEC"]

@@ -1,0 +1,9 @@
+"""The files the grid family reads, by name and magic: what the package's cheap ``may_claim`` and the
+family's ``sniff`` both test (kept here so ``family.py`` need not import its own package)."""
+
+# The formats grid.image accepts (TIFF and EPS are kept away from uploads there).
+IMAGE_EXTENSIONS = (".png", ".gif", ".bmp", ".jpg", ".jpeg", ".webp", ".ppm", ".pgm", ".pbm")
+IMAGE_MAGIC = (b"\x89PNG", b"GIF8", b"BM", b"\xff\xd8\xff", b"RIFF")
+PNM_MAGIC = (b"P1", b"P2", b"P3", b"P4", b"P5", b"P6")
+TEXT_EXTENSIONS = (".txt", ".maze")
+SNIFF_BYTES = 65_536  # how much of a text file sniffing reads
