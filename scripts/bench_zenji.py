@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a plain script
 
 from server.config import Config
-from server.puzzles.zenji import FAMILY
+from server.puzzles.zenji.family import FAMILY
 from server.puzzles.zenji.generate import random_board
 from server.solving import solve
 

@@ -12,8 +12,8 @@ import pytest
 from server.judging import judge_solution
 from server.puzzles.checking import CheckResult
 from server.puzzles.errors import PuzzleError
-from server.puzzles.grid import FAMILY
 from server.puzzles.grid.check import check_grid_solution
+from server.puzzles.grid.family import FAMILY
 from server.puzzles.grid.model import GridMaze
 from server.puzzles.grid.text import parse_grid_text
 from server.puzzles.registry import detect_family

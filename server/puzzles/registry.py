@@ -39,9 +39,9 @@ def _family(name: str) -> Family:
     """The family ``name`` (KeyError if there is none), its module imported on first use."""
     entry = _entries[name]
     if isinstance(entry, FamilySpec):
-        family = importlib.import_module(entry.package).FAMILY
+        family = importlib.import_module(f"{entry.package}.family").FAMILY
         if family.name != name:
-            raise ImportError(f"{entry.package}.FAMILY is named {family.name!r}, its spec {name!r}")
+            raise ImportError(f"{entry.package}.family.FAMILY is named {family.name!r}, its spec {name!r}")
         entry = _entries[name] = family
     return entry
 

@@ -1,10 +1,8 @@
 """Grid mazes: images and text files; model, parsers, search view, compiled kernels, generator, renderer.
 
 Importing the package is cheap: ``SPEC`` tells the registry which files the family may claim, and
-``FAMILY`` (``family.py``, its parsers and search code) is imported on first use.
+its ``FAMILY`` (in ``family.py``, its parsers and search code) is imported on first use.
 """
-
-from typing import Any
 
 from server.puzzles.family_spec import FamilySpec, suffix
 from server.puzzles.grid.formats import IMAGE_EXTENSIONS, IMAGE_MAGIC, PNM_MAGIC, SNIFF_BYTES, TEXT_EXTENSIONS
@@ -18,13 +16,4 @@ def may_claim(filename: str, data: bytes) -> bool:
 
 SPEC = FamilySpec("grid", __name__, may_claim)
 
-
-def __getattr__(name: str) -> Any:
-    if name == "FAMILY":
-        from server.puzzles.grid.family import FAMILY
-
-        return FAMILY
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-__all__ = ["FAMILY", "SPEC"]
+__all__ = ["SPEC"]

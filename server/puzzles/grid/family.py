@@ -93,14 +93,9 @@ class GridFamily(Family):
             return 1.0
         if ext in IMAGE_EXTENSIONS:
             return 0.9  # the image parser says what is wrong with it
-        head = data[:SNIFF_BYTES]
-        try:
-            text = head.decode("utf-8")
-        except UnicodeDecodeError as err:
-            if err.start < len(head) - 4:  # not merely a character cut at the end of the sample
-                return 0.0
-            text = head[: err.start].decode("utf-8")
-        text = text.removeprefix("\ufeff")
+        text = self.sample_text(data, SNIFF_BYTES)
+        if text is None:
+            return 0.0
         if not text.strip():
             return 0.2 if ext in TEXT_EXTENSIONS else 0.0
         share = len(_GRID_CHARS.findall(text)) / len(text)

@@ -1,10 +1,8 @@
 """The shifting-tile labyrinth: model, parsers, search views, seed 000's method, result in words.
 
 Importing the package is cheap: ``SPEC`` tells the registry which files the family may claim, and
-``FAMILY`` (``family.py``) is imported on first use.
+its ``FAMILY`` (in ``family.py``) is imported on first use.
 """
-
-from typing import Any
 
 from server.puzzles.family_spec import FamilySpec, may_be_text, suffix, text_with_any
 
@@ -16,13 +14,4 @@ def may_claim(filename: str, data: bytes) -> bool:
 
 SPEC = FamilySpec("labyrinth", __name__, may_claim)
 
-
-def __getattr__(name: str) -> Any:
-    if name == "FAMILY":
-        from server.puzzles.labyrinth.family import FAMILY
-
-        return FAMILY
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-__all__ = ["FAMILY", "SPEC"]
+__all__ = ["SPEC"]

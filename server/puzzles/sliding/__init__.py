@@ -1,10 +1,8 @@
 """Sliding-tile puzzles (issue 20): the 8-, 15- and 24-puzzle (docs/SLIDING.md).
 
 Importing the package is cheap: ``SPEC`` tells the registry which files the family may claim, and
-``FAMILY`` (``family.py``) is imported on first use.
+its ``FAMILY`` (in ``family.py``) is imported on first use.
 """
-
-from typing import Any
 
 from server.puzzles.family_spec import FamilySpec, text_with_any
 
@@ -16,13 +14,4 @@ def may_claim(filename: str, data: bytes) -> bool:
 
 SPEC = FamilySpec("sliding", __name__, may_claim)
 
-
-def __getattr__(name: str) -> Any:
-    if name == "FAMILY":
-        from server.puzzles.sliding.family import FAMILY
-
-        return FAMILY
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-__all__ = ["FAMILY", "SPEC"]
+__all__ = ["SPEC"]

@@ -21,7 +21,6 @@ from server.puzzles.family import (
     RunControl,
     Solved,
     describe_verdict,
-    require_text,
     search_options,
     stem,
 )
@@ -104,11 +103,8 @@ class SlidingFamily(Family):
 
     # ---- files -----------------------------------------------------------------------------------
     def sniff(self, filename: str, data: bytes) -> float:
-        if len(data) > MAX_FILE_BYTES:
-            return 0.0
-        try:
-            text = data[:SNIFF_BYTES].decode("utf-8").removeprefix("\ufeff")
-        except UnicodeDecodeError:
+        text = self.sample_text(data, SNIFF_BYTES)
+        if len(data) > MAX_FILE_BYTES or text is None:
             return 0.0
         head = text.lstrip()
         if head.startswith("{"):
@@ -122,14 +118,8 @@ class SlidingFamily(Family):
         return sniff_text(text)
 
     def load(self, data: bytes, filename: str, options: Values, limits: LoadLimits) -> SlidingBoard:
-        if len(data) > MAX_FILE_BYTES:
-            raise PuzzleError(f"{len(data):,} bytes is too large for a sliding-tile board (at most "
-                              f"{MAX_FILE_BYTES:,})", "file")
-        text = require_text(data)
-        if text.lstrip("\ufeff \r\n\t").startswith("{"):
-            board = parse_sliding_json(text, stem(filename))
-        else:
-            board = parse_sliding_text(text, stem(filename))
+        text, is_json = self.file_text(data, MAX_FILE_BYTES, "a sliding-tile board")
+        board = (parse_sliding_json if is_json else parse_sliding_text)(text, stem(filename))
         if board.cells > limits.max_cells:
             raise PuzzleError(f"{board.cells} cells is over the limit of {limits.max_cells:,}", "file")
         return board

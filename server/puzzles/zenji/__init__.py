@@ -1,10 +1,8 @@
 """Zenji (seed 001): rotating pipe tiles, water from the source to the drain for the fewest turns.
 
 Importing the package is cheap: ``SPEC`` tells the registry which files the family may claim, and
-``FAMILY`` (``family.py``) is imported on first use.
+its ``FAMILY`` (in ``family.py``) is imported on first use.
 """
-
-from typing import Any
 
 from server.puzzles.family_spec import FamilySpec, text_with_any
 
@@ -16,13 +14,4 @@ def may_claim(filename: str, data: bytes) -> bool:
 
 SPEC = FamilySpec("zenji", __name__, may_claim)
 
-
-def __getattr__(name: str) -> Any:
-    if name == "FAMILY":
-        from server.puzzles.zenji.family import FAMILY
-
-        return FAMILY
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-__all__ = ["FAMILY", "SPEC"]
+__all__ = ["SPEC"]
