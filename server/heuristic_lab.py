@@ -42,11 +42,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from server.formula import Formula, work_bytes
 from server.search.control import CancelFlag
-from server.search.indexed_heap import SETTLED, lowered, pop_min, started
 from server.search.problem import Problem, State
 from server.search.walk import walk
 
@@ -193,49 +191,15 @@ class GraphSpace(LabSpace):
 def backward_costs(count: int, src: np.ndarray, dst: np.ndarray, cost: np.ndarray,
                    goals: np.ndarray) -> np.ndarray:
     """Uniform-cost search from every goal at once over the reversed moves: each state's cheapest
-    cost to a goal (inf where none is reachable). Compiled, over arrays: 8 bytes a move and 40 a
-    state besides the moves (a Python list per move took ~70 bytes a move)."""
-    return _backward_costs(count, np.ascontiguousarray(src, dtype=np.int64),
-                           np.ascontiguousarray(dst, dtype=np.int64),
-                           np.ascontiguousarray(cost, dtype=np.float64),
-                           np.ascontiguousarray(goals, dtype=np.int64))
+    cost to a goal (inf where none is reachable). Compiled (``search/backward.py``, loaded with numba
+    when a space is first judged), over arrays: 8 bytes a move and 40 a state besides the moves (a
+    Python list per move took ~70 bytes a move)."""
+    from server.search.backward import backward_costs as compiled
 
-
-@njit(cache=True, nogil=True)
-def _backward_costs(count, src, dst, cost, goals):
-    """``backward_costs``: the moves into each state grouped (``into[starts[v]:starts[v + 1]]``), then
-    Dijkstra with a heap that holds each state at most once (``slot``: its place, -1 never reached,
-    -2 settled), so its memory is known before it runs."""
-    starts = np.zeros(count + 1, dtype=np.int64)
-    for m in range(dst.shape[0]):
-        starts[dst[m] + 1] += 1
-    for v in range(count):
-        starts[v + 1] += starts[v]
-    into = np.empty(dst.shape[0], dtype=np.int64)
-    fill = np.empty(count, dtype=np.int64)
-    for v in range(count):
-        fill[v] = starts[v]
-    for m in range(dst.shape[0]):
-        v = dst[m]
-        into[fill[v]] = m
-        fill[v] += 1
-    best = np.full(count, np.inf)
-    slot = fill  # its room reused
-    heap = np.empty(count, dtype=np.int64)
-    size = started(heap, slot, best, goals)
-    while size > 0:
-        state, size = pop_min(heap, slot, best, size)
-        g = best[state]
-        for k in range(starts[state], starts[state + 1]):
-            m = into[k]
-            prev = src[m]
-            if slot[prev] == SETTLED:
-                continue
-            through = g + cost[m]
-            if through < best[prev]:
-                best[prev] = through
-                size = lowered(heap, slot, best, prev, size)
-    return best
+    return compiled(count, np.ascontiguousarray(src, dtype=np.int64),
+                    np.ascontiguousarray(dst, dtype=np.int64),
+                    np.ascontiguousarray(cost, dtype=np.float64),
+                    np.ascontiguousarray(goals, dtype=np.int64))
 
 
 FeatureFn = Callable[[Sequence[State]], dict[str, np.ndarray]]

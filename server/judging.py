@@ -17,19 +17,17 @@ never import it back.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from server.config import OPTIMUM_SECONDS
 from server.formula import compile_formula
+from server.heuristic_lab import Verdict, judge
 from server.puzzles.checking import CheckResult
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import RunControl
 from server.puzzles.options import Values
 from server.puzzles.registry import family_of
 from server.search.control import CancelFlag, deadline
-
-if TYPE_CHECKING:  # types only: the lab's module loads numba (its heaps), for a judgement only
-    from server.heuristic_lab import Verdict
 
 __all__ = [
     "OPTIMUM_LIMITS", "OPTIMUM_SECONDS", "OPTIMUM_STORED", "REFERENCES", "SEARCH_ONLY", "exact_optimum",
@@ -104,8 +102,6 @@ def judge_formula(puzzle: Any, text: Any, options: Values, *, max_states: int,
     space = lab.space(puzzle, options, max_states, max_seconds, cancel)
     width, height = family.size(puzzle)
     cells = width * height if heat_cells is not None and width * height <= heat_cells else None
-    from server.heuristic_lab import judge
-
     return judge(space, formula, cells)
 
 

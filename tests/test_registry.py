@@ -35,16 +35,18 @@ def sample_files() -> list[tuple[bytes, str]]:
     files = [(p.read_bytes(), p.name) for root in roots if root.is_dir() for p in sorted(root.rglob("*"))
              if p.is_file() and p.stat().st_size < 30_000_000]
     for family in FAMILIES:
-        for kind in family.generators:
-            made = family.generate(kind.name, kind.parse({"seed": "3"}))  # the default size
-            files += [(family.save(made.puzzle, fmt), f"made.{fmt}") for fmt in family.formats
+        if family.maker is None:
+            continue
+        for kind in family.maker.generators:
+            made = family.maker.generate(kind.name, kind.parse({"seed": "3"}))  # the default size
+            files += [(family.saver.save(made.puzzle, fmt), f"made.{fmt}") for fmt in family.saver.formats
                       if _saves(family, made.puzzle, fmt)]
     return files
 
 
 def _saves(family, puzzle, fmt: str) -> bool:
     try:
-        family.save(puzzle, fmt)
+        family.saver.save(puzzle, fmt)
     except PuzzleError:
         return False
     return True

@@ -17,8 +17,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 
+from server.heuristic_lab import LabSpace, explore
 from server.puzzles.checking import CheckResult
 from server.puzzles.errors import PuzzleError
 from server.puzzles.making import Generated, GeneratorKind
@@ -26,9 +27,6 @@ from server.puzzles.options import Values
 from server.puzzles.running import RunControl, Solved
 from server.search.control import CancelFlag
 from server.search.problem import Problem
-
-if TYPE_CHECKING:  # types only: the lab (and numba, its heaps') loads when a space is walked
-    from server.heuristic_lab import LabSpace
 
 
 class FamilyCore(Protocol):
@@ -112,8 +110,6 @@ class Lab(Part):
         """The states reachable under ``options``' rules with their features and true cost-to-go
         (default: ``heuristic_lab.explore`` over the family's ``problem``, at most ``max_states``)."""
         problem = self.family.problem(puzzle, options)
-        from server.heuristic_lab import explore  # numba's heaps: loaded for a judgement only
-
         return explore(problem, problem.features, max_states, max_seconds, cancel)
 
     def space_bytes(self, puzzle: Any, max_states: int) -> int:

@@ -1,5 +1,5 @@
 """A binary heap of item numbers ordered by their keys, holding each item at most once (decrease-key
-by sifting up), for the compiled Dijkstras of the heuristic lab (``heuristic_lab._backward_costs``,
+by sifting up), for the compiled Dijkstras of the heuristic lab (``search/backward.py``,
 ``grid/lab.cost_to_go``): its memory is two arrays sized by the items, known before the search runs.
 
 ``heap[:size]`` holds the items; ``slot[item]`` is its place in the heap, ``UNSEEN`` before it is
