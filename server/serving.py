@@ -17,12 +17,14 @@ for the open websockets, and ``on_exit`` in the master process, which has no app
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import signal
 import sys
 import threading
 from collections.abc import Callable
+from types import TracebackType
 from typing import Any
 
 from flask import Flask
@@ -68,6 +70,35 @@ def close_sockets() -> None:
         connection.close(wait=False, reason=server.eio.reason.SERVER_DISCONNECT)
 
 
+def in_websocket_close(tb: TracebackType | None) -> bool:
+    """Whether the traceback passes through simple-websocket's ``close``."""
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_name == "close" and code.co_filename.replace("\\", "/").endswith("simple_websocket/ws.py"):
+            return True
+        tb = tb.tb_next
+    return False
+
+
+def quiet_close_race(previous: Callable[[threading.ExceptHookArgs], Any]) -> Callable[..., None]:
+    """A ``threading.excepthook`` that logs one line, instead of a traceback, for simple-websocket's race
+    between closing and reading: its ``close`` checks ``connected`` and then writes the close frame,
+    while its reader thread, seeing the peer's own close, may have closed the socket in between
+    (EBADF in engine.io's writer thread). Every socket closes at once when the server stops, so that is
+    where it shows; nothing is lost (the connection was closing both ways). Anything else goes to
+    ``previous``."""
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        error = args.exc_value
+        bad_fd = isinstance(error, OSError) and error.errno == errno.EBADF
+        if bad_fd and in_websocket_close(args.exc_traceback):
+            log.info("a websocket closed by its peer while it was being closed here (simple-websocket)")
+            return
+        previous(args)
+
+    return hook
+
+
 class SocketWorker(ThreadWorker):
     """gunicorn's ``gthread`` worker that, told to stop, first stops the app's runs and closes its
     sockets (``stop_runs``, ``close_sockets``): it then exits at once instead of waiting out its graceful
@@ -86,8 +117,10 @@ class SocketWorker(ThreadWorker):
 
     def init_process(self) -> None:
         """Ask Linux for a SIGTERM when the master dies (``PR_SET_PDEATHSIG``), so that a master killed
-        with SIGKILL takes the worker's sockets down at once; ``is_parent_alive`` is the fallback."""
+        with SIGKILL takes the worker's sockets down at once; ``is_parent_alive`` is the fallback. Its
+        threads' one harmless race in simple-websocket is logged in a line (``quiet_close_race``)."""
         _term_on_parent_death()
+        threading.excepthook = quiet_close_race(threading.excepthook)
         super().init_process()
 
     def is_parent_alive(self) -> bool:

@@ -6,7 +6,9 @@ loopback port and talks to it over HTTP and a real Socket.IO client (websocket, 
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
+import logging
 import os
 import re
 import signal
@@ -23,7 +25,7 @@ from typing import Any
 import pytest
 import socketio
 
-from server.serving import SHUTDOWN_MESSAGE
+from server.serving import SHUTDOWN_MESSAGE, quiet_close_race
 from tests.helpers import ROOT, venv_python
 
 pytest_plugins = ["tests.redis_server"]
@@ -277,3 +279,34 @@ def test_a_frame_setting_that_could_pass_the_limit_is_refused():
                           env={**os.environ, "MAZE_FRAME_RECORDS": str(10 * MAX_FRAME_RECORDS)})
     assert done.returncode == 2
     assert "frame_records" in done.stderr and "Traceback" not in done.stderr
+
+
+def _raised_in(filename: str, name: str, error: BaseException) -> threading.ExceptHookArgs:
+    """What ``threading.excepthook`` gets for ``error`` raised by a function ``name`` of ``filename``."""
+    code = compile(f"def {name}(error):\n    raise error\n", filename, "exec")
+    scope: dict = {}
+    exec(code, scope)  # a two-line function under a file name of our choosing
+    try:
+        scope[name](error)
+    except BaseException as raised:  # handed on as the hook would get it
+        return threading.ExceptHookArgs((type(raised), raised, raised.__traceback__, None))
+    raise AssertionError("not raised")
+
+
+def test_simple_websockets_close_race_is_one_log_line_and_the_rest_passes_on(caplog) -> None:
+    passed: list = []
+    hook = quiet_close_race(passed.append)
+    library = "/venv/lib/python3.11/site-packages/simple_websocket/ws.py"
+    with caplog.at_level(logging.INFO, logger="server.serving"):
+        hook(_raised_in(library, "close", OSError(errno.EBADF, "Bad file descriptor")))
+    assert passed == [] and "closed by its peer" in caplog.text
+    # Any other error, or the same error elsewhere, keeps its traceback.
+    others = [
+        _raised_in(library, "close", OSError(errno.ECONNRESET, "reset")),
+        _raised_in(library, "send", OSError(errno.EBADF, "Bad file descriptor")),
+        _raised_in("/work/server/live/runs.py", "close", OSError(errno.EBADF, "Bad file descriptor")),
+        _raised_in(library, "close", ValueError("not an OSError")),
+    ]
+    for args in others:
+        hook(args)
+    assert passed == others
