@@ -104,6 +104,19 @@ def test_the_json_of_solve_is_a_solution_file(maze3_file: Path, tmp_path: Path) 
     assert done.stdout.strip() == "legal, cost 52; the optimum is 52 (optimal)"
 
 
+def test_the_path_as_python_prints_it(maze3: GridMaze, best_path: list) -> None:
+    """A student's ``print(path)``: a list (or tuple) of (row, col) tuples, read as a literal, never run."""
+    for text in (str(best_path), str(tuple(best_path)), repr([list(cell) for cell in best_path])):
+        result = judge(maze3, text, diagonal=False)
+        assert result.valid and result.cost == 52 and result.optimal, text[:40]
+    with pytest.raises(PuzzleError) as bad:
+        check_grid_solution(maze3, "[(4, 1), (5, 1)", diagonal=False)
+    assert "not valid JSON or a Python list" in str(bad.value) and "line 1" in str(bad.value)
+    with pytest.raises(PuzzleError) as code:  # a call is no literal: refused, not evaluated
+        check_grid_solution(maze3, "[__import__('os').getcwd()]", diagonal=False)
+    assert "not a Python list" in str(code.value)
+
+
 def test_a_json_list_of_cells(maze3: GridMaze, best_path: list) -> None:
     text = json.dumps([list(cell) for cell in best_path], indent=1)
     result = check_grid_solution(maze3, text, diagonal=False)

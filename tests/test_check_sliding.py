@@ -62,6 +62,15 @@ def test_json_lists_and_solve_json(board: Any) -> None:
         assert result.valid and result.cost == 26 and result.optimal, text[:80]
 
 
+def test_python_lists_as_students_print_them(board: Any) -> None:
+    solved = solve(board, "astar", {"heuristic": "manhattan"}).json
+    boards = [tuple(b) for b in solved["path"]]
+    for text in (str(AIMA_MOVES.split()), str(boards), str([tuple(map(tuple, (b[0:3], b[3:6], b[6:9])))
+                                                            for b in solved["path"]])):
+        result = check(board, text)
+        assert result.valid and result.cost == 26 and result.optimal, text[:80]
+
+
 def test_a_detour_is_legal_and_not_optimal(board: Any) -> None:
     result = check(board, "L R " + AIMA_MOVES)
     assert result.valid and result.cost == 28 and result.optimal is False

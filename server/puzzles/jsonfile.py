@@ -1,7 +1,9 @@
-"""Reading a puzzle file's JSON, for every family: each way ``json.loads`` fails becomes one PuzzleError."""
+"""Reading a puzzle file's JSON, for every family: each way ``json.loads`` fails becomes one PuzzleError;
+and a solution handed in as JSON or as a Python literal (``read_value``)."""
 
 from __future__ import annotations
 
+import ast
 import json
 from typing import Any
 
@@ -18,3 +20,42 @@ def read_json(text: str) -> Any:
         raise PuzzleError("not valid JSON here: lists or objects nested too deeply", "file") from None
     except ValueError:  # Python refuses to read integers of more than 4,300 digits
         raise PuzzleError("not valid JSON here: a number with too many digits", "file") from None
+
+
+def read_value(text: str) -> Any:
+    """A solution as a student hands it in: JSON, or the same value as Python prints it (lists or tuples
+    of tuples or lists, ``'strings'``, ``True``/``None``), read by ``ast.literal_eval``, which evaluates
+    literals only, never code; tuples become lists, as JSON has them. Raises PuzzleError naming where:
+    the JSON error, or the Python one for a text only Python reads (tuples, single quotes)."""
+    try:
+        return read_json(text)
+    except PuzzleError as json_error:
+        body = text.lstrip("\ufeff").strip()
+        try:
+            value = ast.literal_eval(body)
+        except SyntaxError as err:
+            if not _pythonic(body):
+                raise json_error from None
+            raise PuzzleError(f"not valid JSON or a Python list: {err.msg}",
+                              f"line {err.lineno}, column {err.offset}") from None
+        except (ValueError, TypeError, RecursionError, MemoryError):
+            if not _pythonic(body):
+                raise json_error from None
+            raise PuzzleError("not a Python list of numbers, strings, lists or tuples", "file") from None
+        return _as_json(value)
+
+
+def _pythonic(body: str) -> bool:
+    """Whether a text that is not JSON looks like Python's own printing (so its error is Python's)."""
+    return "(" in body or "'" in body or "None" in body or "True" in body or "False" in body
+
+
+def _as_json(value: Any) -> Any:
+    """``value`` with every tuple a list; a literal JSON has no word for (a set, bytes) is refused."""
+    if isinstance(value, (list, tuple)):
+        return [_as_json(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _as_json(item) for key, item in value.items()}
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    raise PuzzleError(f"a Python {type(value).__name__} is not a solution's notation", "file")

@@ -26,7 +26,7 @@ from server.puzzles.checking import CheckResult, replay_json, solve_json, where
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.grid.model import WALL, GridMaze
 from server.puzzles.grid.problem import GridProblem, run_maze
-from server.puzzles.jsonfile import read_json
+from server.puzzles.jsonfile import read_value
 from server.puzzles.options import Values
 
 MOVES: dict[str, tuple[int, int]] = {
@@ -67,7 +67,7 @@ def check_grid_solution(maze: GridMaze, text: str, diagonal: bool) -> CheckResul
     if not body:
         raise PuzzleError("the solution is empty: expected moves (U D L R) or a JSON list of [row, col]",
                           "file")
-    if body[0] in "[{":
+    if body[0] in "[{(":  # JSON, or a Python list or tuple of (row, col) as a student prints it
         cells = _cells_from_json(text)
         first = cells[0]
         starts = [maze.rc(s) for s in maze.starts]
@@ -112,8 +112,8 @@ def _moves_from_text(text: str, diagonal: bool) -> list[tuple[int, int]]:
 
 
 def _cells_from_json(text: str) -> list[Cell]:
-    """The cells of a JSON list of [row, col], or of ``solve --json``'s ``path``."""
-    value = read_json(text)
+    """The cells of a JSON list of [row, col] (or Python's list of tuples), or ``solve --json``'s ``path``."""
+    value = read_value(text)
     label = "item"
     if isinstance(value, dict):
         value, label = solve_json(value, "grid", "a grid maze"), "path item"

@@ -31,7 +31,7 @@ from typing import Any
 from server.puzzles.capabilities import Checker
 from server.puzzles.checking import CheckResult, replay_json, solve_json
 from server.puzzles.errors import PuzzleError, show_value
-from server.puzzles.jsonfile import read_json
+from server.puzzles.jsonfile import read_value
 from server.puzzles.labyrinth.model import (
     BOTTOM,
     EXITED,
@@ -124,8 +124,8 @@ def read_answer(text: str, problem: LabyrinthProblem) -> list[Move]:
     if not head:
         raise PuzzleError("the solution is empty: expected the moves in words, one a line (as run.py solve "
                           "prints them), their JSON list or run.py solve --json's output", "file")
-    if head[0] in "[{":
-        return _from_json(read_json(body), problem)
+    if head[0] in "[{(":  # JSON, or the same list as Python prints it
+        return _from_json(read_value(body), problem)
     return _from_words(body)
 
 

@@ -25,7 +25,7 @@ from typing import Any
 from server.puzzles.capabilities import Checker
 from server.puzzles.checking import CheckResult, replay_json, solve_json, where
 from server.puzzles.errors import PuzzleError, show_value
-from server.puzzles.jsonfile import read_json
+from server.puzzles.jsonfile import read_value
 from server.puzzles.options import Values
 from server.puzzles.sliding.model import MOVES, OPPOSITE, SlidingBoard
 from server.puzzles.sliding.problem import SlidingProblem
@@ -64,8 +64,8 @@ def check_sliding_solution(family: Any, board: SlidingBoard, text: str, options:
     head = body.lstrip()
     if not head:
         raise PuzzleError(f"the solution is empty: expected {NOTATIONS}", "file")
-    if head[0] in "[{":
-        value = read_json(body)
+    if head[0] in "[{(":  # JSON, or the same list as Python prints it
+        value = read_value(body)
         if isinstance(value, dict):
             return walk_boards(family, board, problem, _from_result(value, board), options)
         if isinstance(value, list) and value and all(isinstance(v, str) for v in value):

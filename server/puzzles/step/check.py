@@ -28,7 +28,7 @@ from typing import Any
 from server.puzzles.capabilities import Checker
 from server.puzzles.checking import CheckResult, replay_json, solve_json, where
 from server.puzzles.errors import PuzzleError, show_value
-from server.puzzles.jsonfile import read_json
+from server.puzzles.jsonfile import read_json, read_value
 from server.puzzles.options import Values
 from server.puzzles.step.model import DIRECTION_WORDS, DIRECTIONS, StepMaze
 from server.puzzles.step.problem import StepProblem
@@ -79,7 +79,7 @@ def read_answer(text: str, maze: StepMaze, cycle: tuple[int, ...]) -> tuple[list
     if head[0] == "(" or (head[0] == "[" and head[1:].lstrip().startswith("(")):
         return _seed_positions(body, start), []
     if head[0] == "[":
-        value = read_json(body[start:])
+        value = read_value(body[start:])
         if isinstance(value, list) and value and all(isinstance(x, int) and not isinstance(x, bool)
                                                      for x in value):
             return _seed_states(value, maze, len(cycle))

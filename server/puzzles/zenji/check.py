@@ -31,7 +31,7 @@ from typing import Any
 from server.puzzles.capabilities import Checker
 from server.puzzles.checking import CheckResult, replay_json, solve_json
 from server.puzzles.errors import PuzzleError, show_value
-from server.puzzles.jsonfile import read_json
+from server.puzzles.jsonfile import read_value
 from server.puzzles.options import Values
 from server.puzzles.zenji.model import INLET, OUTLET, SIDE_WORDS, SIDES, STEPS, ZenjiBoard, turned
 from server.puzzles.zenji.problem import ZenjiProblem
@@ -90,8 +90,8 @@ def read_answer(text: str, flow: str) -> tuple[list[Turn], list[Cell] | None]:
         raise PuzzleError("the solution is empty: expected turns such as '0 1 2' (row, col, quarter turns) a "
                           "line, a JSON list of [row, col, turns] ([] for no turns) or run.py solve --json's "
                           "output", "file")
-    if head[0] in "[{":
-        return _from_json(read_json(body), flow)
+    if head[0] in "[{(":  # JSON, or the same list as Python prints it
+        return _from_json(read_value(body), flow)
     return _from_text(body)
 
 
