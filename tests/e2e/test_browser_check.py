@@ -92,6 +92,19 @@ def test_a_text_in_no_notation_is_refused_naming_where(page, maze3, console):
     assert not page.is_visible("[data-testid=check-verdict]")
 
 
+def test_a_path_as_python_prints_it_then_a_bad_paste_leaves_no_old_verdict(page, maze3, console):
+    console.allow("status of 400")
+    path = [tuple(cell) for cell in solve_json(maze3)["path"]]
+    upload(page, maze3)
+    open_lab(page, "check")
+    check_solution(page, str(path))  # print(path) in the student's notebook: a list of tuples
+    assert text(page, "check-verdict") == "Legal, cost 52; the optimum is 52 (optimal)."
+    check_solution(page, str(path)[:-1])  # the closing bracket lost in the paste
+    assert "not valid JSON or a Python list" in text(page, "check-error")
+    assert not page.is_visible("[data-testid=check-verdict]")  # the old verdict is gone
+    assert not page.is_visible("[data-testid=check-details]")
+
+
 def test_a_solution_dropped_on_the_box_is_checked(page, maze3):
     moves = move_string(solve_json(maze3)["path"])
     upload(page, maze3)

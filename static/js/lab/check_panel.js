@@ -102,11 +102,9 @@ export class CheckPanel {
   /** A puzzle is shown: the old verdict goes (the text stays, to check it on this board too). */
   puzzleShown(info) {
     this.asked++;
-    this.answer = null;
+    this.forgetVerdict();
     this.say("");
     this.busy.hidden = true;
-    this.headline.hidden = true;
-    this.details.hidden = true;
     this.checkButton.disabled = !info;
     // The family says what its checker reads (GET /api/puzzles/<id>: solution_notation).
     const notation = info?.solution_notation ? `${info.solution_notation[0].toUpperCase()}${info.solution_notation.slice(1)}, ` : "";
@@ -134,10 +132,19 @@ export class CheckPanel {
     this.input.classList.toggle("invalid", Boolean(message));
   }
 
+  /** A new check begins: the last verdict goes, so it never stands beside a new text's error. */
+  forgetVerdict() {
+    this.answer = null;
+    this.headline.hidden = true;
+    this.details.hidden = true;
+    delete this.root.dataset.checked;
+  }
+
   async check() {
     const info = this.page.puzzle();
     const text = this.input.value;
     if (!info) return;
+    this.forgetVerdict();
     if (!text.trim()) {
       this.say("Paste a solution first (or drop a file on the box).");
       return;
@@ -154,8 +161,6 @@ export class CheckPanel {
       this.show(answer, info, options);
     } catch (err) {
       if (ask !== this.asked) return;
-      this.headline.hidden = true;
-      this.details.hidden = true;
       this.say(api.errorWords(err, "The solution could not be checked."));
     } finally {
       if (ask === this.asked) {
