@@ -105,6 +105,21 @@ def test_a_path_as_python_prints_it_then_a_bad_paste_leaves_no_old_verdict(page,
     assert not page.is_visible("[data-testid=check-details]")
 
 
+def test_moves_that_end_off_the_goal_say_so_on_the_board_too(page):
+    """AIMA's 8-puzzle: "D R U L" is legal and ends where it began; the board's caption at the last
+    move agrees with the verdict instead of calling that board the goal."""
+    upload(page, ROOT / "mazes" / "sliding-aima-3-28.txt")
+    open_lab(page, "check")
+    check_solution(page, "D R U L")
+    assert "not the goal" in text(page, "check-verdict")
+    replay_to_end(page)
+    page.wait_for_function(
+        "() => /Move 4 of 4/.test(document.querySelector('[data-testid=canvas]').dataset.caption)"
+    )
+    caption = canvas_data(page)["caption"]
+    assert caption.endswith("· not the goal") and "to go" not in caption, caption
+
+
 def test_a_solution_dropped_on_the_box_is_checked(page, maze3):
     moves = move_string(solve_json(maze3)["path"])
     upload(page, maze3)

@@ -431,6 +431,7 @@ export class SlidingRenderer extends CanvasRenderer {
     const scene = this.scene;
     data.n = String(scene.n);
     data.board = Array.from(scene.tiles).join(",");
+    data.caption = scene.caption || "";
     Object.assign(data, { unit: String(L.unit), bx: String(L.bx), by: String(L.by) });
     data.spaceLit = drawnSpace ? String(drawnSpace.lit) : "";
     data.spaceBins = drawnSpace ? String(drawnSpace.bins) : "";

@@ -514,8 +514,11 @@ export class SlidingView extends SolutionView {
     if (step === 0) caption = `Solution: ${plural(n, "move")} (press Next ▶ or Play moves)`;
     else caption = `Move ${step} of ${n}: ${moveText(moves[step - 1])}`;
     const h = this.hOf(tiles);
-    if (h !== null && step < n) caption += ` · h = ${h}, ${n - step} to go`;
-    if (step === n) caption += " · the goal";
+    // A checked solution may end elsewhere: the caption says so, as its verdict does.
+    const last = path[path.length - 1];
+    const endsAtGoal = last.length === this.board.goal.length && last.every((tile, i) => tile === this.board.goal[i]);
+    if (h !== null && step < n) caption += endsAtGoal ? ` · h = ${h}, ${n - step} to go` : ` · h = ${h}`;
+    if (step === n) caption += endsAtGoal ? " · the goal" : " · not the goal";
     const moved = step > 0 ? slideBetween(path[step - 1], path[step]) : null;
     const ranks = this.solutionRanks;
     this.mode = "replay";
