@@ -200,6 +200,9 @@ def test_compare_h1_and_h2_each_light_their_own_state_space(page):
         "[data-testid=panel-canvas]", f"cs => cs.map({LIT_PIXELS})"
     )
     assert drawn[0] > drawn[1] > 0, drawn
+    legend = page.locator("[data-testid=compare-chart-legend] .legend-item").all_inner_texts()
+    assert len(legend) == 2 and len(set(legend)) == 2, legend  # each A* named with its heuristic
+    assert "h₁" in legend[0] and "h₂" in legend[1], legend
     shot(page, "8puzzle-compare-h1-h2")
 
 

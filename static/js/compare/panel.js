@@ -354,7 +354,8 @@ export class ComparePanel {
   series() {
     return {
       color: this.color,
-      label: this.page.labelOf(this.run?.algorithm || this.algorithm),
+      // The run in words ("A* · Manhattan distance h₂ heuristic"): two A* panels differ by their heuristic.
+      label: this.run?.text || this.page.labelOf(this.run?.algorithm || this.algorithm),
       frontier: this.stage.steps.frontierAt.view(),
       steps: this.steps,
       complete: this.traceComplete,
