@@ -4,6 +4,7 @@ the command line. Browser-side helpers are in tests/e2e/pages.py."""
 from __future__ import annotations
 
 import io
+import json
 import subprocess
 import sys
 import time
@@ -132,3 +133,19 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
     """``run.py`` with ``args`` (this Python), its output captured as text."""
     return subprocess.run([sys.executable, str(ROOT / "run.py"), *args], capture_output=True, text=True,
                           cwd=ROOT, timeout=300)
+
+
+def imported_after(code: str) -> dict[str, Any]:
+    """Which family modules (and whether numba) a fresh process has imported after running ``code``;
+    with ``status`` too when ``code`` sets one (``status = run.main([...])``)."""
+    probe = (
+        "import json, sys\n" + code + "\n"
+        "seen = {'families': sorted(m.split('.')[2] for m in sys.modules if m.startswith('server.puzzles.')"
+        " and m.endswith('.family') and m.count('.') == 3), 'numba': 'numba' in sys.modules}\n"
+        "print(json.dumps({**seen, **({'status': status} if 'status' in globals() else {})}))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
-import sys
 from contextlib import redirect_stdout
 from pathlib import Path
 
 import pytest
 
 import run
+from tests.helpers import imported_after
 from tests.helpers import run_cli as cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,17 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def imports_of(*argv: str) -> dict:
     """The status of ``run.main(argv)`` in a fresh process, and which family modules and numba it imported."""
-    probe = (
-        "import json, sys, run\n"
-        f"status = run.main({list(argv)!r})\n"
-        "print(json.dumps({'status': status, 'numba': 'numba' in sys.modules, 'families': sorted("
-        "m.split('.')[2] for m in sys.modules if m.startswith('server.puzzles.') and m.endswith('.family') "
-        "and m.count('.') == 3)}))"
-    )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT,
-                          timeout=120)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return imported_after(f"import run\nstatus = run.main({list(argv)!r})")
 
 
 @pytest.fixture

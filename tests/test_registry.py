@@ -4,9 +4,6 @@ every family picks, and the mapping every caller iterates as before."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +15,7 @@ from server.puzzles.errors import PuzzleError
 from server.puzzles.family_spec import FamilySpec, may_be_text
 from tests import fuzz_strategies as fz
 from tests.conftest import SHARED_CASES
+from tests.helpers import imported_after
 from tests.toy_family import TOY
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,20 +113,6 @@ def test_register_refuses_a_second_family_of_a_name_and_unregister_forgets() -> 
     finally:
         registry.unregister(TOY.name)
     assert TOY.name not in registry.FAMILIES
-
-
-def imported_after(code: str) -> dict:
-    """Which family modules (and numba) a fresh process has imported after ``code``."""
-    probe = (
-        "import json, sys\n" + code + "\n"
-        "print(json.dumps({'families': sorted(m.split('.')[2] for m in sys.modules "
-        "if m.startswith('server.puzzles.') and m.endswith('.family') and m.count('.') == 3), "
-        "'numba': 'numba' in sys.modules}))"
-    )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT,
-                          timeout=120)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def test_a_file_imports_the_families_that_may_claim_it(shared_cases: Path) -> None:

@@ -2,7 +2,7 @@
 ``Family.lab``…: None by default), so that "not supported" is said one way everywhere.
 
 A caller asks in one of two ways: ``family.tiles is None`` (a question: offer it or not) and
-``family.need("tiles")`` (a use: the object, or a PuzzleError in words such as "the zenji family
+``family.need("tiles")`` (a use: the object, or a PuzzleError in words such as "the <name> family
 draws no tiles"). A family author subclasses the part, sets its class data where it has some
 (``Checker.notation``, ``Lab.features``, ``Maker.generators``, ``Saver.formats``), implements its
 abstract methods and hands an instance to ``Family.__init__`` (``tiles=GridTiles(self)``). Every part

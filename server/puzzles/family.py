@@ -119,7 +119,7 @@ class Family(ABC):
     def need(self, part: str) -> Any:
         """The optional part named ``part`` (``tiles``, ``lab``, ``checker``, ``maker``, ``saver``,
         ``editor``, ``animation``, ``solution_image``) for a use; PuzzleError in words when the family
-        has none ("the zenji family draws no tiles"). To ask without refusing: ``family.tiles is None``."""
+        has none ("the <name> family draws no tiles"). To ask without refusing: ``family.tiles is None``."""
         found = getattr(self, part) if part in CAPABILITIES else None  # another name: KeyError below
         if found is None:
             raise absent(part, self)

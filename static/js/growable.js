@@ -1,6 +1,6 @@
 // @ts-check
 // Typed arrays that grow as records arrive: doubled when full, so n pushes copy O(n) numbers in all.
-// `withRoom` for a class that keeps its own array and count (the grid's path, the sliding puzzle's
+// `withRoom` for a class that keeps its own array and count (a board's path, a state space's
 // ranks), `GrowableColumn` for a column of numbers on its own (the comparison's step index, explain
 // mode's frontier entries).
 
