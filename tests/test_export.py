@@ -7,8 +7,10 @@ and store caps hold."""
 from __future__ import annotations
 
 import io
+import re
 import time
 from contextlib import ExitStack
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,9 +19,11 @@ from PIL import Image
 from server.config import Config
 from server.gif_encoding import file_stem, gif_durations
 from server.puzzles.animation import PATH_I, CellBoard, frame_positions, frame_size, search_frames
+from server.puzzles.registry import FAMILIES
 from server.search.events import CLOSE, OPEN, PATH
 from server.search.trace import Trace
 from server.services import services
+from server.web.exports import PAGE_PARAMETERS
 from tests.helpers import make_app
 
 FINAL = ("done", "error", "cancelled")
@@ -319,3 +323,15 @@ def test_frame_sizes_and_durations() -> None:
     assert all(d >= 20 for d in gif_durations(1000, config))
     assert file_stem("my maze (2).png", "astar") == "my_maze_2_.png-astar"
     assert file_stem("", "../..") == "export"
+
+
+def test_no_family_option_takes_a_page_parameters_name() -> None:
+    """The page's own parameters of a link (and of the address bar) are never read as run options: no
+    family's option may take one of their names, and the page's list is the server's."""
+    source = (Path(__file__).resolve().parents[1] / "static" / "js" / "share" / "link.js").read_text()
+    page_list = re.search(r"const PAGE_PARAMETERS = \[([^\]]*)\]", source)
+    assert page_list is not None, "link.js no longer lists PAGE_PARAMETERS"
+    assert tuple(re.findall(r'"([^"]+)"', page_list.group(1))) == PAGE_PARAMETERS
+    for family in FAMILIES.values():
+        clash = {o.name for o in family.options} & set(PAGE_PARAMETERS)
+        assert not clash, f"the {family.name} family's options {sorted(clash)} are page parameters of a link"

@@ -7,7 +7,9 @@ import random
 
 import pytest
 
+from server.search.costs import cost_text
 from server.search.events import PATH
+from server.search.problem import Problem
 from server.search.registry import ALGORITHMS, BUILT_IN, SearchOptions
 from server.search.runner import Limits, run_search
 from tests.graph_problem import GraphProblem, random_graph
@@ -101,3 +103,14 @@ def test_no_path() -> None:
         result = run_search(problem, name)
         assert not result.found and result.cost is None and result.path == [], name
         assert result.stopped is None and result.expanded >= 1, name  # searched, and ran out of states
+
+
+def test_a_cost_in_words_is_written_as_the_page_writes_numbers() -> None:
+    """One number, one way (issue 30: "70,888 moves, cost 70888"): the server's sentences group digits
+    with commas as the page's ``number`` does (static/js/format.js), whole costs without decimals."""
+    assert cost_text(70888) == "70,888"
+    assert cost_text(70888.0) == "70,888"
+    assert cost_text(52) == "52"
+    assert cost_text(1053.41421356) == "1,053.414"
+    assert cost_text(53.5) == "53.5"
+    assert Problem.cost_in_words(Problem(), 70888) == "cost 70,888"

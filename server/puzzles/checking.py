@@ -14,7 +14,7 @@ from typing import Any
 
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.options import Values
-from server.search.costs import json_cost
+from server.search.costs import cost_text, json_cost
 from server.search.problem import Problem, State
 from server.search.stats import SearchResult
 
@@ -79,12 +79,12 @@ class CheckResult:
         """One line: "legal, cost 54; the optimum is 52 (not optimal)", or the reason it is not legal."""
         if not self.valid:
             return self.reason or "not a legal solution"
-        line = f"legal, cost {json_cost(self.cost)}"
+        line = f"legal, cost {cost_text(self.cost)}"
         if self.optimum is None:
             note = f" ({self.optimum_note})" if self.optimum_note else ""
             return f"{line}; the optimum is not known{note}"
         verdict = "optimal" if self.optimal else "not optimal"
-        return f"{line}; the optimum is {json_cost(self.optimum)} ({verdict})"
+        return f"{line}; the optimum is {cost_text(self.optimum)} ({verdict})"
 
 
 def replay_json(family: Any, puzzle: Any, problem: Problem, states: list[State], raw_cost: float | None,

@@ -1,5 +1,6 @@
-"""How every result prints a cost (``json_cost``): the search core's lowest module, importing nothing,
-so the problem interface (``Problem.cost_in_words``) and the statistics (``SearchResult``) share it."""
+"""How every result prints a cost (``json_cost``) and how a sentence writes one (``cost_text``): the
+search core's lowest module, importing nothing, so the problem interface (``Problem.cost_in_words``),
+the checker's summary and the statistics (``SearchResult``) share it."""
 
 from __future__ import annotations
 
@@ -10,3 +11,10 @@ def json_cost(cost: float | None) -> float | int | None:
         return None
     cost = float(cost)
     return round(cost) if abs(cost - round(cost)) < 1e-9 else round(cost, 6)
+
+
+def cost_text(cost: float) -> str:
+    """A cost or a count in a sentence, written as the page writes numbers (static/js/format.js
+    ``number``): digits grouped by commas, at most 3 decimals ("52", "70,888", "1,053.414")."""
+    value = json_cost(cost)
+    return f"{value:,}" if isinstance(value, int) else f"{round(float(value), 3):,}"

@@ -20,8 +20,9 @@ from server.web.common import answer_errors, error, json_body, stored_puzzle
 
 exports = Blueprint("exports", __name__)
 
-# The page's own parameters of a share link (static/js/share/link.js); the rest are run options.
-PAGE_PARAMETERS = ("gallery", "puzzle", "at", "exercise")  # the page's own, not run options
+# The page's own parameters of a share link and of the address bar (static/js/share/link.js); the
+# rest are run options (no family's option takes one of these names: tests/test_export.py).
+PAGE_PARAMETERS = ("gallery", "puzzle", "at", "exercise", "compare", "drawer")
 
 
 answer_errors(exports)

@@ -9,6 +9,7 @@
 //   shell/editing.js      the editor's requests, undo/redo, re-solving after an edit
 //   shell/keys.js         the keys, presentation mode, large text
 //   shell/probes.js       what tests and benchmarks read on <body data-*>
+//   shell/address.js      the address bar follows the page; a reload, Back and Forward go where it says
 // Around it: compare/ (2–4 Stages under one shared clock), share/ (links and exports),
 // making/ (New…), lab/ (the teacher's lab beside the board: a heuristic judged, a solution checked),
 // exercise/ (Predict: the student predicts each expansion of a run),
@@ -29,6 +30,7 @@ import { ShareTools } from "./share/share_tools.js";
 import { Editing } from "./shell/editing.js";
 import { Keys } from "./shell/keys.js";
 import { PuzzleLoader } from "./shell/loading.js";
+import { AddressBar } from "./shell/address.js";
 import { HugeBoardGuard } from "./shell/huge_board.js";
 import { Selection } from "./shell/selection.js";
 import { SingleView } from "./shell/single_view.js";
@@ -55,6 +57,7 @@ const selection = new Selection({
   onChange: () => {
     single.choicesChanged();
     if (!single.run) single.legend();
+    address.changed();
   },
 });
 
@@ -82,7 +85,9 @@ const hosts = {
 const single = new SingleView({
   live, selection, hosts, shell,
   puzzle: () => loader.puzzle,
-  onRunEnded: (ok) => share.runEnded(ok),
+  onRunEnded: (ok) => address.runEnded(ok),
+  onPlayerChange: () => address.changed(),
+  onRunStarted: () => labs.runStarted(), // the run takes the board: the lab's heat map would hide it
   onReSolved: (run, started) => editing.reSolved(run, started),
 });
 
@@ -94,6 +99,8 @@ const loader = new PuzzleLoader({
     compare.puzzleShown(info, data);
     editing.puzzleShown(info, data);
     labs.puzzleShown(info);
+    if (data?.edited) address.changed(); // the same board, changed: the entry follows it
+    else address.placeChanged(); // another puzzle: a new entry (Back returns to the one before)
   },
 });
 
@@ -101,9 +108,10 @@ const editing = new Editing({
   loader, single,
   blocked: () => compare.active,
   onEdited: (info) => {
-    sources.gallery.markActive(null);
+    sources.gallery.markActive(info.galleryName || null); // an undo back to a gallery puzzle is it again
     compare.puzzleShown(info, single.view.currentData());
     labs.puzzleShown(info); // another board: the heat map and the checked solution were the old one's
+    address.changed();
   },
 });
 
@@ -180,9 +188,11 @@ const compare = new CompareView({
       single.player.pause();
       single.cancel(); // its run and a re-solve in flight: a client's runs are capped (4 slots)
     },
+    opened: () => address.placeChanged(), // the comparison is a place of its own: Back leaves it
     afterClose: () => {
       setStatus(loader.puzzle ? "ready" : "loading", "idle");
       requestAnimationFrame(() => single.view?.refit());
+      address.placeChanged();
     },
   },
 });
@@ -202,7 +212,7 @@ new GenerateDialog({
 });
 
 // Share links and exports (share/): what they read of the page, and how a link is opened.
-const share = new ShareTools({
+new ShareTools({
   host: $("share-tools"),
   page: {
     puzzle: () => loader.puzzle,
@@ -212,18 +222,7 @@ const share = new ShareTools({
     position: () => single.player.position,
     canvas: () => single.view?.canvas || null,
     showError,
-    openGallery: (entry) => sources.openEntry(entry),
-    openInfo: (info) => loader.load(async () => info, "loading", "the shared puzzle"),
-    applyChoice: (algorithm, options) => selection.apply(algorithm, options),
-    startRun: () => single.start(),
     exercise: () => exercise.on,
-    startExercise: () => exercise.toggle(true),
-    pause: () => single.player.pause(),
-    seek: (step) => {
-      single.player.pause();
-      single.player.seek(step);
-      return single.player.length; // its steps: records, or a tiled run's expansions
-    },
   },
 });
 
@@ -274,6 +273,56 @@ new Keys({
   refit: () => single.view?.refit(),
 });
 
+// The panels beside the board, as their header buttons say (aria-pressed); Predict first (it is
+// `exercise=1` in a link).
+const DRAWER_BUTTONS = ["predict", "explain", "code", "lab"];
+const pressed = (id) => $(id).getAttribute("aria-pressed") === "true";
+
+// The address bar follows the page (shell/address.js), in the share links' format; a reload, Back
+// and Forward take the page where it says.
+let galleryEntries = [];
+const address = new AddressBar({
+  page: {
+    puzzle: () => loader.puzzle,
+    choice: () => ({ algorithm: selection.algorithm, options: selection.values() }),
+    // The playhead, when the board shows a search of the form's choice (not a checked solution,
+    // a student's code or the previous run).
+    step: () => {
+      const run = single.run;
+      if (!run || single.showsChecked || single.stale || run.algorithm !== selection.algorithm) return null;
+      return single.player.position;
+    },
+    comparing: () => compare.active,
+    drawer: () => DRAWER_BUTTONS.find(pressed) || null,
+    openGallery: (entry) => sources.openEntry(entry),
+    openInfo: (info) => loader.load(async () => info, "loading", "the puzzle"),
+    openDefault: async () => {
+      if (galleryEntries.length) await sources.openEntry(galleryEntries[0], { fallback: true });
+    },
+    applyChoice: (algorithm, options) => selection.apply(algorithm, options),
+    setComparing: (on) => (on ? compare.open() : compare.close()),
+    setDrawer: (name) => {
+      if (name === null) {
+        if (exercise.on) exercise.toggle(false);
+        if (single.explain.on) single.explain.toggle(false);
+        if (labs.on) labs.toggle(false);
+      } else if (!pressed(name)) $(name).click(); // as the user would: it closes the others
+    },
+    startRun: () => single.start(),
+    run: () => single.run,
+    pause: () => single.player.pause(),
+    seek: (step) => {
+      single.player.pause();
+      single.player.seek(step);
+      return single.player.length; // its steps: records, or a tiled run's expansions
+    },
+    showError,
+  },
+});
+// A panel opened or closed beside the board (by a button, a key or the page) is a small change.
+const drawerWatch = new MutationObserver(() => address.changed());
+for (const id of DRAWER_BUTTONS) drawerWatch.observe($(id), { attributes: true, attributeFilter: ["aria-pressed"] });
+
 $("fit").addEventListener("click", () => single.view?.fit());
 $("zoom-in").addEventListener("click", () => single.view?.zoomBy(1.5));
 $("zoom-out").addEventListener("click", () => single.view?.zoomBy(1 / 1.5));
@@ -290,7 +339,8 @@ async function init() {
     sources.setCatalog(families, entries);
     if (!loader.asked) setStatus("ready", "idle");
     loader.ready(); // a file chosen meanwhile opens now
-    if (!loader.asked && share.openLink(window.location.search, entries)) return; // a share link opens what it names
+    galleryEntries = entries;
+    if (address.start(entries, !loader.asked)) return; // the address (a reload, a share link) opens what it names
     // Open on something to look at, unless the user has already chosen a puzzle.
     if (entries.length) sources.openEntry(entries[0], { fallback: true });
   } catch (err) {

@@ -36,10 +36,11 @@ export function setNumber(el, value, decimals = 3) {
 }
 
 /**
- * "1,234,567" for running text (status lines), where commas read best.
+ * "1,234,567" for running text (status lines), where commas read best: a count, rounded, written as
+ * `number` writes it.
  * @type {(n: number) => string}
  */
-export const withCommas = (n) => Math.round(n).toLocaleString("en-US");
+export const withCommas = (n) => number(Math.round(n));
 
 /**
  * A duration for display: "< 1 ms", "250 ms", "1.25 s", or "—" when there is none.
@@ -64,15 +65,16 @@ export function sentence(text) {
 }
 
 /**
- * A cost or g for running text: integers as they are, others to 3 decimals ("52", "53.414").
+ * A count, cost or g for running text, written one way everywhere in the page (and as the server's
+ * texts write it: server/search/costs.py cost_text): digits grouped by commas, at most `decimals`
+ * decimals ("52", "70,888", "1,053.414"); "—" for none.
  * @param {number | null | undefined} value
  * @param {number} [decimals]
  * @returns {string}
  */
 export function number(value, decimals = 3) {
   if (value === null || value === undefined || Number.isNaN(value)) return "—";
-  if (Number.isInteger(value)) return value.toLocaleString("en-US");
-  return String(+value.toFixed(decimals));
+  return value.toLocaleString("en-US", { maximumFractionDigits: decimals });
 }
 
 /**

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from server.puzzles.zenji.model import INLET, OUTLET, STEPS, ZenjiBoard, turned
+from server.search.costs import cost_text
 from server.search.problem import Problem
 
 #: ``relaxed`` is the default; ``seed`` is seed 001's estimate, kept to show an inadmissible one.
@@ -216,7 +217,7 @@ class ZenjiProblem(Problem):
 
     def cost_in_words(self, cost: float) -> str:
         turns, tiles = self.split_cost(cost)
-        return f"cost {round(cost)} = {turns} quarter turns × {self.scale} + {tiles} tiles"
+        return f"cost {cost_text(round(cost))} = {turns:,} quarter turns × {self.scale} + {tiles:,} tiles"
 
     def student_state(self, state: int) -> list[int]:
         """(row, col, rotation); under free flow also the used tiles' bit set, which tells states apart."""

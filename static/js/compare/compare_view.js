@@ -36,7 +36,7 @@ export class CompareView {
    * @param {{host: HTMLElement, openButton: HTMLElement, live: import("../live.js").Live, page: object,
    *          borrowed: {maze, status, error, run}}} args
    *   page: {algorithms(), families(): Map, viewOptions(), option(name), setStatus(text, tone, detail),
-   *          showError(message), textScale(), upload(file), beforeOpen(), afterClose(),
+   *          showError(message), textScale(), upload(file), beforeOpen(), opened(), afterClose(),
    *          codeRun(): the latest run of the student's code on the puzzle shown, {code, label, options}, or null};
    *   borrowed: the page's maze buttons, status line and error banner (moved here while open) and its
    *   Run button (its data-testid is lent to this view's Run while open).
@@ -142,6 +142,7 @@ export class CompareView {
     this.sync();
     this.changed();
     this.runButton.focus({ preventScroll: true });
+    this.page.opened?.();
   }
 
   /** Back to the single view, which still shows the same puzzle. */

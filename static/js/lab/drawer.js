@@ -8,6 +8,8 @@
 
 import { el } from "../dom.js";
 
+const HEAT_PART = "heuristic"; // the part that draws a heat map on the board (./lab_panel.js)
+
 /**
  * @typedef {object} LabPart
  * @property {HTMLElement} section  its content (in the panel)
@@ -125,6 +127,16 @@ export class LabDrawer {
   /** Each part: in sight or not. */
   tell() {
     for (const part of this.parts) part.setOpen(this.on && part === this.current);
+  }
+
+  /**
+   * A search took the board (Run: not a checked solution's replay, a student's code or a re-solve
+   * after an edit). The heuristic lab's heat map is drawn over the cells and would hide the run (its
+   * path, its expanded cells, their numbers): with the lab's heuristic tab in sight the panel closes,
+   * and its heat map with it; the Lab button brings both back.
+   */
+  runStarted() {
+    if (this.on && this.current.name === HEAT_PART) this.toggle(false);
   }
 
   /** A puzzle was shown (loaded or edited). @param {any} info */

@@ -4,6 +4,7 @@
 // DELETE /api/animations/<job> cancels it.
 
 import { ApiError, json } from "../api.js";
+import { withCommas } from "../format.js";
 
 const POLL_MS = 350;
 
@@ -47,7 +48,7 @@ export class GifJob {
   }
 }
 
-/** The progress in words: "Rendering GIF… 40 / 120 frames". */
+/** The progress in words: "Rendering GIF… 40 / 1,200 frames". */
 export function progressText(status) {
   switch (status.state) {
     case "queued":
@@ -55,9 +56,9 @@ export function progressText(status) {
     case "searching":
       return `Rendering GIF… ${status.message || "searching"}`;
     case "rendering":
-      return `Rendering GIF… ${status.done} / ${status.total} frames`;
+      return `Rendering GIF… ${withCommas(status.done)} / ${withCommas(status.total)} frames`;
     case "encoding":
-      return `Rendering GIF… encoding ${status.total} frames`;
+      return `Rendering GIF… encoding ${withCommas(status.total)} frames`;
     default:
       return `GIF: ${status.state}`;
   }

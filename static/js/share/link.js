@@ -1,13 +1,18 @@
-// Share links: the address of the page showing a puzzle, an algorithm, its options and a step of the
-// trace (`/?gallery=seed-lee-example&algorithm=astar&heuristic=octile&at=120`, or `puzzle=<id>` for an
-// upload while the server still holds it), or with `exercise=1` the same puzzle, algorithm and options
-// with exercise mode on (no step: the student runs it), and reading one back. The page's own
-// parameters (gallery, puzzle, at, exercise) are checked here; the algorithm and the options by the server, against the family's
-// options schema (GET /api/puzzles/<id>/run-options), so a link is held to the same rules as a run.
+// Share links, which are also the page's own address (../shell/address.js keeps the address bar on
+// what the page shows): a puzzle, an algorithm, its options and a step of the trace
+// (`/?gallery=seed-lee-example&algorithm=astar&heuristic=octile&at=120`, or `puzzle=<id>` for an
+// upload, generated or edited board while the server still holds it), or with `exercise=1` the same
+// puzzle, algorithm and options with exercise mode (Predict) on (no step: the student runs it);
+// `compare=1` for the comparison, `drawer=lab|code|explain` for the panel beside the board; and
+// reading one back. The page's own parameters (gallery, puzzle, at, exercise, compare, drawer) are
+// checked here; the algorithm and the options by the server, against the family's options schema
+// (GET /api/puzzles/<id>/run-options), so a link is held to the same rules as a run.
 
 import { ApiError, json } from "../api.js";
 
-const PAGE_PARAMETERS = ["gallery", "puzzle", "at", "exercise"];
+// A family's option never takes one of these names (tests/test_export.py; the labyrinth has a `view`).
+const PAGE_PARAMETERS = ["gallery", "puzzle", "at", "exercise", "compare", "drawer"];
+export const DRAWERS = ["lab", "code", "explain"]; // `drawer`: the panel beside the board (Predict is `exercise=1`)
 const MAX_PARAMETER = 500; // characters of one value (the server's own limit for a text option: a formula)
 
 /** An option's value as the link's text: true/false, "3,4" for points and lists, numbers as written. */
@@ -19,9 +24,14 @@ function optionText(value) {
 /**
  * The link to `puzzle` (its gallery name when it has one, else its id) with `algorithm` and the
  * non-null `options`; `at` (the step shown) only when a run is on the board; `exercise`: it opens
- * with exercise mode on (then without a step).
+ * with exercise mode on (then without a step); `compare`: the comparison (then no step);
+ * `drawer`: one of DRAWERS open beside the board.
+ * @param {{puzzle: {galleryName?: string | null, id: string}, algorithm?: string | null, options?: object,
+ *          at?: number | null, exercise?: boolean, compare?: boolean, drawer?: string | null}} state
+ * @param {{origin: string, pathname: string}} [base]
  */
-export function shareUrl({ puzzle, algorithm, options = {}, at = null, exercise = false }, base = window.location) {
+export function shareUrl({ puzzle, algorithm, options = {}, at = null, exercise = false, compare = false, drawer = null },
+  base = window.location) {
   const params = new URLSearchParams();
   if (puzzle.galleryName) params.set("gallery", puzzle.galleryName);
   else params.set("puzzle", puzzle.id);
@@ -30,8 +40,10 @@ export function shareUrl({ puzzle, algorithm, options = {}, at = null, exercise 
     if (value === null || value === undefined || PAGE_PARAMETERS.includes(name) || name === "algorithm") continue;
     params.set(name, optionText(value));
   }
-  if (exercise) params.set("exercise", "1");
+  if (compare) params.set("compare", "1");
+  else if (exercise) params.set("exercise", "1");
   else if (at !== null) params.set("at", String(at));
+  if (drawer && !compare) params.set("drawer", drawer);
   // Commas are fine in a query string and easier to read than %2C ("start=3,1").
   return `${base.origin}${base.pathname}?${params.toString().replace(/%2C/gi, ",")}`;
 }
@@ -45,7 +57,7 @@ export class LinkError extends Error {
 }
 
 /**
- * The share link in `search` (location.search): {gallery, puzzle, at, exercise, rest} with `rest` the
+ * The share link in `search` (location.search): {gallery, puzzle, at, exercise, compare, drawer, rest} with `rest` the
  * URLSearchParams of the algorithm and options (checked later, by the server); null when the
  * address carries no link. Throws LinkError for a bad page parameter.
  */
@@ -68,15 +80,23 @@ export function readLink(search) {
     if (!/^\d{1,12}$/.test(text)) throw new LinkError("at", `expected a step number (0 or more), not “${text}”.`);
     at = Number(text);
   }
-  let exercise = false;
-  if (params.has("exercise")) {
-    const text = params.get("exercise").trim();
-    if (text !== "1" && text !== "0") throw new LinkError("exercise", `expected 1 (exercise mode on) or 0, not “${text}”.`);
-    exercise = text === "1";
+  const exercise = flag(params, "exercise", "exercise mode on");
+  const compare = flag(params, "compare", "the comparison");
+  const drawer = params.get("drawer")?.trim() || null;
+  if (drawer !== null && !DRAWERS.includes(drawer)) {
+    throw new LinkError("drawer", `expected one of ${DRAWERS.join(", ")} (Predict is exercise=1), not “${drawer}”.`);
   }
   const rest = new URLSearchParams();
   for (const [name, value] of params) if (!PAGE_PARAMETERS.includes(name)) rest.set(name, value);
-  return { gallery, puzzle, at, exercise, rest };
+  return { gallery, puzzle, at, exercise, compare, drawer, rest };
+}
+
+/** A 0/1 parameter: true for 1, false for 0 or when absent; else LinkError naming what 1 means. */
+function flag(params, name, meaning) {
+  if (!params.has(name)) return false;
+  const text = params.get(name).trim();
+  if (text !== "1" && text !== "0") throw new LinkError(name, `expected 1 (${meaning}) or 0, not “${text}”.`);
+  return text === "1";
 }
 
 /**

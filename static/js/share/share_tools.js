@@ -5,13 +5,14 @@
 // --json` prints) or the puzzle itself as a file in each of its family's formats (GET
 // /api/puzzles/<id>/file: what "Open file…" and run.py read again). A short status beside them says
 // what happened; a GIF's progress shows there.
-// The shell (../app.js) hands in what these read of the page, and opens a share link through here.
+// The shell (../app.js) hands in what these read of the page; a link is opened as an address is
+// (../shell/address.js: the address bar and a share link are one format).
 
-import { ApiError, errorWords, fileUrl, getPuzzle, request } from "../api.js";
+import { errorWords, fileUrl, request } from "../api.js";
 import { el } from "../dom.js";
 import { canvasPng, fileStem, saveBlob, saveUrl } from "./download.js";
 import { GifJob, progressText } from "./gif_job.js";
-import { LinkError, checkLinkOptions, readLink, shareUrl } from "./link.js";
+import { shareUrl } from "./link.js";
 
 const SAY_MS = 8000; // how long a status line stays (a GIF's progress stays until it is done)
 const IMAGE_FORMATS = new Set(["png"]); // a board file that is a picture ("Board image (.png)")
@@ -21,16 +22,12 @@ export class ShareTools {
    * @param {{host: HTMLElement, page: object}} args  page: puzzle(), families() (name -> schema entry),
    *   run() (the run on the board: {algorithm, options, result, records, finished} or null),
    *   selection() ({algorithm, options} of the form now), position() (the player's step), canvas(),
-   *   showError(message), openGallery(entry) and openInfo(info) (load a puzzle; resolve when done),
-   *   applyChoice(algorithm, options) (set the menu, the form and the view), startRun(), seek(step)
-   *   (pause there; resolves to the trace's length), exercise() (exercise mode is on: a link opens
-   *   it), startExercise() (turn it on).
+   *   showError(message), exercise() (exercise mode is on: a link opens it).
    */
   constructor({ host, page }) {
     this.page = page;
     this.gif = null; // the GIF export in progress
     this.sayTimer = 0;
-    this.runWaiter = null; // resolves when the run started from a link has ended
     this.dialog = null;
     this.build(host);
   }
@@ -287,84 +284,5 @@ export class ShareTools {
       this.gif = null;
       this.cancelButton.hidden = true;
     }
-  }
-
-  // ---- opening a share link --------------------------------------------------------------------
-
-  /**
-   * Open the link in `search` (location.search) against the gallery's `entries`: true when the
-   * address holds one (it is then loaded, checked, run and stepped in the background; a problem shows
-   * in the error banner naming the parameter), false when it holds none.
-   */
-  openLink(search, entries) {
-    let link;
-    try {
-      link = readLink(search);
-    } catch (err) {
-      this.page.showError(err.message);
-      return true;
-    }
-    if (!link) return false;
-    this.applyLink(link, entries).catch((err) => {
-      this.page.showError(err instanceof LinkError ? err.message : errorWords(err, "This link could not be opened."));
-    });
-    return true;
-  }
-
-  async applyLink(link, entries) {
-    const page = this.page;
-    // The puzzle: a gallery puzzle by name, or an upload while the server keeps it.
-    if (link.gallery !== null) {
-      const entry = entries.find((e) => e.name === link.gallery);
-      if (!entry) throw new LinkError("gallery", `there is no gallery puzzle named “${link.gallery}”.`);
-      await page.openGallery(entry);
-      if (page.puzzle()?.galleryName !== link.gallery) return; // loading failed: its own error shows
-    } else {
-      let info;
-      try {
-        info = await getPuzzle(link.puzzle);
-      } catch (err) {
-        if (err instanceof ApiError && /^no puzzle with id/.test(err.message)) {
-          throw new ApiError("This link's puzzle was an upload that the server no longer holds (uploads are kept only for "
-            + "a while). Open the maze file again with “Open file…”, or ask for a new link.");
-        }
-        throw err;
-      }
-      await page.openInfo(info);
-      if (page.puzzle()?.id !== info.id) return;
-    }
-    const puzzleId = page.puzzle().id;
-    // The algorithm and options, checked by the server against the family's schema.
-    const choice = await checkLinkOptions(puzzleId, link.rest);
-    if (page.puzzle()?.id !== puzzleId) return; // the user opened something else meanwhile
-    page.applyChoice(choice.algorithm, choice.options);
-    if (link.exercise) {
-      page.startExercise?.(); // the student presses Run
-      return;
-    }
-    if (link.at === null) return;
-    // The run, then the step.
-    const ended = new Promise((resolve) => { this.runWaiter = resolve; });
-    page.startRun();
-    const run = page.run();
-    if (!run || run.finished) {
-      this.runWaiter = null;
-      return; // refused before it started (its reason shows)
-    }
-    page.pause();
-    const ok = await ended;
-    if (!ok || page.run() !== run) return;
-    const length = page.seek(link.at);
-    if (link.at > length) {
-      throw new LinkError("at", `step ${link.at.toLocaleString("en-US")} is past the end of this run `
-        + `(${length.toLocaleString("en-US")} steps): the end is shown.`);
-    }
-  }
-
-  /** The shell: the run on the board has ended (`ok`: its whole trace arrived). */
-  runEnded(ok) {
-    const resolve = this.runWaiter;
-    this.runWaiter = null;
-    resolve?.(ok);
   }
 }

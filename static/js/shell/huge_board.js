@@ -4,6 +4,8 @@
 // Your code), explain mode and Predict. Their buttons are disabled with the reason as their title
 // (their keys click the buttons, so they follow), and a panel open when such a board arrives closes.
 
+import { withCommas } from "../format.js";
+
 /** The header's buttons of those tools, by element id. */
 const TOOLS = ["compare-open", "lab", "code", "explain", "predict"];
 
@@ -24,7 +26,7 @@ export class HugeBoardGuard {
     if (huge && !this.huge) this.close();
     this.huge = huge;
     const reason = huge
-      ? `Not on this board: ${Number(info.width).toLocaleString("en-US")} × ${Number(info.height).toLocaleString("en-US")} `
+      ? `Not on this board: ${withCommas(Number(info.width))} × ${withCommas(Number(info.height))} `
         + "cells are drawn as tiles, and this tool needs every step's record in the page. Try it on a smaller maze."
       : "";
     for (const id of TOOLS) {

@@ -24,6 +24,7 @@ export class PuzzleLoader {
     this.setHover = setHover;
     this.onShown = onShown;
     this.puzzle = null; // the puzzle shown: its info (plus title/description/galleryName from the gallery)
+    this.original = null; // the puzzle as opened, before any edit: an undo back to its content is it again
     this.token = 0; // the latest load; older ones are dropped when they finish
     /** @type {AbortController | null} the latest load's: a newer load or its Cancel button aborts it */
     this.controller = null;
@@ -78,7 +79,7 @@ export class PuzzleLoader {
       if (edited) {
         data.edited = true; // the same board, changed: the view keeps its tool and history
         Object.assign(info, this.editedTitle(info));
-      }
+      } else this.original = info;
       this.show(info, view, data);
       setStatus("ready", "idle");
       if (focusRun) $("run").focus();
@@ -142,8 +143,15 @@ export class PuzzleLoader {
     return this.puzzle;
   }
 
-  /** An edited puzzle keeps its name, marked as edited (it is no longer the gallery's). */
+  /**
+   * An edited puzzle keeps its name, marked as edited (it is no longer the gallery's); edited back to
+   * the puzzle as opened (the same content, so the same id: an undo), it is that puzzle again.
+   */
   editedTitle(info) {
+    const original = this.original;
+    if (original && info.id === original.id) {
+      return { title: original.title || original.name, galleryName: original.galleryName || null, description: original.description || "" };
+    }
     const title = this.puzzle?.title || this.puzzle?.name || info.name;
     return { title: /\(edited\)$/.test(title) ? title : `${title} (edited)`, galleryName: null, description: "" };
   }

@@ -20,15 +20,21 @@ const NARROW = "(max-width: 1050px)"; // the CSS breakpoint where the panels sta
 export class SingleView {
   /**
    * @param {{live, selection: import("./selection.js").Selection, hosts: object, shell: object,
-   *          puzzle: () => any, onRunEnded: (ok: boolean) => void, onReSolved: (run, since: number) => void}} args
-   *   puzzle(): the puzzle shown; onRunEnded: a run ended (share/export follow);
-   *   onReSolved: an instant re-solve took the board (the editing benchmark's probe).
+   *          puzzle: () => any, onRunEnded: (ok: boolean) => void, onReSolved: (run, since: number) => void,
+   *          onPlayerChange?: () => void, onRunStarted?: () => void}} args
+   *   puzzle(): the puzzle shown; onRunEnded: a run ended (the address's step follows);
+   *   onReSolved: an instant re-solve took the board (the editing benchmark's probe);
+   *   onPlayerChange: the playhead or the run changed (the address follows);
+   *   onRunStarted: Run started a search on the board (the lab's heat map makes way for it).
    */
-  constructor({ live, selection, hosts, shell, puzzle, onRunEnded, onReSolved }) {
+  constructor({ live, selection, hosts, shell, puzzle, onRunEnded, onReSolved, onPlayerChange = () => {},
+    onRunStarted = () => {} }) {
     this.selection = selection;
     this.puzzle = puzzle;
     this.onRunEnded = onRunEnded;
     this.onReSolved = onReSolved;
+    this.onPlayerChange = onPlayerChange;
+    this.onRunStarted = onRunStarted;
     this.stale = false; // the algorithm or an option changed since the run on the board
     this.reSolveStarted = 0; // performance.now() when the latest re-solve was started
     this.stage = new Stage({
@@ -126,6 +132,7 @@ export class SingleView {
     if (!args) return;
     showError("");
     this.stale = false;
+    this.onRunStarted();
     this.stage.start(args);
   }
 
@@ -368,6 +375,7 @@ export class SingleView {
     this.bar.range.dataset.keyframes = String(player.keyframes.size);
     this.explain.update({ view: this.view, run, position: player.position, playing: player.playing });
     this.figures.update(stage.figuresAt());
+    this.onPlayerChange();
   }
 
   /** A preset plays the whole run in its time: its speed follows the run's number of records. */
