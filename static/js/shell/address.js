@@ -147,6 +147,11 @@ export class AddressBar {
         await this.load(link);
         if (token !== this.going || !this.shows(link)) return; // loading failed (its own error shows), or superseded
       }
+      const step = link.at !== null && !link.compare && !link.exercise; // a run to show: Predict's student presses Run
+      const drawer = link.exercise ? "predict" : link.drawer;
+      // The panel beside the board at once (with the puzzle, before the page says "ready"), unless a
+      // run is to be shown first (Run closes the lab's heuristic tab: its heat map would hide the run).
+      if (!step) page.setDrawer(drawer);
       const puzzleId = page.puzzle().id;
       // The algorithm and options, checked by the server against the family's schema.
       const choice = await checkLinkOptions(puzzleId, link.rest);
@@ -156,18 +161,14 @@ export class AddressBar {
         page.applyChoice(choice.algorithm, choice.options);
       } else if (!choice.algorithm && Object.keys(choice.options).length) page.applyChoice(null, choice.options);
       if (page.comparing() !== link.compare) page.setComparing(link.compare);
-      const drawer = link.exercise ? "predict" : link.drawer;
-      if (link.at === null || link.compare || link.exercise) { // Predict: the student presses Run
-        page.setDrawer(drawer);
-        done();
+      done();
+      if (!step) {
         this.write(false);
         return;
       }
-      done();
       try {
         await this.showStep(link.at);
       } finally {
-        // After the run: Run closes the lab's heuristic tab (its heat map would hide the run).
         if (token === this.going) {
           page.setDrawer(drawer);
           this.write(false);
