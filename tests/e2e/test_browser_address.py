@@ -26,8 +26,10 @@ ERROR = "[data-testid=error]"
 
 
 def query(page) -> dict[str, str]:
-    """The page's address parameters (one value each)."""
-    return {name: values[0] for name, values in parse_qs(urlsplit(page.url).query).items()}
+    """The page's address parameters (one value each), from the page itself (Playwright's page.url may
+    lag behind a replaceState)."""
+    url = page.evaluate("() => location.href")
+    return {name: values[0] for name, values in parse_qs(urlsplit(url).query).items()}
 
 
 def wait_for_address(page, **expected: str | None) -> None:
@@ -107,7 +109,7 @@ def test_a_gallery_puzzles_address_opens_it_in_a_new_tab(page, server_url):
     wait_for_address(page, gallery="sliding-aima-3-28", algorithm="astar")
     name = text(page, "puzzle-name")
     tab = page.context.new_page()
-    tab.goto(page.url)
+    tab.goto(page.evaluate("() => location.href"))
     shown(tab, name)
     status_is(tab, "ready")
     assert tab.input_value("[data-testid=algorithm]") == "astar"
