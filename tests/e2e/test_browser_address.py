@@ -135,4 +135,5 @@ def test_an_upload_the_server_no_longer_holds_is_said_and_the_default_shown(page
     next_frame(page)
     wait_for_address(page, gallery="seed-lee-example", puzzle=None)
     assert page.is_visible(ERROR)
+    assert "The default puzzle is shown instead." in page.text_content(ERROR)
 

@@ -126,8 +126,12 @@ export class AddressBar {
    */
   async failed(err, first) {
     const message = err instanceof LinkError || err instanceof ApiError ? err.message : errorWords(err, "This address could not be opened.");
-    if (first && !this.page.puzzle()) await this.page.openDefault(); // before the words: a load clears the banner
-    this.page.showError(message);
+    let instead = "";
+    if (first && !this.page.puzzle()) {
+      await this.page.openDefault(); // before the words: a load clears the banner
+      if (this.page.puzzle()) instead = " The default puzzle is shown instead.";
+    }
+    this.page.showError(message + instead);
     this.write(false);
   }
 
