@@ -189,6 +189,7 @@ const compare = new CompareView({
       single.cancel(); // its run and a re-solve in flight: a client's runs are capped (4 slots)
     },
     opened: () => address.placeChanged(), // the comparison is a place of its own: Back leaves it
+    panelsChanged: () => address.changed(),
     afterClose: () => {
       setStatus(loader.puzzle ? "ready" : "loading", "idle");
       requestAnimationFrame(() => single.view?.refit());
@@ -293,6 +294,7 @@ const address = new AddressBar({
       return single.player.position;
     },
     comparing: () => compare.active,
+    panels: () => compare.algorithmsShown(),
     drawer: () => DRAWER_BUTTONS.find(pressed) || null,
     openGallery: (entry) => sources.openEntry(entry),
     openInfo: (info) => loader.load(async () => info, "loading", "the puzzle"),
@@ -301,6 +303,7 @@ const address = new AddressBar({
     },
     applyChoice: (algorithm, options) => selection.apply(algorithm, options),
     setComparing: (on) => (on ? compare.open() : compare.close()),
+    setPanels: (names) => compare.usePanels(names),
     setDrawer: (name) => {
       if (name === null) {
         if (exercise.on) exercise.toggle(false);

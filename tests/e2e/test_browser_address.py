@@ -137,3 +137,20 @@ def test_an_upload_the_server_no_longer_holds_is_said_and_the_default_shown(page
     assert page.is_visible(ERROR)
     assert "The default puzzle is shown instead." in page.text_content(ERROR)
 
+
+
+def test_the_comparisons_panels_are_in_the_address_and_a_reload_keeps_them(page):
+    choose_gallery(page, "seed-lee-example")
+    page.click("[data-testid=compare]")
+    page.locator(COMPARE).wait_for(state="visible")
+    page.click("[data-testid=compare-add]")
+    panels = page.locator("[data-testid=panel-algorithm]")
+    panels.nth(2).select_option("dfs")
+    wait_for_address(page, compare="1", panels="bfs,astar,dfs")
+    page.reload()
+    page.locator(COMPARE).wait_for(state="visible")
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=panel-algorithm]').length === 3")
+    assert [panels.nth(k).input_value() for k in range(3)] == ["bfs", "astar", "dfs"]
+    assert text(page, "status") == "ready", "the comparison is not run again: Run all waits"
+    page.go_back()  # the reload kept the history: Back still leaves the comparison
+    page.locator(COMPARE).wait_for(state="hidden")

@@ -26,6 +26,10 @@ test("the comparison and the drawer are page parameters; the comparison has no s
   assert.equal(link.compare, true);
   assert.equal(link.puzzle, UPLOAD.id);
   assert.equal(link.rest.toString(), "algorithm=bfs"); // the server sees only the run's choices
+  const panels = shareUrl({ puzzle: GALLERY, algorithm: "bfs", compare: true, panels: ["bfs", "astar", "dfs"] }, BASE);
+  assert.equal(panels, "http://localhost:5000/?gallery=seed-lee-example&algorithm=bfs&compare=1&panels=bfs,astar,dfs");
+  assert.deepEqual(readLink(new URL(panels).search).panels, ["bfs", "astar", "dfs"]);
+  assert.equal(readLink(new URL(panels).search).rest.toString(), "algorithm=bfs");
   const explained = readLink(new URL(shareUrl({ puzzle: GALLERY, algorithm: "bfs", at: 3, drawer: "explain" }, BASE)).search);
   assert.deepEqual([explained.drawer, explained.at, explained.compare], ["explain", 3, false]);
 });
@@ -37,7 +41,7 @@ test("an old share link still reads: exercise=1 without compare or drawer", () =
 
 test("a bad page parameter is refused naming it", () => {
   for (const [search, name] of [["?gallery=x&compare=yes", "compare"], ["?gallery=x&drawer=predict", "drawer"],
-    ["?gallery=x&at=soon", "at"], ["?algorithm=bfs", "gallery"], ["?gallery=x&puzzle=y", "puzzle"]]) {
+    ["?gallery=x&at=soon", "at"], ["?gallery=x&compare=1&panels=bfs", "panels"], ["?gallery=x&panels=a,b,c,d,e", "panels"], ["?algorithm=bfs", "gallery"], ["?gallery=x&puzzle=y", "puzzle"]]) {
     assert.throws(() => readLink(search), (err) => err instanceof LinkError && err.parameter === name, search);
   }
   assert.equal(readLink(""), null);

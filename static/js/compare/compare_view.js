@@ -37,6 +37,7 @@ export class CompareView {
    *          borrowed: {maze, status, error, run}}} args
    *   page: {algorithms(), families(): Map, viewOptions(), option(name), setStatus(text, tone, detail),
    *          showError(message), textScale(), upload(file), beforeOpen(), opened(), afterClose(),
+   *          panelsChanged() (a panel's algorithm changed, one came or went: the address follows),
    *          codeRun(): the latest run of the student's code on the puzzle shown, {code, label, options}, or null};
    *   borrowed: the page's maze buttons, status line and error banner (moved here while open) and its
    *   Run button (its data-testid is lent to this view's Run while open).
@@ -283,6 +284,32 @@ export class CompareView {
     }
   }
 
+  /** The panels' algorithms, in order (the address keeps them; a student's code is left out: it is not kept). */
+  algorithmsShown() {
+    return this.panels.map((panel) => panel.algorithm).filter((name) => name && name !== CODE);
+  }
+
+  /**
+   * Panels with these algorithms (an address's): as many panels as names (2 to 4), each set to its
+   * name when the family offers it; the names it does not offer are returned (their panels keep theirs).
+   * @param {string[]} names
+   * @returns {string[]}
+   */
+  usePanels(names) {
+    while (this.panels.length < Math.min(names.length, MAX_PANELS)) this.addPanel(false);
+    while (this.panels.length > Math.max(names.length, MIN_PANELS)) this.removePanel(this.panels[this.panels.length - 1]);
+    const refused = [];
+    names.slice(0, MAX_PANELS).forEach((name, k) => {
+      const panel = this.panels[k];
+      if (![...panel.select.options].some((option) => option.value === name)) refused.push(name);
+      else if (panel.algorithm !== name) {
+        panel.select.value = name;
+        panel.selectionChanged();
+      }
+    });
+    return refused;
+  }
+
   removePanel(panel) {
     if (this.panels.length <= MIN_PANELS) return;
     panel.destroy();
@@ -342,6 +369,7 @@ export class CompareView {
     this.notice.hidden = !changed;
     this.notice.textContent = changed ? "The choices changed since this comparison ran: press Run all to compare them." : "";
     this.changed();
+    if (this.active) this.page.panelsChanged?.();
   }
 
   // ---- running -------------------------------------------------------------------------------------

@@ -3,15 +3,17 @@
 // (`/?gallery=seed-lee-example&algorithm=astar&heuristic=octile&at=120`, or `puzzle=<id>` for an
 // upload, generated or edited board while the server still holds it), or with `exercise=1` the same
 // puzzle, algorithm and options with exercise mode (Predict) on (no step: the student runs it);
-// `compare=1` for the comparison, `drawer=lab|code|explain` for the panel beside the board; and
-// reading one back. The page's own parameters (gallery, puzzle, at, exercise, compare, drawer) are
+// `compare=1` for the comparison (with `panels=bfs,astar`: its panels' algorithms),
+// `drawer=lab|code|explain` for the panel beside the board; and reading one back. The page's own
+// parameters (gallery, puzzle, at, exercise, compare, panels, drawer) are
 // checked here; the algorithm and the options by the server, against the family's options schema
 // (GET /api/puzzles/<id>/run-options), so a link is held to the same rules as a run.
 
 import { ApiError, json } from "../api.js";
 
 // A family's option never takes one of these names (tests/test_export.py; the labyrinth has a `view`).
-const PAGE_PARAMETERS = ["gallery", "puzzle", "at", "exercise", "compare", "drawer"];
+const PAGE_PARAMETERS = ["gallery", "puzzle", "at", "exercise", "compare", "panels", "drawer"];
+const MAX_PANELS = 4; // the comparison's panels at most (../compare/compare_view.js)
 export const DRAWERS = ["lab", "code", "explain"]; // `drawer`: the panel beside the board (Predict is `exercise=1`)
 const MAX_PARAMETER = 500; // characters of one value (the server's own limit for a text option: a formula)
 
@@ -24,13 +26,14 @@ function optionText(value) {
 /**
  * The link to `puzzle` (its gallery name when it has one, else its id) with `algorithm` and the
  * non-null `options`; `at` (the step shown) only when a run is on the board; `exercise`: it opens
- * with exercise mode on (then without a step); `compare`: the comparison (then no step);
+ * with exercise mode on (then without a step); `compare`: the comparison (then no step), with
+ * `panels` its panels' algorithms;
  * `drawer`: one of DRAWERS open beside the board.
  * @param {{puzzle: {galleryName?: string | null, id: string}, algorithm?: string | null, options?: object,
- *          at?: number | null, exercise?: boolean, compare?: boolean, drawer?: string | null}} state
+ *          at?: number | null, exercise?: boolean, compare?: boolean, panels?: string[], drawer?: string | null}} state
  * @param {{origin: string, pathname: string}} [base]
  */
-export function shareUrl({ puzzle, algorithm, options = {}, at = null, exercise = false, compare = false, drawer = null },
+export function shareUrl({ puzzle, algorithm, options = {}, at = null, exercise = false, compare = false, panels = [], drawer = null },
   base = window.location) {
   const params = new URLSearchParams();
   if (puzzle.galleryName) params.set("gallery", puzzle.galleryName);
@@ -40,7 +43,10 @@ export function shareUrl({ puzzle, algorithm, options = {}, at = null, exercise 
     if (value === null || value === undefined || PAGE_PARAMETERS.includes(name) || name === "algorithm") continue;
     params.set(name, optionText(value));
   }
-  if (compare) params.set("compare", "1");
+  if (compare) {
+    params.set("compare", "1");
+    if (panels.length) params.set("panels", panels.join(","));
+  }
   else if (exercise) params.set("exercise", "1");
   else if (at !== null) params.set("at", String(at));
   if (drawer && !compare) params.set("drawer", drawer);
@@ -57,7 +63,7 @@ export class LinkError extends Error {
 }
 
 /**
- * The share link in `search` (location.search): {gallery, puzzle, at, exercise, compare, drawer, rest} with `rest` the
+ * The share link in `search` (location.search): {gallery, puzzle, at, exercise, compare, panels, drawer, rest} with `rest` the
  * URLSearchParams of the algorithm and options (checked later, by the server); null when the
  * address carries no link. Throws LinkError for a bad page parameter.
  */
@@ -82,13 +88,20 @@ export function readLink(search) {
   }
   const exercise = flag(params, "exercise", "exercise mode on");
   const compare = flag(params, "compare", "the comparison");
+  let panels = [];
+  if (params.has("panels")) {
+    panels = params.get("panels").split(",").map((name) => name.trim());
+    if (panels.length < 2 || panels.length > MAX_PANELS || !panels.every((name) => /^[a-z0-9_-]{1,40}$/.test(name))) {
+      throw new LinkError("panels", `expected 2 to ${MAX_PANELS} algorithm names separated by commas, like bfs,astar.`);
+    }
+  }
   const drawer = params.get("drawer")?.trim() || null;
   if (drawer !== null && !DRAWERS.includes(drawer)) {
     throw new LinkError("drawer", `expected one of ${DRAWERS.join(", ")} (Predict is exercise=1), not “${drawer}”.`);
   }
   const rest = new URLSearchParams();
   for (const [name, value] of params) if (!PAGE_PARAMETERS.includes(name)) rest.set(name, value);
-  return { gallery, puzzle, at, exercise, compare, drawer, rest };
+  return { gallery, puzzle, at, exercise, compare, panels, drawer, rest };
 }
 
 /** A 0/1 parameter: true for 1, false for 0 or when absent; else LinkError naming what 1 means. */

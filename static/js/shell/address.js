@@ -2,14 +2,16 @@
 // The address bar follows the page, in the share link's own format (../share/link.js): the puzzle
 // (its gallery name, else its id: a content hash the server's store and archive keep), the algorithm
 // and options of the form, the step of the run on the board (when it is a run of those choices), the
-// comparison (`compare=1`) and the panel beside the board (`drawer=lab|code|explain`, Predict as
+// comparison (`compare=1`, its panels' algorithms `panels=bfs,astar`) and the panel beside the board
+// (`drawer=lab|code|explain`, Predict as
 // `exercise=1`). A place the user opens (another puzzle, the comparison, back to the single view) is
 // a new history entry (pushState); a small change (an algorithm, an option, the step, a drawer, an
 // edit of the board) rewrites the entry (replaceState, at most every WRITE_MS). Back and Forward
 // (popstate) and a reload go to what the address names: the puzzle is loaded again (an upload is
 // asked of the server by its id; one it no longer holds is said in words, and a reload then opens
 // the default puzzle), the choices are set, and a step is shown by running the search again and
-// stopping there (as a share link does). The comparison reopens with its default panels, not run.
+// stopping there (as a share link does). The comparison reopens with its panels' algorithms (their
+// own options are the defaults), not run: each panel says "press Run" and Run all has the focus.
 
 import { ApiError, errorWords, getPuzzle } from "../api.js";
 import { withCommas } from "../format.js";
@@ -24,12 +26,14 @@ const WRITE_MS = 400; // small changes (the playhead while playing) rewrite the 
  * @property {() => {algorithm: string, options: object}} choice  the form's algorithm and options
  * @property {() => number | null} step  the playhead, when the board shows a run of the form's choice
  * @property {() => boolean} comparing  the comparison is open
+ * @property {() => string[]} panels  the comparison's panels' algorithms
  * @property {() => string | null} drawer  "lab", "code", "explain", "predict" or null
  * @property {(entry: any) => Promise<void>} openGallery  load a gallery entry (resolves when done)
  * @property {(info: any) => Promise<void>} openInfo  load a puzzle from its info
  * @property {() => Promise<void>} openDefault  the page's default puzzle (unless the user chose one)
  * @property {(algorithm: string | null, options: object) => void} applyChoice  set the menu, form and view
  * @property {(on: boolean) => void} setComparing  open or close the comparison
+ * @property {(names: string[]) => string[]} setPanels  the comparison's panels' algorithms; those not offered are returned
  * @property {(name: string | null) => void} setDrawer  open that panel beside the board (null: none)
  * @property {() => void} startRun
  * @property {() => any} run  the run on the board ({finished}) or null
@@ -64,6 +68,7 @@ export class AddressBar {
     const compare = this.page.comparing();
     return shareUrl({
       puzzle, algorithm, options, compare,
+      panels: compare ? this.page.panels() : [],
       exercise: drawer === "predict",
       drawer: drawer === "predict" ? null : drawer,
       at: compare || drawer === "predict" ? null : this.page.step(),
@@ -165,7 +170,12 @@ export class AddressBar {
         page.applyChoice(choice.algorithm, choice.options);
       } else if (!choice.algorithm && Object.keys(choice.options).length) page.applyChoice(null, choice.options);
       if (page.comparing() !== link.compare) page.setComparing(link.compare);
+      const refused = link.compare && link.panels.length ? page.setPanels(link.panels) : [];
       done();
+      if (refused.length) {
+        this.write(false);
+        throw new LinkError("panels", `this puzzle offers no algorithm named ${refused.map((n) => `“${n}”`).join(", ")}.`);
+      }
       if (!step) {
         this.write(false);
         return;
