@@ -1,5 +1,6 @@
 """Issue 30's smaller points in a real headless Chromium, each shown failing on the code before it:
-"Use as heuristic" then Run shows the run (its path and expanded cells; the lab's heat map makes way);
+"Use as heuristic" then Run shows the run (its path and expanded cells; the lab's heat map makes way)
+and the figures' h and f;
 at 1366 × 768 the comparison's boards keep ~300 px after Run all (the table and chart fold below);
 Undo back to the original puzzle gives back its name (and its address); a count and a cost in one
 verdict are written one way ("1,234 moves read" beside "cost 1,234"). Screenshots of the comparison
@@ -85,6 +86,17 @@ def test_use_as_heuristic_then_run_shows_the_run_not_the_heat_map(page, maze3):
     at_end(page)
     assert text(page, "cost") == "52"
     assert not canvas_data(page).get("heat"), "the heat map hides the run's cells: it makes way for the run"
+    # h and f of the state expanded at the playhead: the goal at the end (h = 0, f = g = 52), then
+    # the start (h = dr + dc of the start, f = 0 + h).
+    assert (text(page, "figure-h"), text(page, "figure-f")) == ("0", "52")
+    page.click("[data-testid=first]")
+    for _ in range(5):  # the start is expanded after a record or two (put on the frontier first)
+        if text(page, "figure-g") == "0":
+            break
+        page.click("[data-testid=step]")
+    assert text(page, "figure-g") == "0"
+    h = text(page, "figure-h")
+    assert h not in ("", "—") and int(h) > 0 and text(page, "figure-f") == h
     assert not page.is_visible("[data-testid=lab-panel]")
     shot(page, "use-as-heuristic-run")
     page.click("[data-testid=lab]")  # the Lab button brings the verdict and its heat map back

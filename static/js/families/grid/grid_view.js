@@ -6,6 +6,7 @@
 import * as api from "../../api.js";
 import { el } from "../../dom.js";
 import { number, sentence } from "../../format.js";
+import { evaluateFormula } from "../../formula.js";
 import { FamilyView } from "../family_view.js";
 import { KIND } from "../../timeline.js";
 import { GridEditor } from "./grid_editor.js";
@@ -290,13 +291,21 @@ export class GridView extends FamilyView {
 
   // ---- explain mode (../family_view.js): a record's cell is its state ---------------------------
 
-  /** h of a cell under the shown run's heuristic (problem.py: the distance to the goals' box), or null. */
+  /**
+   * h of a cell under the shown run's heuristic (problem.py: the distance to the goals' box), or null;
+   * "yours": the run's formula over the cell's features (problem.py FEATURES, ../../formula.js).
+   */
   heuristicOf(cell) {
     const run = this.run;
-    if (!run || !run.box || !this.info || run.heuristic === "yours") return null; // a formula: the server's
+    if (!run || !run.box || !this.info) return null;
     const W = this.info.width;
     const r = Math.floor(cell / W), c = cell % W;
     const [r0, r1, c0, c1] = run.box;
+    if (run.heuristic === "yours") {
+      const goalRow = Math.min(Math.max(r, r0), r1), goalCol = Math.min(Math.max(c, c0), c1);
+      const features = { row: r, col: c, goal_row: goalRow, goal_col: goalCol, dr: Math.abs(r - goalRow), dc: Math.abs(c - goalCol) };
+      return evaluateFormula(String(run.options.formula || ""), features);
+    }
     return heuristicValue(run.heuristic, Math.max(r0 - r, 0, r - r1), Math.max(c0 - c, 0, c - c1));
   }
 
