@@ -113,6 +113,11 @@ def test_a_gallery_puzzles_address_opens_it_in_a_new_tab(page, server_url):
     shown(tab, name)
     status_is(tab, "ready")
     assert tab.input_value("[data-testid=algorithm]") == "astar"
+    # The tab opened on that address: another puzzle opened there is a new entry, and Back returns.
+    choose_gallery(tab, "seed-lee-example")
+    wait_for_address(tab, gallery="seed-lee-example")
+    tab.go_back()
+    shown(tab, name)
     tab.close()
 
 

@@ -92,11 +92,13 @@ export class AddressBar {
     this.timer = 0;
     if (this.restoring) return; // the place being restored writes itself at the end
     const url = this.url();
-    if (!url || url === window.location.href) return;
-    const another = placeOf(new URL(url).search) !== placeOf(window.location.search);
-    if (push && another && this.entered) window.history.pushState(null, "", url);
-    else window.history.replaceState(null, "", url);
+    if (!url) return;
+    const first = !this.entered; // the entry the page opened on: it becomes this page's, not a new one
     this.entered = true;
+    if (url === window.location.href) return;
+    const another = placeOf(new URL(url).search) !== placeOf(window.location.search);
+    if (push && another && !first) window.history.pushState(null, "", url);
+    else window.history.replaceState(null, "", url);
   }
 
   // ---- going to an address ---------------------------------------------------------------------
