@@ -156,7 +156,12 @@ export class AddressBar {
     try {
       if (!this.shows(link)) {
         await this.load(link);
-        if (token !== this.going || !this.shows(link)) return; // loading failed (its own error shows), or superseded
+        if (token !== this.going) return; // superseded by a newer address
+        if (!this.shows(link)) { // loading failed (its own error shows): the entry names what is shown
+          done();
+          this.write(false);
+          return;
+        }
       }
       const step = link.at !== null && !link.compare && !link.exercise; // a run to show: Predict's student presses Run
       const drawer = link.exercise ? "predict" : link.drawer;
