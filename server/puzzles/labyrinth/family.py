@@ -20,6 +20,7 @@ from server.puzzles.family import (
     RunControl,
     Solved,
     describe_verdict,
+    heuristic_named,
     stem,
 )
 from server.puzzles.labyrinth.check import LabyrinthChecker
@@ -105,6 +106,7 @@ class LabyrinthFamily(Family):
             editor=LabyrinthEditor(self),
             student=StudentForm("((row, col), where, free tile, board): the player's place, 'board', 'below' "
                                 "or 'above', the tile in hand and the board as text"),
+            named_trace=True,  # a record's cell is the player's: boards after other pushes share it
         )
 
     # ---- files -----------------------------------------------------------------------------------
@@ -213,7 +215,8 @@ class LabyrinthFamily(Family):
         # ``run_problem`` gives it the heuristic "yours" when the run has a formula; ``puzzle`` is
         # already the run's variant, so only the move model and view come from the options here.
         problem = self.run_problem(puzzle, {**options, "start_col": None, "goal_col": None})
-        recorder = Recorder(problem, control.record_trace)
+        recorder = Recorder(problem, control.record_trace, named=self.named_trace,
+                            heuristic=heuristic_named(problem, algorithm, options))
         out = solve_labyrinth(
             puzzle,
             algorithm,

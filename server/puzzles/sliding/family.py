@@ -21,6 +21,7 @@ from server.puzzles.family import (
     RunControl,
     Solved,
     describe_verdict,
+    heuristic_named,
     search_options,
     stem,
 )
@@ -99,6 +100,7 @@ class SlidingFamily(Family):
             saver=SlidingSaver(self),
             editor=SlidingEditor(self),
             student=StudentForm("the tiles row by row, 0 for the blank: (1, 2, 3, 4, 0, 5, 7, 8, 6)"),
+            named_trace=True,  # a record's cell is the blank's: many boards share it
         )
 
     # ---- files -----------------------------------------------------------------------------------
@@ -207,7 +209,8 @@ class SlidingFamily(Family):
                 control, max_expanded=min(control.max_expanded or GENERIC_MAX_EXPANDED, GENERIC_MAX_EXPANDED),
                 max_stored=control.max_stored or GENERIC_MAX_STORED)
         search = search_options(problem, options)
-        recorder = Recorder(problem, control.record_trace)
+        recorder = Recorder(problem, control.record_trace, named=self.named_trace,
+                            heuristic=heuristic_named(problem, algorithm, options))
         result = run_algorithm(problem, self.algorithm(algorithm, options), search, control.limits(),
                                recorder.on_event, control.cancel)
         out = self.result_json(board, problem, result, options)

@@ -68,6 +68,9 @@ class ZenjiFamily(Family):
             editor=ZenjiEditor(self),
             student=StudentForm("(row, col, rotation) of the tile the water reached; under free flow also a "
                                 "bit set of the tiles it passed"),
+            # Downhill a record's cell is its state, but h (the relaxed bound) is the server's; under
+            # free flow the tiles the water passed are not in the cell.
+            named_trace=True,
         )
 
     # ---- files -----------------------------------------------------------------------------------

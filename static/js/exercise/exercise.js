@@ -301,7 +301,8 @@ export class Exercise {
     const run = this.activeRun();
     const view = this.view();
     const listing = listingFor(run.algorithm);
-    const { cells, values } = this.timeline;
+    const { values } = this.timeline;
+    const cells = this.keys();
     /** @type {Rule} */
     const rule = {
       title: listing?.title || run.text || run.algorithm,
@@ -374,7 +375,8 @@ export class Exercise {
    * @returns {Candidate[]}
    */
   outstanding(r) {
-    const { kinds, cells, values } = this.timeline;
+    const { kinds, values } = this.timeline;
+    const cells = this.keys();
     const count = new Map();
     const last = new Map();
     for (let i = 0; i < r; i++) {
@@ -394,9 +396,15 @@ export class Exercise {
     return list;
   }
 
+  /** What names each record's state: the view's state numbers (FamilyView.stateIds), else the cells. */
+  keys() {
+    return this.view()?.stateIds()?.data ?? this.timeline.cells;
+  }
+
   /** The latest push of `cell` before record `r`, or -1. */
   lastPush(cell, r) {
-    const { kinds, cells } = this.timeline;
+    const { kinds } = this.timeline;
+    const cells = this.keys();
     for (let i = r - 1; i >= 0; i--) if (cells[i] === cell && isPush(kinds[i])) return i;
     return -1;
   }
@@ -444,7 +452,9 @@ export class Exercise {
   showQuestion(q, shown) {
     const view = this.view();
     this.panel.showContinue(false);
-    this.panel.showChoices(shown.map((c) => ({ cell: c.cell, label: this.label(c.cell), keys: keysText(q.rule, c) })));
+    this.panel.showChoices(shown.map((c) => ({
+      cell: c.cell, label: this.label(c.cell), keys: keysText(q.rule, c), figure: view && !q.rule.byCell ? view.stateFigure(c.cell) : null,
+    })));
     const clickable = view && view.statesAt(0, 0) !== null; // null: the view cannot tell what a click names
     const how = clickable ? "Click it on the board, or choose it here:" : "Choose it here:";
     const places = q.rule.byCell ? ` at ${plural(q.list.length, "place")} (the trace names a state only by where it stands)` : "";
@@ -507,7 +517,8 @@ export class Exercise {
 
   /** Why a clicked state cannot be the answer (not counted: only frontier states are candidates). */
   notOnFrontier(states, q) {
-    const { kinds, cells } = this.timeline;
+    const { kinds } = this.timeline;
+    const cells = this.keys();
     const at = new Set(states);
     let closedAt = -1;
     for (let i = q.at - 1; i >= 0; i--) {
