@@ -14,6 +14,7 @@ None unless the family hands one to ``__init__``; ``need(part)`` gives it or ref
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -273,6 +274,23 @@ class Family(ABC):
             "features": [{"name": n, "meaning": m} for n, m in lab.features] if lab else [],
             "checks_solutions": checker is not None, "state_form": state_form(self.student),
         }
+
+    # ---- a state in words: the family's one notation (docs/STUDENT.md, "How states are written") --
+    def state_text(self, problem: Problem, state: Any) -> str:
+        """``state`` (the search's own, as ``problem`` makes it) in the family's notation, the one the
+        lab, the checker's verdicts, student mode's verdicts and the page (``FamilyView.stateLabel``)
+        write: a grid's "(3, 4)", a sliding board's rows "7 2 4 / 5 _ 6 / 8 3 1". The default writes
+        its results' JSON form (``json_text``)."""
+        return self.json_text(problem.state_to_json(state))
+
+    def json_text(self, value: Any) -> str:
+        """A state in its results' JSON form (``Problem.state_to_json``) in the family's notation. The
+        default: a [row, col] pair "(3, 4)", another list of numbers "(a, b, c)", else compact JSON."""
+        numbers = isinstance(value, list | tuple) and all(type(v) is int for v in value)
+        if numbers and value:
+            return "(" + ", ".join(str(v) for v in value) + ")"
+        text = json.dumps(value, separators=(", ", ": "), default=str)
+        return text if len(text) <= 80 else text[:77] + "..."
 
     # ---- solving ---------------------------------------------------------------------------------
     def check_algorithm(self, algorithm: str) -> None:

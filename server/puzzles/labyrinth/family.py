@@ -23,12 +23,19 @@ from server.puzzles.family import (
     heuristic_named,
     stem,
 )
-from server.puzzles.labyrinth.check import LabyrinthChecker
+from server.puzzles.labyrinth.check import LabyrinthChecker, labyrinth_text, place_text, places_text
 from server.puzzles.labyrinth.edit import LabyrinthEditor
 from server.puzzles.labyrinth.generate import LabyrinthMaker
 from server.puzzles.labyrinth.greedy import MAX_ACTIONS, SEED_GREEDY
 from server.puzzles.labyrinth.lab import LabyrinthLab
-from server.puzzles.labyrinth.model import DICT_ENTRY_BYTES, TUPLE_BYTES, LabyrinthPuzzle, Walker
+from server.puzzles.labyrinth.model import (
+    DICT_ENTRY_BYTES,
+    EXITED,
+    OUTSIDE,
+    TUPLE_BYTES,
+    LabyrinthPuzzle,
+    Walker,
+)
 from server.puzzles.labyrinth.parse import (
     MAX_SIDE,
     MOVE_MODELS,
@@ -245,6 +252,29 @@ class LabyrinthFamily(Family):
         heuristic = options.get("heuristic") or (problem.heuristics[0] if problem.heuristics else "")
         return result_json(problem, result, heuristic, options.get("weight", 1.0),
                            options.get("view") or "states", Limits(None, None, None))
+
+    # ---- a state in words (the family's notation: check.py ``labyrinth_text``) --------------------
+    def state_text(self, problem: Problem, state: Any) -> str:
+        """"(2, 3) · hand ┼ · ┌┬┐ / ├┼┤ / └┴┘": the player, the tile in hand, the board's rows."""
+        if isinstance(problem, LabyrinthSetProblem):
+            places = [problem.rc(x) for x in problem.walker.positions(state.places)]
+            return labyrinth_text(places_text(places), state.free, state.board, problem.cols)
+        if isinstance(problem, LabyrinthProblem):
+            where = {OUTSIDE: "below", EXITED: "above"}.get(state.player, "board")
+            return labyrinth_text(place_text(problem.rc(state.player), where), state.free, state.board,
+                                  problem.cols)
+        return super().state_text(problem, state)
+
+    def json_text(self, value: Any) -> str:
+        """The results' form ({player, on, free, board: "0123/…"}, or the merged view's {places, …})."""
+        if not isinstance(value, dict) or not isinstance(value.get("board"), str):
+            return super().json_text(value)
+        lines = value["board"].split("/")
+        codes = [int(ch) for line in lines for ch in line if ch.isdigit()]
+        cols = len(lines[0]) if lines else 1
+        place = (places_text(value.get("places") or []) if "places" in value
+                 else place_text(value.get("player") or [0, 0], str(value.get("on") or "board")))
+        return labyrinth_text(place, int(value.get("free") or 0), codes, cols)
 
     def summary_lines(self, filename: str, result: dict[str, Any]) -> list[str]:
         if not result["found"]:

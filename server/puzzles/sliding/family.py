@@ -26,7 +26,7 @@ from server.puzzles.family import (
     stem,
 )
 from server.puzzles.options import YOURS, Option, Values
-from server.puzzles.sliding.check import SlidingChecker
+from server.puzzles.sliding.check import SlidingChecker, board_text
 from server.puzzles.sliding.edit import SlidingEditor
 from server.puzzles.sliding.generate import SlidingMaker
 from server.puzzles.sliding.lab import SlidingLab
@@ -246,6 +246,15 @@ class SlidingFamily(Family):
         out["goal"] = list(board.goal)
         out["moves"] = moves_in_words(out["path"], board.n)
         return out
+
+    # ---- a state in words: the board's rows, "_" the blank ("7 2 4 / 5 _ 6 / 8 3 1") ---------------
+    def state_text(self, problem: Problem, state: Any) -> str:
+        return board_text(state)
+
+    def json_text(self, value: Any) -> str:
+        if isinstance(value, list | tuple) and value and all(isinstance(v, int) for v in value):
+            return board_text(value)
+        return super().json_text(value)
 
     def summary_lines(self, filename: str, result: dict[str, Any]) -> list[str]:
         if not result["found"]:
