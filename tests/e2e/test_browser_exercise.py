@@ -163,7 +163,7 @@ def test_astar_on_a_step_maze_answered_through_the_list(page):
         at = int(q["at"])
         listed = choices(page)
         keys = page.locator(f"{CHOICE}[data-cell='{q['next']}'] .choice-keys").text_content()
-        assert re.fullmatch(r"g \d+ · h \d+", keys), keys
+        assert re.fullmatch(r"f \d+ = g \d+ \+ h \d+", keys), keys
         if n == 0:
             shot(page, "step-astar-question")
         # Through the keyboard: focus the answer and press Enter (Space on a choice picks it too).
@@ -277,9 +277,9 @@ def test_on_a_projector_with_large_text_a_zenji_board_by_clicking_a_tile(browser
         ("rooms", "greedy", "expands the smallest h"),
         ("sliding-aima-3-28", "idastar", "keeps no frontier"),
         ("seed-lee-example", "bidirectional", "the side whose frontier is smaller"),
-        ("labyrinth-course-5x5", "astar", "names a state only by its cell"),
+        ("labyrinth-course-5x5", "astar", "expands the smallest f = g + h"),
         ("sliding-aima-3-28", "bfs", "expands the oldest state on the frontier"),
-        ("zenji-free-5x5", "dijkstra", "names a state only by its cell"),
+        ("zenji-free-5x5", "dijkstra", "expands the smallest g"),
     ],
 )
 def test_every_family_and_rule_through_the_list(page, puzzle, algorithm, says):
