@@ -16,6 +16,7 @@ from tests.e2e.pages import BROWSER_TEST, at_end, choose_gallery, next_frame, sh
 pytestmark = BROWSER_TEST
 
 CHOICE = "[data-testid=exercise-choice]"
+FEEDBACK = "[data-testid=exercise-feedback] .feedback-line"
 shot = shooter("predict")
 BOARD_NOTATION = re.compile(r"(?:[_\d] ){2}[_\d](?: / (?:[_\d] ){2}[_\d]){2}")  # "7 2 4 / 5 _ 6 / 8 3 1"
 
@@ -31,8 +32,8 @@ def start_predicting(page, algorithm: str, ask: str = "10") -> None:
 def wait_question(page, after: int) -> int | None:
     """The step of the next question past ``after``, or None once the exercise is over."""
     page.wait_for_function(
-        "after => (document.body.dataset.exercise === 'asking' && Number(document.body.dataset.exerciseAt) > after)"
-        " || document.body.dataset.exercise === 'over'",
+        "after => { const d = document.body.dataset;"
+        " return (d.exercise === 'asking' && Number(d.exerciseAt) > after) || d.exercise === 'over'; }",
         arg=after, timeout=60_000,
     )
     next_frame(page)
@@ -44,9 +45,10 @@ def shown_choices(page) -> list[dict]:
     """What the page shows of each choice: its state's words, its keys, whether a board is drawn."""
     return page.eval_on_selector_all(
         CHOICE,
-        "bs => bs.map(b => ({cell: Number(b.dataset.cell), label: b.querySelector('.choice-label').textContent,"
-        " keys: (b.querySelector('.choice-keys') || {}).textContent || '', board: !!b.querySelector('canvas'),"
-        " tiles: b.querySelector('canvas')?.dataset.tiles || ''}))",
+        "bs => bs.map(b => ({cell: Number(b.dataset.cell),"
+        " label: b.querySelector('.choice-label').textContent,"
+        " keys: (b.querySelector('.choice-keys') || {}).textContent || '',"
+        " board: !!b.querySelector('canvas'), tiles: b.querySelector('canvas')?.dataset.tiles || ''}))",
     )
 
 
@@ -67,7 +69,7 @@ def answer_by_the_rule(page) -> tuple[str, bool]:
     ranked = sorted(listed, key=lambda c: rule_key(c["keys"]))
     tie = len(ranked) > 1 and rule_key(ranked[0]["keys"]) == rule_key(ranked[1]["keys"])
     page.click(f"{CHOICE}[data-cell='{ranked[0]['cell']}']")
-    line = page.locator("[data-testid=exercise-feedback] .feedback-line").first
+    line = page.locator(FEEDBACK).first
     kind = line.get_attribute("data-kind")
     if kind == "wrong":
         page.click("[data-testid=exercise-continue]")
@@ -112,7 +114,7 @@ def test_a_wrong_answer_on_the_8_puzzle_names_the_rule_with_both_boards(page):
     ranked = sorted(listed, key=lambda c: rule_key(c["keys"]))
     worst = ranked[-1]
     page.click(f"{CHOICE}[data-cell='{worst['cell']}']")
-    said = page.locator("[data-testid=exercise-feedback] .feedback-line").first.text_content().replace("\xa0", " ")
+    said = page.locator(FEEDBACK).first.text_content().replace("\xa0", " ")
     mine = worst["label"].replace("\xa0", " ")
     assert said.startswith("✗ Not quite:"), said
     assert f"not {mine}" in said and "A* expands the smallest f = g + h" in said, said
@@ -152,13 +154,13 @@ def test_every_family_answers_by_reading_the_choices(page, puzzle, algorithm, dr
             ranked = sorted(zip(listed, keys, strict=True), key=lambda pair: int(pair[1][1]))
             tie = len(ranked) > 1 and ranked[0][1][1] == ranked[1][1][1]
             page.click(f"{CHOICE}[data-cell='{ranked[0][0]['cell']}']")
-            kind = page.locator("[data-testid=exercise-feedback] .feedback-line").first.get_attribute("data-kind")
+            kind = page.locator(FEEDBACK).first.get_attribute("data-kind")
             if kind == "wrong":
                 page.click("[data-testid=exercise-continue]")
         else:
             kind, tie = answer_by_the_rule(page)
         if not tie:
-            assert kind == "right", page.locator("[data-testid=exercise-feedback] .feedback-line").first.text_content()
+            assert kind == "right", page.locator(FEEDBACK).first.text_content()
             answered += 1
             if answered == 2:
                 break
@@ -180,9 +182,10 @@ def test_explain_shows_the_8_puzzles_frontier_as_boards_also_when_presenting(pag
     next_frame(page)
     boards = page.locator("[data-testid=explain-next] canvas")
     assert boards.count() >= 2
-    # The states in words, the same notation as the boards' labels: "Being expanded: 7 2 4 / 5 6 _ / 8 3 1 — g 1, h 17, f 18."
+    # The states in words, the boards' notation: "Being expanded: 7 2 4 / 5 6 _ / 8 3 1 — g 1, …".
     current = page.locator("[data-testid=explain-current]").text_content()
-    assert re.search(r"Being expanded: (?:[_\d] ){2}[_\d](?: / (?:[_\d] ){2}[_\d]){2} — g \d+, h \d+, f \d+", current), current
+    board = r"(?:[_\d] ){2}[_\d](?: / (?:[_\d] ){2}[_\d]){2}"
+    assert re.search(rf"Being expanded: {board} — g \d+, h \d+, f \d+", current), current
     page.click("[data-testid=present]")
     next_frame(page)
     assert boards.first.is_visible(), "the frontier's boards show in presentation mode"
