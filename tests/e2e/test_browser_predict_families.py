@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from tests.e2e.pages import BROWSER_TEST, at_end, choose_gallery, next_frame, shooter
+from tests.e2e.pages import BROWSER_TEST, at_end, choose_gallery, judge, next_frame, open_lab, shooter
 
 pytestmark = BROWSER_TEST
 
@@ -193,3 +193,21 @@ def test_explain_shows_the_8_puzzles_frontier_as_boards_also_when_presenting(pag
     assert box and box["width"] >= 60, box
     shot(page, "explain-present-1920")
     page.click("[data-testid=present]")
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)])
+def test_the_lab_on_the_8_puzzle_writes_boards_in_the_notation(page, size):
+    """The lab's worst state and worst move are written as the rows of their boards (the server's words),
+    and the heat map is drawn (framing the tiles, docs/SLIDING.md)."""
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    choose_gallery(page, "sliding-aima-3-28")
+    open_lab(page)
+    judge(page, "manhattan * 1.5 + blank_row")
+    board = r"(?:[_\d] ){2}[_\d](?: / (?:[_\d] ){2}[_\d]){2}"
+    over = page.locator("[data-testid=lab-over]").text_content().replace("\xa0", " ")
+    assert re.search(rf"where h\* = \d+ at {board}\.", over), over
+    moves = page.locator("[data-testid=lab-moves]").text_content().replace("\xa0", " ")
+    assert re.search(rf"The worst: {board} → {board} costs 1", moves), moves
+    heat = page.get_attribute("[data-testid=canvas]", "data-heat") or ""
+    assert heat.split()[:1] == ["9"], heat  # every blank cell coloured
+    shot(page, f"lab-8puzzle-{size[0]}")

@@ -238,7 +238,11 @@ export class LabPanel {
     this.headline.hidden = false;
     const items = [];
     // States in the family's one notation, written by the server (Family.json_text): "7 2 4 / 5 _ 6 / 8 3 1".
-    const where = (words, state) => words ?? this.stateWords(state);
+    // A short one ("(3, 4)", an 8-puzzle's rows) is never split over two lines.
+    const where = (words, state) => {
+      const text = words ?? this.stateWords(state);
+      return text.length <= 24 ? text.replace(/ /g, "\u00a0") : text;
+    };
     if (!verdict.complete) {
       items.push([`The walk stopped early (${verdict.stopped || "a limit"}): only the states it walked are judged, and h* near its edge is an upper bound, so an overestimate there may be false.`, "warn"]);
     }
