@@ -10,9 +10,11 @@
 // as not answered, and says so. Home (the first step) or a new run starts over.
 //
 // The frontier at a question is explain mode's (../explain/frontier.js: rebuilt from the trace with
-// each entry's g, h, f and the record it joined at); where it cannot be rebuilt (a heap whose trace
-// names states only by their cell, iterative deepening, bidirectional search) the states with pushes
-// not yet matched by an expansion stand in for it, and the rule is said without keys.
+// each entry's g, h, f and the record it joined at), over the trace's state numbers where the view has
+// them (FamilyView.stateIds: the 8-puzzle, the labyrinth, Zenji), and each choice is drawn by its view
+// (FamilyView.stateFigure: a small board). Where it cannot be rebuilt (a trace past the server's cap of
+// named states, iterative deepening, bidirectional search) the states with pushes not yet matched by an
+// expansion stand in for it, and the rule is said without keys.
 //
 // How the player is stopped: the clock's `hold` (../playback/clock.js) keeps playing from passing a
 // question's position (seeks go through `show`, not the hold), and a listener of the clock notices
