@@ -4,9 +4,12 @@
 // the same): where the player is, the tile in hand and the board's rows as the tiles' shapes,
 // "(2, 3) · hand ┼ · ┌┬┐ / ├┼┤ / └┴┘".
 
-import { SHAPES, openSides } from "./labyrinth_board.js";
+import { openSides } from "./labyrinth_board.js";
 
 const TILE_PX = 11;
+// A tile's shape by its code, as the server writes it (server/puzzles/labyrinth/model.py SHAPES):
+// "·" for the tile with no opening.
+const SHAPES = "┌┐└┘┬┤┴├│─┼·";
 
 /**
  * @param {{rows: number, cols: number, tiles: ArrayLike<number>, free: number,
