@@ -342,7 +342,8 @@ export class SlidingView extends SolutionView {
       return `Expansion ${withCommas(this.search.expanded)}: the server sent the boards of the first `
         + `${withCommas(this.search.snapshots.length)} expansions only (the last one shown)`;
     }
-    const parts = [`Expanding ${boardText(tiles, this.board.n)}`]; // the family's notation, as explain and Predict write it
+    // The board drawn is the state: no other notation of it here (explain and Predict write its rows).
+    const parts = ["Expanding this board"];
     const g = this.search.g;
     if (g !== null) parts.push(`g = ${number(g)}`);
     if (USES_H.has(this.run.algorithm)) {
