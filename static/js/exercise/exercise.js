@@ -620,6 +620,9 @@ export class Exercise {
     probe("exercise", state);
     probe("exerciseAt", this.pending ? String(this.pending.at) : "");
     probe("exerciseNext", this.pending ? String(this.pending.answer.cell) : ""); // the trace's next close record
+    // Where that state stands on the board (the close record's cell; the same as exerciseNext where
+    // a record's cell is its state, else what a click on the board must hit).
+    probe("exerciseNextCell", this.pending ? String(this.timeline.cells[this.pending.at]) : "");
     probe("exerciseScore", `${this.right}/${this.asked}`);
   }
 }
