@@ -256,6 +256,36 @@ export function drawTileHeat(ctx, heat, { x, y, unit, cols }, pass) {
   }
 }
 
+/**
+ * The heat map of a board whose tiles must stay readable and fill their cells (the labyrinth's
+ * corridors): each cell's colour and hatching only in a band round its edge (`band`: of a cell's size),
+ * the tile's middle left as drawn; then the inconsistent moves as arrows.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {Heat} heat
+ * @param {{x: number, y: number, unit: number, cols: number, band?: number}} at
+ */
+export function drawHeatFrames(ctx, heat, { x, y, unit, cols, band = 0.17 }) {
+  const w = Math.max(2, unit * band);
+  ctx.save();
+  for (let cell = 0; cell < heat.cells; cell++) {
+    const rgb = cellRgb(heat, cell);
+    if (!rgb) continue;
+    const cx = x + (cell % cols) * unit;
+    const cy = y + Math.floor(cell / cols) * unit;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(cx, cy, unit, unit);
+    ctx.rect(cx + w, cy + w, unit - 2 * w, unit - 2 * w);
+    ctx.clip("evenodd"); // the band only
+    ctx.fillStyle = css(rgb);
+    ctx.fillRect(cx, cy, unit, unit);
+    if (heat.over[cell]) hatch(ctx, cx, cy, unit, unit);
+    ctx.restore();
+  }
+  ctx.restore();
+  drawHeatArrows(ctx, heat, (cell) => [x + ((cell % cols) + 0.5) * unit, y + (Math.floor(cell / cols) + 0.5) * unit], unit);
+}
+
 /** How much of a cell a tile keeps when a heat map frames it (drawTileHeat): its colour shows round it. */
 export const TILE_IN_HEAT = 0.72;
 
