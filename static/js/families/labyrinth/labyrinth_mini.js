@@ -6,7 +6,7 @@
 
 import { openSides } from "./labyrinth_board.js";
 
-const TILE_PX = 11;
+const TILE_PX = 13;
 // A tile's shape by its code, as the server writes it (server/puzzles/labyrinth/model.py SHAPES):
 // "·" for the tile with no opening.
 const SHAPES = "┌┐└┘┬┤┴├│─┼·";
