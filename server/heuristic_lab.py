@@ -251,7 +251,19 @@ class Verdict:
     stopped: str | None
     seconds: float = 0.0
     example_not_a_number: Any = None
+    example_text: str | None = None  # that state in the family's notation (``write_states``)
     heat: dict[str, Any] | None = field(default=None, repr=False)
+
+    def write_states(self, text: Callable[[Any], str]) -> None:
+        """Give each state named here its words in the family's notation (``Family.json_text``):
+        ``worst.text``, ``worst_move.from_text`` and ``to_text``, ``example_text``."""
+        if self.worst is not None:
+            self.worst["text"] = text(self.worst["state"])
+        if self.worst_move is not None:
+            self.worst_move["from_text"] = text(self.worst_move["from"])
+            self.worst_move["to_text"] = text(self.worst_move["to"])
+        if self.example_not_a_number is not None:
+            self.example_text = text(self.example_not_a_number)
 
     def to_json(self) -> dict[str, Any]:
         out = {
@@ -263,6 +275,8 @@ class Verdict:
         }
         if self.example_not_a_number is not None:
             out["example_not_a_number"] = self.example_not_a_number
+            if self.example_text is not None:
+                out["example_text"] = self.example_text
         if self.heat is not None:
             out["heat"] = self.heat
         return out
@@ -278,15 +292,16 @@ class Verdict:
         if self.overestimates:
             w = self.worst or {}
             lines.append(f"  {self.overestimates:,} states overestimate; the worst: h = {_num(w.get('h'))} "
-                         f"where h* = {_num(w.get('h_star'))} at {w.get('state')}")
+                         f"where h* = {_num(w.get('h_star'))} at {w.get('text', w.get('state'))}")
         if self.inconsistent_moves:
             m = self.worst_move or {}
             lines.append(f"  {self.inconsistent_moves:,} moves break consistency; the worst: "
-                         f"{m.get('from')} -> {m.get('to')} costs {_num(m.get('cost'))}, "
+                         f"{m.get('from_text', m.get('from'))} -> {m.get('to_text', m.get('to'))} "
+                         f"costs {_num(m.get('cost'))}, "
                          f"h falls from {_num(m.get('h_from'))} to {_num(m.get('h_to'))}")
         if self.not_a_number:
             lines.append(f"  the formula is not a number at {self.not_a_number:,} states "
-                         f"(e.g. {self.example_not_a_number})")
+                         f"(e.g. {self.example_text or self.example_not_a_number})")
         dead = "dead ends (no way to a goal)" if self.complete else "no way to a goal found within the walk"
         lines.append(f"  h at the goal: {_num(self.h_at_goal)}; {dead}: {self.dead_ends:,}")
         if not self.complete:

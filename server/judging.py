@@ -102,7 +102,9 @@ def judge_formula(puzzle: Any, text: Any, options: Values, *, max_states: int,
     space = lab.space(puzzle, options, max_states, max_seconds, cancel)
     width, height = family.size(puzzle)
     cells = width * height if heat_cells is not None and width * height <= heat_cells else None
-    return judge(space, formula, cells)
+    verdict = judge(space, formula, cells)
+    verdict.write_states(family.json_text)  # the family's one notation (Family.json_text)
+    return verdict
 
 
 def judge_solution(puzzle: Any, text: str, options: Values, *, max_expanded: int | None = None,

@@ -115,6 +115,8 @@ def held_bytes(solved: Solved) -> int:
     held = solved.trace.nbytes if solved.trace is not None else 0
     for snapshot in solved.snapshots or ():
         held += SNAPSHOT_BYTES + len(snapshot.get("board", b""))
+    if solved.named is not None:
+        held += solved.named.nbytes
     return held
 
 

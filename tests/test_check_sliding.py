@@ -103,10 +103,12 @@ def test_boards_that_jump_or_start_elsewhere(board: Any) -> None:
     path = solve(board, "idastar", {}).json["path"]
     jump = check(board, json.dumps([path[0], path[2]]))
     assert not jump.valid and jump.first_illegal_move == 1
-    assert "board 1 is not one move from board 0" in jump.reason
+    # Boards are written in the family's one notation: rows, "_" the blank.
+    assert ("board 1 (_ 2 4 / 7 5 6 / 8 3 1) is not one move from board 0 (7 2 4 / 5 _ 6 / 8 3 1)"
+            in jump.reason), jump.reason
     assert jump.illegal == {"from": [1, 1], "to": [0, 0]}
     elsewhere = check(board, json.dumps(path[1:]))
-    assert not elsewhere.valid and "not with the puzzle's" in elsewhere.reason
+    assert not elsewhere.valid and "not with the puzzle's 7 2 4 / 5 _ 6 / 8 3 1" in elsewhere.reason
     short = check(board, "L U")
     assert not short.valid and short.first_illegal_move is None and "not the goal" in short.reason
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from server.puzzles.running import NamedStates
 from server.search.trace import Trace
 
 
@@ -23,14 +24,17 @@ def frame_payload(run: str, seq: int, start: int, trace: Trace) -> dict[str, Any
 
 
 def frames(
-    run: str, trace: Trace, records_per_frame: int, snapshots: list[dict[str, Any]] | None = None
+    run: str, trace: Trace, records_per_frame: int, snapshots: list[dict[str, Any]] | None = None,
+    named: NamedStates | None = None,
 ) -> Iterator[dict[str, Any]]:
     """The whole trace as consecutive frames of at most ``records_per_frame`` records.
 
-    ``snapshots`` (sorted by their record index ``i``) ride in the frame that holds their record.
+    ``snapshots`` (sorted by their record index ``i``) ride in the frame that holds their record;
+    ``named`` (the states' numbers) gives each frame its records' numbers and what is new of them.
     """
     snapshots = snapshots or []
     taken = 0
+    first = 0  # the first state number the next frame's ``named`` introduces
     for seq, start in enumerate(range(0, len(trace), records_per_frame)):
         stop = start + records_per_frame
         payload = frame_payload(run, seq, start, trace.slice(start, stop))
@@ -40,4 +44,6 @@ def frames(
                 end += 1
             payload["snapshots"] = snapshots[taken:end]
             taken = end
+        if named is not None:
+            payload["named"], first = named.frame(start, stop, first)
         yield payload

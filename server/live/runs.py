@@ -191,7 +191,7 @@ class RunManager:
         stream_deadline = time.monotonic() + self.config.stream_timeout
         last_status = 0.0
         last_seq = -1
-        for frame in frames(run.run_id, trace, self.config.frame_records, solved.snapshots):
+        for frame in frames(run.run_id, trace, self.config.frame_records, solved.snapshots, solved.named):
             if not self._wait_for_acks(run, frame["seq"] - self.config.frame_window, stream_deadline):
                 return
             with run.progress:

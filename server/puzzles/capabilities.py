@@ -44,6 +44,10 @@ class FamilyCore(Protocol):
 
     def search_bytes(self, puzzle: Any, algorithm: str, options: Values, max_stored: int | None) -> int: ...
 
+    def state_text(self, problem: Problem, state: Any) -> str: ...
+
+    def json_text(self, value: Any) -> str: ...
+
 
 class Part(ABC):  # noqa: B024 - each part says what is abstract (``Lab`` has defaults only)
     """An optional part of a family, made with the family it serves."""

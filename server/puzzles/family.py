@@ -14,6 +14,7 @@ None unless the family hands one to ``__init__``; ``need(part)`` gives it or ref
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -50,12 +51,13 @@ from server.puzzles.options import (
 from server.puzzles.running import (
     MAX_SNAPSHOTS,
     LoadLimits,
+    NamedStates,
     RunControl,
     Solved,
 )
 from server.puzzles.yours import with_formula
 from server.search.events import CLOSES, Event
-from server.search.problem import Problem
+from server.search.problem import Problem, State
 from server.search.registry import ALGORITHMS, CODE, Algorithm, SearchOptions, get_algorithm
 from server.search.runner import run_algorithm
 from server.search.stats import SearchResult
@@ -94,6 +96,10 @@ class Family(ABC):
     animation: Animation | None = None  # GIF frames of a recorded search
     solution_image: SolutionImage | None = None  # a picture of a found solution
     student: StudentForm | None = None  # a state in a student's words (student mode runs without it)
+    # True: a recorded trace numbers its states and sends each one's h (``Recorder``, docs/PROTOCOL.md
+    # frames' ``named``), for a family whose trace cells do not name its states or whose h the page
+    # cannot compute; explain mode and Predict rebuild the frontier from them.
+    named_trace: bool = False
     options: tuple[Option, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -269,6 +275,23 @@ class Family(ABC):
             "checks_solutions": checker is not None, "state_form": state_form(self.student),
         }
 
+    # ---- a state in words: the family's one notation (docs/STUDENT.md, "How states are written") --
+    def state_text(self, problem: Problem, state: Any) -> str:
+        """``state`` (the search's own, as ``problem`` makes it) in the family's notation, the one the
+        lab, the checker's verdicts, student mode's verdicts and the page (``FamilyView.stateLabel``)
+        write: a grid's "(3, 4)", a sliding board's rows "7 2 4 / 5 _ 6 / 8 3 1". The default writes
+        its results' JSON form (``json_text``)."""
+        return self.json_text(problem.state_to_json(state))
+
+    def json_text(self, value: Any) -> str:
+        """A state in its results' JSON form (``Problem.state_to_json``) in the family's notation. The
+        default: a [row, col] pair "(3, 4)", another list of numbers "(a, b, c)", else compact JSON."""
+        numbers = isinstance(value, list | tuple) and all(type(v) is int for v in value)
+        if numbers and value:
+            return "(" + ", ".join(str(v) for v in value) + ")"
+        text = json.dumps(value, separators=(", ", ": "), default=str)
+        return text if len(text) <= 80 else text[:77] + "..."
+
     # ---- solving ---------------------------------------------------------------------------------
     def check_algorithm(self, algorithm: str) -> None:
         if algorithm in self.algorithms or algorithm == CODE:  # a student's run: every family replays it
@@ -309,7 +332,8 @@ class Family(ABC):
         """Run ``algorithm`` with the generic engine; raises PuzzleError for unusable options."""
         problem = self.run_problem(puzzle, options)
         search = search_options(problem, options)
-        recorder = Recorder(problem, control.record_trace)
+        recorder = Recorder(problem, control.record_trace, named=self.named_trace,
+                            heuristic=heuristic_named(problem, algorithm, options))
         result = run_algorithm(
             problem, self.algorithm(algorithm, options), search,
             control.limits(), recorder.on_event, control.cancel,
@@ -383,15 +407,28 @@ def search_options(problem: Problem, options: Values) -> SearchOptions:
 
 class Recorder:
     """Records a generic search's trace and, where the problem draws its own states, a snapshot of
-    each expanded state (capped at ``MAX_SNAPSHOTS``)."""
+    each expanded state (capped at ``MAX_SNAPSHOTS``). With ``named`` (a family whose trace cells do
+    not name its states, or whose page cannot compute h) it also numbers the trace's states and keeps
+    each one's h under ``heuristic`` (a name; "" when the algorithm uses none): ``NamedStates``, what
+    lets the page rebuild the frontier (explain mode, Predict)."""
 
-    def __init__(self, problem: Problem, record: bool) -> None:
+    def __init__(self, problem: Problem, record: bool, *, named: bool = False, heuristic: str = "") -> None:
         self.trace_recorder = TraceRecorder() if record else None
         self.snapshots: list[dict[str, Any]] = []
+        self.named: NamedStates | None = None
         self.on_event: Callable[[Event], None] | None = None
         if self.trace_recorder is None:
             return
         record_event = self.trace_recorder.listener(problem.cell_of)
+        if named:
+            self.named = NamedStates(problem.snapshot if problem.has_snapshots else None,
+                                     remembered_heuristic(problem, heuristic) if heuristic else None)
+            see, plain = self.named.see, record_event
+
+            def record_event(event: Event) -> None:
+                see(event.state)
+                plain(event)
+
         if not problem.has_snapshots:
             self.on_event = record_event
             return
@@ -409,7 +446,48 @@ class Recorder:
             return Solved(out, None, result, None, drawn)
         if len(self.snapshots) == MAX_SNAPSHOTS:
             out["snapshots_capped"] = MAX_SNAPSHOTS
-        return Solved(out, self.trace_recorder.trace(), result, self.snapshots or None, drawn)
+        if self.named is not None:
+            self.named.finish()
+        return Solved(out, self.trace_recorder.trace(), result, self.snapshots or None, drawn, self.named)
+
+
+def heuristic_named(problem: Problem, algorithm: str, options: Values) -> str:
+    """The heuristic a run of ``algorithm`` orders by (``Recorder``'s ``heuristic``): the options' one,
+    resolved against the problem; "" when the algorithm uses none (or is not a registered one)."""
+    try:
+        uses = get_algorithm(algorithm).uses_heuristic
+    except (KeyError, ValueError):
+        return ""
+    if not uses:
+        return ""
+    try:
+        return SearchOptions(heuristic=options.get("heuristic") or "").resolved_heuristic(problem)
+    except ValueError:
+        return ""
+
+
+def remembered_heuristic(problem: Problem, name: str) -> Callable[[State], float]:
+    """h of a state under ``name`` for the trace's names, without computing it twice: the search asks
+    the problem for h of a state just before it records the state, so the problem's ``heuristic`` (on
+    this run's own instance) remembers its last answer, and a state first seen right after is read
+    from there."""
+    original = problem.heuristic
+    last: list[Any] = [None, 0.0]
+
+    def heuristic(state: State, asked: str) -> float:
+        value = original(state, asked)
+        if asked == name:
+            last[0], last[1] = state, value
+        return value
+
+    problem.heuristic = heuristic  # type: ignore[method-assign]
+
+    def h_of(state: State) -> float:
+        if last[0] is not None and (last[0] is state or last[0] == state):
+            return float(last[1])
+        return float(original(state, name))
+
+    return h_of
 
 
 def stem(filename: str) -> str:

@@ -163,7 +163,7 @@ def test_astar_on_a_step_maze_answered_through_the_list(page):
         at = int(q["at"])
         listed = choices(page)
         keys = page.locator(f"{CHOICE}[data-cell='{q['next']}'] .choice-keys").text_content()
-        assert re.fullmatch(r"g \d+ · h \d+", keys), keys
+        assert re.fullmatch(r"f \d+ = g \d+ \+ h \d+", keys), keys
         if n == 0:
             shot(page, "step-astar-question")
         # Through the keyboard: focus the answer and press Enter (Space on a choice picks it too).
@@ -245,17 +245,19 @@ def test_on_a_projector_with_large_text_a_zenji_board_by_clicking_a_tile(browser
         listed = choices(tab)
         answer = int(q["next"])
         assert re.fullmatch(r"\(\d+,\s\d+\)\sturned\s\d", listed[answer]), listed
-        # The tile of the answer, from where the renderer says the tiles are (zenji_renderer.js).
+        # The tile of the answer, from where the renderer says the tiles are (zenji_renderer.js). The
+        # trace numbers Zenji's states (frames' `named`): the answer's cell is tile * 4 + rotation.
         layout = tab.eval_on_selector("[data-testid=canvas]", "c => ({...c.dataset})")
         box = tab.locator("[data-testid=canvas]").bounding_box()
         cols = 6
-        tile = answer // 4
+        tile = int(tab.evaluate("() => document.body.dataset.exerciseNextCell")) // 4
         unit = float(layout["unit"])
         x = box["x"] + float(layout["bx"]) + (tile % cols + 0.5) * unit
         y = box["y"] + float(layout["by"]) + (tile // cols + 0.5) * unit
         tab.mouse.click(x, y)
         next_frame(tab)
-        same_tile = [c for c in listed if c // 4 == tile]
+        same_tile = [c for c, label in listed.items()
+                     if label.replace("\xa0", " ").startswith(f"({tile // cols}, {tile % cols}) ")]
         if len(same_tile) > 1:
             assert sorted(choices(tab)) == sorted(same_tile), "the list narrows to the tile's states"
             tab.click(f"{CHOICE}[data-cell='{answer}']")
@@ -277,9 +279,9 @@ def test_on_a_projector_with_large_text_a_zenji_board_by_clicking_a_tile(browser
         ("rooms", "greedy", "expands the smallest h"),
         ("sliding-aima-3-28", "idastar", "keeps no frontier"),
         ("seed-lee-example", "bidirectional", "the side whose frontier is smaller"),
-        ("labyrinth-course-5x5", "astar", "names a state only by its cell"),
+        ("labyrinth-course-5x5", "astar", "expands the smallest f = g + h"),
         ("sliding-aima-3-28", "bfs", "expands the oldest state on the frontier"),
-        ("zenji-free-5x5", "dijkstra", "names a state only by its cell"),
+        ("zenji-free-5x5", "dijkstra", "expands the smallest g"),
     ],
 )
 def test_every_family_and_rule_through_the_list(page, puzzle, algorithm, says):

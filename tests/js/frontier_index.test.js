@@ -8,7 +8,7 @@ import { test } from "node:test";
 const { frontierIndexOf } = await import("../../static/js/explain/frontier.js");
 const { KIND, Timeline } = await import("../../static/js/timeline.js");
 
-const view = (tracedStates = true) => ({ tracedStates, heuristicOf: () => 0, stepCost: () => null });
+const view = (tracedStates = true) => ({ tracedStates, heuristicOf: () => 0, stepCost: () => null, stateIds: () => null });
 
 /** A trace of `n` records: the start opened, then each record closes one state and opens the next. */
 function timelineOf(n) {
@@ -47,4 +47,27 @@ test("the refusals: no queue, stack or heap; a trace of cells; a trace too long"
   const refused = frontierIndexOf({ timeline: long, run: { algorithm: "bfs" }, view: view() });
   assert.equal(refused.index, null);
   assert.equal(refused.why, "The frontier is rebuilt for traces of up to 3,000,000 steps; this one has 3,000,001.");
+});
+
+test("over the trace's state numbers (FamilyView.stateIds): states that share a cell are told apart", () => {
+  // Two states on cell 5 (a sliding board's blank, say), numbered 1 and 2, with h 3 and 1; the start 0.
+  const timeline = new Timeline(16);
+  const kinds = Uint8Array.from([KIND.OPEN, KIND.CLOSE, KIND.OPEN, KIND.OPEN, KIND.CLOSE]);
+  const cells = Int32Array.from([0, 0, 5, 5, 5]);
+  const values = Float32Array.from([0, 0, 1, 1, 1]);
+  const bytes = (a) => new Uint8Array(a.buffer);
+  timeline.addFrame(0, kinds, bytes(cells), bytes(values));
+  const ids = { data: Int32Array.from([0, 0, 1, 2, 2]), length: 5 };
+  const h = [4, 3, 1];
+  const named = { tracedStates: true, heuristicOf: (id) => h[id], stepCost: () => 1, stateIds: () => ids };
+  const { index } = frontierIndexOf({ timeline, run: { algorithm: "astar", options: {} }, view: named });
+  assert.ok(index);
+  const { rows, exact } = index.at(4, 5);
+  assert.deepEqual(rows.map((row) => [row.cell, row.f, row.h]), [[2, 2, 1], [1, 4, 3]], "by f, then h: state 2 first");
+  assert.equal(exact, true, "the trace's expansion of state 2 agrees");
+  // A record the server could not number (-1: past its cap) ends the rebuild there.
+  const capped = { data: Int32Array.from([0, 0, 1, -1, 2]), length: 5 };
+  const cut = frontierIndexOf({ timeline, run: { algorithm: "bfs" }, view: { ...named, stateIds: () => capped } }).index;
+  cut.at(5, 5);
+  assert.equal(cut.unnamed, 3);
 });

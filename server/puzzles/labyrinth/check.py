@@ -53,6 +53,30 @@ from server.puzzles.labyrinth.solve import make_problem
 from server.puzzles.options import Values
 
 MAX_MOVES = 100_000
+
+
+# ---- the family's notation of a state (LabyrinthFamily.state_text; the page's labyrinth_mini.js) ----
+def place_text(player: Any, on: str) -> str:
+    """Where the player is: "(2, 3)", "below (5, 0)" (not yet on the board), "out above"."""
+    if on == "above":
+        return "out above"
+    where = f"({player[0]}, {player[1]})"
+    return f"below {where}" if on == "below" else where
+
+
+def places_text(places: Any) -> str:
+    """The merged view's places: "one of (2, 3), (4, 1)"."""
+    listed = ", ".join(f"({r}, {c})" for r, c in places)
+    return f"one of {listed}" if listed else "a set of places"
+
+
+def labyrinth_text(place: str, free: int, board: Any, cols: int) -> str:
+    """A labyrinth state in words: "(2, 3) · hand ┼ · ┌┬┐ / ├┼┤ / └┴┘" (where the player is, the tile in
+    hand, the board's rows as its tiles' shapes)."""
+    shape = lambda code: SHAPES[code] if 0 <= code < len(SHAPES) else "?"  # noqa: E731
+    codes = list(board)
+    rows = ["".join(shape(t) for t in codes[r : r + cols]) for r in range(0, len(codes), max(cols, 1))]
+    return f"{place} · hand {shape(int(free))} · {' / '.join(rows)}"
 _NUMBERING = re.compile(r"\s*\d{1,9}\s*[.)]\s*")
 _SHAPE = r"(?:[" + re.escape(SHAPES) + r"]\s*)?"
 _LINE = r"(row|column|col)\s+(\d{1,4})\s+from\s+the\s+(left|right|top|bottom)"

@@ -20,14 +20,22 @@ from server.puzzles.family import (
     RunControl,
     Solved,
     describe_verdict,
+    heuristic_named,
     stem,
 )
-from server.puzzles.labyrinth.check import LabyrinthChecker
+from server.puzzles.labyrinth.check import LabyrinthChecker, labyrinth_text, place_text, places_text
 from server.puzzles.labyrinth.edit import LabyrinthEditor
 from server.puzzles.labyrinth.generate import LabyrinthMaker
 from server.puzzles.labyrinth.greedy import MAX_ACTIONS, SEED_GREEDY
 from server.puzzles.labyrinth.lab import LabyrinthLab
-from server.puzzles.labyrinth.model import DICT_ENTRY_BYTES, TUPLE_BYTES, LabyrinthPuzzle, Walker
+from server.puzzles.labyrinth.model import (
+    DICT_ENTRY_BYTES,
+    EXITED,
+    OUTSIDE,
+    TUPLE_BYTES,
+    LabyrinthPuzzle,
+    Walker,
+)
 from server.puzzles.labyrinth.parse import (
     MAX_SIDE,
     MOVE_MODELS,
@@ -105,6 +113,7 @@ class LabyrinthFamily(Family):
             editor=LabyrinthEditor(self),
             student=StudentForm("((row, col), where, free tile, board): the player's place, 'board', 'below' "
                                 "or 'above', the tile in hand and the board as text"),
+            named_trace=True,  # a record's cell is the player's: boards after other pushes share it
         )
 
     # ---- files -----------------------------------------------------------------------------------
@@ -213,7 +222,8 @@ class LabyrinthFamily(Family):
         # ``run_problem`` gives it the heuristic "yours" when the run has a formula; ``puzzle`` is
         # already the run's variant, so only the move model and view come from the options here.
         problem = self.run_problem(puzzle, {**options, "start_col": None, "goal_col": None})
-        recorder = Recorder(problem, control.record_trace)
+        recorder = Recorder(problem, control.record_trace, named=self.named_trace,
+                            heuristic=heuristic_named(problem, algorithm, options))
         out = solve_labyrinth(
             puzzle,
             algorithm,
@@ -242,6 +252,29 @@ class LabyrinthFamily(Family):
         heuristic = options.get("heuristic") or (problem.heuristics[0] if problem.heuristics else "")
         return result_json(problem, result, heuristic, options.get("weight", 1.0),
                            options.get("view") or "states", Limits(None, None, None))
+
+    # ---- a state in words (the family's notation: check.py ``labyrinth_text``) --------------------
+    def state_text(self, problem: Problem, state: Any) -> str:
+        """"(2, 3) · hand ┼ · ┌┬┐ / ├┼┤ / └┴┘": the player, the tile in hand, the board's rows."""
+        if isinstance(problem, LabyrinthSetProblem):
+            places = [problem.rc(x) for x in problem.walker.positions(state.places)]
+            return labyrinth_text(places_text(places), state.free, state.board, problem.cols)
+        if isinstance(problem, LabyrinthProblem):
+            where = {OUTSIDE: "below", EXITED: "above"}.get(state.player, "board")
+            return labyrinth_text(place_text(problem.rc(state.player), where), state.free, state.board,
+                                  problem.cols)
+        return super().state_text(problem, state)
+
+    def json_text(self, value: Any) -> str:
+        """The results' form ({player, on, free, board: "0123/…"}, or the merged view's {places, …})."""
+        if not isinstance(value, dict) or not isinstance(value.get("board"), str):
+            return super().json_text(value)
+        lines = value["board"].split("/")
+        codes = [int(ch) for line in lines for ch in line if ch.isdigit()]
+        cols = len(lines[0]) if lines else 1
+        place = (places_text(value.get("places") or []) if "places" in value
+                 else place_text(value.get("player") or [0, 0], str(value.get("on") or "board")))
+        return labyrinth_text(place, int(value.get("free") or 0), codes, cols)
 
     def summary_lines(self, filename: str, result: dict[str, Any]) -> list[str]:
         if not result["found"]:

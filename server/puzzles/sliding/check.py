@@ -19,6 +19,7 @@ None when off the board). The cost is the number of moves, as ``solve --json`` c
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -53,6 +54,15 @@ class SlidingChecker(Checker):
 
     def check(self, puzzle: SlidingBoard, text: str, options: Values) -> CheckResult:
         return check_sliding_solution(self.family, puzzle, text, options)
+
+
+def board_text(tiles: Any) -> str:
+    """A board in the family's notation: its rows, "_" for the blank, "7 2 4 / 5 _ 6 / 8 3 1"
+    (SlidingFamily.state_text; the page's sliding_mini.js ``boardText`` writes the same)."""
+    values = [int(t) for t in tiles]
+    n = max(1, math.isqrt(len(values)))
+    rows = [" ".join(str(t) if t else "_" for t in values[r : r + n]) for r in range(0, len(values), n)]
+    return " / ".join(rows)
 
 
 def check_sliding_solution(family: Any, board: SlidingBoard, text: str, options: Values) -> CheckResult:
@@ -224,7 +234,8 @@ def walk_boards(
             None,
             moves,
             None,
-            f"the answer starts with the board {list(boards[0])}, not with the puzzle's {list(board.tiles)}",
+            f"the answer starts with the board {board_text(boards[0])}, not with the puzzle's "
+            f"{board_text(board.tiles)}",
         )
     states = [boards[0]]
     why: str | None = None
@@ -234,8 +245,8 @@ def walk_boards(
         a, b = boards[number - 1], boards[number]
         if problem.move_between(a, b) is None:
             why = (
-                f"move {number}: board {number} is not one move from board {number - 1}; a move slides "
-                "one tile next to the blank into it"
+                f"move {number}: board {number} ({board_text(b)}) is not one move from board {number - 1} "
+                f"({board_text(a)}); a move slides one tile next to the blank into it"
             )
             bad = number
             illegal = {"from": _place(a.index(0), board.n), "to": _place(b.index(0), board.n)}

@@ -21,11 +21,12 @@ from server.puzzles.family import (
     RunControl,
     Solved,
     describe_verdict,
+    heuristic_named,
     search_options,
     stem,
 )
 from server.puzzles.options import YOURS, Option, Values
-from server.puzzles.sliding.check import SlidingChecker
+from server.puzzles.sliding.check import SlidingChecker, board_text
 from server.puzzles.sliding.edit import SlidingEditor
 from server.puzzles.sliding.generate import SlidingMaker
 from server.puzzles.sliding.lab import SlidingLab
@@ -99,6 +100,7 @@ class SlidingFamily(Family):
             saver=SlidingSaver(self),
             editor=SlidingEditor(self),
             student=StudentForm("the tiles row by row, 0 for the blank: (1, 2, 3, 4, 0, 5, 7, 8, 6)"),
+            named_trace=True,  # a record's cell is the blank's: many boards share it
         )
 
     # ---- files -----------------------------------------------------------------------------------
@@ -207,7 +209,8 @@ class SlidingFamily(Family):
                 control, max_expanded=min(control.max_expanded or GENERIC_MAX_EXPANDED, GENERIC_MAX_EXPANDED),
                 max_stored=control.max_stored or GENERIC_MAX_STORED)
         search = search_options(problem, options)
-        recorder = Recorder(problem, control.record_trace)
+        recorder = Recorder(problem, control.record_trace, named=self.named_trace,
+                            heuristic=heuristic_named(problem, algorithm, options))
         result = run_algorithm(problem, self.algorithm(algorithm, options), search, control.limits(),
                                recorder.on_event, control.cancel)
         out = self.result_json(board, problem, result, options)
@@ -243,6 +246,15 @@ class SlidingFamily(Family):
         out["goal"] = list(board.goal)
         out["moves"] = moves_in_words(out["path"], board.n)
         return out
+
+    # ---- a state in words: the board's rows, "_" the blank ("7 2 4 / 5 _ 6 / 8 3 1") ---------------
+    def state_text(self, problem: Problem, state: Any) -> str:
+        return board_text(state)
+
+    def json_text(self, value: Any) -> str:
+        if isinstance(value, list | tuple) and value and all(isinstance(v, int) for v in value):
+            return board_text(value)
+        return super().json_text(value)
 
     def summary_lines(self, filename: str, result: dict[str, Any]) -> list[str]:
         if not result["found"]:

@@ -68,6 +68,9 @@ class ZenjiFamily(Family):
             editor=ZenjiEditor(self),
             student=StudentForm("(row, col, rotation) of the tile the water reached; under free flow also a "
                                 "bit set of the tiles it passed"),
+            # Downhill a record's cell is its state, but h (the relaxed bound) is the server's; under
+            # free flow the tiles the water passed are not in the cell.
+            named_trace=True,
         )
 
     # ---- files -----------------------------------------------------------------------------------
@@ -97,6 +100,20 @@ class ZenjiFamily(Family):
         return board
 
     # ---- the page --------------------------------------------------------------------------------
+    # ---- a state in words: "(2, 3) turned 1" (the tile the water reached, its quarter turns); under
+    # free flow also "· 4 tiles passed" (the source included), as the page's ZenjiView.stateLabel ----
+    def state_text(self, problem: Problem, state: Any) -> str:
+        text = self.json_text(problem.state_to_json(state))
+        if isinstance(problem, ZenjiProblem) and problem.free:
+            passed = problem.unpack(state)[2].bit_count()
+            text += f" · {passed} {'tile' if passed == 1 else 'tiles'} passed"
+        return text
+
+    def json_text(self, value: Any) -> str:
+        if isinstance(value, list | tuple) and len(value) >= 3 and all(isinstance(v, int) for v in value[:3]):
+            return f"({value[0]}, {value[1]}) turned {value[2]}"
+        return super().json_text(value)
+
     def info(self, board: ZenjiBoard) -> dict[str, Any]:
         return {
             "name": board.name,

@@ -10,9 +10,11 @@
 // as not answered, and says so. Home (the first step) or a new run starts over.
 //
 // The frontier at a question is explain mode's (../explain/frontier.js: rebuilt from the trace with
-// each entry's g, h, f and the record it joined at); where it cannot be rebuilt (a heap whose trace
-// names states only by their cell, iterative deepening, bidirectional search) the states with pushes
-// not yet matched by an expansion stand in for it, and the rule is said without keys.
+// each entry's g, h, f and the record it joined at), over the trace's state numbers where the view has
+// them (FamilyView.stateIds: the 8-puzzle, the labyrinth, Zenji), and each choice is drawn by its view
+// (FamilyView.stateFigure: a small board). Where it cannot be rebuilt (a trace past the server's cap of
+// named states, iterative deepening, bidirectional search) the states with pushes not yet matched by an
+// expansion stand in for it, and the rule is said without keys.
 //
 // How the player is stopped: the clock's `hold` (../playback/clock.js) keeps playing from passing a
 // question's position (seeks go through `show`, not the hold), and a listener of the clock notices
@@ -301,7 +303,8 @@ export class Exercise {
     const run = this.activeRun();
     const view = this.view();
     const listing = listingFor(run.algorithm);
-    const { cells, values } = this.timeline;
+    const { values } = this.timeline;
+    const cells = this.keys();
     /** @type {Rule} */
     const rule = {
       title: listing?.title || run.text || run.algorithm,
@@ -374,7 +377,8 @@ export class Exercise {
    * @returns {Candidate[]}
    */
   outstanding(r) {
-    const { kinds, cells, values } = this.timeline;
+    const { kinds, values } = this.timeline;
+    const cells = this.keys();
     const count = new Map();
     const last = new Map();
     for (let i = 0; i < r; i++) {
@@ -394,9 +398,15 @@ export class Exercise {
     return list;
   }
 
+  /** What names each record's state: the view's state numbers (FamilyView.stateIds), else the cells. */
+  keys() {
+    return this.view()?.stateIds()?.data ?? this.timeline.cells;
+  }
+
   /** The latest push of `cell` before record `r`, or -1. */
   lastPush(cell, r) {
-    const { kinds, cells } = this.timeline;
+    const { kinds } = this.timeline;
+    const cells = this.keys();
     for (let i = r - 1; i >= 0; i--) if (cells[i] === cell && isPush(kinds[i])) return i;
     return -1;
   }
@@ -444,7 +454,9 @@ export class Exercise {
   showQuestion(q, shown) {
     const view = this.view();
     this.panel.showContinue(false);
-    this.panel.showChoices(shown.map((c) => ({ cell: c.cell, label: this.label(c.cell), keys: keysText(q.rule, c) })));
+    this.panel.showChoices(shown.map((c) => ({
+      cell: c.cell, label: this.label(c.cell), keys: keysText(q.rule, c), figure: view && !q.rule.byCell ? view.stateFigure(c.cell) : null,
+    })));
     const clickable = view && view.statesAt(0, 0) !== null; // null: the view cannot tell what a click names
     const how = clickable ? "Click it on the board, or choose it here:" : "Choose it here:";
     const places = q.rule.byCell ? ` at ${plural(q.list.length, "place")} (the trace names a state only by where it stands)` : "";
@@ -507,7 +519,8 @@ export class Exercise {
 
   /** Why a clicked state cannot be the answer (not counted: only frontier states are candidates). */
   notOnFrontier(states, q) {
-    const { kinds, cells } = this.timeline;
+    const { kinds } = this.timeline;
+    const cells = this.keys();
     const at = new Set(states);
     let closedAt = -1;
     for (let i = q.at - 1; i >= 0; i--) {
@@ -607,6 +620,9 @@ export class Exercise {
     probe("exercise", state);
     probe("exerciseAt", this.pending ? String(this.pending.at) : "");
     probe("exerciseNext", this.pending ? String(this.pending.answer.cell) : ""); // the trace's next close record
+    // Where that state stands on the board (the close record's cell; the same as exerciseNext where
+    // a record's cell is its state, else what a click on the board must hit).
+    probe("exerciseNextCell", this.pending ? String(this.timeline.cells[this.pending.at]) : "");
     probe("exerciseScore", `${this.right}/${this.asked}`);
   }
 }

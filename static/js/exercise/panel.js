@@ -14,8 +14,22 @@ const FEEDBACK_LINES = 6; // lines kept, newest first
  * @typedef {object} Choice  a button of the list
  * @property {number} cell
  * @property {string} label  the state as explain mode names it
- * @property {string} keys   what the rule orders by ("g 5 · h 7"), or ""
+ * @property {string} keys   what the rule orders by ("f 12 = g 5 + h 7"), or ""
+ * @property {HTMLElement | null} [figure]  the state drawn small by its family's view (a board), or null
  */
+
+/**
+ * The keys under a choice; under a drawn state "f 18 = g 1 + h 17" goes on two lines (f first), so the
+ * narrow card never breaks it elsewhere.
+ * @param {string} keys
+ * @param {boolean} split
+ */
+function keysNode(keys, split) {
+  const at = split ? keys.indexOf(" = ") : -1;
+  if (at < 0) return el("span", { class: "choice-keys", text: keys });
+  return el("span", { class: "choice-keys", title: keys },
+    el("b", { text: keys.slice(0, at) }), el("br"), keys.slice(at)); // its text reads as one line: "f 18 = g 1 + h 17"
+}
 
 export class ExercisePanel {
   /**
@@ -73,11 +87,12 @@ export class ExercisePanel {
    */
   showChoices(list) {
     this.buttons.clear();
-    const buttons = list.map(({ cell, label, keys }) => {
+    const buttons = list.map(({ cell, label, keys, figure = null }) => {
       const button = /** @type {HTMLButtonElement} */ (el("button", {
-        type: "button", class: "exercise-choice", testid: "exercise-choice", "data-cell": String(cell),
+        type: "button", class: `exercise-choice${figure ? " with-figure" : ""}`, testid: "exercise-choice", "data-cell": String(cell),
+        "aria-label": figure ? `${label}${keys ? `, ${keys}` : ""}` : null,
         on: { click: () => this.onChoose(cell) },
-      }, el("span", { class: "choice-label", text: label }), keys ? el("span", { class: "choice-keys", text: keys }) : null));
+      }, figure, el("span", { class: "choice-label", text: label }), keys ? keysNode(keys, Boolean(figure)) : null));
       // Enter and Space pick it (the page's Space plays and pauses everywhere else).
       button.addEventListener("keydown", (event) => {
         if (event.key !== "Enter" && event.key !== " ") return;

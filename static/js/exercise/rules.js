@@ -50,18 +50,19 @@ export function questionText(rule) {
 }
 
 /**
- * The keys a candidate shows in the list: what the algorithm orders the frontier by (none for the
- * queue and the stack, where the order is when a state joined, which the student follows on the board).
+ * The keys a candidate shows in the list: what the algorithm orders the frontier by, with g (A*: "f 12 =
+ * g 5 + h 7"); for the queue and the stack, whose order is when a state joined (which the student
+ * follows on the board), g alone (the depth), and nothing where the trace names places only.
  * @param {Rule} rule
  * @param {Candidate} c
  * @returns {string}
  */
 export function keysText(rule, c) {
-  if (rule.discipline !== "heap") return "";
-  if (!rule.keyed) return `g ${number(c.g)}`;
-  if (rule.mode === "dijkstra") return `g ${number(c.g)}`;
-  if (rule.mode === "greedy") return `h ${number(c.h)}`;
-  return `g ${number(c.g)} · h ${number(c.h)}`;
+  if (rule.discipline !== "heap") return rule.byCell ? "" : `g ${number(c.g)}`;
+  if (!rule.keyed || rule.mode === "dijkstra" || c.h === null) return `g ${number(c.g)}`;
+  if (rule.mode === "greedy") return `h ${number(c.h)} · g ${number(c.g)}`;
+  const times = rule.weight === 1 ? "" : `${number(rule.weight)}·`;
+  return `f ${number(c.f)} = g ${number(c.g)} + ${times}h ${number(c.h)}`;
 }
 
 /**

@@ -33,7 +33,8 @@ const madeFor = new WeakMap();
  * once however many panels read it. Or why there is none (`index` null):
  * - the algorithm keeps no queue, stack or heap (iterative deepening, bidirectional search, a wall
  *   follower): `why` is "", the reader says what the algorithm keeps instead;
- * - the trace names a state only by its cell (FamilyView.tracedStates false): a heap's keys need the
+ * - the trace names a state only by its cell (FamilyView.tracedStates false, and no state numbers:
+ *   FamilyView.stateIds): a heap's keys need the
  *   state, and so does a list that names states; a reader of cells only (`cellsWillDo`: Predict's
  *   clicks name cells) still gets a queue's or a stack's order, which needs no state;
  * - the trace is longer than the rebuild's limit.
@@ -54,6 +55,7 @@ export function frontierIndexOf({ timeline, run, view, cellsWillDo = false }) {
   if (made && key.every((part, i) => part === made.key[i])) return { index: made.index, why: "" };
   const index = new FrontierIndex(timeline, {
     discipline,
+    ids: view.stateIds(),
     keyOf: heapKey(listing.mode, run.options?.weight ?? 1, view),
     stepCost: (from, to) => view.stepCost(from, to), // null when the view cannot tell: the trace's g
   });
@@ -89,9 +91,15 @@ export class FrontierIndex {
    *   (the trace carries g as float32, which can tie two f the server tells apart, e.g. with the
    *   √2 of diagonal moves); each sum is checked against the trace's g, and the trace wins if they
    *   ever disagree
+   * @param {{data: Int32Array | Float64Array, length: number} | null} [args.ids]  the records' state
+   *   numbers (FamilyView.stateIds), growing with the trace; null: a record's cell is its state. An
+   *   entry's `cell` is then that number, and a record without one (-1, past the server's cap) ends
+   *   the rebuild there (`unnamed`).
    */
-  constructor(timeline, { discipline, keyOf, stepCost = null }) {
+  constructor(timeline, { discipline, keyOf, stepCost = null, ids = null }) {
     this.timeline = timeline;
+    this.ids = ids;
+    this.unnamed = -1; // the first record whose state has no number
     this.discipline = discipline;
     this.keyOf = keyOf;
     this.stepCost = stepCost;
@@ -118,13 +126,20 @@ export class FrontierIndex {
   /** Simulate up to record `to` (exclusive), as far as the trace allows. */
   extend(to) {
     const { timeline } = this;
-    const { kinds, cells, values } = timeline;
-    const limit = Math.min(to, timeline.length);
+    const { kinds, values } = timeline;
+    const ids = this.ids;
+    const cells = ids ? ids.data : timeline.cells;
+    const limit = Math.min(to, timeline.length, ids ? ids.length : Infinity);
     const queue = this.discipline !== "heap";
     let r = this.done;
     for (; r < limit && this.mismatch < 0; r++) {
       const kind = kinds[r];
       const cell = cells[r];
+      if (ids && cell < 0 && kind !== KIND.PATH) {
+        this.unnamed = r;
+        this.mismatch = r; // nothing past it can be told
+        break;
+      }
       if (kind === KIND.OPEN || kind === KIND.UPDATE) {
         // BFS and DFS test for the goal on generation: a goal is never put on the frontier; its
         // open record is followed by the path's (wait for the next record to know).

@@ -88,6 +88,7 @@ export class ExplainPanel {
       this.say("Run a search: its code appears here, with the line each step executes.", "", null, "");
       return;
     }
+    this.keys = this.keysOf(view);
     if (!listing && run.algorithm === OWN_CODE) {
       this.showListing(null);
       this.title.textContent = "Your code";
@@ -103,6 +104,7 @@ export class ExplainPanel {
     }
     this.showListing(listing);
     this.title.textContent = `${listing.title}: the code, step by step`;
+    this.keys = this.keysOf(view);
     const frontier = this.frontierAt(listing, view, run, position); // first: it brings the index up to date
     const step = this.stepAt(listing, view, run, position);
     this.highlight(step.line, step.also);
@@ -168,14 +170,19 @@ export class ExplainPanel {
     return view.stateLabel(cell);
   }
 
+  /** What names a record's state: the view's state numbers (FamilyView.stateIds), else the cells. */
+  keysOf(view) {
+    return view.stateIds()?.data ?? this.timeline.cells;
+  }
+
   /** What the record at the playhead did, in a student's replayed run (no code of it to point at). */
   ownStep(view, position) {
     if (position === 0) return "Press play: your program's expansions are replayed one by one.";
     const i = position - 1;
     const kind = this.timeline.kinds[i];
-    const name = this.label(view, this.timeline.cells[i]);
+    const name = this.label(view, this.keys[i]);
     const g = number(this.timeline.values[i]);
-    this.panel.dataset.current = isClose(kind) ? String(this.timeline.cells[i]) : "-1";
+    this.panel.dataset.current = isClose(kind) ? String(this.keys[i]) : "-1";
     if (isClose(kind)) return `Your program expanded ${name}: it called successors on it (g ${g}).`;
     if (kind === KIND.OPEN) return `${name} reached for the first time, from the state being expanded (g ${g}).`;
     if (kind === KIND.UPDATE) return `${name} reached again, more cheaply (g ${g}).`;
@@ -185,7 +192,8 @@ export class ExplainPanel {
 
   /** The state a student's replayed run was expanding at the playhead. */
   ownCurrent(view, position) {
-    const { kinds, cells } = this.timeline;
+    const { kinds } = this.timeline;
+    const cells = this.keys;
     for (let i = position - 1; i >= Math.max(0, position - BACK_SCAN); i--) {
       if (isClose(kinds[i])) return `Being expanded: ${this.label(view, cells[i])}.`;
     }
@@ -213,7 +221,8 @@ export class ExplainPanel {
 
   /** The line the record before `position` executed, and that step in words. */
   stepAt(listing, view, run, position) {
-    const { kinds, cells, values } = this.timeline;
+    const { kinds, values } = this.timeline;
+    const cells = this.keys;
     const t = this.timeline;
     if (position <= 0) {
       return { line: "def", text: "Nothing has happened yet: the frontier is empty until the start is put on it." };
@@ -292,7 +301,8 @@ export class ExplainPanel {
 
   /** A wall follower's record `r` in words: it keeps no frontier, it walks (and sees the cells beside it). */
   walkStep(r, name, g, closed) {
-    const { kinds, cells } = this.timeline;
+    const { kinds } = this.timeline;
+    const cells = this.keys;
     const kind = kinds[r];
     if (isPush(kind)) {
       if (!closed) return { line: "open-start", text: `The walker starts at ${name}, facing its first open neighbour (N, E, S, W).` };
@@ -316,7 +326,8 @@ export class ExplainPanel {
 
   /** g of the push of `cell` before record `r`, or null. */
   earlierG(r, cell) {
-    const { kinds, cells, values } = this.timeline;
+    const { kinds, values } = this.timeline;
+    const cells = this.keys;
     for (let i = r - 1; i >= Math.max(0, r - BACK_SCAN); i--) {
       if (cells[i] === cell && isPush(kinds[i])) return values[i];
     }
@@ -325,7 +336,8 @@ export class ExplainPanel {
 
   /** The state being expanded (the last close at or before the playhead) in words. */
   currentText(listing, view, run, position) {
-    const { kinds, cells, values } = this.timeline;
+    const { kinds, values } = this.timeline;
+    const cells = this.keys;
     if (listing.frontier === "path") {
       // IDA* and iterative deepening: the state the pass stands on is the top of the path.
       let closes = 0;
@@ -382,9 +394,12 @@ export class ExplainPanel {
     const next = [];
     for (const row of rows) {
       if (!row.stale) next.push(row.cell);
+      const figure = view.stateFigure(row.cell);
+      const name = this.label(view, row.cell) + (row.stale ? " stale" : "");
       const cells = [
         el("td", { text: row.stale ? "–" : String(++n) }),
-        el("td", { text: this.label(view, row.cell) + (row.stale ? " stale" : "") }),
+        figure ? el("td", { class: "explain-state-figure", title: name, "data-state": name }, figure, row.stale ? " stale" : "")
+          : el("td", { text: name }),
         el("td", { text: number(row.g) }),
       ];
       if (withH) cells.push(el("td", { text: number(row.h) }), el("td", { text: number(row.f) }));
@@ -404,7 +419,9 @@ export class ExplainPanel {
     if (discipline === "heap" && !index.ordered) {
       notes.push("This page cannot compute this family's h, so the heap's order is not shown: the states are listed with g only, in the order generated.");
     }
-    if (!exact && index.mismatch >= 0) {
+    if (index.unnamed >= 0) {
+      notes.push(`From step ${withCommas(index.unnamed + 1)} on, the server named no more states (its cap), so the list stops there.`);
+    } else if (!exact && index.mismatch >= 0) {
       notes.push(`From step ${withCommas(index.mismatch + 1)} on, the trace expands a state this rebuild did not expect (h or g computed differently here), so the list stops there.`);
     }
     if (upTo < position) notes.push("(The next record is on its way.)");

@@ -370,10 +370,21 @@ export class FamilyView {
   markIllegal(_illegal) {}
 
   // ---- explain mode (../explain/panel.js: the frontier rebuilt from the trace at the playhead) ----
+  // A "state" below is what names it in the trace: the record's cell, or where stateIds() gives a
+  // column, the record's state number (the frames' `named`, ./named_states.js).
 
-  /** False when a record's cell does not name its state: the frontier cannot be rebuilt then. */
+  /** False when the trace names no state (a cell shared by several, no numbers): the frontier cannot be rebuilt then. */
   get tracedStates() {
     return true;
+  }
+
+  /**
+   * The trace's state numbers, one a record (data[0..length)), when the run's frames name its states
+   * by number (docs/PROTOCOL.md, `named`); null when a record's cell is its state (the default).
+   * @returns {{data: Int32Array | Float64Array, length: number} | null}
+   */
+  stateIds() {
+    return null;
   }
 
   /**
@@ -386,12 +397,24 @@ export class FamilyView {
   }
 
   /**
-   * A record's state in words: "(3, 4)", "(3, 4) phase 1".
+   * A state in words: the family's one notation, the same the server writes (Family.state_text:
+   * the lab's and the checker's sentences): grid "(3, 4)", step "(3, 4) phase 1", tile puzzles their
+   * rows "7 2 4 / 5 _ 6 / 8 3 1". Explain mode, Predict and the lab ask this method only.
    * @param {number} cell
    * @returns {string}
    */
   stateLabel(cell) {
     return `state ${cell}`;
+  }
+
+  /**
+   * The state drawn small, as the family draws it (a tile puzzle's board), for Predict's choices and
+   * explain mode's frontier; null when the words of stateLabel are the whole picture (a cell).
+   * @param {number} _state
+   * @returns {HTMLElement | null}
+   */
+  stateFigure(_state) {
+    return null;
   }
 
   /**

@@ -172,13 +172,15 @@ export function hatch(ctx, x, y, w, h) {
 
 /**
  * The inconsistent moves as arrows between cell centres (`centreOf(cell)`, null when not drawn),
- * black with a white halo; `size`: a cell's size in px (the arrows' scale).
+ * black with a white halo; `size`: a cell's size in px (the arrows' scale); `across`: drawn only
+ * across the border between the two cells (tile puzzles: the numbers at the centres stay readable).
  * @param {CanvasRenderingContext2D} ctx
  * @param {Heat} heat
  * @param {(cell: number) => [number, number] | null} centreOf
  * @param {number} size
+ * @param {{across?: boolean}} [how]
  */
-export function drawHeatArrows(ctx, heat, centreOf, size) {
+export function drawHeatArrows(ctx, heat, centreOf, size, { across = false } = {}) {
   if (!heat.moves.length || size < 2) return;
   const width = Math.max(1.2, Math.min(5, size * 0.09));
   const head = Math.max(4, Math.min(16, size * 0.3));
@@ -196,7 +198,9 @@ export function drawHeatArrows(ctx, heat, centreOf, size) {
       const len = Math.hypot(dx, dy);
       if (len < 1) continue;
       const ux = dx / len, uy = dy / len;
-      const trim = Math.min(len * 0.2, size * 0.18);
+      // `across`: only the middle of the way, over the border between the two cells (a tile's number
+      // at each centre stays clear); else from near one centre to near the other.
+      const trim = across ? len * 0.33 : Math.min(len * 0.2, size * 0.18);
       const x0 = a[0] + ux * trim, y0 = a[1] + uy * trim;
       const x1 = b[0] - ux * trim, y1 = b[1] - uy * trim;
       ctx.strokeStyle = color;
@@ -233,6 +237,57 @@ export function drawHeatGrid(ctx, heat, { x, y, unit, cols, alpha = 1, inset = 0
   drawHeatCells(ctx, heat, (cell) => ({ x: x + (cell % cols) * unit, y: y + Math.floor(cell / cols) * unit, w: unit, h: unit }), { alpha, inset });
   drawHeatArrows(ctx, heat, (cell) => [x + ((cell % cols) + 0.5) * unit, y + (Math.floor(cell / cols) + 0.5) * unit], unit);
 }
+
+/**
+ * The heat map of a board of tiles (sliding-tile puzzles), in two passes that leave each tile and its
+ * number readable: `behind` before the tiles are drawn (each cell's colour and hatching fill the
+ * whole cell, so they show as a frame round a tile drawn smaller on top, and fill the blank's hole),
+ * `over` after them (the inconsistent moves as short arrows across the borders between cells).
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {Heat} heat
+ * @param {{x: number, y: number, unit: number, cols: number}} at
+ * @param {"behind" | "over"} pass
+ */
+export function drawTileHeat(ctx, heat, { x, y, unit, cols }, pass) {
+  if (pass === "behind") {
+    drawHeatCells(ctx, heat, (cell) => ({ x: x + (cell % cols) * unit, y: y + Math.floor(cell / cols) * unit, w: unit, h: unit }), { inset: Math.max(1, unit * 0.02) });
+  } else {
+    drawHeatArrows(ctx, heat, (cell) => [x + ((cell % cols) + 0.5) * unit, y + (Math.floor(cell / cols) + 0.5) * unit], unit, { across: true });
+  }
+}
+
+/**
+ * The heat map of a board whose tiles must stay readable and fill their cells (the labyrinth's
+ * corridors): each cell's colour and hatching only in a band round its edge (`band`: of a cell's size),
+ * the tile's middle left as drawn; then the inconsistent moves as arrows.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {Heat} heat
+ * @param {{x: number, y: number, unit: number, cols: number, band?: number}} at
+ */
+export function drawHeatFrames(ctx, heat, { x, y, unit, cols, band = 0.17 }) {
+  const w = Math.max(2, unit * band);
+  ctx.save();
+  for (let cell = 0; cell < heat.cells; cell++) {
+    const rgb = cellRgb(heat, cell);
+    if (!rgb) continue;
+    const cx = x + (cell % cols) * unit;
+    const cy = y + Math.floor(cell / cols) * unit;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(cx, cy, unit, unit);
+    ctx.rect(cx + w, cy + w, unit - 2 * w, unit - 2 * w);
+    ctx.clip("evenodd"); // the band only
+    ctx.fillStyle = css(rgb);
+    ctx.fillRect(cx, cy, unit, unit);
+    if (heat.over[cell]) hatch(ctx, cx, cy, unit, unit);
+    ctx.restore();
+  }
+  ctx.restore();
+  drawHeatArrows(ctx, heat, (cell) => [x + ((cell % cols) + 0.5) * unit, y + (Math.floor(cell / cols) + 0.5) * unit], unit);
+}
+
+/** How much of a cell a tile keeps when a heat map frames it (drawTileHeat): its colour shows round it. */
+export const TILE_IN_HEAT = 0.72;
 
 /**
  * What a canvas publishes about the heat map it draws (tests read canvas.dataset): cells coloured,

@@ -237,19 +237,24 @@ export class LabPanel {
     this.headline.className = `lab-headline ${good ? "good" : "bad"}`;
     this.headline.hidden = false;
     const items = [];
-    const where = (state, cell) => this.stateWords(state, cell, info);
+    // States in the family's one notation, written by the server (Family.json_text): "7 2 4 / 5 _ 6 / 8 3 1".
+    // A short one ("(3, 4)", an 8-puzzle's rows) is never split over two lines.
+    const where = (words, state) => {
+      const text = words ?? this.stateWords(state);
+      return text.length <= 24 ? text.replace(/ /g, "\u00a0") : text;
+    };
     if (!verdict.complete) {
       items.push([`The walk stopped early (${verdict.stopped || "a limit"}): only the states it walked are judged, and h* near its edge is an upper bound, so an overestimate there may be false.`, "warn"]);
     }
     if (verdict.overestimates) {
       const w = verdict.worst || {};
-      items.push([`${withCommas(verdict.overestimates)} state${verdict.overestimates === 1 ? "" : "s"} overestimate (h > h*). The worst: h = ${number(w.h)} where h* = ${number(w.h_star)} at ${where(w.state, w.cell)}.`, "bad", "lab-over"]);
+      items.push([`${withCommas(verdict.overestimates)} state${verdict.overestimates === 1 ? "" : "s"} overestimate (h > h*). The worst: h = ${number(w.h)} where h* = ${number(w.h_star)} at ${where(w.text, w.state)}.`, "bad", "lab-over"]);
     } else {
       items.push(["No state overestimates: h ≤ h* everywhere.", "good", "lab-over"]);
     }
     if (verdict.inconsistent_moves) {
       const m = verdict.worst_move || {};
-      items.push([`${withCommas(verdict.inconsistent_moves)} move${verdict.inconsistent_moves === 1 ? "" : "s"} break consistency (h(s) > cost + h(s′)). The worst: ${where(m.from, -1)} → ${where(m.to, -1)} costs ${number(m.cost)}, h falls from ${number(m.h_from)} to ${number(m.h_to)}.`, "bad", "lab-moves"]);
+      items.push([`${withCommas(verdict.inconsistent_moves)} move${verdict.inconsistent_moves === 1 ? "" : "s"} break consistency (h(s) > cost + h(s′)). The worst: ${where(m.from_text, m.from)} → ${where(m.to_text, m.to)} costs ${number(m.cost)}, h falls from ${number(m.h_from)} to ${number(m.h_to)}.`, "bad", "lab-moves"]);
     } else {
       items.push(["No move breaks consistency: h(s) ≤ cost + h(s′) on every move.", "good", "lab-moves"]);
     }
@@ -257,7 +262,7 @@ export class LabPanel {
     const nan = verdict.not_finite ?? verdict.not_a_number;
     const example = verdict.example_not_finite ?? verdict.example_not_a_number;
     if (nan) {
-      items.push([`The formula is not a finite number at ${withCommas(nan)} states${example !== undefined ? ` (e.g. ${where(example, -1)})` : ""}: counted as too high.`, "bad"]);
+      items.push([`The formula is not a finite number at ${withCommas(nan)} states${example !== undefined ? ` (e.g. ${where(verdict.example_text, example)})` : ""}: counted as too high.`, "bad"]);
     }
     const goalH = verdict.h_at_goal;
     items.push([`h at the goal: ${goalH === null || goalH === undefined ? "—" : number(goalH)}${goalH ? " (it should be 0)" : ""}.`, goalH ? "bad" : "", "lab-goal"]);
@@ -276,19 +281,8 @@ export class LabPanel {
     this.root.dataset.judged = String(verdict.formula ?? "");
   }
 
-  /** A state in words: "(3, 4)" for a [row, col] or a cell, else the family's JSON, short. */
-  stateWords(state, cell, info) {
-    const pair = (/** @type {any} */ v) => Array.isArray(v) && v.length === 2 && v.every(Number.isInteger);
-    if (pair(state)) return `(${state[0]}, ${state[1]})`;
-    // [row, col, more…] (a phase, a rotation): the cell, then the rest.
-    if (Array.isArray(state) && state.length > 2 && state.every(Number.isInteger)) return `(${state[0]}, ${state[1]}; ${state.slice(2).join(", ")})`;
-    if (state && typeof state === "object" && !Array.isArray(state)) {
-      const at = state.cell || state.tile || state.player || state.at;
-      const rest = Object.entries(state).filter(([key]) => !["cell", "tile", "player", "at"].includes(key))
-        .map(([key, value]) => `${key} ${Array.isArray(value) ? value.join(",") : value}`);
-      if (pair(at)) return `(${at[0]}, ${at[1]})${rest.length ? ` ${rest.join(", ")}` : ""}`;
-    }
-    if (Number.isInteger(cell) && cell >= 0 && info?.width) return `(${Math.floor(cell / info.width)}, ${cell % info.width})`;
+  /** A state the server sent without its words (an older answer): its JSON, short. */
+  stateWords(state) {
     const text = JSON.stringify(state);
     return text && text.length > 60 ? `${text.slice(0, 57)}…` : text || "—";
   }

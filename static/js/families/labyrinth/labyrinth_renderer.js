@@ -5,7 +5,7 @@
 import { COLORS, OKABE_ITO } from "../../colors.js";
 import { CanvasRenderer, INK, clamp01, drawLabel, drawTileSquare, drawToken, drawTurnedShape, ease, lerp, roundRect } from "../canvas_renderer.js";
 import { lineCells, openSides, placeAfterPush, pushDirection } from "./labyrinth_board.js";
-import { drawHeatGrid } from "../heat.js";
+import { drawHeatFrames } from "../heat.js";
 
 const TILE = "#2b3037";
 const CORRIDOR = "#f4efe3";
@@ -161,7 +161,8 @@ export class LabyrinthRenderer extends CanvasRenderer {
     if (anim && phase && phase.kind !== "walk") this.drawPushFrame(L, anim, phase);
     else {
       this.drawBoard(L, base, null);
-      if (this.heat) drawHeatGrid(this.ctx, this.heat, { x: L.bx, y: L.by, unit: L.unit, cols: this.puzzle.cols, alpha: 0.7 });
+      // The heat map frames each tile (a band round its edge): the corridors stay readable.
+      if (this.heat) drawHeatFrames(this.ctx, this.heat, { x: L.bx, y: L.by, unit: L.unit, cols: this.puzzle.cols });
       if (move?.push) this.markPushedIn(L, base, move.push);
       this.drawTile(L.freeX, L.freeY, L.unit, base.free);
       if (move?.walk) this.drawTrail(L, move.walk, phase?.kind === "walk" ? phase.t : 1);

@@ -15,6 +15,8 @@ import { buildLabyrinthPanels } from "./labyrinth_panels.js";
 import { LabyrinthRenderer } from "./labyrinth_renderer.js";
 import { LabyrinthReplay } from "./labyrinth_replay.js";
 import { LabyrinthSearch } from "./labyrinth_search.js";
+import { labyrinthMini, labyrinthText } from "./labyrinth_mini.js";
+import { NamedStates } from "../named_states.js";
 
 const SNAPSHOT_CAP = 100000; // the server sends at most this many boards a run (docs/PROTOCOL.md)
 // The options that change what the idle board shows (or make a shown solution stale).
@@ -40,6 +42,8 @@ export class LabyrinthView extends SolutionView {
     this.panels = buildLabyrinthPanels();
     this.replay = this.newReplay(LabyrinthReplay);
     this.editor = labyrinthEditor(this);
+    // The run's states by number (the frames' `named`): each board, for explain mode and Predict.
+    this.named = new NamedStates((board) => ({ ...board, board: asBytes(board.board).slice() }));
   }
 
   // ---- entering and leaving ----------------------------------------------------------------------
@@ -109,6 +113,7 @@ export class LabyrinthView extends SolutionView {
     this.algorithm = algorithm || null;
     this.renderer.setEndpoints(this.column("start_col"), this.column("goal_col"));
     this.search.clear();
+    this.named.clear();
     this.searchStarted();
     this.traceChanged();
   }
@@ -118,6 +123,7 @@ export class LabyrinthView extends SolutionView {
     if (msg?.run === this.runId && msg.snapshots) {
       this.search.addSnapshots(msg.snapshots.map((s) => ({ ...s, board: asBytes(s.board).slice() })));
     }
+    if (msg?.run === this.runId && msg.named) this.named.add(msg.named, msg.start);
   }
 
   /** The Player moved through the trace: redraw the expanded state it has reached. */
@@ -144,22 +150,62 @@ export class LabyrinthView extends SolutionView {
 
   // ---- explain mode (../family_view.js) -----------------------------------------------------------
 
-  /** A record's cell is only where the player stands: states with other boards share it. */
+  /**
+   * A record's cell is only where the player stands, shared by states with other boards; the frames
+   * number the states (`named`), so the run's states are named once its first frame came.
+   */
   get tracedStates() {
-    return false;
+    return this.named.active;
   }
 
-  /** Exercise mode's click: a board tile names where the player stands (the trace's cell). */
+  stateIds() {
+    return this.named.column();
+  }
+
+  /** Exercise mode's click: a board tile names the states whose player stands there. */
   statesAt(clientX, clientY) {
     if (!this.info) return null;
     const hit = this.renderer.tileAt(clientX, clientY);
-    return hit && !hit.free ? [hit.r * this.info.cols + hit.c] : [];
+    const cells = hit && !hit.free ? [hit.r * this.info.cols + hit.c] : [];
+    return this.named.active ? this.named.statesOn(cells, this.timeline.cells) : cells;
   }
 
-  /** "the player on (row, col)". */
-  stateLabel(cell) {
+  /** State `id` as the view draws it ({rows, cols, tiles, free, player, places}), or null. */
+  stateOf(id) {
+    const snap = this.named.boardOf(id);
+    if (!snap || !this.info) return null;
+    return { ...snapshotState(snap, this.info.rows, this.info.cols), places: snap.places };
+  }
+
+  /** The family's notation: "(2, 3) · hand ┼ · ┌┬┐ / ├┼┤ / └┴┘" (the player, the tile in hand, the board's rows). */
+  stateLabel(id) {
+    const state = this.stateOf(id);
+    if (state) return labyrinthText(state);
+    const cols = this.info?.cols || 1;
+    const cell = this.named.active ? -2 : id;
+    if (cell === -2) return `state ${id} (not sent)`;
+    return cell < 0 ? "the player off the board" : `the player on (${Math.floor(cell / cols)}, ${cell % cols})`;
+  }
+
+  /** The board drawn small, the player an orange dot (Predict's choices, explain mode's frontier). */
+  stateFigure(id) {
+    const state = this.stateOf(id);
+    return state ? labyrinthMini(state, this.stateLabel(id)) : null;
+  }
+
+  /** Where a record's player stands (exercise mode without names). */
+  cellLabel(cell) {
     const cols = this.info?.cols || 1;
     return cell < 0 ? "the player off the board" : `the player on (${Math.floor(cell / cols)}, ${cell % cols})`;
+  }
+
+  /** h of state `id`: the server's, under the run's heuristic (the frames' `named`). */
+  heuristicOf(id) {
+    return this.named.hOf(id);
+  }
+
+  stepCost() {
+    return 1;
   }
 
   /** The state being expanded at the playhead: its g (moves so far). */

@@ -8,7 +8,7 @@
 
 import { OKABE_ITO, hexToRgb, mix } from "../../colors.js";
 import { CanvasRenderer, INK, ease, roundRect } from "../canvas_renderer.js";
-import { drawHeatGrid } from "../heat.js";
+import { TILE_IN_HEAT, drawTileHeat } from "../heat.js";
 import { SpaceLayout } from "./sliding_space.js";
 
 const TRAY = "#2b3037";
@@ -146,9 +146,9 @@ export class SlidingRenderer extends CanvasRenderer {
     this.lastLayout = L;
     this.drawCaption(scene.caption || "", L.captionPx, Math.round(this.rem() * 1.2));
     this.drawBoard(L);
-    if (this.heat) {
-      drawHeatGrid(this.ctx, this.heat, { x: L.bx, y: L.by, unit: L.unit, cols: scene.n, alpha: 0.6, inset: Math.max(1, L.unit * 0.04) });
-    }
+    // The heat map frames each tile (drawn behind, in drawBoard) and its arrows cross the borders
+    // between cells: the tiles' numbers stay readable.
+    if (this.heat) drawTileHeat(this.ctx, this.heat, { x: L.bx, y: L.by, unit: L.unit, cols: scene.n }, "over");
     if (L.goal) this.drawGoal(L.goal.x, L.goal.y, L.goal.size, L.labelPx);
     const drawnSpace = L.withSpace ? this.drawSpace(L.side, scene.space) : null;
     this.publish(L, drawnSpace);
@@ -173,6 +173,7 @@ export class SlidingRenderer extends CanvasRenderer {
       roundRect(ctx, x + unit * 0.05, y + unit * 0.05, unit * 0.9, unit * 0.9, unit * 0.08);
       ctx.fill();
     }
+    if (this.heat) drawTileHeat(ctx, this.heat, { x: bx, y: by, unit, cols: n }, "behind");
     for (let cell = 0; cell < n * n; cell++) {
       const tile = tiles[cell];
       if (tile === 0) continue;
@@ -190,7 +191,8 @@ export class SlidingRenderer extends CanvasRenderer {
 
   drawTile(x, y, unit, tile, home, marked) {
     const ctx = this.ctx;
-    const inset = unit * 0.05;
+    // Under a heat map a tile is drawn smaller: the cell's colour and hatching frame it.
+    const inset = this.heat ? (unit * (1 - TILE_IN_HEAT)) / 2 : unit * 0.05;
     const s = unit - 2 * inset;
     roundRect(ctx, x + inset, y + inset, s, s, unit * 0.1);
     ctx.fillStyle = home ? FACE_HOME : FACE;
@@ -198,7 +200,7 @@ export class SlidingRenderer extends CanvasRenderer {
     ctx.lineWidth = Math.max(2, unit * (marked ? 0.06 : 0.03));
     ctx.strokeStyle = marked ? MOVED : home ? EDGE_HOME : "#8d8574";
     ctx.stroke();
-    const px = Math.round(unit * (tile >= 10 ? 0.46 : 0.54) * Math.min(1.15, this.textScale));
+    const px = Math.round(s * (tile >= 10 ? 0.5 : 0.6) * Math.min(1.15, this.textScale));
     ctx.font = `750 ${px}px ${SLIDE_FONT}`;
     ctx.fillStyle = home ? EDGE_HOME : INK;
     ctx.textAlign = "center";

@@ -9,16 +9,17 @@
 import { number, withCommas } from "../../format.js";
 import { SolutionView } from "../solution_view.js";
 import {
-  PAGE_HEURISTICS, blankMovedTo, blankOf, boardOf, cellName, goalPositions, heuristicValue, moveText, movesOf, rankOf, sameBoard,
+  PAGE_HEURISTICS, blankOf, boardOf, cellName, goalPositions, heuristicValue, moveText, movesOf, rankOf, sameBoard,
   slideBetween,
 } from "./sliding_board.js";
 import { slidingEditor } from "./sliding_editor.js";
-import { buildFrontierPanel, frontierAt, showFrontier } from "./sliding_frontier.js";
 import { renderSlidingLegend } from "./sliding_legend.js";
 import { buildSlidingPanels } from "./sliding_panels.js";
 import { SlidingRenderer } from "./sliding_renderer.js";
 import { SLIDE_MS, SlidingReplay } from "./sliding_replay.js";
+import { boardText, smallBoard } from "./sliding_mini.js";
 import { SlidingSearch } from "./sliding_search.js";
+import { NamedStates } from "../named_states.js";
 import { StateSpace, UNREACHED } from "./sliding_space.js";
 
 const MIN_SLIDE_MS = 60; // a search-trace slide shorter than this is not animated
@@ -47,9 +48,9 @@ export class SlidingView extends SolutionView {
     this.legendHost = null;
     this.renderer.onHover = (hit) => this.hovered(hit);
     this.panels = buildSlidingPanels();
-    this.frontierPanel = buildFrontierPanel(); // explain mode: the frontier's first boards
-    this.frontierAt = -Infinity; // when it was last rebuilt (throttled while playing)
-    this.explainWatch = null; // a MutationObserver of the page's "explaining" class
+    // The run's states by number (the frames' `named`): each board, for explain mode and Predict.
+    this.named = new NamedStates((board) => Uint8Array.from(board?.tiles || []));
+    this.explainWatch = null; // a MutationObserver of the page's "presenting" class (the replay's bar)
     this.replay = this.newReplay(SlidingReplay, {
       controls: [this.panels.buttons, this.panels.bar],
       onShow: (step, slide) => this.replayShown(step, slide),
@@ -78,18 +79,14 @@ export class SlidingView extends SolutionView {
     this.search.clearRun(this.ranked);
     this.hideSolution();
     this.panels.root.hidden = true; // no run, no solution to speak of
-    this.place(this.hosts.right, this.frontierPanel.root, this.panels.root);
+    this.place(this.hosts.right, this.panels.root);
     this.place(this.hosts.left, this.editor.panel);
     this.place(this.hosts.banner, this.panels.banner);
     this.editor.reset({ edited });
     if (!this.explainWatch) {
-      this.explainWatch = new MutationObserver(() => {
-        this.showBar();
-        this.updateFrontier(true);
-      });
+      this.explainWatch = new MutationObserver(() => this.showBar());
       this.explainWatch.observe(document.documentElement, { attributes: true, attributeFilter: ["class"] });
     }
-    this.updateFrontier(true);
     this.renderer.textScale = this.shell.textScale();
     this.renderer.setActive(true);
     this.computeSpace();
@@ -264,6 +261,7 @@ export class SlidingView extends SolutionView {
     const heuristic = options.heuristic || this.info?.heuristics?.[0] || "manhattan";
     this.run = { id: runId, algorithm: algorithm || null, options, heuristic, weight: options.weight ?? 1, instant };
     this.search.clearRun(this.ranked);
+    this.named.clear();
     this.autoPlayed = instant; // a re-solve after an edit shows the solved board, not the replay
     this.searchStarted();
     this.traceChanged(true);
@@ -271,7 +269,9 @@ export class SlidingView extends SolutionView {
 
   /** A raw run_frame: each expansion's board (and rank, 8-puzzle) rides next to the records. */
   frame(msg) {
-    if (msg?.run === this.runId && Array.isArray(msg.snapshots)) this.search.addSnapshots(msg.snapshots);
+    if (msg?.run !== this.runId) return;
+    if (Array.isArray(msg.snapshots)) this.search.addSnapshots(msg.snapshots);
+    if (msg.named) this.named.add(msg.named, msg.start);
   }
 
   /** The server's account of the run wins over what was asked (the heuristic it resolved). */
@@ -304,7 +304,6 @@ export class SlidingView extends SolutionView {
         this.mode = "idle";
         this.showIdle();
       }
-      this.updateFrontier();
       return;
     }
     const wasReplay = this.mode === "replay";
@@ -329,25 +328,6 @@ export class SlidingView extends SolutionView {
       n: this.board.n, tiles: tiles.slice(), goal: this.board.goal, caption: this.searchCaption(snap, tiles),
       mark: -1, space: this.spaceScene({ current }),
     }, { slide: ms > 0 ? slide : null, ms, cut: !sameBoard(this.drawnTiles, tiles) });
-    this.updateFrontier(force);
-  }
-
-  /** Explain mode's frontier as small boards (sliding_frontier.js), while a search is shown. */
-  updateFrontier(force = false) {
-    const panel = this.frontierPanel;
-    const explaining = document.documentElement.classList.contains("explaining");
-    const on = explaining && this.active && Boolean(this.run) && this.mode === "search";
-    panel.root.hidden = !on;
-    if (!on) return;
-    const now = performance.now();
-    if (!force && this.player.playing && now - this.frontierAt < 300) return;
-    this.frontierAt = now;
-    const frontier = frontierAt({
-      timeline: this.timeline, snapshots: this.search.snapshots, start: this.board.tiles, n: this.board.n,
-      position: this.search.position, algorithm: this.run.algorithm, weight: this.run.weight,
-      hOf: (tiles) => this.hOf(tiles),
-    });
-    showFrontier(panel, frontier, { goal: this.board.goal, n: this.board.n });
   }
 
   searchCaption(snap, tiles) {
@@ -362,7 +342,8 @@ export class SlidingView extends SolutionView {
       return `Expansion ${withCommas(this.search.expanded)}: the server sent the boards of the first `
         + `${withCommas(this.search.snapshots.length)} expansions only (the last one shown)`;
     }
-    const parts = [`Expanding: blank at ${cellName(blankOf(tiles), this.board.n)}`];
+    // The board drawn is the state: no other notation of it here (explain and Predict write its rows).
+    const parts = ["Expanding this board"];
     const g = this.search.g;
     if (g !== null) parts.push(`g = ${number(g)}`);
     if (USES_H.has(this.run.algorithm)) {
@@ -380,44 +361,48 @@ export class SlidingView extends SolutionView {
 
   // ---- explain mode and the figures (../family_view.js) -----------------------------------------
 
-  /** A record's cell is where the blank stands: many boards share it, so the frontier is not rebuilt. */
-  get tracedStates() {
-    return false;
-  }
-
-  /** The view rebuilds the frontier from the snapshots itself (sliding_frontier.js). */
-  get frontierShownBy() {
-    return "The frontier's next boards, in the order they will be expanded, are drawn beside the board.";
-  }
-
   /**
-   * The board a record at the playhead stands for: the state expanded (its blank's cell), or one of
-   * its children (the blank moved to a next cell), else null.
+   * A record's cell is where the blank stands, shared by many boards; the frames number the states
+   * (`named`), so the run's states are named once its first frame came.
    */
-  boardAt(cell) {
-    const snap = this.ownSnapshot();
-    if (!snap || !this.board) return null;
-    return blankMovedTo(snap.tiles, cell, this.board.n);
+  get tracedStates() {
+    return this.named.active;
   }
 
-  /** "1 2 3 / 4 _ 5 / 7 8 6" for the board a record stands for, else where its blank is. */
-  stateLabel(cell) {
+  stateIds() {
+    return this.named.column();
+  }
+
+  /** The board of state `id` (the frames' `named`), or null. */
+  boardOf(id) {
+    const tiles = this.named.boardOf(id);
+    return tiles && this.board && tiles.length === this.board.tiles.length ? tiles : null;
+  }
+
+  /** The family's notation: the board's rows, "_" the blank: "7 2 4 / 5 _ 6 / 8 3 1". */
+  stateLabel(id) {
     const n = this.board?.n || 3;
-    const tiles = this.boardAt(cell);
-    if (!tiles) return `a board with the blank at ${cellName(cell, n)}`;
-    const rows = [];
-    for (let r = 0; r < n; r++) rows.push(Array.from(tiles.slice(r * n, r * n + n), (t) => (t ? String(t) : "_")).join(" "));
-    return rows.join(" / ");
+    const tiles = this.boardOf(id);
+    return tiles ? boardText(tiles, n) : `board ${id} (not sent)`;
   }
 
-  /** Where a record's blank stands, alike for every board (exercise mode's list). */
+  /** The board drawn small (Predict's choices, explain mode's frontier). */
+  stateFigure(id) {
+    const tiles = this.boardOf(id);
+    return tiles ? smallBoard(tiles, this.board.goal, this.board.n, this.stateLabel(id)) : null;
+  }
+
+  /** Where a record's blank stands, alike for every board (exercise mode's list, without names). */
   cellLabel(cell) {
     return `the blank at ${cellName(cell, this.board?.n || 3)}`;
   }
 
-  heuristicOf(cell) {
+  /** h of state `id` under the run's heuristic: the server's (any heuristic, "yours" too), else the page's. */
+  heuristicOf(id) {
     if (!this.run) return null;
-    const tiles = this.boardAt(cell);
+    const h = this.named.hOf(id);
+    if (h !== null) return h;
+    const tiles = this.boardOf(id);
     return tiles ? this.hOf(tiles) : null;
   }
 
@@ -527,7 +512,6 @@ export class SlidingView extends SolutionView {
       space: this.spaceScene({ current: ranks ? ranks[step] : -1, path: ranks }),
     }, { cut: true });
     void slide; // the replay starts the slide itself (SlidingReplay.animateStep)
-    this.updateFrontier();
   }
 
   // ---- the hover read-out ------------------------------------------------------------------------

@@ -8,6 +8,7 @@
 
 import { number, sizeText } from "../../format.js";
 import { SolutionView } from "../solution_view.js";
+import { NamedStates } from "../named_states.js";
 import {
   boardOf, decodeG, decodeState, sideAfter, solutionOf, tileName, timesWord, waterRoute,
 } from "./zenji_board.js";
@@ -48,6 +49,7 @@ export class ZenjiView extends SolutionView {
     this.panels = buildZenjiPanels();
     this.replay = this.newReplay(ZenjiReplay);
     this.editor = zenjiEditor(this);
+    this.named = new NamedStates(); // the run's states by number (the frames' `named`): h, and under free flow the tiles passed
   }
 
   get runId() {
@@ -124,6 +126,7 @@ export class ZenjiView extends SolutionView {
     this.run = { id: runId, algorithm: algorithm || null, options, flow: options.flow || this.board.flow };
     this.shown = null;
     this.search.clear();
+    this.named.clear();
     this.autoPlayed = instant; // a re-solve after an edit shows the solved board, not the replay
     this.searchStarted();
     this.traceChanged(true);
@@ -134,6 +137,7 @@ export class ZenjiView extends SolutionView {
     if (msg?.run === this.runId && Array.isArray(msg.snapshots)) {
       this.search.addSnapshots(msg.snapshots.map((s) => ({ i: s.i, used: new Set(s.used || []) })));
     }
+    if (msg?.run === this.runId && msg.named) this.named.add(msg.named, msg.start);
   }
 
   /**
@@ -263,23 +267,48 @@ export class ZenjiView extends SolutionView {
 
   // ---- explain mode (../family_view.js) -----------------------------------------------------------
 
-  /** Downhill, a record's cell (tile * 4 + rotation) is its state; under free flow the tiles passed are not. */
+  /**
+   * Downhill, a record's cell (tile * 4 + rotation) is its state; under free flow the tiles passed are
+   * not, and the frames number the states (`named`, which also brings h: the relaxed bound is the
+   * server's).
+   */
   get tracedStates() {
-    return (this.run?.flow || this.board?.flow) !== "free";
+    return this.named.active || (this.run?.flow || this.board?.flow) !== "free";
   }
 
-  /** Exercise mode's click: a tile holds a state per rotation (tile * 4 + quarter turns). */
+  stateIds() {
+    return this.named.column();
+  }
+
+  /** The trace cell (tile * 4 + rotation) of a state: its number's first record's, or the cell itself. */
+  cellOfState(state) {
+    if (!this.named.active) return state;
+    const r = this.named.firstRecord(state);
+    return r >= 0 ? this.timeline.cells[r] : -1;
+  }
+
+  /** Exercise mode's click: a tile holds a state per rotation (and, under free flow, per tiles passed). */
   statesAt(clientX, clientY) {
     if (!this.board) return null;
     const tile = this.renderer.tileAt(clientX, clientY);
-    return tile < 0 ? [] : [0, 1, 2, 3].map((rot) => tile * 4 + rot);
+    const cells = tile < 0 ? [] : [0, 1, 2, 3].map((rot) => tile * 4 + rot);
+    return this.named.active ? this.named.statesOn(cells, this.timeline.cells) : cells;
   }
 
-  /** "(row, col) turned k": a tile and its rotation (quarter turns clockwise). */
+  /** The family's notation: "(row, col) turned k"; under free flow also how many tiles the water passed. */
   stateLabel(state) {
     const cols = this.board?.cols || 1;
-    const tile = state >> 2;
-    return `(${Math.floor(tile / cols)}, ${tile % cols}) turned ${state & 3}`;
+    const cell = this.cellOfState(state);
+    if (cell < 0) return `state ${state} (not sent)`;
+    const tile = cell >> 2;
+    const text = `(${Math.floor(tile / cols)}, ${tile % cols}) turned ${cell & 3}`;
+    const used = this.named.boardOf(state)?.used;
+    return Array.isArray(used) ? `${text} · ${used.length} ${used.length === 1 ? "tile" : "tiles"} passed` : text;
+  }
+
+  /** h of a state: the server's, under the run's heuristic (the frames' `named`). */
+  heuristicOf(state) {
+    return this.named.hOf(state);
   }
 
   /** The state being expanded at the playhead: turns and tiles so far, and its tile's rotation. */
