@@ -16,6 +16,7 @@ from server.puzzles.zenji.check import ZenjiChecker
 from server.puzzles.zenji.edit import ZenjiEditor
 from server.puzzles.zenji.generate import ZenjiMaker
 from server.puzzles.zenji.lab import TurnsFormula, ZenjiLab
+from server.puzzles.zenji.markdown import has_table, sniff_table
 from server.puzzles.zenji.model import FLOWS, ZenjiBoard
 from server.puzzles.zenji.parse import (
     MAX_FILE_BYTES,
@@ -45,8 +46,8 @@ class ZenjiFamily(Family):
             title="Zenji pipes",
             puzzle_type=ZenjiBoard,
             extensions=(".txt", ".json"),
-            expects="a Zenji board: one row of tiles per line, each tile four side codes N E S W "
-            "(0 closed, 1 inlet, 2 outlet, 3 source, 4 drain) such as '3223 2010', or JSON with 'pipes'",
+            expects="rows of tiles, each its sides N E S W (0 closed, 1 inlet, 2 outlet, 3 source, 4 drain): "
+            "'3223 2010', or seed 001's Markdown table ('| 0 | 3, 2, 2, 3 | …'); or JSON with 'pipes'",
             algorithms=("dijkstra", "astar", "idastar", "iddfs", "bfs", "dfs", "greedy", "bidirectional"),
             heuristics=HEURISTICS,
             own_options=(
@@ -78,6 +79,8 @@ class ZenjiFamily(Family):
         head = text.lstrip()
         if head.startswith("{"):
             return 0.97 if _PIPES_KEY.search(head) else 0.0  # the key, not a value such as a name
+        if has_table(text):  # seed 001's README: its board table may come after the sample
+            return sniff_table(self.sample_text(data, MAX_FILE_BYTES) or text)
         lines = [line for line in (raw.strip() for raw in text.splitlines()) if not is_skipped(line)]
         if len(data) > SNIFF_BYTES:
             lines = lines[:-1]  # the sample may cut the last line
