@@ -99,6 +99,10 @@ def read_sections(text: str) -> tuple[Section, Section | None]:
                 _rows(before, number, 0, current)  # a board on the marker's line: read it first
             goal = current = Section("the goal", [], f"line {number}")
             line, offset = line[marker.end() :], marker.end()
+            again = _GOAL.search(line)
+            if again is not None:
+                raise PuzzleError(f"a second {again.group()!r} (a file has one goal)",
+                                  f"line {number}, column {offset + again.start() + 1}")
         _rows(line, number, offset, current)
     if goal is None:
         goal = _second_board(board)
@@ -211,7 +215,7 @@ def _other_goal(tiles: bytes, goal: bytes, n: int, given: bool, form: str) -> st
     other = first if goal == last else last if goal == first else None
     if other is None or not is_solvable(tiles, other, n):
         return ""
-    mine = ("the default goal, " if not given else "the goal ") + _goal_words(goal, n)
+    mine = _goal_words(goal, n) if given else "the default, " + _goal_words(goal, n)
     numbers = " ".join(str(t) for t in other)
     listed = numbers.replace(" ", ", ")
     how = f"add the line 'goal: {numbers}'" if form == "text" else f'give "goal": [{listed}]'
@@ -221,7 +225,7 @@ def _other_goal(tiles: bytes, goal: bytes, n: int, given: bool, form: str) -> st
 def _goal_words(goal: bytes, n: int) -> str:
     if goal == bytes(range(n * n)):
         return f"the goal with the blank first (0 1 … {n * n - 1}, Korf's)"
-    return f"1 … {n * n - 1}, then the blank"
+    return f"the goal 1 … {n * n - 1}, then the blank"
 
 
 def parse_sliding_text(text: str, name: str) -> SlidingBoard:
@@ -328,12 +332,13 @@ def board_to_json(board: SlidingBoard) -> dict[str, Any]:
 
 def sniff_text(text: str) -> float:
     """How sure the text is a sliding-tile board: sure for 9/16/25 distinct numbers (with or without a
-    goal); fairly sure for a 'goal:' file of numbers; a little for a near-count of numbers alone, or for
-    numbers with '/' between rows that do not read (so that this family's parser names the slip)."""
+    goal); fairly sure for a 'goal:' file of numbers or numbers with '/' between rows (so that this
+    family's parser names the slip); a little for a near-count of numbers alone."""
+    slashed = _slash_board(text) if "/" in text else 0.0  # numbers with '/' between rows
     try:
         board, goal = read_sections(text)
     except PuzzleError:
-        return 0.45 if "/" in text and _numbers_and_slashes(text) else 0.0
+        return slashed
     values = [x.value for x in board.numbers]
     if not values:
         return 0.0
@@ -341,16 +346,23 @@ def sniff_text(text: str) -> float:
         return 0.96
     if goal is not None and goal.numbers:
         return 0.9
+    if slashed:
+        return slashed  # the parser names what is wrong
     if 8 <= len(values) <= MAX_NUMBERS and len(board.lines) in (1, round(len(values) ** 0.5)):
         return 0.45  # numbers alone, in a board's shape: the parser names what is wrong
     return 0.0
 
 
-def _numbers_and_slashes(text: str) -> bool:
-    """Text of whole numbers (or '_'), '/'s and the goal's marker alone: a board in the slash form."""
+def _slash_board(text: str) -> float:
+    """How sure a text with '/'s is a board in the slash form: 0.85 when it holds at least 8 numbers and
+    nothing else (but '_', the goal's marker and a 'start:' label); 0.5, a guess, when three words in
+    four are such numbers (a typo among them); else 0."""
     words = [_GOAL.sub(" ", _START.sub(" ", _strip_comment(line))) for line in text.splitlines()]
     tokens = _TOKEN.findall(" ".join(words))
-    return len(tokens) >= 8 and all(token.isdigit() or token == BLANK_MARK for token in tokens)
+    numbers = sum(1 for token in tokens if token.isdigit() or token == BLANK_MARK)
+    if numbers < 8:
+        return 0.0
+    return 0.85 if numbers == len(tokens) else 0.5 if 4 * numbers >= 3 * len(tokens) else 0.0
 
 
 class SlidingSaver(TextOrJsonSaver):

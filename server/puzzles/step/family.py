@@ -46,7 +46,7 @@ class StepFamily(Family):
             name="step",
             title="Step-cycle maze",
             puzzle_type=StepMaze,
-            extensions=(".txt", ".json"),
+            extensions=(".txt", ".json", ".py", ".md"),  # the seed's list as a notebook cell or document
             expects="rows of 'S' start, 'Z' goal, 'X' marked, '.' blank, or seed 003's Python list "
             "[['S', ' ', …], …] (index row and column optional, 'labyrinth = […]' too); or JSON with 'maze'",
             algorithms=("bfs", "dfs", "dijkstra", "greedy", "astar", "bidirectional", "idastar", "iddfs"),

@@ -100,9 +100,11 @@ class ListRows:
 
 
 def looks_like_list(text: str) -> bool:
-    """Whether ``text`` is written as a list (this module) rather than as rows of marks: its first line
-    that is not skipped starts with a bracket, a name and '=', or is a row of index numbers. (Rows of
-    marks hold only 'S', 'X', 'Z', '.' and spaces, so they never start so.)"""
+    """Whether ``text`` is written as a list (this module) rather than as rows of marks, which hold only
+    'S', 'X', 'Z', '.' and spaces: it holds a bracket or a quote, or its first line that is not skipped
+    starts a list (a bracket, a name and '=', a row of index numbers)."""
+    if any(mark in text for mark in "[('\""):
+        return True
     for line in _lines(text):
         if line.strip():
             return bool(_LIST_START.match(line))

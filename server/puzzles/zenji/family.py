@@ -45,7 +45,7 @@ class ZenjiFamily(Family):
             name="zenji",
             title="Zenji pipes",
             puzzle_type=ZenjiBoard,
-            extensions=(".txt", ".json"),
+            extensions=(".txt", ".json", ".md"),  # .md: seed 001's README with its table
             expects="rows of tiles, each its sides N E S W (0 closed, 1 inlet, 2 outlet, 3 source, 4 drain): "
             "'3223 2010', or seed 001's Markdown table ('| 0 | 3, 2, 2, 3 | …'); or JSON with 'pipes'",
             algorithms=("dijkstra", "astar", "idastar", "iddfs", "bfs", "dfs", "greedy", "bidirectional"),
@@ -79,8 +79,11 @@ class ZenjiFamily(Family):
         head = text.lstrip()
         if head.startswith("{"):
             return 0.97 if _PIPES_KEY.search(head) else 0.0  # the key, not a value such as a name
-        if has_table(text):  # seed 001's README: its board table may come after the sample
-            return sniff_table(self.sample_text(data, MAX_FILE_BYTES) or text)
+        whole = text
+        if len(data) > SNIFF_BYTES and any(mark in text for mark in "0123456789|"):  # as ``may_claim``
+            whole = self.sample_text(data, MAX_FILE_BYTES) or text  # a README's table may lie further
+        if has_table(whole):  # seed 001's README
+            return sniff_table(whole)
         lines = [line for line in (raw.strip() for raw in text.splitlines()) if not is_skipped(line)]
         if len(data) > SNIFF_BYTES:
             lines = lines[:-1]  # the sample may cut the last line

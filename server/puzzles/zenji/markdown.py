@@ -131,7 +131,7 @@ def _cells(line: str, number: int) -> list[Cell]:
     cells = []
     for left, right in itertools.pairwise(edges):
         raw = body[left + 1 : right]
-        lead = len(raw) - len(raw.lstrip())
+        lead = len(raw) - len(raw.lstrip()) if raw.strip() else 0  # an empty cell: where it opens
         cells.append(Cell(raw.strip(), number, left + lead + 2))
     return cells
 
