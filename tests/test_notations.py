@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from server.puzzles import registry
 from server.puzzles.errors import PuzzleError
@@ -470,3 +473,55 @@ def test_run_py_solve_names_the_slip_in_the_familys_words(tmp_path: Path) -> Non
     assert "weights are 1-9" not in done.stderr and "The others read" not in done.stderr
     done = cli("solve", str(notations.write(tmp_path, "notes.txt", "hello world\n")))
     assert done.returncode != 0 and "Not a grid maze? The others read: " in done.stderr
+
+
+# --------------------------------------------------------------------------- hostile texts
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.text(alphabet="[](),'\" SXZ.xq019=ab#\n`", max_size=120))
+def test_the_list_reader_refuses_anything_in_words(text: str) -> None:
+    try:
+        step(text)
+    except PuzzleError as err:
+        assert err.where and err.message
+    assert sniff_list(text, complete=True) in (0.0, 0.85, 0.96)
+    assert sniff_list(text, complete=False) in (0.0, 0.85, 0.96)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.text(alphabet="| -:0123456789,[]\nab#;", max_size=160))
+def test_the_table_reader_refuses_anything_in_words(text: str) -> None:
+    try:
+        parse_zenji_text(text, "t")
+    except PuzzleError as err:
+        assert err.where and err.message
+    assert FAMILIES["zenji"].sniff("t.md", text.encode()) in (0.0, 0.6, 0.9, 0.97)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.text(alphabet="0123456789 /_->→goalGOAL:start\n#x", max_size=120))
+def test_the_slash_reader_refuses_anything_in_words(text: str) -> None:
+    try:
+        parse_sliding_text(text, "b")
+    except PuzzleError as err:
+        assert err.where and err.message
+
+
+@pytest.mark.parametrize("text", [
+    "| 1" + " " * 200_000 + "x |\n",  # a cell of spaces: a regular expression once backtracked for minutes
+    "| " + "3, " * 60_000 + " |\n| 1, 4, 4, 1 |\n",
+    "[" * 1_000_000,
+    "[['X'" + ", 'X'" * 300_000 + "]]",
+    "0 " * 500_000 + "\n[['S', 'Z']]",
+    "7 2 4 / " * 12_000,
+    "goal" + " " * 90_000 + ":",
+])
+def test_a_large_hostile_text_is_refused_quickly(text: str) -> None:
+    data = text.encode()
+    started = time.monotonic()
+    for family in ("step", "zenji", "sliding"):
+        FAMILIES[family].sniff("x.txt", data)
+        try:
+            registry.load_puzzle(data, "x.txt", family)
+        except PuzzleError as err:
+            assert err.message
+    assert time.monotonic() - started < 5, "seconds, not minutes"

@@ -90,8 +90,8 @@ def _parse_table(text: str, name: str) -> ZenjiBoard:
 
 
 def _cell_tile(cell: Cell) -> Tile:
-    """A table cell as a tile: "3, 2, 2, 3", "3 2 2 3", "3223" or "[3, 2, 2, 3]"."""
-    inside = cell.text.strip("[]() ")
+    """A table cell as a tile: "3, 2, 2, 3", "3 2 2 3", "3;2;2;3", "3223" or "[3, 2, 2, 3]"."""
+    inside = cell.text.strip("[]() ").replace(";", ",")
     if not inside:
         raise PuzzleError("an empty cell where a tile belongs: four side codes N E S W such as '3, 2, 2, 3'",
                           cell.where)
