@@ -96,6 +96,21 @@ def test_every_way_a_student_prints_the_list(text: str) -> None:
     assert maze.mark_rows() == STEP_ROWS and maze.start == (0, 0) and maze.goals == ((5, 5),)
 
 
+def test_the_whole_seed_003_document_reads_its_first_fenced_list() -> None:
+    document = notations.seed(3)
+    maze = step(document)
+    assert maze.mark_rows() == STEP_ROWS
+    first = document.splitlines().index("```python") + 2  # the block's first line, 1-based
+    block = f"in the fenced block at lines {first}-{first + 8} (the rest not read)"
+    assert maze.source_format.endswith(block)
+    assert registry.detect_family("seed.md", document.encode()).name == "step"
+    # A slip inside the block is still named where it is in the document.
+    slipped = document.replace("5 ['X', ' ', ' ', ' ', ' ', 'Z'],", "5 ['X', ' ', ' ', ' ', ' ', 'Q'],")
+    with pytest.raises(PuzzleError) as err:
+        step(slipped)
+    assert err.value.where == f"line {first + 6}, column 29" and "unknown cell 'Q'" in err.value.message
+
+
 BAD_LISTS = [
     # (text, where, a fragment of the message)
     ("[['S', 'Q', 'Z']]", "line 1, column 8", "unknown cell 'Q'"),
@@ -446,6 +461,7 @@ def test_run_py_solve_reads_each_notation_with_its_optimum(tmp_path: Path) -> No
         (notations.write(tmp_path, "seed003.txt", notations.seed003_printed()), "step", 15),
         (notations.write(tmp_path, "labyrinth.py", notations.seed003_notebook()), "step", 15),
         (notations.write(tmp_path, "bare.txt", notations.seed003_notebook().split("=", 1)[1]), "step", 15),
+        (notations.write(tmp_path, "seed003.md", notations.seed(3)), "step", 15),
         (notations.write(tmp_path, "board.md", notations.seed001_board_table()), "zenji", 7),
         (notations.write(tmp_path, "karte.md", notations.seed001_section()), "zenji", 7),
         (notations.write(tmp_path, "README.md", notations.seed(1)), "zenji", 7),

@@ -40,6 +40,8 @@ _TOKEN = re.compile(
     re.VERBOSE,
 )
 _CLOSING = {"[": "]", "(": ")"}
+_FENCE = re.compile(r"[ \t]*(?:```|~~~)")
+_MARKED_CELL = re.compile(r"""['"](?:X|Z)['"]|\[\s*['"][SXZ. ]+['"]""")  # a cell 'X' or 'Z', or a row "S..X"
 _BLANK_CELLS = {" ": " ", ".": " ", "": " "}
 _MARK_CELLS = {"S", "X", "Z"}
 # The first line that holds anything but skipped lines starts a list: a bracket (maybe after a row
@@ -82,6 +84,7 @@ class ListRows:
     name: str | None = None  # 'labyrinth' of 'labyrinth = [...]'
     index_row: bool = False
     row_numbers: bool = False
+    block: tuple[int, int] | None = None  # the fenced block read, of a document with more around it
 
     def where(self, row: int, col: int | None = None) -> str:
         """A cell's place in the text ("line 3, column 8"), or its row's first cell's line."""
@@ -95,8 +98,12 @@ class ListRows:
         numbers = {(True, True): "its index row and column", (True, False): "its index row",
                    (False, True): "its row numbers"}.get((self.index_row, self.row_numbers))
         if numbers:
-            return f"seed 003's printed list (with {numbers})"
-        return f"the Python list {self.name} = […]" if self.name else "a Python list"
+            written = f"seed 003's printed list (with {numbers})"
+        else:
+            written = f"the Python list {self.name} = […]" if self.name else "a Python list"
+        if self.block:
+            written += f", in the fenced block at lines {self.block[0]}-{self.block[1]} (the rest not read)"
+        return written
 
 
 def looks_like_list(text: str) -> bool:
@@ -112,8 +119,13 @@ def looks_like_list(text: str) -> bool:
 
 
 def read_list(text: str) -> ListRows:
-    """The rows of a maze written as a list; PuzzleError naming line and column for anything else."""
-    return _Reader(text, complete=True).read()
+    """The rows of a maze written as a list; PuzzleError naming line and column for anything else. In a
+    document with Markdown fences (seed 003 itself), the first fenced block holding a list of 'X' or
+    'Z' cells is read, the rest of the document blanked (line numbers stay the document's)."""
+    text, block = _fenced_list(text)
+    found = _Reader(text, complete=True).read()
+    found.block = block
+    return found
 
 
 def sniff_list(text: str, complete: bool) -> float:
@@ -124,6 +136,7 @@ def sniff_list(text: str, complete: bool) -> float:
         text = text[: text.rfind("\n") + 1]  # the sample's last line may be cut anywhere
     if not looks_like_list(text):
         return 0.0
+    text, _ = _fenced_list(text)
     reader = _Reader(text, complete=complete)
     try:
         found = reader.read()
@@ -132,6 +145,26 @@ def sniff_list(text: str, complete: bool) -> float:
     except PuzzleError:
         return 0.85 if reader.marked else 0.0
     return 0.96 if reader.marked and found.rows else 0.0
+
+
+def _fenced_list(text: str) -> tuple[str, tuple[int, int] | None]:
+    """``text`` with everything but its first fenced block that holds a step maze's list blanked, and
+    that block's lines (1-based, its fences excluded) when anything else was blanked; ``text`` and None
+    when no fenced block holds such a list (an unclosed fence, as in a cut sample, runs to the end)."""
+    if "```" not in text and "~~~" not in text:
+        return text, None
+    lines = text.removeprefix("\ufeff").split("\n")
+    fences = [i for i, line in enumerate(lines) if _FENCE.match(line)]
+    blocks = list(zip(fences[::2], [*fences[1::2], len(lines)], strict=False))
+    for opening, closing in blocks:
+        body = lines[opening + 1 : closing]
+        if _MARKED_CELL.search("\n".join(body)):
+            outside = [line for i, line in enumerate(lines)
+                       if not opening <= i <= closing and not _SKIPPED_LINE.fullmatch(line)]
+            kept = [""] * (opening + 1) + body + [""] * (len(lines) - closing)
+            more = any(line.strip() for line in outside)
+            return "\n".join(kept), ((opening + 2, closing) if more else None)
+    return text, None
 
 
 def _lines(text: str) -> Iterator[str]:
