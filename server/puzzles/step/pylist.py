@@ -23,6 +23,7 @@ import re
 from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from server.puzzles.errors import PuzzleError
 
@@ -32,14 +33,16 @@ _SKIPPED_LINE = re.compile(
     r"[ \t]*(?:\#.*|```.*|~~~.*|(?:In|Out)[ \t]*\[[ \t]*\d*[ \t]*\]:[ \t]*"
     r"|import[ \t]+\S.*|from[ \t]+\S+[ \t]+import\b.*)\r?$"
 )
+# Each token with the spaces before it (one match a token: half as many matches as spaces apart).
 _TOKEN = re.compile(
-    r"""(?P<space>[ \t\r\f\v]+)|(?P<newline>\n)|(?P<comment>\#[^\n]*)
+    r"""[ \t\r\f\v]*(?:(?P<newline>\n)|(?P<comment>\#[^\n]*)|(?P<end>\Z)
     |(?P<string>'[^'\\\n]*'|"[^"\\\n]*")|(?P<quote>['"])
     |(?P<open>[\[(])|(?P<close>[\])])|(?P<comma>,)|(?P<number>\d+)|(?P<name>[A-Za-z_]\w*)|(?P<equals>=)
-    |(?P<other>.)""",
+    |(?P<other>.))""",
     re.VERBOSE,
 )
 _CLOSING = {"[": "]", "(": ")"}
+_TROUBLE = frozenset(("end", "quote", "other"))  # tokens ``take`` looks at twice
 _FENCE = re.compile(r"[ \t]*(?:```|~~~)")
 _MARKED_CELL = re.compile(r"""['"](?:X|Z)['"]|\[\s*['"][SXZ. ]+['"]""")  # a cell 'X' or 'Z', or a row "S..X"
 _BLANK_CELLS = {" ": " ", ".": " ", "": " "}
@@ -51,8 +54,9 @@ _LIST_START = re.compile(
 )
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
+    """One token and where it starts (a tuple: a large list has hundreds of thousands)."""
+
     kind: str
     text: str
     line: int  # 1-based
@@ -189,13 +193,14 @@ class _Reader:
     def _tokens(text: str) -> Iterator[Token]:
         line, line_start, first = 1, 0, True
         for match in _TOKEN.finditer(text):
-            kind = match.lastgroup or "other"
+            kind = match.lastgroup
             if kind == "newline":
                 line, line_start, first = line + 1, match.end(), True
                 continue
-            if kind in ("space", "comment"):
+            if kind == "comment" or kind == "end":
                 continue
-            yield Token(kind, match.group(), line, match.start() - line_start + 1, first)
+            start = match.start(kind)
+            yield Token(kind, match.group(kind), line, start - line_start + 1, first)  # type: ignore[arg-type]
             first = False
         while True:
             yield Token("end", "", line, 1, True)
@@ -206,8 +211,9 @@ class _Reader:
         return self.pushed[-1]
 
     def take(self) -> Token:
-        token = self.peek()
-        self.pushed.pop()
+        token = self.pushed.pop() if self.pushed else next(self.tokens)
+        if token.kind not in _TROUBLE:
+            return token
         if token.kind == "end" and not self.complete:
             raise _CutShort("the sample ended inside the list")
         if token.kind == "quote":
