@@ -40,6 +40,8 @@ def family_of_shown(page) -> str:
 def test_each_notation_uploads_under_its_family_and_reaches_its_optimum(
     page, tmp_path: Path, name, cut, family, read_as, algorithm, cost
 ) -> None:
+    accepted = (page.get_attribute("[data-testid=upload]", "accept") or "").split(",")
+    assert {".txt", ".md", ".py"} <= set(accepted)  # the picker offers the documents' own files
     path = notations.write(tmp_path, name, cut())
     upload(page, path)  # waits until the puzzle's name is the file's and the page is ready
     assert text(page, "puzzle-name") == path.stem
