@@ -316,6 +316,8 @@ AIMA_TILES = bytes([7, 2, 4, 5, 0, 6, 8, 3, 1])
     f"```\n{notations.AIMA_LINE}\n{notations.AIMA_GOAL_LINE}\n```\n",  # a Markdown fence
     f"# AIMA figure 3.28\n{notations.AIMA_LINE}\ngoal:\n0 1 2\n3 4 5\n6 7 8\n",  # the goal in rows
     "7 2 4 5 0 6 8 3 1\n0 1 2 3 4 5 6 7 8\n",  # two of Korf's one-line boards
+    "[[7, 2, 4], [5, 0, 6], [8, 3, 1]]\ngoal: (0, 1, 2, 3, 4, 5, 6, 7, 8)\n",  # as Python prints them
+    "[[7, 2, 4],\n [5, 0, 6],\n [8, 3, 1]]\ngoal: [[0, 1, 2], [3, 4, 5], [6, 7, 8]]\n",
 ])
 def test_the_8_puzzle_line_and_its_goal(text: str) -> None:
     board = parse_sliding_text(text, "aima")

@@ -2,7 +2,8 @@
 
 Text: n² numbers, 0 (or ``_``) the blank, on one line (Korf's format), on one line with ``/`` between
 the rows (``7 2 4 / 5 0 6 / 8 3 1``, as a textbook prints a board) or in n rows of n, separated by
-spaces, tabs or commas; ``#`` starts a comment to the end of its line (a Markdown fence line is
+spaces, tabs or commas (a Python list or tuple of them, flat or in rows, reads the same: brackets and
+parentheses separate too); ``#`` starts a comment to the end of its line (a Markdown fence line is
 skipped); a ``start:`` label may come first. The goal follows an optional marker, ``goal:`` (or
 ``ziel:``) or an arrow (``->``, ``=>``, ``→``), in the same form, on the marker's line or on the next
 lines; a second one-line board after a one-line board (two lines, n² numbers each) is the goal too.
@@ -42,7 +43,7 @@ COUNTS_TEXT = "9, 16 or 25 numbers (a 3 x 3, 4 x 4 or 5 x 5 board)"
 _GOAL = re.compile(r"(?:goal|ziel)\s*:|->|=>|→", re.IGNORECASE)
 _START = re.compile(r"\s*start\s*:", re.IGNORECASE)
 _FENCE = re.compile(r"\s*(?:```|~~~)")
-_TOKEN = re.compile(r"[^\s,/]+")
+_TOKEN = re.compile(r"[^\s,/\[\]()]+")  # brackets separate too: a Python list or tuple of the numbers
 BLANK_MARK = "_"  # the blank as explain and a textbook print it (7 _ 4 / 5 2 6 / 8 3 1)
 
 
