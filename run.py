@@ -414,7 +414,7 @@ def read_puzzle(args: argparse.Namespace, before_load: Callable[[Any, bytes], No
     path). The file's bytes and family come from the lean parse when it read them (``parse_args``)."""
     from server.puzzles.errors import PuzzleError
     from server.puzzles.family import LoadLimits
-    from server.puzzles.registry import FAMILIES, detect_family, get_family
+    from server.puzzles.registry import FAMILIES, detect_family, get_family, load_detected
 
     data = vars(args).pop("file_data", None)  # held no longer than the puzzle needs it (25 MB on a 15k maze)
     if data is None:
@@ -436,7 +436,10 @@ def read_puzzle(args: argparse.Namespace, before_load: Callable[[Any, bytes], No
     load_stage = {o.name for o in family.options if o.stage in ("load", "both")}
     load_options = family.text_options({k: v for k, v in given.items() if k in load_stage}, "load")
     limits = LoadLimits(max_pixels=args.max_pixels, max_cells=args.max_pixels)
-    puzzle = family.load(data, args.file.name, load_options, limits)
+    if args.family:
+        puzzle = family.load(data, args.file.name, load_options, limits)
+    else:  # detected: a guess that does not parse also says what the other families read
+        puzzle = load_detected(family, data, args.file.name, load_options, limits)
     return family, puzzle, {k: v for k, v in given.items() if k not in load_stage}
 
 

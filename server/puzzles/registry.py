@@ -20,6 +20,7 @@ from typing import Any
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import Family, LoadLimits
 from server.puzzles.family_spec import FamilySpec
+from server.puzzles.options import Values
 
 #: The built-in families' packages, in the order they are listed (and sniffed: the first of equally
 #: sure families wins).
@@ -30,6 +31,11 @@ BUILT_IN = (
     "server.puzzles.zenji",
     "server.puzzles.sliding",
 )
+
+#: A family's sniff at least this sure is its claim on a file; a lower score is a guess (the grid's text
+#: rules for any .txt, a sliding board's count of numbers): when the file then does not parse, the error
+#: also says what the other families read (``load_detected``).
+SURE = 0.8
 
 # name -> the family, or its spec until the family is first needed; in listing order.
 _entries: dict[str, Family | FamilySpec] = {}
@@ -123,9 +129,27 @@ def detect_family(filename: str, data: bytes) -> Family:
     scores = [(family.sniff(filename, data), family) for family in candidates]
     best, family = max(scores, key=lambda pair: pair[0], default=(0.0, None))
     if best <= 0 or family is None:
-        expected = "; ".join(f"{f.title}: {f.expects}" for f in families())
-        raise PuzzleError(f"no puzzle family reads this file. Expected one of: {expected}", "file")
+        raise PuzzleError(f"no puzzle family reads this file. Expected one of: {_what_each_reads()}", "file")
     return family
+
+
+def load_detected(family: Family, data: bytes, filename: str, options: Values, limits: LoadLimits) -> Any:
+    """``family.load`` for the family ``detect_family`` picked. When its pick was a guess (a sniff under
+    ``SURE``) and the file does not parse, the error says what the family found wrong and then what the
+    other families read: the file may be another's, written with a slip."""
+    try:
+        return family.load(data, filename, options, limits)
+    except PuzzleError as err:
+        if family.sniff(filename, data) >= SURE:
+            raise
+        others = _what_each_reads(but=family.name)
+        message = f"{err.message.rstrip('.')}. Not a {family.title.lower()}? The others read: {others}"
+        raise PuzzleError(message, err.where) from None
+
+
+def _what_each_reads(but: str | None = None) -> str:
+    """"Title: what it reads; …" for every family (but one)."""
+    return "; ".join(f"{f.title}: {f.expects}" for f in families() if f.name != but)
 
 
 def load_puzzle(
@@ -138,12 +162,15 @@ def load_puzzle(
 ) -> Any:
     """Parse ``data`` into a puzzle model; raises PuzzleError naming what is wrong and where.
 
-    ``family`` forces the family (else it is detected); ``options`` are load options as JSON values
-    (validated against the family's schema).
+    ``family`` forces the family (else it is detected, and a guess that does not parse says what the
+    others read: ``load_detected``); ``options`` are load options as JSON values (validated against the
+    family's schema).
     """
     chosen = get_family(family) if family else detect_family(filename, data)
     values = chosen.load_options(options or {})
-    return chosen.load(data, filename, values, limits or LoadLimits())
+    if family:
+        return chosen.load(data, filename, values, limits or LoadLimits())
+    return load_detected(chosen, data, filename, values, limits or LoadLimits())
 
 
 def _register_built_in() -> None:

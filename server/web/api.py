@@ -15,7 +15,14 @@ from server.budget import ServerBusy
 from server.clients import TooMany, client_id, client_ids
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import LoadLimits
-from server.puzzles.registry import FAMILIES, detect_family, family_of, get_family, load_puzzle
+from server.puzzles.registry import (
+    FAMILIES,
+    detect_family,
+    family_of,
+    get_family,
+    load_detected,
+    load_puzzle,
+)
 from server.search.registry import ALGORITHMS
 from server.services import services
 from server.solving import Solved, check_run, search_plan, solve
@@ -194,7 +201,9 @@ def _read_upload(shared: Any, tracker: Tracker, client: str) -> tuple[Response, 
             try:
                 memory(family.load_bytes(data, filename, load_options))  # known before parsing starts
                 with shared.budget.loading(wait=shared.config.solve_wait, owner=client):
-                    puzzle = family.load(data, filename, load_options, limits)
+                    # detected: a guess that does not parse also says what the other families read
+                    puzzle = (family.load(data, filename, load_options, limits) if family_name
+                              else load_detected(family, data, filename, load_options, limits))
             finally:
                 shared.budget.release(held[0], client)
             tracker("storing")

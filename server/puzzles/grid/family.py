@@ -14,7 +14,14 @@ from server.puzzles.family import Family, LoadLimits, RunControl, Solved, search
 from server.puzzles.grid import jps, wall_follower  # they register the grid's own algorithms
 from server.puzzles.grid.check import GridChecker
 from server.puzzles.grid.edit import MAX_EDIT_CELLS, GridEditor
-from server.puzzles.grid.formats import IMAGE_EXTENSIONS, IMAGE_MAGIC, PNM_MAGIC, SNIFF_BYTES, TEXT_EXTENSIONS
+from server.puzzles.grid.formats import (
+    IMAGE_EXTENSIONS,
+    IMAGE_MAGIC,
+    OTHER_NOTATIONS,
+    PNM_MAGIC,
+    SNIFF_BYTES,
+    TEXT_EXTENSIONS,
+)
 from server.puzzles.grid.generate import GridMaker
 from server.puzzles.grid.image import parse_grid_image
 from server.puzzles.grid.kernel_search import KERNEL_ALGORITHMS, kernels_loaded, solve_grid
@@ -101,6 +108,8 @@ class GridFamily(Family):
         share = len(_GRID_CHARS.findall(text)) / len(text)
         if "#" in text and share >= 0.9:
             return 0.8  # the text parser names any stray character
+        if OTHER_NOTATIONS.search(text):
+            return 0.0  # another family's notation (formats.py): not a guess for the grid
         return 0.3 if ext in TEXT_EXTENSIONS else 0.0
 
     def load(self, data: bytes, filename: str, options: Values, limits: LoadLimits) -> GridMaze:

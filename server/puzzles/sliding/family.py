@@ -78,8 +78,8 @@ class SlidingFamily(Family):
             title="Sliding-tile puzzle",
             puzzle_type=SlidingBoard,
             extensions=(".txt", ".json"),
-            expects="a sliding-tile board: 9, 16 or 25 numbers (0 the blank) on one line or in rows, an "
-            "optional 'goal:' line, '#' comments; or JSON with 'tiles' (and 'goal')",
+            expects="9, 16 or 25 numbers, 0 the blank, in rows or on one line ('7 2 4 / 5 0 6 / 8 3 1'), "
+            "then an optional 'goal:' and the goal; or JSON with 'tiles'",
             algorithms=("bfs", "dfs", "dijkstra", "greedy", "astar", "idastar", "iddfs", "bidirectional"),
             default_algorithm="idastar",
             fast_algorithms=FAST_ALGORITHMS,

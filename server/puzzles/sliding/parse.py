@@ -1,9 +1,15 @@
 """Sliding-tile files (``../shared/PUZZLES.md`` §5, docs/SLIDING.md), errors naming what and where.
 
-Text: n² numbers, 0 the blank, on one line (Korf's format) or in n rows of n, separated by spaces, tabs
-or commas; ``#`` starts a comment to the end of its line; an optional ``goal:`` marker, after which the
-goal follows in the same form (on the marker's line or on the next lines); without it the goal is
-1 .. n²-1 then the blank. n is 3, 4 or 5, read from the count.
+Text: n² numbers, 0 (or ``_``) the blank, on one line (Korf's format), on one line with ``/`` between
+the rows (``7 2 4 / 5 0 6 / 8 3 1``, as a textbook prints a board) or in n rows of n, separated by
+spaces, tabs or commas (a Python list or tuple of them, flat or in rows, reads the same: brackets and
+parentheses separate too); ``#`` starts a comment to the end of its line (a Markdown fence line is
+skipped); a ``start:`` label may come first. The goal follows an optional marker, ``goal:`` (or
+``ziel:``) or an arrow (``->``, ``=>``, ``→``), in the same form, on the marker's line or on the next
+lines; a second one-line board after a one-line board (two lines, n² numbers each) is the goal too.
+Without a goal the goal is 1 .. n²-1 then the blank (``../shared/PUZZLES.md`` §5), for every form:
+when that goal cannot be reached by parity and the goal with the blank first can (on the 15-puzzle
+exactly one of the two can), the refusal names it. n is 3, 4 or 5, read from the count.
 
 JSON: ``{"family": "sliding", "n": 3, "tiles": [9 ints], "goal": [9 ints], "name": "..."}``; ``tiles``
 and ``goal`` flat or as n rows; every field but ``tiles`` optional.
@@ -21,14 +27,24 @@ from typing import Any
 from server.puzzles.capabilities import TextOrJsonSaver
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.jsonfile import read_json
-from server.puzzles.sliding.model import SIZES, SlidingBoard, default_goal, rows_text, unsolvable_reason
+from server.puzzles.sliding.model import (
+    SIZES,
+    SlidingBoard,
+    default_goal,
+    is_solvable,
+    rows_text,
+    unsolvable_reason,
+)
 
 MAX_FILE_BYTES = 100_000  # a 5 x 5 board is ~75 bytes: the rest could only be comments
 MAX_NUMBERS = 25  # numbers in one board: more is refused before any more are read
 COUNTS = {n * n: n for n in SIZES}
 COUNTS_TEXT = "9, 16 or 25 numbers (a 3 x 3, 4 x 4 or 5 x 5 board)"
-_GOAL = re.compile(r"goal\s*:", re.IGNORECASE)
-_TOKEN = re.compile(r"[^\s,]+")
+_GOAL = re.compile(r"(?:goal|ziel)\s*:|->|=>|→", re.IGNORECASE)
+_START = re.compile(r"\s*start\s*:", re.IGNORECASE)
+_FENCE = re.compile(r"\s*(?:```|~~~)")
+_TOKEN = re.compile(r"[^\s,/\[\]()]+")  # brackets separate too: a Python list or tuple of the numbers
+BLANK_MARK = "_"  # the blank as explain and a textbook print it (7 _ 4 / 5 2 6 / 8 3 1)
 
 
 @dataclass(frozen=True)
@@ -49,8 +65,9 @@ class Section:
     """The numbers of the board or of the goal, by line."""
 
     what: str  # "the board" or "the goal"
-    lines: list[list[Number]]
+    lines: list[list[Number]]  # its rows: one a line, or one between '/'s
     where: str  # where it begins, for errors about the whole section
+    slashed: bool = False  # rows written on a line with '/' between them
 
     @property
     def numbers(self) -> list[Number]:
@@ -58,30 +75,69 @@ class Section:
 
 
 def _strip_comment(line: str) -> str:
-    return line.split("#", 1)[0]
+    return "" if _FENCE.match(line) else line.split("#", 1)[0]
 
 
 def read_sections(text: str) -> tuple[Section, Section | None]:
-    """The board's numbers and the goal's (None when the file has no ``goal:``); raises PuzzleError for a
+    """The board's numbers and the goal's (None when the file gives no goal); raises PuzzleError for a
     token that is no number, naming its line and column, or for too many numbers."""
     board = Section("the board", [], "line 1")
     goal: Section | None = None
     current = board
     for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
         line = _strip_comment(raw)
+        label = _START.match(line)
+        if label is not None:  # "start:": a label, blanked so that columns stay where they are
+            line = " " * label.end() + line[label.end() :]
         offset = 0
         marker = _GOAL.search(line)
         if marker is not None:
             if goal is not None:
-                raise PuzzleError("a second 'goal:' (a file has one goal)", f"line {number}, column "
-                                  f"{marker.start() + 1}")
+                raise PuzzleError(f"a second {marker.group()!r} (a file has one goal)",
+                                  f"line {number}, column {marker.start() + 1}")
             before = line[: marker.start()]
             if before.strip():
-                _numbers(before, number, 0, current)  # a board on the marker's line: read it first
+                _rows(before, number, 0, current)  # a board on the marker's line: read it first
             goal = current = Section("the goal", [], f"line {number}")
             line, offset = line[marker.end() :], marker.end()
-        _numbers(line, number, offset, current)
+            again = _GOAL.search(line)
+            if again is not None:
+                raise PuzzleError(f"a second {again.group()!r} (a file has one goal)",
+                                  f"line {number}, column {offset + again.start() + 1}")
+        _rows(line, number, offset, current)
+    if goal is None:
+        goal = _second_board(board)
     return board, goal
+
+
+def _second_board(board: Section) -> Section | None:
+    """The goal of a file of two one-line boards (each line n² numbers, '/'s or not), taken from the
+    board; None for any other file."""
+    by_line: dict[int, list[list[Number]]] = {}
+    for row in board.lines:
+        by_line.setdefault(row[0].line, []).append(row)
+    counts = [sum(len(row) for row in rows) for rows in by_line.values()]
+    if len(by_line) != 2 or counts[0] != counts[1] or counts[0] not in COUNTS:
+        return None
+    first, second = by_line.values()
+    board.lines = first
+    return Section("the goal", second, f"line {second[0][0].line}", board.slashed)
+
+
+def _rows(text: str, line: int, offset: int, section: Section) -> None:
+    """A line's numbers into ``section``: one row, or one row per part between '/'s."""
+    if "/" not in text:
+        _numbers(text, line, offset, section)
+        return
+    start = 0
+    for part in text.split("/"):
+        if not part.strip():
+            at = offset + start + len(part) + 1
+            raise PuzzleError("no numbers between two '/' (a '/' goes between two rows, as in "
+                              "7 2 4 / 5 0 6 / 8 3 1)", f"line {line}, column {at}")
+        _numbers(part, line, offset + start, section)
+        start += len(part) + 1
+    section.slashed = True
 
 
 def _numbers(text: str, line: int, offset: int, section: Section) -> None:
@@ -89,9 +145,12 @@ def _numbers(text: str, line: int, offset: int, section: Section) -> None:
     for match in _TOKEN.finditer(text):
         token = match.group()
         where = f"line {line}, column {offset + match.start() + 1}"
+        if token == BLANK_MARK:
+            token = "0"
         if not token.isdigit() or not token.isascii():
-            raise PuzzleError(f"{token[:20]!r} is not a tile number (whole numbers from 0, the blank, up to "
-                              "24, separated by spaces or commas; '#' starts a comment)", where)
+            raise PuzzleError(f"{token[:20]!r} is not a tile number (whole numbers from 0 or '_', the blank, "
+                              "up to 24, separated by spaces or commas, '/' between rows; '#' starts a "
+                              "comment)", where)
         if len(section.numbers) + len(found) >= MAX_NUMBERS:
             raise PuzzleError(f"more than {MAX_NUMBERS} numbers in {section.what}: expected {COUNTS_TEXT}",
                               where)
@@ -120,9 +179,10 @@ def _size(section: Section, n: int | None) -> int:
     if len(section.lines) > 1:  # rows: n of n each (one line of n² is Korf's format)
         for line in section.lines:
             if len(line) != n:
+                where = line[0].where if section.slashed else f"line {line[0].line}"
                 raise PuzzleError(f"a row of {len(line)} number{'s' * (len(line) != 1)} in {section.what}: "
                                   f"a {n} x {n} board's rows have {n} each (or write all {n * n} on one "
-                                  "line)", f"line {line[0].line}")
+                                  "line)", where)
     return n
 
 
@@ -141,10 +201,32 @@ def _tiles(values: list[int], n: int, what: str, where_of: Any) -> bytes:
     return bytes(values)  # n² distinct numbers in 0..n²-1: none is missing
 
 
-def _check_solvable(tiles: bytes, goal: bytes, n: int) -> None:
+def _check_solvable(tiles: bytes, goal: bytes, n: int, given: bool, form: str) -> None:
+    """PuzzleError when the goal cannot be reached by parity, naming the other usual goal when the board
+    can reach that one (``given``: the file gave its goal; ``form``: "text" or "json", how to give it)."""
     reason = unsolvable_reason(tiles, goal, n)
     if reason:
-        raise PuzzleError(reason, "board")
+        raise PuzzleError(reason + _other_goal(tiles, goal, n, given, form), "board")
+
+
+def _other_goal(tiles: bytes, goal: bytes, n: int, given: bool, form: str) -> str:
+    """The sentence naming the usual goal (the blank first or last) this board does reach, when its own is
+    the other one; "" otherwise (on a 3 x 3 or 5 x 5 board both have the same parity)."""
+    first, last = bytes(range(n * n)), default_goal(n)
+    other = first if goal == last else last if goal == first else None
+    if other is None or not is_solvable(tiles, other, n):
+        return ""
+    mine = _goal_words(goal, n) if given else "the default, " + _goal_words(goal, n)
+    numbers = " ".join(str(t) for t in other)
+    listed = numbers.replace(" ", ", ")
+    how = f"add the line 'goal: {numbers}'" if form == "text" else f'give "goal": [{listed}]'
+    return f". That was {mine}; this board does reach {_goal_words(other, n)}: {how}"
+
+
+def _goal_words(goal: bytes, n: int) -> str:
+    if goal == bytes(range(n * n)):
+        return f"the goal with the blank first (0 1 … {n * n - 1}, Korf's)"
+    return f"the goal 1 … {n * n - 1}, then the blank"
 
 
 def parse_sliding_text(text: str, name: str) -> SlidingBoard:
@@ -158,9 +240,13 @@ def parse_sliding_text(text: str, name: str) -> SlidingBoard:
         _size(goal, n)
         given = goal.numbers
         goal_tiles = _tiles([x.value for x in given], n, "the goal", lambda i: given[i].where)
-    _check_solvable(tiles, goal_tiles, n)
-    layout = "one line" if len(board.lines) == 1 else f"{n} rows"
-    return SlidingBoard(n, tiles, goal_tiles, name, _notes(n, goal_tiles, f"text, {layout}"), "text")
+    _check_solvable(tiles, goal_tiles, n, goal is not None, "text")
+    if board.slashed:
+        layout = "one line, '/' between rows"
+    else:
+        layout = "one line" if len(board.lines) == 1 else f"{n} rows"
+    notes = _notes(n, goal_tiles, f"text, {layout}", goal is not None)
+    return SlidingBoard(n, tiles, goal_tiles, name, notes, "text")
 
 
 def parse_sliding_json(text: str, name: str) -> SlidingBoard:
@@ -192,8 +278,9 @@ def parse_sliding_json(text: str, name: str) -> SlidingBoard:
     given = data.get("name")
     if given is not None and not isinstance(given, str):
         raise PuzzleError(f"expected text, got {show_value(given)}", "field 'name'")
-    _check_solvable(tiles, goal, n)
-    return SlidingBoard(n, tiles, goal, (given or name)[:80], _notes(n, goal, "JSON"), "json")
+    _check_solvable(tiles, goal, n, data.get("goal") is not None, "json")
+    notes = _notes(n, goal, "JSON", data.get("goal") is not None)
+    return SlidingBoard(n, tiles, goal, (given or name)[:80], notes, "json")
 
 
 def _json_numbers(value: Any, key: str, n: int | None) -> list[int]:
@@ -221,9 +308,9 @@ def _json_numbers(value: Any, key: str, n: int | None) -> list[int]:
     return list(value)
 
 
-def _notes(n: int, goal: bytes, source: str) -> tuple[str, ...]:
+def _notes(n: int, goal: bytes, source: str, given: bool) -> tuple[str, ...]:
     if goal == default_goal(n):
-        where = f"goal: 1 … {n * n - 1}, then the blank"
+        where = f"goal: 1 … {n * n - 1}, then the blank" + ("" if given else " (the default: no goal given)")
     elif goal == bytes(range(n * n)):
         where = f"goal: the blank first, then 1 … {n * n - 1} (Korf's)"
     else:
@@ -246,11 +333,13 @@ def board_to_json(board: SlidingBoard) -> dict[str, Any]:
 
 def sniff_text(text: str) -> float:
     """How sure the text is a sliding-tile board: sure for 9/16/25 distinct numbers (with or without a
-    goal); fairly sure for a 'goal:' file of numbers; a little for a near-count of numbers alone."""
+    goal); fairly sure for a 'goal:' file of numbers or numbers with '/' between rows (so that this
+    family's parser names the slip); a little for a near-count of numbers alone."""
+    slashed = _slash_board(text) if "/" in text else 0.0  # numbers with '/' between rows
     try:
         board, goal = read_sections(text)
     except PuzzleError:
-        return 0.0
+        return slashed
     values = [x.value for x in board.numbers]
     if not values:
         return 0.0
@@ -258,9 +347,23 @@ def sniff_text(text: str) -> float:
         return 0.96
     if goal is not None and goal.numbers:
         return 0.9
+    if slashed:
+        return slashed  # the parser names what is wrong
     if 8 <= len(values) <= MAX_NUMBERS and len(board.lines) in (1, round(len(values) ** 0.5)):
         return 0.45  # numbers alone, in a board's shape: the parser names what is wrong
     return 0.0
+
+
+def _slash_board(text: str) -> float:
+    """How sure a text with '/'s is a board in the slash form: 0.85 when it holds at least 8 numbers and
+    nothing else (but '_', the goal's marker and a 'start:' label); 0.5, a guess, when three words in
+    four are such numbers (a typo among them); else 0."""
+    words = [_GOAL.sub(" ", _START.sub(" ", _strip_comment(line))) for line in text.splitlines()]
+    tokens = _TOKEN.findall(" ".join(words))
+    numbers = sum(1 for token in tokens if token.isdigit() or token == BLANK_MARK)
+    if numbers < 8:
+        return 0.0
+    return 0.85 if numbers == len(tokens) else 0.5 if 4 * numbers >= 3 * len(tokens) else 0.0
 
 
 class SlidingSaver(TextOrJsonSaver):

@@ -27,6 +27,7 @@ from server.puzzles.step.parse import (
     parse_step_text,
 )
 from server.puzzles.step.problem import HEURISTICS, StepProblem
+from server.puzzles.step.pylist import sniff_list
 from server.search.problem import Problem
 from server.search.stats import SearchResult
 from server.search.trace import RECORD_BYTES
@@ -45,9 +46,9 @@ class StepFamily(Family):
             name="step",
             title="Step-cycle maze",
             puzzle_type=StepMaze,
-            extensions=(".txt", ".json"),
-            expects="a step-cycle maze: text rows of 'S' (start), 'Z' (goal), 'X' (marked) and '.' or "
-            "spaces (blank), or JSON with 'maze' (those rows) and an optional 'cycle'",
+            extensions=(".txt", ".json", ".py", ".md"),  # the seed's list as a notebook cell or document
+            expects="rows of 'S' start, 'Z' goal, 'X' marked, '.' blank, or seed 003's Python list "
+            "[['S', ' ', …], …] (index row and column optional, 'labyrinth = […]' too); or JSON with 'maze'",
             algorithms=("bfs", "dfs", "dijkstra", "greedy", "astar", "bidirectional", "idastar", "iddfs"),
             heuristics=HEURISTICS,
             own_options=(
@@ -83,8 +84,8 @@ class StepFamily(Family):
         if head.startswith("{"):
             return 0.95 if _MAZE_KEY.search(head) else 0.0  # the key, not a value such as a name
         chars = set(text)
-        if not chars <= _TEXT_CHARS:
-            return 0.0
+        if not chars <= _TEXT_CHARS:  # seed 003's printed list, or not a step maze
+            return sniff_list(text, complete=len(data) <= SNIFF_BYTES)
         if "S" in chars and ("X" in chars or "Z" in chars):
             return 0.95
         if len(data) > SNIFF_BYTES and "X" in chars:

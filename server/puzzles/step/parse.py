@@ -1,8 +1,11 @@
-"""Step-maze files: seed 003's text grid and the project's JSON, with errors naming line and column.
+"""Step-maze files: seed 003's text grid, its printed Python list and the project's JSON, with errors
+naming line and column.
 
 Text: one board row per line; 'S' start, 'Z' goal, 'X' marked; '.' or a space is a blank cell.
 Short lines are padded with blank cells (editors strip trailing spaces); trailing empty lines are
-dropped. JSON: ``{"maze": ["S.....", …], "cycle": [1, 2, 3], "name": "…"}`` (``cycle`` and
+dropped. The same maze as seed 003 prints it, a Python list of rows (with or without its index row
+and column, or as the notebook's ``labyrinth = [...]``), is read by ``pylist.py``.
+JSON: ``{"maze": ["S.....", …], "cycle": [1, 2, 3], "name": "…"}`` (``cycle`` and
 ``name`` optional).
 """
 
@@ -15,6 +18,7 @@ from server.puzzles.capabilities import TextOrJsonSaver
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.jsonfile import read_json
 from server.puzzles.step.model import DEFAULT_CYCLE, StepMaze
+from server.puzzles.step.pylist import looks_like_list, read_list
 
 MAX_SIDE = 1_000  # rows or columns
 MAX_FILE_BYTES = 2_000_000  # a 1,000 x 1,000 board is ~1 MB of text
@@ -40,7 +44,10 @@ def check_cycle(values: Sequence[Any], where: str) -> tuple[int, ...]:
 
 
 def parse_step_text(text: str, name: str, max_cells: int) -> StepMaze:
-    """Seed 003's grid as text."""
+    """Seed 003's grid as text: rows of marks, or the Python list the seed prints."""
+    if looks_like_list(text):
+        listed = read_list(text)
+        return _build(listed.rows, name, DEFAULT_CYCLE, max_cells, listed.describe(), listed.where)
     lines = text.removeprefix("\ufeff").splitlines()
     while lines and not lines[-1].strip():
         lines.pop()

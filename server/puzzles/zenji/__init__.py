@@ -8,8 +8,9 @@ from server.puzzles.family_spec import FamilySpec, text_with_any
 
 
 def may_claim(filename: str, data: bytes) -> bool:
-    """Text holding a '{' (JSON) or a digit (a tile's side codes; ``ZenjiFamily.sniff``)."""
-    return text_with_any(data, b"{0123456789")
+    """Text holding a '{' (JSON), a digit (a tile's side codes) or a '|' (a Markdown table's; its board may
+    lie beyond the sample: ``ZenjiFamily.sniff``)."""
+    return text_with_any(data, b"{0123456789|")
 
 
 SPEC = FamilySpec("zenji", __name__, may_claim)

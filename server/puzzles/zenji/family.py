@@ -16,6 +16,7 @@ from server.puzzles.zenji.check import ZenjiChecker
 from server.puzzles.zenji.edit import ZenjiEditor
 from server.puzzles.zenji.generate import ZenjiMaker
 from server.puzzles.zenji.lab import TurnsFormula, ZenjiLab
+from server.puzzles.zenji.markdown import has_table, sniff_table
 from server.puzzles.zenji.model import FLOWS, ZenjiBoard
 from server.puzzles.zenji.parse import (
     MAX_FILE_BYTES,
@@ -44,9 +45,9 @@ class ZenjiFamily(Family):
             name="zenji",
             title="Zenji pipes",
             puzzle_type=ZenjiBoard,
-            extensions=(".txt", ".json"),
-            expects="a Zenji board: one row of tiles per line, each tile four side codes N E S W "
-            "(0 closed, 1 inlet, 2 outlet, 3 source, 4 drain) such as '3223 2010', or JSON with 'pipes'",
+            extensions=(".txt", ".json", ".md"),  # .md: seed 001's README with its table
+            expects="rows of tiles, each its sides N E S W (0 closed, 1 inlet, 2 outlet, 3 source, 4 drain): "
+            "'3223 2010', or seed 001's Markdown table ('| 0 | 3, 2, 2, 3 | …'); or JSON with 'pipes'",
             algorithms=("dijkstra", "astar", "idastar", "iddfs", "bfs", "dfs", "greedy", "bidirectional"),
             heuristics=HEURISTICS,
             own_options=(
@@ -81,6 +82,11 @@ class ZenjiFamily(Family):
         head = text.lstrip()
         if head.startswith("{"):
             return 0.97 if _PIPES_KEY.search(head) else 0.0  # the key, not a value such as a name
+        whole = text
+        if len(data) > SNIFF_BYTES and any(mark in text for mark in "0123456789|"):  # as ``may_claim``
+            whole = self.sample_text(data, MAX_FILE_BYTES) or text  # a README's table may lie further
+        if has_table(whole):  # seed 001's README
+            return sniff_table(whole)
         lines = [line for line in (raw.strip() for raw in text.splitlines()) if not is_skipped(line)]
         if len(data) > SNIFF_BYTES:
             lines = lines[:-1]  # the sample may cut the last line

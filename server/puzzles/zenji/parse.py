@@ -1,9 +1,12 @@
-"""Zenji files: the 4-digit text form and the project's JSON, errors naming the line and tile.
+"""Zenji files: the 4-digit text form, seed 001's Markdown table and the project's JSON, errors naming
+the line and tile.
 
 Text: one board row per line, one tile per group of four side codes N E S W (``3223 2010 1221
 0000``); the bracket form of the seed's table (``[3,2,2,3] [2,0,1,0]``) is read too. Empty lines
 and comment lines (``#`` and a space first) are skipped; the comment ``# flow: free`` (or
 ``downhill``) records the board's flow, as the JSON's ``flow`` does.
+Markdown: a text with a table (a line starting with '|') is read as seed 001's README gives the
+board, ``| 0 | 3, 2, 2, 3 | 2, 0, 1, 0 | …`` (``markdown.py`` finds the board's table).
 JSON: ``{"pipes": [[[3,2,2,3], …], …], "flow": "downhill", "name": "…"}`` (``flow``, ``name`` optional).
 """
 
@@ -15,6 +18,7 @@ from typing import Any
 from server.puzzles.capabilities import TextOrJsonSaver
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.jsonfile import read_json
+from server.puzzles.zenji.markdown import Cell, board_table, has_table
 from server.puzzles.zenji.model import DRAIN, FLOWS, SOURCE, Tile, ZenjiBoard
 
 MAX_SIDE = 32  # tiles a side: the free flow's state space is exponential long before this
@@ -27,6 +31,8 @@ _FLOW_COMMENT = re.compile(r"#\s*flow:\s*(\w+)\s*$")
 
 
 def parse_zenji_text(text: str, name: str) -> ZenjiBoard:
+    if has_table(text):
+        return _parse_table(text, name)
     rows: list[list[Tile]] = []
     wheres: list[int] = []  # the file's line number of each board row
     flow = "downhill"
@@ -46,7 +52,7 @@ def parse_zenji_text(text: str, name: str) -> ZenjiBoard:
         groups = _bracket_groups(line, number) if "[" in line else line.split(None, MAX_SIDE)
         if len(groups) > MAX_SIDE:
             raise PuzzleError(f"more than {MAX_SIDE} tiles in a row", f"line {number}")
-        row = [_text_tile(group, number, index) for index, group in enumerate(groups, start=1)]
+        row = [_text_tile(group, f"line {number}, tile {i}") for i, group in enumerate(groups, start=1)]
         if rows and len(row) != len(rows[0]):
             raise PuzzleError(
                 f"{len(row)} tiles, but line {wheres[0]} has {len(rows[0])}: every row needs as many",
@@ -57,6 +63,39 @@ def parse_zenji_text(text: str, name: str) -> ZenjiBoard:
     if not rows:
         raise PuzzleError("no tiles: write one row of 4-digit tiles per line, e.g. 3223 2010", "file")
     return _board(rows, name, flow, "text", lambda r, c: f"line {wheres[r]}, tile {c + 1}")
+
+
+def _parse_table(text: str, name: str) -> ZenjiBoard:
+    """Seed 001's board as a Markdown table (``markdown.py``); a ``# flow: …`` line sets the flow."""
+    table = board_table(text)
+    if len(table.rows) > MAX_SIDE or any(len(cells) > MAX_SIDE for cells in table.rows):
+        raise PuzzleError(f"more than {MAX_SIDE} tiles a side", f"lines {table.first_line}-{table.last_line}")
+    rows: list[list[Tile]] = []
+    for cells, number in zip(table.rows, table.lines, strict=True):
+        line = f"line {number}"
+        if not cells:
+            raise PuzzleError("a row of the table with no tiles after its number", line)
+        if rows and len(cells) != len(rows[0]):
+            raise PuzzleError(f"{len(cells)} tiles, but line {table.first_line} has {len(rows[0])}: every "
+                              "row needs as many", line)
+        rows.append([_cell_tile(cell) for cell in cells])
+    flow = "downhill"
+    for number, raw in enumerate(text.splitlines(), start=1):
+        declared = _FLOW_COMMENT.match(raw.strip())
+        if declared:
+            flow = declared.group(1)
+            if flow not in FLOWS:
+                raise PuzzleError(f"{flow[:20]!r} is not one of: {', '.join(FLOWS)}", f"line {number}")
+    return _board(rows, name, flow, table.describe(), lambda r, c: table.rows[r][c].where)
+
+
+def _cell_tile(cell: Cell) -> Tile:
+    """A table cell as a tile: "3, 2, 2, 3", "3 2 2 3", "3;2;2;3", "3223" or "[3, 2, 2, 3]"."""
+    inside = cell.text.strip("[]() ").replace(";", ",")
+    if not inside:
+        raise PuzzleError("an empty cell where a tile belongs: four side codes N E S W such as '3, 2, 2, 3'",
+                          cell.where)
+    return _text_tile(inside, cell.where, "'3, 2, 2, 3'")
 
 
 def is_skipped(line: str) -> bool:
@@ -88,11 +127,11 @@ def _nothing_between(text: str, number: int, index: int) -> None:
         )
 
 
-def _text_tile(group: str, line: int, index: int) -> Tile:
+def _text_tile(group: str, where: str, example: str = "3223") -> Tile:
     codes = group.replace(",", " ").split() if "," in group or " " in group.strip() else list(group.strip())
-    where = f"line {line}, tile {index}"
     if len(codes) != 4 or not all(len(code) == 1 and code.isdigit() for code in codes):
-        raise PuzzleError(f"expected four side codes N E S W such as 3223, got {group.strip()[:20]!r}", where)
+        raise PuzzleError(f"expected four side codes N E S W such as {example}, got {group.strip()[:20]!r}",
+                          where)
     tile = tuple(int(code) for code in codes)
     bad = next((code for code in tile if code > DRAIN), None)
     if bad is not None:
