@@ -326,12 +326,22 @@ def test_the_8_puzzle_line_and_its_goal(text: str) -> None:
     assert solve(board, "astar").json["cost"] == 26
 
 
-def test_a_bare_line_gets_the_default_goal_and_says_so() -> None:
+def test_a_bare_slash_line_gets_the_textbooks_goal_and_says_so() -> None:
+    """The one-line '/' form is AIMA's and Korf's notation: a bare line gets their goal, the blank first."""
     board = parse_sliding_text(notations.AIMA_LINE, "aima")
-    assert board.goal == bytes([1, 2, 3, 4, 5, 6, 7, 8, 0])
+    assert board.goal == bytes(range(9))
     assert board.notes == ("read as text, one line, '/' between rows",
-                           "goal: 1 … 8, then the blank (the default: no goal given)")
-    assert solve(board, "astar").json["cost"] == 20  # not AIMA's 26: its goal puts the blank first
+                           "goal: the blank first, then 1 … 8 (Korf's) (the one-line form's default, AIMA's: "
+                           "no goal given)")
+    assert solve(board, "astar").json["cost"] == 26  # AIMA's figure 3.28
+
+
+def test_bare_rows_keep_the_familys_default_goal() -> None:
+    """The same board in rows (PUZZLES.md's text form) keeps the spec's default, 1 … 8 then the blank."""
+    board = parse_sliding_text("7 2 4\n5 0 6\n8 3 1\n", "aima")
+    assert board.goal == bytes([1, 2, 3, 4, 5, 6, 7, 8, 0])
+    assert "goal: 1 … 8, then the blank (the default: no goal given)" in board.notes
+    assert solve(board, "astar").json["cost"] == 20
 
 
 KORF_12 = "14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15"  # korf100.txt: 45 moves to the goal with the blank first
@@ -339,7 +349,8 @@ KORF_12 = "14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15"  # korf100.txt: 45 moves to th
 
 def test_a_default_goal_out_of_reach_by_parity_names_the_goal_in_reach() -> None:
     slashed = " / ".join(" ".join(KORF_12.split()[r * 4:r * 4 + 4]) for r in range(4))
-    for text in (KORF_12, slashed):
+    assert parse_sliding_text(slashed, "korf").goal == bytes(range(16))  # the '/' form's own goal
+    for text in (KORF_12,):
         with pytest.raises(PuzzleError) as err:
             parse_sliding_text(text, "korf")
         message = err.value.message

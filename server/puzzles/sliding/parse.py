@@ -235,7 +235,9 @@ def parse_sliding_text(text: str, name: str) -> SlidingBoard:
     n = _size(board, None)
     numbers = board.numbers
     tiles = _tiles([x.value for x in numbers], n, "the board", lambda i: numbers[i].where)
-    goal_tiles = default_goal(n)
+    # The one-line '/' form is the textbooks' (AIMA's figures, Korf's tables), whose goal puts the blank
+    # first: a bare line gets that goal, the other text forms the family's default (docs/SLIDING.md).
+    goal_tiles = bytes(range(n * n)) if board.slashed else default_goal(n)
     if goal is not None:
         _size(goal, n)
         given = goal.numbers
@@ -313,6 +315,7 @@ def _notes(n: int, goal: bytes, source: str, given: bool) -> tuple[str, ...]:
         where = f"goal: 1 … {n * n - 1}, then the blank" + ("" if given else " (the default: no goal given)")
     elif goal == bytes(range(n * n)):
         where = f"goal: the blank first, then 1 … {n * n - 1} (Korf's)"
+        where += "" if given else " (the one-line form's default, AIMA's: no goal given)"
     else:
         where = "goal: its own arrangement"
     return (f"read as {source}", where)
