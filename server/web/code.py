@@ -153,6 +153,9 @@ def _expanded(body: dict[str, Any], pid: str, limit: int) -> tuple[list[int], st
             raise PuzzleError("expected the id of an uploaded run", "field 'run'")
         value = RUNS.text(run, client_id(), pid)
     if isinstance(value, str):
+        if count is None:
+            raise PuzzleError("packed ids come with their number in field 'count'",
+                              "field 'run'" if run else "field 'expanded'")
         count = whole(count, 0, limit, "field 'count'")
         try:
             return unpack_ids(value, count), run

@@ -129,7 +129,10 @@ def test_a_plain_astar_on_a_15_puzzle_32_moves_out_is_judged_as_astar(page, tmp_
     run_code(page, timeout=LONG)
     verdict = text(page, "code-verdict")
     assert page.get_attribute(PANEL, "data-verdict") == "matches", verdict
-    assert f"Matches A*'s order of expansions ({optimum['expanded']:,} expansions)" in verdict, verdict
+    # The server's A* counts the goal taken off the frontier as expanded; the student's never calls
+    # successors on it: one fewer call.
+    calls = optimum["expanded"] - 1
+    assert f"Matches A*'s order of expansions ({calls:,} expansions)" in verdict, verdict
     assert "32 moves, cost 32 (optimal)" in verdict, verdict
     at_end(page, timeout=LONG)
     assert text(page, "cost") == "32"
