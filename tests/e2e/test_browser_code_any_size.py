@@ -18,7 +18,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.pages import BROWSER_TEST, ROOT, at_end, choose_gallery, run_to_end, shooter, solve_json, text, upload
+from tests.e2e.pages import (
+    BROWSER_TEST,
+    ROOT,
+    at_end,
+    choose_gallery,
+    run_to_end,
+    shooter,
+    solve_json,
+    text,
+    upload,
+)
 from tests.e2e.test_browser_code import PANEL, choose_algorithm, max_speed, open_code, open_program, run_code
 
 PYODIDE = ROOT / "static" / "vendor" / "pyodide"
