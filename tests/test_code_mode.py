@@ -324,3 +324,17 @@ def test_problem_heuristic_is_the_one_the_run_chose(app) -> None:
     assert verdict["verdict"] == "matches", verdict["messages"]
     other = _judge(app, info, ran, "astar")  # judged against A* with the default: not the same order
     assert other["verdict"] != "matches"
+
+
+def test_a_heuristic_the_page_cannot_compute_is_said_before_the_program_runs(app) -> None:
+    """The sliding puzzles' pdb stays on the server: the program is told, and gets the default."""
+    info = _load(app, MAZES / "sliding-korf-79.txt")
+    rules = _rules(app, info, {"heuristic": "pdb"})
+    if rules["heuristic"] != "pdb":
+        pytest.skip("the pattern databases are not available on this server")
+    code = "def search(problem):\n    print(sorted(problem.heuristics))\n    return None\n"
+    ran, printed = run_program(code, json.dumps(rules), 60, 10)
+    assert ran["error"] is None
+    assert printed.startswith("Note: the heuristic 'pdb' is not computed in this page, so problem.heuristic "
+                              "is 'manhattan' here; the server's search uses 'pdb'.\n")
+    assert "'pdb'" not in printed.splitlines()[1]

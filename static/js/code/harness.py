@@ -96,6 +96,7 @@ class Space:
         self.state_form: str = data.get("state_form") or "a tuple"
         self.stopped: str = data.get("stopped") or ""
         self.moves: list[tuple[tuple[int, float], ...] | None] = [None] * self.walked
+        self.note = ""
 
     def __len__(self) -> int:
         return len(self.states)
@@ -148,6 +149,11 @@ class Rules:
         default = data.get("heuristic") or ""
         names = self.heuristic_names
         self.heuristic = default if default in names else (names[0] if names else "")
+        # A heuristic the run chose that is not computed here (the sliding puzzles' pdb: its tables stay
+        # on the server): said before the program runs, so that a differing order is not a mystery.
+        self.note = (f"the heuristic {default!r} is not computed in this page, so problem.heuristic is "
+                     f"{self.heuristic!r} here; the server's search uses {default!r}"
+                     if default and default not in names else "")
         self.state_form: str = data.get("state_form") or "a tuple"
         self._successors = problem.successors
         self._student = problem.student_state
@@ -514,6 +520,8 @@ def run_student(
     world = parse_space(space_json)
     problem = Problem(world, steps)
     output = Output(write if write is not None else (lambda _text: None))
+    if world.note:
+        output.write(f"Note: {world.note}.\n")
     linecache.cache[FILENAME] = (
         len(code),
         None,
