@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import gzip
 import json
+import logging
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from server.clients import client_id
+from server.clients import client_id, shared_redis
 from server.code_rules import problem_rules
 from server.code_runs import PART_CHARS, RUNS
 from server.code_space import CodeSpace, SpaceCache, build_space
@@ -22,14 +23,26 @@ from server.judging import rule_options
 from server.puzzles.errors import PuzzleError
 from server.puzzles.options import whole, whole_list
 from server.puzzles.registry import family_of
+from server.redis_link import RedisUnavailable
 from server.search.algorithms.replay import STORED, RecordedRun, unpack_ids, use_recorded_runs
 from server.search.control import CancelFlag, deadline
 from server.services import services
 from server.web.common import answer_errors, json_object, stored_puzzle, take, working
 
+log = logging.getLogger(__name__)
 code = Blueprint("code", __name__)
 answer_errors(code)
-use_recorded_runs(RUNS.judged)  # the replay (``run:<id>``) reads the runs this process keeps
+use_recorded_runs(RUNS.judged)  # the replay (``run:<id>``) reads the runs kept here or in Redis
+
+
+@code.record_once
+def _share_runs(state: Any) -> None:
+    """With ``redis_url``, the runs are kept in that Redis (any process finds them); else here."""
+    try:
+        RUNS.share(shared_redis(services(state.app).config.redis_url))
+    except RedisUnavailable as err:
+        log.warning("students' runs are kept in this process only: %s", err)
+        RUNS.share(None)
 
 STATE_BYTES = 400  # a walked state, its moves, its forms and heuristic values, in Python and in JSON
 MIN_STATES = 1_000  # a space smaller than this is refused rather than walked

@@ -55,6 +55,20 @@ def use_recorded_runs(lookup: Callable[[str], RecordedRun | None]) -> None:
     _lookup = lookup
 
 
+def pack_ids(ids: Sequence[int]) -> str:
+    """``ids`` packed as the page packs them (static/js/code/harness.py ``pack_ids``; a test pins the two)."""
+    out: list[str] = []
+    previous = 0
+    for i in ids:
+        delta, previous = i - previous, i
+        folded = delta * 2 if delta >= 0 else -delta * 2 - 1
+        while folded >= 32:
+            out.append(PACK_ALPHABET[32 | (folded & 31)])
+            folded >>= 5
+        out.append(PACK_ALPHABET[folded])
+    return "".join(out)
+
+
 def unpack_ids(text: str, count: int | None = None) -> list[int]:
     """The ids of ``pack_ids``' text; ValueError naming the fault (a foreign character, a cut number,
     a negative id, another count than ``count``)."""
