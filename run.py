@@ -528,8 +528,7 @@ def _solution_text(path: Path) -> str:
 def cmd_grade(args: argparse.Namespace) -> int:
     """Grade students' programs: per program a line with its name and the verdict's sentences (or
     ``--json``); 0 when all were graded, 1 on a bad puzzle, option or unreadable program."""
-    from server.code_space import build_space
-    from server.grading import grade
+    from server.grading import grade, world_json
     from server.judging import rule_options
     from server.puzzles.errors import PuzzleError
 
@@ -539,7 +538,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
         rules = rule_options(family, options)
         algorithm = args.algorithm or family.default_algorithm
         family.check_algorithm(algorithm)
-        space = build_space(family, puzzle, rules, 200_000)
+        world = world_json(family, puzzle, rules, options.get("heuristic"))
     except PuzzleError as err:
         return fail(f"{args.file}: {err}")
     status = 0
@@ -549,7 +548,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
         except (OSError, UnicodeDecodeError) as err:
             status = fail(f"{program}: {getattr(err, 'strerror', None) or err}")
             continue
-        verdict = grade(family, puzzle, code, algorithm, options, rules, args.seconds, space=space)
+        verdict = grade(family, puzzle, code, algorithm, options, rules, args.seconds, world=world)
         if args.json:
             print(json.dumps({"program": str(program), **verdict}, separators=(",", ":")))
         else:

@@ -1,7 +1,11 @@
 """Student mode's verdict: a student's own search (its expansions and its path) judged.
 
-* **The path** is checked over the walked space (``server/code_space.py``): it starts at a start, each
-  step is a move of the puzzle, it ends at a goal; its cost, and the optimum over the same space.
+* **The run** comes as the ids of the expanded states, numbered as the student's search reached them,
+  and the path as moves (``server/search/algorithms/replay.py``, ``Numbering``): the server numbers
+  the states again by replaying the expansions over the family's own ``Problem``, so no bound on the
+  states applies here.
+* **The path**: it starts at a start, each step is a move of the puzzle (the page checked that, and
+  sends why not), it ends at a goal; its cost, and the optimum (``judging.exact_optimum``).
 * **The order of expansions** is compared with the algorithm chosen in the page, run by the server on
   the same puzzle and options (stopped one expansion after the student's), under its documented
   tie-break (``Algorithm.rule``). At the first difference the verdict names both states and the rule;
@@ -9,6 +13,11 @@
   student's state had the same key as ours there, the student's order is another valid tie-break, and
   the verdict says so rather than "wrong". Where one search only stops sooner because it tests for the
   goal at another moment (on generation or on expansion), the orders still match.
+* **Another algorithm's order**: where the order differs from the chosen algorithm's, the others the
+  family offers are run too, each stopped at its first difference, and one that matches is named
+  ("your order is A*'s").
+
+States are written in sentences by ``show_form`` alone (``server/code_space.py``).
 """
 
 from __future__ import annotations
@@ -17,12 +26,15 @@ import heapq
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.code_space import CodeSpace, show_form
-from server.puzzles.family import search_options
+from server.code_space import show_form
+from server.judging import REFERENCES
+from server.puzzles.family import RunControl, search_options
 from server.puzzles.options import Values
-from server.search.control import CancelFlag
+from server.search.algorithms.replay import Numbering
+from server.search.control import CancelFlag, deadline
 from server.search.costs import json_cost
-from server.search.registry import get_algorithm
+from server.search.problem import State
+from server.search.registry import CODE, get_algorithm
 from server.search.runner import Limits, run_algorithm
 
 
@@ -55,13 +67,13 @@ class OrderCheck:
     ours_state: Any = None
     tie: bool = False
     message: str = ""
-    notes: list[str] = field(default_factory=list)
+    others: list[str] = field(default_factory=list)  # other algorithms whose order is the student's
 
     def to_json(self) -> dict[str, Any]:
         return {"algorithm": self.algorithm, "label": self.label, "rule": self.rule, "matches": self.matches,
                 "yours": self.yours, "ours": self.ours, "compared": self.compared, "at": self.at,
                 "yours_state": self.yours_state, "ours_state": self.ours_state, "tie": self.tie,
-                "message": self.message,
+                "message": self.message, "others": self.others,
                 "yours_shown": None if self.yours_state is None else show_form(self.yours_state),
                 "ours_shown": None if self.ours_state is None else show_form(self.ours_state)}
 
@@ -71,36 +83,50 @@ def _num(value: float | None) -> str:
     return "unknown" if value is None else str(json_cost(value))
 
 
-def check_path(space: CodeSpace, path: list[int] | None) -> PathCheck:
-    """The student's path over the space (ids), with the optimum to compare its cost with."""
-    optimum = space.optimum()
+
+def check_path(numbering: Numbering, path: list[int] | None, illegal: str | None,
+               optimum: float | None, solvable: bool) -> PathCheck:
+    """The student's path (``[start index, move index, …]``; ``illegal``: why the page found it no path
+    of this puzzle), with the optimum to compare its cost with (``solvable``: a goal can be reached)."""
+    if illegal:
+        return PathCheck(True, False, optimum=optimum, problem=illegal[:300])
     if not path:
-        return PathCheck(found=False, legal=optimum is None, optimum=optimum,
-                         problem=None if optimum is None else "no path returned, but a goal can be reached")
-    walked = space.walk.expanded
-    if path[0] not in space.starts:
-        return PathCheck(True, False, len(path) - 1, optimum=optimum,
-                         problem=f"it starts at {space.show(path[0])}, not at the start "
-                                 f"{space.show(space.starts[0])}")
-    cost = 0.0
-    for k in range(1, len(path)):
-        a, b = path[k - 1], path[k]
-        if a >= walked:
-            return PathCheck(True, False, len(path) - 1, optimum=optimum,
-                             problem=f"move {k}: {space.show(a)} lies beyond the states walked for "
-                                     "your code")
-        targets, costs = space.moves_of(a)
-        steps = [c for t, c in zip(targets.tolist(), costs.tolist(), strict=True) if t == b]
-        if not steps:
-            return PathCheck(True, False, len(path) - 1, optimum=optimum,
-                             problem=f"move {k}: {space.show(a)} → {space.show(b)} is not a move of "
-                                     "this puzzle")
-        cost += min(steps)
-    if not space.goals[path[-1]]:
-        return PathCheck(True, False, len(path) - 1, optimum=optimum,
-                         problem=f"it ends at {space.show(path[-1])}, not at a goal")
-    optimal = optimum is not None and cost <= optimum + 1e-9 * max(1.0, abs(optimum))
-    return PathCheck(True, True, len(path) - 1, cost, optimum, optimal)
+        return PathCheck(found=False, legal=not solvable, optimum=optimum,
+                         problem="no path returned, but a goal can be reached" if solvable else None)
+    ids, costs = numbering.path(path, "field 'path'")
+    states, problem = numbering.states, numbering.problem
+    if not problem.is_goal(states[ids[-1]]):
+        return PathCheck(True, False, len(ids) - 1, optimum=optimum,
+                         problem=f"it ends at {show(problem, states[ids[-1]])}, not at a goal")
+    cost = costs[-1]
+    optimal = optimum is not None and cost <= optimum + 1e-6 * max(1.0, abs(optimum))  # results round to 6
+    return PathCheck(True, True, len(ids) - 1, cost, optimum, optimal)
+
+
+def optimum_of(family: Any, puzzle: Any, rules: Values,
+               max_seconds: float | None) -> tuple[float | None, str | None]:
+    """(the optimal cost in the problem's own units, None) or (None, why not): as
+    ``judging.exact_optimum`` (the family's default algorithm, then ``REFERENCES``), but the cost as the
+    search counted it (a Zenji path's packed turns and tiles), not as its result prints it."""
+    order = dict.fromkeys((family.default_algorithm, *REFERENCES))
+    for reference in (a for a in order if a in family.algorithms):
+        flag = CancelFlag()
+        with deadline(flag, max_seconds):
+            solved = family.solve(puzzle, reference, rules, RunControl(None, max_seconds, flag))
+        result = solved.json
+        if result["found"] and result["optimal_guaranteed"]:
+            raw = solved.result.cost if solved.result is not None else None
+            return (raw if raw is not None else result["cost"]), None
+        if result.get("stopped"):
+            return None, f"the optimal search stopped: {result['stopped']}"
+        if not result["found"]:
+            return None, "no solution exists"
+    return None, "no optimal search is offered for this family"
+
+
+def show(problem: Any, state: State) -> str:
+    """A state in a verdict's sentence, in its student form (the one function that writes them)."""
+    return show_form(problem.student_state(state))
 
 
 _KEY_WORDS = {"depth": "a state with the smallest depth", "g": "a state with the smallest g",
@@ -112,20 +138,22 @@ class _Enough(Exception):
     """Our search has made one expansion more than the student's: nothing further is compared."""
 
 
-def _reference(space: CodeSpace, family: Any, puzzle: Any, algorithm: str, options: Values, upto: int,
-               max_seconds: float | None, cancel: CancelFlag | None) -> tuple[list[int], bool]:
-    """Our expansions (ids; -1 for a state beyond the walk), at most ``upto + 1`` of them, and whether our
-    search ended by itself. An expansion is what it is for the student: a call of ``successors`` (IDA*
-    closes a state when it steps back, and best-first search closes the goal without expanding it)."""
+def _reference(family: Any, puzzle: Any, algorithm: str, options: Values, upto: int,
+               max_seconds: float | None, cancel: CancelFlag | None,
+               yours: list[State] | None = None) -> tuple[list[State], bool]:
+    """Our expansions (states), at most ``upto + 1`` of them (with ``yours``: stopped at the first that
+    differs from the student's), and whether our search ended by itself. An expansion is what it is for
+    the student: a call of ``successors`` (IDA* closes a state when it steps back, and best-first search
+    closes the goal without expanding it)."""
     problem = family.run_problem(puzzle, options)
-    index = space.walk.index
-    expanded: list[int] = []
+    expanded: list[State] = []
     successors = problem.successors
 
     def counted(state: Any) -> Any:
-        if len(expanded) > upto:
+        k = len(expanded)
+        if k > upto or (yours is not None and k > 0 and (k > len(yours) or expanded[-1] != yours[k - 1])):
             raise _Enough
-        expanded.append(index.get(state, -1))
+        expanded.append(state)
         return successors(state)
 
     problem.successors = counted  # type: ignore[method-assign]
@@ -137,48 +165,50 @@ def _reference(space: CodeSpace, family: Any, puzzle: Any, algorithm: str, optio
     return expanded, not result.stopped
 
 
-def first_out_of_depth_order(space: CodeSpace, yours: list[int]) -> tuple[int, str] | None:
+def _shown(numbering: Numbering, i: int) -> str:
+    return show(numbering.problem, numbering.states[i])
+
+
+def first_out_of_depth_order(numbering: Numbering, yours: list[int]) -> tuple[int, str] | None:
     """Where the student's expansions first stop being depth-first, whatever the order of successors:
     each expansion must take a state pushed by the newest expanded state that still has states waiting
     on the frontier (a stack of the states reached, each pushed once, by the first state to reach it, as
     the server's DFS does). The expansion (0-based) and why, or None."""
-    walked = space.walk.expanded
-    reached_by: dict[int, list[int]] = {s: [] for s in space.starts}  # frontier state -> who pushed it
+    reached_by: dict[int, list[int]] = {s: [] for s in numbering.starts}  # frontier state -> who pushed it
     waiting: dict[int, int] = {}  # expanded state -> its successors still on the frontier
     expanded: list[int] = []  # in order; the newest with waiting successors is where DFS goes on
     closed: set[int] = set()
     for k, s in enumerate(yours):
         if s not in reached_by:
             where = "already expanded" if s in closed else "not yet generated"
-            return k, f"yours expanded {space.show(s)}, which was {where}: not on the frontier"
+            return k, f"yours expanded {_shown(numbering, s)}, which was {where}: not on the frontier"
         while expanded and waiting[expanded[-1]] == 0:
             expanded.pop()
         parents = reached_by.pop(s)
         if expanded and expanded[-1] not in parents:
             newest = expanded[-1]
-            return k, (f"yours expanded {space.show(s)} while states reached from {space.show(newest)}, "
-                       "expanded after its parent, still waited on the frontier: not depth-first")
+            return k, (f"yours expanded {_shown(numbering, s)} while states reached from "
+                       f"{_shown(numbering, newest)}, expanded after its parent, still waited on the "
+                       "frontier: not depth-first")
         for p in parents:
             waiting[p] -= 1
         closed.add(s)
         expanded.append(s)
         waiting[s] = 0
-        if s >= walked:
-            return None
-        for t in dict.fromkeys(space.moves_of(s)[0].tolist()):
+        for t in dict.fromkeys(t for t, _c in numbering.moves(s)):
             if t not in closed and t not in reached_by:  # pushed once, by the first state to reach it
                 reached_by[t] = [s]
                 waiting[s] += 1
     return None
 
 
-def first_out_of_order(space: CodeSpace, key: str, yours: list[int],
+def first_out_of_order(numbering: Numbering, key: str, yours: list[int],
                        options: Values) -> tuple[int, str] | None:
     """Where the student's expansions first break the algorithm's rule up to ties: the expansion (0-based)
     and why, or None when each took a state with the smallest ``key`` on the frontier. The frontier is
     kept as the algorithm keeps it (``key`` "depth": the depth at which a state was first reached; else
     the cheapest g so far), whatever the student's own tie-breaks."""
-    problem = space.problem
+    problem = numbering.problem
     name = options.get("heuristic") or (problem.heuristics[0] if problem.heuristics else "")
     weight = options.get("weight", 1.0)
 
@@ -189,33 +219,29 @@ def first_out_of_order(space: CodeSpace, key: str, yours: list[int],
             return g
         h = estimates.get(i)
         if h is None:
-            h = estimates[i] = problem.heuristic(space.walk.states[i], name) if name else 0.0
+            h = estimates[i] = problem.heuristic(numbering.states[i], name) if name else 0.0
         return h if key == "h" else g + weight * h
 
     words = {"depth": "depth", "g": "g", "h": "h", "f": "f"}[key]
     g: dict[int, float] = {}
     heap: list[tuple[float, int]] = []
     closed: set[int] = set()
-    for s in space.starts:
+    for s in numbering.starts:
         g[s] = 0.0
         heapq.heappush(heap, (key_of(s, 0.0), s))
-    walked = space.walk.expanded
     for k, s in enumerate(yours):
         if s in closed or s not in g:
             where = "already expanded" if s in closed else "not yet generated"
-            return k, f"yours expanded {space.show(s)}, which was {where}: not on the frontier"
+            return k, f"yours expanded {_shown(numbering, s)}, which was {where}: not on the frontier"
         while heap and (heap[0][1] in closed or heap[0][0] != key_of(heap[0][1], g[heap[0][1]])):
             heapq.heappop(heap)  # stale: expanded, or reached more cheaply since
         mine = key_of(s, g[s])
         if heap and mine > heap[0][0] + 1e-9 * max(1.0, abs(heap[0][0])):
             best = heap[0][1]
-            return k, (f"yours expanded {space.show(s)} with {words} {_num(mine)} while {space.show(best)} "
-                       f"with {words} {_num(heap[0][0])} was on the frontier")
+            return k, (f"yours expanded {_shown(numbering, s)} with {words} {_num(mine)} while "
+                       f"{_shown(numbering, best)} with {words} {_num(heap[0][0])} was on the frontier")
         closed.add(s)
-        if s >= walked:
-            return None  # beyond the walked space: nothing more to check
-        targets, costs = space.moves_of(s)
-        for t, c in zip(targets.tolist(), costs.tolist(), strict=True):
+        for t, c in numbering.moves(s):
             if t in closed:
                 continue
             through = g[s] + (1.0 if key == "depth" else c)
@@ -225,13 +251,34 @@ def first_out_of_order(space: CodeSpace, key: str, yours: list[int],
     return None
 
 
-def compare_orders(space: CodeSpace, family: Any, puzzle: Any, algorithm: str, options: Values,
-                   yours: list[int], stopped: str | None, max_seconds: float | None = None,
+def matching_others(family: Any, puzzle: Any, algorithm: str, options: Values, yours: list[State],
+                    max_seconds: float | None, cancel: CancelFlag | None) -> list[str]:
+    """The other algorithms the family offers whose order of expansions is the student's (each run only
+    up to its first difference): their names in text ("A*")."""
+    found = []
+    for other in family.algorithms:
+        if other in (algorithm, CODE):
+            continue
+        if cancel is not None and cancel.is_set():
+            break
+        try:
+            ours, _finished = _reference(family, puzzle, other, options, len(yours), max_seconds, cancel,
+                                         yours)
+        except Exception:  # an algorithm that cannot run under these options is no match
+            continue
+        if ours and len(ours) >= len(yours) and ours[:len(yours)] == yours:
+            found.append(get_algorithm(other).name_in_text)
+    return found
+
+
+def compare_orders(numbering: Numbering, family: Any, puzzle: Any, algorithm: str, options: Values,
+                   yours_ids: list[int], stopped: str | None, max_seconds: float | None = None,
                    cancel: CancelFlag | None = None) -> OrderCheck:
     """The student's expansions against ``algorithm``'s, as the module docstring says."""
     entry = get_algorithm(algorithm)
-    ours, finished = _reference(space, family, puzzle, algorithm, options, len(yours) + 1,
-                                        max_seconds, cancel)
+    states = numbering.states
+    yours = [states[i] for i in yours_ids]
+    ours, finished = _reference(family, puzzle, algorithm, options, len(yours) + 1, max_seconds, cancel)
     label = entry.name_in_text
     check = OrderCheck(algorithm, label, entry.rule, False, len(yours), len(ours),
                        min(len(yours), len(ours)))
@@ -256,25 +303,31 @@ def compare_orders(space: CodeSpace, family: Any, puzzle: Any, algorithm: str, o
         return check
     check.at = at + 1
     mine, theirs = yours[at], ours[at]
-    check.yours_state = space.forms[mine]
-    check.ours_state = space.forms[theirs] if theirs >= 0 else None
-    shown_ours = space.show(theirs) if theirs >= 0 else "a state beyond the walked space"
-    check.message = (f"differs from {label} at expansion {at + 1}: yours expanded {space.show(mine)}, "
+    problem = numbering.problem
+    check.yours_state = problem.student_state(mine)
+    check.ours_state = problem.student_state(theirs)
+    shown_mine, shown_ours = show(problem, mine), show(problem, theirs)
+    check.message = (f"differs from {label} at expansion {at + 1}: yours expanded {shown_mine}, "
                      f"{label} expands {shown_ours} next — {entry.rule}")
     if entry.key:
-        bad = (first_out_of_depth_order(space, yours) if entry.key == "lifo"
-               else first_out_of_order(space, entry.key, yours, options))
+        bad = (first_out_of_depth_order(numbering, yours_ids) if entry.key == "lifo"
+               else first_out_of_order(numbering, entry.key, yours_ids, options))
         if bad is None:
             check.tie = True
             check.message = (f"a valid {label} order with another tie-break than ours: every expansion of "
                              f"yours took {_KEY_WORDS[entry.key]} on the frontier. It first "
                              f"differs from {label} at expansion {at + 1}: yours expanded "
-                             f"{space.show(mine)}, {label} expands {shown_ours} next — {entry.rule}")
+                             f"{shown_mine}, {label} expands {shown_ours} next — {entry.rule}")
         elif bad[0] == at:
             check.message += f". {bad[1][0].upper()}{bad[1][1:]}"
         else:
             check.message += (f". Up to there yours was a valid {label} order with another tie-break, but at "
                               f"expansion {bad[0] + 1}: {bad[1]}")
+    if not check.tie:
+        check.others = matching_others(family, puzzle, algorithm, options, yours, max_seconds, cancel)
+        if check.others:
+            names = " and ".join(f"{name}'s" for name in check.others)
+            check.message += f"; your order is {names} (matches)"
     return check
 
 
@@ -289,12 +342,20 @@ def headline(verdict: str, path: PathCheck, order: OrderCheck, stopped: str | No
     return order.message[0].upper() + order.message[1:] + "."
 
 
-def judge_code_run(space: CodeSpace, family: Any, puzzle: Any, algorithm: str, options: Values,
-                   expanded: list[int], path: list[int] | None, stopped: str | None, max_animated: int,
+def judge_code_run(family: Any, puzzle: Any, rules: Values, algorithm: str, options: Values,
+                   expanded: list[int], path: list[int] | None, illegal: str | None, stopped: str | None,
                    max_seconds: float | None = None, cancel: CancelFlag | None = None) -> dict[str, Any]:
-    """The verdict as docs/PROTOCOL.md ("Student mode") gives it."""
-    path_check = check_path(space, path)
-    order = compare_orders(space, family, puzzle, algorithm, options, expanded, stopped, max_seconds, cancel)
+    """The verdict as docs/PROTOCOL.md ("Student mode") gives it, for a run recorded under ``rules``
+    (``judging.rule_options``): ``expanded`` ids and the ``path`` as moves; PuzzleError when they do
+    not fit this puzzle."""
+    problem = family.problem(puzzle, rules)
+    numbering = Numbering(problem)
+    numbering.expand_all(expanded, "field 'expanded'")
+    optimum, why = optimum_of(family, puzzle, rules, max_seconds)
+    solvable = optimum is not None or why != "no solution exists"
+    path_check = check_path(numbering, path, illegal, optimum, solvable)
+    order = compare_orders(numbering, family, puzzle, algorithm, options, expanded, stopped, max_seconds,
+                           cancel)
     if path_check.found and not path_check.legal:
         verdict = "illegal"
     elif stopped:
@@ -305,21 +366,16 @@ def judge_code_run(space: CodeSpace, family: Any, puzzle: Any, algorithm: str, o
         verdict = "matches" if order.matches else "valid" if order.tie else "differs"
     messages = [headline(verdict, path_check, order, stopped)]
     if path_check.found and path_check.legal:
-        words = space.problem.cost_in_words
+        words = problem.cost_in_words
         best = path_check.optimum
         quality = ("optimal" if path_check.optimal else
                    f"not optimal: the optimum is {words(best)}" if best is not None
-                   else "the optimum is unknown")
+                   else f"the optimum is unknown ({why})")
         messages.append(f"Your path is legal: {path_check.steps:,} moves, {words(path_check.cost or 0.0)} "
                         f"({quality}).")
     elif not path_check.found and path_check.legal:
         messages.append("Your search returned no path, and none exists.")
     if verdict in ("illegal", "no path") or (verdict == "stopped" and order.yours):
         messages.append(f"Order of expansions: {order.message}.")
-    if space.walk.stopped is not None:
-        messages.append(f"The server walked {space.walk.expanded:,} states of this puzzle for your code "
-                        f"({space.walk.stopped}).")
-    shown = expanded[:max_animated]
-    code = ",".join(map(str, shown)) + ";" + (",".join(map(str, path)) if path else "")
-    return {"verdict": verdict, "code": code, "path": path_check.to_json(), "order": order.to_json(),
-            "messages": messages, "animated": len(shown)}
+    return {"verdict": verdict, "path": path_check.to_json(), "order": order.to_json(), "messages": messages,
+            "reached": len(numbering)}

@@ -92,6 +92,9 @@ class Config:
     code_max_seconds: float = 20.0  # the walk and the verdict's own search, each
     code_runs_per_minute: int = 30  # spaces and verdicts per client
     code_max_animated: int = 150_000  # a student's expansions replayed on the board (the verdict covers all)
+    code_steps: int = 150_000  # calls of successors a program may make by default: at least this, and
+    # enough for every state of the puzzle where it is known (an 8-puzzle: 181,440), up to code_max_steps
+    code_max_steps: int = 1_000_000  # the most a student may choose in the panel
     # Animated GIFs of a search (server/exporting.py): each is a search under the limits above
     animation_max_frames: int = 120
     animation_max_side: int = 640  # pixels on the longer side

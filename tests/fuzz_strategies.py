@@ -1178,7 +1178,8 @@ API_ROUTES = ("/api/algorithms", "/api/families", "/api/gallery", "/api/puzzles"
               "/", "/api/puzzles/{id}", "/api/puzzles/{id}/cells", "/api/puzzles/{id}/solve",
               "/api/puzzles/{id}/solution.png", "/api/puzzles/{id}/nothing", "/static/../server/app.py",
               "/api/puzzles/{id}/run-options", "/api/puzzles/{id}/animation", "/api/animations/{id}",
-              "/api/animations/{id}.gif", "/api/puzzles/{id}/code/space", "/api/puzzles/{id}/code/verdict")
+              "/api/animations/{id}.gif", "/api/puzzles/{id}/code/space", "/api/puzzles/{id}/code/verdict",
+              "/api/puzzles/{id}/code/rules", "/api/puzzles/{id}/code/runs")
 
 
 @st.composite

@@ -21,6 +21,7 @@ from server.search.algorithms.best_first import best_first
 from server.search.algorithms.breadth_first import breadth_first
 from server.search.algorithms.depth_first import depth_first
 from server.search.algorithms.iterative import idastar
+from server.search.algorithms.replay import Numbering, unpack_ids
 from server.search.problem import Problem
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -191,15 +192,24 @@ SERVER = {
 OPTIMAL = {"bfs": "unit", "dfs": None, "ucs": "any", "astar": "any", "idastar": "any"}
 
 
-def check_path(space: dict[str, Any], ids: list[int]) -> float:
-    """The path is a start, moves of the space, a goal; its cost."""
-    assert ids[0] in space["start"] and ids[-1] in space["goal"]
+def replayed(problem: Problem, result: dict[str, Any]) -> tuple[list[Any], list[Any], float | None]:
+    """The server's reading of a run (server/search/algorithms/replay.py): the expanded states, the
+    path's states and its cost (None without a path)."""
+    numbering = Numbering(problem)
+    numbering.expand_all(result["expanded"])
+    ids, costs = numbering.path(result["path"])
+    states = numbering.states
+    return [states[i] for i in result["expanded"]], [states[i] for i in ids], costs[-1] if costs else None
+
+
+def check_path(problem: Problem, result: dict[str, Any]) -> float:
+    """The path is a start, moves of the puzzle, a goal; its cost."""
+    _expanded, path, cost = replayed(problem, result)
+    assert path[0] in problem.initial_states() and problem.is_goal(path[-1])
     total = 0.0
-    for a, b in itertools.pairwise(ids):
-        lo, hi = space["offsets"][a], space["offsets"][a + 1]
-        moves = [space["costs"][j] for j in range(lo, hi) if space["targets"][j] == b]
-        assert moves, f"{a} -> {b} is not a move"
-        total += min(moves)
+    for a, b in itertools.pairwise(path):
+        total += min(c for nxt, c in problem.successors(a) if nxt == b)
+    assert total == cost
     return total
 
 
@@ -212,9 +222,8 @@ def test_the_solved_programs_expand_as_the_server_does(name: str, board: str) ->
     _path, server_cost = finish(SERVER[name](recorded))
     result, _ = run(program(name), space)
     assert result["error"] is None and result["stopped"] is None
-    states = [tuple(s) for s in space["states"]]
-    assert [states[i] for i in result["expanded"]] == recorded.calls
-    cost = check_path(space, result["path"])
+    assert replayed(problem, result)[0] == recorded.calls
+    cost = check_path(problem, result)
     _opt_path, optimum = finish(best_first(problem, "dijkstra"))
     if OPTIMAL[name] == "any" or (OPTIMAL[name] == "unit" and problem.unit_costs):
         assert cost == optimum == server_cost
@@ -406,23 +415,25 @@ def test_what_search_returns_must_be_a_list_of_states() -> None:
     assert expected in error["message"]
     assert result["path"] is None and result["expanded"]
 
+    # A path of states that is no path of this puzzle is judged (illegal), not an error of the program.
     result, _ = run("def search(problem):\n    return [(0, 0), (0, 1), (0, 2), (9, 9)]\n", space)
-    assert result["error"]["kind"] == "PathError"
-    message = "path[3] = (9, 9) is not a state of this puzzle (a state is (row, col))"
-    assert result["error"]["message"] == message
+    assert result["error"] is None and result["path"] is None
+    assert result["illegal"] == "move 3: (0, 2) → (9, 9) is not a move of this puzzle"
+    result, _ = run("def search(problem):\n    return [(0, 1), (0, 2)]\n", space)
+    assert result["illegal"] == "it starts at (0, 1), not at the start (0, 0)"
 
+    # [row, col] lists name the same states; the path is sent as its start and the index of each move.
     result, _ = run("def search(problem):\n    return [[0, 0], [0, 1]]\n", space)
-    assert result["error"] is None and result["path"] == [0, 2]  # [row, col] lists name the same states
-    result, _ = run("def search(problem):\n    return [[0, 0], [9, 9]]\n", space)
-    assert result["error"]["message"] == (
-        "path[1] = [9, 9] is a list, not a state of this puzzle: states are tuples, (row, col)"
-    )
+    assert result["error"] is None and result["path"] == [0, 1]  # up is no move from (0, 0): right is the 2nd
+    assert replayed(OPEN3, result)[1] == [(0, 0), (0, 1)]
+    result, _ = run("def search(problem):\n    return [[0, 0], {1}]\n", space)
+    assert result["error"]["message"] == "path[1] = {1} is not a state of this puzzle (a state is (row, col))"
 
     result, _ = run("def search(problem):\n    return problem.start\n", space)
     assert result["error"]["message"].startswith("search returned a single state, (0, 0); expected the path")
 
     result, _ = run("def search(problem):\n    return ((0, 0), (0, 1))\n", space)
-    assert result["error"] is None and result["path"] == [0, 2]  # a tuple of states is a path too
+    assert result["error"] is None and result["path"] == [0, 1]  # a tuple of states is a path too
 
 
 def test_a_state_beyond_the_walked_part_says_so() -> None:
@@ -510,7 +521,24 @@ def test_run_json_gives_nulls() -> None:
     text = harness.run_json("def search(problem):\n    return None\n", json.dumps(space_of(OPEN3)), 10, print)
     answer = json.loads(text)
     assert answer["path"] is None and answer["error"] is None and answer["stopped"] is None
-    assert set(answer) == {"expanded", "path", "error", "stopped", "seconds"}
+    assert set(answer) == {"expanded", "count", "path", "illegal", "error", "stopped", "reached", "seconds"}
+
+
+def test_the_packed_ids_are_read_back_by_the_server() -> None:
+    """The harness packs the expanded ids (a character or so each); the server's replay reads them."""
+    cases = [[], [0], [0, 1, 2, 3], [5, 3, 1_000_000, 0, 31, 32, 33, 2**40], list(range(0, 100_000, 7))]
+    for ids in cases:
+        text = harness.pack_ids(ids)
+        assert unpack_ids(text, len(ids)) == ids
+    assert len(harness.pack_ids(range(100_000))) == 100_000  # breadth-first: a character an expansion
+    with pytest.raises(ValueError, match="not the 3 announced"):
+        unpack_ids(harness.pack_ids([1, 2]), 3)
+    with pytest.raises(ValueError, match="middle of a number"):
+        unpack_ids("g")
+    with pytest.raises(ValueError, match="negative id"):
+        unpack_ids("B")
+    with pytest.raises(ValueError, match="not one of their 64 characters"):
+        unpack_ids("A,A")
 
 
 @pytest.mark.parametrize("name", TEMPLATES)

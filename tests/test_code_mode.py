@@ -1,8 +1,9 @@
-"""Student mode on the server: the space a student's search runs over, the verdict, and the replay of a
-student's run as the hidden algorithm ``code`` (docs/STUDENT.md, docs/PROTOCOL.md "Student mode").
+"""Student mode on the server: the rules a student's search runs over, the verdict, the run uploaded in
+parts and its replay as the hidden algorithm ``code`` (docs/STUDENT.md, docs/PROTOCOL.md "Student mode").
 
-The student programs run here in CPython through the page's own harness (static/js/code/harness.py),
-over the space the API serves, exactly as the page's worker runs them in Pyodide.
+The student programs run here through the page's own harness (static/js/code/harness.py) in a child
+CPython without numpy (``server.grading.run_program``, as ``run.py grade`` runs them), over the rules
+the API serves, exactly as the page's worker runs them in Pyodide.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from server.grading import run_program
 from server.puzzles.registry import FAMILIES
 from server.services import services
 from server.solving import solve
@@ -32,7 +34,7 @@ def _harness() -> Any:
     return module
 
 
-HARNESS = _harness()
+HARNESS = _harness()  # its packing only: the rules run in a child process (they take the name server)
 
 
 @pytest.fixture(scope="module")
@@ -44,19 +46,48 @@ def _load(app, path: Path) -> dict[str, Any]:
     return upload(app, path.read_bytes(), path.name)
 
 
-def _run(app, info: dict, program: str, algorithm: str, options: dict | None = None) -> dict[str, Any]:
-    """The program run over the served space, then judged: (space, the run, the verdict)."""
-    client = browser(app)
-    options = options or {}
-    space = client.post(f"/api/puzzles/{info['id']}/code/space", json={"options": options})
-    assert space.status_code == 200, space.get_json()
-    ran = HARNESS.run_student((PROGRAMS / program).read_text(), json.dumps(space.get_json()), 150_000)
-    assert ran["error"] is None, ran["error"]
-    answer = client.post(f"/api/puzzles/{info['id']}/code/verdict", json={
-        "options": options, "algorithm": algorithm, "expanded": ran["expanded"], "path": ran["path"],
-        "stopped": ran["stopped"]})
+def _rules(app, info: dict, options: dict | None = None) -> dict[str, Any]:
+    answer = browser(app).post(f"/api/puzzles/{info['id']}/code/rules", json={"options": options or {}})
     assert answer.status_code == 200, answer.get_json()
-    return {"space": space.get_json(), "run": ran, "verdict": answer.get_json()}
+    return answer.get_json()
+
+
+def _execute(code: str, rules: dict[str, Any], steps: int | None = None) -> dict[str, Any]:
+    ran, printed = run_program(code, json.dumps(rules), 120, steps or rules["steps"]["default"])
+    assert ran["error"] is None, (ran["error"], printed[-2000:])
+    return ran
+
+
+def _judge(app, info: dict, ran: dict[str, Any], algorithm: str, options: dict | None = None,
+           parts: int = 1) -> dict[str, Any]:
+    """The run uploaded in ``parts`` parts of packed ids, then judged by its id."""
+    client = browser(app)
+    text = HARNESS.pack_ids(ran["expanded"])
+    size = -(-len(text) // parts) or 1
+    run = None
+    for k in range(parts):
+        sent = client.post(f"/api/puzzles/{info['id']}/code/runs", json={
+            "run": run, "part": k, "parts": parts, "text": text[k * size:(k + 1) * size]})
+        assert sent.status_code == 200, sent.get_json()
+        run = sent.get_json()["run"]
+    answer = client.post(f"/api/puzzles/{info['id']}/code/verdict", json={
+        "options": options or {}, "algorithm": algorithm, "run": run, "count": len(ran["expanded"]),
+        "path": ran["path"], "illegal": ran["illegal"], "stopped": ran["stopped"]})
+    assert answer.status_code == 200, answer.get_json()
+    return answer.get_json()
+
+
+def _run(app, info: dict, program: str, algorithm: str, options: dict | None = None) -> dict[str, Any]:
+    """The program run over the served rules, then judged: (rules, the run, the verdict)."""
+    rules = _rules(app, info, options)
+    ran = _execute((PROGRAMS / program).read_text(), rules)
+    return {"rules": rules, "run": ran, "verdict": _judge(app, info, ran, algorithm, options)}
+
+
+def _replayed(app, info: dict, code: str) -> dict[str, Any]:
+    with app.app_context():
+        puzzle = services().store.get(info["id"])
+    return solve(puzzle, "code", {"code": code}, record_trace=True).json
 
 
 def test_bfs_on_maze3_matches_and_replays_with_cost_52(app, shared_cases: Path) -> None:
@@ -67,16 +98,16 @@ def test_bfs_on_maze3_matches_and_replays_with_cost_52(app, shared_cases: Path) 
     assert verdict["verdict"] == "matches", verdict["messages"]
     assert verdict["path"] == {**verdict["path"], "legal": True, "cost": 52, "optimum": 52, "optimal": True}
     assert verdict["messages"][0].startswith("Matches BFS's order of expansions")
-    # The space: states as [row, col], the start first, walked completely.
-    space = done["space"]
-    assert space["complete"] and space["walked"] == space["count"] and space["state_form"] == "(row, col)"
-    assert all(len(s) == 2 for s in space["states"])
-    # The replay: the hidden algorithm code, an ordinary run whose expansions are the student's.
-    with app.app_context():
-        puzzle = services().store.get(info["id"])
-    replayed = solve(puzzle, "code", {"code": verdict["code"]}, record_trace=True)
-    assert replayed.json["found"] and replayed.json["cost"] == 52
-    assert replayed.json["expanded"] == len(done["run"]["expanded"])
+    # The rules: the grid family's own module and the maze's data, no explicit graph.
+    rules = done["rules"]
+    assert rules["kind"] == "rules" and rules["module"] == "server.puzzles.grid.problem"
+    assert rules["state_form"] == "(row, col)" and "server/puzzles/grid/problem.py" in rules["modules"]
+    # The replay: the hidden algorithm code names the run kept on the server, an ordinary run whose
+    # expansions are the student's.
+    assert verdict["code"].startswith("run:") and verdict["animated"] == len(done["run"]["expanded"])
+    replayed = _replayed(app, info, verdict["code"])
+    assert replayed["found"] and replayed["cost"] == 52
+    assert replayed["expanded"] == len(done["run"]["expanded"])
 
 
 def test_a_stack_instead_of_a_queue_differs_and_names_the_states(app, shared_cases: Path) -> None:
@@ -96,14 +127,11 @@ def test_another_tie_break_is_called_valid(app, shared_cases: Path) -> None:
     """DFS's order compared with BFS's differs; but a BFS that takes the successors in reverse keeps each
     depth together: at the first difference both states have the same depth, a valid tie-break."""
     info = _load(app, shared_cases / "images" / "lee" / "maze3.png")
-    client = browser(app)
-    space = client.post(f"/api/puzzles/{info['id']}/code/space", json={"options": {}}).get_json()
     reversed_bfs = (PROGRAMS / "bfs.py").read_text().replace(
         "for nxt, _cost in problem.successors(state):",
         "for nxt, _cost in reversed(problem.successors(state)):")
-    ran = HARNESS.run_student(reversed_bfs, json.dumps(space), 150_000)
-    verdict = client.post(f"/api/puzzles/{info['id']}/code/verdict", json={
-        "options": {}, "algorithm": "bfs", "expanded": ran["expanded"], "path": ran["path"]}).get_json()
+    ran = _execute(reversed_bfs, _rules(app, info))
+    verdict = _judge(app, info, ran, "bfs")
     assert verdict["verdict"] == "valid" and verdict["order"]["tie"], verdict["messages"]
     assert verdict["messages"][0].startswith("A valid BFS order with another tie-break than ours")
     at = verdict["order"]["at"]
@@ -124,11 +152,10 @@ def test_each_family_state_form_works(app, file: str, program: str, algorithm: s
     verdict = done["verdict"]
     assert verdict["verdict"] == "matches", verdict["messages"]
     assert verdict["path"]["optimal"]
-    assert all(len(s) == size for s in done["space"]["states"][:50])
-    with app.app_context():
-        puzzle = services().store.get(info["id"])
-    replayed = solve(puzzle, "code", {"code": verdict["code"]}, record_trace=True)
-    assert replayed.json["found"] and replayed.json["expanded"] == len(done["run"]["expanded"])
+    assert done["rules"]["kind"] == "rules"
+    assert len(verdict["order"]["yours_state"] or [0] * size) == size
+    replayed = _replayed(app, info, verdict["code"])
+    assert replayed["found"] and replayed["expanded"] == len(done["run"]["expanded"])
 
 
 @pytest.mark.parametrize("name", sorted(FAMILIES))
@@ -145,22 +172,72 @@ def test_every_family_gives_distinct_student_states(app, name: str) -> None:
 def test_an_illegal_path_and_bad_requests_are_named(app, shared_cases: Path) -> None:
     info = _load(app, shared_cases / "images" / "lee" / "maze3.png")
     client = browser(app)
-    space = client.post(f"/api/puzzles/{info['id']}/code/space", json={"options": {}}).get_json()
-    start, far = space["start"][0], space["count"] - 1
-    answer = client.post(f"/api/puzzles/{info['id']}/code/verdict", json={
-        "options": {}, "algorithm": "bfs", "expanded": [start], "path": [start, far]}).get_json()
+    rules = _rules(app, info)
+    # A path the page found to be no path of this puzzle: the page's words are the verdict's.
+    ran = _execute("def search(problem):\n    return [problem.start, (0, 0)]\n", rules)
+    assert ran["illegal"] and "is not a move of this puzzle" in ran["illegal"]
+    answer = _judge(app, info, ran, "bfs")
     assert answer["verdict"] == "illegal" and "move 1:" in answer["path"]["problem"]
     assert "is not a move of this puzzle" in answer["messages"][0]
+    # A path of moves that ends off the goal: the server's words.
+    ran = _execute("def search(problem):\n    s = problem.successors(problem.start)[0][0]\n"
+                   "    return [problem.start, s]\n", rules)
+    answer = _judge(app, info, ran, "bfs")
+    assert answer["verdict"] == "illegal" and "not at a goal" in answer["messages"][0]
     bad = client.post(f"/api/puzzles/{info['id']}/code/verdict", json={
         "options": {}, "algorithm": "bfs", "expanded": [10**9], "path": None})
     assert bad.status_code == 400 and "field 'expanded'" in bad.get_json()["error"]
     wrong = client.post(f"/api/puzzles/{info['id']}/code/verdict", json={
         "options": {}, "algorithm": "quantum", "expanded": [], "path": None})
     assert wrong.status_code == 400 and "field 'algorithm'" in wrong.get_json()["error"]
-    assert client.post("/api/puzzles/nope/code/space", json={}).status_code == 404
+    assert client.post("/api/puzzles/nope/code/rules", json={}).status_code == 404
     garbled = solve_error(app, info["id"], "1,2")
     assert "';'" in garbled
-    assert "is not one of this puzzle's" in solve_error(app, info["id"], f"{space['count']};")
+    assert "were reached by then" in solve_error(app, info["id"], "0,5000;")
+    assert "not kept on this server" in solve_error(app, info["id"], "run:" + "0" * 20)
+
+
+def test_a_run_travels_in_parts_and_each_part_is_checked(app, shared_cases: Path) -> None:
+    """The packed ids go up in parts (each under the socket's and the body's limits), are judged by the
+    run's id, and the socket's run names that id: the same verdict as in one part."""
+    info = _load(app, shared_cases / "images" / "lee" / "maze3.png")
+    ran = _execute((PROGRAMS / "bfs.py").read_text(), _rules(app, info))
+    whole, parted = _judge(app, info, ran, "bfs"), _judge(app, info, ran, "bfs", parts=3)
+    assert parted["verdict"] == whole["verdict"] == "matches" and parted["messages"] == whole["messages"]
+    assert _replayed(app, info, parted["code"])["expanded"] == len(ran["expanded"])
+    client = browser(app)
+    text = HARNESS.pack_ids(ran["expanded"])
+    first = client.post(f"/api/puzzles/{info['id']}/code/runs", json={
+        "run": None, "part": 0, "parts": 2, "text": text[:10]}).get_json()["run"]
+    skipped = client.post(f"/api/puzzles/{info['id']}/code/runs", json={
+        "run": first, "part": 2, "parts": 2, "text": text[10:]})
+    assert skipped.status_code == 400 and "field 'part'" in skipped.get_json()["error"]
+    early = client.post(f"/api/puzzles/{info['id']}/code/verdict", json={
+        "algorithm": "bfs", "run": first, "count": len(ran["expanded"])})
+    assert early.status_code == 400 and "1 of its 2 parts" in early.get_json()["error"]
+    other = browser(app).post(f"/api/puzzles/{info['id']}/code/runs", json={
+        "run": first, "part": 1, "parts": 2, "text": text[10:]})
+    assert other.status_code == 400 and "not kept" in other.get_json()["error"]  # another client's run
+
+
+def test_an_order_that_is_another_algorithms_says_which(app) -> None:
+    """The 8-puzzle's default algorithm is IDA*; a correct A* differs from it and is told it is A*'s."""
+    info = _load(app, MAZES / "sliding-aima-3-28.txt")
+    assert FAMILIES["sliding"].default_algorithm == "idastar"
+    verdict = _run(app, info, "astar.py", "idastar")["verdict"]
+    assert verdict["verdict"] == "differs" and verdict["order"]["others"] == ["A*"]
+    assert verdict["messages"][0].startswith("Differs from IDA* at expansion ")
+    assert verdict["messages"][0].endswith("; your order is A*'s (matches).")
+
+
+def test_the_step_limit_follows_the_puzzle(app) -> None:
+    """Enough calls of successors for BFS over every state of an 8-puzzle (181,440), and the most a
+    student may choose, from the config."""
+    config = services(app).config
+    eight = _rules(app, _load(app, MAZES / "sliding-aima-3-28.txt"))["steps"]
+    assert eight == {"default": 181_440, "max": config.code_max_steps}
+    maze = _rules(app, _load(app, MAZES / "seed-lee-example.txt"))["steps"]
+    assert maze["default"] == config.code_steps
 
 
 def solve_error(app, pid: str, code: str) -> str:
@@ -206,12 +283,13 @@ _ANY_JSON = st.recursive(
     "algorithm": st.sampled_from(["bfs", "astar", "dfs", "code", "idastar"]) | _ANY_JSON,
     "expanded": st.lists(st.integers(-2, 400), max_size=30) | _ANY_JSON,
     "path": st.lists(st.integers(-2, 400), max_size=10) | _ANY_JSON,
-    "stopped": _ANY_JSON}))
+    "stopped": _ANY_JSON, "illegal": _ANY_JSON, "run": _ANY_JSON, "count": _ANY_JSON,
+    "part": _ANY_JSON, "parts": _ANY_JSON, "text": _ANY_JSON}))
 def test_any_verdict_body_is_answered_without_a_server_error(app, body: dict) -> None:
     """Whatever a page (or anyone) posts, the answer is a verdict or a 4xx naming the field."""
     pid = _LEE_ID.setdefault("id", _load(app, MAZES / "seed-lee-example.txt")["id"])
     client = browser(app)
-    for route in ("verdict", "space"):
+    for route in ("verdict", "space", "rules", "runs"):
         answer = client.post(f"/api/puzzles/{pid}/code/{route}", json=body)
         assert answer.status_code in (200, 400), (route, answer.status_code, answer.get_json())
         if answer.status_code == 400:
@@ -225,29 +303,38 @@ def test_a_dfs_pushing_successors_in_their_order_is_a_valid_dfs(app, shared_case
     """The server's DFS expands the first successor first; a textbook DFS that pushes them in order
     expands the last first: another tie-break of a depth-first order, so 'valid'. BFS's order is not."""
     info = _load(app, shared_cases / "images" / "lee" / "maze3.png")
-    client = browser(app)
-    space = client.post(f"/api/puzzles/{info['id']}/code/space", json={"options": {}}).get_json()
+    rules = _rules(app, info)
     natural = (PROGRAMS / "dfs.py").read_text().replace("reversed(problem.successors(state))",
                                                         "problem.successors(state)")
     assert "reversed(problem.successors" not in natural
     verdicts = {}
     for name, code in (("natural", natural), ("bfs", (PROGRAMS / "bfs.py").read_text())):
-        ran = HARNESS.run_student(code, json.dumps(space), 150_000)
-        verdicts[name] = client.post(f"/api/puzzles/{info['id']}/code/verdict", json={
-            "options": {}, "algorithm": "dfs", "expanded": ran["expanded"], "path": ran["path"]}).get_json()
+        verdicts[name] = _judge(app, info, _execute(code, rules), "dfs")
     assert verdicts["bfs"]["verdict"] == "differs" and "not depth-first" in verdicts["bfs"]["messages"][0]
     assert verdicts["natural"]["verdict"] == "valid", verdicts["natural"]["messages"]
 
 
 def test_problem_heuristic_is_the_one_the_run_chose(app) -> None:
     info = _load(app, MAZES / "zenji-downhill-6x6.json")
-    client = browser(app)
-    default = client.post(f"/api/puzzles/{info['id']}/code/space", json={"options": {}}).get_json()
-    chosen = client.post(f"/api/puzzles/{info['id']}/code/space",
-                         json={"options": {"heuristic": "distance"}}).get_json()
+    default = _rules(app, info)
+    chosen = _rules(app, info, {"heuristic": "distance"})
     assert default["heuristic"] == FAMILIES["zenji"].heuristics[0] and chosen["heuristic"] == "distance"
-    ran = HARNESS.run_student((PROGRAMS / "astar.py").read_text(), json.dumps(chosen), 150_000)
-    verdict = client.post(f"/api/puzzles/{info['id']}/code/verdict", json={
-        "options": {"heuristic": "distance"}, "algorithm": "astar", "expanded": ran["expanded"],
-        "path": ran["path"]}).get_json()
+    ran = _execute((PROGRAMS / "astar.py").read_text(), chosen)
+    verdict = _judge(app, info, ran, "astar", {"heuristic": "distance"})
     assert verdict["verdict"] == "matches", verdict["messages"]
+    other = _judge(app, info, ran, "astar")  # judged against A* with the default: not the same order
+    assert other["verdict"] != "matches"
+
+
+def test_a_heuristic_the_page_cannot_compute_is_said_before_the_program_runs(app) -> None:
+    """The sliding puzzles' pdb stays on the server: the program is told, and gets the default."""
+    info = _load(app, MAZES / "sliding-korf-79.txt")
+    rules = _rules(app, info, {"heuristic": "pdb"})
+    if rules["heuristic"] != "pdb":
+        pytest.skip("the pattern databases are not available on this server")
+    code = "def search(problem):\n    print(sorted(problem.heuristics))\n    return None\n"
+    ran, printed = run_program(code, json.dumps(rules), 60, 10)
+    assert ran["error"] is None
+    assert printed.startswith("Note: the heuristic 'pdb' is not computed in this page, so problem.heuristic "
+                              "is 'manhattan' here; the server's search uses 'pdb'.\n")
+    assert "'pdb'" not in printed.splitlines()[1]

@@ -154,6 +154,10 @@ def test_the_api_refuses_each_absent_part_in_words(app, toy) -> None:
     space = client.post(f"{pid}/code/space", json={"options": {}})
     assert space.status_code == 200, space.get_json()
     assert space.get_json()["state_form"] == GENERIC_STATE_FORM
+    # Its problem has no student_rules: the page gets the explicit graph in place of the rules.
+    rules = client.post(f"{pid}/code/rules", json={"options": {}})
+    assert rules.status_code == 200 and rules.get_json()["kind"] == "graph", rules.get_json()
+    assert rules.get_json()["state_form"] == GENERIC_STATE_FORM and rules.get_json()["steps"]["default"] > 0
 
 
 def test_the_cli_refuses_each_absent_part_in_words(toy, tmp_path: Path) -> None:

@@ -30,6 +30,7 @@ MAX_LONG_TEXT = 500  # characters of a "text" option (a heuristic formula: ``ser
 # 1 MB (``server/app.py``'s max_http_buffer_size) beside the rest of a run request.
 MAX_TRACE = 900_000
 _TRACE_CHARS = frozenset("0123456789,;")
+_STORED_RUN = re.compile(r"run:[0-9a-f]{20}")
 
 Values = dict[str, Any]
 
@@ -133,9 +134,11 @@ class Option:
         if len(value) > MAX_TRACE:
             raise PuzzleError(f"the recorded run is {len(value):,} characters long; at most {MAX_TRACE:,} "
                               "are read", self.where)
+        if _STORED_RUN.fullmatch(value):  # a run uploaded in parts and kept on the server (student mode)
+            return value
         if value and (value.count(";") != 1 or not _TRACE_CHARS.issuperset(value)):
-            raise PuzzleError("expected '<expanded ids>;<path ids>': whole numbers separated by commas, "
-                              "one ';' between the lists", self.where)
+            raise PuzzleError("expected '<expanded ids>;<path moves>': whole numbers separated by commas, "
+                              "one ';' between the lists, or run:<id>", self.where)
         return value
 
     def _check_point(self, value: Any) -> tuple[int, int]:
@@ -341,7 +344,7 @@ def code_option(algorithm: str) -> Option:
     mode, docs/STUDENT.md); the page supplies it, no form shows it."""
     return Option(
         "code", "trace", "Your code's run",
-        "a student's run recorded in the page: '<expanded ids>;<path ids>' (student mode)",
+        "a student's run recorded in the page: '<expanded ids>;<path moves>', or run:<id> (student mode)",
         default="", control="view", algorithms=(algorithm,),
     )
 

@@ -305,13 +305,13 @@ def test_the_servers_refusals_are_shown_in_its_words(page, console):
                           (429, "Too many runs of your code: wait a minute."),
                           (503, "The server is busy: try again in a moment.")):
         body = json.dumps({"error": error})
-        page.route("**/code/space", lambda route, *_, s=status, b=body: route.fulfill(
+        page.route("**/code/rules", lambda route, *_, s=status, b=body: route.fulfill(
             status=s, content_type="application/json", body=b))
         run_code(page)
         assert text(page, "code-problem") == error
         assert "could not be fetched" in text(page, "code-status")
         assert page.is_enabled("[data-testid=code-run]"), "the next Run may try again"
-        page.unroute("**/code/space")
+        page.unroute("**/code/rules")
     run_code(page)
     assert page.get_attribute(PANEL, "data-verdict") == "matches", text(page, "code-verdict")
 

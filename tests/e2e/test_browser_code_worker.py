@@ -78,7 +78,8 @@ def done_of(messages: list[dict]) -> dict[str, Any]:
 
 def same_as_the_harness(done: dict[str, Any], code: str, space: dict[str, Any], steps: int = 150_000) -> None:
     ours = harness.run_student(code, json.dumps(space), steps, None)
-    for key in ("expanded", "path", "error", "stopped"):
+    assert done["expanded"] == harness.pack_ids(ours["expanded"]) and done["count"] == len(ours["expanded"])
+    for key in ("path", "illegal", "error", "stopped", "reached"):
         assert done[key] == ours[key], key
 
 
@@ -103,7 +104,7 @@ def test_pyodide_loads_under_the_csp_and_runs_as_the_harness_does(tab) -> None:
 
     done = done_of(run(tab, program("bfs"), space, steps=5))
     assert done["stopped"] == "step limit: 5 expansions (calls of successors)" and done["error"] is None
-    assert len(done["expanded"]) == 5
+    assert done["count"] == 5
 
 
 def test_printed_output_streams_before_done(tab) -> None:

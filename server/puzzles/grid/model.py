@@ -7,9 +7,10 @@ Cells are one byte each (0 = wall, 1..9 = free with that cost of entering), so a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:  # numpy is imported where it is used: ``WALL`` is read without it (student mode)
+    import numpy as np
 
 WALL = 0
 
@@ -18,6 +19,8 @@ def sorted_unique(values: Any) -> np.ndarray:
     """``np.unique`` of flat indices as a new int64 array, by sorting: numpy 2's ``np.unique`` hashes
     first and took 1.7 s for a million indices (95 s for the 49 M goal cells of an all-red image),
     sorting takes 50 ms; already sorted indices (an image's markers and openings) skip the sort."""
+    import numpy as np
+
     flat = np.array(values, dtype=np.int64).ravel()  # a copy: the maze never shares the caller's array
     if len(flat) > 1 and not bool((flat[1:] > flat[:-1]).all()):
         flat.sort()
@@ -47,6 +50,8 @@ class GridMaze:
     lattice: dict[str, Any] | None = None  # the image's lattice when read as cells (grid/lattice.py)
 
     def __post_init__(self) -> None:
+        import numpy as np
+
         self.cells = np.ascontiguousarray(self.cells, dtype=np.uint8)
         self.starts = sorted_unique(self.starts)
         self.goals = sorted_unique(self.goals)
@@ -93,7 +98,7 @@ class GridMaze:
                 )
             if self.cells[r, c] == WALL:
                 raise PuzzleError(f"the {label} ({r}, {c}) is a wall", f"option '{label}'")
-            arr = np.array([self.index(r, c)], dtype=np.int64)
+            arr = sorted_unique([self.index(r, c)])
             if label == "start":
                 starts = arr
             else:

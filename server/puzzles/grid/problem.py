@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from server.puzzles.grid.model import WALL, GridMaze
+from server.puzzles.grid.model import WALL
 from server.search.problem import Problem
+
+if TYPE_CHECKING:  # types only: the rules run without numpy in the page (``student_rules``)
+    import numpy as np
+
+    from server.puzzles.grid.model import GridMaze
 
 SQRT2 = math.sqrt(2.0)
 ORTHOGONAL = ((-1, 0), (0, 1), (1, 0), (0, -1))  # N, E, S, W
@@ -68,8 +71,12 @@ class GridProblem(Problem):
         self._width = maze.width
         self._height = maze.height
         self._goals = {int(g) for g in maze.goals}
-        rows, cols = np.divmod(maze.goals, maze.width)
-        self.goal_box = (int(rows.min()), int(rows.max()), int(cols.min()), int(cols.max()))
+        if isinstance(maze.goals, list):  # a PlainGrid's (student mode): no numpy
+            rows, cols = [g // maze.width for g in maze.goals], [g % maze.width for g in maze.goals]
+            self.goal_box = (min(rows), max(rows), min(cols), max(cols))
+        else:
+            rows, cols = divmod(maze.goals, maze.width)
+            self.goal_box = (int(rows.min()), int(rows.max()), int(cols.min()), int(cols.max()))
 
     def initial_states(self) -> list[int]:
         return [int(s) for s in self.maze.starts]
@@ -120,6 +127,8 @@ class GridProblem(Problem):
 
     def features(self, states: Sequence[int]) -> dict[str, np.ndarray]:
         """The heuristic lab's features (``FEATURES``) of these cells."""
+        import numpy as np  # here only: the rules run without numpy in the page
+
         cells = np.asarray(states, dtype=np.int64)
         rows, cols = np.divmod(cells, self._width)
         r0, r1, c0, c1 = self.goal_box
@@ -136,3 +145,46 @@ class GridProblem(Problem):
 
     def state_to_json(self, state: int) -> list[int]:
         return list(divmod(int(state), self._width))
+
+    # ---- student mode: these rules rebuilt in the page (server/code_rules.py) -----------------------
+    def student_rules(self) -> dict[str, Any]:
+        """The plain data ``from_student_rules`` rebuilds this problem from (JSON): the cells as one
+        digit each, row by row (0 a wall, 1..9 the cost of entering), the run's starts and goals."""
+        return {"width": self._width, "height": self._height,
+                "cells": bytes(self._cells).translate(_DIGITS).decode("ascii"),
+                "starts": self.initial_states(), "goals": self.goal_states(), "diagonal": self.diagonal}
+
+
+_DIGITS = bytes.maketrans(bytes(range(10)), b"0123456789")
+
+
+class FlatCells(bytes):
+    """A plain grid's cells, one byte each, row by row: ``ravel`` as a numpy array's (``GridProblem``)."""
+
+    def ravel(self) -> FlatCells:
+        return self
+
+
+class PlainGrid:
+    """What ``GridProblem`` reads of a ``GridMaze``, from plain data and without numpy (student mode)."""
+
+    def __init__(self, width: int, height: int, cells: bytes, starts: list[int], goals: list[int]) -> None:
+        if len(cells) != width * height:
+            raise ValueError(f"expected {width} x {height} cells, got {len(cells)}")
+        self.width, self.height = width, height
+        self.cells = FlatCells(cells)
+        self.starts, self.goals = sorted(set(starts)), sorted(set(goals))
+        self.weighted = max(cells, default=0) > 1
+
+    def require_endpoints(self) -> None:
+        if not (self.starts and self.goals):
+            raise ValueError("a grid maze needs a start and a goal")
+
+
+def from_student_rules(data: dict[str, Any]) -> GridProblem:
+    """The problem of ``GridProblem.student_rules``' data, built without numpy (student mode runs it in
+    the page's Python)."""
+    cells = str(data["cells"]).encode("ascii").translate(bytes.maketrans(b"0123456789", bytes(range(10))))
+    maze = PlainGrid(int(data["width"]), int(data["height"]), cells, [int(s) for s in data["starts"]],
+                     [int(g) for g in data["goals"]])
+    return GridProblem(maze, bool(data["diagonal"]))  # type: ignore[arg-type]

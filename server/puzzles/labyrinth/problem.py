@@ -81,9 +81,7 @@ from collections.abc import Iterator, Sequence
 from functools import reduce
 from itertools import combinations, pairwise
 from operator import or_
-from typing import Any, NamedTuple
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from server.puzzles.labyrinth.model import (
     DICT_ENTRY_BYTES,
@@ -102,6 +100,9 @@ from server.puzzles.labyrinth.model import (
     unpush,
 )
 from server.search.problem import Problem
+
+if TYPE_CHECKING:  # types only: the rules run without numpy in the page (``student_rules``)
+    import numpy as np
 
 HEURISTICS = ("relaxed", "barriers", "trivial")
 
@@ -360,6 +361,8 @@ class _LabyrinthRules(Problem):
         self, boards: Sequence[bytes], places: Sequence[int], tops: Sequence[int]
     ) -> dict[str, np.ndarray]:
         """The lab's features (``FEATURES``) from each state's board, place mask and shown position."""
+        import numpy as np  # here only: the rules run without numpy in the page
+
         p = self.puzzle
         rc = np.asarray([self.rc(x) for x in tops], dtype=np.float64).reshape(-1, 2)
         stand_in = float(self.rows + self.RELAXED_LEVELS + 2)  # above any finite k: k <= rows + 1 (+ 3)
@@ -391,6 +394,16 @@ class _LabyrinthRules(Problem):
         """The board as rows of one digit per tile, separated by '/' (codes 0..9 only)."""
         cols = self.cols
         return "/".join("".join(str(t) for t in board[r * cols : (r + 1) * cols]) for r in range(self.rows))
+
+    # ---------------------------------------------------------------------------- student mode
+    def student_rules(self) -> dict[str, Any]:
+        """The plain data ``from_student_rules`` rebuilds this problem from (JSON; server/code_rules.py)."""
+        p = self.puzzle
+        return {"rows": p.rows, "cols": p.cols, "board": list(p.board), "free": p.free,
+                "start_col": p.start_col, "goal_col": p.goal_col,
+                "insertions": [list(point) for point in p.insertions], "moves": self.moves,
+                "rotate_free": p.rotate_free,
+                "view": "states" if isinstance(self, LabyrinthProblem) else "sets"}
 
     def describe(self) -> dict[str, Any]:
         p = self.puzzle
@@ -658,3 +671,15 @@ class LabyrinthSetProblem(_LabyrinthRules):
             else:
                 raise ValueError("the merged path has no single-player trace")
         return out[::-1]
+
+
+def from_student_rules(data: dict[str, Any]) -> _LabyrinthRules:
+    """The problem of ``student_rules``' data, built without numpy (student mode runs it in the page's
+    Python)."""
+    points = tuple(InsertionPoint(str(axis), int(index), str(side))
+                   for axis, index, side in data["insertions"])
+    puzzle = LabyrinthPuzzle(int(data["rows"]), int(data["cols"]), bytes(data["board"]), int(data["free"]),
+                             int(data["start_col"]), int(data["goal_col"]), points, str(data["moves"]),
+                             bool(data["rotate_free"]))
+    view = LabyrinthProblem if data["view"] == "states" else LabyrinthSetProblem
+    return view(puzzle, str(data["moves"]))

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from math import factorial
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from server.puzzles.sliding.model import MOVES, SlidingBoard
 from server.search.problem import Problem
+
+if TYPE_CHECKING:
+    import numpy as np
 
 BASE_HEURISTICS = ("manhattan", "misplaced", "linear_conflict")
 
@@ -195,6 +196,8 @@ class SlidingProblem(Problem):
 
     def features(self, states: Sequence[bytes]) -> dict[str, np.ndarray]:
         """The lab's features (``FEATURES``) of ``states``, vectorised where numpy can."""
+        import numpy as np  # here only: the rules run without numpy in the page (``student_rules``)
+
         cells = self.n * self.n
         count = len(states)
         boards = np.frombuffer(b"".join(states), dtype=np.uint8).reshape(count, cells)
@@ -214,3 +217,14 @@ class SlidingProblem(Problem):
 
     def describe(self) -> dict[str, Any]:
         return {"n": self.n, "goal": list(self.goal)}
+
+    # ---- student mode: these rules rebuilt in the page (server/code_rules.py) -----------------------
+    def student_rules(self) -> dict[str, Any]:
+        """The plain data ``from_student_rules`` rebuilds this problem from (JSON)."""
+        return {"n": self.n, "tiles": list(self.board.tiles), "goal": list(self.goal)}
+
+
+def from_student_rules(data: dict[str, Any]) -> SlidingProblem:
+    """The problem of ``SlidingProblem.student_rules``' data, built without numpy (student mode runs it in
+    the page's Python). The ``pdb`` heuristic's tables stay on the server: not offered there."""
+    return SlidingProblem(SlidingBoard(int(data["n"]), bytes(data["tiles"]), bytes(data["goal"])))

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from server.puzzles.step.model import DIRECTIONS, StepMaze
 from server.search.problem import Problem
+
+if TYPE_CHECKING:  # types only: the rules run without numpy in the page (``student_rules``)
+    import numpy as np
 
 HEURISTICS = ("manhattan", "zero")
 
@@ -33,8 +34,13 @@ FEATURES = (
 )
 
 
-def reach_table(maze: StepMaze) -> np.ndarray:
-    """int32[4, cells]: marked cells in a straight run beyond each cell, for N, E, S, W."""
+def reach_table(maze: StepMaze) -> list[list[int]]:
+    """[4][cells]: marked cells in a straight run beyond each cell, for N, E, S, W (lists: faster to
+    index one by one than numpy). Without numpy (the page's Python): ``reach_lists``."""
+    try:
+        import numpy as np
+    except ImportError:
+        return reach_lists(maze)
     rows, cols = maze.rows, maze.cols
     marked = np.frombuffer(maze.marked, np.uint8).reshape(rows, cols).astype(bool)
     reach = np.zeros((4, rows, cols), np.int32)
@@ -46,7 +52,29 @@ def reach_table(maze: StepMaze) -> np.ndarray:
         reach[1, :, c] = np.where(marked[:, c + 1], reach[1, :, c + 1] + 1, 0)
     for c in range(1, cols):  # W
         reach[3, :, c] = np.where(marked[:, c - 1], reach[3, :, c - 1] + 1, 0)
-    return reach.reshape(4, rows * cols)
+    return reach.reshape(4, rows * cols).tolist()
+
+
+def reach_lists(maze: StepMaze) -> list[list[int]]:
+    """``reach_table`` in plain Python, a cell at a time (the tests pin the two together)."""
+    rows, cols, marked = maze.rows, maze.cols, maze.marked
+    reach = [[0] * (rows * cols) for _ in range(4)]
+    north, east, south, west = reach
+    for r in range(1, rows):
+        for c in range(cols):
+            above = (r - 1) * cols + c
+            north[r * cols + c] = north[above] + 1 if marked[above] else 0
+    for r in range(rows - 2, -1, -1):
+        for c in range(cols):
+            below = (r + 1) * cols + c
+            south[r * cols + c] = south[below] + 1 if marked[below] else 0
+    for r in range(rows):
+        base = r * cols
+        for c in range(cols - 2, -1, -1):
+            east[base + c] = east[base + c + 1] + 1 if marked[base + c + 1] else 0
+        for c in range(1, cols):
+            west[base + c] = west[base + c - 1] + 1 if marked[base + c - 1] else 0
+    return reach
 
 
 class StepProblem(Problem):
@@ -60,7 +88,7 @@ class StepProblem(Problem):
         self.cycle = cycle
         self.phases = len(cycle)
         self.longest = max(cycle)
-        self.reach = reach_table(maze).tolist()  # lists: faster to index one by one than numpy
+        self.reach = reach_table(maze)
         self.offsets = [dr * maze.cols + dc for _, dr, dc in DIRECTIONS]
         self.goal_cells = frozenset(maze.index(r, c) for r, c in maze.goals)
         self._h: dict[int, float] = {}
@@ -109,6 +137,8 @@ class StepProblem(Problem):
 
     def features(self, states: Sequence[int]) -> dict[str, np.ndarray]:
         """The lab's features of ``states`` (see ``FEATURES``), vectorised over the states."""
+        import numpy as np  # here only: the rules run without numpy in the page
+
         packed = np.asarray(states, dtype=np.int64).reshape(-1)
         cell, phase = np.divmod(packed, self.phases)
         row, col = np.divmod(cell, self.maze.cols)
@@ -144,3 +174,22 @@ class StepProblem(Problem):
 
     def describe(self) -> dict[str, Any]:
         return {"cycle": list(self.cycle)}
+
+    # ---- student mode: these rules rebuilt in the page (server/code_rules.py) -----------------------
+    def student_rules(self) -> dict[str, Any]:
+        """The plain data ``from_student_rules`` rebuilds this problem from (JSON): the marks as one
+        digit per cell, row by row, and the run's step cycle."""
+        maze = self.maze
+        marked = "".join("1" if m else "0" for m in maze.marked)
+        return {"rows": maze.rows, "cols": maze.cols, "marked": marked,
+                "start": list(maze.start), "goals": [list(g) for g in maze.goals], "cycle": list(self.cycle)}
+
+
+def from_student_rules(data: dict[str, Any]) -> StepProblem:
+    """The problem of ``StepProblem.student_rules``' data, built without numpy (student mode runs it in
+    the page's Python)."""
+    marked = bytes(1 if ch == "1" else 0 for ch in str(data["marked"]))
+    start = (int(data["start"][0]), int(data["start"][1]))
+    goals = tuple((int(r), int(c)) for r, c in data["goals"])
+    cycle = tuple(int(k) for k in data["cycle"])
+    return StepProblem(StepMaze(int(data["rows"]), int(data["cols"]), marked, start, goals, cycle), cycle)

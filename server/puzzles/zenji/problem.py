@@ -15,13 +15,14 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Iterator, Sequence
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from server.puzzles.zenji.model import INLET, OUTLET, STEPS, ZenjiBoard, turned
 from server.search.costs import cost_text
 from server.search.problem import Problem
+
+if TYPE_CHECKING:  # types only: the rules run without numpy in the page (``student_rules``)
+    import numpy as np
 
 #: ``relaxed`` is the default; ``seed`` is seed 001's estimate, kept to show an inadmissible one.
 HEURISTICS = ("relaxed", "distance", "zero", "seed")
@@ -186,6 +187,8 @@ class ZenjiProblem(Problem):
 
     def features(self, states: Sequence[int]) -> dict[str, np.ndarray]:
         """The lab's features of ``states`` (``FEATURES``); turns, not the packed cost units."""
+        import numpy as np  # here only: the rules run without numpy in the page
+
         low = np.fromiter((s & ((1 << CELL_BITS) - 1) for s in states), dtype=np.int64, count=len(states))
         cell, rot = np.divmod(low, 4)
         row, col = np.divmod(cell, self.board.cols)
@@ -237,3 +240,20 @@ class ZenjiProblem(Problem):
         """(quarter turns, tiles) of a packed path cost."""
         turns, tiles = divmod(round(cost), self.scale)
         return turns, tiles
+
+    # ---- student mode: these rules rebuilt in the page (server/code_rules.py) -----------------------
+    def student_rules(self) -> dict[str, Any]:
+        """The plain data ``from_student_rules`` rebuilds this problem from (JSON)."""
+        board = self.board
+        return {"rows": board.rows, "cols": board.cols, "tiles": [list(t) for t in board.tiles],
+                "source": list(board.source), "drain": list(board.drain), "flow": self.flow}
+
+
+def from_student_rules(data: dict[str, Any]) -> ZenjiProblem:
+    """The problem of ``ZenjiProblem.student_rules``' data, built without numpy (student mode runs it in
+    the page's Python)."""
+    tiles = tuple(tuple(int(v) for v in tile) for tile in data["tiles"])
+    board = ZenjiBoard(int(data["rows"]), int(data["cols"]), tiles,  # type: ignore[arg-type]
+                       (int(data["source"][0]), int(data["source"][1])),
+                       (int(data["drain"][0]), int(data["drain"][1])), str(data["flow"]))
+    return ZenjiProblem(board, str(data["flow"]))

@@ -1,39 +1,107 @@
 """A student's own search, replayed as ordinary search events (the hidden algorithm ``code``).
 
-A student's program ran in the browser over the puzzle's walked space (``server.search.walk``) and
-recorded which states it expanded (each call of ``successors``) and the path it returned, as ids of
-that space. The run option ``code`` carries them: ``"<expanded ids>;<path ids>"``, comma-separated,
-the path part empty when the program returned none. ``replay`` walks the same space again (the same
-problem and options number the states the same way) and yields what the student's search did: each
-expansion closes its state and opens (or updates, when cheaper) the states one move away, with g the
-cheapest cost seen through the student's expansions; then the path, goal first, as every algorithm
-emits it. The player, figures, explain mode and the comparison then show it like any run.
+A student's program ran in the browser over the family's own rules (student mode, docs/STUDENT.md) and
+recorded which states it expanded (each call of ``successors``) and the path it returned. States are
+numbered as the search reached them: the starts first (``initial_states``, each once), then each
+expansion numbers the states it meets for the first time, in the order of ``successors``
+(``Numbering``). So the ids of the expanded states are the whole record: replaying them over the same
+problem numbers every state again. The path comes as moves: ``[start index, move index, …]``, each
+move an index into ``successors`` of the state before.
+
+The run option ``code`` carries a run inline, ``"<expanded ids>;<path moves>"`` (comma-separated, the
+path part empty when the program returned none), or names a run stored on the server (``run:<id>``,
+uploaded in parts: server/code_runs.py), which ``recorded_runs`` (set by the web layer) looks up.
+``replay`` yields what the student's search did: each expansion closes its state and opens (or updates,
+when cheaper) the states one move away, with g the cheapest cost seen through the student's
+expansions; then the path, goal first, as every algorithm emits it. The player, figures, explain mode
+and the comparison then show it like any run.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Generator
-from itertools import pairwise
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass
 
 from server.puzzles.errors import PuzzleError  # a leaf module: the one error users see named
 from server.search.events import CLOSE, OPEN, PATH, UPDATE, Event
 from server.search.problem import Problem, State
-from server.search.walk import walk
 
 Search = Generator[Event, None, tuple[list[State] | None, float]]
 
-# The walk goes as far as the run's largest id (the walk numbers states in the same order whatever its
-# bound, so ids are a prefix), plus room for one state's moves; never past MAX_REPLAY_STATES.
-MAX_REPLAY_STATES = 1_000_000
-WALK_SLACK = 4_096
+STORED = "run:"  # the option ``code`` naming a stored run: run:<id>
+# The packed ids (static/js/code/harness.py ``pack_ids``): 5 bits a character, low bits first.
+PACK_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+_PACK_VALUE = {ch: i for i, ch in enumerate(PACK_ALPHABET)}
+
+
+@dataclass(frozen=True)
+class RecordedRun:
+    """A student's run: the expanded ids, the path as moves (or None), and how many of the expansions
+    the board animates (None: all)."""
+
+    expanded: list[int]
+    path: list[int] | None
+    animated: int | None = None
+
+
+#: How a stored run is found: set once by the web layer (server/web/code.py), which keeps them.
+_lookup: Callable[[str], RecordedRun | None] | None = None
+
+
+def use_recorded_runs(lookup: Callable[[str], RecordedRun | None]) -> None:
+    """Where ``run:<id>`` runs are looked up (the process's store of uploaded runs)."""
+    global _lookup
+    _lookup = lookup
+
+
+def pack_ids(ids: Sequence[int]) -> str:
+    """``ids`` packed as the page packs them (static/js/code/harness.py ``pack_ids``; a test pins the two)."""
+    out: list[str] = []
+    previous = 0
+    for i in ids:
+        delta, previous = i - previous, i
+        folded = delta * 2 if delta >= 0 else -delta * 2 - 1
+        while folded >= 32:
+            out.append(PACK_ALPHABET[32 | (folded & 31)])
+            folded >>= 5
+        out.append(PACK_ALPHABET[folded])
+    return "".join(out)
+
+
+def unpack_ids(text: str, count: int | None = None) -> list[int]:
+    """The ids of ``pack_ids``' text; ValueError naming the fault (a foreign character, a cut number,
+    a negative id, another count than ``count``)."""
+    ids: list[int] = []
+    previous = value = shift = 0
+    value_of = _PACK_VALUE
+    for ch in text:
+        digit = value_of.get(ch)
+        if digit is None:
+            raise ValueError(f"the packed ids hold {ch!r}, which is not one of their 64 characters")
+        value |= (digit & 31) << shift
+        if digit & 32:
+            shift += 5
+            if shift > 60:
+                raise ValueError("the packed ids hold a number too large for an id")
+            continue
+        previous += (value >> 1) if not value & 1 else -((value + 1) >> 1)
+        if previous < 0:
+            raise ValueError(f"the packed ids hold a negative id at position {len(ids)}")
+        ids.append(previous)
+        value = shift = 0
+    if shift:
+        raise ValueError("the packed ids end in the middle of a number")
+    if count is not None and len(ids) != count:
+        raise ValueError(f"the packed ids hold {len(ids):,} ids, not the {count:,} announced")
+    return ids
 
 
 def parse_code(text: str) -> tuple[list[int], list[int] | None]:
-    """``"<expanded ids>;<path ids>"`` → (expanded ids, path ids or None); ValueError naming the fault."""
+    """``"<expanded ids>;<path moves>"`` → (expanded ids, path moves or None); ValueError naming the fault."""
     head, sep, tail = text.partition(";")
     if not sep:
-        raise ValueError("expected '<expanded ids>;<path ids>' (a ';' between the two lists)")
+        raise ValueError("expected '<expanded ids>;<path moves>' (a ';' between the two lists)")
 
     def ids(part: str, what: str) -> list[int]:
         if not part.strip():
@@ -43,42 +111,104 @@ def parse_code(text: str) -> tuple[list[int], list[int] | None]:
         except ValueError:
             raise ValueError(f"the {what} are not whole numbers separated by commas") from None
         if any(v < 0 for v in values):
-            raise ValueError(f"the {what} hold a negative id")
+            raise ValueError(f"the {what} hold a negative number")
         return values
 
-    path = ids(tail, "path's ids")
+    path = ids(tail, "path's moves")
     return ids(head, "expanded ids"), (path or None)
 
 
-def replay(problem: Problem, code: str) -> Search:
+def recorded(code: str) -> RecordedRun:
+    """The run the option ``code`` carries or names; PuzzleError naming what is wrong."""
+    if code.startswith(STORED):
+        found = None if _lookup is None else _lookup(code[len(STORED):])
+        if found is None:
+            raise PuzzleError(f"the recorded run {code[len(STORED):][:40]!r} is not kept on this server (it "
+                              "expires after a while): run your code again", "option 'code'")
+        return found
     try:
-        expanded_ids, path_ids = parse_code(code)
+        expanded, path = parse_code(code)
     except ValueError as err:
         raise PuzzleError(str(err), "option 'code'") from None
-    largest = max([*expanded_ids, *(path_ids or [])], default=0)
-    if largest >= MAX_REPLAY_STATES:
-        raise PuzzleError(f"state id {largest:,} is beyond the {MAX_REPLAY_STATES:,} states a replay walks",
-                          "option 'code'")
-    space = walk(problem, largest + 1 + WALK_SLACK)
-    count = len(space.states)
-    bad = next((i for i in [*expanded_ids, *(path_ids or [])] if i >= count), None)
-    if bad is not None:
-        raise PuzzleError(f"state id {bad} is not one of this puzzle's {count:,} states (was the run "
-                          "recorded under other options?)", "option 'code'")
+    return RecordedRun(expanded, path)
+
+
+class Numbering:
+    """States numbered as a student's search reached them (the module docstring), each expansion's
+    moves kept as (target id, cost)."""
+
+    def __init__(self, problem: Problem) -> None:
+        self.problem = problem
+        self.states: list[State] = []
+        self.index: dict[State, int] = {}
+        self.starts: list[int] = [self.reach(s) for s in dict.fromkeys(problem.initial_states())]
+        self._moves: dict[int, list[tuple[int, float]]] = {}
+
+    def __len__(self) -> int:
+        return len(self.states)
+
+    def reach(self, state: State) -> int:
+        """The id of ``state``, numbered now when it is met for the first time."""
+        found = self.index.get(state)
+        if found is None:
+            found = self.index[state] = len(self.states)
+            self.states.append(state)
+        return found
+
+    def moves(self, i: int) -> list[tuple[int, float]]:
+        """The moves out of state ``i`` in the server's order, numbering the states met first here."""
+        found = self._moves.get(i)
+        if found is None:
+            found = self._moves[i] = [(self.reach(t), c) for t, c in self.problem.successors(self.states[i])]
+        return found
+
+    def expand_all(self, expanded: Sequence[int], what: str = "option 'code'") -> None:
+        """Number the states as the student's expansions met them; PuzzleError at an id not reached yet
+        (a run recorded under other rules, or not by this puzzle's student mode)."""
+        for k, i in enumerate(expanded):
+            if i >= len(self.states):
+                raise PuzzleError(f"expansion {k + 1} names state {i:,}, but only {len(self.states):,} "
+                                  "states were reached by then (was the run recorded under other options?)",
+                                  what)
+            self.moves(i)
+
+    def path(self, moves: Sequence[int] | None, what: str = "option 'code'") -> tuple[list[int], list[float]]:
+        """The path's state ids and the cost to each, from ``[start index, move index, …]``."""
+        if not moves:
+            return [], []
+        if moves[0] >= len(self.starts):
+            raise PuzzleError(f"the path starts at start {moves[0]}, but the puzzle has {len(self.starts)}",
+                              what)
+        ids, costs = [self.starts[moves[0]]], [0.0]
+        for k, m in enumerate(moves[1:], 1):
+            out = self.moves(ids[-1])
+            if m >= len(out):
+                raise PuzzleError(f"move {k} of the path is move {m} of a state with {len(out)} moves", what)
+            ids.append(out[m][0])
+            costs.append(costs[-1] + out[m][1])
+        return ids, costs
+
+
+def replay(problem: Problem, code: str) -> Search:
+    run = recorded(code)
+    numbering = Numbering(problem)
+    numbering.expand_all(run.expanded)  # every id checked before the first event
+    shown = run.expanded if run.animated is None else run.expanded[:run.animated]
+    states = numbering.states
     g: dict[State, float] = {}
     closed: set[State] = set()
-    for start in problem.initial_states():
-        if start not in g:
-            g[start] = 0.0
-            yield Event(OPEN, start, 0.0)
-    for i in expanded_ids:
-        state = space.states[i]
+    for i in numbering.starts:
+        g[states[i]] = 0.0
+        yield Event(OPEN, states[i], 0.0)
+    for i in shown:
+        state = states[i]
         here = g.get(state, math.inf)  # a state the student expanded without reaching it first
         if state not in g:
             g[state] = here
         closed.add(state)
         yield Event(CLOSE, state, 0.0 if here == math.inf else here)
-        for nxt, step in problem.successors(state):
+        for j, step in numbering.moves(i):
+            nxt = states[j]
             through = here + step
             known = g.get(nxt)
             if known is None:
@@ -87,29 +217,11 @@ def replay(problem: Problem, code: str) -> Search:
             elif through < known and nxt not in closed:
                 g[nxt] = through
                 yield Event(UPDATE, nxt, through)
-    if not path_ids:
-        return None, 0.0
-    path = [space.states[i] for i in path_ids]
-    costs = _costs_along(problem, path)
-    if costs is None or not problem.is_goal(path[-1]) or path[0] not in problem.initial_states():
+    ids, costs = numbering.path(run.path)
+    if not ids or not problem.is_goal(states[ids[-1]]):
         return None, 0.0  # the verdict says why (server/code_verdict.py); nothing to draw as a path
+    path = [states[i] for i in ids]
     for state, at in zip(reversed(path), reversed(costs), strict=True):
         yield Event(PATH, state, at)
     return path, costs[-1]
 
-
-def _step(problem: Problem, a: State, b: State) -> float | None:
-    """The cheapest move a → b, or None when there is none."""
-    costs = [c for nxt, c in problem.successors(a) if nxt == b]
-    return min(costs) if costs else None
-
-
-def _costs_along(problem: Problem, path: list[State]) -> list[float] | None:
-    """The cost from the path's first state to each of its states, or None when a step is no move."""
-    costs = [0.0]
-    for a, b in pairwise(path):
-        step = _step(problem, a, b)
-        if step is None:
-            return None
-        costs.append(costs[-1] + step)
-    return costs

@@ -6,12 +6,14 @@
 // The panel is made of parts with one job each: the editor (./editor.js: the text, its line numbers
 // and keys, kept in localStorage), the runner (./runner.js: the worker's life, the time limit, the
 // output) and the verdict's place (./verdict_view.js). The panel itself holds the tools above the code
-// (Template loads a skeleton from ./templates/<name>.py; Open .py reads a file; the time limit), and
-// the Run: the puzzle's reachable states and moves (POST /api/puzzles/<id>/code/space, cached per
-// puzzle and options) go to the runner with the code; at `done` the expansions and the path go to
-// POST …/code/verdict with the algorithm chosen in the page's menu; the verdict is shown, and the run
-// is played on the board as the hidden algorithm `code` (its run option `code` replays the student's
-// expansions), so the figures, explain mode and the comparison show it like any run.
+// (Template loads a skeleton from ./templates/<name>.py; Open .py reads a file; the time and step
+// limits), and the Run: the puzzle's rules (POST /api/puzzles/<id>/code/rules: the family's own Python
+// modules and the puzzle's data, or an explicit graph for a family without them; cached per puzzle and
+// options) go to the runner with the code; at `done` the expanded ids (packed as text) go up in parts
+// (POST …/code/runs, never one oversized message) and POST …/code/verdict judges the run by its id
+// against the algorithm chosen in the page's menu; the verdict is shown, and the run is played on the
+// board as the hidden algorithm `code` (its run option `code`, run:<id>, names the run kept on the
+// server), so the figures, explain mode and the comparison show it like any run.
 
 import * as api from "../api.js";
 import { el } from "../dom.js";
@@ -29,10 +31,15 @@ const TEMPLATES = [
   ["idastar", "IDA*"],
 ];
 const LIMITS = [5, 15, 60]; // seconds a program may run
-const STEPS = 150_000; // calls of successors (docs/STUDENT.md "Limits")
+// Calls of successors (docs/STUDENT.md "Limits"): "" is the puzzle's own (…/code/rules `steps.default`,
+// enough for BFS over every state of an 8-puzzle), or one of these, up to the server's `steps.max`.
+const STEP_CHOICES = [150_000, 300_000, 500_000, 1_000_000, 2_000_000, 5_000_000];
+const STEPS_MAX = 1_000_000; // until the server says its own
+const PART_CHARS = 512 * 1024; // characters of packed ids in one upload (server/code_runs.py PART_CHARS)
 const MAX_FILE_BYTES = 256 * 1024;
-const SPACES_KEPT = 4; // spaces cached (a large one is megabytes)
+const SPACES_KEPT = 4; // rules cached (an explicit graph is megabytes)
 const LIMIT_KEY = "code.limit"; // localStorage: the time limit chosen
+const STEPS_KEY = "code.steps"; // localStorage: the step limit chosen ("" the puzzle's own)
 const CODE_LABEL = "Your code";
 
 export class CodePanel {
@@ -80,6 +87,12 @@ export class CodePanel {
       title: "How long your program may run before it is stopped" },
     ...LIMITS.map((s) => new Option(`limit ${s} s`, String(s)))));
     this.limit.addEventListener("change", () => storage.set(LIMIT_KEY, this.limit.value));
+    this.steps = /** @type {HTMLSelectElement} */ (el("select", { class: "code-limit", testid: "code-steps", "aria-label": "Step limit",
+      title: "How many calls of successors (expansions) your program may make" }));
+    this.stepsMax = STEPS_MAX;
+    this.stepsDefault = 0; // the puzzle's own limit, once its rules came
+    this.fillSteps();
+    this.steps.addEventListener("change", () => storage.set(STEPS_KEY, this.steps.value));
 
     this.editor = new CodeEditor({ onRun: () => this.run(), onFile: (file) => this.readFile(file) });
 
@@ -103,7 +116,8 @@ export class CodePanel {
     this.apiHelp = el("details", { class: "code-api", testid: "code-api" },
       el("summary", { title: "What your search(problem) can use" }, this.formLine),
       el("dl", {}, ...api.flatMap(([name, what]) => [el("dt", {}, el("code", { text: name })), el("dd", { text: what })])),
-      el("p", { class: "hint", text: `Limits: ${STEPS.toLocaleString("en-US")} calls of successors; the time chosen beside Run; 64 KB of printed output. The standard library only (collections, heapq, math…).` }));
+      this.limitsHint = el("p", { class: "hint", testid: "code-limits" }));
+    this.sayLimits();
 
     this.outputBox = el("pre", { class: "code-output", testid: "code-output", "aria-label": "What your program printed", tabindex: "0" });
     this.outputWrap = el("div", { class: "code-output-wrap", hidden: true },
@@ -117,7 +131,7 @@ export class CodePanel {
         this.runButton, this.stopButton,
         this.template,
         el("label", { class: "upload-button code-open", title: "Open a Python file (.py) in the editor" }, el("span", { text: "Open .py…" }), this.file),
-        this.limit),
+        this.limit, this.steps),
       this.fileError,
       this.apiHelp,
       this.editor.box,
@@ -128,7 +142,31 @@ export class CodePanel {
     );
   }
 
-  /** The text and the limit this browser kept; else the breadth-first template to start from. */
+  /** The step limit's menu: the puzzle's own, then each choice up to the server's most (the most itself
+   *  included); the choice kept when it is still offered. */
+  fillSteps() {
+    const kept = this.steps.value || storage.get(STEPS_KEY) || "";
+    const own = this.stepsDefault ? `steps ${withCommas(this.stepsDefault)} (this puzzle)` : "steps: this puzzle's";
+    const values = [...new Set([...STEP_CHOICES.filter((n) => n < this.stepsMax), this.stepsMax])];
+    this.steps.replaceChildren(new Option(own, ""), ...values.map((n) => new Option(`steps ${withCommas(n)}`, String(n))));
+    this.steps.value = values.map(String).includes(kept) ? kept : "";
+  }
+
+  /** The calls of successors the next run may make. */
+  stepLimit() {
+    const chosen = Number(this.steps.value);
+    return chosen > 0 ? Math.min(chosen, this.stepsMax) : this.stepsDefault || 150_000;
+  }
+
+  /** The limits in words, under the API. @param {string} [how] how the rules reach the page */
+  sayLimits(how = "") {
+    const steps = this.stepsDefault
+      ? `${withCommas(this.stepLimit())} calls of successors (this puzzle: ${withCommas(this.stepsDefault)}; up to ${withCommas(this.stepsMax)} in the menu beside Run)`
+      : `calls of successors: enough for this puzzle (up to ${withCommas(this.stepsMax)} in the menu beside Run)`;
+    this.limitsHint.textContent = `Limits: ${steps}; the time chosen beside Run; 64 KB of printed output. The standard library only (collections, heapq, math…).${how ? ` ${how}` : ""}`;
+  }
+
+  /** The text and the limits this browser kept; else the breadth-first template to start from. */
   restore() {
     const limit = storage.get(LIMIT_KEY);
     if (limit && LIMITS.map(String).includes(limit)) this.limit.value = limit;
@@ -318,17 +356,25 @@ export class CodePanel {
 
     let space;
     try {
-      this.status("Asking the server for the puzzle's states and moves…", "busy");
-      space = await this.spaceFor(info.id, options);
+      this.status("Asking the server for the puzzle's rules…", "busy");
+      space = await this.rulesFor(info.id, options);
     } catch (err) {
       if (ask !== this.asked) return;
-      this.refused(err, "The puzzle's states could not be fetched");
+      this.refused(err, "The puzzle's rules could not be fetched");
       return;
     }
     if (ask !== this.asked) return;
+    this.stepsDefault = Number(space?.steps?.default) || 0;
+    this.stepsMax = Number(space?.steps?.max) || STEPS_MAX;
+    this.fillSteps();
+    this.root.dataset.rules = String(space?.kind || "");
+    this.sayLimits(space?.kind === "graph"
+      ? `This family's rules do not run in your browser: the server sends its states as a list, at most ${withCommas(space.count || 0)} of them.`
+      : "The rules are the server's own Python, run beside your code.");
+    const steps = this.stepLimit();
 
     this.status(this.runner.ready ? "Running your program…" : LOADING, "busy");
-    const outcome = await this.runner.run(source, space, STEPS, limit);
+    const outcome = await this.runner.run(source, space, steps, limit);
     if (ask !== this.asked) return;
     this.root.dataset.outcome = outcome.kind;
     if (outcome.kind === "timeout") {
@@ -345,12 +391,14 @@ export class CodePanel {
     if (outcome.kind !== "done") return;
 
     const msg = outcome.msg;
-    const expanded = Array.isArray(msg.expanded) ? msg.expanded : [];
+    const packed = typeof msg.expanded === "string" ? msg.expanded : "";
+    const count = Number.isInteger(msg.count) ? msg.count : 0;
     const path = Array.isArray(msg.path) ? msg.path : null;
+    const illegal = typeof msg.illegal === "string" ? msg.illegal : null;
     const error = msg.error && typeof msg.error === "object" ? msg.error : null;
     const took = typeof msg.seconds === "number" ? ` in ${seconds(msg.seconds)}` : "";
     if (error) this.editor.markLine(Number.isInteger(error.line) ? error.line : 0);
-    if (error && !expanded.length && !path) {
+    if (error && !count && !path && !illegal) {
       this.setRunning(false);
       this.status(`Your program stopped with ${error.kind || "an error"}${took}.`, "bad");
       this.verdictView.show({ error });
@@ -360,14 +408,18 @@ export class CodePanel {
     // the verdict then says no path came back, and the error says why).
     const raised = error && error.kind !== "PathError";
     const stopped = msg.stopped || (raised ? `${error.kind || "an error"}${error.line ? ` on line ${error.line}` : ""}: ${error.message || ""}` : null);
-    this.status(`Your program expanded ${withCommas(expanded.length)} ${expanded.length === 1 ? "state" : "states"}${took}; the server is judging it…`, "busy");
+    const expandedWords = `${withCommas(count)} ${count === 1 ? "state" : "states"}`;
+    this.status(`Your program expanded ${expandedWords}${took}; sending the run to the server…`, "busy");
 
     let verdict;
     try {
+      const run = await this.upload(info.id, packed, ask, expandedWords, took);
+      if (ask !== this.asked) return;
+      this.status(`Your program expanded ${expandedWords}${took}; the server is judging it…`, "busy");
       verdict = await api.json(`/api/puzzles/${encodeURIComponent(info.id)}/code/verdict`, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ options, algorithm, expanded, path, stopped }),
+        body: JSON.stringify({ options, algorithm, run, count, path, illegal, stopped }),
       });
     } catch (err) {
       if (ask !== this.asked) return;
@@ -384,7 +436,12 @@ export class CodePanel {
     }
     const label = verdict.order?.label || this.page.label(algorithm);
     this.runs.set(info.id, { code: verdict.code, label: CODE_LABEL, options });
-    this.status(`Judged: ${withCommas(expanded.length)} ${expanded.length === 1 ? "expansion" : "expansions"}${took}. Now playing on the board.`, "");
+    const animated = Number.isInteger(verdict.animated) ? verdict.animated : count;
+    const played = animated < count
+      ? `The board plays your first ${withCommas(animated)} of them (too many to animate); the verdict covers them all.`
+      : "Now playing on the board.";
+    this.root.dataset.animated = String(animated);
+    this.status(`Judged: ${withCommas(count)} ${count === 1 ? "expansion" : "expansions"}${took}. ${played}`, "");
     this.page.animate({
       puzzle: info.id,
       algorithm: "code",
@@ -394,8 +451,31 @@ export class CodePanel {
     });
   }
 
-  /** The puzzle's space under these options (cached: the same puzzle and rules ask once). */
-  async spaceFor(id, options) {
+  /**
+   * The run's packed ids sent up in parts of PART_CHARS characters (POST …/code/runs), each part a
+   * small request; the run's id on the server.
+   * @param {string} id @param {string} packed @param {number} ask @param {string} expandedWords @param {string} took
+   * @returns {Promise<string | null>}
+   */
+  async upload(id, packed, ask, expandedWords, took) {
+    const parts = Math.max(1, Math.ceil(packed.length / PART_CHARS));
+    let run = null;
+    for (let part = 0; part < parts; part++) {
+      if (ask !== this.asked) return null;
+      if (parts > 1) this.status(`Your program expanded ${expandedWords}${took}; sending the run to the server (part ${part + 1} of ${parts})…`, "busy");
+      const answer = await api.json(`/api/puzzles/${encodeURIComponent(id)}/code/runs`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ run, part, parts, text: packed.slice(part * PART_CHARS, (part + 1) * PART_CHARS) }),
+      });
+      run = answer.run;
+    }
+    this.root.dataset.parts = String(parts);
+    return run;
+  }
+
+  /** The puzzle's rules under these options (cached: the same puzzle and rules ask once). */
+  async rulesFor(id, options) {
     const key = `${id}|${JSON.stringify(options)}`;
     if (this.spaces.has(key)) {
       const space = this.spaces.get(key);
@@ -403,7 +483,7 @@ export class CodePanel {
       this.spaces.set(key, space); // the newest last
       return space;
     }
-    const space = await api.json(`/api/puzzles/${encodeURIComponent(id)}/code/space`, {
+    const space = await api.json(`/api/puzzles/${encodeURIComponent(id)}/code/rules`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ options }),

@@ -3,21 +3,27 @@
 The worker (static/js/code/worker.js) runs this file once in Pyodide, then calls ``run_json`` for each
 run; the tests run it in plain CPython and call ``run_student``. Standard library only.
 
-The space is the JSON of ``POST /api/puzzles/<id>/code/space``: states in their student form (every
-JSON list becomes a tuple, so states are hashable), the successors of state ``i < walked`` in CSR form
-(``targets[offsets[i]:offsets[i + 1]]`` with ``costs``), the start and goal ids and each heuristic's
-value per state. ``problem.successors`` records each call as one expansion; the ids of the expanded
-states and of the returned path are what the page sends to the server to be judged.
+The puzzle comes as the JSON of ``POST /api/puzzles/<id>/code/rules``: for most families the server's
+own modules that define its ``Problem`` and the puzzle's plain data (``Rules``: the modules are written
+into this Python's file system and imported, so the rules are the server's, with no bound on the
+states); for a family without them, an explicit graph (``Space``: states in their student form, the
+successors of state ``i < walked`` in CSR form, the start and goal ids and each heuristic's value per
+state). Every JSON list becomes a tuple, so states are hashable. ``problem.successors`` records each
+call as one expansion; the ids of the expanded states (numbered as the search reached them) and the
+returned path as moves are what the page sends to the server to be judged.
 """
 
 from __future__ import annotations
 
 import builtins
+import importlib
 import io
 import json
 import linecache
 import math
+import os
 import sys
+import tempfile
 import time
 import traceback
 from collections.abc import Callable, Sequence
@@ -63,7 +69,10 @@ def freeze(value: Any) -> Any:
 
 
 class Space:
-    """The parsed space: read-only after construction, so it can serve several runs."""
+    """An explicit graph (a family without rules in the page): read-only after construction, so it can
+    serve several runs. Its keys are the graph's ids."""
+
+    kind = "graph"
 
     def __init__(self, data: dict[str, Any]) -> None:
         self.states: tuple[State, ...] = tuple(map(freeze, data["states"]))
@@ -74,75 +83,224 @@ class Space:
         self.costs: list[float] = costs if costs is not None else [1] * len(self.targets)
         walked = data.get("walked")
         self.walked: int = len(self.offsets) - 1 if walked is None else walked
-        self.starts: tuple[int, ...] = tuple(data.get("start") or ())
+        self.starts: list[int] = list(dict.fromkeys(data.get("start") or ()))
         self.goals: frozenset[int] = frozenset(data.get("goal") or ())
         # A null value is a state from which the heuristic sees no way to a goal.
-        self.heuristics: dict[str, list[float]] = {
+        self.values: dict[str, list[float]] = {
             name: [math.inf if v is None else v for v in values]
             for name, values in (data.get("heuristics") or {}).items()
         }
+        self.heuristic_names: tuple[str, ...] = tuple(self.values)
         default = data.get("heuristic") or ""
-        self.heuristic: str = default if default in self.heuristics else ""
+        self.heuristic: str = default if default in self.values else ""
         self.state_form: str = data.get("state_form") or "a tuple"
         self.stopped: str = data.get("stopped") or ""
-        self.moves: list[tuple[tuple[State, float], ...] | None] = [None] * self.walked
+        self.moves: list[tuple[tuple[int, float], ...] | None] = [None] * self.walked
+        self.note = ""
+
+    def __len__(self) -> int:
+        return len(self.states)
+
+    def form(self, key: int) -> State:
+        return self.states[key]
+
+    def lookup(self, form: State) -> int | None:
+        """The key of a state given in its student form, reached or not (None: no state of the puzzle)."""
+        return self.index.get(form)
+
+    def beyond(self, key: int) -> bool:
+        return key >= self.walked
+
+    def expand(self, key: int) -> tuple[tuple[int, float], ...]:
+        moves = self.moves[key]
+        if moves is None:  # built once per state and space, then shared by every run on it
+            lo, hi = self.offsets[key], self.offsets[key + 1]
+            moves = self.moves[key] = tuple(zip(self.targets[lo:hi], self.costs[lo:hi], strict=True))
+        return moves
+
+    def is_goal(self, key: int) -> bool:
+        return key in self.goals
+
+    def value(self, name: str, key: int) -> float:
+        return self.values[name][key]
+
+    def limit_words(self) -> str:
+        why = f" ({self.stopped})" if self.stopped else ""
+        return f"the server walked only {self.walked:,} states of this puzzle{why}"
 
 
-_cached: tuple[str, Space] | None = None
+def number(value: float) -> float:
+    """A cost or an estimate as the student sees it: 1, not 1.0, when it is whole."""
+    return int(value) if type(value) is float and value.is_integer() else value
 
 
-def parse_space(space_json: str) -> Space:
-    """The space of this JSON text; the last one is kept, as runs on one puzzle send the same text."""
+class Rules:
+    """The family's own rules (``POST …/code/rules``): the server's modules, loaded into this Python,
+    build the server's ``Problem`` from the puzzle's plain data. Its keys are the server's states."""
+
+    kind = "rules"
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        module = load_modules(data["modules"], data["version"], data["module"])
+        self.problem = getattr(module, data.get("build") or "from_student_rules")(data["data"])
+        problem = self.problem
+        self.starts: list[Any] = list(dict.fromkeys(problem.initial_states()))
+        self.heuristic_names: tuple[str, ...] = tuple(problem.heuristics)
+        default = data.get("heuristic") or ""
+        names = self.heuristic_names
+        self.heuristic = default if default in names else (names[0] if names else "")
+        # A heuristic the run chose that is not computed here (the sliding puzzles' pdb: its tables stay
+        # on the server): said before the program runs, so that a differing order is not a mystery.
+        self.note = (f"the heuristic {default!r} is not computed in this page, so problem.heuristic is "
+                     f"{self.heuristic!r} here; the server's search uses {default!r}"
+                     if default and default not in names else "")
+        self.state_form: str = data.get("state_form") or "a tuple"
+        self._successors = problem.successors
+        self._student = problem.student_state
+        self._is_goal = problem.is_goal
+        self._heuristic = problem.heuristic
+
+    def __len__(self) -> int:
+        return 0  # no explicit graph: states are known as the search reaches them
+
+    def form(self, key: Any) -> State:
+        return freeze(self._student(key))
+
+    def lookup(self, form: State) -> None:
+        return None  # a state is known here once the search has reached it
+
+    def beyond(self, key: Any) -> bool:
+        return False
+
+    def expand(self, key: Any) -> list[tuple[Any, float]]:
+        return [(state, number(cost)) for state, cost in self._successors(key)]
+
+    def is_goal(self, key: Any) -> bool:
+        return bool(self._is_goal(key))
+
+    def value(self, name: str, key: Any) -> float:
+        return number(float(self._heuristic(key, name)))
+
+    def limit_words(self) -> str:
+        return ""
+
+
+RULES_ROOT = "rules"  # under the temporary folder: one folder per version of the server's modules
+_loaded: tuple[str, str] | None = None  # (version, folder) of the modules imported now
+
+
+def load_modules(sources: dict[str, str], version: str, module: str) -> Any:
+    """Write the server's modules (path -> source) into a folder of this Python's file system and import
+    ``module`` from it; a new version replaces every ``server`` module imported before. Run in a Python
+    of its own (the page's worker, ``run.py grade``'s child): it takes the name ``server`` over."""
+    global _loaded
+    if _loaded is None or _loaded[0] != version:
+        folder = os.path.join(tempfile.gettempdir(), RULES_ROOT, "".join(c for c in version if c.isalnum()))
+        for path, text in sources.items():
+            target = os.path.join(folder, *path.split("/"))
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, "w", encoding="utf-8") as out:
+                out.write(text)
+        for name in [n for n in sys.modules if n == "server" or n.startswith("server.")]:
+            del sys.modules[name]
+        if _loaded is not None and _loaded[1] in sys.path:
+            sys.path.remove(_loaded[1])
+        sys.path.insert(0, folder)
+        importlib.invalidate_caches()
+        _loaded = (version, folder)
+    return importlib.import_module(module)
+
+
+_cached: tuple[str, Any] | None = None
+
+
+def parse_space(space_json: str) -> Any:
+    """The world of this JSON text (an explicit graph, or the family's rules); the last one is kept, as
+    runs on one puzzle send the same text."""
     global _cached
     if _cached is not None and _cached[0] == space_json:
         return _cached[1]
-    space = Space(json.loads(space_json))
-    _cached = (space_json, space)
-    return space
+    data = json.loads(space_json)
+    world = Rules(data) if data.get("kind") == "rules" else Space(data)
+    _cached = (space_json, world)
+    return world
 
 
 class Problem:
-    """What the student's ``search`` receives: the API of docs/STUDENT.md over one space."""
+    """What the student's ``search`` receives: the API of docs/STUDENT.md over one world.
 
-    __slots__ = ("_expanded", "_fault", "_space", "_steps", "_stop", "heuristics", "start", "starts")
+    States are numbered as the search reaches them: the starts first, then each call of
+    ``successors`` numbers the states it meets for the first time, in the order of the moves. The
+    server numbers them the same way by replaying the expansions over its own ``Problem``, so the ids
+    of the expanded states are the whole record of a run (``server/search/algorithms/replay.py``).
+    """
 
-    def __init__(self, space: Space, steps: int) -> None:
-        self._space = space
+    __slots__ = ("_by_form", "_by_key", "_expanded", "_fault", "_forms", "_keys", "_steps", "_stop",
+                 "_world", "heuristics", "start", "starts")
+
+    def __init__(self, world: Any, steps: int) -> None:
+        self._world = world
         self._steps = steps
         self._stop: str | None = None  # the step-limit message, once successors went past the limit
         self._expanded: list[int] = []  # ids, one per call of successors
         self._fault: SpaceLimit | None = None  # kept: the program may catch the stop and go on
-        self.starts: tuple[State, ...] = tuple(space.states[i] for i in space.starts)
+        self._keys: list[Any] = []  # id -> the world's key
+        self._forms: list[State] = []  # id -> the student form
+        self._by_key: dict[Any, int] = {}
+        self._by_form: dict[State, int] = {}
+        for key in world.starts:
+            self._reach(key)
+        self.starts: tuple[State, ...] = tuple(self._forms)
         self.start: State = self.starts[0] if self.starts else None
         self.heuristics: dict[str, Callable[[State], float]] = {
-            name: self._heuristic_of(name) for name in space.heuristics
+            name: self._heuristic_of(name) for name in world.heuristic_names
         }
 
     def __repr__(self) -> str:
-        space = self._space
-        return f"<problem: {len(space.states):,} states, start {self.start!r}, a state is {space.state_form}>"
+        world = self._world
+        size = f"{len(world):,} states, " if len(world) else ""
+        return f"<problem: {size}start {self.start!r}, a state is {world.state_form}>"
 
-    def _id(self, state: State, where: str) -> int:
-        """The id of a state of this puzzle; a ValueError naming it and the state form otherwise."""
+    def _reach(self, key: Any) -> int:
+        """The id of a state met for the first time: the next one."""
+        i = len(self._keys)
+        form = self._world.form(key)
+        self._keys.append(key)
+        self._forms.append(form)
+        self._by_key[key] = i
+        self._by_form[form] = i
+        return i
+
+    def _key(self, state: State, where: str) -> Any:
+        """The world's key of a state the search has reached, or of any state of an explicit graph."""
         try:
-            found = self._space.index.get(state)
+            found = self._by_form.get(state)
         except TypeError:  # unhashable: a list, a set, a dict
             found = None
         if found is not None:
-            return found
-        form = self._space.state_form
+            return self._keys[found]
+        key = None if isinstance(state, list) else self._world.lookup(state)
+        if key is not None:
+            return key
+        raise self._unknown(state, where)
+
+    def _unknown(self, state: State, where: str) -> ValueError:
+        form = self._world.state_form
         if isinstance(state, list):
-            raise ValueError(
+            return ValueError(
                 f"{where}: {_short(state)} is a list, not a state of this puzzle: states are tuples, {form}"
             )
-        raise ValueError(f"{where}: {_short(state)} is not a state of this puzzle (a state is {form})")
+        if self._world.kind == "rules":
+            return ValueError(
+                f"{where}: {_short(state)} is not a state your search has reached (a state is {form}; "
+                "states come from problem.start and problem.successors)"
+            )
+        return ValueError(f"{where}: {_short(state)} is not a state of this puzzle (a state is {form})")
 
     def _beyond(self, state: State, where: str) -> SpaceLimit:
-        space = self._space
-        why = f" ({space.stopped})" if space.stopped else ""
         stop = SpaceLimit(
-            f"{where}({_short(state)}): the server walked only {space.walked:,} states of this puzzle{why}"
-            f" and this one lies beyond: its moves are unknown here"
+            f"{where}({_short(state)}): {self._world.limit_words()} and this one lies beyond: its moves "
+            "are unknown here"
         )
         if self._fault is None:
             self._fault = stop
@@ -150,64 +308,118 @@ class Problem:
 
     def successors(self, state: State) -> list[tuple[State, float]]:
         """The ``(state, cost)`` pairs one move from ``state``, in the server's order: one expansion."""
-        space = self._space
         try:
-            i = space.index[state]
-        except (KeyError, TypeError):  # not a state of this puzzle: _id says so
-            i = self._id(state, "successors")
+            i = self._by_form[state]
+        except (KeyError, TypeError):  # not reached yet, or not a state of this puzzle
+            key = self._key(state, "successors")
+            if self._world.beyond(key):
+                raise self._beyond(state, "successors") from None
+            raise ValueError(
+                f"successors: {_short(state)} has not been reached yet: a search expands the states it "
+                "reached from problem.start through problem.successors"
+            ) from None
         if len(self._expanded) >= self._steps:
             self._stop = f"step limit: {self._steps:,} expansions (calls of successors)"
             raise StepLimit(self._stop)
-        if i >= space.walked:
+        world = self._world
+        key = self._keys[i]
+        if world.beyond(key):
             raise self._beyond(state, "successors")
         self._expanded.append(i)
-        moves = space.moves[i]
-        if moves is None:  # built once per state and space, then shared by every run on it
-            lo, hi = space.offsets[i], space.offsets[i + 1]
-            moves = space.moves[i] = tuple(
-                zip(map(space.states.__getitem__, space.targets[lo:hi]), space.costs[lo:hi], strict=True)
-            )
-        return list(moves)  # the student's own list: sorting or reversing it changes nothing here
+        by_key, forms = self._by_key, self._forms
+        out = []
+        for nxt, cost in world.expand(key):
+            j = by_key.get(nxt)
+            if j is None:
+                j = self._reach(nxt)
+            out.append((forms[j], cost))
+        return out  # the student's own list: sorting or reversing it changes nothing here
 
     def is_goal(self, state: State) -> bool:
         """True when ``state`` is a goal."""
-        try:
-            return self._space.index[state] in self._space.goals
-        except (KeyError, TypeError):
-            return self._id(state, "is_goal") in self._space.goals
+        return self._world.is_goal(self._key(state, "is_goal"))
 
     def heuristic(self, state: State) -> float:
-        """The family's default heuristic at ``state``; 0 where the family has none."""
-        i = self._id(state, "heuristic")
-        name = self._space.heuristic
-        return self._space.heuristics[name][i] if name else 0
+        """The run's heuristic at ``state`` (the family's default when none was chosen); 0 without one."""
+        key = self._key(state, "heuristic")
+        name = self._world.heuristic
+        return self._world.value(name, key) if name else 0
 
     def _heuristic_of(self, name: str) -> Callable[[State], float]:
-        values = self._space.heuristics[name]
+        world = self._world
 
         def heuristic(state: State) -> float:
-            return values[self._id(state, f"heuristics[{name!r}]")]
+            return world.value(name, self._key(state, f"heuristics[{name!r}]"))
 
         heuristic.__name__ = heuristic.__qualname__ = name
         return heuristic
 
+    def _moves(self, key: Any) -> list[tuple[Any, float]]:
+        """The moves out of a state, uncounted (``cost`` and the path's check read them)."""
+        return list(self._world.expand(key))
+
     def cost(self, path: Sequence[State]) -> float:
         """The cost of a path (a list of states), checked move by move."""
-        space = self._space
-        ids = [self._id(state, f"cost: path[{k}]") for k, state in enumerate(path)]
+        keys = [self._key(state, f"cost: path[{k}]") for k, state in enumerate(path)]
         total: float = 0
-        for k in range(1, len(ids)):
-            a, b = ids[k - 1], ids[k]
-            if a >= space.walked:
+        for k in range(1, len(keys)):
+            a, b = keys[k - 1], keys[k]
+            if self._world.beyond(a):
                 raise self._beyond(path[k - 1], "cost")
-            lo, hi = space.offsets[a], space.offsets[a + 1]
-            moves = [space.costs[j] for j in range(lo, hi) if space.targets[j] == b]
+            moves = [c for nxt, c in self._moves(a) if nxt == b]
             if not moves:
                 raise ValueError(
                     f"cost: move {k}: {path[k - 1]!r} → {path[k]!r} is not a move of this puzzle"
                 )
             total += min(moves)
         return total
+
+    def path_moves(self, result: Any) -> tuple[list[int] | None, str | None, dict[str, Any] | None]:
+        """What ``search`` returned, as the page sends it: ``[start index, move index, …]`` (each step the
+        first move of the server's order that leads there), or why it is not a path of this puzzle in
+        words (it starts elsewhere, a step is no move), or the PathError of something that is no path
+        at all (not a list of states)."""
+        if result is None:
+            return None, None, None
+        expected = "expected the path: a list of states from problem.start to a goal, or None"
+        try:
+            single = result in self._by_form or self._world.lookup(result) is not None
+        except TypeError:
+            single = False
+        if single:
+            return None, None, path_error(f"search returned a single state, {result!r}; {expected}")
+        if not isinstance(result, list | tuple):
+            kind = type(result).__name__
+            return None, None, path_error(f"search returned {_short(result)} ({kind}); {expected}")
+        states: list[State] = []
+        for k, state in enumerate(result):
+            if isinstance(state, list):  # a state written as a list ([3, 4] for (3, 4)) names the same state
+                state = freeze(state)
+            try:
+                hash(state)
+            except TypeError:
+                return None, None, path_error(f"path[{k}] = {_short(state)} is not a state of this puzzle "
+                                              f"(a state is {self._world.state_form})")
+            states.append(state)
+        if not states:
+            return None, "it is empty: a path holds at least the start", None
+        first = self._by_form.get(states[0])
+        if first is None or first >= len(self._world.starts):
+            return None, f"it starts at {_short(states[0])}, not at the start {_short(self.start)}", None
+        moves = [first]
+        key = self._keys[first]
+        for k in range(1, len(states)):
+            if self._world.beyond(key):
+                where = f"move {k}: {_short(states[k - 1])}"
+                return None, f"{where} lies beyond the states walked for your code", None
+            form = self._world.form
+            step = next((m for m, (nxt, _c) in enumerate(self._moves(key)) if form(nxt) == states[k]), None)
+            if step is None:
+                return None, (f"move {k}: {_short(states[k - 1])} → {_short(states[k])} is not a move of "
+                              "this puzzle"), None
+            moves.append(step)
+            key = self._moves(key)[step][0]
+        return moves, None, None
 
 
 class Output(io.TextIOBase):
@@ -286,37 +498,6 @@ def path_error(message: str) -> dict[str, Any]:
     }
 
 
-def path_ids(result: Any, space: Space) -> tuple[list[int] | None, dict[str, Any] | None]:
-    """The ids of the returned path, or the PathError that says what is wrong with it."""
-    if result is None:
-        return None, None
-    expected = "expected the path: a list of states from problem.start to a goal, or None"
-    try:
-        single = result in space.index
-    except TypeError:
-        single = False
-    if single:
-        return None, path_error(f"search returned a single state, {result!r}; {expected}")
-    if not isinstance(result, list | tuple):
-        return None, path_error(f"search returned {_short(result)} ({type(result).__name__}); {expected}")
-    ids: list[int] = []
-    for k, state in enumerate(result):
-        try:
-            # A state written as a list ([3, 4] for (3, 4)) names the same state: taken as it.
-            found = space.index.get(freeze(state) if isinstance(state, list) else state)
-        except TypeError:
-            found = None
-        if found is None:
-            form, item = space.state_form, f"path[{k}] = {_short(state)}"
-            if isinstance(state, list):
-                why = f"{item} is a list, not a state of this puzzle: states are tuples, {form}"
-            else:
-                why = f"{item} is not a state of this puzzle (a state is {form})"
-            return None, path_error(why)
-        ids.append(found)
-    return ids, None
-
-
 def _short(value: Any, limit: int = 120) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -325,15 +506,22 @@ def _short(value: Any, limit: int = 120) -> str:
 def run_student(
     code: str, space_json: str, steps: int = STEP_LIMIT, write: Write | None = None
 ) -> dict[str, Any]:
-    """Run the student's code on the space; ``{expanded, path, error, stopped, seconds}`` (PROTOCOL.md).
+    """Run the student's code on the puzzle; ``{expanded, path, illegal, error, stopped, reached, seconds}``
+    (PROTOCOL.md "Student mode").
 
-    ``write`` receives what the program prints (at most OUTPUT_LIMIT characters in all, then one line
-    saying the rest was cut). ``stopped`` is the step-limit message, with ``error`` None and the
-    expansions made so far; ``path`` is None then.
+    ``space_json``: the rules of ``…/code/rules`` (or an explicit graph). ``expanded``: the ids of the
+    expanded states, numbered as the search reached them (``Problem``); ``path``: ``[start index, move
+    index, …]`` or None; ``illegal``: why the returned path is not one of this puzzle (None when it is,
+    or when none came back). ``write`` receives what the program prints (at most OUTPUT_LIMIT characters
+    in all, then one line saying the rest was cut). ``stopped`` is the step-limit message, with
+    ``error`` None and the expansions made so far; ``path`` is None then.
     """
-    space = parse_space(space_json)
-    problem = Problem(space, steps)
+    started = time.perf_counter()
+    world = parse_space(space_json)
+    problem = Problem(world, steps)
     output = Output(write if write is not None else (lambda _text: None))
+    if world.note:
+        output.write(f"Note: {world.note}.\n")
     linecache.cache[FILENAME] = (
         len(code),
         None,
@@ -342,8 +530,8 @@ def run_student(
     )  # source lines in tracebacks
     error: dict[str, Any] | None = None
     path: list[int] | None = None
+    illegal: str | None = None
     saved = sys.stdout, sys.stderr, sys.stdin, sys.getrecursionlimit()
-    started = time.perf_counter()
     try:
         sys.stdout = sys.stderr = output
         sys.stdin = io.StringIO("")  # input() gets end of file, never a prompt
@@ -367,7 +555,7 @@ def run_student(
             else:
                 result = search(problem)
                 if problem._stop is None and problem._fault is None:
-                    path, error = path_ids(result, space)
+                    path, illegal, error = problem.path_moves(result)
         except StepLimit:
             pass
         except BaseException as exc:  # the student's error, whatever it is (SystemExit too)
@@ -380,18 +568,48 @@ def run_student(
         output.flush()
     stopped = problem._stop
     if stopped is not None:
-        path = None
+        path, illegal = None, None
         if error is not None and error["kind"] in (StepLimit.__name__, SpaceLimit.__name__):
             error = None
     return {
         "expanded": problem._expanded,
         "path": path,
+        "illegal": illegal,
         "error": error,
         "stopped": stopped,
+        "reached": len(problem._keys),
         "seconds": round(time.perf_counter() - started, 4),
     }
 
 
+# The expanded ids packed as text (docs/PROTOCOL.md "Student mode"): each id's difference from the
+# previous one (the first from 0), zigzag-folded to a whole number >= 0, written 5 bits a character,
+# low bits first, in the URL-safe base-64 alphabet, a character of 32 or more saying another follows.
+# A breadth-first run takes about a character an expansion. server/search/algorithms/replay.py reads it.
+PACK_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+
+def pack_ids(ids: Sequence[int]) -> str:
+    """``ids`` as the packed text above."""
+    alphabet = PACK_ALPHABET
+    out: list[str] = []
+    previous = 0
+    for i in ids:
+        delta = i - previous
+        previous = i
+        folded = delta * 2 if delta >= 0 else -delta * 2 - 1
+        while folded >= 32:
+            out.append(alphabet[32 | (folded & 31)])
+            folded >>= 5
+        out.append(alphabet[folded])
+    return "".join(out)
+
+
 def run_json(code: str, space_json: str, steps: int, write: Write) -> str:
-    """``run_student`` as JSON text, for the worker (None becomes null, lists arrays)."""
-    return json.dumps(run_student(code, space_json, steps, write))
+    """``run_student`` as JSON text, for the worker (None becomes null, lists arrays): the expanded ids
+    packed (``pack_ids``) with their ``count``."""
+    result = run_student(code, space_json, steps, write)
+    expanded = result["expanded"]
+    result["expanded"] = pack_ids(expanded)
+    result["count"] = len(expanded)
+    return json.dumps(result)

@@ -2,11 +2,13 @@
 // a student's Python in the browser with Pyodide (CPython compiled to WebAssembly, MPL-2.0, fetched
 // into static/vendor/pyodide/ by scripts/setup.sh). Created by the page as
 //   new Worker("/static/js/code/worker.js", {type: "module"})
-// page → worker: {type: "run", code, space, steps}
+// page → worker: {type: "run", code, space, steps}: `space` is the answer of …/code/rules (the family's
+//   own modules and the puzzle's data, which harness.py writes into Pyodide's file system and imports;
+//   or an explicit graph)
 // worker → page: {type: "loading"} once, as Python starts; {type: "ready", seconds} when it has started
 //   (the page may start its time limit then); {type: "output", text} as the program prints (64 KB at
-//   most in all, then one line saying the rest was cut); one {type: "done", expanded, path, error,
-//   stopped, seconds} per run.
+//   most in all, then one line saying the rest was cut); one {type: "done", expanded (the ids packed
+//   as text), count, path, illegal, error, stopped, reached, seconds} per run.
 // The page terminates the worker when no "done" came in time, and starts a fresh one for the next run.
 import { loadPyodide } from "/static/vendor/pyodide/pyodide.mjs";
 
@@ -127,7 +129,7 @@ async function run(message) {
   pythonLog = [];
   const began = performance.now();
   try {
-    // The space goes to Python as JSON text (json.loads there): much faster than walking a JS proxy.
+    // The rules go to Python as JSON text (json.loads there): much faster than walking a JS proxy.
     const code = String(message.code ?? "");
     const answer = runJson(code, JSON.stringify(message.space ?? {}), message.steps ?? 150000, write);
     return { type: "done", ...JSON.parse(answer) };
@@ -189,8 +191,10 @@ function reason(err) {
 function failed(kind, message, seconds = 0) {
   return {
     type: "done",
-    expanded: [],
+    expanded: "",
+    count: 0,
     path: null,
+    illegal: null,
     error: { kind, message, line: null, traceback: "" },
     stopped: null,
     seconds,
