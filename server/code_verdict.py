@@ -97,7 +97,7 @@ def check_path(numbering: Numbering, path: list[int] | None, illegal: str | None
     states, problem = numbering.states, numbering.problem
     if not problem.is_goal(states[ids[-1]]):
         return PathCheck(True, False, len(ids) - 1, optimum=optimum,
-                         problem=f"it ends at {show(problem, states[ids[-1]])}, not at a goal")
+                         problem=f"it ends at {show(numbering, states[ids[-1]])}, not at a goal")
     cost = costs[-1]
     optimal = optimum is not None and cost <= optimum + 1e-6 * max(1.0, abs(optimum))  # results round to 6
     return PathCheck(True, True, len(ids) - 1, cost, optimum, optimal)
@@ -124,9 +124,13 @@ def optimum_of(family: Any, puzzle: Any, rules: Values,
     return None, "no optimal search is offered for this family"
 
 
-def show(problem: Any, state: State) -> str:
-    """A state in a verdict's sentence, in its student form (the one function that writes them)."""
-    return show_form(problem.student_state(state))
+def show(numbering: Numbering, state: State) -> str:
+    """A state in a verdict's sentence (the one function that writes them): in the family's notation
+    (``Family.state_text``, as the lab, the checker and the page write it) when the caller gave it, else
+    in its student form."""
+    if numbering.text is not None:
+        return numbering.text(state)
+    return show_form(numbering.problem.student_state(state))
 
 
 _KEY_WORDS = {"depth": "a state with the smallest depth", "g": "a state with the smallest g",
@@ -166,7 +170,7 @@ def _reference(family: Any, puzzle: Any, algorithm: str, options: Values, upto: 
 
 
 def _shown(numbering: Numbering, i: int) -> str:
-    return show(numbering.problem, numbering.states[i])
+    return show(numbering, numbering.states[i])
 
 
 def first_out_of_depth_order(numbering: Numbering, yours: list[int]) -> tuple[int, str] | None:
@@ -306,7 +310,7 @@ def compare_orders(numbering: Numbering, family: Any, puzzle: Any, algorithm: st
     problem = numbering.problem
     check.yours_state = problem.student_state(mine)
     check.ours_state = problem.student_state(theirs)
-    shown_mine, shown_ours = show(problem, mine), show(problem, theirs)
+    shown_mine, shown_ours = show(numbering, mine), show(numbering, theirs)
     check.message = (f"differs from {label} at expansion {at + 1}: yours expanded {shown_mine}, "
                      f"{label} expands {shown_ours} next — {entry.rule}")
     if entry.key:
@@ -350,6 +354,7 @@ def judge_code_run(family: Any, puzzle: Any, rules: Values, algorithm: str, opti
     not fit this puzzle."""
     problem = family.problem(puzzle, rules)
     numbering = Numbering(problem)
+    numbering.text = lambda state: family.state_text(problem, state)
     numbering.expand_all(expanded, "field 'expanded'")
     optimum, why = optimum_of(family, puzzle, rules, max_seconds)
     solvable = optimum is not None or why != "no solution exists"

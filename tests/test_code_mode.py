@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -228,6 +229,9 @@ def test_an_order_that_is_another_algorithms_says_which(app) -> None:
     assert verdict["verdict"] == "differs" and verdict["order"]["others"] == ["A*"]
     assert verdict["messages"][0].startswith("Differs from IDA* at expansion ")
     assert verdict["messages"][0].endswith("; your order is A*'s (matches).")
+    # The states in the family's one notation (Family.state_text), as the lab, Check and the page write them.
+    assert re.search(r"yours expanded [\d_]( [\d_]){2}( / [\d_]( [\d_]){2}){2}, IDA\* expands ",
+                     verdict["messages"][0]), verdict["messages"][0]
 
 
 def test_the_step_limit_follows_the_puzzle(app) -> None:

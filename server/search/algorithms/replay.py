@@ -143,6 +143,8 @@ class Numbering:
         self.index: dict[State, int] = {}
         self.starts: list[int] = [self.reach(s) for s in dict.fromkeys(problem.initial_states())]
         self._moves: dict[int, list[tuple[int, float]]] = {}
+        # How a verdict writes a state: the caller gives the family's notation (``Family.state_text``).
+        self.text: Callable[[State], str] | None = None
 
     def __len__(self) -> int:
         return len(self.states)
