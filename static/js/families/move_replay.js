@@ -8,6 +8,11 @@
 
 import { el } from "../dom.js";
 
+// A list longer than this shows its first LIST_MAX steps and says how many more there are: a student's
+// run may return a path of 70,000 moves, and that many list items cost seconds of layout at every step.
+// The board and the buttons still walk every step.
+export const LIST_MAX = 1000;
+
 const WAIT_TEXT = "The solution appears when the search trace reaches its end (the End key, or the last-step button under the board).";
 
 export class MoveReplay {
@@ -29,6 +34,7 @@ export class MoveReplay {
   }) {
     Object.assign(this, { renderer, list, controls, speedScale, onActivate, pauseMs, pauseFirst, pauseLast, labels });
     this.moves = []; // the solution's moves
+    this.marked = null; // the step whose marks the list shows (updateControls)
     this.step = 0; // steps done
     this.overview = false; // every step drawn alike, none current (a family's first view of its solution)
     this.playing = false;
@@ -56,12 +62,30 @@ export class MoveReplay {
     this.step = 0;
     this.overview = false;
     this.list.replaceChildren();
+    this.marked = null;
     this.updateControls();
   }
 
   /** Forget the solution's data (count becomes 0). */
   forget() {
     this.moves = [];
+  }
+
+  /**
+   * Fill the list with the items of steps 1 … `count` (`itemOf(step)`), the first LIST_MAX of them and
+   * then one line that says how many more the board plays.
+   * @param {number} count
+   * @param {(step: number) => HTMLElement} itemOf
+   */
+  fillList(count, itemOf) {
+    const shown = Math.min(count, LIST_MAX);
+    const items = Array.from({ length: shown }, (_, k) => itemOf(k + 1));
+    if (count > shown) {
+      const rest = (count - shown).toLocaleString("en-US");
+      items.push(el("li", { class: "muted list-more", testid: "moves-more", text: `… and ${rest} more, not listed: the board and the buttons walk them all` }));
+    }
+    this.list.replaceChildren(...items);
+    this.marked = null; // the list's marks start afresh (updateControls)
   }
 
   /** A list item for `step` (its click shows the board after it). */
@@ -156,13 +180,20 @@ export class MoveReplay {
     const n = this.count;
     const walking = !this.overview;
     const items = this.list.children;
-    for (let k = 0; k < items.length; k++) {
+    // Only the items whose marks change are touched: those between the step marked last and this one
+    // (all of them after a new list or a switch to or from the overview).
+    const last = this.marked;
+    const whole = !last || last.first !== items[0] || last.items !== items.length || last.walking !== walking;
+    const from = whole ? 0 : Math.max(0, Math.min(last.step, this.step) - 1);
+    const to = whole ? items.length : Math.min(items.length, Math.max(last.step, this.step));
+    for (let k = from; k < to; k++) {
       const current = walking && k === this.step - 1;
       items[k].classList.toggle("current", current);
       items[k].classList.toggle("done", walking && k < this.step - 1);
       if (current) items[k].setAttribute("aria-current", "step");
       else items[k].removeAttribute("aria-current");
     }
+    this.marked = { step: this.step, walking, items: items.length, first: items[0] };
     if (walking) items[this.step - 1]?.scrollIntoView?.({ block: "nearest" });
     for (const { prev, next, play, position } of this.controls) {
       prev.disabled = !n || (walking && this.step === 0);

@@ -28,7 +28,7 @@ export class LabyrinthReplay extends MoveReplay {
     if (!result.found || !Array.isArray(result.moves) || !Array.isArray(result.path)) return;
     this.states = result.path.map(pathState);
     this.moves = result.moves;
-    this.list.replaceChildren(...this.moves.map((move, k) => this.item(k + 1, move.text, "Show the board after this move")));
+    this.fillList(this.moves.length, (step) => this.item(step, this.moves[step - 1].text, "Show the board after this move"));
     this.updateControls();
   }
 

@@ -33,14 +33,15 @@ export class SlidingReplay extends MoveReplay {
     this.path = path;
     this.moves = moves;
     const title = "Show the board after this move";
-    this.list.replaceChildren(...moves.map((move, k) => {
-      const li = this.item(k + 1, sentenceCase(moveText(move)), title);
+    this.fillList(moves.length, (step) => {
+      const move = moves[step - 1];
+      const li = this.item(step, sentenceCase(moveText(move)), title);
       const blank = document.createElement("span");
       blank.className = "muted";
       blank.textContent = move.blank ? ` (blank ${move.blank})` : "";
       li.append(blank);
       return li;
-    }));
+    });
     this.updateControls();
   }
 
