@@ -1,6 +1,7 @@
 // @ts-check
-// Number display for the stats panel. Digits are grouped by CSS spacing, not by commas, so an
-// element's text stays the bare number ("1234567") for copy-paste and for tests.
+// Number display for the stats panel. Digits are grouped by CSS (a comma drawn before each group, as
+// `number()` writes every other number on the page), not in the text, so an element's text stays the
+// bare number ("1234567") for copy-paste and for tests.
 
 /**
  * Put `value` into `el` as a grouped number, or "—" when there is none.
