@@ -107,7 +107,7 @@ def optimum_of(family: Any, puzzle: Any, rules: Values,
                max_seconds: float | None) -> tuple[float | None, str | None]:
     """(the optimal cost in the problem's own units, None) or (None, why not): as
     ``judging.exact_optimum`` (the family's default algorithm, then ``REFERENCES``), but the cost as the
-    search counted it (a Zenji path's packed turns and tiles), not as its result prints it."""
+    search counted it (a family may pack several measures into one cost), not as its result prints it."""
     order = dict.fromkeys((family.default_algorithm, *REFERENCES))
     for reference in (a for a in order if a in family.algorithms):
         flag = CancelFlag()

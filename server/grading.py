@@ -26,10 +26,9 @@ from server.puzzles.options import Values
 HARNESS = ROOT / "static" / "js" / "code" / "harness.py"
 STEPS = Config().code_steps  # the page's floor (``steps_for``: as the page chooses for a puzzle)
 
-# The child: numpy blocked (the page's Python has none), isolated from this server's folder (``-I``:
-# the rules bring the modules it needs); read {code, world, steps} from stdin, run the harness, print
-# the result as JSON; what the program prints goes to stderr.
-_CHILD = """
+# A child Python as the page's: numpy blocked (the page's Python has none), the harness (its path the
+# first argument) loaded as ``harness``. tests/test_code_rules.py starts its children with it too.
+HARNESS_CHILD_PRELUDE = """
 import importlib.abc, importlib.util, json, sys
 
 class NoNumpy(importlib.abc.MetaPathFinder):
@@ -42,6 +41,12 @@ sys.meta_path.insert(0, NoNumpy())
 spec = importlib.util.spec_from_file_location("harness", sys.argv[1])
 harness = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(harness)
+"""
+
+# The child: isolated from this server's folder (``-I``: the rules bring the modules it needs); read
+# {code, world, steps} from stdin, run the harness, print the result as JSON; what the program prints
+# goes to stderr.
+_CHILD = HARNESS_CHILD_PRELUDE + """
 job = json.load(sys.stdin)
 out = sys.stdout
 result = harness.run_student(job["code"], job["world"], job["steps"], sys.stderr.write)

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from server.code_rules import module_sources, problem_rules
+from server.grading import HARNESS_CHILD_PRELUDE
 from server.judging import rule_options
 from server.puzzles.registry import family_of, load_puzzle
 from tests.helpers import ROOT
@@ -33,20 +34,8 @@ HARNESS = ROOT / "static" / "js" / "code" / "harness.py"
 WALK = 400  # states walked per puzzle and variant
 
 # The child: numpy blocked, the harness loaded, for each job the rules built and walked breadth-first.
-_CHILD = """
-import importlib.abc, importlib.util, json, sys
+_CHILD = HARNESS_CHILD_PRELUDE + """
 from collections import deque
-
-class NoNumpy(importlib.abc.MetaPathFinder):
-    def find_spec(self, name, path=None, target=None):
-        if name == "numpy" or name.startswith("numpy."):
-            raise ModuleNotFoundError("numpy is blocked here", name=name)
-        return None
-
-sys.meta_path.insert(0, NoNumpy())
-spec = importlib.util.spec_from_file_location("harness", sys.argv[1])
-harness = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(harness)
 out = []
 for job in json.load(sys.stdin):
     world = harness.Rules(job["rules"])

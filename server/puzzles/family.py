@@ -279,7 +279,7 @@ class Family(ABC):
     def state_text(self, problem: Problem, state: Any) -> str:
         """``state`` (the search's own, as ``problem`` makes it) in the family's notation, the one the
         lab, the checker's verdicts, student mode's verdicts and the page (``FamilyView.stateLabel``)
-        write: a grid's "(3, 4)", a sliding board's rows "7 2 4 / 5 _ 6 / 8 3 1". The default writes
+        write: a cell's "(3, 4)", a board's rows "7 2 4 / 5 _ 6 / 8 3 1". The default writes
         its results' JSON form (``json_text``)."""
         return self.json_text(problem.state_to_json(state))
 

@@ -9,8 +9,8 @@ IMAGE_MAGIC = (b"\x89PNG", b"GIF8", b"BM", b"\xff\xd8\xff", b"RIFF")
 PNM_MAGIC = (b"P1", b"P2", b"P3", b"P4", b"P5", b"P6")
 TEXT_EXTENSIONS = (".txt", ".maze")
 SNIFF_BYTES = 65_536  # how much of a text file sniffing reads
-#: Marks of the other families' notations that no text maze holds: a Python list's brackets and quotes
-#: (seed 003's printed maze), a Markdown table's pipes (seed 001's board), the '/' between the rows of a
-#: sliding board. A .txt file holding one is not the grid's to guess at (``GridFamily.sniff``): when its
-#: own family cannot read it, the registry's message lists every family rather than the grid's rules.
+#: Characters no text maze holds (brackets and quotes of a Python list, a Markdown table's pipes, a '/'
+#: between rows: other notations). A .txt file holding one is not the grid's to guess at
+#: (``GridFamily.sniff``): when its own family cannot read it, the registry's message lists every
+#: family rather than the grid's rules.
 OTHER_NOTATIONS = re.compile(r"[\[\]|/'\"]")

@@ -149,8 +149,8 @@ class Rules:
         default = data.get("heuristic") or ""
         names = self.heuristic_names
         self.heuristic = default if default in names else (names[0] if names else "")
-        # A heuristic the run chose that is not computed here (the sliding puzzles' pdb: its tables stay
-        # on the server): said before the program runs, so that a differing order is not a mystery.
+        # A heuristic the run chose that is not computed here (one whose tables stay on the
+        # server): said before the program runs, so that a differing order is not a mystery.
         self.note = (f"the heuristic {default!r} is not computed in this page, so problem.heuristic is "
                      f"{self.heuristic!r} here; the server's search uses {default!r}"
                      if default and default not in names else "")

@@ -11,7 +11,7 @@
 //
 // The frontier at a question is explain mode's (../explain/frontier.js: rebuilt from the trace with
 // each entry's g, h, f and the record it joined at), over the trace's state numbers where the view has
-// them (FamilyView.stateIds: the 8-puzzle, the labyrinth, Zenji), and each choice is drawn by its view
+// them (FamilyView.stateIds, where several states share a cell), and each choice is drawn by its view
 // (FamilyView.stateFigure: a small board). Where it cannot be rebuilt (a trace past the server's cap of
 // named states, iterative deepening, bidirectional search) the states with pushes not yet matched by an
 // expansion stand in for it, and the rule is said without keys.

@@ -239,7 +239,7 @@ export function drawHeatGrid(ctx, heat, { x, y, unit, cols, alpha = 1, inset = 0
 }
 
 /**
- * The heat map of a board of tiles (sliding-tile puzzles), in two passes that leave each tile and its
+ * The heat map of a board of numbered tiles, in two passes that leave each tile and its
  * number readable: `behind` before the tiles are drawn (each cell's colour and hatching fill the
  * whole cell, so they show as a frame round a tile drawn smaller on top, and fill the blank's hole),
  * `over` after them (the inconsistent moves as short arrows across the borders between cells).
@@ -257,8 +257,7 @@ export function drawTileHeat(ctx, heat, { x, y, unit, cols }, pass) {
 }
 
 /**
- * The heat map of a board whose tiles must stay readable and fill their cells (the labyrinth's
- * corridors): each cell's colour and hatching only in a band round its edge (`band`: of a cell's size),
+ * The heat map of a board whose tiles must stay readable and fill their cells (drawn corridors): each cell's colour and hatching only in a band round its edge (`band`: of a cell's size),
  * the tile's middle left as drawn; then the inconsistent moves as arrows.
  * @param {CanvasRenderingContext2D} ctx
  * @param {Heat} heat

@@ -1,6 +1,6 @@
 // @ts-check
-// The names of a run's states, where the trace's cells do not name them (a sliding board's blank, a
-// labyrinth player's tile, a Zenji tile whose water passed other tiles) or where h is the server's:
+// The names of a run's states, where the trace's cells do not name them (several states share a cell:
+// FamilyView.stateIds) or where h is the server's:
 // the frames' `named` field (docs/PROTOCOL.md). Each distinct state has a number (0, 1, 2… in the
 // order it first appears in the trace; -1 past the server's cap), one per record; of each number, its
 // h under the run's heuristic (when the algorithm uses one), the record that first named it (its

@@ -11,7 +11,7 @@
 
 import { ApiError, json } from "../api.js";
 
-// A family's option never takes one of these names (tests/test_export.py; the labyrinth has a `view`).
+// A family's option never takes one of these names (tests/test_export.py: a family has an option named `view`).
 const PAGE_PARAMETERS = ["gallery", "puzzle", "at", "exercise", "compare", "panels", "drawer"];
 const MAX_PANELS = 4; // the comparison's panels at most (../compare/compare_view.js)
 export const DRAWERS = ["lab", "code", "explain"]; // `drawer`: the panel beside the board (Predict is `exercise=1`)
