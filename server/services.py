@@ -3,6 +3,8 @@ stores it on the app; ``services()`` fetches it (for the current app, or the app
 
 from __future__ import annotations
 
+import os
+import socket
 from dataclasses import dataclass
 
 from flask import Flask, current_app
@@ -58,7 +60,8 @@ class Services:
             tiles=tiles,
             assignments=assignments,
             grading=grading,
-            graders=Graders(config, assignments, grading, store, config.graders),
+            graders=Graders(config, assignments, grading, store, config.graders,
+                            name=f"grader-{socket.gethostname()}-{os.getpid()}"),
         )
 
     def install(self, app: Flask) -> None:

@@ -14,7 +14,13 @@ import pytest
 from server import socketio
 from server.services import services
 from tests.assignment_helpers import (
-    assignment_app, create, grade_all, maze3_id, submit, teacher, view,
+    assignment_app,
+    create,
+    grade_all,
+    maze3_id,
+    submit,
+    teacher,
+    view,
 )
 from tests.helpers import browser
 
@@ -281,6 +287,11 @@ def test_the_pinned_puzzle_comes_back_when_the_archive_lost_it(made) -> None:
     grade_all(app)
     assert view(client, aid, sub)["status"] == "graded"
     assert shared.store.archive.get(pid) is not None  # put back
+    shared.store.archive.drop(pid)
+    shared.store._items.clear()
+    assert client.get(f"/api/puzzles/{pid}").status_code == 404
+    assert client.get(f"/api/assignments/{aid}").status_code == 200  # the page's first question…
+    assert client.get(f"/api/puzzles/{pid}").status_code == 200  # …puts the puzzle back for the page
 
 
 def test_the_pages_answer_for_any_id(app) -> None:

@@ -105,3 +105,21 @@ def test_a_killed_graders_job_is_taken_again_and_counted_once(redis_url: str, tm
             if proc is not None and proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGTERM)
                 proc.wait(10)
+
+
+def test_attempts_and_delete_in_redis(redis_url: str) -> None:
+    app = make_app(redis_url=redis_url, graders=0, submissions_per_minute=1000)
+    client = browser(app)
+    made = create(client, maze3_id(app), [{"kind": "solution", "points": 2}], attempts=2)
+    aid = made["id"]
+    assert submit(client, aid, "solution", {"solution": "R"}, student="S1")["attempt"] == 1
+    sub = submit(client, aid, "solution", {"solution": "R"}, student="s1 ")
+    assert (sub["attempt"], sub["attempts_left"]) == (2, 0)
+    refused = submit(client, aid, "solution", {"solution": "R"}, student="s1", expect=403)
+    assert refused["error"] == "no attempts left: you have used all 2 attempts at the solution task"
+    assert view(client, aid, sub)["status"] == "queued"
+    assert client.delete(f"/api/assignments/{aid}", headers=teacher(made["token"])).status_code == 204
+    assert client.get(f"/api/assignments/{aid}").status_code == 404
+    import redis
+
+    assert not redis.Redis.from_url(redis_url).exists(f"maze:assignment:{aid}")

@@ -89,9 +89,14 @@ class RedisQueue:
 
         self.client = client
         self.visibility_ms = max(1, int(visibility * 1000))
+        self._errors = redis.ResponseError
+        self._ensure_group()
+
+    def _ensure_group(self) -> None:
+        """The stream and its consumer group (made again if Redis lost them: a restart, a flush)."""
         try:
-            client.xgroup_create(STREAM, GROUP, id="0", mkstream=True)
-        except redis.ResponseError as err:
+            self.client.xgroup_create(STREAM, GROUP, id="0", mkstream=True)
+        except self._errors as err:
             if "BUSYGROUP" not in str(err):
                 raise
 
@@ -106,6 +111,15 @@ class RedisQueue:
         return Job(text["a"], text["s"], eid.decode() if isinstance(eid, bytes) else eid)
 
     def take(self, consumer: str, timeout: float) -> Job | None:
+        try:
+            return self._take(consumer, timeout)
+        except self._errors as err:
+            if "NOGROUP" not in str(err):
+                raise
+            self._ensure_group()
+            return None
+
+    def _take(self, consumer: str, timeout: float) -> Job | None:
         # First a dead grader's job (idle past the visibility timeout), then a new one.
         claimed = self.client.xautoclaim(STREAM, GROUP, consumer, self.visibility_ms, "0-0", count=1)
         entries = claimed[1] if len(claimed) > 1 else []

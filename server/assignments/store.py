@@ -408,8 +408,8 @@ def open_assignment_store(config: Any) -> AssignmentStore:
         return RedisAssignments(connect(config.redis_url), f"Redis at {safe_url(config.redis_url)}")
     folder = config.assignment_dir
     if folder is None:
-        if config.testing:
-            folder = Path(tempfile.mkdtemp(prefix="assignments-"))
+        if config.testing:  # one folder for the test process's apps (ids are random)
+            folder = Path(tempfile.gettempdir()) / f"maze-assignments-test-{os.getpid()}"
         else:
             from server.config import ROOT
 

@@ -178,7 +178,16 @@ def create() -> tuple[Response, int]:
 
 @assignments.get("/assignments/<aid>")
 def read(aid: str) -> Response:
-    return jsonify(_assignment(aid).public())
+    """The public view; the pinned puzzle put back in the store first if it had expired (the page
+    loads it by its id)."""
+    found = _assignment(aid)
+    shared = services()
+    if shared.store.cached(found.puzzle) is None:
+        try:
+            pinned_puzzle(shared.assignments, shared.store, found)
+        except (RuntimeError, PuzzleError) as err:
+            log.warning("assignment %s: %s", aid, err)
+    return jsonify(found.public())
 
 
 @assignments.patch("/assignments/<aid>")
