@@ -11,7 +11,7 @@ from flask import Flask
 
 from server.services import services
 from tests.conftest import SHARED_CASES, missing
-from tests.helpers import browser, make_app, upload
+from tests.helpers import make_app, upload
 
 MAZE3 = SHARED_CASES / "images" / "lee" / "maze3.png"
 # An 8-puzzle three blank moves (U L L) from the goal with the blank first.
@@ -35,7 +35,8 @@ def eight_id(app: Flask) -> str:
     return upload(app, EIGHT, "eight.txt")["id"]
 
 
-def create(client: Any, puzzle: str, tasks: list[dict[str, Any]] | None = None, **fields: Any) -> dict[str, Any]:
+def create(client: Any, puzzle: str, tasks: list[dict[str, Any]] | None = None,
+           **fields: Any) -> dict[str, Any]:
     answer = client.post("/api/assignments", json={"puzzle": puzzle, "algorithm": "bfs",
                                                    "tasks": tasks or ALL_TASKS, **fields})
     assert answer.status_code == 201, answer.get_json()

@@ -65,7 +65,8 @@ def test_a_wrong_or_missing_token_gets_403_and_nothing_else(made) -> None:
             assert got.status_code == 403
             assert got.get_json() == {"error": f"This teacher link is not valid for assignment {aid}",
                                       "where": None}
-        assert client.patch(f"/api/assignments/{aid}", json={"closed": True}, headers=headers).status_code == 403
+        closing = client.patch(f"/api/assignments/{aid}", json={"closed": True}, headers=headers)
+        assert closing.status_code == 403
         assert client.delete(f"/api/assignments/{aid}", headers=headers).status_code == 403
     assert client.get(f"/api/assignments/{aid}").get_json()["closed"] is False
 
@@ -173,7 +174,7 @@ def test_attempts_run_out_per_student_and_task(made) -> None:
 
 
 def test_past_the_deadline_or_closed_is_403_in_words(made) -> None:
-    app, client, answer = made
+    _app, client, answer = made
     pid = answer["assignment"]["puzzle"]
     late = create(client, pid, PREDICT, deadline="2001-01-01T00:00:00Z")
     assert late["assignment"]["open"] is False
@@ -219,7 +220,8 @@ def test_exports_parse_back_to_the_same_figures(made) -> None:
     by_student = {row["student"]: row for row in results["rows"]}
     assert set(by_student) == {"s1", "@s2", "s3"}
     assert by_student["s3"]["name"] == "<script>alert(1)</script>"  # kept as text, escaped by pages
-    assert by_student["@s2"]["tasks"]["predict"]["attempts"] == 1 and "solution" not in by_student["@s2"]["tasks"]
+    eve_tasks = by_student["@s2"]["tasks"]
+    assert eve_tasks["predict"]["attempts"] == 1 and "solution" not in eve_tasks
     assert isinstance(results["version"], int)
 
     moodle = client.get(f"/api/assignments/{aid}/export?format=moodle", headers=teacher(token))
@@ -322,7 +324,7 @@ def test_assignment_watch_joins_the_room_with_the_right_token_only(made) -> None
 def test_the_retention_sweep_deletes_what_is_past_keep_until(made) -> None:
     from server.assignments.store import sweep
 
-    app, client, answer = made
+    app, _client, answer = made
     store = services(app).assignments
     old = store.get(answer["id"])
     assert sweep(store) == 0

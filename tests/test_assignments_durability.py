@@ -20,7 +20,8 @@ class Client:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        cookies = urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+        self.opener = urllib.request.build_opener(cookies)
 
     def call(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
              ) -> tuple[int, Any]:
@@ -36,7 +37,8 @@ class Client:
 
 def server(tmp: Path, name: str, port: int | None = None, **env: str) -> ServeProcess:
     process = ServeProcess(tmp, name, port=port)
-    process.env.update({"MAZE_STORE_DIR": str(tmp / "puzzles"), "MAZE_ASSIGNMENT_DIR": str(tmp / "assignments"),
+    process.env.update({"MAZE_STORE_DIR": str(tmp / "puzzles"),
+                        "MAZE_ASSIGNMENT_DIR": str(tmp / "assignments"),
                         "MAZE_SUBMISSIONS_PER_MINUTE": "1000", **env})
     return process.start()
 

@@ -10,7 +10,14 @@ from typing import Any
 import pytest
 
 from server.assignments.model import (
-    Assignment, Task, TooLarge, check_assignment, check_submission, digest, new_id, same_secret,
+    Assignment,
+    Task,
+    TooLarge,
+    check_assignment,
+    check_submission,
+    digest,
+    new_id,
+    same_secret,
 )
 from server.puzzles.errors import PuzzleError
 from server.puzzles.registry import get_family
@@ -71,7 +78,8 @@ def test_a_good_body_is_taken() -> None:
 def test_every_bad_field_is_named(body: dict[str, Any], where: str) -> None:
     with pytest.raises(PuzzleError) as err:
         check_assignment(body, GRID, "maze3", 180)
-    assert err.value.where is not None and err.value.where.startswith(where), (err.value.where, str(err.value))
+    got = err.value.where
+    assert got is not None and got.startswith(where), (got, str(err.value))
     assert err.value.message  # in words
 
 
@@ -125,7 +133,8 @@ def test_secrets_are_kept_as_hashes_and_compared_whole() -> None:
     stored = digest("token-123")
     assert stored != "token-123" and len(stored) == 64
     assert same_secret("token-123", stored)
-    assert not same_secret("token-12", stored) and not same_secret(None, stored) and not same_secret("", stored)
+    assert not same_secret("token-12", stored)
+    assert not same_secret(None, stored) and not same_secret("", stored)
 
 
 def test_keep_until_and_reveal() -> None:

@@ -79,7 +79,8 @@ def test_a_killed_graders_job_is_taken_again_and_counted_once(redis_url: str, tm
         for s in graded:
             per.setdefault((s.student, s.task), []).append(s.attempt)
         assert all(sorted(v) == list(range(1, len(v) + 1)) for v in per.values())
-        rows = client.get(f"/api/assignments/{aid}/results", headers=teacher(made["token"])).get_json()["rows"]
+        results = client.get(f"/api/assignments/{aid}/results", headers=teacher(made["token"]))
+        rows = results.get_json()["rows"]
         assert sum(t["attempts"] for row in rows for t in row["tasks"].values()) == 8
         seen = view(client, aid, subs[0])
         assert seen["status"] == "graded" and seen["result"]["score"] == 0.0
@@ -91,7 +92,8 @@ def test_a_killed_graders_job_is_taken_again_and_counted_once(redis_url: str, tm
                 data = json.loads(message["data"])
                 if data.get("event") == "assignment_update":
                     payload = data["data"][0]
-                    assert data["room"] == f"assignment:{aid}" and set(payload) == {"id", "submission", "status"}
+                    assert data["room"] == f"assignment:{aid}"
+                    assert set(payload) == {"id", "submission", "status"}
                     updates.append(payload)
             return {u["submission"] for u in updates if u["status"] == "graded"} >= {s.id for s in graded}
 

@@ -4,6 +4,7 @@ reference search (``code_verdict._reference``), not from the judge under test.""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,15 @@ from server.puzzles.registry import family_of
 from server.services import services
 from server.solving import solve
 from tests.assignment_helpers import (
-    assignment_app, create, eight_id, grade_all, maze3_id, needs_sandbox, score_of, submit, view,
+    assignment_app,
+    create,
+    eight_id,
+    grade_all,
+    maze3_id,
+    needs_sandbox,
+    score_of,
+    submit,
+    view,
 )
 from tests.helpers import browser
 
@@ -49,7 +58,7 @@ def truth(app, pid: str, algorithm: str, upto: int) -> list[str]:
 def best_moves(app, pid: str) -> str:
     """maze3's optimal path (BFS) as moves U D L R."""
     path = solve(services(app).store.get(pid), "bfs", {}).json["path"]
-    return " ".join(MOVES[(b[0] - a[0], b[1] - a[1])] for a, b in zip(path, path[1:], strict=False))
+    return " ".join(MOVES[(b[0] - a[0], b[1] - a[1])] for a, b in itertools.pairwise(path))
 
 
 # ---- predict --------------------------------------------------------------------------------------
@@ -62,7 +71,7 @@ def test_predict_on_maze3(maze) -> None:
     # The numbers are what count: "3 4" and "(3, 4)" are the same cell.
     bare = [s.strip("()").replace(",", "") for s in right]
     assert score_of(app, client, aid, "predict", {"states": bare}) == 2.0
-    partial = right[:3] + [right[4], right[3]] if right[3] != right[4] else right[:3] + ["(0, 0)", "(0, 0)"]
+    partial = [*right[:3], right[4], right[3]] if right[3] != right[4] else [*right[:3], "(0, 0)", "(0, 0)"]
     assert score_of(app, client, aid, "predict", {"states": partial}) == 1.2  # 3 of 5
     assert score_of(app, client, aid, "predict", {"states": right[:2]}) == 0.8  # 2 answered, 2 right
     assert score_of(app, client, aid, "predict", {"states": ["(999, 999)"] * 5}) == 0.0
@@ -182,7 +191,8 @@ def test_code_replay_puts_the_run_into_code_runs(maze) -> None:
     assert client.post(url).status_code == 403
     got = client.post(url, headers=teacher(made["token"]))
     assert got.status_code == 200 and got.get_json()["run"].startswith("run:")
-    replayed = client.post(f"/api/puzzles/{pid}/solve", json={"algorithm": "code", "code": got.get_json()["run"]})
+    replayed = client.post(f"/api/puzzles/{pid}/solve",
+                           json={"algorithm": "code", "code": got.get_json()["run"]})
     assert replayed.status_code == 200 and replayed.get_json()["cost"] == 52
 
 
