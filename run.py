@@ -397,7 +397,7 @@ def cmd_grader(args: argparse.Namespace) -> int:
                             config.max_concurrent_loads, config.tile_renders_at_once)
         store, queue = open_assignment_store(config), open_queue(config)
         graders = Graders(config, store, queue, open_store(config, budget), count,
-                          name=f"grader-{socket.gethostname()}-{os.getpid()}")
+                          name=f"grader-{socket.gethostname()}-{os.getpid()}", budget=budget)
     except (ValueError, RedisUnavailable) as err:
         return fail(str(err))
     emitter = SocketIO(message_queue=url)

@@ -61,7 +61,7 @@ class Services:
             assignments=assignments,
             grading=grading,
             graders=Graders(config, assignments, grading, store, config.graders,
-                            name=f"grader-{socket.gethostname()}-{os.getpid()}"),
+                            name=f"grader-{socket.gethostname()}-{os.getpid()}", budget=budget),
         )
 
     def install(self, app: Flask) -> None:

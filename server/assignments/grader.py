@@ -26,6 +26,7 @@ from server.config import Config
 log = logging.getLogger(__name__)
 
 Announce = Callable[[str, str, str], None]  # (assignment id, submission id, status)
+OWNER = "assignment grading"  # whose share of the work budget a judgement takes
 SWEEP_SECONDS = 3600.0  # retention is swept this often by each grading process
 
 
@@ -33,11 +34,12 @@ class Graders:
     """``count`` grader threads over one store and queue (see the module's docstring)."""
 
     def __init__(self, config: Config, store: AssignmentStore, queue: GradingQueue, puzzles: Any,
-                 count: int, name: str = "grader") -> None:
+                 count: int, name: str = "grader", budget: Any = None) -> None:
         self.config = config
         self.store = store
         self.queue = queue
         self.puzzles = puzzles  # the PuzzleStore the pinned puzzles go back into
+        self.budget = budget  # the process's WorkBudget: a judgement holds a compute slot like a search
         self.count = count
         self.name = name
         self.announce: Announce = lambda aid, sid, status: None
@@ -112,7 +114,11 @@ class Graders:
                 self._stop.wait(self.config.grading_hold_seconds)
                 if self._stop.is_set():
                     return  # left for the next process (it is still ``grading`` in the store)
-            self._judge(assignment, submission)
+            if self.budget is not None:
+                with self.budget.computing(owner=OWNER):  # waits its turn among the searches
+                    self._judge(assignment, submission)
+            else:
+                self._judge(assignment, submission)
             self.store.put_submission(submission)
             self.queue.done(job)
             self._announce(submission)
