@@ -77,7 +77,7 @@ def test_predict_on_maze3(maze) -> None:
     assert score_of(app, client, aid, "predict", {"states": ["(999, 999)"] * 5}) == 0.0
     sub = submit(client, aid, "predict", {"states": right})
     grade_all(app)
-    rows = view(client, aid, sub)["result"]["details"]["predict"]
+    rows = view(client, aid, sub)["result"]["details"]["rows"]
     assert [r["i"] for r in rows] == [4, 5, 6, 7, 8] and all(r["right"] for r in rows)
 
 

@@ -3,12 +3,14 @@
 
 * **predict**: the answers against the algorithm's real expansions (the search run on the puzzle with
   ``successors`` counted, as student mode's verdict counts them), states compared in the family's
-  notation (``Family.state_text``) reduced to its numbers and ``_`` tokens; points × right / count.
-* **code**: the program run by ``server.grading.run_program`` (helper A's sandbox), its expansions and
-  path judged by ``code_verdict.judge_code_run``; full when the order matches (or is valid with another
-  tie-break) and the path is legal and optimal; order broken at expansion k of the reference's n:
-  points × (k−1)/n, halved when the path is not legal and optimal; order right, path not: ½; a program
-  error, a kill or a refusal: 0 with the reason. The run (ids, path) is kept for the teacher's replay.
+  notation (``Family.state_text``) reduced to its numbers and ``_`` tokens; points × right / count (details
+  ``{"rows": [{i, yours, truth, right}]}``).
+* **code**: the program run by ``server.grading.run_program`` (inside the sandbox, server/sandbox.py), its
+  expansions and path judged by ``code_verdict.judge_code_run``; full when the order matches (or is valid
+  with another tie-break) and the path is legal and optimal; order broken at expansion k of the
+  reference's n: points × (k−1)/n, halved when the path is not legal and optimal; order right, path not:
+  ½; a program error, a kill or a refusal: 0 with the reason. The run (ids, path) is kept for the
+  teacher's replay.
 * **heuristic**: ``judging.judge_formula``: admissible and consistent (and, with ``bar``, A* with it
   expands fewer states than A* with h = 0): full; admissible only: ½; else 0.
 * **solution**: ``judging.judge_solution``: legal and cost ≤ optimum × (1 + margin/100): full; else 0.
@@ -102,7 +104,7 @@ def judge_predict(assignment: Assignment, task: Task, puzzle: Any, answer: dict[
     sentence = f"{right} of {count} predicted expansions right."
     if len(states) < start + count:
         sentence += f" ({assignment.algorithm} makes only {len(states)} expansions here.)"
-    return _result(task, right / count, sentence, {"predict": rows})
+    return _result(task, right / count, sentence, {"rows": rows})
 
 
 def judge_code(assignment: Assignment, task: Task, puzzle: Any, answer: dict[str, Any],
