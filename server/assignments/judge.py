@@ -119,7 +119,12 @@ def judge_code(assignment: Assignment, task: Task, puzzle: Any, answer: dict[str
     if ran.get("error") is not None:
         error = ran["error"]
         where = f" (line {error['line']})" if error.get("line") else ""
-        sentence = f"Your program failed{where}: {error.get('kind')}: {error.get('message')}"
+        if error.get("kind") == "Stopped":  # the sandbox ended it: memory, output, a signal
+            sentence = f"Your program was stopped: {error.get('message')}"
+        elif error.get("kind") == "MemoryError":
+            sentence = f"Your program was stopped: it ran out of memory (MemoryError{where})"
+        else:
+            sentence = f"Your program failed{where}: {error.get('kind')}: {error.get('message')}"
         return _result(task, 0, sentence, {"verdict": "error", "error": error, "output": printed[-2000:]})
     if ran.get("stopped") and not ran.get("expanded"):
         return _result(task, 0, f"Your program was stopped: {ran['stopped']}.",
