@@ -202,3 +202,16 @@ def test_code_on_the_8_puzzle(eight) -> None:
     aid = create(client, pid, [{"kind": "code", "points": 5}], attempts=None)["id"]
     assert score_of(app, client, aid, "code", {"code": (PROGRAMS / "bfs.py").read_text()}) == 5.0
     assert score_of(app, client, aid, "code", {"code": (PROGRAMS / "crash.py").read_text()}) == 0.0
+
+
+@needs_sandbox
+def test_hostile_code_gets_0_in_words_and_the_grader_goes_on(tmp_path: Path) -> None:
+    app = assignment_app(tmp_path, submissions_per_minute=1000, grading_seconds=2)
+    client = browser(app)
+    aid = create(client, maze3_id(app), [{"kind": "code", "points": 5}], attempts=None)["id"]
+    endless = submit(client, aid, "code", {"code": (PROGRAMS / "endless.py").read_text()})
+    right = submit(client, aid, "code", {"code": (PROGRAMS / "bfs.py").read_text()})
+    assert grade_all(app) == 2
+    stopped = view(client, aid, endless)["result"]
+    assert stopped["score"] == 0 and "time limit" in stopped["sentence"]
+    assert view(client, aid, right)["result"]["score"] == 5.0

@@ -122,7 +122,8 @@ def judge_code(assignment: Assignment, task: Task, puzzle: Any, answer: dict[str
         if error.get("kind") == "Stopped":  # the sandbox ended it: memory, output, a signal
             sentence = f"Your program was stopped: {error.get('message')}"
         elif error.get("kind") == "MemoryError":
-            sentence = f"Your program was stopped: it ran out of memory (MemoryError{where})"
+            at = f" at line {error['line']}" if error.get("line") else ""
+            sentence = f"Your program was stopped: it ran out of memory (MemoryError{at})"
         else:
             sentence = f"Your program failed{where}: {error.get('kind')}: {error.get('message')}"
         return _result(task, 0, sentence, {"verdict": "error", "error": error, "output": printed[-2000:]})
