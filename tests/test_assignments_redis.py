@@ -125,3 +125,13 @@ def test_attempts_and_delete_in_redis(redis_url: str) -> None:
     import redis
 
     assert not redis.Redis.from_url(redis_url).exists(f"maze:assignment:{aid}")
+
+
+def test_the_grader_command_says_what_it_needs() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "MAZE_REDIS_URL"}
+    done = subprocess.run([venv_python(), "run.py", "grader"], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 1 and "needs the servers' Redis" in done.stderr
+    done = subprocess.run([venv_python(), "run.py", "grader", "--redis", "redis://127.0.0.1:1/0"], cwd=ROOT,
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "does not answer" in done.stderr
