@@ -135,3 +135,23 @@ def test_the_grader_command_says_what_it_needs() -> None:
     done = subprocess.run([venv_python(), "run.py", "grader", "--redis", "redis://127.0.0.1:1/0"], cwd=ROOT,
                           env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "does not answer" in done.stderr
+
+
+def test_a_submission_stored_but_never_queued_is_queued_at_start(redis_url: str) -> None:
+    """A process killed between storing a submission and its XADD: the next grader start queues it."""
+    import redis
+
+    app = make_app(redis_url=redis_url, graders=0, submissions_per_minute=1000)
+    client = browser(app)
+    aid = create(client, maze3_id(app), [{"kind": "solution", "points": 2}], attempts=None)["id"]
+    first = submit(client, aid, "solution", {"solution": "R"})
+    second = submit(client, aid, "solution", {"solution": "D"})
+    link = redis.Redis.from_url(redis_url)
+    entries = link.xrange("maze:assignments:jobs")
+    link.xdel("maze:assignments:jobs", entries[0][0])  # as if its XADD never happened
+    graders = services(app).graders
+    assert graders.refill() == 1
+    assert graders.refill() == 0  # queued once
+    queue = services(app).grading
+    taken = {queue.take("t", 0.1).submission for _ in range(2)}
+    assert taken == {first["submission"], second["submission"]}

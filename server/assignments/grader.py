@@ -19,7 +19,7 @@ from typing import Any
 
 from server.assignments.judge import judge
 from server.assignments.model import Assignment, Submission
-from server.assignments.queue import GradingQueue, Job, LocalQueue
+from server.assignments.queue import GradingQueue, Job, RedisQueue
 from server.assignments.store import AssignmentStore, pending, pinned_puzzle, sweep
 from server.config import Config
 
@@ -48,10 +48,13 @@ class Graders:
         self._swept = 0.0
 
     def refill(self) -> int:
-        """Put back every submission still queued or being graded (a local queue starts empty)."""
-        if not isinstance(self.queue, LocalQueue):
-            return 0
+        """Put back every submission still queued or being graded that has no job: all of them for a
+        local queue (it starts empty); on Redis, those whose job was never added (a process killed
+        between storing a submission and queueing it). A job put twice is graded once."""
         found = pending(self.store)
+        if isinstance(self.queue, RedisQueue):
+            has_job = self.queue.waiting()
+            found = [p for p in found if p[1] not in has_job]
         for aid, sid, _received in found:
             self.queue.put(Job(aid, sid))
         return len(found)

@@ -142,6 +142,14 @@ class RedisQueue:
             pipe.xdel(STREAM, job.entry)
             pipe.execute()
 
+    def waiting(self) -> set[str]:
+        """The submissions with an entry in the stream (queued or being graded)."""
+        found = set()
+        for _eid, fields in self.client.xrange(STREAM, "-", "+"):
+            sid = fields.get(b"s", fields.get("s"))
+            found.add(sid.decode() if isinstance(sid, bytes) else sid)
+        return found
+
     def ahead(self, sid: str) -> int:
         """Entries before the submission's (an entry is deleted once its job is done)."""
         for count, (_eid, fields) in enumerate(self.client.xrange(STREAM, "-", "+", count=10_000)):
