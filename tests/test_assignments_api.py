@@ -330,3 +330,14 @@ def test_the_retention_sweep_deletes_what_is_past_keep_until(made) -> None:
     assert sweep(store) == 0
     assert sweep(store, now=old.keep_until() + 1) == 1
     assert store.get(answer["id"]) is None
+
+
+def test_a_failing_disk_is_503_in_words_never_500(made, monkeypatch) -> None:
+    app, client, answer = made
+
+    def full(*_args, **_kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(services(app).assignments, "add_submission", full)
+    got = submit(client, answer["id"], "solution", {"solution": "R"}, expect=503)
+    assert "cannot be stored" in got["error"]

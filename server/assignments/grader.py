@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 Announce = Callable[[str, str, str], None]  # (assignment id, submission id, status)
 OWNER = "assignment grading"  # whose share of the work budget a judgement takes
 SWEEP_SECONDS = 3600.0  # retention is swept this often by each grading process
+RETRY_SECONDS = 5.0  # a job whose grading failed unexpectedly (the disk?) is queued again after this
 
 
 class Graders:
@@ -129,6 +130,10 @@ class Graders:
             self.queue.done(job)  # the assignment was deleted while it was graded
         except Exception:
             log.exception("grading %s/%s failed; it is taken again later", job.assignment, job.submission)
+            if not isinstance(self.queue, RedisQueue):  # (Redis: taken again after the visibility timeout)
+                self._stop.wait(RETRY_SECONDS)
+                self.queue.done(job)
+                self.queue.put(job)
 
     def _judge(self, assignment: Assignment, submission: Submission) -> None:
         task = assignment.task(submission.task)

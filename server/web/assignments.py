@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from flask import Blueprint, Response, jsonify, render_template, request
+from redis import RedisError
 
 from server.assignments.gradebook import EXPORTS, rows
 from server.assignments.model import (
@@ -87,6 +88,14 @@ def _too_many(err: TooMany):
 @assignments.errorhandler(ServerBusy)
 def _busy(err: ServerBusy):
     return _answer(str(err), 503)
+
+
+@assignments.errorhandler(OSError)
+@assignments.errorhandler(RedisError)
+def _unstored(err: Exception):
+    """The disk or Redis failed: nothing was promised, said in words (the client tries again)."""
+    log.warning("assignments: %s failed: %s", services().assignments.where, err)
+    return _answer("The assignments cannot be stored or read right now; try again in a moment", 503)
 
 
 # ---- helpers ----------------------------------------------------------------------------------------
