@@ -41,6 +41,8 @@ def test_a_good_body_is_taken() -> None:
     naive = check_assignment(bad(deadline="2099-12-15T23:59:00"), GRID, "maze3", 180)["deadline"]
     assert naive == fields["deadline"]  # naive = UTC
     assert check_assignment(bad(title=None), GRID, "maze3", 90)["title"] == "maze3"
+    points = check_assignment(bad(options={"start": [1, 1], "goal": [3, 3]}), GRID, "m", 90)["options"]
+    assert points["start"] == [1, 1] and points["goal"] == [3, 3]  # kept, as JSON
     assert check_assignment({k: v for k, v in GOOD.items() if k != "retention_days"}, GRID, "m", 90)[
         "retention_days"] == 90
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import math
 import secrets
 import time
@@ -338,9 +339,8 @@ def check_assignment(body: Any, family: Any, puzzle_name: str, default_retention
 
 
 def _plain(values: Any) -> dict[str, Any]:
-    """Checked options as JSON values (what a run is given again)."""
-    return {str(k): v for k, v in dict(values).items()
-            if isinstance(v, str | int | float | bool) or v is None}
+    """Checked options as JSON values (what a run is given again): a point (row, col) as a list."""
+    return json.loads(json.dumps(dict(values), default=list))
 
 
 def _text(value: Any, most: int, where: str, what: str) -> str:
