@@ -148,3 +148,20 @@ def test_keep_until_and_reveal() -> None:
     assert later.hidden_until(now) == later.deadline and later.hidden_until(now + 7200) is None
     assert later.is_open(now) and not later.is_open(now + 7200)
     assert "until" in later.public()["stored"]
+
+
+def test_a_task_the_family_cannot_judge_is_refused_naming_it() -> None:
+    from tests.toy_family import TOY  # the core alone: no lab, no checker
+
+    body = bad(algorithm=TOY.default_algorithm,
+               tasks=[{"kind": "code", "points": 1}, {"kind": "solution", "points": 1}])
+    with pytest.raises(PuzzleError) as err:
+        check_assignment(body, TOY, "toy", 180)
+    assert err.value.where == "tasks[1].kind" and "checks no solutions" in err.value.message
+    with pytest.raises(PuzzleError) as err:
+        check_assignment(bad(algorithm=TOY.default_algorithm, tasks=[{"kind": "heuristic", "points": 1}]),
+                         TOY, "toy", 180)
+    assert err.value.where == "tasks[0].kind" and "judges no heuristics" in err.value.message
+    fields = check_assignment(bad(algorithm=TOY.default_algorithm, tasks=[{"kind": "predict", "points": 1}]),
+                              TOY, "toy", 180)
+    assert [t.kind for t in fields["tasks"]] == ["predict"]

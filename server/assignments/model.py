@@ -318,6 +318,11 @@ def check_assignment(body: Any, family: Any, puzzle_name: str, default_retention
     except PuzzleError as err:
         raise PuzzleError(err.message, f"options ({err.where})" if err.where else "options") from None
     tasks = check_tasks(body.get("tasks"))
+    part = {"heuristic": ("lab", "judges no heuristics"), "solution": ("checker", "checks no solutions")}
+    for task in tasks:
+        if task.kind in part and getattr(family, part[task.kind][0]) is None:
+            i = next(j for j, t in enumerate(body["tasks"]) if t.get("kind") == task.kind)
+            raise PuzzleError(f"the {family.name} family {part[task.kind][1]}", f"tasks[{i}].kind")
     deadline = parse_time(body.get("deadline"), "deadline")
     reveal = body.get("reveal", "now")
     if reveal not in ("now", "after_deadline"):
