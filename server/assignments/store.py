@@ -148,8 +148,7 @@ class DiskAssignments:
     """One folder an assignment (see the module's docstring)."""
 
     def __init__(self, root: Path) -> None:
-        self.root = Path(root)
-        self.root.mkdir(parents=True, exist_ok=True)
+        self.root = Path(root)  # made with the first assignment
         self.where = f"folder {self.root}"
         self._lock = threading.RLock()
         self._versions: dict[str, int] = {}
@@ -157,16 +156,22 @@ class DiskAssignments:
     def _folder(self, aid: str) -> Path:
         return key_path(self.root, aid, ID_FORM, what="assignment")
 
+    def _sync_root(self) -> None:
+        """The root's entries (a new assignment's folder) to disk."""
+        fd = os.open(self.root, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
     def create(self, assignment: Assignment, source: Source | None) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
         folder = self._folder(assignment.id)
         (folder / "submissions").mkdir(parents=True, exist_ok=False)
         if source is not None:
             write_atomically(folder / "puzzle", source.meta() + b"\n" + source.data)
         write_atomically(folder / "assignment.json", json.dumps(assignment.to_json()).encode())
-        with contextlib.suppress(OSError):  # the new folder's own entry in the root
-            fd = os.open(self.root, os.O_RDONLY)
-            os.fsync(fd)
-            os.close(fd)
+        self._sync_root()  # the new folder's own entry in the root
 
     def get(self, aid: str) -> Assignment | None:
         try:
