@@ -86,6 +86,18 @@ def build_parser(families: list | None = None,
                        help="Werkzeug's development server with Flask's debug mode instead of gunicorn "
                        "(never in production)")
 
+    grader = sub.add_parser(
+        "grader", help="grade assignment submissions from a Redis queue",
+        description="Run grader threads that take assignment submissions from the grading queue in this "
+        "Redis (a stream with a consumer group), judge them and store the results there; the pages "
+        "hear of each through Socket.IO's message queue in the same Redis. Any number of graders on "
+        "any machine; a grader killed mid-job leaves it to another (docs/DEPLOY.md).",
+    )
+    grader.add_argument("--redis", metavar="URL", default=None,
+                        help="the Redis the servers run with (default: $MAZE_REDIS_URL)")
+    grader.add_argument("--threads", type=int, default=None,
+                        help="grader threads (default: MAZE_GRADERS, else 1)")
+
     solve = sub.add_parser(
         "solve", help="solve a puzzle file headlessly",
         description="Solve a puzzle file. The family is detected from the file (--family forces it); "
@@ -293,6 +305,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.command in (None, "serve"):
         return cmd_serve(args)
+    if args.command == "grader":
+        return cmd_grader(args)
     if args.command == "solve":
         return cmd_solve(args)
     if args.command == "compare":
@@ -351,6 +365,56 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from server.serving import serve
 
     return serve(lambda: create_app(config), host, port, threads)
+
+
+def cmd_grader(args: argparse.Namespace) -> int:
+    """Grader threads against ``--redis`` (store and queue there) until SIGTERM or Ctrl-C; each result
+    announced as ``assignment_update`` through Socket.IO's message queue in that Redis."""
+    import signal
+    import socket
+    import threading
+
+    from flask_socketio import SocketIO
+
+    from server.assignments.grader import Graders
+    from server.assignments.queue import open_queue
+    from server.assignments.store import open_assignment_store
+    from server.budget import WorkBudget
+    from server.config import Config
+    from server.redis_link import RedisUnavailable, connect, safe_url
+    from server.store import open_store
+
+    url = args.redis or os.environ.get("MAZE_REDIS_URL") or None
+    if not url:
+        return fail("a grader needs the servers' Redis: run.py grader --redis redis://HOST:6379/0")
+    try:
+        config = Config.from_env(redis_url=url)
+        connect(url).close()
+        count = args.threads if args.threads is not None else max(1, config.graders)
+        if count < 1:
+            return fail("--threads must be at least 1")
+        budget = WorkBudget(config.max_concurrent_runs, config.trace_budget_bytes,
+                            config.max_concurrent_loads, config.tile_renders_at_once)
+        store, queue = open_assignment_store(config), open_queue(config)
+        graders = Graders(config, store, queue, open_store(config, budget), count,
+                          name=f"grader-{socket.gethostname()}-{os.getpid()}", budget=budget)
+    except (ValueError, RedisUnavailable) as err:
+        return fail(str(err))
+    emitter = SocketIO(message_queue=url)
+
+    def announce(aid: str, sid: str, status: str) -> None:
+        emitter.emit("assignment_update", {"id": aid, "submission": sid, "status": status},
+                     to=f"assignment:{aid}")
+
+    graders.announce = announce
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    graders.start()
+    print(f"Grading with {count} thread(s) from Redis at {safe_url(url)}  (Ctrl+C to stop)", flush=True)
+    stop.wait()
+    graders.stop()
+    return 0
 
 
 def cmd_solve(args: argparse.Namespace) -> int:

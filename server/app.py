@@ -12,7 +12,7 @@ from werkzeug.exceptions import HTTPException
 from server.budget import ServerBusy
 from server.clients import TooMany
 from server.config import ROOT, Config
-from server.services import Services
+from server.services import Services, services
 from server.web.common import drain_body
 
 # The page loads only its own scripts, styles and sockets: no inline script or style anywhere.
@@ -59,6 +59,8 @@ def create_app(config: Config | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)  # type: ignore[method-assign]
 
     from server.web.api import api
+    from server.web.assignments import assignments
+    from server.web.assignments import pages as assignment_pages
     from server.web.code import code
     from server.web.exports import exports
     from server.web.lab import lab
@@ -73,6 +75,8 @@ def create_app(config: Config | None = None) -> Flask:
     app.register_blueprint(lab, url_prefix="/api")
     app.register_blueprint(code, url_prefix="/api")
     app.register_blueprint(tiles, url_prefix="/api")
+    app.register_blueprint(assignments, url_prefix="/api")
+    app.register_blueprint(assignment_pages)
 
     @app.after_request
     def security_headers(response):
@@ -117,4 +121,26 @@ def create_app(config: Config | None = None) -> Flask:
         cors_allowed_origins=config.socket_origins,  # None: this server's own origin only
     )
     register_handlers(socketio, app)
+    from server.live.assignment_watch import register_assignment_watch
+
+    register_assignment_watch(socketio, app)
+    _start_grading(app, config)
     return app
+
+
+def _start_grading(app: Flask, config: Config) -> None:
+    """The graders announce each change to the assignment's room (through the message queue with
+    Redis, so a grader in another process reaches the page) and start, unless ``testing`` (tests
+    start them) or ``graders`` is 0; they stop with the process."""
+    import atexit
+
+    graders = services(app).graders
+
+    def announce(aid: str, sid: str, status: str) -> None:
+        socketio.emit("assignment_update", {"id": aid, "submission": sid, "status": status},
+                      to=f"assignment:{aid}")
+
+    graders.announce = announce
+    if not config.testing and config.graders > 0:
+        graders.start()
+        atexit.register(graders.stop, 2.0)

@@ -150,6 +150,19 @@ class Config:
     # Redis (``serve --redis URL`` or MAZE_REDIS_URL): several server processes share the puzzle store,
     # the per-client limits, GIF export jobs and Socket.IO's messages through it; None: this process alone.
     redis_url: str | None = None
+    # Assignments (server/assignments/): a teacher's exercise, the class's submissions, their grading.
+    # Kept on disk in `assignment_dir` (None: $MAZE_ASSIGNMENT_DIR, else var/assignments; under `testing`
+    # a temporary folder unless one is given), or in Redis with `redis_url`.
+    assignment_dir: Path | None = None
+    assignment_retention_days: int = 180  # deleted this long after its deadline (else its creation)
+    graders: int = 1  # grader threads per server process (0: none; `run.py grader --redis URL` grades)
+    assignments_per_hour: int = 30  # assignments a client may create
+    submissions_per_minute: int = 10  # submissions per client
+    max_submissions_per_assignment: int = 5000  # all students and tasks together
+    max_code_bytes: int = 256 * 1024  # a code task's program
+    grading_seconds: float = 10.0  # a submitted program's time limit (killed past it)
+    grading_visibility_seconds: float = 120.0  # a job held this long by a grader (dead?) is taken again
+    grading_hold_seconds: float = 0.0  # tests and benchmarks only: a grader holds each job this long first
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Config:

@@ -3,10 +3,15 @@ stores it on the app; ``services()`` fetches it (for the current app, or the app
 
 from __future__ import annotations
 
+import os
+import socket
 from dataclasses import dataclass
 
 from flask import Flask, current_app
 
+from server.assignments.grader import Graders
+from server.assignments.queue import GradingQueue, open_queue
+from server.assignments.store import AssignmentStore, open_assignment_store
 from server.budget import WorkBudget
 from server.config import Config
 from server.exporting import AnimationExports
@@ -20,8 +25,8 @@ EXTENSION = "maze_services"  # the key in ``app.extensions``; read it through ``
 
 @dataclass(frozen=True)
 class Services:
-    """The settings, puzzle store, work budget, rate limits, live runs, GIF exports and the runs kept
-    for tiles (huge boards) of one app."""
+    """The settings, puzzle store, work budget, rate limits, live runs, GIF exports, the runs kept
+    for tiles (huge boards), and the assignments with their grading queue and graders of one app."""
 
     config: Config
     store: PuzzleStore
@@ -30,6 +35,9 @@ class Services:
     runs: RunManager
     animations: AnimationExports
     tiles: TileRuns
+    assignments: AssignmentStore
+    grading: GradingQueue
+    graders: Graders
 
     @classmethod
     def build(cls, config: Config) -> Services:
@@ -39,14 +47,21 @@ class Services:
             config.tile_renders_at_once,
         )
         tiles = TileRuns(tile_dir(config), config.tile_store_bytes)
+        store = open_store(config, budget)
+        assignments = open_assignment_store(config)
+        grading = open_queue(config)
         return cls(
             config=config,
-            store=open_store(config, budget),
+            store=store,
             budget=budget,
             rate_limits=rate_limits_for(config),
             runs=RunManager(config, budget, tiles),
             animations=AnimationExports(config, budget),
             tiles=tiles,
+            assignments=assignments,
+            grading=grading,
+            graders=Graders(config, assignments, grading, store, config.graders,
+                            name=f"grader-{socket.gethostname()}-{os.getpid()}", budget=budget),
         )
 
     def install(self, app: Flask) -> None:
