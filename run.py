@@ -126,9 +126,10 @@ def build_parser(families: list | None = None,
         "grade", help="run students' search programs on a puzzle and judge them (student mode)",
         description="Run each PROGRAM (a .py file defining search(problem), docs/STUDENT.md) on the "
         "puzzle, as the page's 'Your code' does, and judge it: the path (legal, cost, optimal) and the "
-        "order of expansions against --algorithm under its tie-break. The programs run in a child "
-        "Python process with a step and a time limit. NOT a sandbox: grade only code you would run "
-        "yourself. Exit status 0 when every program was graded, whatever the verdicts; 1 on a bad file.",
+        "order of expansions against --algorithm under its tie-break. Each program runs in the grading "
+        "sandbox (bubblewrap: no network, no environment, no host files, a memory cap, a step, CPU and "
+        "time limit; docs/DEPLOY.md). Exit status 0 when every program was graded, whatever the verdicts; "
+        "1 on a bad file; 2 where this host cannot isolate a program (nothing is run then).",
     )
     grade.add_argument("file", type=Path)
     grade.add_argument("programs", type=Path, nargs="+", metavar="PROGRAM")
@@ -527,10 +528,18 @@ def _solution_text(path: Path) -> str:
 
 def cmd_grade(args: argparse.Namespace) -> int:
     """Grade students' programs: per program a line with its name and the verdict's sentences (or
-    ``--json``); 0 when all were graded, 1 on a bad puzzle, option or unreadable program."""
+    ``--json``); 0 when all were graded, 1 on a bad puzzle, option or unreadable program, 2 (before
+    anything runs) where the grading sandbox is not available on this host."""
     from server.grading import grade, world_json
     from server.judging import rule_options
     from server.puzzles.errors import PuzzleError
+    from server.sandbox import available
+
+    refused = available()
+    if refused is not None:
+        print(f"error: run.py grade refuses to run students' programs without the sandbox: {refused}",
+              file=sys.stderr)
+        return 2
 
     try:
         family, puzzle, run_flags = read_puzzle(args)

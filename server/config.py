@@ -150,6 +150,10 @@ class Config:
     # Redis (``serve --redis URL`` or MAZE_REDIS_URL): several server processes share the puzzle store,
     # the per-client limits, GIF export jobs and Socket.IO's messages through it; None: this process alone.
     redis_url: str | None = None
+    # Grading sandbox (server/sandbox.py): what one student's program may use while it is graded
+    sandbox_memory_bytes: int = 512 * 1024**2  # address space of each process inside (MemoryError past it)
+    sandbox_seconds: float = 5.0  # wall clock per program (CPU seconds: the same, rounded up)
+    sandbox_output_bytes: int = 32 * 1024**2  # what it writes, the harness's answer included
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Config:
