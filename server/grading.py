@@ -22,7 +22,7 @@ from server.code_space import build_space
 from server.code_verdict import judge_code_run
 from server.config import ROOT, Config
 from server.puzzles.options import Values
-from server.sandbox import BWRAP, Limits, Outcome, SandboxUnavailable, available, python_executable
+from server.sandbox import Limits, Outcome, SandboxUnavailable, available, python_executable
 from server.sandbox import run as run_sandboxed
 
 __all__ = ["HARNESS_CHILD_PRELUDE", "SandboxUnavailable", "grade", "run_program", "steps_for", "world_json"]
@@ -77,7 +77,7 @@ def steps_for(family: Any, puzzle: Any, rules: Values, config: Config | None = N
 
 
 def run_program(code: str, world: str, seconds: float, steps: int = STEPS,
-                limits: Limits | None = None, bwrap: str = BWRAP) -> tuple[dict[str, Any], str]:
+                limits: Limits | None = None, bwrap: str | None = None) -> tuple[dict[str, Any], str]:
     """The harness's result for ``code`` over ``world`` (``world_json``): ``expanded``, ``path``,
     ``illegal``, ``error``, ``stopped``; and what the program printed. It runs in the sandbox
     (``limits``: its own, ``seconds`` the wall clock); a program still running after ``seconds`` is
@@ -117,7 +117,7 @@ def _result(done: Outcome, seconds: float) -> tuple[dict[str, Any], str]:
 
 def grade(family: Any, puzzle: Any, code: str, algorithm: str, options: Values, rules: Values,
           seconds: float = 5.0, world: str | None = None, steps: int | None = None,
-          limits: Limits | None = None, bwrap: str = BWRAP) -> dict[str, Any]:
+          limits: Limits | None = None, bwrap: str | None = None) -> dict[str, Any]:
     """Run ``code`` in the sandbox and judge it against ``algorithm``: the verdict of
     ``…/code/verdict`` plus ``error`` (the program's exception with its own line numbers, or a stop:
     kind ``Stopped``, or None) and ``output`` (what it printed). Raises ``SandboxUnavailable``."""
@@ -130,8 +130,8 @@ def grade(family: Any, puzzle: Any, code: str, algorithm: str, options: Values, 
             message = f"Your program was stopped: {error['message']}"
         elif error["kind"] == "MemoryError":
             memory = (limits or Limits()).memory_bytes // 1024**2
-            message = (f"Your program was stopped: it used more than {memory} MB of "
-                       f"memory (MemoryError{where})")
+            at = f" at line {error['line']}" if error.get("line") else ""
+            message = f"Your program was stopped: it used more than {memory} MB of memory (MemoryError{at})"
         else:
             message = f"Your program failed{where}: {error['kind']}: {error['message']}"
         return {"verdict": "error", "error": error, "output": printed, "messages": [message]}

@@ -123,10 +123,11 @@ def _system_binds() -> list[str]:
     return args
 
 
-def bwrap_argv(argv: list[str], files: dict[str, str], limits: Limits, bwrap: str = BWRAP) -> list[str]:
+def bwrap_argv(argv: list[str], files: dict[str, str], limits: Limits, bwrap: str | None = None) -> list[str]:
     """The whole bwrap command line: ``files`` maps a name under ``/sandbox`` to a host path, bound
-    read-only; ``argv`` runs in ``/tmp``."""
-    args = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--clearenv",
+    read-only; ``argv`` runs in ``/tmp``. The sandbox's own root (bwrap's tmpfs) is made read-only
+    last, so ``/tmp`` is the one place to write."""
+    args = [bwrap or BWRAP, "--unshare-all", "--die-with-parent", "--new-session", "--clearenv",
             "--unshare-user", "--uid", str(INSIDE_UID), "--gid", str(INSIDE_UID)]
     for name, value in ENVIRONMENT.items():
         args += ["--setenv", name, value]
@@ -134,7 +135,7 @@ def bwrap_argv(argv: list[str], files: dict[str, str], limits: Limits, bwrap: st
     for name, host in files.items():
         args += ["--ro-bind", host, f"{HARNESS_DIR}/{name}"]
     args += ["--proc", "/proc", "--dev", "/dev", "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp",
-             "--chdir", "/tmp", "--", *argv]
+             "--remount-ro", "/dev", "--remount-ro", "/", "--chdir", "/tmp", "--", *argv]
     return args
 
 
@@ -242,7 +243,7 @@ class _Cgroups:
 
 
 def run(argv: list[str], stdin: str, limits: Limits | None = None, files: dict[str, str] | None = None,
-        bwrap: str = BWRAP) -> Outcome:
+        bwrap: str | None = None) -> Outcome:
     """Run ``argv`` (paths as seen inside: ``python_executable()`` and ``/sandbox/<name>`` for each
     of ``files``) in a sandbox of its own, ``stdin`` as its input; wait for it within the limits."""
     limits = limits or Limits()
@@ -356,9 +357,11 @@ _available: dict[str, str | None] = {}
 _lock = threading.Lock()
 
 
-def available(bwrap: str = BWRAP) -> str | None:
+def available(bwrap: str | None = None) -> str | None:
     """None when this host isolates a program (found once, by starting a sandboxed Python and seeing
-    no environment, no host files and no network); else why not, in words. Cached per bwrap path."""
+    no environment, no host files and no network); else why not, in words. Cached per bwrap path
+    (None: ``BWRAP``, read at the call)."""
+    bwrap = bwrap or BWRAP
     with _lock:
         if bwrap not in _available:
             _available[bwrap] = _probe(bwrap)
