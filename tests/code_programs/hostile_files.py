@@ -6,7 +6,8 @@ import os
 
 # a test adds the project's own files by their absolute paths
 READ = ["/etc/passwd", "/etc/shadow", "/etc/hostname", "/work", "/root/.ssh", "/var"]
-WRITE = ["/usr/lib/hostile.txt", "/sandbox/harness.py", "/hostile.txt", "/dev/hostile.txt", "/proc/hostile.txt"]
+WRITE = ["/usr/lib/hostile.txt", "/sandbox/harness.py", "/hostile.txt", "/dev/hostile.txt",
+         "/proc/hostile.txt"]
 
 
 def search(problem):
