@@ -52,6 +52,7 @@ HARNESS_DIR = "/sandbox"  # where the caller's files appear, read-only
 ENVIRONMENT = {"PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0", "PYTHONUTF8": "1",
                "HOME": "/tmp", "PATH": "/nonexistent"}
 _CGROUP_FS = Path("/sys/fs/cgroup")
+_JOINABLE: dict[str, bool] = {}  # per controller: may this process make a job's cgroup and enter it
 
 
 class SandboxUnavailable(RuntimeError):
@@ -182,6 +183,10 @@ class _Cgroups:
         return None
 
     def _make(self, controller: str, name: str, settings: dict[str, str]) -> Path | None:
+        """The job's cgroup of ``controller`` with its limit set, or None where this process may not
+        make one, set its limit or move a process into it (found out once per controller)."""
+        if _JOINABLE.get(controller) is False:
+            return None
         own = self._own(controller)
         if own is None or not os.access(own, os.W_OK):
             return None
@@ -190,12 +195,22 @@ class _Cgroups:
             folder.mkdir(exist_ok=True)
         except OSError:
             return None
+        limited = False
         for key, value in settings.items():
             try:
                 if (folder / key).exists():
                     (folder / key).write_text(value)
+                    limited = True
             except OSError:
                 pass
+        if controller not in _JOINABLE:  # a cgroup we may make but not enter (v2 delegation) is no use
+            joined = subprocess.run(["/bin/sh", "-c", 'echo $$ > "$1"', "sh", str(folder / "cgroup.procs")],
+                                    capture_output=True, env={}, check=False)
+            _JOINABLE[controller] = limited and joined.returncode == 0
+        if not (limited and _JOINABLE[controller]):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+            return None
         return folder
 
     def join_argv(self) -> list[str]:
