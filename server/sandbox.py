@@ -111,11 +111,9 @@ def _system_binds() -> list[str]:
             args += ["--ro-bind", top, top]
     exe = python_executable()
     prefix = os.path.realpath(sys.base_prefix)
-    if not exe.startswith(prefix + os.sep):
-        args += ["--ro-bind", exe, exe]
+    args += ["--ro-bind", exe, exe]  # the one program of its bin/ (it finds its prefix from here)
     if prefix != "/usr":  # a Debian python3's prefix is /usr: /usr/lib holds its library already
-        args += ["--ro-bind", os.path.dirname(exe), os.path.dirname(exe),
-                 "--ro-bind", os.path.join(prefix, "lib"), os.path.join(prefix, "lib")]
+        args += ["--ro-bind", os.path.join(prefix, "lib"), os.path.join(prefix, "lib")]
     version = f"python{sys.version_info.major}.{sys.version_info.minor}"
     for site in (os.path.join(prefix, "lib", version, "site-packages"),
                  f"/usr/lib/{version}/dist-packages", "/usr/lib/python3/dist-packages"):
