@@ -530,16 +530,21 @@ def cmd_grade(args: argparse.Namespace) -> int:
     """Grade students' programs: per program a line with its name and the verdict's sentences (or
     ``--json``); 0 when all were graded, 1 on a bad puzzle, option or unreadable program, 2 (before
     anything runs) where the grading sandbox is not available on this host."""
+    from server.config import Config
     from server.grading import grade, world_json
     from server.judging import rule_options
     from server.puzzles.errors import PuzzleError
-    from server.sandbox import available
+    from server.sandbox import available, limits_from
 
     refused = available()
     if refused is not None:
         print(f"error: run.py grade refuses to run students' programs without the sandbox: {refused}",
               file=sys.stderr)
         return 2
+    try:
+        limits = limits_from(Config.from_env())  # MAZE_SANDBOX_MEMORY_BYTES…; --seconds is the clock
+    except ValueError as err:
+        return fail(str(err))
 
     try:
         family, puzzle, run_flags = read_puzzle(args)
@@ -557,7 +562,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
         except (OSError, UnicodeDecodeError) as err:
             status = fail(f"{program}: {getattr(err, 'strerror', None) or err}")
             continue
-        verdict = grade(family, puzzle, code, algorithm, options, rules, args.seconds, world=world)
+        verdict = grade(family, puzzle, code, algorithm, options, rules, args.seconds, world=world,
+                        limits=limits)
         if args.json:
             print(json.dumps({"program": str(program), **verdict}, separators=(",", ":")))
         else:
