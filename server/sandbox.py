@@ -52,6 +52,7 @@ HARNESS_DIR = "/sandbox"  # where the caller's files appear, read-only
 ENVIRONMENT = {"PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0", "PYTHONUTF8": "1",
                "HOME": "/tmp", "PATH": "/nonexistent"}
 _CGROUP_FS = Path("/sys/fs/cgroup")
+CGROUP_REMOVE_SECONDS = 5.0
 _JOINABLE: dict[str, bool] = {}  # per controller: may this process make a job's cgroup and enter it
 
 
@@ -235,24 +236,33 @@ class _Cgroups:
         return False
 
     def kill_and_remove(self) -> None:
-        """SIGKILL whatever is still in the job's cgroups, then remove them (once empty)."""
-        for _ in range(200):
-            left = False
-            for folder in self.dirs:
+        """SIGKILL whatever is still in the job's cgroups and remove them: a cgroup goes only once its
+        last task is gone, which the kernel may take a moment for (killed tasks still exiting), so
+        this retries for up to ``CGROUP_REMOVE_SECONDS``; one that still will not go is left, empty or
+        not, and named in ``Outcome.cgroups``."""
+        left = list(self.dirs)
+        give_up = time.monotonic() + CGROUP_REMOVE_SECONDS
+        while left:
+            for folder in left:
                 try:
                     pids = (folder / "cgroup.procs").read_text().split()
                 except OSError:
-                    continue
+                    pids = []
                 for pid in pids:
-                    left = True
                     with contextlib.suppress(OSError, ValueError):
                         os.kill(int(pid), signal.SIGKILL)
-            if not left:
+            for folder in list(left):
+                try:
+                    folder.rmdir()
+                except FileNotFoundError:
+                    left.remove(folder)
+                except OSError:
+                    continue
+                else:
+                    left.remove(folder)
+            if not left or time.monotonic() > give_up:
                 break
             time.sleep(0.005)  # the kernel reaps them; a cgroup with tasks cannot be removed
-        for folder in self.dirs:
-            with contextlib.suppress(OSError):
-                folder.rmdir()
 
 
 def run(argv: list[str], stdin: str, limits: Limits | None = None, files: dict[str, str] | None = None,
