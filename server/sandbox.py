@@ -280,7 +280,8 @@ def run(argv: list[str], stdin: str, limits: Limits | None = None, files: dict[s
         cgroups.kill_and_remove()
         return Outcome("crashed", None, "", "", 0.0, f"the sandbox could not start: {err}", [])
     ended, reason = "ok", ""
-    chunks: dict[int, list[bytes]] = {proc.stdout.fileno(): [], proc.stderr.fileno(): []}  # type: ignore[union-attr]
+    out_fd, err_fd = proc.stdout.fileno(), proc.stderr.fileno()  # type: ignore[union-attr]
+    chunks: dict[int, list[bytes]] = {out_fd: [], err_fd: []}
     total = 0
     writer = threading.Thread(target=_feed, args=(proc, stdin.encode()), daemon=True)
     writer.start()
@@ -318,8 +319,8 @@ def run(argv: list[str], stdin: str, limits: Limits | None = None, files: dict[s
         if stream is not None:
             stream.close()
     code = proc.returncode
-    out = b"".join(chunks[min(chunks)])[: limits.output_bytes].decode(errors="replace")
-    err = b"".join(chunks[max(chunks)])[: limits.output_bytes].decode(errors="replace")
+    out = b"".join(chunks[out_fd])[: limits.output_bytes].decode(errors="replace")
+    err = b"".join(chunks[err_fd])[: limits.output_bytes].decode(errors="replace")
     if ended == "ok":
         ended, reason = _why(code, err, oom, limits)
     return Outcome(ended, code, out, err, time.monotonic() - started, reason, [str(d) for d in cgroups.dirs])

@@ -169,6 +169,24 @@ def test_jobs_at_once_do_not_disturb_each_other() -> None:
     assert results["loop"].ended == "time"
 
 
+def test_jobs_at_once_keep_their_own_stdout_and_stderr() -> None:
+    """Pipes opened by jobs started together get file descriptors in any order: each job's output
+    stays its own, stdout as stdout."""
+    results: dict[int, sandbox.Outcome] = {}
+
+    def job(i: int) -> None:
+        results[i] = python(f"import sys\nprint('out {i}')\nprint('err {i}', file=sys.stderr)")
+
+    threads = [threading.Thread(target=job, args=(i,)) for i in range(24)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(results) == 24
+    for i, done in results.items():
+        assert (done.stdout, done.stderr) == (f"out {i}\n", f"err {i}\n"), done
+
+
 def test_a_missing_bwrap_is_reported_in_words() -> None:
     reason = available("/nonexistent/bwrap")
     assert reason is not None and "bubblewrap is not installed" in reason
