@@ -138,9 +138,10 @@ def build_parser(families: list | None = None,
         "grade", help="run students' search programs on a puzzle and judge them (student mode)",
         description="Run each PROGRAM (a .py file defining search(problem), docs/STUDENT.md) on the "
         "puzzle, as the page's 'Your code' does, and judge it: the path (legal, cost, optimal) and the "
-        "order of expansions against --algorithm under its tie-break. The programs run in a child "
-        "Python process with a step and a time limit. NOT a sandbox: grade only code you would run "
-        "yourself. Exit status 0 when every program was graded, whatever the verdicts; 1 on a bad file.",
+        "order of expansions against --algorithm under its tie-break. Each program runs in the grading "
+        "sandbox (bubblewrap: no network, no environment, no host files, a memory cap, a step, CPU and "
+        "time limit; docs/DEPLOY.md). Exit status 0 when every program was graded, whatever the verdicts; "
+        "1 on a bad file; 2 where this host cannot isolate a program (nothing is run then).",
     )
     grade.add_argument("file", type=Path)
     grade.add_argument("programs", type=Path, nargs="+", metavar="PROGRAM")
@@ -591,10 +592,23 @@ def _solution_text(path: Path) -> str:
 
 def cmd_grade(args: argparse.Namespace) -> int:
     """Grade students' programs: per program a line with its name and the verdict's sentences (or
-    ``--json``); 0 when all were graded, 1 on a bad puzzle, option or unreadable program."""
+    ``--json``); 0 when all were graded, 1 on a bad puzzle, option or unreadable program, 2 (before
+    anything runs) where the grading sandbox is not available on this host."""
+    from server.config import Config
     from server.grading import grade, world_json
     from server.judging import rule_options
     from server.puzzles.errors import PuzzleError
+    from server.sandbox import available, limits_from
+
+    refused = available()
+    if refused is not None:
+        print(f"error: run.py grade refuses to run students' programs without the sandbox: {refused}",
+              file=sys.stderr)
+        return 2
+    try:
+        limits = limits_from(Config.from_env())  # MAZE_SANDBOX_MEMORY_BYTES…; --seconds is the clock
+    except ValueError as err:
+        return fail(str(err))
 
     try:
         family, puzzle, run_flags = read_puzzle(args)
@@ -612,7 +626,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
         except (OSError, UnicodeDecodeError) as err:
             status = fail(f"{program}: {getattr(err, 'strerror', None) or err}")
             continue
-        verdict = grade(family, puzzle, code, algorithm, options, rules, args.seconds, world=world)
+        verdict = grade(family, puzzle, code, algorithm, options, rules, args.seconds, world=world,
+                        limits=limits)
         if args.json:
             print(json.dumps({"program": str(program), **verdict}, separators=(",", ":")))
         else:

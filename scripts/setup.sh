@@ -26,6 +26,18 @@ if [ ! -f "$stamp" ]; then
   touch "$stamp"
 fi
 
+# The grading sandbox (server/sandbox.py, docs/DEPLOY.md "The grading sandbox"): students' code is graded
+# only inside bubblewrap, from Debian. Installed here when missing and we may; else said how.
+if [ ! -x /usr/bin/bwrap ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "setup: installing bubblewrap from Debian (the grading sandbox)"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null
+  else
+    echo "setup: bubblewrap is missing; code is not graded without it: sudo apt-get install bubblewrap" >&2
+  fi
+fi
+
 js=static/vendor/socket.io.msgpack.min.js
 if [ ! -f "$js" ] || ! echo "$SIO_JS_SHA256  $js" | sha256sum --check --status; then
   echo "setup: fetching socket.io-client@$SIO_VERSION from the npm registry"

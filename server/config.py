@@ -160,9 +160,12 @@ class Config:
     submissions_per_minute: int = 10  # submissions per client
     max_submissions_per_assignment: int = 5000  # all students and tasks together
     max_code_bytes: int = 256 * 1024  # a code task's program
-    grading_seconds: float = 10.0  # a submitted program's time limit (killed past it)
     grading_visibility_seconds: float = 120.0  # a job held this long by a grader (dead?) is taken again
     grading_hold_seconds: float = 0.0  # tests and benchmarks only: a grader holds each job this long first
+    # Grading sandbox (server/sandbox.py): what one student's program may use while it is graded
+    sandbox_memory_bytes: int = 512 * 1024**2  # address space of each process inside (MemoryError past it)
+    sandbox_seconds: float = 5.0  # wall clock per program (CPU seconds: the same, rounded up)
+    sandbox_output_bytes: int = 32 * 1024**2  # what it writes, the harness's answer included
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Config:

@@ -1,20 +1,20 @@
-"""Student programs graded on the command line (``run.py grade``): a teacher's folder of ``search.py``
-files, each run over the same rules the page gives a student and judged by the same verdict.
+"""Student programs graded on the server: a submission's code (and ``run.py grade``'s folder of
+``search.py`` files), each run over the same rules the page gives a student and judged by the same verdict.
 
-The page runs a student's code in the browser; here it runs in a child CPython process with the
-page's own harness (``static/js/code/harness.py``), over the same rules (``…/code/rules``: the family's
-own modules, loaded by the harness from the JSON, or the explicit graph of a family without them), in
-a Python where numpy cannot be imported (as in the page) and that sees no module of this server but
-those the rules carry; under the page's step limit for the puzzle and a time limit (the child is
-killed when it is up). It is **not a sandbox**: the program can do what any Python program run by the
-teacher can do. Grade only code you would run yourself.
-"""
+The page runs a student's code in the browser; here it runs in the server's own CPython with the page's
+own harness (``static/js/code/harness.py``), over the same rules (``…/code/rules``: the family's own
+modules, loaded by the harness from the JSON, or the explicit graph of a family without them), in a
+Python where numpy cannot be imported (as in the page) and that sees no module of this server but those
+the rules carry; under the page's step limit for the puzzle. The child runs in the **grading sandbox**
+(``server/sandbox.py``: bubblewrap, no network, no environment, no host files but the interpreter's,
+a memory cap, a CPU and a wall-clock kill, an output cap); a kill becomes a verdict in words. Where the
+host cannot isolate a program, ``run_program`` refuses (``SandboxUnavailable``): there is no
+unsandboxed fallback (docs/DEPLOY.md, "The grading sandbox")."""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
+from dataclasses import replace
 from typing import Any
 
 from server.code_rules import problem_rules
@@ -22,8 +22,13 @@ from server.code_space import build_space
 from server.code_verdict import judge_code_run
 from server.config import ROOT, Config
 from server.puzzles.options import Values
+from server.sandbox import Limits, Outcome, SandboxUnavailable, available, python_executable
+from server.sandbox import run as run_sandboxed
+
+__all__ = ["HARNESS_CHILD_PRELUDE", "SandboxUnavailable", "grade", "run_program", "steps_for", "world_json"]
 
 HARNESS = ROOT / "static" / "js" / "code" / "harness.py"
+HARNESS_INSIDE = f"/sandbox/{HARNESS.name}"  # where the sandbox shows the harness (read-only)
 STEPS = Config().code_steps  # the page's floor (``steps_for``: as the page chooses for a puzzle)
 
 # A child Python as the page's: numpy blocked (the page's Python has none), the harness (its path the
@@ -71,37 +76,65 @@ def steps_for(family: Any, puzzle: Any, rules: Values, config: Config | None = N
     return max(config.code_steps, min(bound, config.code_max_steps))
 
 
-def run_program(code: str, world: str, seconds: float, steps: int = STEPS) -> tuple[dict[str, Any], str]:
+def run_program(code: str, world: str, seconds: float, steps: int = STEPS,
+                limits: Limits | None = None, bwrap: str | None = None) -> tuple[dict[str, Any], str]:
     """The harness's result for ``code`` over ``world`` (``world_json``): ``expanded``, ``path``,
-    ``illegal``, ``error``, ``stopped``; and what the program printed. A program still running after
-    ``seconds`` is killed and reported as stopped, with nothing to judge of its order."""
+    ``illegal``, ``error``, ``stopped``; and what the program printed. It runs in the sandbox
+    (``limits``: its own, ``seconds`` the wall clock); a program still running after ``seconds`` is
+    killed and reported as stopped, with nothing to judge of its order; one killed for its memory or
+    output, or by a signal, gets an ``error`` of kind ``Stopped`` whose message says why. Raises
+    ``SandboxUnavailable`` (the words: why) where this host cannot isolate a program."""
+    refused = available(bwrap)
+    if refused is not None:
+        raise SandboxUnavailable(f"Code cannot be graded on this server: {refused}")
+    limits = replace(limits or Limits(), seconds=seconds)
     job = json.dumps({"code": code, "world": world, "steps": steps})
-    try:
-        done = subprocess.run([sys.executable, "-I", "-c", _CHILD, str(HARNESS)], input=job,
-                              capture_output=True, text=True, timeout=seconds)
-    except subprocess.TimeoutExpired as err:
-        printed = err.stderr if isinstance(err.stderr, str) else (err.stderr or b"").decode(errors="replace")
-        return ({"expanded": [], "path": None, "illegal": None, "error": None,
-                 "stopped": f"time limit: {seconds:g} s (an endless loop?)"}, printed)
+    done = run_sandboxed([python_executable(), "-I", "-S", "-c", _CHILD, HARNESS_INSIDE], job,
+                         limits, files={HARNESS.name: str(HARNESS)}, bwrap=bwrap)
+    return _result(done, seconds)
+
+
+def _result(done: Outcome, seconds: float) -> tuple[dict[str, Any], str]:
+    """The harness's answer from a sandboxed run, or a stop or error in words for a run it ended."""
+    empty: dict[str, Any] = {"expanded": [], "path": None, "illegal": None, "error": None, "stopped": None}
+    if done.ended == "time":
+        return {**empty, "stopped": f"time limit: {seconds:g} s (an endless loop?)"}, done.stderr
+    if done.ended != "ok":
+        return {**empty, "error": {"kind": "Stopped", "message": done.reason, "line": None,
+                                   "traceback": ""}}, done.stderr
     if done.returncode != 0 or not done.stdout.strip():
         last = done.stderr.strip().splitlines()[-1:] or ["no answer"]
-        return ({"expanded": [], "path": None, "illegal": None, "stopped": None,
-                 "error": {"kind": "Crash", "message": f"the program's Python process failed: {last[0]}",
-                           "line": None, "traceback": done.stderr[-2000:]}}, done.stderr)
-    return json.loads(done.stdout), done.stderr
+        failed = f"the program's Python process failed: {last[0]}"
+        return ({**empty, "error": {"kind": "Crash", "message": failed, "line": None,
+                                    "traceback": done.stderr[-2000:]}}, done.stderr)
+    try:
+        return json.loads(done.stdout), done.stderr
+    except ValueError:  # the program wrote to the real stdout (os.write(1, …)) around the harness's answer
+        return ({**empty, "error": {"kind": "Crash", "message": "the program wrote over the harness's answer "
+                                    "(to the process's own standard output)", "line": None,
+                                    "traceback": ""}}, done.stderr)
 
 
 def grade(family: Any, puzzle: Any, code: str, algorithm: str, options: Values, rules: Values,
-          seconds: float = 5.0, world: str | None = None, steps: int | None = None) -> dict[str, Any]:
-    """Run ``code`` and judge it against ``algorithm``: the verdict of ``…/code/verdict`` plus ``error``
-    (the program's exception with its own line numbers, or None) and ``output`` (what it printed)."""
+          seconds: float = 5.0, world: str | None = None, steps: int | None = None,
+          limits: Limits | None = None, bwrap: str | None = None) -> dict[str, Any]:
+    """Run ``code`` in the sandbox and judge it against ``algorithm``: the verdict of
+    ``…/code/verdict`` plus ``error`` (the program's exception with its own line numbers, or a stop:
+    kind ``Stopped``, or None) and ``output`` (what it printed). Raises ``SandboxUnavailable``."""
     world = world or world_json(family, puzzle, rules, options.get("heuristic"))
-    ran, printed = run_program(code, world, seconds, steps or steps_for(family, puzzle, rules))
+    ran, printed = run_program(code, world, seconds, steps or steps_for(family, puzzle, rules), limits, bwrap)
     if ran["error"] is not None:
         error = ran["error"]
         where = f" (line {error['line']})" if error.get("line") else ""
-        return {"verdict": "error", "error": error, "output": printed,
-                "messages": [f"Your program failed{where}: {error['kind']}: {error['message']}"]}
+        if error["kind"] == "Stopped":
+            message = f"Your program was stopped: {error['message']}"
+        elif error["kind"] == "MemoryError":
+            memory = (limits or Limits()).memory_bytes // 1024**2
+            at = f" at line {error['line']}" if error.get("line") else ""
+            message = f"Your program was stopped: it used more than {memory} MB of memory (MemoryError{at})"
+        else:
+            message = f"Your program failed{where}: {error['kind']}: {error['message']}"
+        return {"verdict": "error", "error": error, "output": printed, "messages": [message]}
     verdict = judge_code_run(family, puzzle, rules, algorithm, options, ran["expanded"], ran["path"],
                              ran.get("illegal"), ran["stopped"])
     return {**verdict, "error": None, "output": printed}

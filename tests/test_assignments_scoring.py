@@ -206,7 +206,7 @@ def test_code_on_the_8_puzzle(eight) -> None:
 
 @needs_sandbox
 def test_hostile_code_gets_0_in_words_and_the_grader_goes_on(tmp_path: Path) -> None:
-    app = assignment_app(tmp_path, submissions_per_minute=1000, grading_seconds=2)
+    app = assignment_app(tmp_path, submissions_per_minute=1000, sandbox_seconds=2)
     client = browser(app)
     aid = create(client, maze3_id(app), [{"kind": "code", "points": 5}], attempts=None)["id"]
     endless = submit(client, aid, "code", {"code": (PROGRAMS / "endless.py").read_text()})

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from server import sandbox
 from server.assignments.judge import judge
 from server.assignments.model import Assignment, Submission
 from server.assignments.queue import GradingQueue, Job, RedisQueue
@@ -66,6 +67,9 @@ class Graders:
         refilled = self.refill()
         if refilled:
             log.info("grading queue: %d submission(s) not graded yet were queued again", refilled)
+        refusal = sandbox.available()  # said once at start: code tasks then fail in these words
+        if refusal is not None:
+            log.warning("grading: code will not be graded on this host: %s", refusal)
         for i in range(self.count):
             thread = threading.Thread(target=self._loop, args=(f"{self.name}-{i}",), daemon=True,
                                       name=f"{self.name}-{i}")

@@ -33,6 +33,7 @@ from server.puzzles.errors import PuzzleError
 from server.puzzles.family import search_options
 from server.puzzles.options import YOURS
 from server.puzzles.registry import family_of
+from server.sandbox import limits_from
 from server.search.algorithms.replay import pack_ids
 from server.search.control import CancelFlag, deadline
 from server.search.runner import Limits, run_algorithm
@@ -115,7 +116,8 @@ def judge_code(assignment: Assignment, task: Task, puzzle: Any, answer: dict[str
     rules = rule_options(family, assignment.options)
     world = grading.world_json(family, puzzle, rules, options.get("heuristic"))
     steps = grading.steps_for(family, puzzle, rules, config)
-    ran, printed = grading.run_program(answer["code"], world, config.grading_seconds, steps)
+    ran, printed = grading.run_program(answer["code"], world, config.sandbox_seconds, steps,
+                                       limits=limits_from(config))
     if ran.get("error") is not None:
         error = ran["error"]
         where = f" (line {error['line']})" if error.get("line") else ""
