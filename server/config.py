@@ -160,7 +160,7 @@ class Config:
     submissions_per_minute: int = 10  # submissions per client
     max_submissions_per_assignment: int = 5000  # all students and tasks together
     max_code_bytes: int = 256 * 1024  # a code task's program
-    grading_visibility_seconds: float = 120.0  # a job held this long by a grader (dead?) is taken again
+    grading_visibility_seconds: float = 15.0  # a job unrenewed this long (its grader died) is taken again
     grading_hold_seconds: float = 0.0  # tests and benchmarks only: a grader holds each job this long first
     # Grading sandbox (server/sandbox.py): what one student's program may use while it is graded
     sandbox_memory_bytes: int = 512 * 1024**2  # address space of each process inside (MemoryError past it)

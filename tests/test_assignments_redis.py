@@ -19,9 +19,9 @@ from tests.helpers import ROOT, browser, make_app, venv_python
 pytest_plugins = ["tests.redis_server"]
 
 
-def grader(redis_url: str, log: Path, hold: str) -> subprocess.Popen:
+def grader(redis_url: str, log: Path, hold: str, visibility: str = "3") -> subprocess.Popen:
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "MAZE_GRADING_HOLD_SECONDS": hold,
-           "MAZE_GRADING_VISIBILITY_SECONDS": "3"}
+           "MAZE_GRADING_VISIBILITY_SECONDS": visibility}
     return subprocess.Popen([venv_python(), "run.py", "grader", "--redis", redis_url], cwd=ROOT, env=env,
                             stdout=log.open("a"), stderr=subprocess.STDOUT, start_new_session=True)
 
@@ -105,6 +105,32 @@ def test_a_killed_graders_job_is_taken_again_and_counted_once(redis_url: str, tm
     finally:
         for proc in (a, b):
             if proc is not None and proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+                proc.wait(10)
+
+
+def test_a_live_graders_long_judgement_is_not_taken_from_it(redis_url: str, tmp_path: Path) -> None:
+    """A judgement longer than the visibility timeout: the grader renews its claim, so the other grader
+    waiting beside it never takes the job (each submission judged by one grader, once)."""
+    app = make_app(redis_url=redis_url, graders=0, submissions_per_minute=1000)
+    client = browser(app)
+    made = create(client, maze3_id(app), [{"kind": "solution", "points": 2}], attempts=None)
+    aid = made["id"]
+    for i in range(3):
+        submit(client, aid, "solution", {"solution": "R"}, student=f"s{i}")
+    store = services(app).assignments
+    # Both hold each job 4 s, four times their 1 s visibility timeout.
+    procs = [grader(redis_url, tmp_path / f"g{i}.log", "4", visibility="1") for i in range(2)]
+    try:
+        def all_graded():
+            found = store.submissions(aid)
+            return found if all(s.status == "graded" for s in found) else None
+
+        graded = wait_for(all_graded, 90, "not all graded:\n" + (tmp_path / "g0.log").read_text()[-2000:])
+        assert [s.grader_runs for s in graded] == [1, 1, 1]
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGTERM)
                 proc.wait(10)
 

@@ -11,10 +11,11 @@ number was given once, when the submission was stored.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from server import sandbox
@@ -118,15 +119,16 @@ class Graders:
             submission.grader_runs += 1
             self.store.put_submission(submission)
             self._announce(submission)
-            if self.config.grading_hold_seconds > 0:
-                self._stop.wait(self.config.grading_hold_seconds)
-                if self._stop.is_set():
-                    return  # left for the next process (it is still ``grading`` in the store)
-            if self.budget is not None:
-                with self.budget.computing(owner=OWNER):  # waits its turn among the searches
+            with self._renewing(job):
+                if self.config.grading_hold_seconds > 0:  # (tests: a long judgement)
+                    self._stop.wait(self.config.grading_hold_seconds)
+                    if self._stop.is_set():
+                        return  # left for the next process (it is still ``grading`` in the store)
+                if self.budget is not None:
+                    with self.budget.computing(owner=OWNER):  # waits its turn among the searches
+                        self._judge(assignment, submission)
+                else:
                     self._judge(assignment, submission)
-            else:
-                self._judge(assignment, submission)
             self.store.put_submission(submission)
             self.queue.done(job)
             self._announce(submission)
@@ -138,6 +140,27 @@ class Graders:
                 self._stop.wait(RETRY_SECONDS)
                 self.queue.done(job)
                 self.queue.put(job)
+
+    @contextlib.contextmanager
+    def _renewing(self, job: Job) -> Iterator[None]:
+        """While the block judges ``job``, renew its claim every third of the visibility timeout, so
+        no other grader takes a long judgement from a live grader (``GradingQueue.renew``)."""
+        done = threading.Event()
+
+        def beat() -> None:
+            while not done.wait(self.config.grading_visibility_seconds / 3):
+                try:
+                    self.queue.renew(job)
+                except Exception as err:  # Redis away a moment: the next beat tries again
+                    log.warning("grading queue: renewing %s failed (%s)", job.submission, err)
+
+        beater = threading.Thread(target=beat, daemon=True, name=f"renew-{job.submission}")
+        beater.start()
+        try:
+            yield
+        finally:
+            done.set()
+            beater.join()
 
     def _judge(self, assignment: Assignment, submission: Submission) -> None:
         task = assignment.task(submission.task)

@@ -8,7 +8,10 @@ Two kinds, one interface (``GradingQueue``), chosen once (``open_queue``):
 * ``RedisQueue``: a Redis stream (``maze:assignments:jobs``) with one consumer group (``graders``):
   XADD puts a job, XREADGROUP gives it to one grader, XACK + XDEL finish it. A job a grader took and
   never finished (the grader died) is taken again by another with XAUTOCLAIM once it has been idle
-  ``visibility`` seconds. Any server process and any ``run.py grader --redis URL`` take jobs.
+  ``visibility`` seconds; a live grader renews its claim (``renew``: XCLAIM by itself, which resets the
+  idle time) every third of that while it judges, so a long judgement is never taken from it and a dead
+  grader's job waits only ``visibility``. Any server process and any ``run.py grader --redis URL`` take
+  jobs.
 
 ``ahead(sid)``: the jobs before it not yet finished (those being graded count).
 """
@@ -30,12 +33,14 @@ class Job:
     assignment: str
     submission: str
     entry: str | None = None  # the stream entry's id (Redis)
+    consumer: str | None = None  # the grader that took it (Redis)
 
 
 class GradingQueue(Protocol):
     def put(self, job: Job) -> None: ...
     def take(self, consumer: str, timeout: float) -> Job | None: ...
     def done(self, job: Job) -> None: ...
+    def renew(self, job: Job) -> None: ...
     def ahead(self, sid: str) -> int: ...
 
 
@@ -73,6 +78,9 @@ class LocalQueue:
             self._taken.pop(job.submission, None)
             self._known.discard(job.submission)
 
+    def renew(self, job: Job) -> None:
+        """Nothing: a job of this process is never taken by another."""
+
     def ahead(self, sid: str) -> int:
         with self._cond:
             for i, job in enumerate(self._waiting):
@@ -104,11 +112,16 @@ class RedisQueue:
         self.client.xadd(STREAM, {"a": job.assignment, "s": job.submission})
 
     @staticmethod
-    def _job(entry: Any) -> Job:
+    def _job(entry: Any, consumer: str) -> Job:
         eid, fields = entry
         text = {(k.decode() if isinstance(k, bytes) else k): (v.decode() if isinstance(v, bytes) else v)
                 for k, v in fields.items()}
-        return Job(text["a"], text["s"], eid.decode() if isinstance(eid, bytes) else eid)
+        return Job(text["a"], text["s"], eid.decode() if isinstance(eid, bytes) else eid, consumer)
+
+    def renew(self, job: Job) -> None:
+        """Tell the group ``job``'s grader is alive: its idle time starts again (XCLAIM by itself)."""
+        if job.entry is not None and job.consumer is not None:
+            self.client.xclaim(STREAM, GROUP, job.consumer, 0, [job.entry], justid=True)
 
     def take(self, consumer: str, timeout: float) -> Job | None:
         try:
@@ -125,13 +138,13 @@ class RedisQueue:
         entries = claimed[1] if len(claimed) > 1 else []
         entries = [e for e in entries if e and e[1]]  # a deleted entry comes back as (id, None)
         if entries:
-            return self._job(entries[0])
+            return self._job(entries[0], consumer)
         read = self.client.xreadgroup(GROUP, consumer, {STREAM: ">"}, count=1,
                                       block=max(1, int(timeout * 1000)))
         for _stream, found in read or []:
             for entry in found:
                 if entry[1]:
-                    return self._job(entry)
+                    return self._job(entry, consumer)
                 self.client.xack(STREAM, GROUP, entry[0])
         return None
 
