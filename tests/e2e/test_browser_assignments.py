@@ -455,6 +455,19 @@ def test_the_student_page_shows_the_tasks_and_follows_a_submission_until_graded(
     tab.mouse.click(box["x"] + ox + 1.5 * scale, box["y"] + oy + 1.5 * scale)
     assert tab.input_value("[data-testid=predict-states]").strip() == "(1, 1)"
     shot(tab, "student")
+    # The Lab judges a formula on the assignment's board (its heat map there); Check replays a solution.
+    lab = "section[data-task=heuristic]"
+    tab.fill(f"{lab} [data-testid=lab-formula]", "dr + dc")
+    tab.click(f"{lab} [data-testid=lab-judge]")
+    tab.wait_for_function("s => document.querySelector(s + ' .as-lab').dataset.judged === 'dr + dc'", arg=lab)
+    assert (tab.text_content(f"{lab} [data-testid=lab-headline]") or "").startswith("Admissible")
+    tab.locator(lab).scroll_into_view_if_needed()
+    shot(tab, "student-heuristic")
+    check = "section[data-task=solution]"
+    tab.fill(f"{check} [data-testid=check-input]", "RRDD")
+    tab.click(f"{check} [data-testid=check-run]")
+    tab.wait_for_function("s => document.querySelector(s + ' .as-lab').dataset.checked", arg=check)
+    assert tab.text_content(f"{check} [data-testid=check-verdict]")
 
     # No name: said; then received, queued, graded.
     tab.click("section[data-task=predict] [data-testid=submit]")

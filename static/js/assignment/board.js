@@ -22,6 +22,8 @@ export class Board {
     this.families = new Map();
     this.algorithm = "";
     this.algorithmLabel = "";
+    /** @type {string[]} the names of the family's run options */
+    this.runNames = [];
     /** @type {any} the puzzle's info */
     this.info = null;
     this.hover = el("div", { class: "hover", hidden: true });
@@ -99,6 +101,8 @@ export class Board {
     const family = this.families.get(info.family);
     const defaults = Object.fromEntries((family?.options || []).map((o) => [o.name, o.default]));
     this.values = { ...defaults, ...(info.options || {}), ...(assignment.options || {}) };
+    // The run options (not those the file was read with): what a run, the lab and the checker take.
+    this.runNames = (family?.options || []).filter((o) => o.stage !== "load").map((o) => o.name);
     this.algorithm = assignment.algorithm;
     this.algorithmLabel = assignment.algorithm_label || assignment.algorithm;
     const view = this.stage.viewFor(info.family, info);
@@ -111,9 +115,9 @@ export class Board {
     return info;
   }
 
-  /** The run options of the assignment (for `algorithm`: only those it uses are sent by the server's rules anyway). */
+  /** The run options of the assignment: the family's defaults under the assignment's own. */
   options() {
-    return { ...this.values };
+    return Object.fromEntries(this.runNames.filter((name) => this.values[name] !== undefined && this.values[name] !== null).map((name) => [name, this.values[name]]));
   }
 
   /** Play a run on the board. @param {import("../stage/stage.js").StartArgs} args */

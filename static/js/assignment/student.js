@@ -127,6 +127,7 @@ class StudentPage {
       const panel = new LabPanel({ root: holder, page: this.board.labPage() });
       panel.puzzleShown(info);
       panel.setOpen(true);
+      panel.useButton.hidden = true; // "Use as heuristic" fills the main page's form: none here
       this.panels.set(kind, panel);
     } else if (kind === "solution") {
       const { CheckPanel } = await import("../lab/check_panel.js");

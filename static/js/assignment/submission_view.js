@@ -103,6 +103,7 @@ export class SubmissionView {
     panel.setOpen(true);
     panel.input.value = String(answer.formula ?? "");
     panel.input.readOnly = true;
+    panel.useButton.hidden = true;
     await panel.judge();
   }
 
