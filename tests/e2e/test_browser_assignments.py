@@ -705,7 +705,8 @@ def student_submits(browser, console, url: str, name: str, ident: str, answers: 
             tab.fill(f"{section} [data-testid=check-input]", answer)
         tab.click(f"{section} [data-testid=submit]")
         tab.wait_for_function(
-            "s => ['graded', 'failed', 'hidden'].includes(document.querySelector(s).dataset.state)",
+            "s => ['graded', 'failed', 'hidden', 'refused']"
+            ".includes(document.querySelector(s).dataset.state)",
             arg=section,
             timeout=180_000,
         )
@@ -719,8 +720,8 @@ def test_acceptance_three_students_a_live_table_and_the_csv(endpoints, page, bro
     teacher_context, teacher = new_tab(browser, console, teacher_url)
     ready(teacher)
     path = solve_json(maze3, "--algorithm", "bfs")["path"]
-    right = {"code": "bfs.py", "heuristic": "abs(dr) + abs(dc)", "solution": move_string(path)}
-    wrong = {"code": "bfs_stack.py", "heuristic": "10 * (abs(dr) + abs(dc))", "solution": "RRRR"}
+    right = {"code": "bfs.py", "heuristic": "dr + dc", "solution": move_string(path)}
+    wrong = {"code": "bfs_stack.py", "heuristic": "10 * (dr + dc)", "solution": "RRRR"}
     hostile = {"code": "endless.py", "heuristic": "__import__('os')", "solution": HOSTILE}
     students = [
         ("s-right", "Ada Lovelace", right),
@@ -767,6 +768,29 @@ def test_acceptance_three_students_a_live_table_and_the_csv(endpoints, page, bro
         total_cell = next(v for k, v in by_id[ident].items() if "total" in k.lower())
         assert float(total_cell or 0) == total
     shot(teacher, "acceptance")
+    # A tampered request (a score added) is refused, naming the field, and changes nothing.
+    assignment_id = class_url.rstrip("/").rsplit("/", 1)[1]
+    tampered = {
+        "name": "Ada Lovelace",
+        "student": "s-right",
+        "task": "solution",
+        "answer": {"solution": "RRRR"},
+        "score": 0,
+    }
+    request = urllib.request.Request(
+        f"{endpoints}/api/assignments/{assignment_id}/submissions",
+        data=json.dumps(tampered).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json"},
+    )
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=30)
+    assert refused.value.code == 400 and "score" in refused.value.read().decode()
+    # A wrong teacher token shows nothing.
+    wrong_context, wrong_tab = new_tab(browser, console, teacher_url.split("#")[0] + "#not-the-token")
+    ready(wrong_tab, "refused")
+    assert wrong_tab.locator("[data-testid=results-table]").count() == 0
+    wrong_context.close()
     for context in contexts:
         context.close()
     teacher_context.close()

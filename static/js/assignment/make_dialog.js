@@ -57,7 +57,8 @@ export class MakeDialog {
     this.bar = /** @type {HTMLInputElement} */ (el("input", { type: "checkbox", testid: "assign-heuristic-bar" }));
     this.margin = this.number("assign-solution-margin", { min: 0, max: 1000, value: 0, step: "any", "aria-label": "Margin over the optimum, in percent" });
     const settings = {
-      predict: [el("label", {}, "expansions ", this.from, " + 1 to + ", this.count, el("span", { class: "hint as-hint", text: "from the playhead: the next ones the student must predict" }))],
+      predict: [el("label", {}, "the next ", this.count, " expansions after ", this.from,
+        el("span", { class: "hint as-hint", text: "“after”: the expansions at the playhead when you opened this" }))],
       code: [el("span", { class: "hint", text: "a def search(problem) whose expansions match the algorithm; its path legal and optimal" })],
       heuristic: [el("label", { class: "as-inline-check" }, this.bar, "must also beat h = 0 (A* expands fewer states with it)")],
       solution: [el("label", {}, "cost at most ", this.margin, " % over the optimum")],

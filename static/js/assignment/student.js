@@ -189,6 +189,7 @@ class StudentPage {
       section.received(got, kept);
     } catch (err) {
       section.say(refusal(err), "bad");
+      section.root.dataset.state = "refused";
     } finally {
       section.submitButton.disabled = false;
     }
