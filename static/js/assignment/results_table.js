@@ -39,7 +39,7 @@ export class ResultsTable {
       { key: "name", label: "Name", value: (row) => String(row.name || ""), numeric: false },
       { key: "student", label: "Identifier", value: (row) => String(row.student || ""), numeric: false },
       ...kinds.map((kind) => ({ key: kind, label: KIND_TITLES[kind] || kind, value: task(kind), numeric: true })),
-      { key: "total", label: `Total (of ${points(assignment.total_points)})`, value: (row) => (typeof row.total === "number" ? row.total : null), numeric: true },
+      { key: "total", label: "Total", value: (row) => (typeof row.total === "number" ? row.total : null), numeric: true },
     ];
     if (!this.columns.some((c) => c.key === this.sort.key)) this.sort = { key: "name", dir: 1 };
     const head = el("tr", {}, ...this.columns.map((column) => {
@@ -47,7 +47,8 @@ export class ResultsTable {
       const button = el("button", { type: "button", class: "as-sort", testid: `sort-${column.key}`, text: column.label });
       button.addEventListener("click", () => this.sortBy(column.key));
       const worth = kinds.includes(column.key)
-        ? el("span", { class: "as-col-points", text: `${taskPoints(assignment, column.key)} pts` }) : null;
+        ? el("span", { class: "as-col-points", text: `${taskPoints(assignment, column.key)} pts` })
+        : column.key === "total" ? el("span", { class: "as-col-points", text: `of ${points(assignment.total_points)}` }) : null;
       return el("th", {
         scope: "col", class: column.numeric ? "num" : null, "data-key": column.key,
         "aria-sort": on ? (this.sort.dir > 0 ? "ascending" : "descending") : "none",
@@ -88,7 +89,7 @@ export class ResultsTable {
       const tone = scored ? (cell.score >= cell.points ? "good" : cell.score > 0 ? "warn" : "bad") : "";
       const waiting = !scored && (cell.status === "queued" || cell.status === "grading");
       const score = scored ? `${points(cell.score)} / ${points(cell.points)}` : waiting ? "grading…" : "—";
-      const meta = [`${cell.attempts || 0} ${cell.attempts === 1 ? "attempt" : "attempts"}`, shortTime(cell.time)].filter(Boolean).join(" · ");
+      const meta = [`${cell.attempts || 0} ${cell.attempts === 1 ? "attempt" : "attempts"}`, shortTime(cell.time)].filter(Boolean).join(", ");
       const open = el("button", { type: "button", class: "as-open", title: cell.sentence || "Open this submission", testid: "open-submission" },
         el("span", { class: `as-score ${tone}`, text: score }),
         el("span", { class: "as-meta", text: meta }),

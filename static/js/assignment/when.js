@@ -29,7 +29,7 @@ export function fromNow(iso, now = Date.now()) {
 export function shortTime(iso) {
   const date = iso ? new Date(iso) : null;
   if (!date || Number.isNaN(date.getTime())) return "";
-  return date.toLocaleString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+  return date.toLocaleString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hour12: false });
 }
 
 /** A datetime-local input's value (the reader's local time) as UTC ISO ("" → null). @param {string} value */
