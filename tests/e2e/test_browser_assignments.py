@@ -768,6 +768,20 @@ def test_acceptance_three_students_a_live_table_and_the_csv(endpoints, page, bro
         total_cell = next(v for k, v in by_id[ident].items() if "total" in k.lower())
         assert float(total_cell or 0) == total
     shot(teacher, "acceptance")
+    # A submission opened: the code as text, replayed on the board; the formula judged again.
+    teacher.click("tr[data-student=s-right] td[data-task=code] button")
+    teacher.wait_for_selector("[data-testid=submission-code]")
+    assert "def search" in (teacher.text_content("[data-testid=submission-code]") or "")
+    teacher.click("[data-testid=replay]")
+    teacher.wait_for_function(
+        "() => !document.querySelector('[data-testid=replay-status]').textContent.startsWith('Asking')"
+    )
+    assert (teacher.text_content("[data-testid=replay-status]") or "") == "Playing on the board."
+    teacher.click("tr[data-student=s-right] td[data-task=heuristic] button")
+    teacher.wait_for_function(
+        "() => document.querySelector('[data-testid=submission-view] .as-lab')?.dataset.judged === 'dr + dc'"
+    )
+    shot(teacher, "acceptance-heuristic")
     # A tampered request (a score added) is refused, naming the field, and changes nothing.
     assignment_id = class_url.rstrip("/").rsplit("/", 1)[1]
     tampered = {
