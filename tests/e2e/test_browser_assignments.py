@@ -809,3 +809,29 @@ def test_acceptance_three_students_a_live_table_and_the_csv(endpoints, page, bro
         context.close()
     teacher_context.close()
     console.allow("40[0-9]")
+
+
+@pytest.mark.skipif(
+    not (ROOT / "static" / "vendor" / "pyodide" / "pyodide.mjs").exists(),
+    reason="static/vendor/pyodide is absent (scripts/setup.sh fetches it)",
+)
+def test_your_code_runs_and_plays_on_the_assignment_board(mock_browser, server_url, console, lee):
+    api = MockApi(public(lee, tasks=[t for t in public(lee)["tasks"] if t["kind"] == "code"], total_points=5))
+    context, tab = new_tab(mock_browser, console)
+    api.attach(tab, serve_pages=True)
+    tab.goto(f"{server_url}/a/abcdefghijkl")
+    ready(tab)
+    code = "section[data-task=code]"
+    source = (PROGRAMS / "bfs.py").read_text()
+    tab.set_input_files(f"{code} [data-testid=code-file]", str(PROGRAMS / "bfs.py"))
+    tab.wait_for_function("t => document.querySelector('[data-testid=code-editor]').value === t", arg=source)
+    tab.click(f"{code} [data-testid=code-run]")
+    tab.wait_for_function(
+        "s => document.querySelector(s + ' .as-code').dataset.verdict", arg=code, timeout=180_000
+    )
+    # Judged against the assignment's algorithm, then played on its board as the algorithm "code".
+    tab.wait_for_function(
+        "() => /\\d+ \\/ [1-9]/.test(document.querySelector('[data-testid=as-position]').textContent)"
+    )
+    context.close()
+    assert not console.unexpected(), console.unexpected()

@@ -72,6 +72,7 @@ export class SubmissionView {
     const status = el("span", { class: "hint", testid: "replay-status" });
     const button = el("button", { type: "button", testid: "replay", text: "Replay on the board" });
     button.addEventListener("click", async () => {
+      this.lab?.setOpen(false); // a formula's heat map would hide the run
       status.textContent = "Asking for the recorded run…";
       try {
         const { run } = await replay(this.id, view.submission, this.token());
@@ -98,6 +99,7 @@ export class SubmissionView {
     const { LabPanel } = await import("../lab/lab_panel.js");
     const panel = new LabPanel({ root: holder, page: this.board.labPage() });
     if (this.lab) this.lab.setOpen(false);
+    this.board.stage.cancel(); // a replay still playing would run under the heat map
     this.lab = panel;
     panel.puzzleShown(this.board.info);
     panel.setOpen(true);
