@@ -206,6 +206,12 @@ class MockApi:
                 body="ID number,Name,Total\ns1,Ada,1\n",
                 headers={"Content-Disposition": "attachment; filename=blatt-3-moodle.csv"},
             )
+        elif len(parts) == 1 and request.method == "PATCH" and teacher:
+            self.assignment = {**self.assignment, "closed": json.loads(body)["closed"]}
+            self.json(route, 200, self.assignment)
+        elif len(parts) == 1 and request.method == "DELETE" and teacher:
+            self.missing = True
+            route.fulfill(status=204, body="")
         elif len(parts) == 1 and request.method == "GET":
             self.json(route, 200, self.assignment)
         elif parts[1:] == ["results"]:
@@ -833,5 +839,31 @@ def test_your_code_runs_and_plays_on_the_assignment_board(mock_browser, server_u
     tab.wait_for_function(
         "() => /\\d+ \\/ [1-9]/.test(document.querySelector('[data-testid=as-position]').textContent)"
     )
+    context.close()
+    assert not console.unexpected(), console.unexpected()
+
+
+def test_the_teacher_closes_reopens_and_deletes(mock_browser, server_url, console, lee):
+    api = MockApi(public(lee))
+    api.rows = rows_of(("s1", "Ada Lovelace", 5, 2))
+    context, tab = new_tab(mock_browser, console)
+    api.attach(tab, serve_pages=True)
+    tab.goto(f"{server_url}/a/abcdefghijkl/teacher#{api.token}")
+    ready(tab)
+    tab.click("[data-testid=results-close]")
+    tab.wait_for_function(
+        "() => document.querySelector('[data-testid=results-close]').dataset.closed === 'true'"
+    )
+    assert tab.text_content("[data-testid=results-close]") == "Reopen submissions"
+    assert [r["body"] for r in api.requests if r["method"] == "PATCH"] == [{"closed": True}]
+    tab.click("[data-testid=results-close]")
+    tab.wait_for_function(
+        "() => document.querySelector('[data-testid=results-close]').dataset.closed === 'false'"
+    )
+    tab.once("dialog", lambda dialog: dialog.accept())
+    tab.click("[data-testid=results-delete]")
+    tab.wait_for_selector("[data-testid=teacher-deleted]")
+    assert [r["method"] for r in api.requests].count("DELETE") == 1
+    assert tab.locator("[data-testid=results-table]").count() == 0
     context.close()
     assert not console.unexpected(), console.unexpected()
