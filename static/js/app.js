@@ -17,6 +17,7 @@
 // and the family views (families/family_view.js) that every Stage draws with.
 
 import * as api from "./api.js";
+import { MakeDialog } from "./assignment/make_dialog.js";
 import { CodeTab } from "./code/code_tab.js";
 import { CompareView } from "./compare/compare_view.js";
 import { Exercise } from "./exercise/exercise.js";
@@ -224,6 +225,22 @@ new ShareTools({
     canvas: () => single.view?.canvas || null,
     showError,
     exercise: () => exercise.on,
+  },
+});
+
+// "Make an assignment…" (assignment/): the puzzle, the form's choice and the playhead's expansions.
+new MakeDialog({
+  openButton: $("assign"),
+  page: {
+    puzzle: () => loader.puzzle,
+    choice: () => ({ algorithm: selection.algorithm, options: selection.values() }),
+    expanded: () => {
+      const run = single.run;
+      const ours = run && !single.showsChecked && !single.stale && run.algorithm === selection.algorithm;
+      return ours ? single.stage.counts()?.expanded || 0 : 0;
+    },
+    families: () => selection.families,
+    label: (name) => selection.label(name),
   },
 });
 
