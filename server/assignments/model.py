@@ -58,6 +58,12 @@ def same_secret(secret: str | None, stored: str) -> bool:
     return hmac.compare_digest(digest(secret), stored)
 
 
+def day(epoch: float) -> str:
+    """``epoch``'s day in words, in UTC ("27 May 2027"): for sentences."""
+    moment = datetime.fromtimestamp(epoch, UTC)
+    return f"{moment.day} {moment.strftime('%B %Y')}"
+
+
 def iso(epoch: float | None) -> str | None:
     """``epoch`` as ISO 8601 in UTC ("2026-12-15T23:59:00Z"), or None."""
     if epoch is None:
@@ -170,8 +176,8 @@ class Assignment:
             "reveal": self.reveal, "attempts": self.attempts, "counts": self.counts, "closed": self.closed,
             "open": self.is_open(now), "keep_until": keep,
             "stored": (f"Your name, identifier, answers and their grades are stored on this server until "
-                       f"{keep} ({self.retention_days} days after {since}), then deleted with the "
-                       "assignment."),
+                       f"{day(self.keep_until())} ({self.retention_days} days after {since}), then deleted "
+                       "with the assignment."),
         }
 
 
