@@ -127,6 +127,13 @@ export class Board {
     this.stage.start(args);
   }
 
+  /** The board without a run: one still computing is cancelled, one playing stops and is cleared. */
+  clearRun() {
+    this.stage.cancel();
+    this.stage.player.pause();
+    this.stage.clearBoard();
+  }
+
   /** @param {import("../stage/stage.js").RunEvent} event @param {any} run */
   runEvent(event, run) {
     if (event === "started") this.stage.player.play();

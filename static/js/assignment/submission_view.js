@@ -42,6 +42,7 @@ export class SubmissionView {
       return;
     }
     if (ask !== this.asked) return;
+    this.board.clearRun(); // the last submission's replay leaves the board
     await this.show(view);
     this.root.scrollIntoView({ block: "nearest", behavior: "smooth" });
   }
@@ -99,7 +100,6 @@ export class SubmissionView {
     const { LabPanel } = await import("../lab/lab_panel.js");
     const panel = new LabPanel({ root: holder, page: this.board.labPage() });
     if (this.lab) this.lab.setOpen(false);
-    this.board.stage.cancel(); // a replay still playing would run under the heat map
     this.lab = panel;
     panel.puzzleShown(this.board.info);
     panel.setOpen(true);
