@@ -192,7 +192,7 @@ export class Board {
     return this.view.stateLabel(states[0]);
   }
 
-  /** True when a click on the board names a state (a grid-like view). */
+  /** True when a click on the board names a state (a view whose cells are states). */
   get clickable() {
     return Boolean(this.view) && this.view.statesAt(0, 0) !== null;
   }
