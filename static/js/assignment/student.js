@@ -155,11 +155,14 @@ class StudentPage {
     }
   }
 
-  /** The answer of a task, as the server takes it. @param {string} kind */
-  answer(kind) {
+  /** The answer of a task, as the server takes it (a file still being read is waited for). @param {string} kind */
+  async answer(kind) {
     const panel = this.panels.get(kind);
     if (!panel) return null;
-    if (kind === "code") return { code: panel.editor.value };
+    if (kind === "code") {
+      await panel.reading;
+      return { code: panel.editor.value };
+    }
     if (kind === "heuristic") return { formula: panel.input.value.trim() };
     if (kind === "solution") return { solution: panel.input.value };
     return { states: panel.states.value.split("\n").map((s) => s.trim()).filter(Boolean) };
@@ -174,7 +177,7 @@ class StudentPage {
       return;
     }
     this.keepIdentity();
-    const answer = this.answer(section.kind);
+    const answer = await this.answer(section.kind);
     const empty = !answer || Object.values(answer).every((v) => (Array.isArray(v) ? !v.length : !String(v).trim()));
     if (empty) {
       section.say("Your answer is empty: do the task first.", "bad");

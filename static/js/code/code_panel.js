@@ -58,6 +58,8 @@ export class CodePanel {
     this.runs = new Map();
     this.ended = 0; // runs ended (tests wait for the count to change)
     this.textAsked = 0; // numbered asks for a new text (a template, a file): only the newest may replace the text
+    /** @type {Promise<void>} the last file being read into the editor (what reads the text waits for it) */
+    this.reading = Promise.resolve();
     this.runner = new PythonRunner({
       onStatus: (text, tone) => this.status(text, tone),
       onPython: (state, idle) => this.python(state, idle),
@@ -80,7 +82,7 @@ export class CodePanel {
     this.file = /** @type {HTMLInputElement} */ (el("input", { type: "file", testid: "code-file", accept: ".py,text/x-python,text/plain" }));
     this.file.addEventListener("change", () => {
       const file = this.file.files?.[0];
-      if (file) this.readFile(file);
+      if (file) this.reading = this.readFile(file);
       this.file.value = "";
     });
     this.limit = /** @type {HTMLSelectElement} */ (el("select", { class: "code-limit", testid: "code-limit", "aria-label": "Time limit",
@@ -94,7 +96,7 @@ export class CodePanel {
     this.fillSteps();
     this.steps.addEventListener("change", () => storage.set(STEPS_KEY, this.steps.value));
 
-    this.editor = new CodeEditor({ onRun: () => this.run(), onFile: (file) => this.readFile(file) });
+    this.editor = new CodeEditor({ onRun: () => this.run(), onFile: (file) => { this.reading = this.readFile(file); } });
 
     this.runButton = el("button", { type: "button", class: "primary", testid: "code-run", text: "Run ▶",
       title: "Run your search on the puzzle shown (Ctrl+Enter in the code)", on: { click: () => this.run() } });
