@@ -452,7 +452,7 @@ def test_the_messages_stay_short_enough_for_the_banner() -> None:
 
 def test_the_expects_name_the_new_notations() -> None:
     assert "seed 003's Python list" in FAMILIES["step"].expects
-    assert "labyrinth = [" in FAMILIES["step"].expects
+    assert "name = [" in FAMILIES["step"].expects
     assert "Markdown table" in FAMILIES["zenji"].expects
     assert "7 2 4 / 5 0 6 / 8 3 1" in FAMILIES["sliding"].expects
 

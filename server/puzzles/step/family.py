@@ -48,7 +48,7 @@ class StepFamily(Family):
             puzzle_type=StepMaze,
             extensions=(".txt", ".json", ".py", ".md"),  # the seed's list as a notebook cell or document
             expects="rows of 'S' start, 'Z' goal, 'X' marked, '.' blank, or seed 003's Python list "
-            "[['S', ' ', …], …] (index row and column optional, 'labyrinth = […]' too); or JSON with 'maze'",
+            "[['S', ' ', …], …] (index row and column optional, 'name = […]' too); or JSON with 'maze'",
             algorithms=("bfs", "dfs", "dijkstra", "greedy", "astar", "bidirectional", "idastar", "iddfs"),
             heuristics=HEURISTICS,
             own_options=(

@@ -4,7 +4,7 @@ naming line and column.
 Text: one board row per line; 'S' start, 'Z' goal, 'X' marked; '.' or a space is a blank cell.
 Short lines are padded with blank cells (editors strip trailing spaces); trailing empty lines are
 dropped. The same maze as seed 003 prints it, a Python list of rows (with or without its index row
-and column, or as the notebook's ``labyrinth = [...]``), is read by ``pylist.py``.
+and column, or as the notebook's cell ``name = [...]``), is read by ``pylist.py``.
 JSON: ``{"maze": ["S.....", …], "cycle": [1, 2, 3], "name": "…"}`` (``cycle`` and
 ``name`` optional).
 """

@@ -1,7 +1,7 @@
 """Seed 003's maze as Python prints it or as its notebook writes it: a list of rows of one-character
 strings, read by a tokenizer (never ``eval``), every error naming its line and column.
 
-    labyrinth = [                          the notebook's cell ('labyrinth = ' or any name optional)
+    maze = [                               the notebook's cell (the name and '=' optional)
       ['S', ' ', ' ', ' ', ' ', ' '],
       ['X', 'X', 'X', 'X', 'X', 'X'],
     ]
@@ -85,7 +85,7 @@ class ListRows:
     lines: array = field(default_factory=lambda: array("I"))  # each cell's line, row-major
     columns: array = field(default_factory=lambda: array("I"))
     row_starts: list[int] = field(default_factory=list)  # index of each row's first cell
-    name: str | None = None  # 'labyrinth' of 'labyrinth = [...]'
+    name: str | None = None  # the variable's name of the notebook's 'name = [...]'
     index_row: bool = False
     row_numbers: bool = False
     block: tuple[int, int] | None = None  # the fenced block read, of a document with more around it
@@ -232,7 +232,7 @@ class _Reader:
             equals = self.take()
             if equals.kind != "equals":
                 raise PuzzleError(f"expected the maze's list (a name and '=' may come first, as in "
-                                  f"'labyrinth = ['), got {token.shown}", token.where)
+                                  f"'maze = ['), got {token.shown}", token.where)
             self.found.name = token.text[:40]
             token = self.take()
         token = self._after_number(token)
