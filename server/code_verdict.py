@@ -142,13 +142,13 @@ class _Enough(Exception):
     """Our search has made one expansion more than the student's: nothing further is compared."""
 
 
-def _reference(family: Any, puzzle: Any, algorithm: str, options: Values, upto: int,
-               max_seconds: float | None, cancel: CancelFlag | None,
-               yours: list[State] | None = None) -> tuple[list[State], bool]:
-    """Our expansions (states), at most ``upto + 1`` of them (with ``yours``: stopped at the first that
-    differs from the student's), and whether our search ended by itself. An expansion is what it is for
-    the student: a call of ``successors`` (IDA* closes a state when it steps back, and best-first search
-    closes the goal without expanding it)."""
+def reference_expansions(family: Any, puzzle: Any, algorithm: str, options: Values, upto: int,
+                         max_seconds: float | None, cancel: CancelFlag | None,
+                         yours: list[State] | None = None) -> tuple[list[State], bool]:
+    """Our expansions (states) of ``algorithm``, at most ``upto + 1`` of them (with ``yours``: stopped at
+    the first that differs from the student's), and whether our search ended by itself. An expansion is
+    what it is for the student: a call of ``successors`` (IDA* closes a state when it steps back, and
+    best-first search closes the goal without expanding it)."""
     problem = family.run_problem(puzzle, options)
     expanded: list[State] = []
     successors = problem.successors
@@ -266,8 +266,8 @@ def matching_others(family: Any, puzzle: Any, algorithm: str, options: Values, y
         if cancel is not None and cancel.is_set():
             break
         try:
-            ours, _finished = _reference(family, puzzle, other, options, len(yours), max_seconds, cancel,
-                                         yours)
+            ours, _finished = reference_expansions(family, puzzle, other, options, len(yours), max_seconds,
+                                                   cancel, yours)
         except Exception:  # an algorithm that cannot run under these options is no match
             continue
         if ours and len(ours) >= len(yours) and ours[:len(yours)] == yours:
@@ -282,7 +282,8 @@ def compare_orders(numbering: Numbering, family: Any, puzzle: Any, algorithm: st
     entry = get_algorithm(algorithm)
     states = numbering.states
     yours = [states[i] for i in yours_ids]
-    ours, finished = _reference(family, puzzle, algorithm, options, len(yours) + 1, max_seconds, cancel)
+    ours, finished = reference_expansions(family, puzzle, algorithm, options, len(yours) + 1, max_seconds,
+                                          cancel)
     label = entry.name_in_text
     check = OrderCheck(algorithm, label, entry.rule, False, len(yours), len(ours),
                        min(len(yours), len(ours)))

@@ -1,6 +1,6 @@
 """Each task kind scored as the contract says, on maze3 (BFS, optimum 52) and on an 8-puzzle: right,
 wrong and partial answers (server/assignments/judge.py). The truth comes from student mode's own
-reference search (``code_verdict._reference``), not from the judge under test."""
+reference search (``code_verdict.reference_expansions``), not from the judge under test."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from server.code_verdict import _reference
+from server.code_verdict import reference_expansions
 from server.puzzles.registry import family_of
 from server.services import services
 from server.solving import solve
@@ -50,7 +50,7 @@ def truth(app, pid: str, algorithm: str, upto: int) -> list[str]:
     puzzle = services(app).store.get(pid)
     family = family_of(puzzle)
     options = family.run_options({})
-    states, _ = _reference(family, puzzle, algorithm, options, upto, None, None)
+    states, _ = reference_expansions(family, puzzle, algorithm, options, upto, None, None)
     problem = family.run_problem(puzzle, options)
     return [family.state_text(problem, s) for s in states[:upto]]
 

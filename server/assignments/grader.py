@@ -68,9 +68,6 @@ class Graders:
         refilled = self.refill()
         if refilled:
             log.info("grading queue: %d submission(s) not graded yet were queued again", refilled)
-        refusal = sandbox.available()  # said once at start: code tasks then fail in these words
-        if refusal is not None:
-            log.warning("grading: code will not be graded on this host: %s", refusal)
         for i in range(self.count):
             thread = threading.Thread(target=self._loop, args=(f"{self.name}-{i}",), daemon=True,
                                       name=f"{self.name}-{i}")
@@ -84,6 +81,10 @@ class Graders:
         self._threads = []
 
     def _loop(self, consumer: str) -> None:
+        if consumer.endswith("-0"):  # said once, off the start-up path: code tasks then fail in these words
+            refusal = sandbox.available()
+            if refusal is not None:
+                log.warning("grading: code will not be graded on this host: %s", refusal)
         while not self._stop.is_set():
             try:
                 job = self.queue.take(consumer, 1.0)

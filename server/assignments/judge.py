@@ -25,18 +25,16 @@ from typing import Any
 
 from server import grading
 from server.assignments.model import Assignment, Submission, Task
-from server.code_verdict import judge_code_run
+from server.code_verdict import judge_code_run, reference_expansions
 from server.config import Config
 from server.formula import FormulaError
 from server.judging import judge_formula, judge_solution, rule_options
 from server.puzzles.errors import PuzzleError
-from server.puzzles.family import search_options
 from server.puzzles.options import YOURS
 from server.puzzles.registry import family_of
 from server.sandbox import limits_from
 from server.search.algorithms.replay import pack_ids
 from server.search.control import CancelFlag, deadline
-from server.search.runner import Limits, run_algorithm
 from server.solving import solve
 
 TOKENS = re.compile(r"-?\d+(?:\.\d+)?|_")
@@ -56,43 +54,15 @@ def _result(task: Task, share: float, sentence: str, details: dict[str, Any]) ->
             "details": details}
 
 
-class _Enough(Exception):
-    pass
-
-
-def expansions(family: Any, puzzle: Any, algorithm: str, options: Any, upto: int,
-               max_seconds: float | None) -> tuple[Any, list[Any]]:
-    """(the run's problem, the states ``algorithm`` expands, at most ``upto``): each call of
-    ``successors`` is one expansion, as ``code_verdict`` counts a student's."""
-    problem = family.run_problem(puzzle, options)
-    expanded: list[Any] = []
-    successors = problem.successors
-
-    def counted(state: Any) -> Any:
-        if len(expanded) >= upto:
-            raise _Enough
-        expanded.append(state)
-        return successors(state)
-
-    problem.successors = counted  # type: ignore[method-assign]
-    flag = CancelFlag()
-    try:
-        with deadline(flag, max_seconds):
-            run_algorithm(problem, family.algorithm(algorithm, options), search_options(problem, options),
-                          Limits(None, max_seconds, None), None, flag)
-    except _Enough:
-        pass
-    return problem, expanded
-
-
 # ---- the kinds --------------------------------------------------------------------------------------
 def judge_predict(assignment: Assignment, task: Task, puzzle: Any, answer: dict[str, Any],
                   config: Config) -> dict[str, Any]:
     family = family_of(puzzle)
     options = family.run_options(assignment.options)
     start, count = task.start or 0, task.count or 1
-    problem, states = expansions(family, puzzle, assignment.algorithm, options, start + count,
-                                 config.code_max_seconds)
+    problem = family.run_problem(puzzle, options)  # (for the notation only)
+    states, _ended = reference_expansions(family, puzzle, assignment.algorithm, options, start + count - 1,
+                                          config.code_max_seconds, None)
     yours = list(answer.get("states") or [])
     rows, right = [], 0
     for k in range(count):
@@ -142,8 +112,8 @@ def judge_code(assignment: Assignment, task: Task, puzzle: Any, answer: dict[str
     elif order["matches"] or order["tie"]:
         share = 1.0 if path_ok else 0.5
     else:
-        _problem, ours = expansions(family, puzzle, assignment.algorithm, options, config.code_max_steps,
-                                    config.code_max_seconds)
+        ours, _ended = reference_expansions(family, puzzle, assignment.algorithm, options,
+                                            config.code_max_steps, config.code_max_seconds, None)
         k = order["at"] or 1
         share = (k - 1) / max(1, len(ours)) * (1.0 if path_ok else 0.5)
     details = {**verdict, "output": printed[-2000:],
