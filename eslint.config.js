@@ -2,6 +2,15 @@
 // Run by scripts/lint_js.sh (and so by CI): `npx eslint static/js`.
 import js from "@eslint/js";
 import globals from "globals";
+import uiText from "./scripts/eslint/ui_text.js";
+
+// Names and symbols that are the same in every language (algorithm names, units, signs): the only
+// words the page's code may write without a catalog (scripts/eslint/ui_text.js).
+const SAME_IN_EVERY_LANGUAGE = [
+  "BFS", "DFS", "IDA*", "IDDFS", "A*", "JPS", "px", "ms", "MB", "KB", "GB", "PNG", "GIF", "JSON", "CSV", "SVG",
+  "Python", "Pyodide", "Moodle", "Canvas", "Zenji", "maze3", "OK", "ok", "id", "x", "y", "g", "h", "f", "n", "w",
+  "Ctrl", "Shift", "Alt", "Esc", "Enter", "Tab", "Home", "End", "PgUp", "PgDn", "English", "Deutsch",
+];
 
 export default [
   {
@@ -22,8 +31,10 @@ export default [
     linterOptions: {
       reportUnusedDisableDirectives: "error",
     },
+    plugins: { i18n: { rules: { "ui-text": uiText } } },
     rules: {
       ...js.configs.recommended.rules,
+      "i18n/ui-text": ["error", { allow: SAME_IN_EVERY_LANGUAGE }],
       "no-unused-vars": [
         "error",
         {

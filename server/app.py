@@ -64,10 +64,12 @@ def create_app(config: Config | None = None) -> Flask:
     from server.web.code import code
     from server.web.exports import exports
     from server.web.lab import lab
+    from server.web.language import install as install_languages
     from server.web.making import making
     from server.web.pages import pages
     from server.web.tiles import tiles
 
+    install_languages(app)  # first: every later hook and handler writes in the reader's language
     app.register_blueprint(pages)
     app.register_blueprint(api, url_prefix="/api")
     app.register_blueprint(exports, url_prefix="/api")

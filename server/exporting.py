@@ -20,6 +20,7 @@ elsewhere neither reveals the job nor lets another stop it.
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import secrets
 import threading
@@ -122,8 +123,9 @@ class AnimationExports:
                 )
             self._running[job.job_id] = job
         self.store.watch(job)  # before it can end: the store stops watching it when it is kept
-        threading.Thread(
-            target=self._execute, args=(job, puzzle, algorithm, options), daemon=True,
+        threading.Thread(  # in the caller's language (server.i18n)
+            target=contextvars.copy_context().run, args=(self._execute, job, puzzle, algorithm, options),
+            daemon=True,
             name=f"export-{job.job_id}",
         ).start()
         return job

@@ -10,6 +10,7 @@ A time limit is not a stop: the search ends with a result that says so.
 
 from __future__ import annotations
 
+import contextvars
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -125,7 +126,9 @@ def _reporting(
         except BaseException as err:  # handed to the waiting thread, which raises it
             outcome["error"] = err
 
-    worker = threading.Thread(target=work, daemon=True, name=f"search-{threading.current_thread().name}")
+    context = contextvars.copy_context()  # the search writes in its caller's language (server.i18n)
+    worker = threading.Thread(target=context.run, args=(work,), daemon=True,
+                              name=f"search-{threading.current_thread().name}")
     worker.start()
     try:
         if on_search is not None:

@@ -20,10 +20,12 @@ from flask import Flask, request
 from flask_socketio import SocketIO
 
 from server.clients import TooMany, client_id, remote_address
+from server.i18n import set_language, supported
 from server.puzzles.errors import PuzzleError
 from server.puzzles.options import MAX_WHOLE, whole
 from server.services import services
 from server.solving import check_run
+from server.web.language import environ_language
 
 
 def register_handlers(socketio: SocketIO, app: Flask) -> None:
@@ -55,8 +57,13 @@ def register_handlers(socketio: SocketIO, app: Flask) -> None:
         """The handler's errors become the acknowledgement ``{ok: false, error}``."""
 
         def wrapper(*args: Any) -> dict[str, Any]:
+            message = args[0] if args else None
+            # The message's own "lang" (the page's menu), else the socket's handshake: every answer,
+            # and a run's messages (its threads copy this context), in the reader's language.
+            lang = message.get("lang") if isinstance(message, dict) else None
+            set_language(supported(lang) or environ_language(request.environ))
             try:
-                return handler(args[0] if args else None) or {"ok": True}
+                return handler(message) or {"ok": True}
             except (PuzzleError, TooMany) as err:
                 return {"ok": False, "error": str(err)}
 

@@ -15,6 +15,7 @@ nothing more.
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import threading
 import time
@@ -97,8 +98,11 @@ class RunManager:
                 previous.stop()
             self._runs[(sid, slot)] = run
             self._live.add(run)
+        # The run's threads write in the language of the event that started it (server.i18n).
+        context = contextvars.copy_context()
         run.thread = threading.Thread(
-            target=self._execute, args=(run, puzzle, algorithm, options, emit, puzzle_id), daemon=True,
+            target=context.run, args=(self._execute, run, puzzle, algorithm, options, emit, puzzle_id),
+            daemon=True,
             name=f"run-{run_id[:20]}",
         )
         run.thread.start()
