@@ -1,7 +1,8 @@
 """Messages for people in the reader's language: one JSON catalog per language, read by server and page.
 
 Every sentence the server writes for a person is ``t(key, **params)``: the template under ``key`` in the
-current language's catalog (``server/i18n/<lang>/*.json``), its ``{name}`` placeholders filled. The
+current language's catalog (``server/i18n/<lang>/*.json`` and each family's ``i18n/<lang>.json``), its
+``{name}`` placeholders filled. The
 current language is a context variable: a request, a socket event, a run's threads and a grading job
 each set it (``using``), so a parser deep below the web layer writes in its reader's language without
 being told. The page's own strings live in ``static/i18n/<lang>/*.json`` and are rendered by
@@ -32,10 +33,19 @@ PLACEHOLDER = re.compile(r"\{(\w+)(?::(\w))?\}")
 _current: contextvars.ContextVar[str] = contextvars.ContextVar("language", default=DEFAULT)
 
 
+def catalog_files(root: Path, lang: str) -> list[Path]:
+    """The files of ``lang``'s catalog under ``root``: ``<root>/<lang>/*.json``, and for the server's
+    catalog each family's own ``server/puzzles/<family>/i18n/<lang>.json`` (a family brings its words)."""
+    files = sorted((root / lang).glob("*.json"))
+    if root == HERE:
+        files += sorted((HERE.parent / "puzzles").glob(f"*/i18n/{lang}.json"))
+    return files
+
+
 def read_catalog(root: Path, lang: str) -> dict[str, Any]:
-    """Every ``<root>/<lang>/*.json`` merged; a key in two files is an error (tests keep them unique)."""
+    """Every file of ``catalog_files`` merged; a key in two files is an error (tests keep them unique)."""
     merged: dict[str, Any] = {}
-    for path in sorted((root / lang).glob("*.json")):
+    for path in catalog_files(root, lang):
         for key, value in json.loads(path.read_text(encoding="utf-8")).items():
             if key in merged:
                 raise ValueError(f"{path}: key {key!r} is already in another file of {lang}")
