@@ -35,10 +35,13 @@ _current: contextvars.ContextVar[str] = contextvars.ContextVar("language", defau
 
 def catalog_files(root: Path, lang: str) -> list[Path]:
     """The files of ``lang``'s catalog under ``root``: ``<root>/<lang>/*.json``, and for the server's
-    catalog each family's own ``server/puzzles/<family>/i18n/<lang>.json`` (a family brings its words)."""
+    catalog each family's own ``server/puzzles/<family>/i18n/<lang>.json``, for the page's each family
+    view's ``static/js/families/<family>/i18n/<lang>.json`` (a family brings its words)."""
     files = sorted((root / lang).glob("*.json"))
     if root == HERE:
         files += sorted((HERE.parent / "puzzles").glob(f"*/i18n/{lang}.json"))
+    elif root == PAGE_CATALOGS:  # and each family view's own (static/js/families/<family>/i18n/)
+        files += sorted((root.parent / "js" / "families").glob(f"*/i18n/{lang}.json"))
     return files
 
 
