@@ -52,7 +52,8 @@ def visible_text(page) -> str:
 
 def german_tab(browser, server_url, console, width=1366, height=768):
     """A German browser (locale de-DE: Accept-Language and navigator.language) on the page, ready."""
-    context = browser.new_context(locale="de-DE", viewport={"width": width, "height": height}, bypass_csp=True)
+    viewport = {"width": width, "height": height}
+    context = browser.new_context(locale="de-DE", viewport=viewport, bypass_csp=True)
     tab = context.new_page()
     tab.set_default_timeout(120_000)
     tab.on("console", lambda m: m.type == "error" and console.errors.append(f"console.error: {m.text}"))
@@ -98,8 +99,8 @@ def test_a_german_browser_gets_the_page_in_german(browser, server_url, console, 
         assert "fertig" in tab.text_content("[data-testid=status]")
         assert re.search(r"Am Ende: Schritt [\d.]+ von [\d.]+", tab.text_content("[data-testid=playhead]"))
         # German numbers: the side panel's groups are drawn with a point (CSS), the read-outs grouped so.
-        mark = tab.evaluate(
-            "() => getComputedStyle(document.querySelector('#now-stats .group') || document.body, '::before').content")
+        mark = tab.evaluate("() => getComputedStyle("
+                            "document.querySelector('#now-stats .group') || document.body, '::before').content")
         assert mark in ('"."', "none"), mark
         for width, height in ((1366, 768), (1920, 1080)):
             tab.set_viewport_size({"width": width, "height": height})
@@ -176,7 +177,8 @@ def _address_soon(tab, lang: str) -> bool:
 SERVER_NODES = ["#algorithm", "#algorithm-summary", "#family-options", "#algorithm-options", "#notes",
                 "#run-caption", "#run-label", "#legend", "#view-figures", "#family-panel-left",
                 "#family-panel-right", "#family-banner", "#hover",
-                # other helpers' parts of the header and the board: share and export (P3), the editor's tools (P4)
+                # other helpers' parts of the header and the board: share and export (P3), the
+                # editor's tools (P4)
                 "#share-tools", "#board-edit"]
 
 
@@ -215,8 +217,10 @@ def overflowing(tab) -> list[str]:
             const style = getComputedStyle(node);
             if (style.display === 'none' || style.visibility === 'hidden' || !node.offsetParent) continue;
             if (['auto', 'scroll', 'hidden'].includes(style.overflowX)) continue;
-            if (node.scrollWidth > node.clientWidth + 1 && node.clientWidth > 0 && node.children.length === 0) {
-                out.push(`${node.tagName.toLowerCase()}#${node.id}.${node.className}: ${node.textContent.trim().slice(0, 40)}`);
+            const leaf = node.children.length === 0 && node.clientWidth > 0;
+            if (leaf && node.scrollWidth > node.clientWidth + 1) {
+                const text = node.textContent.trim().slice(0, 40);
+                out.push(`${node.tagName.toLowerCase()}#${node.id}.${node.className}: ${text}`);
             }
         }
         return out;
