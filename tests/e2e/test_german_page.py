@@ -98,10 +98,9 @@ def test_a_german_browser_gets_the_page_in_german(browser, server_url, console, 
         assert own == [], f"English words of the page after a run of A*: {own}"
         assert "fertig" in tab.text_content("[data-testid=status]")
         assert re.search(r"Am Ende: Schritt [\d.]+ von [\d.]+", tab.text_content("[data-testid=playhead]"))
-        # German numbers: the side panel's groups are drawn with a point (CSS), the read-outs grouped so.
-        mark = tab.evaluate("() => getComputedStyle("
-                            "document.querySelector('#now-stats .group') || document.body, '::before').content")
-        assert mark in ('"."', "none"), mark
+        # German numbers: the side panel's groups of digits are drawn with a point (CSS, format.setNumber).
+        assert group_mark(tab) == '"."'
+        assert tab.evaluate("() => 1234567.5.toLocaleString(document.documentElement.lang)") == "1.234.567,5"
         for width, height in ((1366, 768), (1920, 1080)):
             tab.set_viewport_size({"width": width, "height": height})
             next_frame(tab)
@@ -148,6 +147,7 @@ def test_the_menu_switches_to_english_and_back_without_a_reload(browser, server_
         assert tab.evaluate("() => document.documentElement.lang") == "en"
         assert tab.text_content("[data-testid=playhead]").startswith("At the end")
         assert tab.text_content("[data-testid=run]") == "Run ▶"
+        assert group_mark(tab) == '","'
         assert "lang=en" in tab.evaluate("() => location.href") or _address_soon(tab, "en")
         # The choice, the puzzle and the run are kept.
         assert tab.input_value("[data-testid=algorithm]") == "astar"
@@ -163,6 +163,22 @@ def test_the_menu_switches_to_english_and_back_without_a_reload(browser, server_
     finally:
         context.close()
     assert not console.errors, console.errors
+
+
+GROUP_MARK = """() => {
+    const probe = document.createElement('dl');
+    probe.className = 'stats';
+    probe.innerHTML = '<dd>1<span class="group">234</span></dd>';
+    document.body.append(probe);
+    const mark = getComputedStyle(probe.querySelector('.group'), '::before').content;
+    probe.remove();
+    return mark;
+}"""
+
+
+def group_mark(tab) -> str:
+    """The mark the side panel draws between groups of digits, in the page's language."""
+    return tab.evaluate(GROUP_MARK)
 
 
 def _address_soon(tab, lang: str) -> bool:
