@@ -138,6 +138,10 @@ def test_the_menu_switches_to_english_and_back_without_a_reload(browser, server_
     try:
         upload_maze3(tab, maze3)
         run_to_end(tab, "astar")
+        # A value typed and its complaint: kept, the complaint said again in the new language.
+        tab.fill("[data-testid=option-weight]", "-5")
+        tab.dispatch_event("[data-testid=option-weight]", "change")
+        assert "außerhalb des Bereichs" in tab.text_content("[data-testid=option-weight-error]")
         tab.evaluate("() => { window.__notReloaded = 'still here'; }")
         german = tab.text_content("[data-testid=playhead]")
         assert german.startswith("Am Ende")
@@ -151,6 +155,8 @@ def test_the_menu_switches_to_english_and_back_without_a_reload(browser, server_
         assert "lang=en" in tab.evaluate("() => location.href") or _address_soon(tab, "en")
         # The choice, the puzzle and the run are kept.
         assert tab.input_value("[data-testid=algorithm]") == "astar"
+        assert tab.input_value("[data-testid=option-weight]") == "-5"
+        assert "is out of range" in tab.text_content("[data-testid=option-weight-error]")
         assert tab.text_content("[data-testid=puzzle-name]") == "maze3"
         assert position(tab)[0] == position(tab)[1] > 0
 
