@@ -247,3 +247,21 @@ def overflowing(tab) -> list[str]:
         }
         return out;
     }""")
+
+
+def test_a_link_with_lang_de_opens_the_page_in_german_in_an_english_browser(browser, server_url, console):
+    context = browser.new_context(locale="en-US", viewport={"width": 1366, "height": 768}, bypass_csp=True)
+    tab = context.new_page()
+    tab.set_default_timeout(120_000)
+    tab.on("pageerror", lambda e: console.errors.append(f"pageerror: {e}"))
+    try:
+        tab.goto(f"{server_url}/?gallery=seed-lee-example&algorithm=bfs&lang=de")
+        status_is(tab, "bereit")
+        assert tab.evaluate("() => document.documentElement.lang") == "de"
+        assert tab.text_content("[data-testid=run]") == "Suche starten ▶"
+        assert tab.input_value("[data-testid=algorithm]") == "bfs"  # `lang` is no option of the link
+        assert not tab.locator("[data-testid=error]").is_visible()
+        tab.wait_for_function("() => location.search.includes('lang=de')")
+    finally:
+        context.close()
+    assert not console.errors, console.errors
