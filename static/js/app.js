@@ -42,11 +42,17 @@ import { SingleView } from "./shell/single_view.js";
 import { Sources } from "./shell/sources.js";
 import { sayStatus, setStatus, showError, setBusy } from "./shell/status.js";
 import { byId } from "./dom.js";
-import { initLanguage, t } from "./i18n.js";
+import { initLanguage, setLanguage, t } from "./i18n.js";
 import { mountLanguageMenu } from "./language_menu.js";
 
-// The catalog before anything writes a word.
-await initLanguage();
+// The catalog before anything writes a word (a catalog that cannot be fetched leaves the page working,
+// in English if that one comes, else showing its keys: better than no page).
+try {
+  await initLanguage();
+} catch (err) {
+  console.warn(err);
+  await setLanguage("en", { remember: false }).catch(() => {});
+}
 
 const $ = byId;
 const textScale = () => (document.documentElement.classList.contains("large") ? 1.4 : 1);
