@@ -42,7 +42,7 @@ import { SingleView } from "./shell/single_view.js";
 import { Sources } from "./shell/sources.js";
 import { sayStatus, setStatus, showError, setBusy } from "./shell/status.js";
 import { byId } from "./dom.js";
-import { initLanguage, setLanguage, t } from "./i18n.js";
+import { initLanguage, lang, setLanguage, t } from "./i18n.js";
 import { mountLanguageMenu } from "./language_menu.js";
 
 // The catalog before anything writes a word (a catalog that cannot be fetched leaves the page working,
@@ -395,9 +395,10 @@ async function languageChanged() {
   if (loader.puzzle) loader.showTitle(loader.puzzle);
   else document.title = t("shell.title");
   address.changed(); // `lang=` in the address
+  const asked = lang();
   try {
     const [algorithms, families, entries] = await Promise.all([api.getAlgorithms(), api.getFamilies(), api.getGallery()]);
-    if (!Array.isArray(families)) return;
+    if (!Array.isArray(families) || lang() !== asked) return; // switched again meanwhile: that switch fetches its own
     selection.relabel(algorithms, families);
     sources.setCatalog(families, entries);
     galleryEntries = entries;
@@ -407,7 +408,8 @@ async function languageChanged() {
       const entry = puzzle.galleryName ? entries.find((e) => e.name === puzzle.galleryName) : null;
       if (entry) Object.assign(puzzle, { title: entry.title, description: entry.description });
       const fresh = await api.getPuzzle(puzzle.id).catch(() => null);
-      if (loader.puzzle !== puzzle) return; // another puzzle was opened meanwhile: it is in the new language
+      // Another puzzle opened meanwhile is in the new language already; another switch fetches its own.
+      if (loader.puzzle !== puzzle || lang() !== asked) return;
       if (Array.isArray(fresh?.notes)) puzzle.notes = fresh.notes;
       if (single.view) loader.showInfo(puzzle, single.view);
     }
