@@ -1,7 +1,16 @@
 // Fetch wrappers for the HTTP API (docs/PROTOCOL.md). Every failure becomes an ApiError whose
-// message is plain words for the page: the server's {error} text when it sent one.
+// message is plain words for the page: the server's {error} text when it sent one (in the page's
+// language: the server answers in the language of the request's `lang` cookie), else the catalog's.
 
-export class ApiError extends Error {}
+import { t } from "./i18n.js";
+
+export class ApiError extends Error {
+  /** @param {string} message @param {number | null} [status] the HTTP status, when there was an answer */
+  constructor(message, status = null) {
+    super(message);
+    this.status = status;
+  }
+}
 
 /**
  * What went wrong, in words for the page: the server's own (an ApiError's message), else `fallback`;
@@ -17,20 +26,16 @@ export function errorWords(err, fallback) {
   return fallback;
 }
 
-const STATUS_WORDS = {
-  400: "The server could not use that input.",
-  404: "Not found on the server.",
-  413: "That file is too large for the server.",
-  500: "The server hit an internal error.",
-};
+/** The words for an HTTP status with no message of the server's. @param {number} status */
+const statusWords = (status) => ([400, 404, 413, 500].includes(status) ? t(`api.${status}`) : t("api.answered", { status }));
 
 async function errorFrom(response) {
   // The API answers {error}; a proxy or Werkzeug itself may answer HTML (e.g. 413), which we never show.
   try {
     const body = await response.json();
-    if (body && typeof body.error === "string" && body.error) return new ApiError(body.error);
+    if (body && typeof body.error === "string" && body.error) return new ApiError(body.error, response.status);
   } catch { /* not JSON */ }
-  return new ApiError(STATUS_WORDS[response.status] || `The server answered ${response.status}.`);
+  return new ApiError(statusWords(response.status), response.status);
 }
 
 export async function request(url, options = {}) {
@@ -38,7 +43,7 @@ export async function request(url, options = {}) {
   try {
     response = await fetch(url, options);
   } catch {
-    throw new ApiError("Cannot reach the server. Is it running?");
+    throw new ApiError(t("api.unreachable"));
   }
   if (!response.ok) throw await errorFrom(response);
   return response;
@@ -106,10 +111,10 @@ export function uploadPuzzle(file, { onProgress = () => {}, signal, pollMs = 300
     function abort() {
       xhr.abort();
       if (sent) fetch(`/api/uploads/${id}`, { method: "DELETE" }).catch(() => {});
-      end(() => reject(new UploadCancelled("the upload was cancelled.")));
+      end(() => reject(new UploadCancelled(t("api.upload_cancelled"))));
     }
     if (signal?.aborted) {
-      reject(new UploadCancelled("the upload was cancelled."));
+      reject(new UploadCancelled(t("api.upload_cancelled")));
       return;
     }
     signal?.addEventListener("abort", abort);
@@ -119,17 +124,17 @@ export function uploadPuzzle(file, { onProgress = () => {}, signal, pollMs = 300
     });
     xhr.upload.addEventListener("load", () => {
       sent = true;
-      onProgress({ phase: "received", fraction: null, message: "Reading the upload" });
+      onProgress({ phase: "received", fraction: null, message: t("api.reading_upload") });
       poll();
     });
     xhr.addEventListener("load", () => end(() => {
       let body = null;
       try { body = JSON.parse(xhr.responseText); } catch { /* not JSON: a proxy's page */ }
       if (xhr.status >= 200 && xhr.status < 300 && body) resolve(body);
-      else if (body && typeof body.error === "string" && body.error) reject(new ApiError(body.error));
-      else reject(new ApiError(STATUS_WORDS[xhr.status] || `The server answered ${xhr.status}.`));
+      else if (body && typeof body.error === "string" && body.error) reject(new ApiError(body.error, xhr.status));
+      else reject(new ApiError(statusWords(xhr.status), xhr.status));
     }));
-    xhr.addEventListener("error", () => end(() => reject(new ApiError("Cannot reach the server. Is it running?"))));
+    xhr.addEventListener("error", () => end(() => reject(new ApiError(t("api.unreachable")))));
     xhr.open("POST", "/api/puzzles");
     xhr.setRequestHeader("X-Upload-Id", id);
     xhr.send(form);

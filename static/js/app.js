@@ -15,6 +15,10 @@
 // exercise/ (Predict: the student predicts each expansion of a run),
 // code/ (a student's own search in Python, a tab of the lab's drawer opened by "Your code"),
 // and the family views (families/family_view.js) that every Stage draws with.
+// Languages (i18n.js): the page's catalog is loaded first (`initLanguage`), then the page is
+// composed; the header's menu (language_menu.js) switches it without a reload: every part writes
+// its own words again (onLanguage), and what the server wrote (the families' and algorithms'
+// words, the gallery) is fetched again in the new language, the user's choices, puzzle and run kept.
 
 import * as api from "./api.js";
 import { MakeDialog } from "./assignment/make_dialog.js";
@@ -36,8 +40,19 @@ import { HugeBoardGuard } from "./shell/huge_board.js";
 import { Selection } from "./shell/selection.js";
 import { SingleView } from "./shell/single_view.js";
 import { Sources } from "./shell/sources.js";
-import { setStatus, showError, setBusy } from "./shell/status.js";
+import { sayStatus, setStatus, showError, setBusy } from "./shell/status.js";
 import { byId } from "./dom.js";
+import { initLanguage, lang, setLanguage, t } from "./i18n.js";
+import { mountLanguageMenu } from "./language_menu.js";
+
+// The catalog before anything writes a word (a catalog that cannot be fetched leaves the page working,
+// in English if that one comes, else showing its keys: better than no page).
+try {
+  await initLanguage();
+} catch (err) {
+  console.warn(err);
+  await setLanguage("en", { remember: false }).catch(() => {});
+}
 
 const $ = byId;
 const textScale = () => (document.documentElement.classList.contains("large") ? 1.4 : 1);
@@ -75,7 +90,7 @@ const shell = {
   edit: (ops, how) => editing.edit(ops, how),
   remember: (redo, undo, reload) => editing.history.remember(redo, undo, reload),
   historyButtons: () => editing.historyButtons(),
-  reread: (options, what) => loader.load(() => api.rereadPuzzle(loader.puzzle.id, options), "reading the file again…", what),
+  reread: (options, what) => loader.load(() => api.rereadPuzzle(loader.puzzle.id, options), t("shell.reading_again"), what),
 };
 
 // Where a family view puts its own panels.
@@ -192,7 +207,7 @@ const compare = new CompareView({
     opened: () => address.placeChanged(), // the comparison is a place of its own: Back leaves it
     panelsChanged: () => address.changed(),
     afterClose: () => {
-      setStatus(loader.puzzle ? "ready" : "loading", "idle");
+      sayStatus(loader.puzzle ? "status.ready" : "status.loading", "idle");
       requestAnimationFrame(() => single.view?.refit());
       address.placeChanged();
     },
@@ -208,7 +223,7 @@ new GenerateDialog({
   families: () => selection.families,
   current: () => loader.puzzle?.family || null,
   onGenerated: async (info, animate) => {
-    await loader.load(async () => info, "loading", "the generated board", { focusRun: true });
+    await loader.load(async () => info, t("status.loading"), t("shell.generated_board"), { focusRun: true });
     if (animate && loader.puzzle === info && !compare.active) single.view.playMaking(info.generated);
   },
 });
@@ -314,7 +329,7 @@ const address = new AddressBar({
     panels: () => compare.algorithmsShown(),
     drawer: () => DRAWER_BUTTONS.find(pressed) || null,
     openGallery: (entry) => sources.openEntry(entry),
-    openInfo: (info) => loader.load(async () => info, "loading", "the puzzle"),
+    openInfo: (info) => loader.load(async () => info, t("status.loading"), t("shell.the_puzzle")),
     openDefault: async () => {
       if (galleryEntries.length) await sources.openEntry(galleryEntries[0], { fallback: true });
     },
@@ -349,24 +364,61 @@ $("zoom-out").addEventListener("click", () => single.view?.zoomBy(1 / 1.5));
 
 /** Ask the server what it offers, then open what the link names, else the gallery's first entry. */
 async function init() {
-  if (!loader.asked) setStatus("loading", "busy"); // else it says what it is opening
+  if (!loader.asked) sayStatus("status.loading", "busy"); // else it says what it is opening
   try {
     const [algorithms, families, entries] = await Promise.all([api.getAlgorithms(), api.getFamilies(), api.getGallery()]);
-    if (!Array.isArray(families)) throw new api.ApiError("The server sent its puzzle families in a form this page does not read.");
+    if (!Array.isArray(families)) throw new api.ApiError(t("shell.bad_families"));
     selection.setCatalog(algorithms, families);
     // Until a puzzle is open, the menu and the form are the first family's.
     if (families[0]) selection.useFamily(families[0].name, viewClassFor(families[0].name));
     sources.setCatalog(families, entries);
-    if (!loader.asked) setStatus("ready", "idle");
+    if (!loader.asked) sayStatus("status.ready", "idle");
     loader.ready(); // a file chosen meanwhile opens now
     galleryEntries = entries;
     if (address.start(entries, !loader.asked)) return; // the address (a reload, a share link) opens what it names
     // Open on something to look at, unless the user has already chosen a puzzle.
     if (entries.length) sources.openEntry(entries[0], { fallback: true });
   } catch (err) {
-    setStatus("error", "error");
-    showError(api.errorWords(err, "The page could not start."));
+    sayStatus("status.error", "error");
+    showError(api.errorWords(err, t("shell.could_not_start")));
   }
 }
+
+/**
+ * The language was switched (the header's menu): the elements made with keys and every part that
+ * listens (onLanguage) have written their words again; here what the server wrote in the old language
+ * is fetched again — the algorithms' and families' words (the menu, its summary, the options form,
+ * every choice and typed value kept), the gallery (its entries' titles and descriptions, the puzzle's
+ * own title) — and the address and the page's title follow.
+ */
+async function languageChanged() {
+  if (loader.puzzle) loader.showTitle(loader.puzzle);
+  else document.title = t("shell.title");
+  address.changed(); // `lang=` in the address
+  const asked = lang();
+  try {
+    const [algorithms, families, entries] = await Promise.all([api.getAlgorithms(), api.getFamilies(), api.getGallery()]);
+    if (!Array.isArray(families) || lang() !== asked) return; // switched again meanwhile: that switch fetches its own
+    selection.relabel(algorithms, families);
+    sources.setCatalog(families, entries);
+    galleryEntries = entries;
+    const puzzle = loader.puzzle;
+    if (puzzle) {
+      // Its title and description (a gallery entry's) and the server's notes on it, in the new language.
+      const entry = puzzle.galleryName ? entries.find((e) => e.name === puzzle.galleryName) : null;
+      if (entry) Object.assign(puzzle, { title: entry.title, description: entry.description });
+      const fresh = await api.getPuzzle(puzzle.id).catch(() => null);
+      // Another puzzle opened meanwhile is in the new language already; another switch fetches its own.
+      if (loader.puzzle !== puzzle || lang() !== asked) return;
+      if (Array.isArray(fresh?.notes)) puzzle.notes = fresh.notes;
+      if (single.view) loader.showInfo(puzzle, single.view);
+    }
+    single.languageChanged(); // the run's words (its algorithm's label) in the new language
+  } catch (err) {
+    showError(api.errorWords(err, t("shell.could_not_start")));
+  }
+}
+
+mountLanguageMenu($("language-host"), () => languageChanged());
 
 init();

@@ -6,15 +6,17 @@
 
 import { el } from "./dom.js";
 import { number, setNumber } from "./format.js";
+import { t } from "./i18n.js";
 
-// The shell's own figures: label, definition (the side panel shows both; the bar's tooltips too).
+// The shell's own figures: the catalog keys of label and definition (the side panel shows both; the
+// bar's tooltips too), read when the figures are written (in the page's language then).
 const DEFINITIONS = {
-  expanded: ["Expanded", "states taken off the frontier so far"],
-  generated: ["Generated", "put on the frontier, or back cheaper"],
-  frontier: ["Frontier", "states waiting on the frontier now"],
-  maxFrontier: ["Max frontier", "most on the frontier at once so far"],
-  cost: ["Path cost", "the sum of the step costs on the path"],
-  pathLength: ["Path length", "states on the path, start included"],
+  expanded: ["figures.expanded", "figures.expanded_def"],
+  generated: ["figures.generated", "figures.generated_def"],
+  frontier: ["figures.frontier", "figures.frontier_def"],
+  maxFrontier: ["figures.max_frontier", "figures.max_frontier_def"],
+  cost: ["figures.cost", "figures.cost_def"],
+  pathLength: ["figures.path_length", "figures.path_length_def"],
 };
 
 /**
@@ -26,16 +28,16 @@ export function verdictOf(result) {
   if (result.checked && typeof result.check_summary === "string") return { text: result.check_summary, tone: result.check_tone || "warn" };
   if (!result.found) {
     // The server's words on why, when it has them (e.g. a rule that walked in a loop).
-    const why = typeof result.message === "string" && result.message ? result.message : "no path exists";
-    return { text: result.stopped ? `stopped: ${result.stopped}` : why, tone: "bad" };
+    const why = typeof result.message === "string" && result.message ? result.message : t("figures.no_path");
+    return { text: result.stopped ? t("figures.stopped", { why: result.stopped }) : why, tone: "bad" };
   }
-  if (result.optimal_guaranteed) return { text: "optimal ✓ (guaranteed by the algorithm)", tone: "good" };
+  if (result.optimal_guaranteed) return { text: t("figures.optimal_guaranteed"), tone: "good" };
   const optimum = result.optimum;
   if (typeof optimum === "number") {
-    if (result.cost <= optimum + 1e-9) return { text: "optimal ✓ (cost equals the optimum)", tone: "good" };
-    return { text: `not optimal: cost ${number(result.cost)}, the optimum is ${number(optimum)}`, tone: "bad" };
+    if (result.cost <= optimum + 1e-9) return { text: t("figures.optimal_equal"), tone: "good" };
+    return { text: t("figures.not_optimal", { cost: number(result.cost), optimum: number(optimum) }), tone: "bad" };
   }
-  return { text: "not guaranteed optimal ⚠ (this algorithm may miss the cheapest path)", tone: "warn" };
+  return { text: t("figures.not_guaranteed"), tone: "warn" };
 }
 
 export class Figures {
@@ -86,22 +88,23 @@ export class Figures {
     this.set("cost", final?.found ? final.cost : null);
     this.set("path-length", final?.found ? final.path_length ?? final.path.length : null); // path_length: a tiled run sends no path
     this.showVerdict(final, at.runText);
-    this.$("result-when").textContent = result && !atEnd ? "(shown at the end of the trace)" : "";
+    this.$("result-when").textContent = result && !atEnd ? t("figures.at_end") : "";
     this.$("playhead").textContent = playheadText(at);
     this.setViewFigures(at.viewFigures || []);
 
     const strip = [];
     if (at.total !== null || at.position > 0) {
-      strip.push({ key: "step", label: "Step", value: `${number(at.position)} of ${number(at.total ?? at.received)}`,
-        def: "records of the trace shown so far" });
+      strip.push({ key: "step", label: t("figures.step"),
+        value: t("figures.step_value", { position: number(at.position), total: number(at.total ?? at.received) }),
+        def: t("figures.step_def") });
     }
     if (counts) {
       for (const key of ["expanded", "generated", "frontier"]) {
-        strip.push({ key, label: DEFINITIONS[key][0], value: number(counts[key]), def: DEFINITIONS[key][1] });
+        strip.push({ key, label: t(DEFINITIONS[key][0]), value: number(counts[key]), def: t(DEFINITIONS[key][1]) });
       }
     }
     for (const f of at.viewFigures || []) strip.push({ ...f, value: number(f.value) });
-    if (final?.found) strip.push({ key: "cost", label: "Cost", value: number(final.cost), def: DEFINITIONS.cost[1] });
+    if (final?.found) strip.push({ key: "cost", label: t("figures.cost_short"), value: number(final.cost), def: t(DEFINITIONS.cost[1]) });
     if (final) {
       const verdict = verdictOf(final);
       strip.push({ key: "verdict", label: "", value: verdict.text, tone: verdict.tone });
@@ -110,7 +113,7 @@ export class Figures {
   }
 
   showVerdict(result, runText) {
-    const key = result ? `${result.found}|${result.cost}|${result.optimum}|${runText}` : "";
+    const key = result ? `${result.found}|${result.cost}|${result.optimum}|${runText}|${document.documentElement.lang}` : "";
     if (key === this.verdictKey) return;
     this.verdictKey = key;
     const verdict = this.$("optimal");
@@ -175,11 +178,12 @@ export class Figures {
 /** "Playing step 174 of 757", "Paused at step 10 of 757", "At the end: step 757 of 757". */
 function playheadText({ position, total, received, playing, atEnd, hasRun }) {
   if (!hasRun) return "";
-  const of = total !== null ? number(total) : `${number(received)} received so far`;
-  if (atEnd) return `At the end: step ${number(position)} of ${of}`;
+  const of = total !== null ? number(total) : t("figures.received_so_far", { count: number(received) });
+  const at = { position: number(position), total: of };
+  if (atEnd) return t("figures.playhead_end", at);
   if (playing) {
-    if (total === null && position >= received) return `Playing: waiting for steps (${number(received)} received)`;
-    return `Playing step ${number(position)} of ${of}`;
+    if (total === null && position >= received) return t("figures.playhead_waiting", { received: number(received) });
+    return t("figures.playhead_playing", at);
   }
-  return `Paused at step ${number(position)} of ${of}`;
+  return t("figures.playhead_paused", at);
 }

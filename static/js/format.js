@@ -1,7 +1,11 @@
 // @ts-check
-// Number display for the stats panel. Digits are grouped by CSS (a comma drawn before each group, as
-// `number()` writes every other number on the page), not in the text, so an element's text stays the
-// bare number ("1234567") for copy-paste and for tests.
+// Number display for the stats panel. Digits are grouped by CSS (the language's group mark drawn
+// before each group: a comma in English, a point in German, as `number()` writes every other number
+// on the page), not in the text, so an element's text stays the bare number ("1234567") for
+// copy-paste and for tests. Every number the page writes goes through these, in the page's language
+// (i18n.js: 6,617,994 / 6.617.994; 0.8 / 0,8).
+
+import { fmt, has, t } from "./i18n.js";
 
 /**
  * Put `value` into `el` as a grouped number, or "—" when there is none.
@@ -32,12 +36,16 @@ export function setNumber(el, value, decimals = 3) {
     span.textContent = i === 0 ? sign + digits : digits;
     return span;
   });
-  if (fraction) spans.push(document.createTextNode(`.${fraction}`));
+  // The decimal mark of the language (the fraction's digits as they are: "1.25" / "1,25").
+  if (fraction) spans.push(document.createTextNode(`${decimalMark()}${fraction}`));
   el.replaceChildren(...spans);
 }
 
+/** The current language's decimal mark ("." / ","). */
+const decimalMark = () => fmt(1.5, 1, false).replace(/\d/g, "") || ".";
+
 /**
- * "1,234,567" for running text (status lines), where commas read best: a count, rounded, written as
+ * "1,234,567" (German "1.234.567") for running text (status lines), where commas read best: a count, rounded, written as
  * `number` writes it.
  * @type {(n: number) => string}
  */
@@ -50,9 +58,9 @@ export const withCommas = (n) => number(Math.round(n));
  */
 export function seconds(s) {
   if (s === null || s === undefined) return "—";
-  if (s < 0.001) return "< 1 ms";
-  if (s < 1) return `${Math.round(s * 1000)} ms`;
-  return `${s.toFixed(2)} s`;
+  if (s < 0.001) return t("common.under_ms");
+  if (s < 1) return t("common.ms", { ms: Math.round(s * 1000) });
+  return t("common.s", { s: fixed(s, 2) });
 }
 
 /**
@@ -61,8 +69,8 @@ export function seconds(s) {
  * @returns {string}
  */
 export function sentence(text) {
-  const t = (text || "").trim();
-  return t ? t.charAt(0).toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".") : "";
+  const bare = (text || "").trim();
+  return bare ? bare.charAt(0).toUpperCase() + bare.slice(1) + (/[.!?]$/.test(bare) ? "" : ".") : "";
 }
 
 /**
@@ -75,18 +83,31 @@ export function sentence(text) {
  */
 export function number(value, decimals = 3) {
   if (value === null || value === undefined || Number.isNaN(value)) return "—";
-  return value.toLocaleString("en-US", { maximumFractionDigits: decimals });
+  return fmt(value, decimals);
 }
+
+/**
+ * `value` with exactly `decimals` decimals, in the language's mark ("1.25" / "1,25"), not grouped.
+ * @param {number} value
+ * @param {number} decimals
+ */
+export function decimal(value, decimals) {
+  return value.toFixed(decimals).replace(".", decimalMark());
+}
+const fixed = decimal;
 
 /**
  * A size, written one way everywhere: width × height and the unit ("34 × 25 cells").
  * @param {number} width
  * @param {number} height
- * @param {string} [unit] "" for none
+ * @param {string} [unit] a catalog key ("common.cells"), "" for none
  * @returns {string}
  */
-export function sizeText(width, height, unit = "cells") {
-  return `${width} × ${height}${unit ? ` ${unit}` : ""}`;
+export function sizeText(width, height, unit = "common.cells") {
+  // `unit` a catalog key (or a word already translated: t() of a non-key is the word itself).
+  // A family's bare unit ("cells", "tiles") is the catalog's "common.<unit>".
+  const key = has(`common.${unit}`) ? `common.${unit}` : unit;
+  return unit ? t("common.size", { width, height, unit: t(key) }) : `${width} × ${height}`;
 }
 
 /**
@@ -98,6 +119,6 @@ export function sizeText(width, height, unit = "cells") {
 export function fileMessage(what, reason) {
   const text = String(reason || "").trim();
   const name = String(what || "");
-  if (name && (text.startsWith(`${name}:`) || text.startsWith(`${name},`))) return `Could not open ${text}`;
-  return `Could not open ${name}: ${text}`;
+  if (name && (text.startsWith(`${name}:`) || text.startsWith(`${name},`))) return t("common.could_not_open", { text });
+  return t("common.could_not_open_name", { name, text });
 }

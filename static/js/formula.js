@@ -8,6 +8,8 @@
 // inf or NaN); tests/test_formula_js.py pins the values to the server's on many formulas.
 // A text this parser does not read gives null (the figure shows "—"), never a wrong number.
 
+import { t } from "./i18n.js";
+
 const FUNCTIONS = {
   abs: Math.abs, sqrt: Math.sqrt, floor: Math.floor, ceil: Math.ceil,
 };
@@ -180,7 +182,7 @@ class Parser {
   /** @returns {Fn} */
   atom() {
     const token = this.peek();
-    if (token === undefined) throw new Error("the formula ends too soon");
+    if (token === undefined) throw new Error(t("options.formula_end"));
     this.at++;
     if (token === "(") {
       const inner = this.conditional();
@@ -189,17 +191,17 @@ class Parser {
     }
     if (/^[\d.]/.test(token)) {
       const value = Number(token.replace(/_/g, ""));
-      if (!Number.isFinite(value)) throw new Error(`not a number: ${token}`);
+      if (!Number.isFinite(value)) throw new Error(t("options.formula_not_number", { token }));
       return () => value;
     }
     if (/^[A-Za-z_]/.test(token) && !KEYWORDS.has(token)) {
       if (this.peek() === "(") return this.call(token);
       return (env) => {
-        if (!(token in env)) throw new Error(`unknown name ${token}`);
+        if (!(token in env)) throw new Error(t("options.formula_unknown", { token }));
         return env[token];
       };
     }
-    throw new Error(`unexpected ${token}`);
+    throw new Error(t("options.formula_unexpected", { token }));
   }
 
   /** `abs(x)`, `min(a, b, …)`. @param {string} name @returns {Fn} */
@@ -219,7 +221,7 @@ class Parser {
       const [arg] = args;
       return (env) => fn(arg(env));
     }
-    throw new Error(`not a function call the formulas allow: ${name}`);
+    throw new Error(t("options.formula_call", { name }));
   }
 }
 

@@ -39,7 +39,7 @@ export class Gallery {
         el("ul", {}, ...items.map((entry) => el("li", {}, this.button(entry, info.unit)))));
     });
     this.list.replaceChildren(...sections);
-    if (!entries.length) this.list.append(el("p", { class: "muted", text: "No bundled mazes." }));
+    if (!entries.length) this.list.append(el("p", { class: "muted", t: "gallery_ui.none" }));
     this.markActive(this.active);
   }
 

@@ -26,7 +26,7 @@ export function legendItemLabelFirst(label, ...marks) {
 
 /** A lettered badge: "S" (start, square) or "G" (goal, round). */
 export function endpointMarker(kind, round = kind !== "start") {
-  const node = swatch(kind === "start" ? COLORS.start : COLORS.goal, round ? "marker round" : "marker");
+  const node = swatch(kind === "start" ? COLORS.start : COLORS.goal, ["marker", round ? "round" : ""].join(" ").trim());
   node.textContent = kind === "start" ? "S" : "G";
   return node;
 }

@@ -2,6 +2,8 @@
 // Every run_frame is acknowledged with a `run_ack` event (the server keeps only a small window of
 // frames in flight; docs/PROTOCOL.md).
 
+import { lang, t } from "./i18n.js";
+
 /** Bytes fields arrive as ArrayBuffer or a typed-array view, depending on the parser: normalise. */
 export function asBytes(field) {
   if (field instanceof ArrayBuffer) return new Uint8Array(field);
@@ -51,7 +53,7 @@ export class Live {
     this.socket.on("run_error", (msg) => {
       const handlers = this.runs.get(msg?.run);
       this.runs.delete(msg?.run);
-      handlers?.onError?.(msg.error || "The search failed.");
+      handlers?.onError?.(msg.error || t("api.search_failed"));
     });
   }
 
@@ -65,17 +67,18 @@ export class Live {
     for (const [id, h] of this.runs) if (h.slot === slot) this.runs.delete(id);
     this.runs.set(run, { ...handlers, slot });
     if (!this.socket.connected && !this.socket.active) this.socket.connect();
-    const message = { run, slot, puzzle, algorithm, options };
+    // `lang`: the server writes the run's messages (status, verdict, errors) in the page's language.
+    const message = { run, slot, puzzle, algorithm, options, lang: lang() };
     if (instant) message.instant = true; // the editor's re-solve: counted apart from runs (docs/PROTOCOL.md)
     this.socket.timeout(15000).emit("run_start", message, (err, reply) => {
       const h = this.runs.get(run);
       if (!h) return;
       if (err) {
         this.runs.delete(run);
-        h.onError?.("The server did not answer. Is it still running?");
+        h.onError?.(t("api.no_answer"));
       } else if (!reply || reply.ok !== true) {
         this.runs.delete(run);
-        h.onError?.((reply && reply.error) || "The server refused to start the search.");
+        h.onError?.((reply && reply.error) || t("api.refused"));
       }
     });
     return run;

@@ -2,9 +2,13 @@
 // one control per option the user sets (stage "run" or "both", control "form"). Values come out
 // typed — numbers as numbers, booleans, null for an empty optional value — and only for the options
 // of that family that the selected algorithm uses. A puzzle's own defaults and bounds (its info's
-// `options`) are applied when it is entered.
+// `options`) are applied when it is entered. The server writes the schema's words (labels, help,
+// choices) in the page's language; the form's own words come from the catalog (options.*), and a
+// change of language rebuilds the form from the schema fetched again, keeping what the user typed
+// (`snapshot`, `restore`).
 
 import { el } from "./dom.js";
+import { t } from "./i18n.js";
 
 export const MAX_TEXT = 500; // characters of a "text" option (server/puzzles/options.py MAX_LONG_TEXT)
 // The heuristic lab's pair (server/puzzles/options.py): the heuristic "yours" evaluates the text
@@ -43,7 +47,8 @@ export class OptionsForm {
       .map((row) => row.filter((name) => byName.has(name)).map((name) => this.control(byName.get(name), true)))
       .filter((row) => row.length);
     this.body.replaceChildren(...ownRows.map((row) => (row.length === 1 ? row[0] : el("div", { class: "option-row" }, ...row))));
-    this.title.textContent = layout.title || family.title || "";
+    this.layout = layout;
+    this.title.textContent = t(layout.title || family.title || ""); // a view's title may be a catalog key
     this.section.hidden = ownRows.length === 0;
     const owned = new Set((layout.own || []).flat());
     // Under the algorithm menu: schema order, except that a row of `layout.shared` sits side by side.
@@ -70,7 +75,8 @@ export class OptionsForm {
     const id = `${this.idPrefix}-${option.name}`;
     const testid = `${this.testidPrefix}-${option.name}`;
     const common = { id, testid, title: option.help || null };
-    const label = labelParts(this.notes[option.name] ? `${option.label} ${this.notes[option.name]}` : option.label);
+    const note = this.notes[option.name] ? t(this.notes[option.name]) : "";
+    const label = labelParts(note ? `${option.label} ${note}` : option.label);
     let input;
     let wrap;
     if (option.type === "bool") {
@@ -82,7 +88,7 @@ export class OptionsForm {
           ...(option.choices || []).map((choice) => new Option(choice.label ?? String(choice.value), String(choice.value))));
       } else if (option.type === "int" || option.type === "float") {
         const step = option.type === "int" ? 1 : option.step ?? "any";
-        input = el("input", { type: "number", step, placeholder: option.optional ? "default" : null, ...common });
+        input = el("input", { type: "number", step, tattr: option.optional ? { placeholder: "options.default" } : {}, ...common });
       } else if (option.type === "text") {
         // A free text (a heuristic formula): wide, monospace, never corrected by the browser.
         input = el("input", {
@@ -91,7 +97,7 @@ export class OptionsForm {
         });
       } else {
         // point ("row, col") and int_list ("0, 2, 4") as text
-        input = el("input", { type: "text", placeholder: option.optional ? "default" : null, ...common });
+        input = el("input", { type: "text", tattr: option.optional ? { placeholder: "options.default" } : {}, ...common });
       }
       wrap = el("div", { class: option.type === "text" ? "option wide-option" : "option" }, el("label", { for: id }, ...label), input);
     }
@@ -140,27 +146,26 @@ export class OptionsForm {
     const name = labelText(option.label);
     if (option.type === "int" || option.type === "float") {
       const text = input.value.trim();
-      if (input.validity?.badInput || (text && !Number.isFinite(Number(text)))) return `${name}: “${text || input.value}” is not a number.`;
-      if (!text) return option.optional ? null : `${name}: enter a number.`;
+      if (input.validity?.badInput || (text && !Number.isFinite(Number(text)))) return t("options.not_number", { name, text: text || input.value });
+      if (!text) return option.optional ? null : t("options.enter_number", { name });
       const value = Number(text);
-      if (option.type === "int" && !Number.isInteger(value)) return `${name}: ${text} is not a whole number.`;
+      if (option.type === "int" && !Number.isInteger(value)) return t("options.not_whole", { name, text });
       const { min, max } = entry;
       if ((min !== null && value < min) || (max !== null && value > max)) {
-        const range = min !== null && max !== null ? `from ${min} to ${max}` : min !== null ? `at least ${min}` : `at most ${max}`;
-        return `${name}: ${text} is out of range; it must be ${range}.`;
+        const range = min !== null && max !== null ? t("options.range_from_to", { min, max })
+          : min !== null ? t("options.range_at_least", { min }) : t("options.range_at_most", { max });
+        return t("options.out_of_range", { name, text, range });
       }
     } else if (option.type === "text") {
       const text = input.value.trim();
-      if (text.length > MAX_TEXT) return `${name}: ${text.length} characters; at most ${MAX_TEXT}.`;
-      if (!text && option.name === FORMULA && this.get(HEURISTIC) === YOURS) {
-        return `${name}: type a formula for the heuristic “yours” (e.g. dr + dc), or choose another heuristic.`;
-      }
+      if (text.length > MAX_TEXT) return t("options.too_long", { name, length: text.length, max: MAX_TEXT });
+      if (!text && option.name === FORMULA && this.get(HEURISTIC) === YOURS) return t("options.need_formula", { name });
     } else if (option.type === "point" || option.type === "int_list") {
       const text = input.value.trim();
       if (!text) return null;
       const numbers = text.split(/[\s,;]+/).filter(Boolean).map(Number);
       if (!numbers.every(Number.isInteger) || (option.type === "point" && numbers.length !== 2)) {
-        return `${name}: “${text}” is not ${option.type === "point" ? "a row and a column" : "a list of whole numbers"}.`;
+        return t(option.type === "point" ? "options.not_point" : "options.not_list", { name, text });
       }
     }
     return null;
@@ -200,6 +205,37 @@ export class OptionsForm {
 
   has(name) {
     return this.controls.has(name);
+  }
+
+  /** What the user has in the controls now (raw: a half-typed value too), their bounds and problems. */
+  snapshot() {
+    const out = {};
+    for (const [name, { input, min, max, message }] of this.controls) {
+      out[name] = { value: input.value, checked: input.checked, min, max, marked: !message.hidden };
+    }
+    return out;
+  }
+
+  /** The controls as `snapshot` saw them (after a rebuild: the schema in another language). */
+  restore(saved) {
+    for (const [name, entry] of this.controls) {
+      const was = saved[name];
+      if (!was) continue;
+      if (entry.input.type === "checkbox") entry.input.checked = was.checked;
+      else if (entry.input.tagName !== "SELECT" || [...entry.input.options].some((o) => o.value === was.value)) entry.input.value = was.value;
+      entry.min = was.min;
+      entry.max = was.max;
+      this.setBounds(entry);
+      if (was.marked) this.mark(entry);
+    }
+  }
+
+  /** The same family's schema in another language: the form rebuilt, the user's values kept. */
+  relabel(family, algorithm) {
+    const saved = this.snapshot();
+    this.build(family, this.layout || {});
+    this.restore(saved);
+    this.showFor(algorithm);
   }
 
   /** A control's value, typed; null for an empty optional value (undefined: no such control). */
@@ -272,8 +308,8 @@ export class OptionsForm {
 
 /** A text option's hint: "e.g. dr + dc" from its help's own example, else nothing. */
 function textPlaceholder(option) {
-  const match = /e\.g\.\s*(.+)$/.exec(option.help || "");
-  return match ? `e.g. ${match[1]}` : null;
+  const match = /(?:e\.g\.|z\.\s?B\.)\s*(.+)$/.exec(option.help || ""); // the server's help, in English or German
+  return match ? t("options.eg", { example: match[1] }) : null;
 }
 
 /** An option's label without its muted note: "Start column (below)" -> "Start column". */

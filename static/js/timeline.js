@@ -2,6 +2,8 @@
 // Every record of a run, as received, in growable typed arrays (no object per record): the player
 // reads from here at its own pace, independent of how fast frames arrive.
 
+import { t } from "./i18n.js";
+
 // Record kinds (server/search/events.py): the first column of every trace.
 export const KIND = { OPEN: 0, CLOSE: 1, UPDATE: 2, PATH: 3, OPEN_B: 4, CLOSE_B: 5, UPDATE_B: 6 };
 
@@ -61,9 +63,9 @@ export class Timeline {
   addFrame(start, kindBytes, cellBytes, valueBytes) {
     const n = kindBytes.length;
     if (cellBytes.length !== 4 * n || valueBytes.length !== 4 * n) {
-      throw new Error(`a frame's columns disagree (${n} kinds, ${cellBytes.length} cell bytes)`);
+      throw new Error(t("stage.columns_disagree", { kinds: n, bytes: cellBytes.length }));
     }
-    if (start > this.length) throw new Error(`frame at ${start} leaves a gap after ${this.length}`);
+    if (start > this.length) throw new Error(t("stage.frame_gap", { start, length: this.length }));
     this.reserve(start + n);
     this.kinds.set(kindBytes, start);
     if (LITTLE_ENDIAN) {

@@ -1,15 +1,18 @@
 // @ts-check
 // The pace of playback, shared by every clock (the single view's Player, the comparison's shared
 // clock) and by the families' animations: presets that play a whole run in a set time whatever its
-// size (Normal: 20 s, to talk over), the speed slider's log scale, and the words for both.
+// size (Normal: 20 s, to talk over), the speed slider's log scale, and the words for both (in the
+// page's language: a preset's `label` is a catalog key).
+
+import { fmt, t } from "../i18n.js";
 
 export const DEFAULT_SPEED = 1500; // steps/s: the reference speed of a "custom" pace (and of animations)
 /** @type {Record<string, {label: string, seconds: number}>} */
 export const PRESETS = {
-  slow: { label: "Slow", seconds: 60 },
-  normal: { label: "Normal", seconds: 20 },
-  fast: { label: "Fast", seconds: 5 },
-  instant: { label: "Instant", seconds: 0 }, // as fast as the screen can draw
+  slow: { label: "play.slow", seconds: 60 },
+  normal: { label: "play.normal", seconds: 20 },
+  fast: { label: "play.fast", seconds: 5 },
+  instant: { label: "play.instant", seconds: 0 }, // as fast as the screen can draw
 };
 export const DEFAULT_PRESET = "normal";
 // The families' animations (a push, a jump, a turn) last this much of their designed time at each preset.
@@ -62,15 +65,15 @@ export function presetSpeed(preset, steps) {
 
 /** @param {number} speed @returns {string} "1.5 steps/s", "1,500 steps/s", "20k steps/s", "max" */
 export function speedLabel(speed) {
-  if (!Number.isFinite(speed)) return "max";
-  if (speed < 10) return `${speed.toFixed(1)} steps/s`;
-  if (speed < 1e4) return `${Math.round(speed).toLocaleString("en-US")} steps/s`;
-  return `${Math.round(speed / 1000).toLocaleString("en-US")}k steps/s`;
+  if (!Number.isFinite(speed)) return t("play.max");
+  if (speed < 10) return t("play.per_second", { speed: speed.toFixed(1).replace(".", fmt(0.5, 1).charAt(1)) });
+  if (speed < 1e4) return t("play.per_second", { speed: fmt(Math.round(speed)) });
+  return t("play.per_second_k", { speed: fmt(Math.round(speed / 1000)) });
 }
 
 /** @param {number} s seconds @returns {string} "20 s", "2 min", "1.5 h" */
 export function duration(s) {
-  if (s < 90) return `${Math.max(1, Math.round(s))} s`;
-  if (s < 5400) return `${Math.round(s / 60)} min`;
-  return `${+(s / 3600).toFixed(1)} h`;
+  if (s < 90) return t("play.seconds", { n: Math.max(1, Math.round(s)) });
+  if (s < 5400) return t("play.minutes", { n: Math.round(s / 60) });
+  return t("play.hours", { n: fmt(+(s / 3600).toFixed(1), 1, false) });
 }

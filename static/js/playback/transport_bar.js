@@ -9,6 +9,7 @@
 
 import { el } from "../dom.js";
 import { withCommas } from "../format.js";
+import { has, onLanguage, setAttr, t } from "../i18n.js";
 import { PRESETS, duration, sliderFromSpeed, speedFromSlider, speedLabel } from "./pace.js";
 
 /** @typedef {import("./clock.js").ClockLike} ClockLike */
@@ -28,8 +29,10 @@ const ICONS = {
  * @property {string} key        its name (and test id)
  * @property {keyof ICONS} [icon]
  * @property {string} [text]     shown after the icon (or alone)
- * @property {string} title      the tooltip, with its key
- * @property {string} label      for screen readers
+ * @property {string} [textKey]  a catalog key: words shown after the icon (in the page's language)
+ * @property {string} title      the tooltip, with its key (a catalog key)
+ * @property {string} [label]    for screen readers (a catalog key), when the button shows no text: a
+ *   button that shows text ("−10", "Play") is named by it (WCAG 2.5.3), its title explains it
  * @property {(clock: ClockLike) => void} act
  * @property {(clock: ClockLike) => boolean} [shown]  default: always
  * @property {string} [className]
@@ -37,14 +40,14 @@ const ICONS = {
 
 /** @type {Control[]} the buttons, in order */
 const CONTROLS = [
-  { key: "first", icon: "first", title: "First step (Home)", label: "First step", act: (c) => c.first() },
-  { key: "back10", text: "−10", title: "Ten steps back (Shift+←)", label: "Ten steps back", act: (c) => c.step(-10), className: "ten" },
-  { key: "back", icon: "back", title: "One step back (←; Shift+← ten)", label: "One step back", act: (c) => c.step(-1) },
-  { key: "play", icon: "play", text: " Play", title: "Play (space)", label: "Play", act: (c) => c.play(), shown: (c) => !c.playing, className: "play-button" },
-  { key: "pause", icon: "pause", text: " Pause", title: "Pause (space)", label: "Pause", act: (c) => c.pause(), shown: (c) => c.playing, className: "play-button" },
-  { key: "step", icon: "step", title: "One step forward (→; Shift+→ ten)", label: "One step forward", act: (c) => c.step(1) },
-  { key: "step10", text: "+10", title: "Ten steps forward (Shift+→)", label: "Ten steps forward", act: (c) => c.step(10), className: "ten" },
-  { key: "last", icon: "last", title: "Jump to the end (End)", label: "Jump to the end", act: (c) => c.last() },
+  { key: "first", icon: "first", title: "play.first_title", label: "play.first", act: (c) => c.first() },
+  { key: "back10", text: "−10", title: "play.back10_title", label: "play.back10", act: (c) => c.step(-10), className: "ten" },
+  { key: "back", icon: "back", title: "play.back_title", label: "play.back", act: (c) => c.step(-1) },
+  { key: "play", icon: "play", textKey: "play.play", title: "play.play_title", act: (c) => c.play(), shown: (c) => !c.playing, className: "play-button" },
+  { key: "pause", icon: "pause", textKey: "play.pause", title: "play.pause_title", act: (c) => c.pause(), shown: (c) => c.playing, className: "play-button" },
+  { key: "step", icon: "step", title: "play.step_title", label: "play.step", act: (c) => c.step(1) },
+  { key: "step10", text: "+10", title: "play.step10_title", label: "play.step10", act: (c) => c.step(10), className: "ten" },
+  { key: "last", icon: "last", title: "play.last_title", label: "play.last", act: (c) => c.last() },
 ];
 
 /**
@@ -89,54 +92,64 @@ function icon(name) {
 }
 
 /** "about a minute", "about 20 seconds" @param {number} s */
-const about = (s) => `about ${s === 60 ? "a minute" : `${s} seconds`}`;
+const about = (s) => (s === 60 ? t("play.about_minute") : t("play.about_seconds", { s }));
+
+/** A word given as a catalog key, else as it is (t() of a non-key is the text itself). @param {string} word */
+const say = (word) => t(word);
 
 export class TransportBar {
   /**
    * @param {{clock: ClockLike, onPace?: () => void, prefix?: string, testids?: Record<string, string>,
    *          label?: string, what?: string, positionPrefix?: string, positionTitle?: string,
    *          rangeLabel?: string, titles?: Record<string, string>, className?: string, allWord?: string}} args
+   *   Every word is a catalog key (a plain text is shown as it is, untranslated).
    *   prefix: before every test id ("compare-"); testids: a control's own test id instead (the
-   *   single view's "step-back", "scrub"); label: the bar's caption ("Search trace"); what: what a
-   *   preset plays in its time ("run", "comparison"); positionPrefix: before "k / n" ("step ");
-   *   titles: a control's own tooltip; allWord: the whole run in the speed's read-out ("whole run",
-   *   "all"); onPace: the pace was changed by the user.
+   *   single view's "step-back", "scrub"); label: the bar's caption ("play.trace"); what: what a
+   *   preset plays in its time ("run", "comparison": the keys play.what.<what>); positionPrefix:
+   *   before "k / n"; titles: a control's own tooltip; allWord: the whole run in the speed's
+   *   read-out (default "whole run"; "all" is play.all); onPace: the pace was changed by the user.
    */
   constructor({
     clock, onPace = () => {}, prefix = "", testids = {}, label = "", what = "run", positionPrefix = "",
-    positionTitle = "step shown / steps in all", rangeLabel = "Step", titles = {}, className = "", allWord = `whole ${what}`,
+    positionTitle = "play.position_title", rangeLabel = "play.range", titles = {}, className = "", allWord = "",
   }) {
     this.clock = clock;
     this.onPace = onPace;
-    this.what = what;
-    this.allWord = allWord;
     this.positionPrefix = positionPrefix;
     this.dragging = false; // the scrub range is held: the clock does not move it meanwhile
     const testid = (key) => testids[key] || `${prefix}${key}`;
     /** @type {Map<Control, HTMLButtonElement>} */
     this.buttons = new Map();
     for (const control of CONTROLS) {
-      const content = [control.icon ? icon(control.icon) : null, control.text || null].filter((c) => c !== null);
+      // A button's words: its text ("−10", "Play") names it, the title explains it; an icon alone is
+      // named by its label. "−10 Ten steps back" contains what it shows (WCAG 2.5.3).
+      const words = control.textKey ? el("span", { class: "button-text", t: control.textKey }) : null;
+      const content = [control.icon ? icon(control.icon) : null, control.text || null, words ? " " : null, words]
+        .filter((c) => c !== null);
       const button = /** @type {HTMLButtonElement} */ (el("button", {
-        type: "button", testid: testid(control.key), title: titles[control.key] || control.title,
-        "aria-label": control.label, class: control.className || null, on: { click: () => control.act(this.clock) },
+        type: "button", testid: testid(control.key), class: control.className || null, on: { click: () => control.act(this.clock) },
       }, ...content));
+      const title = titles[control.key] || control.title;
+      if (has(title)) setAttr(button, "title", title);
+      else button.title = title;
+      if (control.label) setAttr(button, "aria-label", control.label);
       this.buttons.set(control, button);
     }
     this.range = /** @type {HTMLInputElement} */ (el("input", {
-      type: "range", class: "scrub", testid: testid("range"), min: "0", max: "0", value: "0", step: "1", "aria-label": rangeLabel,
+      type: "range", class: "scrub", testid: testid("range"), min: "0", max: "0", value: "0", step: "1",
     }));
+    this.words = { label, rangeLabel, positionTitle, what, allWord };
     this.range.addEventListener("pointerdown", () => { this.dragging = true; });
     this.range.addEventListener("pointerup", () => { this.dragging = false; });
     this.range.addEventListener("input", () => this.clock.seekSoon(Number(this.range.value)));
-    this.position = el("span", { class: "position", testid: testid("position"), title: positionTitle, text: "0 / 0" });
+    this.position = el("span", { class: "position", testid: testid("position"), text: "0 / 0" });
     this.presets = Object.entries(PRESETS).map(([name, preset]) => el("button", {
-      type: "button", "data-preset": name, testid: testid(`preset-${name}`), text: preset.label,
-      title: preset.seconds ? `The whole ${what} in ${about(preset.seconds)}` : "As fast as the screen can draw",
+      type: "button", "data-preset": name, testid: testid(`preset-${name}`), t: preset.label,
       on: { click: () => this.choosePreset(name) },
     }));
     this.speed = /** @type {HTMLInputElement} */ (el("input", {
-      type: "range", class: "speed", testid: testid("speed"), min: "0", max: "1000", step: "1", "aria-label": "Speed in steps per second",
+      type: "range", class: "speed", testid: testid("speed"), min: "0", max: "1000", step: "1",
+      tattr: { "aria-label": "play.speed_slider" },
     }));
     const speedChanged = () => {
       this.clock.setSpeed(speedFromSlider(this.speed.value), null);
@@ -145,15 +158,51 @@ export class TransportBar {
     this.speed.addEventListener("input", speedChanged);
     this.speed.addEventListener("change", speedChanged);
     this.speedLabel = el("span", { class: "speed-label", testid: testid("speed-label") });
-    const caption = label ? el("span", { class: "player-label", testid: testid("player-label"), text: label }) : null;
+    this.caption = label ? el("span", { class: "player-label", testid: testid("player-label") }) : null;
+    this.group = el("div", { class: "player", role: "group" },
+      ...[this.caption].filter(Boolean), ...this.buttons.values(), this.range, this.position);
     this.root = el("div", { class: `bar ${className}`.trim() },
-      el("div", { class: "player", role: "group", "aria-label": label || "Playback" },
-        ...[caption].filter(Boolean), ...this.buttons.values(), this.range, this.position),
+      this.group,
       el("div", { class: "pace" },
-        el("span", { class: "pace-label", text: "Speed" }),
-        el("div", { class: "segmented presets", role: "group", "aria-label": "Speed presets" }, ...this.presets),
+        el("span", { class: "pace-label", t: "play.speed" }),
+        el("div", { class: "segmented presets", role: "group", tattr: { "aria-label": "play.presets" } }, ...this.presets),
         this.speed, this.speedLabel),
     );
+    this.lastTotal = null; // the total the pace's read-out last showed (written again in another language)
+    this.lastUpdate = null;
+    this.relabel();
+    onLanguage(() => {
+      this.relabel();
+      if (this.lastUpdate) this.update(this.lastUpdate);
+      this.showPace(this.lastTotal);
+    });
+  }
+
+  /** The words given as keys (or texts) and the presets' tooltips, in the page's language. */
+  relabel() {
+    const { label, rangeLabel, positionTitle, what } = this.words;
+    if (this.caption) this.caption.textContent = say(label);
+    this.group.setAttribute("aria-label", label ? say(label) : t("play.group"));
+    this.range.setAttribute("aria-label", say(rangeLabel));
+    this.position.title = say(positionTitle);
+    for (const button of this.presets) {
+      const preset = PRESETS[button.dataset.preset || ""];
+      button.title = preset.seconds
+        ? t("play.preset_title", { what: this.whatWord(what), about: about(preset.seconds) })
+        : t("play.preset_instant_title");
+    }
+  }
+
+  /** "run", "comparison" in the page's language (play.what.<what>, else the word given). @param {string} what */
+  whatWord(what) {
+    return has(`play.what.${what}`) ? t(`play.what.${what}`) : say(what);
+  }
+
+  /** The whole run in the speed's read-out: "whole run", "all". */
+  allText() {
+    const { allWord, what } = this.words;
+    if (!allWord) return t("play.whole", { what: this.whatWord(what) });
+    return has(`play.${allWord}`) ? t(`play.${allWord}`) : say(allWord);
   }
 
   /** @param {string} name a preset: its speed follows the run's size (the owner re-paces in onPace) */
@@ -172,7 +221,8 @@ export class TransportBar {
     const length = clock.length;
     range.max = String(length);
     if (document.activeElement !== range || !this.dragging) range.value = String(clock.position);
-    this.position.textContent = `${this.positionPrefix}${withCommas(clock.position)} / ${withCommas(total ?? length)}`;
+    this.lastUpdate = { total, enabled };
+    this.position.textContent = `${this.positionPrefix ? say(this.positionPrefix) : ""}${withCommas(clock.position)} / ${withCommas(total ?? length)}`;
     for (const [control, button] of this.buttons) {
       button.hidden = control.shown ? !control.shown(clock) : false;
       button.disabled = !enabled;
@@ -186,14 +236,16 @@ export class TransportBar {
    */
   showPace(total) {
     const { clock } = this;
+    this.lastTotal = total;
     const speed = clock.speed;
     this.speed.value = String(sliderFromSpeed(speed));
     const pressed = clock.preset ?? (Number.isFinite(speed) ? "" : "instant");
     for (const button of this.presets) button.setAttribute("aria-pressed", String(button.dataset.preset === pressed));
     let text = speedLabel(speed);
-    if (total && Number.isFinite(speed)) text += ` · ${this.allWord} ≈ ${duration(total / speed)}`;
+    if (total && Number.isFinite(speed)) text += ` · ${t("play.all_in", { all: this.allText(), time: duration(total / speed) })}`;
     else if (!total && clock.preset && PRESETS[clock.preset].seconds > 0) {
-      text = `a ${this.what} in ≈ ${duration(PRESETS[clock.preset].seconds)}`; // steps/s once its size is known
+      // steps/s once its size is known
+      text = t("play.a_what_in", { what: this.whatWord(this.words.what), time: duration(PRESETS[clock.preset].seconds) });
     }
     this.speedLabel.textContent = text;
   }

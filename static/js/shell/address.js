@@ -15,6 +15,7 @@
 
 import { ApiError, errorWords, getPuzzle } from "../api.js";
 import { withCommas } from "../format.js";
+import { lang, t } from "../i18n.js";
 import { LinkError, checkLinkOptions, readLink, shareUrl } from "../share/link.js";
 
 const WRITE_MS = 400; // small changes (the playhead while playing) rewrite the address at most this often
@@ -66,13 +67,15 @@ export class AddressBar {
     const { algorithm, options } = this.page.choice();
     const drawer = this.page.drawer();
     const compare = this.page.comparing();
-    return shareUrl({
+    const url = shareUrl({
       puzzle, algorithm, options, compare,
       panels: compare ? this.page.panels() : [],
       exercise: drawer === "predict",
       drawer: drawer === "predict" ? null : drawer,
       at: compare || drawer === "predict" ? null : this.page.step(),
     });
+    // The page's language, last: a reload (or the address copied) opens the page in it (i18n.js reads `lang`).
+    return `${url}${url.includes("?") ? "&" : "?"}lang=${lang()}`;
   }
 
   /** A place the user opened (a puzzle, the comparison or the single view): a new history entry. */
@@ -117,7 +120,7 @@ export class AddressBar {
   open(search, { first = false } = {}) {
     let link;
     try {
-      link = readLink(search);
+      link = readLink(withoutLanguage(search));
     } catch (err) {
       this.failed(err, first);
       return true;
@@ -132,11 +135,11 @@ export class AddressBar {
    * opened on it shows its default puzzle if it shows none, and the entry then names what is shown.
    */
   async failed(err, first) {
-    const message = err instanceof LinkError || err instanceof ApiError ? err.message : errorWords(err, "This address could not be opened.");
+    const message = err instanceof LinkError || err instanceof ApiError ? err.message : errorWords(err, t("address.could_not_open"));
     let instead = "";
     if (first && !this.page.puzzle()) {
       await this.page.openDefault(); // before the words: a load clears the banner
-      if (this.page.puzzle()) instead = " The default puzzle is shown instead.";
+      if (this.page.puzzle()) instead = t("address.default_instead");
     }
     this.page.showError(message + instead);
     this.write(false);
@@ -181,7 +184,8 @@ export class AddressBar {
       done();
       if (refused.length) {
         this.write(false);
-        throw new LinkError("panels", `this puzzle offers no algorithm named ${refused.map((n) => `“${n}”`).join(", ")}.`);
+        const names = refused.map((name) => t("shell.quote", { name })).join(", ");
+        throw new LinkError("panels", t("address.no_algorithm", { names }));
       }
       if (!step) {
         this.write(false);
@@ -211,7 +215,7 @@ export class AddressBar {
   async load(link) {
     if (link.gallery !== null) {
       const entry = this.entries.find((e) => e.name === link.gallery);
-      if (!entry) throw new LinkError("gallery", `there is no gallery puzzle named “${link.gallery}”.`);
+      if (!entry) throw new LinkError("gallery", t("address.no_gallery", { name: link.gallery }));
       await this.page.openGallery(entry);
       return;
     }
@@ -219,9 +223,9 @@ export class AddressBar {
     try {
       info = await getPuzzle(link.puzzle);
     } catch (err) {
-      if (err instanceof ApiError && /^no puzzle with id/.test(err.message)) {
-        throw new ApiError("This address's puzzle was an upload (or a generated or edited board) that the server no "
-          + "longer holds (it keeps them only for a while). Open the file again with “Open file…”, or ask for a new link.");
+      // The server's words are in the reader's language: its 404 says it holds no such puzzle.
+      if (err instanceof ApiError && (err.status === 404 || /^no puzzle with id/.test(err.message))) {
+        throw new ApiError(t("address.upload_gone"));
       }
       throw err;
     }
@@ -246,7 +250,7 @@ export class AddressBar {
     } else if (!run.finished) return; // it is still coming: the playhead stays where the user has it
     const length = page.seek(at);
     if (at > length) {
-      throw new LinkError("at", `step ${withCommas(at)} is past the end of this run (${withCommas(length)} steps): the end is shown.`);
+      throw new LinkError("at", t("address.past_end", { at: withCommas(at), length: withCommas(length) }));
     }
   }
 
@@ -256,6 +260,18 @@ export class AddressBar {
     this.runWaiter = null;
     resolve?.(ok);
   }
+}
+
+/**
+ * An address without its `lang` (the page's language, read by i18n.js, not a part of the link).
+ * @param {string} search
+ */
+function withoutLanguage(search) {
+  const params = new URLSearchParams(search);
+  if (!params.has("lang")) return search;
+  params.delete("lang");
+  const rest = params.toString();
+  return rest ? `?${rest}` : "";
 }
 
 /** The place an address names: its puzzle and view (what a new history entry is for). */

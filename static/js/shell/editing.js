@@ -10,6 +10,7 @@ import { EditHistory } from "../edit/history.js";
 import { EditSession } from "../edit/edit_session.js";
 import { probe, resolvedProbe } from "./probes.js";
 import { showError } from "./status.js";
+import { t } from "../i18n.js";
 
 const TEXT_INPUTS = new Set(["text", "number", "search", "email", "url", "tel", "password"]);
 
@@ -32,8 +33,8 @@ export class Editing {
       onEdited: (info, reload) => this.edited(info, reload),
       onFailed: (message, lastGoodId) => {
         // The board drawn is ahead of the server's: show the server's again, then say why.
-        this.loader.load(() => api.getPuzzle(lastGoodId), "loading", "the board", { edited: true })
-          .then(() => showError(`That change was refused: ${message}`));
+        this.loader.load(() => api.getPuzzle(lastGoodId), t("status.loading"), t("shell.the_board"), { edited: true })
+          .then(() => showError(t("shell.refused_change", { message })));
         this.history.clear(); // its steps were made on a board the server did not take
       },
     });
@@ -54,9 +55,9 @@ export class Editing {
 
   /** An Undo and a Redo button for an editor's panel (each editor asks once). */
   historyButtons() {
-    const undo = el("button", { type: "button", testid: "undo", text: "Undo", title: "Undo the last change (Ctrl+Z)",
+    const undo = el("button", { type: "button", testid: "undo", t: "shell.undo", tattr: { title: "shell.undo_title" },
       disabled: true, on: { click: () => this.undoRedo(this.history.undo()) } });
-    const redo = el("button", { type: "button", testid: "redo", text: "Redo", title: "Redo (Ctrl+Shift+Z)",
+    const redo = el("button", { type: "button", testid: "redo", t: "shell.redo", tattr: { title: "shell.redo_title" },
       disabled: true, on: { click: () => this.undoRedo(this.history.redo()) } });
     this.controls.add([undo, redo]);
     return [undo, redo];
@@ -93,7 +94,7 @@ export class Editing {
   edited(info, reload) {
     if (reload) {
       const hadRun = Boolean(this.single.run);
-      this.loader.load(async () => info, "loading", "the edited board", { edited: true }).then(() => {
+      this.loader.load(async () => info, t("status.loading"), t("shell.edited_board"), { edited: true }).then(() => {
         if (hadRun && this.loader.puzzle?.id === info.id) this.reSolve(true);
       });
       return;

@@ -5,6 +5,7 @@
 // (their keys click the buttons, so they follow), and a panel open when such a board arrives closes.
 
 import { withCommas } from "../format.js";
+import { t } from "../i18n.js";
 
 /** The header's buttons of those tools, by element id. */
 const TOOLS = ["compare-open", "lab", "code", "explain", "predict"];
@@ -26,8 +27,7 @@ export class HugeBoardGuard {
     if (huge && !this.huge) this.close();
     this.huge = huge;
     const reason = huge
-      ? `Not on this board: ${withCommas(Number(info.width))} × ${withCommas(Number(info.height))} `
-        + "cells are drawn as tiles, and this tool needs every step's record in the page. Try it on a smaller maze."
+      ? t("shell.huge_reason", { width: withCommas(Number(info.width)), height: withCommas(Number(info.height)) })
       : "";
     for (const id of TOOLS) {
       const button = /** @type {HTMLButtonElement | null} */ (document.getElementById(id));

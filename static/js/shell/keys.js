@@ -5,6 +5,7 @@
 
 import { transportKey } from "../playback/transport_bar.js";
 import { byId } from "../dom.js";
+import { setAttr, setText } from "../i18n.js";
 
 const $ = byId;
 const TEXT_INPUTS = new Set(["text", "number", "search", "email", "url", "tel", "password"]);
@@ -66,8 +67,8 @@ export class Keys {
     document.documentElement.classList.toggle("presenting", on);
     const button = $("present");
     button.setAttribute("aria-pressed", String(on));
-    button.textContent = on ? "Exit (F)" : "Present (F)";
-    button.title = on ? "Back to the panels (F or Esc)" : "The board fills the screen (F)";
+    setText(button, on ? "shell.exit_present" : "shell.present");
+    setAttr(button, "title", on ? "shell.exit_present_title" : "shell.present_title");
     requestAnimationFrame(() => this.refit());
   }
 

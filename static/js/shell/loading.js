@@ -8,7 +8,8 @@ import * as api from "../api.js";
 import { byId, el } from "../dom.js";
 import { fileMessage, sizeText } from "../format.js";
 import { probe } from "./probes.js";
-import { idle, progressing, setStatus, showError, working } from "./status.js";
+import { idle, progressing, sayStatus, showError, working } from "./status.js";
+import { t } from "../i18n.js";
 
 const $ = byId;
 
@@ -69,10 +70,10 @@ export class PuzzleLoader {
       };
       const info = await fetchInfo({ report, signal: controller.signal });
       if (token !== this.token) return;
-      if (cancellable) working("loading the board…"); // the view fetches the board's cells next
+      if (cancellable) working(t("shell.loading_board")); // the view fetches the board's cells next
       const view = this.single.stage.viewFor(info.family, info);
       if (!view || !this.selection.families.has(info.family)) {
-        throw new api.ApiError(`it is a ${info.family} puzzle, which this page cannot show.`);
+        throw new api.ApiError(t("shell.cannot_show", { family: info.family }));
       }
       const data = await view.prepare(info);
       if (token !== this.token) return;
@@ -81,16 +82,16 @@ export class PuzzleLoader {
         Object.assign(info, this.editedTitle(info));
       } else this.original = info;
       this.show(info, view, data);
-      setStatus("ready", "idle");
+      sayStatus("status.ready", "idle");
       if (focusRun) $("run").focus();
     } catch (err) {
       if (token !== this.token) return;
       if (err instanceof api.UploadCancelled) {
-        setStatus(this.puzzle ? "ready" : "cancelled", "idle", " · the upload was cancelled");
+        sayStatus(this.puzzle ? "status.ready" : "status.cancelled", "idle", "shell.upload_cancelled_detail");
         return;
       }
-      showError(fileMessage(what, api.errorWords(err, "something went wrong while loading it.")));
-      setStatus(this.puzzle ? "ready" : "error", this.puzzle ? "idle" : "error");
+      showError(fileMessage(what, api.errorWords(err, t("shell.load_failed"))));
+      sayStatus(this.puzzle ? "status.ready" : "status.error", this.puzzle ? "idle" : "error");
     } finally {
       if (token === this.token) {
         idle();
@@ -125,13 +126,13 @@ export class PuzzleLoader {
     $("notes-box").open = Boolean(info.description);
     $("maze-size").textContent = sizeText(info.width, info.height, view.constructor.sizeUnit || "");
     if ("weighted" in info) {
-      $("maze-size").title = info.weighted ? "some cells cost more than 1 to enter" : "every cell costs 1 to enter";
+      $("maze-size").title = info.weighted ? t("shell.weighted") : t("shell.unweighted");
     } else $("maze-size").removeAttribute("title");
   }
 
   showTitle(info) {
     $("puzzle-name").textContent = info.title || info.name;
-    document.title = `${info.title || info.name} · Maze search visualizer`;
+    document.title = t("shell.page_title", { name: info.title || info.name });
   }
 
   /** The editor's change was confirmed without reloading: the board is this puzzle now. */
@@ -153,6 +154,7 @@ export class PuzzleLoader {
       return { title: original.title || original.name, galleryName: original.galleryName || null, description: original.description || "" };
     }
     const title = this.puzzle?.title || this.puzzle?.name || info.name;
-    return { title: /\(edited\)$/.test(title) ? title : `${title} (edited)`, galleryName: null, description: "" };
+    const edited = t("shell.edited", { title: "" }).trim(); // "(edited)", "(bearbeitet)"
+    return { title: title.endsWith(edited) ? title : t("shell.edited", { title }), galleryName: null, description: "" };
   }
 }

@@ -70,6 +70,19 @@ export class Selection {
     this.algorithmChanged();
   }
 
+  /**
+   * The server's words in another language (GET /api/algorithms and /api/families fetched again):
+   * the menu's labels, the summary and the form in it, every choice and typed value kept.
+   */
+  relabel(algorithms, families) {
+    this.setCatalog(algorithms, families);
+    for (const option of this.menu.options) option.text = this.label(option.value);
+    const family = this.formFamily ? this.families.get(this.formFamily) : null;
+    if (family) this.form.relabel(family, this.menu.value);
+    const algorithm = this.algorithms.find((a) => a.name === this.menu.value);
+    $("algorithm-summary").textContent = algorithm ? algorithm.summary : "";
+  }
+
   /** The options form for a family (rebuilt only when the family changes: choices survive puzzles). */
   buildForm(family, View) {
     if (this.formFamily === family.name) return;

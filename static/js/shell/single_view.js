@@ -13,6 +13,7 @@ import { runStatus } from "../stage/run_status.js";
 import { Stage } from "../stage/stage.js";
 import { idle, isBusy, setBusy, setProgress, setStatus, showError, working } from "./status.js";
 import { byId } from "../dom.js";
+import { onLanguage, t } from "../i18n.js";
 
 const $ = byId;
 const NARROW = "(max-width: 1050px)"; // the CSS breakpoint where the panels stack under each other
@@ -38,7 +39,7 @@ export class SingleView {
     this.stale = false; // the algorithm or an option changed since the run on the board
     this.reSolveStarted = 0; // performance.now() when the latest re-solve was started
     this.stage = new Stage({
-      live, board: $("board"), hosts, shell, canvas: { testid: "canvas", label: "Maze board" },
+      live, board: $("board"), hosts, shell, canvas: { testid: "canvas", label: "shell.canvas_label" },
       onPlayerChange: () => this.playerChanged(),
       onRun: (event, run) => this.runEvent(event, run),
     });
@@ -52,10 +53,10 @@ export class SingleView {
     });
     this.bar = new TransportBar({
       clock: this.stage.player,
-      label: "Search trace",
+      label: "play.trace",
       testids: { back: "step-back", range: "scrub", "player-label": "player-label" },
-      rangeLabel: "Step of the search trace",
-      positionTitle: "step shown / steps in the trace",
+      rangeLabel: "play.trace_range",
+      positionTitle: "play.trace_position",
       onPace: () => this.applyPace(),
     });
     $("bar").replaceWith(this.bar.root);
@@ -63,6 +64,25 @@ export class SingleView {
     $("run").addEventListener("click", () => this.start());
     $("cancel").addEventListener("click", () => this.cancel());
     this.applyPace();
+    // Another language: what this view wrote at run time is written again (the caption, the
+    // figures, the bar's read-outs, the run's status unless a load or a search is saying more).
+    onLanguage(() => this.languageChanged());
+  }
+
+  /** The page's language changed: every text this view computed is written again. */
+  languageChanged() {
+    const run = this.run;
+    // The run's words (its algorithm's label, the view's description of its options) in the new
+    // language; a student's code and a checked solution keep the words they were given.
+    if (run && run.slot !== "replay" && run.algorithm !== "code" && this.selection.algorithms.length) {
+      run.text = this.selection.runText(run.algorithm, run.options);
+    }
+    this.showRunCaption();
+    if (this.run?.finished) this.showStatus(this.run);
+    if (this.run?.result) $("seconds").textContent = seconds(this.run.result.seconds);
+    this.showPace();
+    this.legend();
+    this.playerChanged();
   }
 
   get view() {
@@ -193,7 +213,7 @@ export class SingleView {
 
   /** The socket closed. */
   connectionLost() {
-    this.stage.connectionLost("Lost the connection to the server. Run the search again.");
+    this.stage.connectionLost(t("shell.connection_lost"));
   }
 
   /** What the board does at each step of a run (../stage/run.js). */
@@ -214,7 +234,7 @@ export class SingleView {
   /** The status line says what ../stage/run_status.js words of `run`. */
   showStatus(run) {
     const { text, tone, detail } = runStatus(run);
-    setStatus(text, tone, detail);
+    setStatus(text, tone, detail, run.finished ? () => this.showStatus(run) : null);
   }
 
   runStarted(run) {
@@ -346,16 +366,16 @@ export class SingleView {
     const badge = $("stale-badge");
     const stale = Boolean(run) && this.stale;
     if (!run) {
-      caption.textContent = this.puzzle() ? "Not searched yet: choose an algorithm and press Run." : "";
+      caption.textContent = this.puzzle() ? t("shell.not_searched") : "";
       label.textContent = "";
     } else if (stale) {
       const next = this.selection.runText(this.selection.algorithm, this.selection.values());
-      caption.textContent = `Shown: the previous run, ${run.text}. Press Run for ${next}.`;
-      label.textContent = `Previous run: ${run.text}`;
-      badge.textContent = "Previous run: press Run for the new choice";
+      caption.textContent = t("shell.shown_previous", { run: run.text, next });
+      label.textContent = t("shell.previous_run", { run: run.text });
+      badge.textContent = t("shell.previous_badge");
     } else {
-      caption.textContent = `Shown: ${run.text}`;
-      label.textContent = `Shown: ${run.text}`;
+      caption.textContent = t("shell.shown", { run: run.text });
+      label.textContent = t("shell.shown", { run: run.text });
     }
     badge.hidden = !stale;
     for (const node of [caption, label, $("board"), $("now-stats"), $("optimal")]) node.classList.toggle("stale", stale);

@@ -6,6 +6,8 @@ import * as api from "../api.js";
 import { viewClassFor } from "../families/index.js";
 import { Gallery } from "../gallery.js";
 import { byId } from "../dom.js";
+import { decimal, number } from "../format.js";
+import { lang, t } from "../i18n.js";
 
 const $ = byId;
 
@@ -28,14 +30,14 @@ export class Sources {
     const accept = new Set(families.flatMap((family) => family.accept || []));
     $("upload").accept = [...accept].join(",");
     const expects = families.map((family) => family.expects).filter(Boolean);
-    if (expects.length) $("upload-label").title = `Open ${expects.join("; or ")}`;
+    if (expects.length) $("upload-label").title = t("shell.open_kinds", { kinds: expects.join(t("shell.or")) });
     // The families' titles in the plural and the unit of their sizes, for the gallery's groups.
     const groups = new Map(families.map((family) => [family.name, {
       title: plural(family.title || family.name),
       unit: viewClassFor(family.name)?.sizeUnit || "",
     }]));
     this.gallery.fill(entries, groups);
-    $("open-gallery").title = `${entries.length} bundled mazes and boards, with what each shows`;
+    $("open-gallery").title = t("shell.gallery_title", { count: entries.length });
   }
 
   /** Open a gallery entry; `fallback`: the page's default, only when nothing else was asked for. */
@@ -44,7 +46,7 @@ export class Sources {
       ...(await api.loadGalleryPuzzle(entry.name)),
       galleryName: entry.name, title: entry.title, description: entry.description,
     });
-    return this.loader.load(fetchInfo, "loading", `“${entry.title}”`, { focusRun, fallback });
+    return this.loader.load(fetchInfo, t("status.loading"), t("shell.quote", { name: entry.title }), { focusRun, fallback });
   }
 
   /**
@@ -59,7 +61,7 @@ export class Sources {
       signal, onProgress: (progress) => report(uploadText(name, progress), progress.fraction),
     });
     // "parsing…" until the first bytes go (tests/e2e/test_browser_startup.py reads it while set-up waits)
-    this.loader.load(fetchInfo, "parsing…", name, { focusRun: true, cancellable: true });
+    this.loader.load(fetchInfo, t("status.parsing"), name, { focusRun: true, cancellable: true });
   }
 
   bindUpload() {
@@ -99,7 +101,8 @@ export class Sources {
     window.addEventListener("dragover", (event) => event.preventDefault());
     window.addEventListener("drop", (event) => event.preventDefault());
     // Touch screens have nothing to drop.
-    if (window.matchMedia("(hover: none), (pointer: coarse)").matches) $("drop-hint").hidden = true;
+    const touch = ["(hover: none)", "(pointer: coarse)"].join(", ");
+    if (window.matchMedia(touch).matches) $("drop-hint").hidden = true;
   }
 }
 
@@ -110,18 +113,20 @@ export class Sources {
  * @param {import("../api.js").UploadProgress} progress
  */
 function uploadText(name, { phase, fraction, message, loaded = 0, total = 0 }) {
-  if (phase === "upload") return `Uploading ${name}: ${amount(loaded, total)}`;
+  if (phase === "upload") return t("shell.uploading", { name, amount: amount(loaded, total) });
   const percent = fraction === null ? "" : ` ${Math.floor(fraction * 100)} %`;
   return `${message || phase}…${percent}`;
 }
 
 /** "11.2 of 25.5 MB", "120 of 480 KB". @param {number} done @param {number} total */
 function amount(done, total) {
-  if (total >= 1e6) return `${(done / 1e6).toFixed(1)} of ${(total / 1e6).toFixed(1)} MB`;
-  return `${Math.round(done / 1e3)} of ${Math.max(1, Math.round(total / 1e3))} KB`;
+  if (total >= 1e6) return t("shell.amount_mb", { done: decimal(done / 1e6, 1), total: decimal(total / 1e6, 1) });
+  return t("shell.amount_kb", { done: number(Math.round(done / 1e3)), total: number(Math.max(1, Math.round(total / 1e3))) });
 }
 
-/** "Grid maze" → "Grid mazes"; a title already in the plural (ending in "s") stays as it is. */
+/** "Grid maze" → "Grid mazes"; a title already in the plural (ending in "s") stays as it is. In
+ * another language than English the family's title stays as it is (a heading, not a count). */
 function plural(title) {
+  if (lang() !== "en") return title;
   return title.endsWith("s") ? title : `${title}s`;
 }

@@ -3,21 +3,44 @@
 // every record arrived), the error banner, the spinner over the board (with a Cancel button while
 // something that can be cancelled is under way: an upload) and the progress bar under it.
 
+//
+// The words are in the page's language: `setStatus` takes text already translated and, optionally,
+// how to say it again (`again`), which runs when the language changes (the status line then follows
+// the menu without waiting for the next change of state); `sayStatus` does both from catalog keys.
+
 import { byId } from "../dom.js";
+import { onLanguage, t } from "../i18n.js";
 
 const $ = byId;
+
+/** @type {(() => void) | null} how to write the status line again in another language */
+let again = null;
 
 /**
  * The search's own state in a word, a tone for its dot, and details after it.
  * @param {string} text
  * @param {"idle" | "busy" | "done" | "error"} [tone]
  * @param {string} [detail]
+ * @param {(() => void) | null} [rewrite] writes it again (in a new language); null: it stays as it is
  */
-export function setStatus(text, tone = "idle", detail = "") {
+export function setStatus(text, tone = "idle", detail = "", rewrite = null) {
   $("status").textContent = text;
   $("status-detail").textContent = detail;
   $("status-dot").className = `status-dot tone-${tone}`;
+  again = rewrite;
 }
+
+/**
+ * The status line from catalog keys ("status.ready"), kept in the page's language.
+ * @param {string} key
+ * @param {"idle" | "busy" | "done" | "error"} [tone]
+ * @param {string} [detailKey]
+ */
+export function sayStatus(key, tone = "idle", detailKey = "") {
+  setStatus(t(key), tone, detailKey ? t(detailKey) : "", () => sayStatus(key, tone, detailKey));
+}
+
+onLanguage(() => again?.());
 
 /** The error banner: a message in words, or "" to hide it. @param {string} message */
 export function showError(message) {

@@ -4,13 +4,15 @@
 // panel's spinner and badge (../compare/panel.js) and the comparison's line over all its runs
 // (../compare/compare_view.js). The hosts show what these say; they do not word a run themselves.
 
-import { seconds, withCommas } from "../format.js";
+import { seconds } from "../format.js";
+import { t } from "../i18n.js";
 
 /** @typedef {import("./run.js").Run} Run */
 
 /**
  * @typedef {object} RunStatus
- * @property {string} text      the state in a word or a few (what the status line's data-testid="status" reads)
+ * @property {string} text      the state in a word or a few, in the page's language (what the status line's
+ *   data-testid="status" reads)
  * @property {"idle" | "busy" | "done" | "error"} tone
  * @property {string} detail    what follows the text (" in 0.4 s", " · 10 of 50 steps received")
  * @property {number | null} fraction  the share of the records received while streaming, when the total is known
@@ -30,24 +32,24 @@ export function runStatus(run) {
   switch (run.state) {
     case "idle":
     case "starting":
-      if (replay) return status("replaying a checked solution", "busy");
-      return status(run.instant ? "re-solving…" : run.message || "starting…", "busy");
+      if (replay) return status(t("status.replaying"), "busy");
+      return status(run.instant ? t("status.resolving") : run.message || t("status.starting"), "busy");
     case "searching":
-      return status(`searching… ${withCommas(run.expandedSoFar)} expanded`, "busy");
+      return status(t("status.searching_expanded", { count: Math.round(run.expandedSoFar) }), "busy");
     case "streaming": {
-      if (replay) return status("replaying a checked solution", "busy");
-      if (!run.total) return status(run.message || "streaming…", "busy");
+      if (replay) return status(t("status.replaying"), "busy");
+      if (!run.total) return status(run.message || t("status.streaming"), "busy");
       const fraction = Math.min(1, run.recordsSent / run.total);
-      return status(`streaming ${Math.floor(fraction * 100)}%`, "busy",
-        ` · ${withCommas(run.recordsSent)} of ${withCommas(run.total)} steps received`, fraction);
+      return status(t("status.streaming_percent", { percent: Math.floor(fraction * 100) }), "busy",
+        t("status.received", { sent: Math.round(run.recordsSent), total: Math.round(run.total) }), fraction);
     }
     case "done":
-      if (replay) return status("checked", "done", run.result?.found ? " · a legal solution" : " · an illegal or unfinished solution");
-      return status("done", "done", ` in ${seconds(run.result?.seconds)}`);
+      if (replay) return status(t("status.checked"), "done", run.result?.found ? t("status.legal") : t("status.illegal"));
+      return status(t("status.done"), "done", t("status.in_time", { time: seconds(run.result?.seconds) }));
     case "error":
-      return status("error", "error");
+      return status(t("status.error"), "error");
     case "cancelled":
-      return status("cancelled", "idle");
+      return status(t("status.cancelled"), "idle");
   }
   return status(run.state, "idle");
 }
@@ -61,23 +63,24 @@ export function runStatus(run) {
  */
 export function comparisonStatus(runs, received) {
   const n = runs.length;
-  if (runs.some((r) => r.cancelled)) return status("cancelled", "idle");
+  if (runs.some((r) => r.cancelled)) return status(t("status.cancelled"), "idle");
   if (runs.every((r) => r.finished)) {
     const failed = runs.filter((r) => r.error).length;
-    if (failed) return status("error", "error", ` · ${failed} of ${n} searches failed`);
+    if (failed) return status(t("status.error"), "error", t("status.failed_of", { failed, n }));
     const slowest = Math.max(...runs.map((r) => r.result?.seconds || 0));
-    return status("done", "done", ` · ${n} searches, slowest ${seconds(slowest)}`);
+    return status(t("status.done"), "done", t("status.searches_slowest", { n, time: seconds(slowest) }));
   }
   const computed = runs.filter((r) => r.result || r.error).length;
   if (computed < n) {
     const queued = runs.find((r) => r.state === "starting" && r.message);
     const starting = runs.every((r) => r.state === "starting");
-    const text = computed === 0 && queued ? queued.message : starting ? "starting…" : "searching…";
-    return status(text, "busy", ` · ${computed} of ${n} computed`);
+    const text = computed === 0 && queued ? queued.message : starting ? t("status.starting") : t("status.searching");
+    return status(text, "busy", t("status.computed_of", { computed, n }));
   }
   const records = runs.reduce((sum, r) => sum + (r.records ?? 0), 0);
   const fraction = Math.min(1, received / Math.max(1, records));
-  return status(`streaming ${Math.floor(fraction * 100)}%`, "busy", ` · ${withCommas(received)} of ${withCommas(records)} records`, fraction);
+  return status(t("status.streaming_percent", { percent: Math.floor(fraction * 100) }), "busy",
+    t("status.records_of", { received: Math.round(received), records: Math.round(records) }), fraction);
 }
 
 /**
@@ -91,9 +94,9 @@ export function comparisonStatus(runs, received) {
  */
 export function panelBadge(run, { steps, atEnd, waiting }) {
   if (!run) return null;
-  if (run.error) return { text: `Error: ${run.error}`, tone: "bad" };
-  if (run.cancelled) return { text: `Stopped at step ${withCommas(steps)}`, tone: "warn" };
-  if (atEnd) return { text: `Finished at step ${withCommas(steps)}`, tone: "done" };
-  if (waiting) return { text: "Waiting for its trace…", tone: "warn" };
+  if (run.error) return { text: t("status.badge_error", { error: run.error }), tone: "bad" };
+  if (run.cancelled) return { text: t("status.badge_stopped", { step: Math.round(steps) }), tone: "warn" };
+  if (atEnd) return { text: t("status.badge_finished", { step: Math.round(steps) }), tone: "done" };
+  if (waiting) return { text: t("status.badge_waiting"), tone: "warn" };
   return null;
 }

@@ -16,6 +16,7 @@ import { Player } from "../playback/player.js";
 import { Tally } from "../tally.js";
 import { Timeline } from "../timeline.js";
 import { el } from "../dom.js";
+import { has, setAttr, t } from "../i18n.js";
 import { Run } from "./run.js";
 import { StepIndex } from "./step_index.js";
 
@@ -54,8 +55,8 @@ export class Stage {
    *   expansions (the comparison's shared steps); damaged: the error for a trace that cannot be read.
    */
   constructor({
-    live, board, hosts, shell, canvas = { testid: "canvas", label: "Board" }, keyframeBudget, viewPlayer,
-    indexSteps = false, damaged = "The search's trace arrived damaged. Run it again.",
+    live, board, hosts, shell, canvas = { testid: "canvas", label: "stage.board" }, keyframeBudget, viewPlayer,
+    indexSteps = false, damaged = "stage.damaged",
     onPlayerChange = () => {}, onRun = () => {},
   }) {
     this.live = live;
@@ -100,7 +101,10 @@ export class Stage {
     if (this.views.has(key)) return this.views.get(key);
     const View = viewClassFor(family, { tiled });
     if (!View) return null;
-    const canvas = el("canvas", { testid: this.canvasAttrs.testid, "aria-label": this.canvasAttrs.label });
+    const canvas = el("canvas", { testid: this.canvasAttrs.testid });
+    // The label: a catalog key (kept in the page's language), or a text already in words.
+    if (has(this.canvasAttrs.label)) setAttr(canvas, "aria-label", this.canvasAttrs.label);
+    else canvas.setAttribute("aria-label", this.canvasAttrs.label);
     const view = new View({ canvas, hosts: this.hosts, timeline: this.timeline, player: this.viewPlayer, shell: this.shell });
     this.views.set(key, view);
     return view;
@@ -352,7 +356,7 @@ export class Stage {
       this.timeline.addFrame(frame.start, frame.kinds, frame.cells, frame.values);
     } catch (err) {
       console.warn(err);
-      this.fail(run, this.damaged);
+      this.fail(run, t(this.damaged)); // a key, or words given
       return false;
     }
     this.steps?.scan(this.timeline);
