@@ -111,8 +111,8 @@ export function boardLabel(view, info) {
     parts.push(t(unit, { width: info.width, height: info.height }));
   }
   const { start, goal } = view.boardFacts();
-  parts.push(start ? t("a11y.board.start", { start }) : t("a11y.board.noStart"));
-  parts.push(goal ? t("a11y.board.goal", { goal }) : t("a11y.board.noGoal"));
+  if (start !== undefined) parts.push(start ? t("a11y.board.start", { start }) : t("a11y.board.noStart"));
+  if (goal !== undefined) parts.push(goal ? t("a11y.board.goal", { goal }) : t("a11y.board.noGoal"));
   return parts.join(t("a11y.separator"));
 }
 

@@ -509,14 +509,18 @@ export class FamilyView {
 
   /**
    * The puzzle's start and goal in words for the canvas's text alternative (../board/board_text.js:
-   * "the puzzle, its size, start, goal and the state shown"), each null when the view cannot tell
-   * or none is chosen yet. By default the view options `start` and `goal` ([row, col]) if any.
-   * @returns {{start: string | null, goal: string | null}}
+   * "the puzzle, its size, start, goal and the state shown"): each null when it is not chosen yet,
+   * undefined when the puzzle has none to tell (the state is the whole board). By default the view
+   * options `start` and `goal` ([row, col]) where the view has them.
+   * @returns {{start: string | null | undefined, goal: string | null | undefined}}
    */
   boardFacts() {
     const options = this.info ? this.viewOptions() : {};
     const words = (p) => (Array.isArray(p) && p.length === 2 ? `(${p[0]}, ${p[1]})` : null);
-    return { start: words(options.start), goal: words(options.goal) };
+    return {
+      start: "start" in options ? words(options.start) : undefined,
+      goal: "goal" in options ? words(options.goal) : undefined,
+    };
   }
 
   /**
