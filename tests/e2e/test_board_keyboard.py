@@ -28,7 +28,8 @@ def tab_to(page, testid: str = "", element_id: str = "", name: str = "", limit: 
     """Press Tab until the element wanted has the focus."""
     for _ in range(limit):
         now = focused(page)
-        if (testid and now["testid"] == testid) or (element_id and now["id"] == element_id) or (name and now["name"] == name):
+        wanted = [("testid", testid), ("id", element_id), ("name", name)]
+        if any(value and now[key] == value for key, value in wanted):
             return
         page.keyboard.press("Tab")
     raise AssertionError(f"Tab never reached {testid or element_id or name}")
@@ -132,7 +133,8 @@ def test_keyboard_only_load_pick_run_step_and_predict(page):
     page.keyboard.press("Escape")
 
     # Predict (P), by keyboard: ten questions, each answered with the cursor and Enter on the board.
-    width = int(page.evaluate("() => Number(document.querySelector('[data-testid=maze-size]').textContent.split('×')[0])"))
+    size = page.text_content("[data-testid=maze-size]")
+    width = int(size.split("×")[0])
     page.keyboard.press("p")
     assert page.get_attribute("[data-testid=predict]", "aria-pressed") == "true"
     tab_to(page, testid="speed")
@@ -142,7 +144,8 @@ def test_keyboard_only_load_pick_run_step_and_predict(page):
     at = -1
     for n in range(10):
         page.wait_for_function(
-            "after => document.body.dataset.exercise === 'asking' && Number(document.body.dataset.exerciseAt) > after",
+            "after => document.body.dataset.exercise === 'asking'"
+            " && Number(document.body.dataset.exerciseAt) > after",
             arg=at,
         )
         next_frame(page)

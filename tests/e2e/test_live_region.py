@@ -5,6 +5,7 @@ The canvas has a text alternative (the puzzle, its size, start and goal)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from playwright.sync_api import expect
@@ -46,7 +47,7 @@ def check_live_region(page, step: str, expanded: str, frontier: str) -> None:
     assert region.get_attribute("role") == "status" and region.get_attribute("aria-live") == "polite"
     assert page.evaluate("() => document.activeElement.id") == "board", "Run gives the board the keys"
     said = step_texts(page, 6)
-    for n, (before, after) in enumerate(zip(said, said[1:]), start=2):
+    for n, (before, after) in enumerate(itertools.pairwise(said), start=2):
         assert before != after, f"→ changes the live text ({before!r})"
         assert after.startswith(f"{step} {n}: "), after
     pattern = re.compile(rf"^{step} \d+: \(\d+, \d+\) {expanded}, g \d+, h \d+; \d+ {frontier}$")
@@ -69,7 +70,8 @@ def test_stepping_says_the_state_and_its_g_in_english(page):
     page.click("[data-testid=preset-slow]")
     page.evaluate(
         "() => { window.__said = 0; new MutationObserver(() => window.__said++)"
-        ".observe(document.querySelector('[data-testid=board-live]'), {childList: true, characterData: true, subtree: true}); }"
+        ".observe(document.querySelector('[data-testid=board-live]'),"
+        " {childList: true, characterData: true, subtree: true}); }"
     )
     page.keyboard.press("Space")
     page.wait_for_timeout(2500)
@@ -85,9 +87,11 @@ def test_stepping_speaks_german_in_a_german_browser(browser, server_url):
         # The browser's language decides; ?lang=de too, as a share link would, while the page's
         # template still says <html lang="en"> (the language menu's part of issue 32).
         tab.goto(f"{server_url}/?lang=de")
-        expect(tab.locator("[data-testid=canvas]")).to_have_attribute("aria-label", re.compile(r"^Labyrinth „"))
-        label = tab.get_attribute("[data-testid=canvas]", "aria-label")
-        assert re.match(r"^Labyrinth „.+“, \d+ × \d+ Zellen, Start \(\d+, \d+\), Ziel \(\d+, \d+\)$", label), label
+        canvas = tab.locator("[data-testid=canvas]")
+        expect(canvas).to_have_attribute("aria-label", re.compile(r"^Labyrinth „"))
+        label = canvas.get_attribute("aria-label")
+        german = r"^Labyrinth „.+“, \d+ × \d+ Zellen, Start \(\d+, \d+\), Ziel \(\d+, \d+\)$"
+        assert re.match(german, label), label
         run_astar_to_end(tab, "Pfad gefunden: Kosten")
         check_live_region(tab, "Schritt", "expandiert", "in der Frontier")
         said = live(tab)
