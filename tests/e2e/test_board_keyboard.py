@@ -8,6 +8,8 @@ The keys: Tab reaches the board and shows the cursor; the arrow keys move it, En
 
 from __future__ import annotations
 
+from playwright.sync_api import expect
+
 from tests.e2e.pages import BROWSER_TEST, next_frame, position, shooter, status_is
 
 pytestmark = BROWSER_TEST
@@ -15,6 +17,11 @@ pytestmark = BROWSER_TEST
 shot = shooter("board-keyboard")
 CURSOR = "[data-testid=board-cursor]"
 LIVE = "[data-testid=board-live]"
+
+
+def said(page) -> str:
+    """What the live region says (a repeat is told apart by a zero-width space)."""
+    return page.locator(LIVE).text_content().replace("\u200b", "")
 
 
 def focused(page) -> dict[str, str]:
@@ -52,19 +59,33 @@ def walk_to(page, row: int, col: int) -> None:
     assert cursor_at(page) == (row, col)
 
 
-def test_keyboard_only_load_pick_run_step_and_predict(page):
-    # The gallery, by keyboard: Tab to "Gallery…", Enter, Tab to an entry, Enter.
+def gallery_by_keyboard(page, name: str) -> None:
+    """The gallery, by keyboard: Tab to "Gallery…", Enter, Tab to the entry, Enter."""
     page.keyboard.press("Tab")
     tab_to(page, testid="open-gallery")
     page.keyboard.press("Enter")
     page.locator("[data-testid=gallery-dialog]").wait_for(state="visible")
-    tab_to(page, name="braid-small")
+    tab_to(page, name=name)
     page.keyboard.press("Enter")
     page.wait_for_function(
-        "() => document.querySelector('[data-testid=gallery] button.active')?.dataset.name === 'braid-small'"
-        " && document.querySelector('[data-testid=status]').textContent === 'ready'"
+        "name => document.querySelector('[data-testid=gallery] button.active')?.dataset.name === name"
+        " && document.querySelector('[data-testid=status]').textContent === 'ready'",
+        arg=name,
     )
     next_frame(page)
+
+
+def back_to_board(page) -> None:
+    """Shift+Tab from a tool over the board back to the board (the cursor shows)."""
+    for _ in range(20):
+        if focused(page)["id"] == "board":
+            return
+        page.keyboard.press("Shift+Tab")
+    raise AssertionError("Shift+Tab never reached the board")
+
+
+def test_keyboard_only_load_pick_run_step_and_predict(page):
+    gallery_by_keyboard(page, "braid-small")
     label = page.get_attribute("[data-testid=canvas]", "aria-label")
     assert label.startswith("Maze") and "cells" in label and "start (" in label and "goal (" in label, label
 
@@ -75,13 +96,12 @@ def test_keyboard_only_load_pick_run_step_and_predict(page):
     tab_to(page, element_id="board")
     next_frame(page)
     home = cursor_at(page)
-    assert page.locator(LIVE).text_content().startswith(f"({home[0]}, {home[1]}): start")
+    assert said(page).startswith(f"({home[0]}, {home[1]}): start")
 
     def step_to_free(direction: str) -> tuple[int, int]:
         for _ in range(30):
             page.keyboard.press(direction)
-            said = page.locator(LIVE).text_content()
-            if ": free" in said:
+            if ": free" in said(page):
                 return cursor_at(page)
         raise AssertionError("no free cell that way")
 
@@ -89,7 +109,7 @@ def test_keyboard_only_load_pick_run_step_and_predict(page):
     page.keyboard.press("Enter")
     next_frame(page)
     assert page.input_value("[data-testid=start-rc]").replace(" ", "") == f"{start[0]},{start[1]}"
-    assert page.locator(LIVE).text_content().startswith(f"({start[0]}, {start[1]}): start")
+    assert said(page).startswith(f"({start[0]}, {start[1]}): start")
 
     # Goal: Shift+Enter (a Shift+click) on a free cell far away (Ctrl+arrow: five cells).
     for _ in range(6):
@@ -163,3 +183,34 @@ def test_keyboard_only_load_pick_run_step_and_predict(page):
             shot(page, "predict-by-cursor")
     page.wait_for_function("() => document.body.dataset.exercise === 'over'")
     assert page.evaluate("() => document.body.dataset.exerciseScore") == "10/10"
+
+
+def test_keyboard_only_edits_a_maze_and_a_sliding_puzzle(page):
+    # The grid's Wall tool, then Enter on a free cell: it is a wall.
+    tab_to(page, testid="tool-wall")
+    page.keyboard.press("Enter")
+    assert page.get_attribute("[data-testid=tool-wall]", "aria-pressed") == "true"
+    back_to_board(page)
+    next_frame(page)
+    for _ in range(30):
+        page.keyboard.press("ArrowRight")
+        if said(page).endswith(": free"):
+            break
+    row, col = cursor_at(page)
+    page.keyboard.press("Enter")
+    expect(page.locator(LIVE)).to_contain_text(f"({row}, {col}): wall")
+    shot(page, "grid-wall-by-keyboard")
+
+    # The sliding puzzle's editor: Edit, then Enter on a tile beside the blank slides it there.
+    page.keyboard.press("Escape")
+    gallery_by_keyboard(page, "sliding-aima-3-28")
+    tab_to(page, testid="edit-board")
+    page.keyboard.press("Enter")
+    tab_to(page, element_id="board")
+    assert said(page).endswith(": the blank")
+    blank = cursor_at(page)
+    page.keyboard.press("ArrowRight")
+    assert said(page).startswith(f"({blank[0]}, {blank[1] + 1}): tile ")
+    shot(page, "sliding-cursor")
+    page.keyboard.press("Enter")
+    expect(page.locator(LIVE)).to_contain_text(f"({blank[0]}, {blank[1] + 1}): the blank")
