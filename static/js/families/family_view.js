@@ -542,7 +542,7 @@ export class FamilyView {
    * @param {Record<string, any>} [params]
    * @returns {string}
    */
-  words(key, params) {
+  a11yWords(key, params) {
     return t(key, params);
   }
 }

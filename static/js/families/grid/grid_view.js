@@ -643,19 +643,19 @@ export class GridView extends FamilyView {
     const cell = row * this.info.width + column;
     const weight = this.cells[cell];
     const what = [];
-    if (weight === 0) what.push(this.words("a11y.cell.wall"));
+    if (weight === 0) what.push(this.a11yWords("a11y.cell.wall"));
     else {
       const { start, goal } = this.endpointCells();
-      if (cell === start) what.push(this.words("a11y.cell.start"));
-      if (cell === goal) what.push(this.words("a11y.cell.goal"));
-      if (cell !== start && cell !== goal) what.push(this.words("a11y.cell.free"));
-      if (weight > 1) what.push(this.words("a11y.cell.weight", { weight }));
+      if (cell === start) what.push(this.a11yWords("a11y.cell.start"));
+      if (cell === goal) what.push(this.a11yWords("a11y.cell.goal"));
+      if (cell !== start && cell !== goal) what.push(this.a11yWords("a11y.cell.free"));
+      if (weight > 1) what.push(this.a11yWords("a11y.cell.weight", { weight }));
       const status = this.run ? this.state.status[cell] : 0; // grid_state.js STATUS: 2, 6 closed; 1, 3, 5, 7 open
-      if (status === 2 || status === 6) what.push(this.words("a11y.cell.expanded"));
-      else if (status !== 0 && status !== 4) what.push(this.words("a11y.cell.frontier"));
-      if (status !== 0) what.push(this.words("a11y.cell.g", { g: number(this.state.score[cell]) }));
+      if (status === 2 || status === 6) what.push(this.a11yWords("a11y.cell.expanded"));
+      else if (status !== 0 && status !== 4) what.push(this.a11yWords("a11y.cell.frontier"));
+      if (status !== 0) what.push(this.a11yWords("a11y.cell.g", { g: number(this.state.score[cell]) }));
     }
-    return this.words("a11y.cell.label", { cell: this.stateLabel(cell), what: what.join(", ") });
+    return this.a11yWords("a11y.cell.label", { cell: this.stateLabel(cell), what: what.join(", ") });
   }
 
   /** The start and goal drawn (picked, else the file's). */

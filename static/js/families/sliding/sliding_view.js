@@ -588,8 +588,8 @@ export class SlidingView extends SolutionView {
     const n = this.board.n;
     const cell = row * n + column;
     const tile = (this.renderer.scene?.tiles || this.board.tiles)[cell];
-    const what = tile ? this.words("a11y.cell.tile", { tile }) : this.words("a11y.cell.blank");
-    return this.words("a11y.cell.label", { cell: cellName(cell, n), what });
+    const what = tile ? this.a11yWords("a11y.cell.tile", { tile }) : this.a11yWords("a11y.cell.blank");
+    return this.a11yWords("a11y.cell.label", { cell: cellName(cell, n), what });
   }
 
   /** The start board and the goal, row by row ("7 2 4 / 5 _ 6 / 8 3 1"). */
