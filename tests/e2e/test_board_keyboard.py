@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.e2e.pages import BROWSER_TEST, next_frame, position, shooter, status_is
+from tests.e2e.pages import BROWSER_TEST, judge, next_frame, open_lab, position, shooter, status_is
 
 pytestmark = BROWSER_TEST
 
@@ -214,3 +214,21 @@ def test_keyboard_only_edits_a_maze_and_a_sliding_puzzle(page):
     shot(page, "sliding-cursor")
     page.keyboard.press("Enter")
     expect(page.locator(LIVE)).to_contain_text(f"({blank[0]}, {blank[1] + 1}): the blank")
+
+
+def test_the_cursor_reads_the_labs_heat_map(page):
+    open_lab(page)
+    judge(page, "2*(dr+dc)")  # twice Manhattan: it overestimates
+    tab_to(page, element_id="board")
+    assert page.locator(CURSOR).is_visible()
+    hovers = set()
+    heat = []
+    for _ in range(12):
+        page.keyboard.press("ArrowRight")
+        hovers.add(page.text_content("[data-testid=hover]"))
+        if "h/h* " in said(page):
+            heat.append(said(page))
+    assert len(hovers) > 3, "the hover read-out follows the cursor"
+    assert heat, "a judged cell says its h/h*"
+    assert any("overestimates" in s for s in heat), heat
+    shot(page, "lab-heat")

@@ -654,6 +654,12 @@ export class GridView extends FamilyView {
       if (status === 2 || status === 6) what.push(this.a11yWords("a11y.cell.expanded"));
       else if (status !== 0 && status !== 4) what.push(this.a11yWords("a11y.cell.frontier"));
       if (status !== 0) what.push(this.a11yWords("a11y.cell.g", { g: number(this.state.score[cell]) }));
+      // The lab's heat map (../heat.js), in words: h/h* of the cell, an overestimate, a dead end.
+      const heat = this.renderer.heat;
+      const ratio = heat ? heat.ratio[cell] : 255;
+      if (ratio === 254) what.push(this.a11yWords("a11y.cell.deadEnd"));
+      else if (ratio < 254) what.push(this.a11yWords("a11y.cell.heat", { ratio: Math.round((100 * ratio) / heat.scale) / 100 }));
+      if (heat && heat.over[cell]) what.push(this.a11yWords("a11y.cell.over"));
     }
     return this.a11yWords("a11y.cell.label", { cell: this.stateLabel(cell), what: what.join(", ") });
   }
