@@ -22,6 +22,7 @@
 
 import * as api from "./api.js";
 import { MakeDialog } from "./assignment/make_dialog.js";
+import { BoardAccess } from "./board/board_access.js";
 import { CodeTab } from "./code/code_tab.js";
 import { CompareView } from "./compare/compare_view.js";
 import { Exercise } from "./exercise/exercise.js";
@@ -102,10 +103,17 @@ const single = new SingleView({
   live, selection, hosts, shell,
   puzzle: () => loader.puzzle,
   onRunEnded: (ok) => address.runEnded(ok),
-  onPlayerChange: () => address.changed(),
+  onPlayerChange: () => {
+    address.changed();
+    boardAccess.playerChanged(); // A2: the live region says the step, the canvas's description follows
+  },
   onRunStarted: () => labs.runStarted(), // the run takes the board: the lab's heat map would hide it
   onReSolved: (run, started) => editing.reSolved(run, started),
 });
+
+// The board for a screen reader and a keyboard (board/): the live region, the canvas's text
+// alternative, the cell cursor (arrows and Enter on the focused board).
+const boardAccess = new BoardAccess({ board: $("board"), stage: () => single.stage, puzzle: () => loader.puzzle });
 
 const loader = new PuzzleLoader({
   single, selection, setHover,

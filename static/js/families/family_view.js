@@ -8,6 +8,8 @@
 // names families.
 // A new family: a folder here with its view class, and a line in FAMILY_VIEWS.
 
+import { t } from "../i18n.js";
+
 /**
  * Containers for the family's panels.
  * @typedef {object} ViewHosts
@@ -463,5 +465,84 @@ export class FamilyView {
    */
   cellLabel(cell) {
     return this.stateLabel(cell);
+  }
+
+  // ---- the board by keyboard and in words (../board/: the cell cursor, the live region) ---------
+  // The cell cursor walks a grid of cells over the canvas and acts on a cell by dispatching the
+  // pointer and mouse events a click at the cell's centre makes (pointerdown, mousedown, pointerup,
+  // mouseup, click) and a pointermove/mousemove there (the hover read-out follows it): a view
+  // handles them as it handles a click, with nothing of its own for the keyboard. A view tells the
+  // cursor its geometry with the three methods below; the defaults offer no cursor.
+
+  /**
+   * The cells the keyboard's cell cursor walks: `columns` × `rows` (the board's, as drawn), and
+   * `home`, where the cursor starts on a new puzzle; null when the board has none (the default: the
+   * cursor is not shown, the arrows step the player).
+   * @returns {{columns: number, rows: number, home?: {column: number, row: number}} | null}
+   */
+  cursorGrid() {
+    return null;
+  }
+
+  /**
+   * Where cell (column, row) of cursorGrid() is drawn now (after zoom and pan): its rectangle in CSS
+   * px from the canvas's top-left corner, or null when it is not drawn.
+   * @param {number} _column
+   * @param {number} _row
+   * @returns {{x: number, y: number, width: number, height: number} | null}
+   */
+  cursorRect(_column, _row) {
+    return null;
+  }
+
+  /**
+   * The cursor's cell in words, said by the live region when the cursor moves onto it: the
+   * family's notation and what is there ("(3, 4): wall"), in the page's language (i18n.js t()).
+   * By default its coordinates, "(row, column)".
+   * @param {number} column
+   * @param {number} row
+   * @returns {string}
+   */
+  cursorLabel(column, row) {
+    return `(${row}, ${column})`;
+  }
+
+  /**
+   * The puzzle's start and goal in words for the canvas's text alternative (../board/board_text.js:
+   * "the puzzle, its size, start, goal and the state shown"): each null when it is not chosen yet,
+   * undefined when the puzzle has none to tell (the state is the whole board). By default the view
+   * options `start` and `goal` ([row, col]) where the view has them.
+   * @returns {{start: string | null | undefined, goal: string | null | undefined}}
+   */
+  boardFacts() {
+    const options = this.info ? this.viewOptions() : {};
+    const words = (p) => (Array.isArray(p) && p.length === 2 ? `(${p[0]}, ${p[1]})` : null);
+    return {
+      start: "start" in options ? words(options.start) : undefined,
+      goal: "goal" in options ? words(options.goal) : undefined,
+    };
+  }
+
+  /**
+   * The g a trace record carries, as a number the live region says ("g 12"): the record's value
+   * by default (docs/PROTOCOL.md: `values` = g); a view whose records encode more than g decodes
+   * it here; null when the record's value is not its g.
+   * @param {number} value  the record's value (float32)
+   * @param {number} _kind  the record's kind (../timeline.js KIND)
+   * @returns {number | null}
+   */
+  recordG(value, _kind) {
+    return Number.isFinite(value) ? value : null;
+  }
+
+  /**
+   * A sentence of the page's catalog in the current language (../i18n.js t()), for the methods
+   * above (cursorLabel: the `a11y.cell.*` words).
+   * @param {string} key
+   * @param {Record<string, any>} [params]
+   * @returns {string}
+   */
+  a11yWords(key, params) {
+    return t(key, params);
   }
 }

@@ -620,4 +620,54 @@ export class GridView extends FamilyView {
     };
     frame = requestAnimationFrame(tick);
   }
+
+  // ---- the board by keyboard (A2: ../../board/cell_cursor.js; FamilyView cursorGrid …) ---------
+
+  /** The cursor walks the maze's cells; it starts on the start. */
+  cursorGrid() {
+    if (!this.info || !this.renderer.maze) return null;
+    const W = this.info.width;
+    const { start } = this.endpointCells();
+    const home = start === null ? undefined : { column: start % W, row: Math.floor(start / W) };
+    return { columns: W, rows: this.info.height, home };
+  }
+
+  /** A cell's square after zoom and pan (the renderer's view transform). */
+  cursorRect(column, row) {
+    const { scale, ox, oy } = this.renderer.view;
+    return { x: ox + column * scale, y: oy + row * scale, width: scale, height: scale };
+  }
+
+  /** "(3, 4): wall", "(1, 1): start", "(5, 7): free, expanded, g 12". */
+  cursorLabel(column, row) {
+    const cell = row * this.info.width + column;
+    const weight = this.cells[cell];
+    const what = [];
+    if (weight === 0) what.push(this.a11yWords("a11y.cell.wall"));
+    else {
+      const { start, goal } = this.endpointCells();
+      if (cell === start) what.push(this.a11yWords("a11y.cell.start"));
+      if (cell === goal) what.push(this.a11yWords("a11y.cell.goal"));
+      if (cell !== start && cell !== goal) what.push(this.a11yWords("a11y.cell.free"));
+      if (weight > 1) what.push(this.a11yWords("a11y.cell.weight", { weight }));
+      const status = this.run ? this.state.status[cell] : 0; // grid_state.js STATUS: 2, 6 closed; 1, 3, 5, 7 open
+      if (status === 2 || status === 6) what.push(this.a11yWords("a11y.cell.expanded"));
+      else if (status !== 0 && status !== 4) what.push(this.a11yWords("a11y.cell.frontier"));
+      if (status !== 0) what.push(this.a11yWords("a11y.cell.g", { g: number(this.state.score[cell]) }));
+      // The lab's heat map (../heat.js), in words: h/h* of the cell, an overestimate, a dead end.
+      const heat = this.renderer.heat;
+      const ratio = heat ? heat.ratio[cell] : 255;
+      if (ratio === 254) what.push(this.a11yWords("a11y.cell.deadEnd"));
+      else if (ratio < 254) what.push(this.a11yWords("a11y.cell.heat", { ratio: Math.round((100 * ratio) / heat.scale) / 100 }));
+      if (heat && heat.over[cell]) what.push(this.a11yWords("a11y.cell.over"));
+    }
+    return this.a11yWords("a11y.cell.label", { cell: this.stateLabel(cell), what: what.join(", ") });
+  }
+
+  /** The start and goal drawn (picked, else the file's). */
+  boardFacts() {
+    if (!this.info) return { start: null, goal: null };
+    const { start, goal } = this.endpointCells();
+    return { start: start === null ? null : this.stateLabel(start), goal: goal === null ? null : this.stateLabel(goal) };
+  }
 }

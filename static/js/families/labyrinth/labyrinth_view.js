@@ -249,6 +249,21 @@ export class LabyrinthView extends SolutionView {
     if (options.max_depth !== undefined && options.max_depth !== null) parts.push(`depth limit ${options.max_depth}`);
     return parts.join(" · ");
   }
+
+  // ---- the board by keyboard (A2: ../../board/cell_cursor.js; FamilyView cursorGrid …) ---------
+
+  /** The cursor walks the board's tiles. */
+  cursorGrid() {
+    const puzzle = this.renderer.puzzle;
+    return puzzle ? { columns: puzzle.cols, rows: puzzle.rows } : null;
+  }
+
+  /** A tile's square in the renderer's layout. */
+  cursorRect(column, row) {
+    if (!this.renderer.puzzle) return null;
+    const L = this.renderer.layout();
+    return { x: L.bx + column * L.unit, y: L.by + row * L.unit, width: L.unit, height: L.unit };
+  }
 }
 
 const fmt = (v) => (v === null ? "—" : Number.isInteger(v) ? String(v) : v.toFixed(1));

@@ -564,4 +564,37 @@ export class SlidingView extends SolutionView {
     const weight = options.weight;
     return weight !== undefined && weight !== null && weight !== 1 ? `${words}, weight ${number(weight)}` : words;
   }
+
+  // ---- the board by keyboard (A2: ../../board/cell_cursor.js; FamilyView cursorGrid …) ---------
+
+  /** The cursor walks the board's n × n cells; it starts on the blank. */
+  cursorGrid() {
+    if (!this.board || !this.renderer.lastLayout) return null;
+    const n = this.board.n;
+    const tiles = this.renderer.scene?.tiles || this.board.tiles;
+    const blank = tiles.indexOf(0);
+    return { columns: n, rows: n, home: blank >= 0 ? { column: blank % n, row: Math.floor(blank / n) } : undefined };
+  }
+
+  /** A cell's square in the renderer's last layout. */
+  cursorRect(column, row) {
+    const L = this.renderer.lastLayout;
+    if (!L) return null;
+    return { x: L.bx + column * L.unit, y: L.by + row * L.unit, width: L.unit, height: L.unit };
+  }
+
+  /** "(0, 1): tile 7", "(1, 1): the blank". */
+  cursorLabel(column, row) {
+    const n = this.board.n;
+    const cell = row * n + column;
+    const tile = (this.renderer.scene?.tiles || this.board.tiles)[cell];
+    const what = tile ? this.a11yWords("a11y.cell.tile", { tile }) : this.a11yWords("a11y.cell.blank");
+    return this.a11yWords("a11y.cell.label", { cell: cellName(cell, n), what });
+  }
+
+  /** The start board and the goal, row by row ("7 2 4 / 5 _ 6 / 8 3 1"). */
+  boardFacts() {
+    if (!this.board) return { start: null, goal: null };
+    return { start: boardText(this.board.tiles, this.board.n), goal: boardText(this.board.goal, this.board.n) };
+  }
 }

@@ -343,4 +343,21 @@ export class StepView extends SolutionView {
     if (options.max_depth !== undefined && options.max_depth !== null) parts.push(`depth limit ${options.max_depth}`);
     return parts.join(" · ");
   }
+
+  // ---- the board by keyboard (A2: ../../board/cell_cursor.js; FamilyView cursorGrid …) ---------
+
+  /** The cursor walks the maze's cells (the big board, not the phase layers). */
+  cursorGrid() {
+    const L = this.renderer.layout;
+    const board = this.renderer.board;
+    if (!board || !L?.main || !(L.unit > 0)) return null;
+    return { columns: board.cols, rows: board.rows };
+  }
+
+  /** A cell's square on the big board. */
+  cursorRect(column, row) {
+    const L = this.renderer.layout;
+    if (!L?.main || !(L.unit > 0)) return null;
+    return { x: L.main.x + column * L.unit, y: L.main.y + row * L.unit, width: L.unit, height: L.unit };
+  }
 }

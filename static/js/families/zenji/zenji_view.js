@@ -425,4 +425,35 @@ export class ZenjiView extends SolutionView {
     if (options.max_depth !== undefined && options.max_depth !== null) parts.push(`depth limit ${options.max_depth}`);
     return parts.join(" · ");
   }
+
+  // ---- the board by keyboard (A2: ../../board/cell_cursor.js; FamilyView cursorGrid …) ---------
+
+  /** The cursor walks the board's tiles; it starts on the source. */
+  cursorGrid() {
+    const board = this.renderer.board;
+    if (!board || !this.renderer.lastLayout) return null;
+    const source = board.source; // a flat index (zenji_board.js)
+    return { columns: board.cols, rows: board.rows, home: { column: source % board.cols, row: Math.floor(source / board.cols) } };
+  }
+
+  /** A tile's square in the renderer's last layout. */
+  cursorRect(column, row) {
+    const L = this.renderer.lastLayout;
+    if (!L) return null;
+    return { x: L.bx + column * L.unit, y: L.by + row * L.unit, width: L.unit, height: L.unit };
+  }
+
+  /** The source and the drain, where the water starts and must reach. */
+  boardFacts() {
+    const board = this.board;
+    if (!board) return { start: undefined, goal: undefined };
+    const at = (cell) => `(${Math.floor(cell / board.cols)}, ${cell % board.cols})`;
+    return { start: at(board.source), goal: at(board.drain) };
+  }
+
+  /** A record's value is g encoded as turns × scale + tiles (docs/PROTOCOL.md): the turns are said. */
+  recordG(value, _kind) {
+    const scale = this.board?.scale;
+    return Number.isFinite(value) && scale ? Math.floor(value / scale) : null;
+  }
 }
