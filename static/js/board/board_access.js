@@ -8,7 +8,7 @@
 // the puzzle changed.
 
 import { byId, el } from "../dom.js";
-import { has, onLanguage, setLanguage, startingLanguage } from "../i18n.js";
+import { onLanguage } from "../i18n.js";
 import { boardLabel, shownText, stepText, verdictText } from "./board_text.js";
 import { CellCursor } from "./cell_cursor.js";
 import { LiveRegion } from "./live_region.js";
@@ -54,9 +54,6 @@ export class BoardAccess {
     this.said = ""; // the run and step last said ("id@position")
     this.verdictSaid = null; // the run whose verdict was said
     this.described = 0; // performance.now() of the last description
-    // The entry module loads the catalog (i18n.js initLanguage) before the page composes itself; a
-    // page that has not yet (no catalog: t() would say the keys) loads it here, unremembered.
-    if (!has("a11y.step")) setLanguage(startingLanguage(), { remember: false }).then(() => this.puzzleShown(), () => {});
     onLanguage(() => {
       this.label();
       this.describe(true);
