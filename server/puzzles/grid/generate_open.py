@@ -7,6 +7,8 @@ drawn with numpy's PCG64 before any compiled kernel runs.
 
 from __future__ import annotations
 
+from server.i18n import t
+
 import numpy as np
 from numba import njit
 
@@ -44,7 +46,7 @@ def random_board(rows: int, cols: int, seed: int, density: float, record: bool =
         steps = np.column_stack([order, np.zeros_like(order)]).astype(np.int32)
     note = f"{len(where):,} walls ({len(where) / cells.size:.0%})"
     if cleared:
-        note += f"; {cleared} walls taken off a staircase path so the goal can be reached"
+        note += t("grid.walls_taken_off_staircase_path", cleared=cleared)
     return cells, steps, note
 
 
@@ -84,9 +86,9 @@ def terrain_board(rows: int, cols: int, seed: int, density: float, record: bool 
         order = order[cells.ravel()[order] != 1]
         steps = np.column_stack([order, cells.ravel()[order]]).astype(np.int32)
     costs = np.bincount(cells.ravel(), minlength=10)
-    note = f"{int(costs[0]):,} rock cells ({costs[0] / cells.size:.0%})"
+    note = t("grid.rock_cells", costs=int(costs[0]), value=f"{costs[0] / cells.size:.0%}")
     if raised:
-        note += ", the rock line raised to the lowest pass between start and goal"
+        note += t("grid.rock_line_raised_lowest_pass")
     return cells, steps, note
 
 

@@ -7,6 +7,8 @@ Importing this module is cheap: numba and the kernels are imported on the first 
 
 from __future__ import annotations
 
+from server.i18n import t
+
 import sys
 import time
 from typing import Any
@@ -99,7 +101,7 @@ def solve_grid(
     if outcome == kernels.CANCELLED:
         stopped = "cancelled"
     elif outcome == kernels.LIMIT:
-        stopped = f"limit: more than {max_expanded:,} states expanded"  # the runner's wording
+        stopped = t("grid.limit_more_than_states_expanded", max_expanded=max_expanded)  # the runner's wording
     result = SearchResult(
         algorithm=algorithm,
         found=found,

@@ -6,6 +6,8 @@ Cells are one byte each (0 = wall, 1..9 = free with that cost of entering), so a
 
 from __future__ import annotations
 
+from server.i18n import t
+
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -93,11 +95,11 @@ class GridMaze:
             r, c = int(point[0]), int(point[1])
             if not (0 <= r < self.height and 0 <= c < self.width):
                 raise PuzzleError(
-                    f"the {label} ({r}, {c}) is outside the {self.height} x {self.width} grid",
-                    f"option '{label}'",
+                    t("grid.outside_x_grid", label=label, r=r, c=c, height=self.height, width=self.width),
+                    t("grid.option", label=label),
                 )
             if self.cells[r, c] == WALL:
-                raise PuzzleError(f"the {label} ({r}, {c}) is a wall", f"option '{label}'")
+                raise PuzzleError(t("grid.wall", label=label, r=r, c=c), t("grid.option", label=label))
             arr = sorted_unique([self.index(r, c)])
             if label == "start":
                 starts = arr
@@ -115,6 +117,6 @@ class GridMaze:
             return
         missing = " and ".join(x for x, arr in (("start", self.starts), ("goal", self.goals)) if not len(arr))
         raise PuzzleError(
-            (self.endpoint_problem or f"no {missing} found")
-            + f"; pick the {missing} (click it in the page, or --start/--goal ROW,COL on the command line)"
+            (self.endpoint_problem or t("grid.no_found", missing=missing))
+            + t("grid.pick_click_it_in_page", missing=missing)
         )

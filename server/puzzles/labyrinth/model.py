@@ -22,6 +22,8 @@ Rules implemented here (the reasons are in ``docs/LABYRINTH.md``):
 
 from __future__ import annotations
 
+from server.i18n import t
+
 import sys
 from collections import deque
 from collections.abc import Iterable, Iterator
@@ -111,7 +113,7 @@ class InsertionPoint(NamedTuple):
 
     def text(self) -> str:
         line = "row" if self.axis == "row" else "column"
-        return f"{line} {self.index} from the {self.side}"
+        return t("labyrinth.from", line=line, index=self.index, side=self.side)
 
     def to_json(self) -> dict[str, object]:
         return {"axis": self.axis, "index": self.index, "side": self.side}

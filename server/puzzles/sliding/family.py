@@ -4,6 +4,8 @@ the moves in words."""
 
 from __future__ import annotations
 
+from server.i18n import t
+
 import dataclasses
 import itertools
 import json
@@ -75,19 +77,17 @@ class SlidingFamily(Family):
     def __init__(self) -> None:
         super().__init__(
             name="sliding",
-            title="Sliding-tile puzzle",
+            title="sliding.sliding_tile_puzzle_2",
             puzzle_type=SlidingBoard,
             extensions=(".txt", ".json"),
-            expects="9, 16 or 25 numbers, 0 the blank, in rows or on one line ('7 2 4 / 5 0 6 / 8 3 1'), "
-            "then an optional 'goal:' and the goal; or JSON with 'tiles'",
+            expects="sliding.9_16_or_25_numbers",
             algorithms=("bfs", "dfs", "dijkstra", "greedy", "astar", "idastar", "iddfs", "bidirectional"),
             default_algorithm="idastar",
             fast_algorithms=FAST_ALGORITHMS,
             heuristics=heuristics_for(4),  # pdb only where pdb.py is there; the problem says per board
             own_options=(
-                Option("max_depth", "int", "Max moves",
-                       "dfs/idastar/iddfs: plans of at most this many moves (unset: no bound; dfs then walks "
-                       "the whole space within the run's limits)", optional=True, min=0, max=1_000,
+                Option("max_depth", "int", "sliding.max_moves",
+                       "sliding.dfs_idastar_iddfs_plans_at", optional=True, min=0, max=1_000,
                        algorithms=("dfs", "idastar", "iddfs")),
             ),
             # The fast path serves runs without a trace (CLI, API, the checker's optimum): they get
@@ -120,10 +120,10 @@ class SlidingFamily(Family):
         return sniff_text(text)
 
     def load(self, data: bytes, filename: str, options: Values, limits: LoadLimits) -> SlidingBoard:
-        text, is_json = self.file_text(data, MAX_FILE_BYTES, "a sliding-tile board")
+        text, is_json = self.file_text(data, MAX_FILE_BYTES, t("sliding.sliding_tile_board"))
         board = (parse_sliding_json if is_json else parse_sliding_text)(text, stem(filename))
         if board.cells > limits.max_cells:
-            raise PuzzleError(f"{board.cells} cells is over the limit of {limits.max_cells:,}", "file")
+            raise PuzzleError(t("sliding.cells_over_limit", cells=board.cells, max_cells=limits.max_cells), t("sliding.file"))
         return board
 
     # ---- the page --------------------------------------------------------------------------------
@@ -196,8 +196,7 @@ class SlidingFamily(Family):
             heuristic = "pdb"  # the default method off the page: Korf's hardest in under a second
         uses_h = get_algorithm(algorithm).uses_heuristic  # bfs and the like ignore the option
         if uses_h and heuristic not in problem.heuristics and heuristic != YOURS:
-            raise PuzzleError(f"the heuristic {heuristic!r} is not offered for a {board.n} x {board.n} "
-                              f"board; choose one of: {', '.join(problem.heuristics)}", "option 'heuristic'")
+            raise PuzzleError(t("sliding.heuristic_not_offered_for_x", heuristic=repr(heuristic), n=board.n, heuristics=', '.join(problem.heuristics)), t("sliding.option_heuristic"))
         small = board.n in GENERIC_BOARDS and heuristic in GENERIC_BOARDS[board.n]
         fast = None if control.engine == "generic" or (small and control.engine == "auto") else _fast_module()
         if (fast is not None and not control.record_trace
@@ -217,7 +216,7 @@ class SlidingFamily(Family):
         out["engine"] = "generic"
         depth = options.get("max_depth")
         if not result.found and not result.stopped and depth is not None and algorithm in self.bounded:
-            out["message"] = f"no solution of at most {depth} moves"
+            out["message"] = t("sliding.no_solution_at_most_moves", depth=depth)
         return recorder.solved(out, result, board)
 
     def _solve_fast(self, fast: Any, board: SlidingBoard, problem: Problem, algorithm: str, heuristic: str,
@@ -261,14 +260,11 @@ class SlidingFamily(Family):
             return super().summary_lines(filename, result)
         engine = result.get("engine", "generic")
         lines = [
-            f"{filename}: {result['algorithm']} solved the {result['n'] ** 2 - 1}-puzzle in {result['cost']} "
-            f"moves ({describe_verdict(result)}); expanded {result['expanded']:,} boards, generated "
-            f"{result['generated']:,}, max frontier {result['max_frontier']:,}; search "
-            f"{result['seconds']:.3f} s ({engine})",
-            "  the blank moves: " + (_listed([m["blank"] for m in result["moves"]]) or "none (solved)"),
+            t("sliding.solved_puzzle_in_moves_expanded", filename=filename, algorithm=result['algorithm'], value=result['n'] ** 2 - 1, cost=result['cost'], describe_verdict=describe_verdict(result), expanded=result['expanded'], generated=result['generated'], max_frontier=result['max_frontier'], seconds=f"{result['seconds']:.3f}", engine=engine),
+            t("sliding.blank_moves_2") + (_listed([m["blank"] for m in result["moves"]]) or t("sliding.none_solved")),
         ]
         if result["moves"]:
-            lines.append("  tiles slid: " + _listed([str(m["tile"]) for m in result["moves"]]))
+            lines.append(t("sliding.tiles_slid") + _listed([str(m["tile"]) for m in result["moves"]]))
         return lines
 
     def warm_up(self, algorithm: str) -> None:

@@ -28,6 +28,8 @@ family uses its generic search (IDA* is the method of the 15-puzzle).
 
 from __future__ import annotations
 
+from server.i18n import t
+
 import dataclasses
 from dataclasses import dataclass
 
@@ -105,7 +107,7 @@ def solvable(tiles: bytes, goal: bytes, n: int) -> bool:
 
 
 def _limit_reason(max_expanded: int) -> str:
-    return f"limit: more than {max_expanded:,} states expanded"
+    return t("sliding.limit_more_than_states_expanded", max_expanded=max_expanded)
 
 
 def solve_fast(

@@ -12,6 +12,8 @@ row distance from its goal row never changes; the goal has 0 for both. The other
 
 from __future__ import annotations
 
+from server.i18n import t
+
 from dataclasses import dataclass
 
 SIZES = (3, 4, 5)
@@ -64,17 +66,11 @@ def unsolvable_reason(tiles: bytes, goal: bytes, n: int) -> str | None:
     if n % 2:
         if count % 2 == 0:
             return None
-        return (f"unsolvable by parity: the board has {count} inversion{'s' * (count != 1)} relative to the "
-                f"goal (pairs of tiles in the other order than in the goal), an odd number, and on a "
-                f"{n} x {n} board every move keeps that number's parity, which is even (0) at the goal")
+        return (t("sliding.unsolvable_by_parity_board_has_2", count_=count, value='s' * (count != 1), n=n))
     rows = blank_row_distance(tiles, goal, n)
     if (count + rows) % 2 == 0:
         return None
-    return (f"unsolvable by parity: the board has {count} inversion{'s' * (count != 1)} relative to the goal "
-            f"(pairs of tiles in "
-            f"the other order than in the goal) and its blank is {rows} row{'s' * (rows != 1)} from its goal "
-            f"row; their sum {count + rows} is odd, and on a {n} x {n} board every move keeps that sum's "
-            "parity, which is even (0) at the goal")
+    return (t("sliding.unsolvable_by_parity_board_has", count_=count, value='s' * (count != 1), rows=rows, value2='s' * (rows != 1), value3=count + rows, n=n))
 
 
 def is_solvable(tiles: bytes, goal: bytes, n: int) -> bool:

@@ -29,6 +29,8 @@ never read.
 
 from __future__ import annotations
 
+from server.i18n import t
+
 import contextlib
 import json
 import os
@@ -143,7 +145,7 @@ def build_table(n: int, group: tuple[int, ...], cancel: np.ndarray | None = None
     table, visited = kern.build_pattern_table(np.int64(n), np.asarray(group, np.int64), cancel, progress)
     seconds = time.perf_counter() - clock
     if table.shape[0] == 0:
-        raise InterruptedError("pattern database build cancelled")
+        raise InterruptedError(t("sliding.pattern_database_build_cancelled"))
     if visited != states:
         raise AssertionError(f"pattern database {group}: {visited} states reached, {states} expected")
     return table, seconds
@@ -320,17 +322,11 @@ def stats(n: int = 4, blank_goal: int = 0, directory: Path | None = None) -> dic
 def describe(info: dict) -> str:
     """The figures of ``stats`` in a few lines."""
     lines = [
-        f"{info['n']}x{info['n']} pattern databases {info['split']} "
-        f"(blank's goal cell {info['blank_goal']}): "
-        f"{info['bytes'] / 1e6:.1f} MB in memory; table builds {info['build_seconds']:.1f} s in all "
-        f"(the big tables build side by side, one a core), {info['build_memory_bytes'] / 1e6:.0f} MB of "
-        "arrays a build"
+        t("sliding.x_pattern_databases_blank_goal", n=info['n'], split=info['split'], blank_goal=info['blank_goal'], value=f"{info['bytes'] / 1e6:.1f}", build_seconds=f"{info['build_seconds']:.1f}", value2=f"{info['build_memory_bytes'] / 1e6:.0f}")
     ]
     for t in info["tables"]:
         lines.append(
-            f"  cells {t['group']}: {t['entries']:,} bytes ({t['placements']:,} placements), "
-            f"built in {t.get('build_seconds', float('nan')):.2f} s"
-            f"{' (now)' if t.get('built_now') else ' (cached)'}: {t['file']}"
+            t("sliding.cells_bytes_placements_built_in", group=t['group'], entries=t['entries'], placements=t['placements'], get=f"{t.get('build_seconds', float('nan')):.2f}", value=' (now)' if t.get('built_now') else ' (cached)', file=t['file'])
         )
     return "\n".join(lines)
 
@@ -340,7 +336,7 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=4)
-    parser.add_argument("--blank-goal", type=int, action="append", help="default: 0 (serves every corner)")
+    parser.add_argument("--blank-goal", type=int, action="append", help=t("sliding.default_0_serves_every_corner"))
     args = parser.parse_args()
     for blank in args.blank_goal or [0]:
         print(describe(stats(args.n, blank)))

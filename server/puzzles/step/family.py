@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from server.i18n import t
+
 import itertools
 import re
 from dataclasses import replace
@@ -44,20 +46,18 @@ class StepFamily(Family):
         super().__init__(
             default_algorithm="astar",  # `run.py solve` without --algorithm
             name="step",
-            title="Step-cycle maze",
+            title="step.step_cycle_maze",
             puzzle_type=StepMaze,
             extensions=(".txt", ".json", ".py", ".md"),  # the seed's list as a notebook cell or document
-            expects="rows of 'S' start, 'Z' goal, 'X' marked, '.' blank, or seed 003's Python list "
-            "[['S', ' ', …], …] (index row and column optional, 'name = […]' too); or JSON with 'maze'",
+            expects="step.rows_start_z_goal_x",
             algorithms=("bfs", "dfs", "dijkstra", "greedy", "astar", "bidirectional", "idastar", "iddfs"),
             heuristics=HEURISTICS,
             own_options=(
                 Option(
                     "cycle",
                     "int_list",
-                    "Step cycle",
-                    f"move lengths in turn, e.g. 1,2,3 (at most "
-                    f"{MAX_CYCLE_LENGTH} moves of 1 to {MAX_STEP} cells)",
+                    "step.step_cycle",
+                    "step.move_lengths_in_turn_e",
                     optional=True,
                     min=1,
                     max=MAX_STEP,
@@ -93,7 +93,7 @@ class StepFamily(Family):
         return 0.0
 
     def load(self, data: bytes, filename: str, options: Values, limits: LoadLimits) -> StepMaze:
-        text, is_json = self.file_text(data, MAX_FILE_BYTES, "a step maze")
+        text, is_json = self.file_text(data, MAX_FILE_BYTES, t("step.step_maze"))
         parse = parse_step_json if is_json else parse_step_text
         maze = parse(text, stem(filename), limits.max_cells)
         if options.get("cycle") is not None:
@@ -121,7 +121,7 @@ class StepFamily(Family):
             "max_cycle_length": MAX_CYCLE_LENGTH,
             "max_step": MAX_STEP,
             "heuristics": list(HEURISTICS),
-            "notes": [f"read as {maze.source_format}"],
+            "notes": [t("step.read_as", source_format=maze.source_format)],
             "options": {"cycle": {"default": list(maze.cycle)}},
         }
 
@@ -143,7 +143,7 @@ class StepFamily(Family):
     # ---- solving ---------------------------------------------------------------------------------
     def problem(self, maze: StepMaze, options: Values) -> Problem:
         cycle = (
-            maze.cycle if options.get("cycle") is None else check_cycle(options["cycle"], "option 'cycle'")
+            maze.cycle if options.get("cycle") is None else check_cycle(options["cycle"], t("step.option_cycle"))
         )
         return StepProblem(maze, cycle)
 
@@ -162,10 +162,7 @@ class StepFamily(Family):
             return super().summary_lines(filename, result)
         cycle = ",".join(str(k) for k in result["cycle"])
         lines = [
-            f"{filename}: {result['algorithm']} reached the goal in {result['cost']} moves "
-            f"({describe_verdict(result)}), cycle {cycle}; expanded {result['expanded']:,} states, "
-            f"generated {result['generated']:,}, max frontier {result['max_frontier']:,}; "
-            f"search {result['seconds']:.3f} s"
+            t("step.reached_goal_in_moves_cycle", filename=filename, algorithm=result['algorithm'], cost=result['cost'], describe_verdict=describe_verdict(result), cycle=cycle, expanded=result['expanded'], generated=result['generated'], max_frontier=result['max_frontier'], seconds=f"{result['seconds']:.3f}")
         ]
         return lines + [f"  {number}. {move['text']}" for number, move in enumerate(result["moves"], start=1)]
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from server.i18n import t
+
 from dataclasses import dataclass
 
 DEFAULT_CYCLE = (1, 2, 3)
