@@ -18,11 +18,10 @@ or into a wall, and the path ends at a goal. The cost sums ``GridProblem.success
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import re
 from itertools import pairwise
 
+from server.i18n import t
 from server.puzzles.capabilities import Checker
 from server.puzzles.checking import CheckResult, replay_json, solve_json, where
 from server.puzzles.errors import PuzzleError, show_value
@@ -73,8 +72,13 @@ def check_grid_solution(maze: GridMaze, text: str, diagonal: bool) -> CheckResul
         first = cells[0]
         starts = [maze.rc(s) for s in maze.starts]
         if first not in starts:
-            return CheckResult(False, None, len(cells) - 1, None,
-                               t("grid.list_starts_at_not_at", first=_show(first), starts=_show_cells(starts)))
+            return CheckResult(
+                False,
+                None,
+                len(cells) - 1,
+                None,
+                t("grid.list_starts_at_not_at", first=_show(first), starts=_show_cells(starts)),
+            )
         steps = [(b[0] - a[0], b[1] - a[1]) for a, b in pairwise(cells)]
         return _walk(problem, first, steps, listed=True)
     return _walk(problem, maze.rc(maze.starts[0]), _moves_from_text(text, diagonal), listed=False)
@@ -155,7 +159,9 @@ def _walk(problem: GridProblem, start: Cell, steps: list[tuple[int, int]], liste
         why: str | None = None
         step: float | None = None
         if (dr, dc) == (0, 0):
-            why = t("grid.stays_at", label=label, value=_show((r, c))) + (t("grid.cell_listed_twice") if listed else "")
+            why = t("grid.stays_at", label=label, value=_show((r, c))) + (
+                t("grid.cell_listed_twice") if listed else ""
+            )
         elif name is None:
             why = t("grid.not_step_neighbouring_cell", label=label, here=here, value=_show((nr, nc)))
         elif dr and dc and not problem.diagonal:
@@ -167,7 +173,13 @@ def _walk(problem: GridProblem, start: Cell, steps: list[tuple[int, int]], liste
         elif dr and dc:
             corners = [x for x in ((nr, c), (r, nc)) if maze.cells[x] == WALL]
             if corners:
-                why = (t("grid.diagonal_move_cuts_corner_at", label=label, here=here, value=_show((nr, nc)), value2=' and '.join(_show(x) for x in corners)))
+                why = t(
+                    "grid.diagonal_move_cuts_corner_at",
+                    label=label,
+                    here=here,
+                    value=_show((nr, nc)),
+                    value2=" and ".join(_show(x) for x in corners),
+                )
         if why is None:
             target = maze.index(nr, nc)
             step = next((s for nxt, s in problem.successors(maze.index(r, c)) if nxt == target), None)

@@ -14,14 +14,13 @@ with the operation's number.
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import base64
 import binascii
 from typing import Any
 
 import numpy as np
 
+from server.i18n import t
 from server.puzzles.capabilities import Editor
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.grid.model import WALL, GridMaze
@@ -38,7 +37,10 @@ MAX_EDIT_CELLS = 5_000_000
 def edit_grid(maze: GridMaze, edits: list[dict[str, Any]]) -> GridMaze:
     """``maze`` with ``edits`` applied in order (a new maze; ``maze`` is unchanged)."""
     if maze.cells.size > MAX_EDIT_CELLS:
-        raise PuzzleError(t("grid.this_board_has_cells_boards", size=maze.cells.size, max_edit_cells=MAX_EDIT_CELLS), t("grid.edits"))
+        raise PuzzleError(
+            t("grid.this_board_has_cells_boards", size=maze.cells.size, max_edit_cells=MAX_EDIT_CELLS),
+            t("grid.edits"),
+        )
     cells = maze.cells.copy()
     starts, goals = maze.starts.copy(), maze.goals.copy()
     for number, op in enumerate(edits, start=1):
@@ -93,7 +95,9 @@ def _resize(
     rows = whole(op.get("rows"), 1, MAX_SIDE, where, t("grid.number_rows"))
     cols = whole(op.get("cols"), 1, MAX_SIDE, where, t("grid.number_columns"))
     if rows * cols > MAX_EDIT_CELLS:
-        raise PuzzleError(t("grid.x_cells_over_editor_limit", rows=rows, cols=cols, max_edit_cells=MAX_EDIT_CELLS), where)
+        raise PuzzleError(
+            t("grid.x_cells_over_editor_limit", rows=rows, cols=cols, max_edit_cells=MAX_EDIT_CELLS), where
+        )
     if rows * cols < 2:
         raise PuzzleError(t("grid.board_needs_at_least_2"), where)
     old_rows, old_cols = cells.shape
@@ -126,7 +130,9 @@ def _whole_board(
     rows = whole(op.get("rows"), 1, MAX_SIDE, where, t("grid.number_rows"))
     cols = whole(op.get("cols"), 1, MAX_SIDE, where, t("grid.number_columns"))
     if rows * cols > MAX_EDIT_CELLS:
-        raise PuzzleError(t("grid.x_cells_over_editor_limit", rows=rows, cols=cols, max_edit_cells=MAX_EDIT_CELLS), where)
+        raise PuzzleError(
+            t("grid.x_cells_over_editor_limit", rows=rows, cols=cols, max_edit_cells=MAX_EDIT_CELLS), where
+        )
     values = op.get("values")
     if not isinstance(values, str) or len(values) > 4 * (rows * cols + 2) // 3 + 4:
         raise PuzzleError(t("grid.expected_values_base64_one_byte"), where)
@@ -135,7 +141,10 @@ def _whole_board(
     except (binascii.Error, ValueError):
         raise PuzzleError(t("grid.values_not_base64"), where) from None
     if len(data) != rows * cols:
-        raise PuzzleError(t("grid.values_holds_cells_not_x", n_data=len(data), rows=rows, cols=cols, value=rows * cols), where)
+        raise PuzzleError(
+            t("grid.values_holds_cells_not_x", n_data=len(data), rows=rows, cols=cols, value=rows * cols),
+            where,
+        )
     cells = np.frombuffer(data, dtype=np.uint8).reshape(rows, cols).copy()
     if cells.max(initial=0) > 9:
         raise PuzzleError(t("grid.cell_values_are_0_wall"), where)

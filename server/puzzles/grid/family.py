@@ -3,12 +3,11 @@ small ones and with ``engine="generic"``, by the pure-Python algorithms they are
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import re
 from pathlib import Path
 from typing import Any
 
+from server.i18n import t
 from server.json_arrays import cell_path
 from server.puzzles.capabilities import StudentForm
 from server.puzzles.errors import PuzzleError
@@ -219,9 +218,16 @@ class GridFamily(Family):
         lines = super().summary_lines(filename, result)
         lattice = result.get("lattice")
         if lattice:
-            what = (t("grid.pixel_blocks", k=lattice['k']) if lattice["kind"] == "blocks"
-                    else t("grid.wall_lines_every_pixels_thick", period=lattice['period'], wall=lattice['wall']))
-            pixels = t("grid.pixels_along_centres", pixel_cost=f"{result['pixel_cost']:g}") if "pixel_cost" in result else ""
+            what = (
+                t("grid.pixel_blocks", k=lattice["k"])
+                if lattice["kind"] == "blocks"
+                else t("grid.wall_lines_every_pixels_thick", period=lattice["period"], wall=lattice["wall"])
+            )
+            pixels = (
+                t("grid.pixels_along_centres", pixel_cost=f"{result['pixel_cost']:g}")
+                if "pixel_cost" in result
+                else ""
+            )
             lines.append(t("grid.lattice_costs_in_cells", what=what, pixels=pixels))
         return lines
 

@@ -14,13 +14,12 @@ version. The kernels live in ``generate_lattice.py`` and ``generate_open.py``.
 
 from __future__ import annotations
 
-from server.i18n import t
-
 from dataclasses import dataclass
 
 import numpy as np
 from PIL import Image
 
+from server.i18n import t
 from server.puzzles.capabilities import Maker
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.grid.model import WALL, GridMaze
@@ -100,7 +99,8 @@ def generate_grid(
     """
     if kind not in GRID_KINDS:
         raise PuzzleError(
-            t("grid.not_grid_maze_kind_choose", kind=show_value(kind, 40), grid_kinds=', '.join(GRID_KINDS)), t("grid.kind")
+            t("grid.not_grid_maze_kind_choose", kind=show_value(kind, 40), grid_kinds=", ".join(GRID_KINDS)),
+            t("grid.kind"),
         )
     _check_size(rows, cols)
     _check_seed(seed)
@@ -116,11 +116,15 @@ def generate_grid(
         if kind == "random":
             value = board.RANDOM_DENSITY if density is None else float(density)
             cells, steps, note = board.random_board(rows, cols, seed, value, record)
-            description = t("grid.random_board_x_cells_density", rows=rows, cols=cols, value=f"{value:g}", seed=seed)
+            description = t(
+                "grid.random_board_x_cells_density", rows=rows, cols=cols, value=f"{value:g}", seed=seed
+            )
         else:
             value = board.TERRAIN_DENSITY if density is None else float(density)
             cells, steps, note = board.terrain_board(rows, cols, seed, value, record)
-            description = t("grid.terrain_x_cells_rock_seed", rows=rows, cols=cols, value=f"{value:g}", seed=seed)
+            description = t(
+                "grid.terrain_x_cells_rock_seed", rows=rows, cols=cols, value=f"{value:g}", seed=seed
+            )
         goal = rows * cols - 1
         notes = [f"{description}: {note}", t("grid.start_top_left_cell"), t("grid.goal_bottom_right_cell")]
         maze = GridMaze(cells, [0], [goal], name=name, source="generated", notes=notes)
@@ -168,7 +172,9 @@ def generate_perfect(rows: int, cols: int, seed: int = 0) -> GridMaze:
 
     _check_size(rows, cols)
     pixels, _ = lattice.backtracker(rows, cols, seed, record=False)
-    return _with_openings(pixels, f"perfect-{rows}x{cols}-seed{seed}", [t("grid.perfect_maze_seed", seed=seed)])
+    return _with_openings(
+        pixels, f"perfect-{rows}x{cols}-seed{seed}", [t("grid.perfect_maze_seed", seed=seed)]
+    )
 
 
 def generate_braid(rows: int, cols: int, seed: int = 0, braid: float = 1.0) -> GridMaze:
@@ -230,7 +236,10 @@ def _check_size(rows: int, cols: int) -> None:
     if int(rows) != rows or int(cols) != cols or rows < 1 or cols < 1:
         raise PuzzleError(t("grid.maze_needs_at_least_1", rows=rows, cols=cols), t("grid.option_size"))
     if rows * cols > MAX_CELLS:
-        raise PuzzleError(t("grid.x_cells_over_limit_cells", rows=rows, cols=cols, max_cells=MAX_CELLS), t("grid.option_size"))
+        raise PuzzleError(
+            t("grid.x_cells_over_limit_cells", rows=rows, cols=cols, max_cells=MAX_CELLS),
+            t("grid.option_size"),
+        )
 
 
 def _check_seed(seed: int) -> None:
@@ -248,7 +257,11 @@ def _check_density(density: float) -> None:
         or not 0 <= density <= MAX_DENSITY
     ):
         raise PuzzleError(
-            t("grid.density_must_be_number_from", max_density=f"{MAX_DENSITY:g}", density=show_value(density)),
+            t(
+                "grid.density_must_be_number_from",
+                max_density=f"{MAX_DENSITY:g}",
+                density=show_value(density),
+            ),
             t("grid.option_density"),
         )
 

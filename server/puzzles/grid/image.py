@@ -37,8 +37,6 @@ Rules (PUZZLES.md, section 1):
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import io
 import struct
 import threading
@@ -49,6 +47,7 @@ from collections.abc import Callable
 import numpy as np
 from PIL import Image, UnidentifiedImageError
 
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 from server.puzzles.grid.lattice import detect_lattice
 from server.puzzles.grid.marker_runs import label_runs
@@ -131,7 +130,13 @@ def parse_grid_image(
     width, height = im.size
     if width * height > max_pixels:
         raise PuzzleError(
-            t("grid.image_x_pixels_over_limit", width=width, height=height, value=width * height, max_pixels=max_pixels),
+            t(
+                "grid.image_x_pixels_over_limit",
+                width=width,
+                height=height,
+                value=width * height,
+                max_pixels=max_pixels,
+            ),
             t("grid.file"),
         )
     if im.format == "PNG":
@@ -175,7 +180,12 @@ def parse_grid_image(
     cells.ravel()[starts] = 1
     cells.ravel()[goals] = 1
     notes.append(
-        t("grid.walls_pixels_with_luminance_below", threshold=threshold, value=cells.size - int(np.count_nonzero(cells)), count_nonzero=int(np.count_nonzero(cells)))
+        t(
+            "grid.walls_pixels_with_luminance_below",
+            threshold=threshold,
+            value=cells.size - int(np.count_nonzero(cells)),
+            count_nonzero=int(np.count_nonzero(cells)),
+        )
     )
     if progress is not None and lattice == "auto":
         progress("lattice", None)
@@ -381,7 +391,14 @@ def _describe_mode(im: Image.Image) -> str:
         "RGBA": "RGBA",
     }
     kind = kinds.get(im.mode, "16-bit grayscale" if im.mode.startswith("I;16") else im.mode)
-    return t("grid.x_mode_image", value=im.format or 'image', width=im.width, height=im.height, mode=im.mode, kind=kind)
+    return t(
+        "grid.x_mode_image",
+        value=im.format or "image",
+        width=im.width,
+        height=im.height,
+        mode=im.mode,
+        kind=kind,
+    )
 
 
 # --- per-pixel classification ---------------------------------------------------------------------
@@ -580,13 +597,29 @@ class _Markers:
         if not over:
             return
         said = [
-            t("grid.colour_covers_pixels", end_labels=t(f"grid.word.{END_LABELS[end]}"), names=self._names(end), covered=self.covered(end))
+            t(
+                "grid.colour_covers_pixels",
+                end_labels=t(f"grid.word.{END_LABELS[end]}"),
+                names=self._names(end),
+                covered=self.covered(end),
+            )
             for end in over
         ]
-        how = "; ".join(t("grid.paint_as_small_patch", end=t(f"grid.word.{END_LABELS[end]}"), colours=t(PATCH_COLOURS[end]))
-                        for end in over)
+        how = "; ".join(
+            t(
+                "grid.paint_as_small_patch",
+                end=t(f"grid.word.{END_LABELS[end]}"),
+                colours=t(PATCH_COLOURS[end]),
+            )
+            for end in over
+        )
         raise PuzzleError(
-            t("grid.image_marker_may_cover_at", said=' and '.join(said), max_marker_pixels=MAX_MARKER_PIXELS, how=how),
+            t(
+                "grid.image_marker_may_cover_at",
+                said=" and ".join(said),
+                max_marker_pixels=MAX_MARKER_PIXELS,
+                how=how,
+            ),
             t("grid.file"),
         )
 
@@ -698,7 +731,13 @@ def _significant_marker(runs: Runs, width: int, label: str, notes: list[str]) ->
     dropped = len(sizes) - len(kept)
     if dropped:
         notes.append(
-            t("grid.ignored_speck_colour_smaller_than", dropped=dropped, label=t(f"grid.word.{label}"), noise_pixels=NOISE_PIXELS, largest=largest)
+            t(
+                "grid.ignored_speck_colour_smaller_than",
+                dropped=dropped,
+                label=t(f"grid.word.{label}"),
+                noise_pixels=NOISE_PIXELS,
+                largest=largest,
+            )
         )
 
     def first_pixel(number: int) -> tuple[int, int]:
@@ -751,14 +790,29 @@ def _border_opening(
         if e - b > MAX_MARKER_PIXELS:  # an end's cells are bounded like a marker's
             return (
                 np.zeros(0, dtype=np.int64),
-                t("grid.no_marker_and_opening_in", label=t(f"grid.word.{label}"), side=t(f"grid.side.{side}"), value=e - b, max_marker_pixels=MAX_MARKER_PIXELS),
+                t(
+                    "grid.no_marker_and_opening_in",
+                    label=t(f"grid.word.{label}"),
+                    side=t(f"grid.side.{side}"),
+                    value=e - b,
+                    max_marker_pixels=MAX_MARKER_PIXELS,
+                ),
             )
         return (
             np.arange(row * width + b, row * width + e, dtype=np.int64),
-            t("grid.opening_in_border_row_row", label=t(f"grid.word.{label}"), side=t(f"grid.side.{side}"), row=row, b=b, value=e - 1),
+            t(
+                "grid.opening_in_border_row_row",
+                label=t(f"grid.word.{label}"),
+                side=t(f"grid.side.{side}"),
+                row=row,
+                b=b,
+                value=e - 1,
+            ),
         )
     if not len(begins):
-        return np.zeros(0, dtype=np.int64), t("grid.no_marker_and_no_opening", label=t(f"grid.word.{label}"), side=t(f"grid.side.{side}"))
+        return np.zeros(0, dtype=np.int64), t(
+            "grid.no_marker_and_no_opening", label=t(f"grid.word.{label}"), side=t(f"grid.side.{side}")
+        )
     shown = ", ".join(
         str(int(b)) if e - b == 1 else f"{b}..{e - 1}" for b, e in zip(begins[:5], ends[:5], strict=True)
     )
@@ -766,5 +820,11 @@ def _border_opening(
         shown += ", ..."
     return (
         np.zeros(0, dtype=np.int64),
-        t("grid.no_marker_and_border_row", label=t(f"grid.word.{label}"), side=t(f"grid.side.{side}"), n_begins=len(begins), shown=shown),
+        t(
+            "grid.no_marker_and_border_row",
+            label=t(f"grid.word.{label}"),
+            side=t(f"grid.side.{side}"),
+            n_begins=len(begins),
+            shown=shown,
+        ),
     )

@@ -26,14 +26,13 @@ Events: OPEN/UPDATE/CLOSE for jump points only, g their true cost; PATH for ever
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import heapq
 import itertools
 from collections.abc import Generator
 
 import numpy as np
 
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 from server.puzzles.grid.model import WALL
 from server.puzzles.grid.problem import SQRT2, GridProblem

@@ -7,14 +7,13 @@ Importing this module is cheap: numba and the kernels are imported on the first 
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import sys
 import time
 from typing import Any
 
 import numpy as np
 
+from server.i18n import t
 from server.puzzles.grid.model import GridMaze
 from server.puzzles.grid.problem import GridProblem
 from server.search.registry import SearchOptions, get_algorithm

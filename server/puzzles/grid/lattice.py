@@ -24,13 +24,12 @@ wall cell beside it are half a period apart), so the pixel cost is the cost in c
 
 from __future__ import annotations
 
-from server.i18n import t
-
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from server.i18n import t
 from server.puzzles.grid.model import sorted_unique
 
 STRIP = 64  # rows (columns) of the quick rejection strip
@@ -67,8 +66,14 @@ class Lattice:
         if self.kind == "blocks":
             what = t("grid.blocks_x_pixels", size=self.size)
         else:
-            what = (t("grid.wall_lines_pixel_thick_every", wall=self.wall, value='s' if self.wall > 1 else '', size=self.size, value2=self.size - self.wall))
-        return (t("grid.lattice_read_as_x_cells", what=what, cols=cols, rows=rows, width=width, height=height))
+            what = t(
+                "grid.wall_lines_pixel_thick_every",
+                wall=self.wall,
+                value="s" if self.wall > 1 else "",
+                size=self.size,
+                value2=self.size - self.wall,
+            )
+        return t("grid.lattice_read_as_x_cells", what=what, cols=cols, rows=rows, width=width, height=height)
 
     def cell_of(self, flat: np.ndarray, width: int) -> np.ndarray:
         """Flat pixel indices -> flat lattice cell indices; pixels in a dropped margin are left out."""

@@ -6,10 +6,10 @@ Cells are one byte each (0 = wall, 1..9 = free with that cost of entering), so a
 
 from __future__ import annotations
 
-from server.i18n import t
-
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from server.i18n import t
 
 if TYPE_CHECKING:  # numpy is imported where it is used: ``WALL`` is read without it (student mode)
     import numpy as np

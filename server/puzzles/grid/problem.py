@@ -8,8 +8,6 @@ more than the distance to the nearest goal, so they stay admissible (weights are
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any

@@ -3,12 +3,11 @@ PNG only walls, free cells and the start and goal as openings in the border."""
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import io
 
 import numpy as np
 
+from server.i18n import t
 from server.puzzles.capabilities import Saver
 from server.puzzles.errors import PuzzleError
 from server.puzzles.grid.generate import maze_to_image, maze_to_text

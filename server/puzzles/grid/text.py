@@ -9,12 +9,11 @@ on the right (the same as trailing spaces). Tabs are an error: their width is a 
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import re
 
 import numpy as np
 
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 from server.puzzles.grid.model import GridMaze
 
@@ -54,7 +53,9 @@ def parse_grid_text(text: str, name: str = "maze", max_cells: int = DEFAULT_MAX_
     for number, line in enumerate(rows, start=first + 1):
         bad = _INVALID.search(line)
         if bad:
-            raise PuzzleError(_unknown(bad.group()), t("grid.line_column", number=number, value=bad.start() + 1))
+            raise PuzzleError(
+                _unknown(bad.group()), t("grid.line_column", number=number, value=bad.start() + 1)
+            )
 
     width = max(len(line) for line in rows)
     if width * len(rows) > max_cells:

@@ -16,8 +16,6 @@ level 0 shows every cell and ``levels(width, height) - 1`` the whole board in on
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import io
 import math
 import os
@@ -30,6 +28,7 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from server.i18n import t
 from server.puzzles.capabilities import Tiles
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import RunControl, search_options
@@ -98,7 +97,13 @@ def run(maze: GridMaze, algorithm: str, options: dict[str, Any], control: RunCon
 
     if algorithm not in KERNEL_ALGORITHMS:
         raise PuzzleError(
-            t("grid.does_not_run_on_board", algorithm=algorithm, width=maze.width, height=maze.height, kernel_algorithms=', '.join(KERNEL_ALGORITHMS)),
+            t(
+                "grid.does_not_run_on_board",
+                algorithm=algorithm,
+                width=maze.width,
+                height=maze.height,
+                kernel_algorithms=", ".join(KERNEL_ALGORITHMS),
+            ),
             t("grid.algorithm"),
         )
     n = maze.cells.size
@@ -288,7 +293,10 @@ def cell(maze: GridMaze, row: int, col: int, stored: StoredRun | None = None) ->
     (``expanded_at``: closed from that step on) and the step it was reached at (``reached_at``: open
     from then until it is expanded); None for never."""
     if not (0 <= row < maze.height and 0 <= col < maze.width):
-        raise PuzzleError(t("grid.no_cell_on_x_board", row=row, col=col, height=maze.height, width=maze.width), t("grid.cell"))
+        raise PuzzleError(
+            t("grid.no_cell_on_x_board", row=row, col=col, height=maze.height, width=maze.width),
+            t("grid.cell"),
+        )
     out: dict[str, Any] = {"row": row, "col": col, "weight": int(maze.cells[row, col])}
     if stored is not None and out["weight"]:
         from server.puzzles.grid import tile_kernels as tk

@@ -21,11 +21,10 @@ my left", which a generic ``Problem`` does not have.
 
 from __future__ import annotations
 
-from server.i18n import t
-
 from collections.abc import Generator
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 from server.puzzles.grid.model import WALL
 from server.puzzles.grid.problem import ORTHOGONAL, GridProblem

@@ -23,13 +23,12 @@ moves, as ``solve --json`` counts it; the moves must end with the player out abo
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import re
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import Checker
 from server.puzzles.checking import CheckResult, replay_json, solve_json
 from server.puzzles.errors import PuzzleError, show_value
@@ -161,9 +160,13 @@ def _from_json(value: Any, problem: LabyrinthProblem) -> list[Move]:
         _same_rules(value.get("options"), problem)
         value, label = listed, t("labyrinth.moves_item")
     if not isinstance(value, list):
-        raise PuzzleError(t("labyrinth.expected_list_moves_got", value=show_value(value)), t("labyrinth.file"))
+        raise PuzzleError(
+            t("labyrinth.expected_list_moves_got", value=show_value(value)), t("labyrinth.file")
+        )
     if len(value) > MAX_MOVES:
-        raise PuzzleError(t("labyrinth.moves_more_than", n_value=len(value), max_moves=MAX_MOVES), t("labyrinth.file"))
+        raise PuzzleError(
+            t("labyrinth.moves_more_than", n_value=len(value), max_moves=MAX_MOVES), t("labyrinth.file")
+        )
     moves = []
     for number, item in enumerate(value, start=1):
         where = f"{label} {number}"
@@ -196,8 +199,16 @@ def _same_rules(options: Any, problem: LabyrinthProblem) -> None:
                             ("goal_col", p.goal_col, "--goal-col")):
         theirs = options.get(key)
         if theirs is not None and theirs != ours:
-            raise PuzzleError(t("labyrinth.this_solution_was_found_with", key_=key, theirs=show_value(theirs), ours=ours, flag=flag),
-                              t("labyrinth.field_options", key_=key))
+            raise PuzzleError(
+                t(
+                    "labyrinth.this_solution_was_found_with",
+                    key_=key,
+                    theirs=show_value(theirs),
+                    ours=ours,
+                    flag=flag,
+                ),
+                t("labyrinth.field_options", key_=key),
+            )
 
 
 def _is_pair(value: Any) -> bool:
@@ -215,8 +226,10 @@ def _push_json(value: Any, where: str) -> PushSpec:
         raise PuzzleError(t("labyrinth.index_whole_number_got", index=show_value(index)), where)
     sides = ("left", "right") if axis == "row" else ("top", "bottom")
     if side not in sides:
-        raise PuzzleError(t("labyrinth.pushed_from_got", axis=axis, sides=' or the '.join(sides), side=show_value(side)),
-                          where)
+        raise PuzzleError(
+            t("labyrinth.pushed_from_got", axis=axis, sides=" or the ".join(sides), side=show_value(side)),
+            where,
+        )
     spec = PushSpec(InsertionPoint(axis, index, side))
     for key in ("tile", "free_before", "falls_out"):
         code = value.get(key)
@@ -288,7 +301,9 @@ def _walk_words(text: str, where: str, after_push: bool) -> list[tuple[str, Any]
             what = (t("labyrinth.walk_enter_board_below_column"))
             if not pieces and not after_push:
                 what = t("labyrinth.push_push_free_tile_2") + what
-            raise PuzzleError(t("labyrinth.expected_got", what=what, strip=repr(text[pos:].strip()[:40])), where)
+            raise PuzzleError(
+                t("labyrinth.expected_got", what=what, strip=repr(text[pos:].strip()[:40])), where
+            )
         g = found.groups()
         if found.group("enter"):
             pieces.append(("enter", (int(g[1]), (int(g[2]), int(g[3])))))
@@ -301,7 +316,9 @@ def _walk_words(text: str, where: str, after_push: bool) -> list[tuple[str, Any]
             return pieces
         join = _JOIN.match(text, pos)
         if join is None or join.end() == pos:
-            raise PuzzleError(t("labyrinth.expected_or_and_between_parts", strip=repr(text[pos:].strip()[:40])), where)
+            raise PuzzleError(
+                t("labyrinth.expected_or_and_between_parts", strip=repr(text[pos:].strip()[:40])), where
+            )
         pos = join.end()
 
 
@@ -346,7 +363,11 @@ def replay(family: Any, puzzle: LabyrinthPuzzle, problem: LabyrinthProblem, move
         states.append(state)
     reached = why is None and problem.is_goal(state)
     if why is None and not reached:
-        why = (t("labyrinth.moves_end_with_player_not", place=_place(problem, state.player), goal_col=puzzle.goal_col))
+        why = t(
+            "labyrinth.moves_end_with_player_not",
+            place=_place(problem, state.player),
+            goal_col=puzzle.goal_col,
+        )
     out = replay_json(family, puzzle, problem, states, float(len(states) - 1), options, reached)
     path = [problem.state_to_json(s) for s in states]
     if not reached:  # the family's result lists moves of solutions only: the page replays these
@@ -393,7 +414,9 @@ def _play(problem: LabyrinthProblem, state: LabState, move: Move, number: int) -
         before = player
         player = _walk(problem, board, player, move, label)
         if player == before and move.push is None:
-            raise Illegal(t("labyrinth.walks_nowhere_player_stays", label=label, place=_place(problem, player)))
+            raise Illegal(
+                t("labyrinth.walks_nowhere_player_stays", label=label, place=_place(problem, player))
+            )
     return LabState(board, free, player)
 
 
@@ -403,20 +426,41 @@ def _push(problem: LabyrinthProblem, board: bytes, free: int, player: int, spec:
     point = spec.point
     if point not in p.insertions:
         points = ", ".join(q.text() for q in p.insertions)
-        raise Illegal(t("labyrinth.pushes_into_which_no_insertion", label=label, text=point.text(), points=points))
+        raise Illegal(
+            t("labyrinth.pushes_into_which_no_insertion", label=label, text=point.text(), points=points)
+        )
     if player == EXITED:
         raise Illegal(t("labyrinth.pushes_after_player_has_left", label=label))
     if spec.free_before is not None and spec.free_before != free:
-        raise Illegal(t("labyrinth.pushes_free_tile_but_free", label=label, tile=_tile(spec.free_before), tile2=_tile(free)))
+        raise Illegal(
+            t(
+                "labyrinth.pushes_free_tile_but_free",
+                label=label,
+                tile=_tile(spec.free_before),
+                tile2=_tile(free),
+            )
+        )
     tile = free if spec.tile is None else spec.tile
     if tile != free:
         if not p.rotate_free:
-            raise Illegal(t("labyrinth.turns_free_tile_into_and", label=label, tile=_tile(free), tile2=_tile(tile)))
+            raise Illegal(
+                t("labyrinth.turns_free_tile_into_and", label=label, tile=_tile(free), tile2=_tile(tile))
+            )
         if tile not in orientations(free):
-            raise Illegal(t("labyrinth.pushes_which_no_turn_free", label=label, tile=_tile(tile), tile2=_tile(free)))
+            raise Illegal(
+                t("labyrinth.pushes_which_no_turn_free", label=label, tile=_tile(tile), tile2=_tile(free))
+            )
     new_board, out = push(board, problem.cols, problem.rows, point, tile)
     if spec.falls_out is not None and spec.falls_out != out:
-        raise Illegal(t("labyrinth.says_falls_out_but_does", label=label, tile=_tile(spec.falls_out), text=point.text(), tile2=_tile(out)))
+        raise Illegal(
+            t(
+                "labyrinth.says_falls_out_but_does",
+                label=label,
+                tile=_tile(spec.falls_out),
+                text=point.text(),
+                tile2=_tile(out),
+            )
+        )
     carried = carry(player, problem.cols, problem.rows, point)
     if spec.carried is not None:
         axis, to = spec.carried
@@ -439,7 +483,18 @@ def _position(problem: LabyrinthProblem, rc: tuple[int, int], label: str) -> int
     if (r, c) == (-1, p.goal_col):
         return EXITED
     if not (0 <= r < problem.rows and 0 <= c < problem.cols):
-        raise Illegal(t("labyrinth.walks_through_off_x_board", label=label, r=r, c=c, rows=problem.rows, cols=problem.cols, start_col=p.start_col, goal_col=p.goal_col))
+        raise Illegal(
+            t(
+                "labyrinth.walks_through_off_x_board",
+                label=label,
+                r=r,
+                c=c,
+                rows=problem.rows,
+                cols=problem.cols,
+                start_col=p.start_col,
+                goal_col=p.goal_col,
+            )
+        )
     return r * problem.cols + c
 
 
@@ -451,12 +506,23 @@ def _step_rule(problem: LabyrinthProblem, board: bytes, a: int, b: int, label: s
         return t("labyrinth.steps_back_out_below_board", label=label)
     if a == OUTSIDE:
         if b != p.entry_cell:
-            return (t("labyrinth.steps_from_below_board_onto", label=label, at=_at(problem, b), start_col=p.start_col))
-        return (t("labyrinth.enters_below_column_but_tile", label=label, start_col=p.start_col, tile=_tile(board[b])))
+            return t(
+                "labyrinth.steps_from_below_board_onto",
+                label=label,
+                at=_at(problem, b),
+                start_col=p.start_col,
+            )
+        return t(
+            "labyrinth.enters_below_column_but_tile", label=label, start_col=p.start_col, tile=_tile(board[b])
+        )
     if b == EXITED:
         if a != p.exit_cell:
-            return (t("labyrinth.leaves_board_from_way_out", label=label, at=_at(problem, a), goal_col=p.goal_col))
-        return (t("labyrinth.leaves_above_column_but_tile", label=label, goal_col=p.goal_col, tile=_tile(board[a])))
+            return t(
+                "labyrinth.leaves_board_from_way_out", label=label, at=_at(problem, a), goal_col=p.goal_col
+            )
+        return t(
+            "labyrinth.leaves_above_column_but_tile", label=label, goal_col=p.goal_col, tile=_tile(board[a])
+        )
     if a == EXITED:
         return t("labyrinth.walks_on_after_player_has", label=label)
     (ra, ca), (rb, cb) = divmod(a, cols), divmod(b, cols)
@@ -476,7 +542,14 @@ def _walk(problem: LabyrinthProblem, board: bytes, player: int, move: Move, labe
     if move.route is not None:
         route = [_position(problem, rc, label) for rc in move.route]
         if route[0] != player:
-            raise Illegal(t("labyrinth.walk_starts_but_player", label=label, place=_place(problem, route[0]), place2=_place(problem, player)))
+            raise Illegal(
+                t(
+                    "labyrinth.walk_starts_but_player",
+                    label=label,
+                    place=_place(problem, route[0]),
+                    place2=_place(problem, player),
+                )
+            )
         for a, b in pairwise(route):
             if b not in walker.neighbours(board, a):
                 raise Illegal(_step_rule(problem, board, a, b, label), b, a)
@@ -486,9 +559,18 @@ def _walk(problem: LabyrinthProblem, board: bytes, player: int, move: Move, labe
         if kind == "enter":
             column, onto = data
             if here != OUTSIDE:
-                raise Illegal(t("labyrinth.enters_board_but_player", label=label, place=_place(problem, here)))
+                raise Illegal(
+                    t("labyrinth.enters_board_but_player", label=label, place=_place(problem, here))
+                )
             if column != p.start_col:
-                raise Illegal(t("labyrinth.enters_below_column_player_stands", label=label, column=column, start_col=p.start_col))
+                raise Illegal(
+                    t(
+                        "labyrinth.enters_below_column_player_stands",
+                        label=label,
+                        column=column,
+                        start_col=p.start_col,
+                    )
+                )
             target = _position(problem, onto, label)
             if target not in walker.neighbours(board, OUTSIDE) or target != p.entry_cell:
                 raise Illegal(_step_rule(problem, board, OUTSIDE, target, label), target, OUTSIDE)
@@ -496,17 +578,44 @@ def _walk(problem: LabyrinthProblem, board: bytes, player: int, move: Move, labe
         elif kind == "walk":
             start, end = (_position(problem, rc, label) for rc in data)
             if start != here:
-                raise Illegal(t("labyrinth.walks_from_but_player", label=label, at=_at(problem, start), place=_place(problem, here)))
+                raise Illegal(
+                    t(
+                        "labyrinth.walks_from_but_player",
+                        label=label,
+                        at=_at(problem, start),
+                        place=_place(problem, here),
+                    )
+                )
             if start < 0 or end < 0:
-                raise Illegal(t("labyrinth.walks_from_walk_in_words", label=label, at=_at(problem, start), at2=_at(problem, end)))
+                raise Illegal(
+                    t(
+                        "labyrinth.walks_from_walk_in_words",
+                        label=label,
+                        at=_at(problem, start),
+                        at2=_at(problem, end),
+                    )
+                )
             if end not in walker.reach(board, here):
-                raise Illegal(t("labyrinth.walks_from_but_no_open", label=label, at=_at(problem, start), at2=_at(problem, end)), end, here)
+                raise Illegal(
+                    t(
+                        "labyrinth.walks_from_but_no_open",
+                        label=label,
+                        at=_at(problem, start),
+                        at2=_at(problem, end),
+                    ),
+                    end,
+                    here,
+                )
             here = end
         else:
             if data != p.goal_col:
-                raise Illegal(t("labyrinth.leaves_above_column_way_out", label=label, data=data, goal_col=p.goal_col))
+                raise Illegal(
+                    t("labyrinth.leaves_above_column_way_out", label=label, data=data, goal_col=p.goal_col)
+                )
             if here < 0:
-                raise Illegal(t("labyrinth.leaves_board_but_player", label=label, place=_place(problem, here)))
+                raise Illegal(
+                    t("labyrinth.leaves_board_but_player", label=label, place=_place(problem, here))
+                )
             if EXITED not in walker.neighbours(board, here):
                 raise Illegal(_step_rule(problem, board, here, EXITED, label), EXITED, here)
             here = EXITED

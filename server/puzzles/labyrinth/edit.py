@@ -26,11 +26,10 @@ the search says when there is no way out. Anything else is refused with the oper
 
 from __future__ import annotations
 
-from server.i18n import t
-
 from dataclasses import replace
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import Editor
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.labyrinth.model import (
@@ -84,14 +83,25 @@ def _apply(puzzle: LabyrinthPuzzle, op: dict[str, Any], where: str) -> Labyrinth
     if kind == "rules":
         moves = op.get("moves", puzzle.moves)
         if moves not in MOVE_MODELS:
-            raise PuzzleError(t("labyrinth.expected_moves_got", move_models=' or '.join(MOVE_MODELS), moves=show_value(moves)), where)
+            raise PuzzleError(
+                t(
+                    "labyrinth.expected_moves_got",
+                    move_models=" or ".join(MOVE_MODELS),
+                    moves=show_value(moves),
+                ),
+                where,
+            )
         rotate_free = op.get("rotate_free", puzzle.rotate_free)
         if not isinstance(rotate_free, bool):
-            raise PuzzleError(t("labyrinth.expected_rotate_free_true_or", rotate_free=show_value(rotate_free)), where)
+            raise PuzzleError(
+                t("labyrinth.expected_rotate_free_true_or", rotate_free=show_value(rotate_free)), where
+            )
         return replace(puzzle, moves=moves, rotate_free=rotate_free)
     if kind == "resize":
         return _resize(puzzle, op, where)
-    raise PuzzleError(t("labyrinth.unknown_operation_labyrinth_takes", kind=show_value(kind), ops=', '.join(OPS)), where)
+    raise PuzzleError(
+        t("labyrinth.unknown_operation_labyrinth_takes", kind=show_value(kind), ops=", ".join(OPS)), where
+    )
 
 
 def _code(value: Any, where: str) -> int:
@@ -117,7 +127,9 @@ def _insertions(puzzle: LabyrinthPuzzle, op: dict[str, Any], where: str) -> tupl
         raw = op[key]
         word = "row" if axis == "row" else "column"
         if not isinstance(raw, list) or len(raw) > MAX_SIDE:
-            raise PuzzleError(t("labyrinth.expected_list_numbers_got", key_=key, word=word, raw=show_value(raw)), where)
+            raise PuzzleError(
+                t("labyrinth.expected_list_numbers_got", key_=key, word=word, raw=show_value(raw)), where
+            )
         size = puzzle.rows if axis == "row" else puzzle.cols
         what = f"a {word} number"
         lists[key] = [whole(value, 0, size - 1, f"{where}, '{key}'", what) for value in raw]

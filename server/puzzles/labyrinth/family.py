@@ -3,8 +3,6 @@ the project's own JSON; two move models, two search views, snapshots of each exp
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import functools
 import math
 import re
@@ -13,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from server.config import OPTIMUM_SECONDS
+from server.i18n import t
 from server.puzzles.capabilities import StudentForm
 from server.puzzles.family import (
     DEFAULT_STORED,
@@ -86,33 +85,99 @@ class LabyrinthFamily(Family):
             algorithms=ALGORITHMS,
             heuristics=HEURISTICS,
             own_options=(
-                Option("moves", "choice", "labyrinth.option.moves", "labyrinth.combined_push_then_walk_one", optional=True, stage="both",
-                       choices=tuple((m, MOVE_LABELS[m]) for m in MOVE_MODELS)),
-                Option("start_col", "int", "labyrinth.start_column", "labyrinth.player_enters_board_below_this",
-                       optional=True, min=0, max=MAX_SIDE - 1, stage="both"),
-                Option("goal_col", "int", "labyrinth.goal_column", "labyrinth.and_leaves_it_above_this",
-                       optional=True, min=0, max=MAX_SIDE - 1, stage="both"),
-                Option("view", "choice", "labyrinth.search_over", "labyrinth.one_player_states_or_merged",
-                       default="states",
-                       choices=tuple((v, VIEW_LABELS[v]) for v in VIEWS)),
-                Option("max_depth", "int", "labyrinth.max_moves", "labyrinth.idastar_iddfs_plans_at_most",
-                       optional=True, min=0, max=1_000, algorithms=("idastar", "iddfs")),
-                Option("left_rows", "int_list", "labyrinth.rows_pushed_from_left", "labyrinth.option.left_rows_help",
-                       optional=True, min=0, max=MAX_SIDE - 1, stage="load"),
-                Option("right_rows", "int_list", "labyrinth.rows_pushed_from_right", "labyrinth.option.right_rows_help",
-                       optional=True, min=0, max=MAX_SIDE - 1, stage="load"),
-                Option("push_columns", "bool", "labyrinth.push_columns", "labyrinth.board_game_columns_are_pushed",
-                       optional=True, stage="load"),
-                Option("rotate_free", "bool", "labyrinth.turn_free_tile", "labyrinth.board_game_turn_it_before",
-                       optional=True, stage="load"),
+                Option(
+                    "moves",
+                    "choice",
+                    "labyrinth.option.moves",
+                    "labyrinth.combined_push_then_walk_one",
+                    optional=True,
+                    stage="both",
+                    choices=tuple((m, MOVE_LABELS[m]) for m in MOVE_MODELS),
+                ),
+                Option(
+                    "start_col",
+                    "int",
+                    "labyrinth.start_column",
+                    "labyrinth.player_enters_board_below_this",
+                    optional=True,
+                    min=0,
+                    max=MAX_SIDE - 1,
+                    stage="both",
+                ),
+                Option(
+                    "goal_col",
+                    "int",
+                    "labyrinth.goal_column",
+                    "labyrinth.and_leaves_it_above_this",
+                    optional=True,
+                    min=0,
+                    max=MAX_SIDE - 1,
+                    stage="both",
+                ),
+                Option(
+                    "view",
+                    "choice",
+                    "labyrinth.search_over",
+                    "labyrinth.one_player_states_or_merged",
+                    default="states",
+                    choices=tuple((v, VIEW_LABELS[v]) for v in VIEWS),
+                ),
+                Option(
+                    "max_depth",
+                    "int",
+                    "labyrinth.max_moves",
+                    "labyrinth.idastar_iddfs_plans_at_most",
+                    optional=True,
+                    min=0,
+                    max=1_000,
+                    algorithms=("idastar", "iddfs"),
+                ),
+                Option(
+                    "left_rows",
+                    "int_list",
+                    "labyrinth.rows_pushed_from_left",
+                    "labyrinth.option.left_rows_help",
+                    optional=True,
+                    min=0,
+                    max=MAX_SIDE - 1,
+                    stage="load",
+                ),
+                Option(
+                    "right_rows",
+                    "int_list",
+                    "labyrinth.rows_pushed_from_right",
+                    "labyrinth.option.right_rows_help",
+                    optional=True,
+                    min=0,
+                    max=MAX_SIDE - 1,
+                    stage="load",
+                ),
+                Option(
+                    "push_columns",
+                    "bool",
+                    "labyrinth.push_columns",
+                    "labyrinth.board_game_columns_are_pushed",
+                    optional=True,
+                    stage="load",
+                ),
+                Option(
+                    "rotate_free",
+                    "bool",
+                    "labyrinth.turn_free_tile",
+                    "labyrinth.board_game_turn_it_before",
+                    optional=True,
+                    stage="load",
+                ),
             ),
             lab=LabyrinthLab(self),
             checker=LabyrinthChecker(self),
             maker=LabyrinthMaker(self),
             saver=LabyrinthSaver(self),
             editor=LabyrinthEditor(self),
-            student=StudentForm("((row, col), where, free tile, board): the player's place, 'board', 'below' "
-                                "or 'above', the tile in hand and the board as text"),
+            student=StudentForm(
+                "((row, col), where, free tile, board): the player's place, 'board', 'below' "
+                "or 'above', the tile in hand and the board as text"
+            ),
             named_trace=True,  # a record's cell is the player's: boards after other pushes share it
         )
 
@@ -134,8 +199,12 @@ class LabyrinthFamily(Family):
         return 0.5 if ext in (".csv", ".json") else 0.0
 
     def load(self, data: bytes, filename: str, options: Values, limits: LoadLimits) -> LabyrinthPuzzle:
-        text, is_json = self.file_text(data, MAX_FILE_BYTES, t("labyrinth.labyrinth_board"),
-                                       t("labyrinth.x_tiles_bytes", max_side=MAX_SIDE, max_file_bytes=MAX_FILE_BYTES))
+        text, is_json = self.file_text(
+            data,
+            MAX_FILE_BYTES,
+            t("labyrinth.labyrinth_board"),
+            t("labyrinth.x_tiles_bytes", max_side=MAX_SIDE, max_file_bytes=MAX_FILE_BYTES),
+        )
         labyrinth = LabyrinthOptions(**options)  # the schema's load options are its fields
         if Path(filename).suffix.lower() == ".csv" or not is_json:
             return parse_labyrinth_csv(text, labyrinth, stem(filename))
@@ -281,7 +350,17 @@ class LabyrinthFamily(Family):
             return super().summary_lines(filename, result)
         verdict = describe_verdict(result)
         lines = [
-            t("labyrinth.solved_it_in_moves_insertions", filename=filename, algorithm=result['algorithm'], cost=result['cost'], verdict=verdict, insertions=result['insertions'], walked_cells=result['walked_cells'], expanded=result['expanded'], seconds=f"{result['seconds']:.3f}")
+            t(
+                "labyrinth.solved_it_in_moves_insertions",
+                filename=filename,
+                algorithm=result["algorithm"],
+                cost=result["cost"],
+                verdict=verdict,
+                insertions=result["insertions"],
+                walked_cells=result["walked_cells"],
+                expanded=result["expanded"],
+                seconds=f"{result['seconds']:.3f}",
+            )
         ]
         lines += [f"  {number}. {move['text']}" for number, move in enumerate(result["moves"], start=1)]
         return lines

@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import random
 import time
 from dataclasses import dataclass, replace
 
+from server.i18n import t
 from server.puzzles.capabilities import Maker
 from server.puzzles.errors import PuzzleError
 from server.puzzles.labyrinth.model import LabyrinthPuzzle, insertion_points
@@ -76,7 +75,10 @@ def solvable_board(kind: str, rows: int, cols: int, seed: int) -> SolvableBoard:
             return SolvableBoard(puzzle, int(result["cost"]), derived, attempt)
         if time.monotonic() - started > CHECK_SECONDS:
             break
-    raise PuzzleError(t("labyrinth.no_solvable_x_board_found", rows=rows, cols=cols, seed=seed, value=attempt + 1), t("labyrinth.option_seed"))
+    raise PuzzleError(
+        t("labyrinth.no_solvable_x_board_found", rows=rows, cols=cols, seed=seed, value=attempt + 1),
+        t("labyrinth.option_seed"),
+    )
 
 
 GENERATORS = (
@@ -103,6 +105,25 @@ class LabyrinthMaker(Maker):
                 t("labyrinth.option_rows"),
             )
         made = solvable_board(kind, rows, cols, seed)
-        what = t("labyrinth.board_game_labyrinth") if kind == "labyrinth-game" else t("labyrinth.course_labyrinth")
-        retried = "" if made.attempt == 0 else t("labyrinth.board_tried_derived_seed", value=made.attempt + 1, seed=made.seed)
-        return Generated(made.puzzle, t("labyrinth.x_tiles_seed_solvable_search", what=what, rows=rows, cols=cols, seed=seed, retried=retried, moves=made.moves))
+        what = (
+            t("labyrinth.board_game_labyrinth")
+            if kind == "labyrinth-game"
+            else t("labyrinth.course_labyrinth")
+        )
+        retried = (
+            ""
+            if made.attempt == 0
+            else t("labyrinth.board_tried_derived_seed", value=made.attempt + 1, seed=made.seed)
+        )
+        return Generated(
+            made.puzzle,
+            t(
+                "labyrinth.x_tiles_seed_solvable_search",
+                what=what,
+                rows=rows,
+                cols=cols,
+                seed=seed,
+                retried=retried,
+                moves=made.moves,
+            ),
+        )

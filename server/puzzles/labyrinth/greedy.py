@@ -15,8 +15,6 @@ counted under the chosen move model, like every other algorithm's.
 
 from __future__ import annotations
 
-from server.i18n import t
-
 from collections.abc import Generator
 
 from server.puzzles.labyrinth.model import EXITED, MASKS, OUTSIDE, TOP, InsertionPoint

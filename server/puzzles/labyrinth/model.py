@@ -22,14 +22,14 @@ Rules implemented here (the reasons are in ``docs/LABYRINTH.md``):
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import sys
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import compress
 from typing import NamedTuple
+
+from server.i18n import t
 
 LEFT, TOP, RIGHT, BOTTOM = 1, 2, 4, 8
 

@@ -9,13 +9,12 @@ Every error is a ``PuzzleError`` whose ``where`` names the line, field or option
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import Saver
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.jsonfile import read_json
@@ -92,7 +91,13 @@ def parse_labyrinth_csv(
     for n, fields in board_lines:
         if len(fields) != width:
             raise PuzzleError(
-                t("labyrinth.expected_tile_codes_like_line", width=width, split=split[0][0], n_fields=len(fields)), t("labyrinth.line_4", n=n)
+                t(
+                    "labyrinth.expected_tile_codes_like_line",
+                    width=width,
+                    split=split[0][0],
+                    n_fields=len(fields),
+                ),
+                t("labyrinth.line_4", n=n),
             )
         board.append([_csv_code(value, n, k) for k, value in enumerate(fields, start=1)])
     if not free_fields[0]:
@@ -118,7 +123,9 @@ def _csv_code(value: str, line: int, field: int) -> int:
     try:
         code = int(value)
     except ValueError:
-        raise PuzzleError(t("labyrinth.unknown_tile_code_codes_are_2", value=show_value(value)), where) from None
+        raise PuzzleError(
+            t("labyrinth.unknown_tile_code_codes_are_2", value=show_value(value)), where
+        ) from None
     if code not in BOARD_CODES:
         raise PuzzleError(t("labyrinth.unknown_tile_code_codes_are", code=code), where)
     return code
@@ -179,7 +186,9 @@ def _seed002_values(data: dict[str, Any]) -> _FileValues:
             )
         # Padded row numbers: board row = padded row - 1; the padding rows cannot be pushed.
         left = [r - 1 for r in _int_list(inputs.get("left", []), t("labyrinth.field_rowswithtileinput_left"))]
-        right = [r - 1 for r in _int_list(inputs.get("right", []), t("labyrinth.field_rowswithtileinput_right"))]
+        right = [
+            r - 1 for r in _int_list(inputs.get("right", []), t("labyrinth.field_rowswithtileinput_right"))
+        ]
     return _FileValues(
         board=tiles[1:-1],
         free=free,
@@ -214,7 +223,9 @@ def _seed002_position(data: dict[str, Any], key: str, width: int) -> tuple[int, 
     value = data.get(key)
     if not isinstance(value, dict) or "row" not in value or "column" not in value:
         raise PuzzleError(t("labyrinth.missing_or_not_row_r"), t("labyrinth.field", key_=key))
-    return _int(value["row"], t("labyrinth.field_row", key_=key)), _int(value["column"], t("labyrinth.field_column", key_=key))
+    return _int(value["row"], t("labyrinth.field_row", key_=key)), _int(
+        value["column"], t("labyrinth.field_column", key_=key)
+    )
 
 
 def _project_values(data: dict[str, Any]) -> _FileValues:
@@ -239,10 +250,15 @@ def _project_values(data: dict[str, Any]) -> _FileValues:
             key if len(key) <= 40 and key.isprintable() else show_value(key) for key in unknown[:5]
         )
         shown += ", ..." if len(unknown) > 5 else ""
-        raise PuzzleError(t("labyrinth.unknown_field_known", shown=shown, known=', '.join(sorted(known))), t("labyrinth.file"))
+        raise PuzzleError(
+            t("labyrinth.unknown_field_known", shown=shown, known=", ".join(sorted(known))),
+            t("labyrinth.file"),
+        )
     family = data.get("family", "labyrinth")
     if family != "labyrinth":
-        raise PuzzleError(t("labyrinth.expected_labyrinth_found", family=show_value(family)), t("labyrinth.field_family"))
+        raise PuzzleError(
+            t("labyrinth.expected_labyrinth_found", family=show_value(family)), t("labyrinth.field_family")
+        )
     board = data["board"]
     for _r, code, where in _codes(board, "board", 1, t("labyrinth.non_empty_list_rows_tile")):
         if not isinstance(code, int) or isinstance(code, bool) or code not in BOARD_CODES:
@@ -250,7 +266,10 @@ def _project_values(data: dict[str, Any]) -> _FileValues:
     if "free_tile" not in data:
         raise PuzzleError(t("labyrinth.free_tile_missing"), t("labyrinth.field_free_tile"))
     values = _FileValues(board=board, free=_int_code(data["free_tile"], t("labyrinth.field_free_tile")))
-    values.where_start, values.where_goal = t("labyrinth.field_start_column"), t("labyrinth.field_goal_column")
+    values.where_start, values.where_goal = (
+        t("labyrinth.field_start_column"),
+        t("labyrinth.field_goal_column"),
+    )
     if "start_column" in data:
         values.start_col = _int(data["start_column"], t("labyrinth.field_start_column"))
     if "goal_column" in data:
@@ -262,12 +281,20 @@ def _project_values(data: dict[str, Any]) -> _FileValues:
     cols = _sides(data, "insert_columns", ("top", "bottom"))
     if cols is not None:
         values.top_cols, values.bottom_cols = cols
-        values.where_cols = (t("labyrinth.field_insert_columns_top"), t("labyrinth.field_insert_columns_bottom"))
+        values.where_cols = (
+            t("labyrinth.field_insert_columns_top"),
+            t("labyrinth.field_insert_columns_bottom"),
+        )
     if "moves" in data:
         values.moves = data["moves"]
         if values.moves not in MOVE_MODELS:
             raise PuzzleError(
-                t("labyrinth.expected_one_found_2", move_models=', '.join(MOVE_MODELS), moves=show_value(values.moves)), t("labyrinth.field_moves")
+                t(
+                    "labyrinth.expected_one_found_2",
+                    move_models=", ".join(MOVE_MODELS),
+                    moves=show_value(values.moves),
+                ),
+                t("labyrinth.field_moves"),
             )
     if "rotate_free_tile" in data:
         if not isinstance(data["rotate_free_tile"], bool):
@@ -281,7 +308,9 @@ def _sides(data: dict[str, Any], key: str, sides: tuple[str, str]) -> tuple[list
     if value is None:
         return None
     if not isinstance(value, dict) or set(value) - set(sides):
-        raise PuzzleError(t("labyrinth.expected", sides=sides[0], sides2=sides[1]), t("labyrinth.field", key_=key))
+        raise PuzzleError(
+            t("labyrinth.expected", sides=sides[0], sides2=sides[1]), t("labyrinth.field", key_=key)
+        )
     return (
         _int_list(value.get(sides[0], []), t("labyrinth.field_2", key_=key, sides=sides[0])),
         _int_list(value.get(sides[1], []), t("labyrinth.field_2", key_=key, sides=sides[1])),
@@ -380,7 +409,9 @@ def _build(values: _FileValues, options: LabyrinthOptions, name: str, source: st
     if rows < 1 or cols < 1:
         raise PuzzleError(t("labyrinth.board_has_no_tiles"), t("labyrinth.board"))
     if rows > MAX_SIDE or cols > MAX_SIDE:
-        raise PuzzleError(t("labyrinth.board_x_at_most_x", rows=rows, cols=cols, max_side=MAX_SIDE), t("labyrinth.board"))
+        raise PuzzleError(
+            t("labyrinth.board_x_at_most_x", rows=rows, cols=cols, max_side=MAX_SIDE), t("labyrinth.board")
+        )
 
     def pick(
         option: Any, file_value: Any, where_file: str, where_option: str, default: Any
@@ -391,7 +422,9 @@ def _build(values: _FileValues, options: LabyrinthOptions, name: str, source: st
             return file_value, where_file
         return default, where_option
 
-    start_col, where = pick(options.start_col, values.start_col, values.where_start, t("labyrinth.option_start_col"), 0)
+    start_col, where = pick(
+        options.start_col, values.start_col, values.where_start, t("labyrinth.option_start_col"), 0
+    )
     _check_index(start_col, cols, "column", where)
     goal_col, where = pick(
         options.goal_col, values.goal_col, values.where_goal, t("labyrinth.option_goal_col"), cols - 1
@@ -399,10 +432,18 @@ def _build(values: _FileValues, options: LabyrinthOptions, name: str, source: st
     _check_index(goal_col, cols, "column", where)
 
     left, where_left = pick(
-        options.left_rows, values.left_rows, values.where_rows[0], t("labyrinth.option_left_rows"), range(0, rows, 2)
+        options.left_rows,
+        values.left_rows,
+        values.where_rows[0],
+        t("labyrinth.option_left_rows"),
+        range(0, rows, 2),
     )
     right, where_right = pick(
-        options.right_rows, values.right_rows, values.where_rows[1], t("labyrinth.option_right_rows"), range(1, rows, 2)
+        options.right_rows,
+        values.right_rows,
+        values.where_rows[1],
+        t("labyrinth.option_right_rows"),
+        range(1, rows, 2),
     )
     for r in left:  # seed 002 counts the padding row: report its numbers back in its terms
         _check_index(r, rows, "row", where_left, 1 if "rowsWithTileInput" in where_left else 0)
@@ -416,7 +457,11 @@ def _build(values: _FileValues, options: LabyrinthOptions, name: str, source: st
         if options.push_columns:  # mirror the task's row layout: even columns from the top
             top_default, bottom_default = range(0, cols, 2), range(1, cols, 2)
         top, where_top = pick(
-            options.top_cols, values.top_cols, values.where_cols[0], t("labyrinth.option_top_cols"), top_default
+            options.top_cols,
+            values.top_cols,
+            values.where_cols[0],
+            t("labyrinth.option_top_cols"),
+            top_default,
         )
         bottom, where_bottom = pick(
             options.bottom_cols,
@@ -433,7 +478,10 @@ def _build(values: _FileValues, options: LabyrinthOptions, name: str, source: st
     moves = options.moves or values.moves or "combined"
     if moves not in MOVE_MODELS:
         expected = ", ".join(MOVE_MODELS)
-        raise PuzzleError(t("labyrinth.expected_one_found", expected=expected, moves=show_value(moves)), t("labyrinth.option_moves"))
+        raise PuzzleError(
+            t("labyrinth.expected_one_found", expected=expected, moves=show_value(moves)),
+            t("labyrinth.option_moves"),
+        )
     rotate_free = bool(options.rotate_free if options.rotate_free is not None else values.rotate_free)
     return LabyrinthPuzzle(
         rows=rows,
@@ -457,7 +505,14 @@ def _check_index(value: Any, size: int, what: str, where: str, shift: int = 0) -
     if not 0 <= value < size:
         plural = "rows" if what == "row" else "columns"
         raise PuzzleError(
-            t("labyrinth.does_not_exist_board_are", what=what, value=value + shift, plural=plural, shift=shift, value2=size - 1 + shift)
+            t(
+                "labyrinth.does_not_exist_board_are",
+                what=what,
+                value=value + shift,
+                plural=plural,
+                shift=shift,
+                value2=size - 1 + shift,
+            )
             + (t("labyrinth.seed_002_counts_padding_row") if shift else ""),
             where,
         )

@@ -75,8 +75,6 @@ states shrinks; ``player_path`` turns its solution back into one player's states
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import math
 import sys
 from collections.abc import Iterator, Sequence
@@ -85,6 +83,7 @@ from itertools import combinations, pairwise
 from operator import or_
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from server.i18n import t
 from server.puzzles.labyrinth.model import (
     DICT_ENTRY_BYTES,
     EXITED,
@@ -381,7 +380,9 @@ class _LabyrinthRules(Problem):
 
     def _check_heuristic(self, name: str) -> None:
         if name not in HEURISTICS:
-            raise ValueError(t("labyrinth.unknown_heuristic_choose", name=repr(name), heuristics=", ".join(HEURISTICS)))
+            raise ValueError(
+                t("labyrinth.unknown_heuristic_choose", name=repr(name), heuristics=", ".join(HEURISTICS))
+            )
 
     # ---------------------------------------------------------------------------- JSON
     def rc(self, position: int) -> list[int]:
@@ -538,11 +539,18 @@ class LabyrinthProblem(_LabyrinthRules):
     def _push_text(self, prev: LabState, push_: Push) -> str:
         point = push_.point
         if push_.tile != prev.free:
-            text = (
-                t("labyrinth.turn_free_tile_into_and", shapes=SHAPES[prev.free], free=prev.free, shapes2=SHAPES[push_.tile], tile=push_.tile, text=point.text())
+            text = t(
+                "labyrinth.turn_free_tile_into_and",
+                shapes=SHAPES[prev.free],
+                free=prev.free,
+                shapes2=SHAPES[push_.tile],
+                tile=push_.tile,
+                text=point.text(),
             )
         else:
-            text = t("labyrinth.push_free_tile_into", shapes=SHAPES[push_.tile], tile=push_.tile, text=point.text())
+            text = t(
+                "labyrinth.push_free_tile_into", shapes=SHAPES[push_.tile], tile=push_.tile, text=point.text()
+            )
         if prev.player >= 0:
             carried = self.carry(prev.player, point)
             if carried != prev.player:
@@ -560,9 +568,17 @@ class LabyrinthProblem(_LabyrinthRules):
         cells = [x for x in walk if x >= 0]
         pieces = []
         if first == OUTSIDE:
-            pieces.append(t("labyrinth.enter_board_below_column_onto", start_col=p.start_col, rc_text=self._rc_text(cells[0])))
+            pieces.append(
+                t(
+                    "labyrinth.enter_board_below_column_onto",
+                    start_col=p.start_col,
+                    rc_text=self._rc_text(cells[0]),
+                )
+            )
         if len(cells) > 1:
-            pieces.append(t("labyrinth.walk_from", rc_text=self._rc_text(cells[0]), rc_text2=self._rc_text(cells[-1])))
+            pieces.append(
+                t("labyrinth.walk_from", rc_text=self._rc_text(cells[0]), rc_text2=self._rc_text(cells[-1]))
+            )
         if last == EXITED:
             pieces.append(t("labyrinth.leave_board_above_column", goal_col=p.goal_col))
         if len(pieces) == 1:

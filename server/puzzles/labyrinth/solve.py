@@ -8,12 +8,11 @@ a bounded variant of IDA* or iterative deepening.
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import threading
 from collections.abc import Callable
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 from server.puzzles.labyrinth.greedy import SEED_GREEDY
 from server.puzzles.labyrinth.model import LabyrinthPuzzle
@@ -38,9 +37,14 @@ def algorithm_names() -> list[str]:
 def make_problem(puzzle: LabyrinthPuzzle, view: str = "states", moves: str | None = None):
     """The search view of ``puzzle``: one state per player position, or per set of places."""
     if view not in VIEWS:
-        raise PuzzleError(t("labyrinth.unknown_view_choose_one", view=repr(view), views=', '.join(VIEWS)), t("labyrinth.option_view"))
+        raise PuzzleError(
+            t("labyrinth.unknown_view_choose_one", view=repr(view), views=", ".join(VIEWS)),
+            t("labyrinth.option_view"),
+        )
     if moves is not None and moves not in ("combined", "separate"):
-        raise PuzzleError(t("labyrinth.unknown_move_model_choose_combined", moves=repr(moves)), t("labyrinth.option_moves"))
+        raise PuzzleError(
+            t("labyrinth.unknown_move_model_choose_combined", moves=repr(moves)), t("labyrinth.option_moves")
+        )
     return (LabyrinthProblem if view == "states" else LabyrinthSetProblem)(puzzle, moves)
 
 
@@ -72,7 +76,11 @@ def solve_labyrinth(
     """
     if algorithm not in algorithm_names() and algorithm != CODE:
         raise PuzzleError(
-            t("labyrinth.unknown_algorithm_for_labyrinth_choose", algorithm=repr(algorithm), algorithm_names=', '.join(algorithm_names())),
+            t(
+                "labyrinth.unknown_algorithm_for_labyrinth_choose",
+                algorithm=repr(algorithm),
+                algorithm_names=", ".join(algorithm_names()),
+            ),
             t("labyrinth.option_algorithm"),
         )
     if algorithm == "seed-greedy" and view != "states":
@@ -99,7 +107,11 @@ def solve_labyrinth(
     if max_depth is not None:
         out["options"]["max_depth"] = max_depth
         if not result.found and not result.stopped:
-            out["message"] = t("labyrinth.no_solution_within_moves_searched", max_depth=max_depth, states=_states(result.expanded))
+            out["message"] = t(
+                "labyrinth.no_solution_within_moves_searched",
+                max_depth=max_depth,
+                states=_states(result.expanded),
+            )
     return out
 
 
@@ -108,7 +120,10 @@ def _depth_limited(algorithm: str, max_depth: int) -> Algorithm:
     if algorithm not in ("idastar", "iddfs"):
         raise PuzzleError(t("labyrinth.depth_limit_applies_idastar_and"), t("labyrinth.option_max_depth"))
     if not isinstance(max_depth, int) or max_depth < 0:
-        raise PuzzleError(t("labyrinth.expected_number_moves_0_found", max_depth=repr(max_depth)), t("labyrinth.option_max_depth"))
+        raise PuzzleError(
+            t("labyrinth.expected_number_moves_0_found", max_depth=repr(max_depth)),
+            t("labyrinth.option_max_depth"),
+        )
     base = get_algorithm(algorithm)
     if algorithm == "idastar":
         run = lambda p, o: idastar(p, o.resolved_heuristic(p), o.weight, max_cost=max_depth)  # noqa: E731
@@ -149,7 +164,9 @@ def result_json(
         if result.stopped == "cancelled":
             out["message"] = f"cancelled: {searched}"
         elif result.stopped:
-            out["message"] = t("labyrinth.no_solution_found_within_search", searched=searched, stopped=result.stopped)
+            out["message"] = t(
+                "labyrinth.no_solution_found_within_search", searched=searched, stopped=result.stopped
+            )
         elif result.algorithm == "seed-greedy":
             out["message"] = (
                 t("labyrinth.no_solution_seed_000_greedy", searched=searched)

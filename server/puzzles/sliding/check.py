@@ -19,12 +19,11 @@ None when off the board). The cost is the number of moves, as ``solve --json`` c
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import math
 import re
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import Checker
 from server.puzzles.checking import CheckResult, replay_json, solve_json, where
 from server.puzzles.errors import PuzzleError, show_value
@@ -137,10 +136,13 @@ def _boards(value: Any, n: int, label: str) -> list[bytes]:
     """A JSON list of boards, each n² numbers, flat or as n rows."""
     if not isinstance(value, list) or not value:
         raise PuzzleError(
-            t("sliding.expected_list_boards_each_numbers", value=n * n, value2=show_value(value)), t("sliding.file")
+            t("sliding.expected_list_boards_each_numbers", value=n * n, value2=show_value(value)),
+            t("sliding.file"),
         )
     if len(value) > MAX_MOVES:
-        raise PuzzleError(t("sliding.boards_more_than", n_value=len(value), max_moves=MAX_MOVES), t("sliding.file"))
+        raise PuzzleError(
+            t("sliding.boards_more_than", n_value=len(value), max_moves=MAX_MOVES), t("sliding.file")
+        )
     boards = []
     for i, item in enumerate(value):
         flat = item
@@ -162,7 +164,9 @@ def _boards(value: Any, n: int, label: str) -> list[bytes]:
 
 def _from_result(value: dict[str, Any], board: SlidingBoard) -> list[bytes]:
     """``run.py solve --json``'s object: its ``path`` of boards."""
-    return _boards(solve_json(value, "sliding", t("sliding.sliding_tile_puzzle")), board.n, t("sliding.path_item"))
+    return _boards(
+        solve_json(value, "sliding", t("sliding.sliding_tile_puzzle")), board.n, t("sliding.path_item")
+    )
 
 
 # ---- the rules ------------------------------------------------------------------------------------
@@ -205,7 +209,11 @@ def walk_moves(
                 said = (
                     t("sliding.blank_moves", direction_words=DIRECTION_WORDS[direction])
                     if mode == "blank"
-                    else t("sliding.tile_slides_into_blank_so", direction_words=DIRECTION_WORDS[what], direction_words2=DIRECTION_WORDS[direction])
+                    else t(
+                        "sliding.tile_slides_into_blank_so",
+                        direction_words=DIRECTION_WORDS[what],
+                        direction_words2=DIRECTION_WORDS[direction],
+                    )
                 )
                 why = (
                     t("sliding.move_but_it_at_row", number=number, what=what, said=said, br=br, bc=bc, n=n)
@@ -230,7 +238,11 @@ def walk_boards(
             None,
             moves,
             None,
-            t("sliding.answer_starts_with_board_not", board_text=board_text(boards[0]), board_text2=board_text(board.tiles)),
+            t(
+                "sliding.answer_starts_with_board_not",
+                board_text=board_text(boards[0]),
+                board_text2=board_text(board.tiles),
+            ),
         )
     states = [boards[0]]
     why: str | None = None
@@ -239,8 +251,12 @@ def walk_boards(
     for number in range(1, len(boards)):
         a, b = boards[number - 1], boards[number]
         if problem.move_between(a, b) is None:
-            why = (
-                t("sliding.move_board_not_one_move", number=number, board_text=board_text(b), value=number - 1, board_text2=board_text(a))
+            why = t(
+                "sliding.move_board_not_one_move",
+                number=number,
+                board_text=board_text(b),
+                value=number - 1,
+                board_text2=board_text(a),
             )
             bad = number
             illegal = {"from": _place(a.index(0), board.n), "to": _place(b.index(0), board.n)}

@@ -11,11 +11,10 @@ words, naming the operation (``edit N``). A slide never changes that (it is a mo
 
 from __future__ import annotations
 
-from server.i18n import t
-
 from dataclasses import replace
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import Editor
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.making import cell_of, whole
@@ -43,7 +42,10 @@ def edit_sliding(board: SlidingBoard, edits: list[dict[str, Any]]) -> SlidingBoa
         elif kind == "set_goal":
             goal = bytes(_numbers(op.get("tiles"), n, where))
         else:
-            raise PuzzleError(t("sliding.unknown_operation_sliding_tile_board", kind=show_value(kind), ops=', '.join(OPS)), where)
+            raise PuzzleError(
+                t("sliding.unknown_operation_sliding_tile_board", kind=show_value(kind), ops=", ".join(OPS)),
+                where,
+            )
         reason = unsolvable_reason(bytes(tiles), goal, n)
         if reason:
             raise PuzzleError(reason, where)

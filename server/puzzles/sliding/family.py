@@ -4,8 +4,6 @@ the moves in words."""
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import dataclasses
 import itertools
 import json
@@ -14,6 +12,7 @@ import time
 from collections.abc import Generator
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import StudentForm
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import (
@@ -123,7 +122,10 @@ class SlidingFamily(Family):
         text, is_json = self.file_text(data, MAX_FILE_BYTES, t("sliding.sliding_tile_board"))
         board = (parse_sliding_json if is_json else parse_sliding_text)(text, stem(filename))
         if board.cells > limits.max_cells:
-            raise PuzzleError(t("sliding.cells_over_limit", cells=board.cells, max_cells=limits.max_cells), t("sliding.file"))
+            raise PuzzleError(
+                t("sliding.cells_over_limit", cells=board.cells, max_cells=limits.max_cells),
+                t("sliding.file"),
+            )
         return board
 
     # ---- the page --------------------------------------------------------------------------------
@@ -196,7 +198,15 @@ class SlidingFamily(Family):
             heuristic = "pdb"  # the default method off the page: Korf's hardest in under a second
         uses_h = get_algorithm(algorithm).uses_heuristic  # bfs and the like ignore the option
         if uses_h and heuristic not in problem.heuristics and heuristic != YOURS:
-            raise PuzzleError(t("sliding.heuristic_not_offered_for_x", heuristic=repr(heuristic), n=board.n, heuristics=', '.join(problem.heuristics)), t("sliding.option_heuristic"))
+            raise PuzzleError(
+                t(
+                    "sliding.heuristic_not_offered_for_x",
+                    heuristic=repr(heuristic),
+                    n=board.n,
+                    heuristics=", ".join(problem.heuristics),
+                ),
+                t("sliding.option_heuristic"),
+            )
         small = board.n in GENERIC_BOARDS and heuristic in GENERIC_BOARDS[board.n]
         fast = None if control.engine == "generic" or (small and control.engine == "auto") else _fast_module()
         if (fast is not None and not control.record_trace
@@ -260,8 +270,21 @@ class SlidingFamily(Family):
             return super().summary_lines(filename, result)
         engine = result.get("engine", "generic")
         lines = [
-            t("sliding.solved_puzzle_in_moves_expanded", filename=filename, algorithm=result['algorithm'], value=result['n'] ** 2 - 1, cost=result['cost'], describe_verdict=describe_verdict(result), expanded=result['expanded'], generated=result['generated'], max_frontier=result['max_frontier'], seconds=f"{result['seconds']:.3f}", engine=engine),
-            t("sliding.blank_moves_2") + (_listed([m["blank"] for m in result["moves"]]) or t("sliding.none_solved")),
+            t(
+                "sliding.solved_puzzle_in_moves_expanded",
+                filename=filename,
+                algorithm=result["algorithm"],
+                value=result["n"] ** 2 - 1,
+                cost=result["cost"],
+                describe_verdict=describe_verdict(result),
+                expanded=result["expanded"],
+                generated=result["generated"],
+                max_frontier=result["max_frontier"],
+                seconds=f"{result['seconds']:.3f}",
+                engine=engine,
+            ),
+            t("sliding.blank_moves_2")
+            + (_listed([m["blank"] for m in result["moves"]]) or t("sliding.none_solved")),
         ]
         if result["moves"]:
             lines.append(t("sliding.tiles_slid") + _listed([str(m["tile"]) for m in result["moves"]]))

@@ -28,13 +28,12 @@ family uses its generic search (IDA* is the method of the 15-puzzle).
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
 
+from server.i18n import t
 from server.puzzles.sliding import pdb as pdb_module
 
 HEURISTICS = ("misplaced", "manhattan", "linear_conflict", "pdb")

@@ -17,12 +17,11 @@
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import random
 from functools import lru_cache
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import Maker
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import RunControl
@@ -43,15 +42,29 @@ GOAL_OPTION = Option(
 )
 GENERATORS = (
     GeneratorKind(
-        "sliding-random", "sliding.random_board", "sliding.uniformly_random_among_boards_that",
-        (*size_options((3, 3, 5), (3, 3, 5), "tiles"), GOAL_OPTION), board="n x n (rows = columns)",
+        "sliding-random",
+        "sliding.random_board",
+        "sliding.uniformly_random_among_boards_that",
+        (*size_options((3, 3, 5), (3, 3, 5), "tiles"), GOAL_OPTION),
+        board="n x n (rows = columns)",
     ),
     GeneratorKind(
-        "sliding-depth", "sliding.board_at_given_depth",
+        "sliding-depth",
+        "sliding.board_at_given_depth",
         "sliding.board_that_many_moves_from",
-        (*size_options((3, 3, 5), (3, 3, 5), "tiles"), GOAL_OPTION,
-         Option("depth", "int", "sliding.moves_from_goal", "sliding.optimal_solution_length", default=20, min=0,
-                max=120)),
+        (
+            *size_options((3, 3, 5), (3, 3, 5), "tiles"),
+            GOAL_OPTION,
+            Option(
+                "depth",
+                "int",
+                "sliding.moves_from_goal",
+                "sliding.optimal_solution_length",
+                default=20,
+                min=0,
+                max=120,
+            ),
+        ),
         board="n x n (rows = columns)",
     ),
 )
@@ -134,7 +147,9 @@ def board_at_depth(n: int, depth: int, seed: int, goal: bytes, family: Any,
             farthest = max(distances.values())
             raise ValueError(t("sliding.no_board_at_depth", depth=depth, farthest=farthest))
         tiles = rng.choice(at)
-        return SlidingBoard(n, tiles, goal, label, (), "generated"), t("sliding.exactly_moves_from_goal", depth=depth)
+        return SlidingBoard(n, tiles, goal, label, (), "generated"), t(
+            "sliding.exactly_moves_from_goal", depth=depth
+        )
     # Walk ``depth`` moves, measure; while the board is nearer than ``depth``, walk on as many moves as
     # are missing (a move changes the distance by exactly 1, so it never overshoots) and measure again.
     tiles = random_walk(n, goal, depth, rng)

@@ -12,9 +12,9 @@ row distance from its goal row never changes; the goal has 0 for both. The other
 
 from __future__ import annotations
 
-from server.i18n import t
-
 from dataclasses import dataclass
+
+from server.i18n import t
 
 SIZES = (3, 4, 5)
 # Moves named by where the blank goes, in successor order: name, row step, column step.
@@ -70,7 +70,15 @@ def unsolvable_reason(tiles: bytes, goal: bytes, n: int) -> str | None:
     rows = blank_row_distance(tiles, goal, n)
     if (count + rows) % 2 == 0:
         return None
-    return (t("sliding.unsolvable_by_parity_board_has", count_=count, value='s' * (count != 1), rows=rows, value2='s' * (rows != 1), value3=count + rows, n=n))
+    return t(
+        "sliding.unsolvable_by_parity_board_has",
+        count_=count,
+        value="s" * (count != 1),
+        rows=rows,
+        value2="s" * (rows != 1),
+        value3=count + rows,
+        n=n,
+    )
 
 
 def is_solvable(tiles: bytes, goal: bytes, n: int) -> bool:

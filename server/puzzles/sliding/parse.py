@@ -20,12 +20,11 @@ one line, before anything searches it.
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import re
 from dataclasses import dataclass
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import TextOrJsonSaver
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.jsonfile import read_json
@@ -135,7 +134,9 @@ def _rows(text: str, line: int, offset: int, section: Section) -> None:
     for part in text.split("/"):
         if not part.strip():
             at = offset + start + len(part) + 1
-            raise PuzzleError(t("sliding.no_numbers_between_two_goes"), t("sliding.line_column_3", line=line, at=at))
+            raise PuzzleError(
+                t("sliding.no_numbers_between_two_goes"), t("sliding.line_column_3", line=line, at=at)
+            )
         _numbers(part, line, offset + start, section)
         start += len(part) + 1
     section.slashed = True
@@ -151,8 +152,15 @@ def _numbers(text: str, line: int, offset: int, section: Section) -> None:
         if not token.isdigit() or not token.isascii():
             raise PuzzleError(t("sliding.not_tile_number_whole_numbers", token=repr(token[:20])), where)
         if len(section.numbers) + len(found) >= MAX_NUMBERS:
-            raise PuzzleError(t("sliding.more_than_numbers_in_expected", max_numbers=MAX_NUMBERS, what=section.what, counts_text=COUNTS_TEXT),
-                              where)
+            raise PuzzleError(
+                t(
+                    "sliding.more_than_numbers_in_expected",
+                    max_numbers=MAX_NUMBERS,
+                    what=section.what,
+                    counts_text=COUNTS_TEXT,
+                ),
+                where,
+            )
         if len(token) > 3:  # no board holds such a number (and int() of megabytes of digits is slow)
             raise PuzzleError(t("sliding.out_range_tile_numbers_go", token=token[:12]), where)
         found.append(Number(int(token), line, offset + match.start() + 1))
@@ -165,19 +173,42 @@ def _size(section: Section, n: int | None) -> int:
     numbers = section.numbers
     count = len(numbers)
     if n is not None and count != n * n:
-        raise PuzzleError(t("sliding.has_numbers_and_board_x", what=section.what, count_=count, n=n, value=n * n),
-                          section.where)
+        raise PuzzleError(
+            t("sliding.has_numbers_and_board_x", what=section.what, count_=count, n=n, value=n * n),
+            section.where,
+        )
     if n is None:
         if count not in COUNTS:
             if count == 0:
-                raise PuzzleError(t("sliding.no_numbers_expected_0_blank", counts_text=COUNTS_TEXT), t("sliding.file"))
-            raise PuzzleError(t("sliding.has_number_expected", what=section.what, count_=count, value='s' * (count != 1), counts_text=COUNTS_TEXT), section.where)
+                raise PuzzleError(
+                    t("sliding.no_numbers_expected_0_blank", counts_text=COUNTS_TEXT), t("sliding.file")
+                )
+            raise PuzzleError(
+                t(
+                    "sliding.has_number_expected",
+                    what=section.what,
+                    count_=count,
+                    value="s" * (count != 1),
+                    counts_text=COUNTS_TEXT,
+                ),
+                section.where,
+            )
         n = COUNTS[count]
     if len(section.lines) > 1:  # rows: n of n each (one line of n² is Korf's format)
         for line in section.lines:
             if len(line) != n:
                 where = line[0].where if section.slashed else t("sliding.line", line=line[0].line)
-                raise PuzzleError(t("sliding.row_number_in_x_board", n_line=len(line), value='s' * (len(line) != 1), what=section.what, n=n, value2=n * n), where)
+                raise PuzzleError(
+                    t(
+                        "sliding.row_number_in_x_board",
+                        n_line=len(line),
+                        value="s" * (len(line) != 1),
+                        what=section.what,
+                        n=n,
+                        value2=n * n,
+                    ),
+                    where,
+                )
     return n
 
 
@@ -187,9 +218,20 @@ def _tiles(values: list[int], n: int, what: str, where_of: Any) -> bytes:
     seen: dict[int, int] = {}
     for i, value in enumerate(values):
         if not 0 <= value <= last:
-            raise PuzzleError(t("sliding.out_range_in_x_board", value=value, what=what, n=n, last=last), where_of(i))
+            raise PuzzleError(
+                t("sliding.out_range_in_x_board", value=value, what=what, n=n, last=last), where_of(i)
+            )
         if value in seen:
-            raise PuzzleError(t("sliding.appears_twice_in_also_at", value=value, what=what, where_of=where_of(seen[value]), last=last), where_of(i))
+            raise PuzzleError(
+                t(
+                    "sliding.appears_twice_in_also_at",
+                    value=value,
+                    what=what,
+                    where_of=where_of(seen[value]),
+                    last=last,
+                ),
+                where_of(i),
+            )
         seen[value] = i
     return bytes(values)  # n² distinct numbers in 0..n²-1: none is missing
 
@@ -248,10 +290,14 @@ def parse_sliding_json(text: str, name: str) -> SlidingBoard:
     """The project's JSON (module docstring)."""
     data = read_json(text)
     if not isinstance(data, dict):
-        raise PuzzleError(t("sliding.expected_object_with_tiles_got", name=type(data).__name__), t("sliding.file"))
+        raise PuzzleError(
+            t("sliding.expected_object_with_tiles_got", name=type(data).__name__), t("sliding.file")
+        )
     family = data.get("family", "sliding")
     if family != "sliding":
-        raise PuzzleError(t("sliding.expected_sliding_got", family=show_value(family)), t("sliding.field_family"))
+        raise PuzzleError(
+            t("sliding.expected_sliding_got", family=show_value(family)), t("sliding.field_family")
+        )
     if "tiles" not in data:
         raise PuzzleError(t("sliding.expected_board_numbers_row_by"), t("sliding.field_tiles"))
     given_n = data.get("n")
@@ -267,7 +313,10 @@ def parse_sliding_json(text: str, name: str) -> SlidingBoard:
     if data.get("goal") is not None:
         goal_values = _json_numbers(data["goal"], "goal", n)
         if len(goal_values) != n * n:
-            raise PuzzleError(t("sliding.goal_has_numbers_and_board", n_goal_values=len(goal_values), n=n, value=n * n), t("sliding.field_goal"))
+            raise PuzzleError(
+                t("sliding.goal_has_numbers_and_board", n_goal_values=len(goal_values), n=n, value=n * n),
+                t("sliding.field_goal"),
+            )
         goal = _tiles(goal_values, n, t("sliding.goal"), lambda i: t("sliding.field_goal_item", i=i))
     given = data.get("name")
     if given is not None and not isinstance(given, str):
@@ -286,14 +335,20 @@ def _json_numbers(value: Any, key: str, n: int | None) -> list[int]:
         flat = []
         for r, row in enumerate(value):
             if len(row) != len(value):
-                raise PuzzleError(t("sliding.row_numbers_in_board_rows", n_row=len(row), n_value=len(value)), t("sliding.row", where=where, r=r))
+                raise PuzzleError(
+                    t("sliding.row_numbers_in_board_rows", n_row=len(row), n_value=len(value)),
+                    t("sliding.row", where=where, r=r),
+                )
             flat.extend(row)
         value = flat
     if len(value) not in COUNTS:
         raise PuzzleError(t("sliding.numbers_expected", n_value=len(value), counts_text=COUNTS_TEXT), where)
     for i, item in enumerate(value):
         if isinstance(item, bool) or not isinstance(item, int):
-            raise PuzzleError(t("sliding.expected_whole_number_got", item=show_value(item)), t("sliding.item_2", where=where, i=i))
+            raise PuzzleError(
+                t("sliding.expected_whole_number_got", item=show_value(item)),
+                t("sliding.item_2", where=where, i=i),
+            )
         if not -1 < item < 1000:
             last = (n or COUNTS[len(value)]) ** 2 - 1
             raise PuzzleError(t("sliding.out_range_0_blank_2", item=show_value(item), last=last),
@@ -303,7 +358,9 @@ def _json_numbers(value: Any, key: str, n: int | None) -> list[int]:
 
 def _notes(n: int, goal: bytes, source: str, given: bool) -> tuple[str, ...]:
     if goal == default_goal(n):
-        where = t("sliding.goal_1_then_blank_2", value=n * n - 1) + ("" if given else t("sliding.default_no_goal_given"))
+        where = t("sliding.goal_1_then_blank_2", value=n * n - 1) + (
+            "" if given else t("sliding.default_no_goal_given")
+        )
     elif goal == bytes(range(n * n)):
         where = t("sliding.goal_blank_first_then_1", value=n * n - 1)
         where += "" if given else t("sliding.one_line_form_default_aima")

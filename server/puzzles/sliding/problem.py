@@ -19,8 +19,6 @@ checks them against exact distances over the whole 8-puzzle):
 
 from __future__ import annotations
 
-from server.i18n import t
-
 from collections.abc import Iterator, Sequence
 from math import factorial
 from typing import TYPE_CHECKING, Any

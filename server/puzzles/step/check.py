@@ -22,11 +22,10 @@ The cost is the number of moves, as ``solve --json`` counts it.
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import re
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import Checker
 from server.puzzles.checking import CheckResult, replay_json, solve_json, where
 from server.puzzles.errors import PuzzleError, show_value
@@ -108,7 +107,9 @@ def _seed_positions(text: str, offset: int) -> list[Cell]:
     def expect(symbol: str, what: str) -> None:
         nonlocal i
         if i >= len(tokens):
-            raise PuzzleError(t("step.text_ends_where_was_expected", what=what), where(text, len(text.rstrip())))
+            raise PuzzleError(
+                t("step.text_ends_where_was_expected", what=what), where(text, len(text.rstrip()))
+            )
         kind, value, at = tokens[i]
         if kind != "sym" or value != symbol:
             raise PuzzleError(t("step.where_was_expected", value=repr(value), what=what), where(text, at))
@@ -117,10 +118,14 @@ def _seed_positions(text: str, offset: int) -> list[Cell]:
     def number(what: str) -> int:
         nonlocal i
         if i >= len(tokens):
-            raise PuzzleError(t("step.text_ends_where_was_expected", what=what), where(text, len(text.rstrip())))
+            raise PuzzleError(
+                t("step.text_ends_where_was_expected", what=what), where(text, len(text.rstrip()))
+            )
         kind, value, at = tokens[i]
         if kind != "num":
-            raise PuzzleError(t("step.where_whole_number_was_expected", value=repr(value), what=what), where(text, at))
+            raise PuzzleError(
+                t("step.where_whole_number_was_expected", value=repr(value), what=what), where(text, at)
+            )
         if len(value.lstrip("-")) > MAX_DIGITS:
             raise PuzzleError(t("step.too_long_for_position", value=value[:12]), where(text, at))
         i += 1
@@ -140,7 +145,9 @@ def _seed_positions(text: str, offset: int) -> list[Cell]:
         expect(")", t("step.closing_position", value=len(cells) + 1))
         cells.append((y, x))
         if len(cells) > MAX_MOVES:
-            raise PuzzleError(t("step.more_than_positions", max_moves=MAX_MOVES), where(text, tokens[i - 1][2]))
+            raise PuzzleError(
+                t("step.more_than_positions", max_moves=MAX_MOVES), where(text, tokens[i - 1][2])
+            )
         if i < len(tokens) and tokens[i][:2] == ("sym", ","):
             i += 1
             if not bracketed and i == len(tokens):
@@ -185,7 +192,15 @@ def _seed_states(value: list[int], maze: StepMaze, period: int) -> tuple[list[Ce
         field, phase = divmod(state, period)
         if state < 0 or field >= len(fields):
             raise PuzzleError(
-                t("step.state_no_state_this_maze", state=state, n_fields=len(fields), period=period, value=len(fields) * period - 1), t("step.item", number=number))
+                t(
+                    "step.state_no_state_this_maze",
+                    state=state,
+                    n_fields=len(fields),
+                    period=period,
+                    value=len(fields) * period - 1,
+                ),
+                t("step.item", number=number),
+            )
         cells.append(fields[field])
         phases.append(phase)
     return cells, phases
@@ -199,7 +214,9 @@ def _from_result(value: Any, cycle: tuple[int, ...]) -> tuple[list[Cell], list[i
     given = value.get("cycle")
     if isinstance(given, list) and given and tuple(given) != cycle:
         raise PuzzleError(
-            t("step.this_solution_was_found_with", given=show_value(given), cycle=list(cycle)), t("step.field_cycle"))
+            t("step.this_solution_was_found_with", given=show_value(given), cycle=list(cycle)),
+            t("step.field_cycle"),
+        )
     return _cells(path, t("step.path_item"))
 
 
@@ -218,15 +235,41 @@ def _rule_broken(problem: StepProblem, number: int, a: Cell, b: Cell, phase: int
     step = (dr // length, dc // length)
     word = _WORDS[step]
     if length != k:
-        return t("step.goes_cell_but_cycle_asks", label=label, length=length, value='s' * (length != 1), word=word, k=k)
+        return t(
+            "step.goes_cell_but_cycle_asks",
+            label=label,
+            length=length,
+            value="s" * (length != 1),
+            word=word,
+            k=k,
+        )
     if not (0 <= b[0] < maze.rows and 0 <= b[1] < maze.cols):
-        return (t("step.goes_from_off_board_board", label=label, k=k, word=word, show=show(a), show2=show(b), rows=maze.rows, cols=maze.cols))
+        return t(
+            "step.goes_from_off_board_board",
+            label=label,
+            k=k,
+            word=word,
+            show=show(a),
+            show2=show(b),
+            rows=maze.rows,
+            cols=maze.cols,
+        )
     for i in range(1, length + 1):
         cell = (a[0] + step[0] * i, a[1] + step[1] * i)
         if not maze.is_marked(*cell):
             if i == length:
-                return t("step.goes_from_and_lands_on", label=label, k=k, word=word, show=show(a), show2=show(cell))
-            return t("step.goes_from_over_blank_cell", label=label, k=k, word=word, show=show(a), show2=show(b), show3=show(cell))
+                return t(
+                    "step.goes_from_and_lands_on", label=label, k=k, word=word, show=show(a), show2=show(cell)
+                )
+            return t(
+                "step.goes_from_over_blank_cell",
+                label=label,
+                k=k,
+                word=word,
+                show=show(a),
+                show2=show(b),
+                show3=show(cell),
+            )
     return None
 
 
@@ -258,7 +301,14 @@ def walk(family: Any, maze: StepMaze, problem: StepProblem, cells: list[Cell], p
                 # A safety net: the rules above are the search's own.
                 why = t("step.move_from_not_move_rules", number=number, show=show(a), show2=show(b))
             elif phases and phases[number] is not None and phases[number] != number % period:
-                why = (t("step.move_ends_at_in_phase", number=number, show=show(b), value=number % period, cycle=problem.cycle[number % period], phases=phases[number]))
+                why = t(
+                    "step.move_ends_at_in_phase",
+                    number=number,
+                    show=show(b),
+                    value=number % period,
+                    cycle=problem.cycle[number % period],
+                    phases=phases[number],
+                )
             else:
                 state = target
                 states.append(state)

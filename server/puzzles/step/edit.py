@@ -17,11 +17,10 @@ with the operation's number.
 
 from __future__ import annotations
 
-from server.i18n import t
-
 from dataclasses import replace
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import Editor
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.making import cell_of, whole

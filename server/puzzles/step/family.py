@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import itertools
 import re
 from dataclasses import replace
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import StudentForm
 from server.puzzles.family import Family, LoadLimits, describe_verdict, stem
 from server.puzzles.options import Option, Values
@@ -143,7 +142,9 @@ class StepFamily(Family):
     # ---- solving ---------------------------------------------------------------------------------
     def problem(self, maze: StepMaze, options: Values) -> Problem:
         cycle = (
-            maze.cycle if options.get("cycle") is None else check_cycle(options["cycle"], t("step.option_cycle"))
+            maze.cycle
+            if options.get("cycle") is None
+            else check_cycle(options["cycle"], t("step.option_cycle"))
         )
         return StepProblem(maze, cycle)
 
@@ -162,7 +163,18 @@ class StepFamily(Family):
             return super().summary_lines(filename, result)
         cycle = ",".join(str(k) for k in result["cycle"])
         lines = [
-            t("step.reached_goal_in_moves_cycle", filename=filename, algorithm=result['algorithm'], cost=result['cost'], describe_verdict=describe_verdict(result), cycle=cycle, expanded=result['expanded'], generated=result['generated'], max_frontier=result['max_frontier'], seconds=f"{result['seconds']:.3f}")
+            t(
+                "step.reached_goal_in_moves_cycle",
+                filename=filename,
+                algorithm=result["algorithm"],
+                cost=result["cost"],
+                describe_verdict=describe_verdict(result),
+                cycle=cycle,
+                expanded=result["expanded"],
+                generated=result["generated"],
+                max_frontier=result["max_frontier"],
+                seconds=f"{result['seconds']:.3f}",
+            )
         ]
         return lines + [f"  {number}. {move['text']}" for number, move in enumerate(result["moves"], start=1)]
 

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import random
 from collections import deque
 
+from server.i18n import t
 from server.puzzles.capabilities import Maker
 from server.puzzles.errors import PuzzleError
 from server.puzzles.making import Generated, GeneratorKind, size_options
 from server.puzzles.options import Option, Values
 from server.puzzles.step.model import DEFAULT_CYCLE, StepMaze
-from server.puzzles.step.parse import MAX_CYCLE_LENGTH, MAX_STEP, check_cycle, cycle_text
+from server.puzzles.step.parse import MAX_STEP, check_cycle, cycle_text
 from server.puzzles.step.problem import StepProblem
 
 
@@ -77,11 +76,20 @@ def shortest_moves(maze: StepMaze) -> int | None:
 
 GENERATORS = (
     GeneratorKind(
-        "step", "step.step_cycle_maze", "step.straight_marked_corridors_kept_when",
+        "step",
+        "step.step_cycle_maze",
+        "step.straight_marked_corridors_kept_when",
         (
             *size_options((2, 10, 200), (2, 10, 200)),
-            Option("cycle", "int_list", "step.step_cycle", "step.move_lengths_in_turn_e", default=list(DEFAULT_CYCLE),
-                   min=1, max=MAX_STEP),
+            Option(
+                "cycle",
+                "int_list",
+                "step.step_cycle",
+                "step.move_lengths_in_turn_e",
+                default=list(DEFAULT_CYCLE),
+                min=1,
+                max=MAX_STEP,
+            ),
         ),
     ),
 )
@@ -101,6 +109,23 @@ class StepMaker(Maker):
             maze = random_step_maze(rows, cols, seed, cycle)
         except ValueError:
             raise PuzzleError(
-                t("step.found_no_solvable_x_maze", rows=rows, cols=cols, cycle_text=cycle_text(cycle), seed=seed), t("step.option_cycle"),
+                t(
+                    "step.found_no_solvable_x_maze",
+                    rows=rows,
+                    cols=cols,
+                    cycle_text=cycle_text(cycle),
+                    seed=seed,
+                ),
+                t("step.option_cycle"),
             ) from None
-        return Generated(maze, t("step.step_cycle_maze_x_cells", rows=rows, cols=cols, cycle_text=cycle_text(cycle), seed=seed, shortest_moves=shortest_moves(maze)))
+        return Generated(
+            maze,
+            t(
+                "step.step_cycle_maze_x_cells",
+                rows=rows,
+                cols=cols,
+                cycle_text=cycle_text(cycle),
+                seed=seed,
+                shortest_moves=shortest_moves(maze),
+            ),
+        )

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from server.i18n import t
-
 from dataclasses import dataclass
 
 DEFAULT_CYCLE = (1, 2, 3)

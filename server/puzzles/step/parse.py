@@ -11,11 +11,10 @@ JSON: ``{"maze": ["S.....", …], "cycle": [1, 2, 3], "name": "…"}`` (``cycle`
 
 from __future__ import annotations
 
-from server.i18n import t
-
 from collections.abc import Sequence
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import TextOrJsonSaver
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.jsonfile import read_json
@@ -36,7 +35,9 @@ def check_cycle(values: Sequence[Any], where: str) -> tuple[int, ...]:
     if not isinstance(values, list | tuple) or not values:
         raise PuzzleError(t("step.expected_non_empty_list_step", values=show_value(values)), where)
     if len(values) > MAX_CYCLE_LENGTH:
-        raise PuzzleError(t("step.cycle_moves_too_long_at", n_values=len(values), max_cycle_length=MAX_CYCLE_LENGTH), where)
+        raise PuzzleError(
+            t("step.cycle_moves_too_long_at", n_values=len(values), max_cycle_length=MAX_CYCLE_LENGTH), where
+        )
     for value in values:
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_STEP:
             raise PuzzleError(
@@ -88,7 +89,13 @@ def _build(
     width = max(len(row) for row in rows)
     if height > MAX_SIDE or width > MAX_SIDE or height * width > max_cells:
         raise PuzzleError(
-            t("step.board_x_cells_too_large", height=height, width=width, max_side=MAX_SIDE, max_cells=max_cells),
+            t(
+                "step.board_x_cells_too_large",
+                height=height,
+                width=width,
+                max_side=MAX_SIDE,
+                max_cells=max_cells,
+            ),
             t("step.file"),
         )
     if width == 0:
@@ -101,7 +108,9 @@ def _build(
             if char in BLANK:
                 continue
             if char not in MARKED:
-                raise PuzzleError(t("step.unknown_character_allowed", char=repr(char), allowed=t(ALLOWED)), where(r, c))
+                raise PuzzleError(
+                    t("step.unknown_character_allowed", char=repr(char), allowed=t(ALLOWED)), where(r, c)
+                )
             marked[r * width + c] = 1
             if char == "S":
                 if start is not None:
@@ -141,7 +150,9 @@ class StepSaver(TextOrJsonSaver):
 
     def to_text(self, puzzle: StepMaze) -> str:
         if puzzle.cycle != DEFAULT_CYCLE:
-            raise PuzzleError(t("step.text_form_has_no_step", cycle_text=cycle_text(puzzle.cycle)), t("step.format"))
+            raise PuzzleError(
+                t("step.text_form_has_no_step", cycle_text=cycle_text(puzzle.cycle)), t("step.format")
+            )
         return maze_to_text(puzzle)
 
     def to_json(self, puzzle: StepMaze) -> dict[str, Any]:

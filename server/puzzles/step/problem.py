@@ -8,8 +8,6 @@ passes over and lands on is marked).
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import math
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any

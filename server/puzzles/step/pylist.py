@@ -19,14 +19,13 @@ Every row needs as many cells as the first (a short row of a list is a slip, not
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import re
 from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 
 MAX_SIDE = 1_000  # rows or cells in a row (parse.MAX_SIDE; checked while reading, before the rest)
@@ -221,8 +220,10 @@ class _Reader:
         if token.kind == "quote":
             raise PuzzleError(t("step.string_that_not_closed_on"), token.where)
         if token.kind == "other":
-            raise PuzzleError(t("step.unexpected_in_maze_list_cells", shown=token.shown, cell_words=t(CELL_WORDS)),
-                              token.where)
+            raise PuzzleError(
+                t("step.unexpected_in_maze_list_cells", shown=token.shown, cell_words=t(CELL_WORDS)),
+                token.where,
+            )
         return token
 
     # ---- the grammar -----------------------------------------------------------------------------
@@ -271,8 +272,10 @@ class _Reader:
         self.found.row_numbers = True
         following = self.take()
         if following.kind not in ("open", "string"):
-            raise PuzzleError(t("step.expected_row_after_its_number", text=token.text[:12], shown=following.shown),
-                              following.where)
+            raise PuzzleError(
+                t("step.expected_row_after_its_number", text=token.text[:12], shown=following.shown),
+                following.where,
+            )
         return following
 
     def _rows(self, outer: Token) -> None:
@@ -286,7 +289,15 @@ class _Reader:
             if token.kind == "close" and token.text == closing:
                 break
             if token.kind != "comma":
-                raise PuzzleError(t("step.expected_or_after_row_got", closing=repr(closing), value=len(self.found.rows) - 1, shown=token.shown), token.where)
+                raise PuzzleError(
+                    t(
+                        "step.expected_or_after_row_got",
+                        closing=repr(closing),
+                        value=len(self.found.rows) - 1,
+                        shown=token.shown,
+                    ),
+                    token.where,
+                )
         if not self.found.rows:
             raise PuzzleError(t("step.list_has_no_rows"), outer.where)
 
@@ -305,9 +316,19 @@ class _Reader:
         if not cells:
             raise PuzzleError(t("step.row_has_no_cells", n_rows=len(found.rows)), token.where)
         if len(cells) > MAX_SIDE:
-            raise PuzzleError(t("step.row_cells_at_most_side", n_cells=len(cells), max_side=MAX_SIDE), token.where)
+            raise PuzzleError(
+                t("step.row_cells_at_most_side", n_cells=len(cells), max_side=MAX_SIDE), token.where
+            )
         if found.rows and len(cells) != len(found.rows[0]):
-            raise PuzzleError(t("step.row_has_cells_and_row", n_rows=len(found.rows), n_cells=len(cells), n_rows2=len(found.rows[0])), token.where)
+            raise PuzzleError(
+                t(
+                    "step.row_has_cells_and_row",
+                    n_rows=len(found.rows),
+                    n_cells=len(cells),
+                    n_rows2=len(found.rows[0]),
+                ),
+                token.where,
+            )
         found.rows.append("".join(cells))
 
     def _cells(self, opening: Token) -> list[str]:
@@ -319,18 +340,29 @@ class _Reader:
                 return cells  # an empty row, or a trailing comma
             if token.kind != "string":
                 what = {"number": "a number", "open": "a list inside a row"}.get(token.kind, token.shown)
-                raise PuzzleError(t("step.where_cell_belongs_cells_are", what=what, cell_words=t(CELL_WORDS)), token.where)
+                raise PuzzleError(
+                    t("step.where_cell_belongs_cells_are", what=what, cell_words=t(CELL_WORDS)), token.where
+                )
             value = token.text[1:-1]
             if len(value) > 1:
-                raise PuzzleError(t("step.cell_holds_one_character_got", text=token.text[:20], cell_words=t(CELL_WORDS)), token.where)
+                raise PuzzleError(
+                    t("step.cell_holds_one_character_got", text=token.text[:20], cell_words=t(CELL_WORDS)),
+                    token.where,
+                )
             cells.append(self._cell(value, token.line, token.column))
             if len(cells) > MAX_SIDE:
-                raise PuzzleError(t("step.more_than_cells_in_row", max_side=MAX_SIDE, n_rows=len(self.found.rows)), token.where)
+                raise PuzzleError(
+                    t("step.more_than_cells_in_row", max_side=MAX_SIDE, n_rows=len(self.found.rows)),
+                    token.where,
+                )
             token = self.take()
             if token.kind == "close" and token.text == closing:
                 return cells
             if token.kind != "comma":
-                raise PuzzleError(t("step.expected_or_after_cell_got", closing=repr(closing), shown=token.shown), token.where)
+                raise PuzzleError(
+                    t("step.expected_or_after_cell_got", closing=repr(closing), shown=token.shown),
+                    token.where,
+                )
 
     def _cell(self, value: str, line: int, column: int) -> str:
         """One cell as a mark: 'S', 'X', 'Z' or ' ' (blank); its place noted."""
@@ -341,8 +373,10 @@ class _Reader:
             self.marked = self.marked or value != "S"
         else:
             hint = t("step.start_and_goal_are_capitals") if value in ("s", "x", "z") else ""
-            raise PuzzleError(t("step.unknown_cell_cells_are", value=repr(value), hint=hint, cell_words=t(CELL_WORDS)),
-                              t("step.line_column", line=line, column=column))
+            raise PuzzleError(
+                t("step.unknown_cell_cells_are", value=repr(value), hint=hint, cell_words=t(CELL_WORDS)),
+                t("step.line_column", line=line, column=column),
+            )
         self.found.lines.append(line)
         self.found.columns.append(column)
         return mark
@@ -355,14 +389,33 @@ class _Reader:
             expected = [str(base + i) for i in range(width)]
             if [t.text for t in header] != expected:
                 shown = " ".join(t.text for t in header)
-                raise PuzzleError(t("step.index_row_reads_and_rows", shown=repr(shown[:40]), width=width, expected=expected[0], expected2=expected[-1]), header[0].where)
+                raise PuzzleError(
+                    t(
+                        "step.index_row_reads_and_rows",
+                        shown=repr(shown[:40]),
+                        width=width,
+                        expected=expected[0],
+                        expected2=expected[-1],
+                    ),
+                    header[0].where,
+                )
         if self.numbers:
             number, row = self.numbers[0]
             base = _value(number) - row
             for number, row in self.numbers:
                 if base not in (0, 1) or _value(number) != base + row:
                     start = base if base in (0, 1) else 0
-                    raise PuzzleError(t("step.row_number_before_row_counting", text=number.text[:12], row=row, start=start, value=start + 1, value2=start + 2), number.where)
+                    raise PuzzleError(
+                        t(
+                            "step.row_number_before_row_counting",
+                            text=number.text[:12],
+                            row=row,
+                            start=start,
+                            value=start + 1,
+                            value2=start + 2,
+                        ),
+                        number.where,
+                    )
 
 
 def _value(number: Token) -> int:

@@ -24,12 +24,11 @@ it stops and why.
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import re
 from collections import deque
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import Checker
 from server.puzzles.checking import CheckResult, replay_json, solve_json
 from server.puzzles.errors import PuzzleError, show_value
@@ -133,7 +132,9 @@ def _from_text(text: str) -> tuple[list[Turn], list[Cell] | None]:
 
 def _check_count(count: Any, where: str) -> int:
     if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_TURNS:
-        raise PuzzleError(t("zenji.turns_are_clockwise_quarter_turns", max_turns=MAX_TURNS, count_=show_value(count)), where)
+        raise PuzzleError(
+            t("zenji.turns_are_clockwise_quarter_turns", max_turns=MAX_TURNS, count_=show_value(count)), where
+        )
     return count
 
 
@@ -157,7 +158,9 @@ def _from_json(value: Any, flow: str) -> tuple[list[Turn], list[Cell] | None]:
         solve_json(value, "zenji", t("zenji.zenji_board"), None)
         given = value.get("flow")
         if isinstance(given, str) and given != flow:
-            raise PuzzleError(t("zenji.this_solution_was_found_with", given=given, flow=flow), t("zenji.field_flow"))
+            raise PuzzleError(
+                t("zenji.this_solution_was_found_with", given=given, flow=flow), t("zenji.field_flow")
+            )
         key = "moves" if "moves" in value else "turns" if "turns" in value else None
         if key is None:
             raise PuzzleError(t("zenji.expected_moves_field_turns_as"), t("zenji.file"))
@@ -167,7 +170,9 @@ def _from_json(value: Any, flow: str) -> tuple[list[Turn], list[Cell] | None]:
     if not isinstance(value, list):
         raise PuzzleError(t("zenji.expected_list_turns_row_col", value=show_value(value)), t("zenji.file"))
     if len(value) > MAX_ENTRIES:
-        raise PuzzleError(t("zenji.turns_more_than", n_value=len(value), max_entries=MAX_ENTRIES), t("zenji.file"))
+        raise PuzzleError(
+            t("zenji.turns_more_than", n_value=len(value), max_entries=MAX_ENTRIES), t("zenji.file")
+        )
     turns: list[Turn] = []
     for number, item in enumerate(value, start=1):
         where = f"{label} {number}"
@@ -195,7 +200,9 @@ def _water_json(value: Any) -> list[Cell]:
     cells = []
     for number, item in enumerate(value, start=1):
         if not (isinstance(item, list) and len(item) in (2, 3) and _is_cell(item[:2])):
-            raise PuzzleError(t("zenji.expected_row_col_got", item=show_value(item)), t("zenji.path_item", number=number))
+            raise PuzzleError(
+                t("zenji.expected_row_col_got", item=show_value(item)), t("zenji.path_item", number=number)
+            )
         cells.append((item[0], item[1]))
     return cells
 
@@ -213,7 +220,9 @@ def replay(family: Any, board: ZenjiBoard, problem: ZenjiProblem, turns: list[Tu
     illegal: dict[str, Any] | None = None  # where the page marks it: the tile turned, or a water step
     for number, (r, c, count, _where) in enumerate(turns, start=1):
         if not (0 <= r < board.rows and 0 <= c < cols):
-            why = t("zenji.turn_names_tile_off_x", number=number, show=show((r, c)), rows=board.rows, cols=cols)
+            why = t(
+                "zenji.turn_names_tile_off_x", number=number, show=show((r, c)), rows=board.rows, cols=cols
+            )
             bad, illegal = number, {"from": [r, c], "to": None}
             break
         if count and (r, c) in (board.source, board.drain):
@@ -224,7 +233,17 @@ def replay(family: Any, board: ZenjiBoard, problem: ZenjiProblem, turns: list[Tu
         rot[r * cols + c] += count
         total += count
         if count:
-            made.append({"tile": [r, c], "turns": count, "text": t("zenji.turn_clockwise", show=show((r, c)), times=t(TIMES[count]) if count in TIMES else t("zenji.n_times", count=count))})
+            made.append(
+                {
+                    "tile": [r, c],
+                    "turns": count,
+                    "text": t(
+                        "zenji.turn_clockwise",
+                        show=show((r, c)),
+                        times=t(TIMES[count]) if count in TIMES else t("zenji.n_times", count=count),
+                    ),
+                }
+            )
     shapes = [turned(tile, rot[i] % 4) for i, tile in enumerate(board.tiles)]
     if why is None:
         if water is not None:
@@ -287,7 +306,9 @@ def _follow(board: ZenjiBoard, problem: ZenjiProblem, shapes: list[Any],
     """The given water path, step by step under the flow's rules: (tiles walked, why it stops)."""
     cols = board.cols
     if water[0] != board.source:
-        return [board.source], (t("zenji.water_path_starts_at_not", show=show(water[0]), show2=show(board.source)))
+        return [board.source], (
+            t("zenji.water_path_starts_at_not", show=show(water[0]), show2=show(board.source))
+        )
     walked = [water[0]]
     for number in range(1, len(water)):
         a, b = water[number - 1], water[number]
@@ -299,14 +320,26 @@ def _follow(board: ZenjiBoard, problem: ZenjiProblem, shapes: list[Any],
             return walked, t("zenji.water_leaves_board", label=label)
         side = STEPS.index(delta)
         if side not in problem.sides:
-            return walked, (t("zenji.water_would_flow_and_under", label=label, side_words=SIDE_WORDS[SIDES[side]], flow=problem.flow, sides=_sides(problem)))
+            return walked, (
+                t(
+                    "zenji.water_would_flow_and_under",
+                    label=label,
+                    side_words=SIDE_WORDS[SIDES[side]],
+                    flow=problem.flow,
+                    sides=_sides(problem),
+                )
+            )
         if b in walked:
             return walked, t("zenji.water_passes_second_time_each", label=label, show=show(b))
         if shapes[a[0] * cols + a[1]][side] != OUTLET:
-            return walked, t("zenji.has_no_outlet_on_its", label=label, show=show(a), side_words=SIDE_WORDS[SIDES[side]])
+            return walked, t(
+                "zenji.has_no_outlet_on_its", label=label, show=show(a), side_words=SIDE_WORDS[SIDES[side]]
+            )
         facing = (side + 2) % 4
         if shapes[b[0] * cols + b[1]][facing] != INLET:
-            return walked, t("zenji.has_no_inlet_on_its", label=label, show=show(b), side_words=SIDE_WORDS[SIDES[facing]])
+            return walked, t(
+                "zenji.has_no_inlet_on_its", label=label, show=show(b), side_words=SIDE_WORDS[SIDES[facing]]
+            )
         walked.append(b)
         if b == board.drain and number < len(water) - 1:
             return walked, t("zenji.water_reaches_drain_and_path", label=label)
@@ -346,7 +379,14 @@ def _find(board: ZenjiBoard, problem: ZenjiProblem, shapes: list[Any]) -> tuple[
     order = {cell: i for i, cell in enumerate(parent)}  # reached first wins a tie
     last = min(parent, key=lambda x: (abs(x // cols - dr) + abs(x % cols - dc), order[x]))
     cells = way(last)
-    return cells, (t("zenji.water_does_not_reach_drain", show=show(board.drain), value=' → '.join(show(x) for x in cells), stuck=_stuck(board, problem, shapes, last, set(way(last)))))
+    return cells, (
+        t(
+            "zenji.water_does_not_reach_drain",
+            show=show(board.drain),
+            value=" → ".join(show(x) for x in cells),
+            stuck=_stuck(board, problem, shapes, last, set(way(last))),
+        )
+    )
 
 
 def _cell_text(board: ZenjiBoard, cell: int) -> str:
@@ -368,10 +408,19 @@ def _stuck(board: ZenjiBoard, problem: ZenjiProblem, shapes: list[Any], cell: in
         elif nxt < 0:
             reasons.append(t("zenji.its_outlet_leads_off_board", word=word))
         elif problem.free and divmod(nxt, board.cols) in used:
-            reasons.append(t("zenji.its_outlet_leads_back_which", word=word, cell_text=_cell_text(board, nxt)))
+            reasons.append(
+                t("zenji.its_outlet_leads_back_which", word=word, cell_text=_cell_text(board, nxt))
+            )
         elif shapes[nxt][(side + 2) % 4] == INLET:
             reasons.append(t("zenji.its_outlet_leads_on_from", word=word, cell_text=_cell_text(board, nxt)))
         else:
             facing = SIDE_WORDS[SIDES[(side + 2) % 4]]
-            reasons.append(t("zenji.its_outlet_faces_which_has", word=word, cell_text=_cell_text(board, nxt), facing=facing))
+            reasons.append(
+                t(
+                    "zenji.its_outlet_faces_which_has",
+                    word=word,
+                    cell_text=_cell_text(board, nxt),
+                    facing=facing,
+                )
+            )
     return f"at {here} " + "; ".join(reasons)

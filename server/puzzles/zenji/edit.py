@@ -18,11 +18,10 @@ tile inside, and is refused when both would land on one tile. Refusals name the 
 
 from __future__ import annotations
 
-from server.i18n import t
-
 from dataclasses import replace
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import Editor
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.making import cell_of, whole
@@ -50,12 +49,15 @@ def edit_zenji(board: ZenjiBoard, edits: list[dict[str, Any]]) -> ZenjiBoard:
         elif kind == "flow":
             flow = op.get("flow")
             if flow not in FLOWS:
-                raise PuzzleError(t("zenji.expected_flow_got", flows=' or '.join(FLOWS), flow=show_value(flow)), where)
+                raise PuzzleError(
+                    t("zenji.expected_flow_got", flows=" or ".join(FLOWS), flow=show_value(flow)), where
+                )
         elif kind == "resize":
             rows, cols, tiles, source, drain = _resize(rows, cols, tiles, source, drain, op, where)
         else:
             raise PuzzleError(
-                t("zenji.unknown_operation_zenji_board_takes", kind=show_value(kind), ops=', '.join(OPS)), where
+                t("zenji.unknown_operation_zenji_board_takes", kind=show_value(kind), ops=", ".join(OPS)),
+                where,
             )
     return replace(board, rows=rows, cols=cols, tiles=tuple(tiles), source=source, drain=drain, flow=flow)
 
@@ -82,9 +84,20 @@ def _set_tile(
     for code, name in _ROLE.items():
         other_code = DRAIN if code == SOURCE else SOURCE
         if code in tile and here == ends[other_code]:
-            raise PuzzleError(t("zenji.there_would_leave_board_without", row=row, col=col, role=_ROLE[other_code], name=name), where)
+            raise PuzzleError(
+                t(
+                    "zenji.there_would_leave_board_without",
+                    row=row,
+                    col=col,
+                    role=_ROLE[other_code],
+                    name=name,
+                ),
+                where,
+            )
         if code not in tile and here == ends[code]:
-            raise PuzzleError(t("zenji.board_needs_one_so_put", row=row, col=col, name=name, code=code), where)
+            raise PuzzleError(
+                t("zenji.board_needs_one_so_put", row=row, col=col, name=name, code=code), where
+            )
     for code in _ROLE:
         old = ends[code]
         if code in tile and old != here:  # the source (drain) moves here: its old tile keeps no 3 (4)
@@ -106,7 +119,9 @@ def _resize(
     new_source = (min(source[0], new_rows - 1), min(source[1], new_cols - 1))
     new_drain = (min(drain[0], new_rows - 1), min(drain[1], new_cols - 1))
     if new_source == new_drain:
-        raise PuzzleError(t("zenji.source_and_drain_would_both", new_source=new_source[0], new_source2=new_source[1]), where)
+        raise PuzzleError(
+            t("zenji.source_and_drain_would_both", new_source=new_source[0], new_source2=new_source[1]), where
+        )
     closed: Tile = (CLOSED, CLOSED, CLOSED, CLOSED)
     grown = [closed] * (new_rows * new_cols)
     for r in range(min(rows, new_rows)):

@@ -3,12 +3,11 @@ flow, costs in quarter turns (ties broken by path length), the water's path in w
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import re
 from dataclasses import replace
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import StudentForm
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import Family, LoadLimits, describe_verdict, stem
@@ -101,7 +100,10 @@ class ZenjiFamily(Family):
         text, is_json = self.file_text(data, MAX_FILE_BYTES, t("zenji.zenji_board"))
         board = (parse_zenji_json if is_json else parse_zenji_text)(text, stem(filename))
         if board.rows * board.cols > limits.max_cells:
-            raise PuzzleError(t("zenji.tiles_more_than", value=board.rows * board.cols, max_cells=limits.max_cells), t("zenji.file"))
+            raise PuzzleError(
+                t("zenji.tiles_more_than", value=board.rows * board.cols, max_cells=limits.max_cells),
+                t("zenji.file"),
+            )
         if options.get("flow"):
             board = replace(board, flow=options["flow"])
         return board
@@ -193,7 +195,18 @@ class ZenjiFamily(Family):
         if not result["found"]:
             return super().summary_lines(filename, result)
         lines = [
-            t("zenji.made_water_flow_with_quarter", filename=filename, algorithm=result['algorithm'], cost=result['cost'], describe_verdict=describe_verdict(result), tiles=result['tiles'], flow=result['flow'], expanded=result['expanded'], generated=result['generated'], seconds=f"{result['seconds']:.3f}")
+            t(
+                "zenji.made_water_flow_with_quarter",
+                filename=filename,
+                algorithm=result["algorithm"],
+                cost=result["cost"],
+                describe_verdict=describe_verdict(result),
+                tiles=result["tiles"],
+                flow=result["flow"],
+                expanded=result["expanded"],
+                generated=result["generated"],
+                seconds=f"{result['seconds']:.3f}",
+            )
         ]
         lines += [f"  {number}. {move['text']}" for number, move in enumerate(result["moves"], start=1)]
         return [*lines, "  water: " + " → ".join(f"({r}, {c})" for r, c in result["path"])]

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import random
 
+from server.i18n import t
 from server.puzzles.capabilities import Maker
 from server.puzzles.errors import PuzzleError
 from server.puzzles.making import Generated, GeneratorKind, size_options
@@ -133,4 +132,6 @@ class ZenjiMaker(Maker):
             raise PuzzleError(t("zenji.zenji_board_needs_at_least"),
                               t("zenji.option_cols"))
         board = random_board(rows, cols, seed, kind.removeprefix("zenji-"))
-        return Generated(board, t("zenji.zenji_board_x_tiles_flow", rows=rows, cols=cols, flow=board.flow, seed=seed))
+        return Generated(
+            board, t("zenji.zenji_board_x_tiles_flow", rows=rows, cols=cols, flow=board.flow, seed=seed)
+        )

@@ -15,12 +15,11 @@ cells with their places; ``parse.py`` reads each cell as a tile. A cell may be w
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import itertools
 import re
 from dataclasses import dataclass
 
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 
 _SEPARATOR_CELL = re.compile(r"\s*:?-+:?\s*")
@@ -62,7 +61,12 @@ class BoardTable:
         """Which table was read, for the board's notes ("read as …")."""
         plural = "s" * (self.others != 1)
         more = t("zenji.later_table_tiles_not_read", others=self.others, plural=plural) if self.others else ""
-        return t("zenji.markdown_table_its_rows_tiles", first_line=self.first_line, last_line=self.last_line, more=more)
+        return t(
+            "zenji.markdown_table_its_rows_tiles",
+            first_line=self.first_line,
+            last_line=self.last_line,
+            more=more,
+        )
 
 
 def sniff_table(text: str) -> float:
@@ -106,7 +110,9 @@ def board_table(text: str) -> BoardTable:
     numbered = _row_number_column(rows)
     for row in rows if numbered else ():
         if not _ROW_NUMBER.fullmatch(row[0].text):
-            raise PuzzleError(t("zenji.expected_row_number_in_table", text=repr(row[0].text[:20])), row[0].where)
+            raise PuzzleError(
+                t("zenji.expected_row_number_in_table", text=repr(row[0].text[:20])), row[0].where
+            )
     return BoardTable([row[1:] if numbered else row for row in rows], [row[0].line for row in rows],
                       len(found) - 1)
 

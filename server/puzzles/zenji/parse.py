@@ -12,11 +12,10 @@ JSON: ``{"pipes": [[[3,2,2,3], …], …], "flow": "downhill", "name": "…"}`` 
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import re
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import TextOrJsonSaver
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.jsonfile import read_json
@@ -45,7 +44,10 @@ def parse_zenji_text(text: str, name: str) -> ZenjiBoard:
             if declared:
                 flow = declared.group(1)
                 if flow not in FLOWS:
-                    raise PuzzleError(t("zenji.not_one", flow=repr(flow[:20]), flows=', '.join(FLOWS)), t("zenji.line", number=number))
+                    raise PuzzleError(
+                        t("zenji.not_one", flow=repr(flow[:20]), flows=", ".join(FLOWS)),
+                        t("zenji.line", number=number),
+                    )
             continue
         if len(rows) == MAX_SIDE:
             raise PuzzleError(
@@ -53,8 +55,13 @@ def parse_zenji_text(text: str, name: str) -> ZenjiBoard:
             )
         groups = _bracket_groups(line, number) if "[" in line else line.split(None, MAX_SIDE)
         if len(groups) > MAX_SIDE:
-            raise PuzzleError(t("zenji.more_than_tiles_in_row", max_side=MAX_SIDE), t("zenji.line", number=number))
-        row = [_text_tile(group, t("zenji.line_tile_3", number=number, i=i)) for i, group in enumerate(groups, start=1)]
+            raise PuzzleError(
+                t("zenji.more_than_tiles_in_row", max_side=MAX_SIDE), t("zenji.line", number=number)
+            )
+        row = [
+            _text_tile(group, t("zenji.line_tile_3", number=number, i=i))
+            for i, group in enumerate(groups, start=1)
+        ]
         if rows and len(row) != len(rows[0]):
             raise PuzzleError(
                 t("zenji.tiles_but_line_has_every", n_row=len(row), wheres=wheres[0], n_rows=len(rows[0])),
@@ -71,14 +78,25 @@ def _parse_table(text: str, name: str) -> ZenjiBoard:
     """Seed 001's board as a Markdown table (``markdown.py``); a ``# flow: …`` line sets the flow."""
     table = board_table(text)
     if len(table.rows) > MAX_SIDE or any(len(cells) > MAX_SIDE for cells in table.rows):
-        raise PuzzleError(t("zenji.more_than_tiles_side", max_side=MAX_SIDE), t("zenji.lines", first_line=table.first_line, last_line=table.last_line))
+        raise PuzzleError(
+            t("zenji.more_than_tiles_side", max_side=MAX_SIDE),
+            t("zenji.lines", first_line=table.first_line, last_line=table.last_line),
+        )
     rows: list[list[Tile]] = []
     for cells, number in zip(table.rows, table.lines, strict=True):
         line = t("zenji.line", number=number)
         if not cells:
             raise PuzzleError(t("zenji.row_table_with_no_tiles"), line)
         if rows and len(cells) != len(rows[0]):
-            raise PuzzleError(t("zenji.tiles_but_line_has_every_2", n_cells=len(cells), first_line=table.first_line, n_rows=len(rows[0])), line)
+            raise PuzzleError(
+                t(
+                    "zenji.tiles_but_line_has_every_2",
+                    n_cells=len(cells),
+                    first_line=table.first_line,
+                    n_rows=len(rows[0]),
+                ),
+                line,
+            )
         rows.append([_cell_tile(cell) for cell in cells])
     flow = "downhill"
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -86,7 +104,10 @@ def _parse_table(text: str, name: str) -> ZenjiBoard:
         if declared:
             flow = declared.group(1)
             if flow not in FLOWS:
-                raise PuzzleError(t("zenji.not_one", flow=repr(flow[:20]), flows=', '.join(FLOWS)), t("zenji.line", number=number))
+                raise PuzzleError(
+                    t("zenji.not_one", flow=repr(flow[:20]), flows=", ".join(FLOWS)),
+                    t("zenji.line", number=number),
+                )
     return _board(rows, name, flow, table.describe(), lambda r, c: table.rows[r][c].where)
 
 
@@ -131,8 +152,9 @@ def _nothing_between(text: str, number: int, index: int) -> None:
 def _text_tile(group: str, where: str, example: str = "3223") -> Tile:
     codes = group.replace(",", " ").split() if "," in group or " " in group.strip() else list(group.strip())
     if len(codes) != 4 or not all(len(code) == 1 and code.isdigit() for code in codes):
-        raise PuzzleError(t("zenji.expected_four_side_codes_n", example=example, strip=repr(group.strip()[:20])),
-                          where)
+        raise PuzzleError(
+            t("zenji.expected_four_side_codes_n", example=example, strip=repr(group.strip()[:20])), where
+        )
     tile = tuple(int(code) for code in codes)
     bad = next((code for code in tile if code > DRAIN), None)
     if bad is not None:
@@ -152,7 +174,10 @@ def parse_zenji_json(text: str, name: str) -> ZenjiBoard:
     rows: list[list[Tile]] = []
     for r, row in enumerate(pipes):
         if len(row) != len(pipes[0]):
-            raise PuzzleError(t("zenji.tiles_but_row_0_has", n_row=len(row), n_pipes=len(pipes[0])), t("zenji.field_pipes_row", r=r))
+            raise PuzzleError(
+                t("zenji.tiles_but_row_0_has", n_row=len(row), n_pipes=len(pipes[0])),
+                t("zenji.field_pipes_row", r=r),
+            )
         out = []
         for c, tile in enumerate(row):
             where = t("zenji.field_pipes_row_tile", r=r, c=c)
@@ -170,11 +195,15 @@ def parse_zenji_json(text: str, name: str) -> ZenjiBoard:
         rows.append(out)
     flow = data.get("flow", "downhill")
     if flow not in FLOWS:
-        raise PuzzleError(t("zenji.not_one", flow=show_value(flow), flows=', '.join(FLOWS)), t("zenji.field_flow"))
+        raise PuzzleError(
+            t("zenji.not_one", flow=show_value(flow), flows=", ".join(FLOWS)), t("zenji.field_flow")
+        )
     given = data.get("name")
     if given is not None and not isinstance(given, str):
         raise PuzzleError(t("zenji.expected_text_got", given=show_value(given)), t("zenji.field_name"))
-    return _board(rows, (given or name)[:80], flow, "json", lambda r, c: t("zenji.field_pipes_row_tile", r=r, c=c))
+    return _board(
+        rows, (given or name)[:80], flow, "json", lambda r, c: t("zenji.field_pipes_row_tile", r=r, c=c)
+    )
 
 
 def _board(rows: list[list[Tile]], name: str, flow: str, source_format: str, where) -> ZenjiBoard:
@@ -190,7 +219,9 @@ def _board(rows: list[list[Tile]], name: str, flow: str, source_format: str, whe
         if len(found) > 1:
             (r0, c0), (r1, c1) = found[:2]
             first = where(r0, c0)
-            raise PuzzleError(t("zenji.second_code_first_at", what=what, code=code, first=first), where(r1, c1))
+            raise PuzzleError(
+                t("zenji.second_code_first_at", what=what, code=code, first=first), where(r1, c1)
+            )
     (sr, sc), (dr, dc) = sources[0], drains[0]
     if (sr, sc) == (dr, dc):
         raise PuzzleError(t("zenji.one_tile_holds_both_source"), where(sr, sc))

@@ -12,13 +12,12 @@ minimises quarter turns first and breaks ties by the shorter path; results repor
 
 from __future__ import annotations
 
-from server.i18n import t
-
 import heapq
 import math
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from server.i18n import t
 from server.puzzles.zenji.model import INLET, OUTLET, STEPS, ZenjiBoard, turned
 from server.search.costs import cost_text
 from server.search.problem import Problem
@@ -220,7 +219,13 @@ class ZenjiProblem(Problem):
 
     def cost_in_words(self, cost: float) -> str:
         turns, tiles = self.split_cost(cost)
-        return t("zenji.cost_quarter_turns_tiles", cost_text=cost_text(round(cost)), turns=turns, scale=self.scale, tiles=tiles)
+        return t(
+            "zenji.cost_quarter_turns_tiles",
+            cost_text=cost_text(round(cost)),
+            turns=turns,
+            scale=self.scale,
+            tiles=tiles,
+        )
 
     def student_state(self, state: int) -> list[int]:
         """(row, col, rotation); under free flow also the used tiles' bit set, which tells states apart."""

@@ -3,10 +3,9 @@ turns to make. The family's results and the checker's replay both say it so."""
 
 from __future__ import annotations
 
-from server.i18n import t
-
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.zenji.model import SIDE_WORDS, SIDES, STEPS, ZenjiBoard, turned
 
 TIMES = {1: "zenji.once", 2: "zenji.twice", 3: "zenji.three_times"}
@@ -28,7 +27,13 @@ def water_in_words(board: ZenjiBoard, path: list[list[int]]) -> dict[str, Any]:
         water.append({"tile": [r, c], "rot": rot, "enter": enter, "leave": leave})
         if rot:
             tiles[r * board.cols + c] = list(turned(board.tile(r, c), rot))
-            moves.append({"tile": [r, c], "turns": rot, "text": t("zenji.turn_clockwise_2", r=r, c=c, times=t(TIMES[rot]))})
+            moves.append(
+                {
+                    "tile": [r, c],
+                    "turns": rot,
+                    "text": t("zenji.turn_clockwise_2", r=r, c=c, times=t(TIMES[rot])),
+                }
+            )
     for step in water:
         step["text"] = _flow_text(step)
     turned_rows = [tiles[r * board.cols : (r + 1) * board.cols] for r in range(board.rows)]
