@@ -69,7 +69,7 @@ class Lattice:
             what = t(
                 "grid.wall_lines_pixel_thick_every",
                 wall=self.wall,
-                value="s" if self.wall > 1 else "",
+                value=t("grid.plural.pixel", count=self.wall),
                 size=self.size,
                 value2=self.size - self.wall,
             )

@@ -279,7 +279,7 @@ def _verdict(
     reached = not why and problem.is_goal(states[-1])
     if not why and not reached:
         off = sum(1 for a, b in zip(states[-1], board.goal, strict=True) if a and a != b)
-        why = t("sliding.moves_end_on_board_that", off=off, value='s' * (off != 1))
+        why = t("sliding.moves_end_on_board_that", off=off, value=t("sliding.plural.tile", count=off))
     cost = float(len(states) - 1)
     replay = replay_json(family, board, problem, states, cost, options, reached)
     path = [problem.state_to_json(s) for s in states]

@@ -66,16 +66,16 @@ def unsolvable_reason(tiles: bytes, goal: bytes, n: int) -> str | None:
     if n % 2:
         if count % 2 == 0:
             return None
-        return (t("sliding.unsolvable_by_parity_board_has_2", count_=count, value='s' * (count != 1), n=n))
+        return (t("sliding.unsolvable_by_parity_board_has_2", count_=count, value=t("sliding.plural.inversion", count=count), n=n))
     rows = blank_row_distance(tiles, goal, n)
     if (count + rows) % 2 == 0:
         return None
     return t(
         "sliding.unsolvable_by_parity_board_has",
         count_=count,
-        value="s" * (count != 1),
+        value=t("sliding.plural.inversion", count=count),
         rows=rows,
-        value2="s" * (rows != 1),
+        value2=t("sliding.plural.row", count=rows),
         value3=count + rows,
         n=n,
     )

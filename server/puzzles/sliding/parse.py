@@ -188,7 +188,7 @@ def _size(section: Section, n: int | None) -> int:
                     "sliding.has_number_expected",
                     what=section.what,
                     count_=count,
-                    value="s" * (count != 1),
+                    value=t("sliding.plural.number", count=count),
                     counts_text=COUNTS_TEXT,
                 ),
                 section.where,
@@ -202,7 +202,7 @@ def _size(section: Section, n: int | None) -> int:
                     t(
                         "sliding.row_number_in_x_board",
                         n_line=len(line),
-                        value="s" * (len(line) != 1),
+                        value=t("sliding.plural.number", count=len(line)),
                         what=section.what,
                         n=n,
                         value2=n * n,

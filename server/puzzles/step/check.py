@@ -239,7 +239,7 @@ def _rule_broken(problem: StepProblem, number: int, a: Cell, b: Cell, phase: int
             "step.goes_cell_but_cycle_asks",
             label=label,
             length=length,
-            value="s" * (length != 1),
+            value=t("step.plural.cell", count=length),
             word=word,
             k=k,
         )

@@ -59,7 +59,7 @@ class BoardTable:
 
     def describe(self) -> str:
         """Which table was read, for the board's notes ("read as …")."""
-        plural = "s" * (self.others != 1)
+        plural = t("zenji.plural.table", count=self.others)
         more = t("zenji.later_table_tiles_not_read", others=self.others, plural=plural) if self.others else ""
         return t(
             "zenji.markdown_table_its_rows_tiles",
@@ -104,7 +104,7 @@ def board_table(text: str) -> BoardTable:
     tables = _tables(text)
     found = [rows for rows in (_data_rows(table) for table in tables) if _has_tiles(rows)]
     if not found:
-        count = t("zenji.markdown_table", n_tables=len(tables), value='s' * (len(tables) != 1))
+        count = t("zenji.markdown_table", n_tables=len(tables), value=t("zenji.plural.table", count=len(tables)))
         raise PuzzleError(t("zenji.no_board_among_text_board", count_=count), t("zenji.file"))
     rows = found[0]
     numbered = _row_number_column(rows)
