@@ -51,7 +51,9 @@ def edit_grid(maze: GridMaze, edits: list[dict[str, Any]]) -> GridMaze:
         elif kind in ("start", "goal"):
             row, col = cell_of(op.get("cell"), *cells.shape, where)
             if cells[row, col] == WALL:
-                raise PuzzleError(t("grid.cannot_be_on_wall", kind=kind, row=row, col=col), where)
+                raise PuzzleError(
+                    t("grid.cannot_be_on_wall", kind=t(f"grid.end.{kind}"), row=row, col=col), where
+                )
             point = np.array([row * cells.shape[1] + col], dtype=np.int64)
             starts, goals = (point, goals) if kind == "start" else (starts, point)
         elif kind == "clear":
@@ -84,8 +86,10 @@ def _paint(cells: np.ndarray, op: dict[str, Any], starts: np.ndarray, goals: np.
             hit = np.intersect1d(index, ends)
             if hit.size:
                 row, col = divmod(int(hit[0]), cells.shape[1])
-                raise PuzzleError(t("grid.move_it_before_putting_wall", row=row, col=col, label=label),
-                                  where)
+                raise PuzzleError(
+                    t("grid.move_it_before_putting_wall", row=row, col=col, label=t(f"grid.end.{label}")),
+                    where,
+                )
     flat[index] = value
 
 

@@ -95,11 +95,20 @@ class GridMaze:
             r, c = int(point[0]), int(point[1])
             if not (0 <= r < self.height and 0 <= c < self.width):
                 raise PuzzleError(
-                    t("grid.outside_x_grid", label=label, r=r, c=c, height=self.height, width=self.width),
+                    t(
+                        "grid.outside_x_grid",
+                        label=t(f"grid.end.{label}"),
+                        r=r,
+                        c=c,
+                        height=self.height,
+                        width=self.width,
+                    ),
                     t("grid.option", label=label),
                 )
             if self.cells[r, c] == WALL:
-                raise PuzzleError(t("grid.wall", label=label, r=r, c=c), t("grid.option", label=label))
+                raise PuzzleError(
+                    t("grid.wall", label=t(f"grid.end.{label}"), r=r, c=c), t("grid.option", label=label)
+                )
             arr = sorted_unique([self.index(r, c)])
             if label == "start":
                 starts = arr
@@ -115,7 +124,9 @@ class GridMaze:
 
         if len(self.starts) and len(self.goals):
             return
-        missing = " and ".join(x for x, arr in (("start", self.starts), ("goal", self.goals)) if not len(arr))
+        missing = t("grid.and").join(
+            t(f"grid.word.{x}") for x, arr in (("start", self.starts), ("goal", self.goals)) if not len(arr)
+        )
         raise PuzzleError(
             (self.endpoint_problem or t("grid.no_found", missing=missing))
             + t("grid.pick_click_it_in_page", missing=missing)

@@ -85,9 +85,9 @@ def parse_grid_text(text: str, name: str = "maze", max_cells: int = DEFAULT_MAX_
         notes.append(t("grid.weighted_digits_2_9_cost"))
     for label, letter, found in (("start", "S", starts), ("goal", "G", goals)):
         if len(found) > 1:
-            notes.append(f"{len(found)} {label} cells ('{letter}')")
+            notes.append(t("grid.end_cells", n=len(found), label=t(f"grid.word.{label}"), letter=letter))
     problems = [
-        t("grid.no_cell_in_text", label=label, letter=letter)
+        t("grid.no_cell_in_text", label=t(f"grid.word.{label}"), letter=letter)
         for label, letter, found in (("start", "S", starts), ("goal", "G", goals))
         if not len(found)
     ]

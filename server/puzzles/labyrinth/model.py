@@ -113,7 +113,12 @@ class InsertionPoint(NamedTuple):
 
     def text(self) -> str:
         line = "row" if self.axis == "row" else "column"
-        return t("labyrinth.from", line=line, index=self.index, side=self.side)
+        return t(
+            "labyrinth.from",
+            line=t(f"labyrinth.line.{line}"),
+            index=self.index,
+            side=t(f"labyrinth.side.{self.side}"),
+        )
 
     def to_json(self) -> dict[str, object]:
         return {"axis": self.axis, "index": self.index, "side": self.side}

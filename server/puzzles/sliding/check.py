@@ -207,12 +207,15 @@ def walk_moves(
             cell = table[blank].get(direction)
             if cell is None:
                 said = (
-                    t("sliding.blank_moves", direction_words=DIRECTION_WORDS[direction])
+                    t(
+                        "sliding.blank_moves",
+                        direction_words=t(f"sliding.direction.{DIRECTION_WORDS[direction]}"),
+                    )
                     if mode == "blank"
                     else t(
                         "sliding.tile_slides_into_blank_so",
-                        direction_words=DIRECTION_WORDS[what],
-                        direction_words2=DIRECTION_WORDS[direction],
+                        direction_words=t(f"sliding.direction.{DIRECTION_WORDS[what]}"),
+                        direction_words2=t(f"sliding.direction.{DIRECTION_WORDS[direction]}"),
                     )
                 )
                 why = (

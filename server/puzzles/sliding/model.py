@@ -66,7 +66,12 @@ def unsolvable_reason(tiles: bytes, goal: bytes, n: int) -> str | None:
     if n % 2:
         if count % 2 == 0:
             return None
-        return (t("sliding.unsolvable_by_parity_board_has_2", count_=count, value=t("sliding.plural.inversion", count=count), n=n))
+        return t(
+            "sliding.unsolvable_by_parity_board_has_2",
+            count_=count,
+            value=t("sliding.plural.inversion", count=count),
+            n=n,
+        )
     rows = blank_row_distance(tiles, goal, n)
     if (count + rows) % 2 == 0:
         return None

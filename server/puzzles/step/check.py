@@ -233,7 +233,7 @@ def _rule_broken(problem: StepProblem, number: int, a: Cell, b: Cell, phase: int
         return (t("step.from_diagonal_move_goes_in", label=label, show=show(a), show2=show(b)))
     length = abs(dr) + abs(dc)
     step = (dr // length, dc // length)
-    word = _WORDS[step]
+    word = t(f"step.direction.{_WORDS[step]}")
     if length != k:
         return t(
             "step.goes_cell_but_cycle_asks",

@@ -193,7 +193,8 @@ def moves_in_words(problem: StepProblem, path: list[list[int]]) -> list[dict[str
                 "direction": name,
                 "phase": phase,
                 "over": over,
-                "text": f"{length} {DIRECTION_WORDS[name]}: ({r0}, {c0}) → ({r1}, {c1})",
+                "text": f"{length} {t('step.direction.' + DIRECTION_WORDS[name])}: "
+                f"({r0}, {c0}) → ({r1}, {c1})",
             }
         )
     return moves

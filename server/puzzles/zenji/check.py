@@ -227,7 +227,12 @@ def replay(family: Any, board: ZenjiBoard, problem: ZenjiProblem, turns: list[Tu
             break
         if count and (r, c) in (board.source, board.drain):
             what = "source" if (r, c) == board.source else "drain"
-            why = t("zenji.turn_turns_source_and_drain", number=number, what=what, show=show((r, c)))
+            why = t(
+                "zenji.turn_turns_source_and_drain",
+                number=number,
+                what=t(f"zenji.word.{what}"),
+                show=show((r, c)),
+            )
             bad, illegal = number, {"from": [r, c], "to": None}
             break
         rot[r * cols + c] += count
@@ -324,7 +329,7 @@ def _follow(board: ZenjiBoard, problem: ZenjiProblem, shapes: list[Any],
                 t(
                     "zenji.water_would_flow_and_under",
                     label=label,
-                    side_words=SIDE_WORDS[SIDES[side]],
+                    side_words=t(f"zenji.side.{SIDE_WORDS[SIDES[side]]}"),
                     flow=problem.flow,
                     sides=_sides(problem),
                 )
@@ -333,12 +338,18 @@ def _follow(board: ZenjiBoard, problem: ZenjiProblem, shapes: list[Any],
             return walked, t("zenji.water_passes_second_time_each", label=label, show=show(b))
         if shapes[a[0] * cols + a[1]][side] != OUTLET:
             return walked, t(
-                "zenji.has_no_outlet_on_its", label=label, show=show(a), side_words=SIDE_WORDS[SIDES[side]]
+                "zenji.has_no_outlet_on_its",
+                label=label,
+                show=show(a),
+                side_words=t(f"zenji.side.{SIDE_WORDS[SIDES[side]]}"),
             )
         facing = (side + 2) % 4
         if shapes[b[0] * cols + b[1]][facing] != INLET:
             return walked, t(
-                "zenji.has_no_inlet_on_its", label=label, show=show(b), side_words=SIDE_WORDS[SIDES[facing]]
+                "zenji.has_no_inlet_on_its",
+                label=label,
+                show=show(b),
+                side_words=t(f"zenji.side.{SIDE_WORDS[SIDES[facing]]}"),
             )
         walked.append(b)
         if b == board.drain and number < len(water) - 1:
@@ -401,7 +412,7 @@ def _stuck(board: ZenjiBoard, problem: ZenjiProblem, shapes: list[Any], cell: in
         return t("zenji.has_no_outlet", here=here)
     reasons = []
     for side in outlets:
-        word = SIDE_WORDS[SIDES[side]]
+        word = t(f"zenji.side.{SIDE_WORDS[SIDES[side]]}")
         nxt = problem.neighbour[cell][side]
         if side not in problem.sides:
             reasons.append(t("zenji.its_outlet_points_uphill_downhill", word=word))
@@ -414,7 +425,7 @@ def _stuck(board: ZenjiBoard, problem: ZenjiProblem, shapes: list[Any], cell: in
         elif shapes[nxt][(side + 2) % 4] == INLET:
             reasons.append(t("zenji.its_outlet_leads_on_from", word=word, cell_text=_cell_text(board, nxt)))
         else:
-            facing = SIDE_WORDS[SIDES[(side + 2) % 4]]
+            facing = t(f"zenji.side.{SIDE_WORDS[SIDES[(side + 2) % 4]]}")
             reasons.append(
                 t(
                     "zenji.its_outlet_faces_which_has",

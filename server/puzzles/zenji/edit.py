@@ -89,14 +89,15 @@ def _set_tile(
                     "zenji.there_would_leave_board_without",
                     row=row,
                     col=col,
-                    role=_ROLE[other_code],
-                    name=name,
+                    role=t(f"zenji.word.{_ROLE[other_code]}"),
+                    name=t(f"zenji.word.{name}"),
                 ),
                 where,
             )
         if code not in tile and here == ends[code]:
             raise PuzzleError(
-                t("zenji.board_needs_one_so_put", row=row, col=col, name=name, code=code), where
+                t("zenji.board_needs_one_so_put", row=row, col=col, name=t(f"zenji.word.{name}"), code=code),
+                where,
             )
     for code in _ROLE:
         old = ends[code]

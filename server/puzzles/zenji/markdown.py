@@ -104,7 +104,9 @@ def board_table(text: str) -> BoardTable:
     tables = _tables(text)
     found = [rows for rows in (_data_rows(table) for table in tables) if _has_tiles(rows)]
     if not found:
-        count = t("zenji.markdown_table", n_tables=len(tables), value=t("zenji.plural.table", count=len(tables)))
+        count = t(
+            "zenji.markdown_table", n_tables=len(tables), value=t("zenji.plural.table", count=len(tables))
+        )
         raise PuzzleError(t("zenji.no_board_among_text_board", count_=count), t("zenji.file"))
     rows = found[0]
     numbered = _row_number_column(rows)

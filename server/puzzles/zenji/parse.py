@@ -215,12 +215,15 @@ def _board(rows: list[list[Tile]], name: str, flow: str, source_format: str, whe
     drains = [(r, c) for r in range(height) for c in range(width) if DRAIN in rows[r][c]]
     for found, code, what in ((sources, SOURCE, "source"), (drains, DRAIN, "drain")):
         if not found:
-            raise PuzzleError(t("zenji.no_one_tile_needs_side", what=what, code=code), t("zenji.file"))
+            raise PuzzleError(
+                t("zenji.no_one_tile_needs_side", what=t(f"zenji.word.{what}"), code=code), t("zenji.file")
+            )
         if len(found) > 1:
             (r0, c0), (r1, c1) = found[:2]
             first = where(r0, c0)
             raise PuzzleError(
-                t("zenji.second_code_first_at", what=what, code=code, first=first), where(r1, c1)
+                t("zenji.second_code_first_at", what=t(f"zenji.word.{what}"), code=code, first=first),
+                where(r1, c1),
             )
     (sr, sc), (dr, dc) = sources[0], drains[0]
     if (sr, sc) == (dr, dc):

@@ -44,7 +44,7 @@ def _flow_text(step: dict[str, Any]) -> str:
     r, c = step["tile"]
     parts = [f"({r}, {c})"]
     if step["enter"]:
-        parts.append(t("zenji.in_from", side_words=SIDE_WORDS[step['enter']]))
+        parts.append(t("zenji.in_from", side_words=t(f"zenji.side.{SIDE_WORDS[step['enter']]}")))
     if step["leave"]:
-        parts.append(t("zenji.out", side_words=SIDE_WORDS[step['leave']]))
+        parts.append(t("zenji.out", side_words=t(f"zenji.side.{SIDE_WORDS[step['leave']]}")))
     return " ".join(parts)
