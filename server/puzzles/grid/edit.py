@@ -44,7 +44,7 @@ def edit_grid(maze: GridMaze, edits: list[dict[str, Any]]) -> GridMaze:
     cells = maze.cells.copy()
     starts, goals = maze.starts.copy(), maze.goals.copy()
     for number, op in enumerate(edits, start=1):
-        where = f"edit {number} ({str(op.get('op'))[:20]})"
+        where = t("grid.edit_where", number=number, op=str(op.get('op'))[:20])
         kind = op["op"]
         if kind == "paint":
             _paint(cells, op, starts, goals, where)

@@ -44,7 +44,7 @@ def random_board(rows: int, cols: int, seed: int, density: float, record: bool =
     if record:
         order = where[np.argsort(u.ravel()[where], kind="stable")]
         steps = np.column_stack([order, np.zeros_like(order)]).astype(np.int32)
-    note = f"{len(where):,} walls ({len(where) / cells.size:.0%})"
+    note = t("grid.walls_share", walls=len(where), share=f"{len(where) / cells.size:.0%}")
     if cleared:
         note += t("grid.walls_taken_off_staircase_path", cleared=cleared)
     return cells, steps, note

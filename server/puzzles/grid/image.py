@@ -383,17 +383,17 @@ def _check_png_data(data: bytes) -> None:
 
 def _describe_mode(im: Image.Image) -> str:
     kinds = {
-        "P": "palette",
+        "P": t("grid.mode.palette"),
         "1": "1-bit",
-        "L": "grayscale",
+        "L": t("grid.mode.grayscale"),
         "LA": t("grid.grayscale_with_alpha"),
         "RGB": "RGB",
         "RGBA": "RGBA",
     }
-    kind = kinds.get(im.mode, "16-bit grayscale" if im.mode.startswith("I;16") else im.mode)
+    kind = kinds.get(im.mode, t("grid.mode.grayscale_16") if im.mode.startswith("I;16") else im.mode)
     return t(
         "grid.x_mode_image",
-        value=im.format or "image",
+        value=im.format or t("grid.mode.image"),
         width=im.width,
         height=im.height,
         mode=im.mode,
@@ -645,7 +645,7 @@ class _Markers:
         self._reserved += more
 
     def _names(self, end: int) -> str:
-        return "/".join(COLOUR_NAMES[c] for c in END_COLOURS[end] if self.counts[c])
+        return "/".join(t(f"grid.colour.{COLOUR_NAMES[c]}") for c in END_COLOURS[end] if self.counts[c])
 
 
 def _runs(padded: np.ndarray, codes: np.ndarray, row0: int, col0: int) -> Runs:
@@ -757,8 +757,12 @@ def _significant_marker(runs: Runs, width: int, label: str, notes: list[str]) ->
         names = [COLOUR_NAMES[c] for c in sorted(COLOUR_NAMES, key=COLOUR_NAMES.get) if present[c]]
         size = int(sizes[number])
         r0, c0 = first_pixel(number)
-        where = f"at ({r0}, {c0})" if size == 1 else t("grid.pixels_from", size=size, r0=r0, c0=c0)
-        descriptions.append(f"a {'/'.join(names)} marker {where}")
+        where = (
+            t("grid.at_pixel", r0=r0, c0=c0) if size == 1 else t("grid.pixels_from", size=size, r0=r0, c0=c0)
+        )
+        descriptions.append(
+            t("grid.colour_marker", names="/".join(t(f"grid.colour.{n}") for n in names), where=where)
+        )
     if len(kept) > MAX_DESCRIBED:
         rest = kept[MAX_DESCRIBED:]
         descriptions.append(t("grid.and_more_pixels", n_rest=len(rest), sum=int(sizes[rest].sum())))

@@ -62,7 +62,7 @@ def place_text(player: Any, on: str) -> str:
     if on == "above":
         return t("labyrinth.out_above")
     where = f"({player[0]}, {player[1]})"
-    return f"below {where}" if on == "below" else where
+    return t("labyrinth.state.below", where=where) if on == "below" else where
 
 
 def places_text(places: Any) -> str:
@@ -77,7 +77,7 @@ def labyrinth_text(place: str, free: int, board: Any, cols: int) -> str:
     shape = lambda code: SHAPES[code] if 0 <= code < len(SHAPES) else "?"  # noqa: E731
     codes = list(board)
     rows = ["".join(shape(t) for t in codes[r : r + cols]) for r in range(0, len(codes), max(cols, 1))]
-    return f"{place} · hand {shape(int(free))} · {' / '.join(rows)}"
+    return t("labyrinth.state.text", place=place, free=shape(int(free)), rows=" / ".join(rows))
 _NUMBERING = re.compile(r"\s*\d{1,9}\s*[.)]\s*")
 _SHAPE = r"(?:[" + re.escape(SHAPES) + r"]\s*)?"
 _LINE = r"(row|column|col)\s+(\d{1,4})\s+from\s+the\s+(left|right|top|bottom)"

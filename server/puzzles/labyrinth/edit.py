@@ -51,7 +51,7 @@ _LISTS = {"left_rows": ("row", "left"), "right_rows": ("row", "right"),
 def edit_labyrinth(puzzle: LabyrinthPuzzle, edits: list[dict[str, Any]]) -> LabyrinthPuzzle:
     """``puzzle`` with ``edits`` applied in order (a new puzzle; ``puzzle`` is unchanged)."""
     for number, op in enumerate(edits, start=1):
-        where = f"edit {number} ({str(op.get('op'))[:20]})"
+        where = t("labyrinth.edit_where", number=number, op=str(op.get('op'))[:20])
         puzzle = _apply(puzzle, op, where)
     return puzzle
 
@@ -131,7 +131,7 @@ def _insertions(puzzle: LabyrinthPuzzle, op: dict[str, Any], where: str) -> tupl
                 t("labyrinth.expected_list_numbers_got", key_=key, word=word, raw=show_value(raw)), where
             )
         size = puzzle.rows if axis == "row" else puzzle.cols
-        what = f"a {word} number"
+        what = t("labyrinth.word_number", word=word)
         lists[key] = [whole(value, 0, size - 1, f"{where}, '{key}'", what) for value in raw]
     return insertion_points(lists["left_rows"], lists["right_rows"], lists["top_cols"], lists["bottom_cols"])
 

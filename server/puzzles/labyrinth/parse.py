@@ -365,7 +365,7 @@ class LabyrinthSaver(Saver):
             (t("labyrinth.start_column_3", start_col=puzzle.start_col), again.start_col == puzzle.start_col),
             (t("labyrinth.goal_column_3", goal_col=puzzle.goal_col), again.goal_col == puzzle.goal_col),
             (t("labyrinth.its_insertion_points"), again.insertions == puzzle.insertions),
-            (f"{puzzle.moves} moves", again.moves == puzzle.moves),
+            (t("labyrinth.moves_model", moves=puzzle.moves), again.moves == puzzle.moves),
             (t("labyrinth.turning_free_tile"), again.rotate_free == puzzle.rotate_free),
         ) if not same]
         if lost:

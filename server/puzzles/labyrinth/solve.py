@@ -160,9 +160,9 @@ def result_json(
     out["insertions"] = sum(1 for m in moves if m["push"] is not None)
     out["walked_cells"] = sum(len(m["walk"]) - 1 for m in moves if m["walk"] is not None)
     if not result.found:
-        searched = f"searched {_states(result.expanded)}"
+        searched = t("labyrinth.searched", states=_states(result.expanded))
         if result.stopped == "cancelled":
-            out["message"] = f"cancelled: {searched}"
+            out["message"] = t("labyrinth.cancelled", searched=searched)
         elif result.stopped:
             out["message"] = t(
                 "labyrinth.no_solution_found_within_search", searched=searched, stopped=result.stopped
@@ -186,4 +186,4 @@ def result_json(
 
 
 def _states(count: int) -> str:
-    return f"{count:,} state" if count == 1 else f"{count:,} states"
+    return t("labyrinth.states_count", count=count)

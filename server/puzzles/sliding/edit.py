@@ -29,7 +29,7 @@ def edit_sliding(board: SlidingBoard, edits: list[dict[str, Any]]) -> SlidingBoa
     """``board`` with ``edits`` applied in order (a new board; ``board`` is unchanged)."""
     n, tiles, goal = board.n, bytearray(board.tiles), board.goal
     for number, op in enumerate(edits, start=1):
-        where = f"edit {number} ({str(op.get('op'))[:20]})"
+        where = t("sliding.edit_where", number=number, op=str(op.get('op'))[:20])
         kind = op["op"]
         if kind == "slide":
             _slide(tiles, n, op.get("cell"), where)

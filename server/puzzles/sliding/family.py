@@ -305,7 +305,7 @@ def _listed(words: list[str], most: int = 200) -> str:
     """Words joined by spaces, the first ``most`` of them (a DFS plan may have tens of thousands)."""
     if len(words) <= most:
         return " ".join(words)
-    return " ".join(words[:most]) + f" … ({len(words) - most:,} more)"
+    return " ".join(words[:most]) + t("sliding.more_words", more=len(words) - most)
 
 
 def depth_limited_dfs(problem: Problem, limit: int) -> Generator[Event, None, tuple[list[Any] | None, float]]:
@@ -340,7 +340,15 @@ def moves_in_words(path: list[list[int]], n: int) -> list[dict[str, Any]]:
         step = to - blank
         name = {-n: "U", n: "D", -1: "L", 1: "R"}[step]
         tile = a[to]
-        moves.append({"blank": name, "tile": tile, "text": f"slide {tile} {TILE_WORDS[name]}"})
+        moves.append(
+            {
+                "blank": name,
+                "tile": tile,
+                "text": t(
+                    "sliding.slide_tile", tile=tile, direction=t(f"sliding.direction.{TILE_WORDS[name]}")
+                ),
+            }
+        )
     return moves
 
 

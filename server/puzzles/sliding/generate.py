@@ -96,7 +96,7 @@ class SlidingMaker(Maker):
 
 def puzzle_name(n: int) -> str:
     """"an 8-puzzle", "a 15-puzzle", "a 24-puzzle"."""
-    return f"{'an' if n == 3 else 'a'} {n * n - 1}-puzzle"
+    return t("sliding.an_8_puzzle" if n == 3 else "sliding.a_n_puzzle", value=n * n - 1)
 
 
 def random_board(n: int, seed: int, goal: bytes, name: str = "") -> SlidingBoard:

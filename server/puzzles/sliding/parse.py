@@ -281,8 +281,8 @@ def parse_sliding_text(text: str, name: str) -> SlidingBoard:
     if board.slashed:
         layout = t("sliding.one_line_between_rows")
     else:
-        layout = t("sliding.one_line") if len(board.lines) == 1 else f"{n} rows"
-    notes = _notes(n, goal_tiles, f"text, {layout}", goal is not None)
+        layout = t("sliding.one_line") if len(board.lines) == 1 else t("sliding.n_rows", n=n)
+    notes = _notes(n, goal_tiles, t("sliding.text_layout", layout=layout), goal is not None)
     return SlidingBoard(n, tiles, goal_tiles, name, notes, "text")
 
 

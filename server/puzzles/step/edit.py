@@ -36,7 +36,7 @@ def edit_step(maze: StepMaze, edits: list[dict[str, Any]]) -> StepMaze:
     marked = bytearray(maze.marked)
     start, goals, cycle = maze.start, list(maze.goals), maze.cycle
     for number, op in enumerate(edits, start=1):
-        where = f"edit {number} ({str(op.get('op'))[:20]})"
+        where = t("step.edit_where", number=number, op=str(op.get('op'))[:20])
         kind = op["op"]
         if kind == "mark":
             row, col = cell_of(op.get("cell"), rows, cols, where)

@@ -103,7 +103,7 @@ class StepFamily(Family):
     # ---- a state in words: "(3, 4) phase 1" (the cell, then where in the cycle the next move is) ----
     def json_text(self, value: Any) -> str:
         if isinstance(value, list | tuple) and len(value) == 3 and all(isinstance(v, int) for v in value):
-            return f"({value[0]}, {value[1]}) phase {value[2]}"
+            return t("step.state.text", row=value[0], col=value[1], phase=value[2])
         return super().json_text(value)
 
     def info(self, maze: StepMaze) -> dict[str, Any]:

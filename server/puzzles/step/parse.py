@@ -75,11 +75,11 @@ def parse_step_json(text: str, name: str, max_cells: int) -> StepMaze:
 
 
 def _line_where(row: int, col: int | None = None) -> str:
-    return t("step.line", value=row + 1) + ("" if col is None else f", column {col + 1}")
+    return t("step.line", value=row + 1) + ("" if col is None else t("step.where_column", column=col + 1))
 
 
 def _row_where(row: int, col: int | None = None) -> str:
-    return t("step.field_maze_row", row=row) + ("" if col is None else f", column {col}")
+    return t("step.field_maze_row", row=row) + ("" if col is None else t("step.where_column", column=col))
 
 
 def _build(

@@ -166,7 +166,7 @@ def _from_json(value: Any, flow: str) -> tuple[list[Turn], list[Cell] | None]:
             raise PuzzleError(t("zenji.expected_moves_field_turns_as"), t("zenji.file"))
         if "path" in value:
             water = _water_json(value["path"])
-        value, label = value[key], f"{key} item"
+        value, label = value[key], t("zenji.key_item", key_=key)
     if not isinstance(value, list):
         raise PuzzleError(t("zenji.expected_list_turns_row_col", value=show_value(value)), t("zenji.file"))
     if len(value) > MAX_ENTRIES:

@@ -38,7 +38,7 @@ def edit_zenji(board: ZenjiBoard, edits: list[dict[str, Any]]) -> ZenjiBoard:
     tiles: list[Tile] = list(board.tiles)
     source, drain, flow = board.source, board.drain, board.flow
     for number, op in enumerate(edits, start=1):
-        where = f"edit {number} ({str(op.get('op'))[:20]})"
+        where = t("zenji.edit_where", number=number, op=str(op.get('op'))[:20])
         kind = op["op"]
         if kind == "turn":
             row, col = cell_of(op.get("cell"), rows, cols, where)

@@ -115,12 +115,12 @@ class ZenjiFamily(Family):
         text = self.json_text(problem.state_to_json(state))
         if isinstance(problem, ZenjiProblem) and problem.free:
             passed = problem.unpack(state)[2].bit_count()
-            text += f" · {passed} {'tile' if passed == 1 else 'tiles'} passed"
+            text += t("zenji.state.passed", count=passed)
         return text
 
     def json_text(self, value: Any) -> str:
         if isinstance(value, list | tuple) and len(value) >= 3 and all(isinstance(v, int) for v in value[:3]):
-            return f"({value[0]}, {value[1]}) turned {value[2]}"
+            return t("zenji.state.text", row=value[0], col=value[1], turns=value[2])
         return super().json_text(value)
 
     def info(self, board: ZenjiBoard) -> dict[str, Any]:
