@@ -46,7 +46,7 @@ GENERATORS = (
         "sliding.random_board",
         "sliding.uniformly_random_among_boards_that",
         (*size_options((3, 3, 5), (3, 3, 5), "tiles"), GOAL_OPTION),
-        board="n x n (rows = columns)",
+        board="sliding.board_square",
     ),
     GeneratorKind(
         "sliding-depth",
@@ -65,7 +65,7 @@ GENERATORS = (
                 max=120,
             ),
         ),
-        board="n x n (rows = columns)",
+        board="sliding.board_square",
     ),
 )
 
