@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import LoadLimits
 from server.puzzles.grid.model import GridMaze
@@ -149,7 +150,7 @@ def test_wall_follower_loops_on_a_braid_maze(hand: str) -> None:
     # With its own start and goal, both on the outer wall, the rule still reaches the goal.
     assert solve(maze, hand, {}).json["found"]
     inside = solve(maze, hand, {"start": BRAID_INSIDE}).json
-    assert not inside["found"] and inside["message"] == LOOP_MESSAGE
+    assert not inside["found"] and inside["message"] == t(LOOP_MESSAGE)
     assert solve(maze, "bfs", {"start": BRAID_INSIDE}).json["found"]  # a path exists
 
 

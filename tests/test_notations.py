@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from server.i18n import t
 from server.puzzles import registry
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import LoadLimits
@@ -427,8 +428,8 @@ def test_a_guess_that_does_not_parse_says_what_every_other_family_reads() -> Non
     assert err.value.where == "line 1, column 1"  # the grid's place for its own complaint
     assert message.startswith("unknown character 'h'") and "Not a grid maze? The others read: " in message
     others = [f for f in FAMILIES.values() if f.name != "grid"]
-    assert all(f"{f.title}: {f.expects}" in message for f in others)
-    assert FAMILIES["grid"].expects not in message
+    assert all(f"{t(f.title)}: {t(f.expects)}" in message for f in others)
+    assert t(FAMILIES["grid"].expects) not in message
     # A sliding board's count of numbers is a guess too: its error, then the others.
     with pytest.raises(PuzzleError) as err:
         registry.load_puzzle(b"1 2 3\n4 5 6\n7 8 8\n", "b.txt")
@@ -447,14 +448,14 @@ def test_the_messages_stay_short_enough_for_the_banner() -> None:
     with pytest.raises(PuzzleError) as err:
         registry.detect_family("x.bin", b"\x00\x01")
     assert len(str(err.value)) < 1_000
-    assert all(len(f.expects) <= 200 for f in FAMILIES.values())
+    assert all(len(t(f.expects)) <= 200 for f in FAMILIES.values())
 
 
 def test_the_expects_name_the_new_notations() -> None:
-    assert "seed 003's Python list" in FAMILIES["step"].expects
-    assert "name = [" in FAMILIES["step"].expects
-    assert "Markdown table" in FAMILIES["zenji"].expects
-    assert "7 2 4 / 5 0 6 / 8 3 1" in FAMILIES["sliding"].expects
+    assert "seed 003's Python list" in t(FAMILIES["step"].expects)
+    assert "name = [" in t(FAMILIES["step"].expects)
+    assert "Markdown table" in t(FAMILIES["zenji"].expects)
+    assert "7 2 4 / 5 0 6 / 8 3 1" in t(FAMILIES["sliding"].expects)
 
 
 def test_an_upload_the_grid_guessed_at_answers_with_every_familys_words() -> None:

@@ -27,6 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server import socketio
+from server.i18n import t
 from server.puzzles import registry
 from server.puzzles.errors import PuzzleError
 from server.puzzles.zenji.generate import random_board
@@ -581,7 +582,8 @@ def test_a_file_no_family_reads_is_refused_saying_what_each_expects(data: bytes,
     assert err.value.where == "file" and message.startswith("no puzzle family reads this file")
     for title in ("Grid maze", "Shifting-tile labyrinth", "Step-cycle maze", "Zenji pipes"):
         assert title in message
-    assert all(family.title in message and family.expects in message for family in registry.FAMILIES.values())
+    assert all(t(family.title) in message and t(family.expects) in message
+               for family in registry.FAMILIES.values())
     assert "'pipes'" in message and "'maze'" in message
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
+from server.i18n import t
 from server.puzzles.capabilities import Checker
 from server.puzzles.checking import CheckResult, replay_json, solve_json, where
 from server.puzzles.errors import PuzzleError, show_value
@@ -40,8 +41,7 @@ _TOKEN = re.compile(r"[A-Za-z]+")
 Cell = tuple[int, int]
 
 
-NOTATION = ("moves such as RRDDL (U D L R; with diagonal moves UL UR DL DR as tokens) or a JSON list "
-            "of [row, col]")
+NOTATION = ("grid.moves_such_as_rrddl_u")
 
 
 class GridChecker(Checker):
@@ -65,15 +65,20 @@ def check_grid_solution(maze: GridMaze, text: str, diagonal: bool) -> CheckResul
     problem = GridProblem(maze, diagonal)  # raises PuzzleError without a start or goal
     body = text.lstrip("\ufeff").strip()
     if not body:
-        raise PuzzleError("the solution is empty: expected moves (U D L R) or a JSON list of [row, col]",
-                          "file")
+        raise PuzzleError(t("grid.solution_empty_expected_moves_u"),
+                          t("grid.file"))
     if body[0] in "[{(":  # JSON, or a Python list or tuple of (row, col) as a student prints it
         cells = _cells_from_json(text)
         first = cells[0]
         starts = [maze.rc(s) for s in maze.starts]
         if first not in starts:
-            return CheckResult(False, None, len(cells) - 1, None,
-                               f"the list starts at {_show(first)}, not at the start {_show_cells(starts)}")
+            return CheckResult(
+                False,
+                None,
+                len(cells) - 1,
+                None,
+                t("grid.list_starts_at_not_at", first=_show(first), starts=_show_cells(starts)),
+            )
         steps = [(b[0] - a[0], b[1] - a[1]) for a, b in pairwise(cells)]
         return _walk(problem, first, steps, listed=True)
     return _walk(problem, maze.rc(maze.starts[0]), _moves_from_text(text, diagonal), listed=False)
@@ -86,9 +91,9 @@ def _moves_from_text(text: str, diagonal: bool) -> list[tuple[int, int]]:
     stray = _STRAY.search(text)
     if stray:
         raise PuzzleError(
-            f"{stray.group()!r} is not a move: expected U, D, L, R"
-            + (", UL, UR, DL, DR" if diagonal else "")
-            + " separated by spaces or commas, or a JSON list of [row, col]",
+            t("grid.not_move_expected_u_d", group=repr(stray.group()))
+            + (t("grid.ul_ur_dl_dr") if diagonal else "")
+            + t("grid.separated_by_spaces_or_commas"),
             where(text, stray.start()),
         )
     steps: list[tuple[int, int]] = []
@@ -97,15 +102,14 @@ def _moves_from_text(text: str, diagonal: bool) -> list[tuple[int, int]]:
         if diagonal:
             if word not in MOVES:
                 raise PuzzleError(
-                    f"{token.group()!r} is not one move: with diagonal moves each move is U, D, L, R, "
-                    "UL, UR, DL or DR, separated by spaces or commas",
+                    t("grid.not_one_move_with_diagonal", group=repr(token.group())),
                     where(text, token.start()),
                 )
             steps.append(MOVES[word])
             continue
         for i, letter in enumerate(word):
             if letter not in "UDLR":
-                raise PuzzleError(f"{token.group()[i]!r} is not a move: expected U, D, L or R",
+                raise PuzzleError(t("grid.not_move_expected_u_d_2", group=repr(token.group()[i])),
                                   where(text, token.start() + i))
             steps.append(MOVES[letter])
     return steps
@@ -116,16 +120,16 @@ def _cells_from_json(text: str) -> list[Cell]:
     value = read_value(text)
     label = "item"
     if isinstance(value, dict):
-        value, label = solve_json(value, "grid", "a grid maze"), "path item"
+        value, label = solve_json(value, "grid", t("grid.grid_maze")), t("grid.path_item")
     if not isinstance(value, list):
-        raise PuzzleError(f"expected a list of [row, col] cells, got {show_value(value)}", "file")
+        raise PuzzleError(t("grid.expected_list_row_col_cells", value=show_value(value)), t("grid.file"))
     if not value:
-        raise PuzzleError("the list of cells is empty", "file")
+        raise PuzzleError(t("grid.list_cells_empty"), t("grid.file"))
     cells: list[Cell] = []
     for number, item in enumerate(value, start=1):
         if not (isinstance(item, list) and len(item) == 2
                 and all(isinstance(x, int) and not isinstance(x, bool) for x in item)):
-            raise PuzzleError(f"expected [row, col] (two integers), got {show_value(item)}",
+            raise PuzzleError(t("grid.expected_row_col_two_integers", item=show_value(item)),
                               f"{label} {number}")
         cells.append((item[0], item[1]))
     return cells
@@ -138,7 +142,7 @@ def _show(cell: Cell) -> str:
 
 def _show_cells(cells: list[Cell], limit: int = 3) -> str:
     shown = " or ".join(_show(c) for c in cells[:limit])
-    return shown + (f" (or {len(cells) - limit} more)" if len(cells) > limit else "")
+    return shown + (t("grid.or_more", value=len(cells) - limit) if len(cells) > limit else "")
 
 
 def _walk(problem: GridProblem, start: Cell, steps: list[tuple[int, int]], listed: bool) -> CheckResult:
@@ -149,31 +153,38 @@ def _walk(problem: GridProblem, start: Cell, steps: list[tuple[int, int]], liste
     cost = 0.0
     for number, (dr, dc) in enumerate(steps, start=1):
         name = NAMES.get((dr, dc))
-        label = f"move {number}" + (f" ({name})" if name else "")
-        here = f"from {_show((r, c))}"
+        label = t("grid.move", number=number) + (f" ({name})" if name else "")
+        here = t("grid.from", value=_show((r, c)))
         nr, nc = r + dr, c + dc
         why: str | None = None
         step: float | None = None
         if (dr, dc) == (0, 0):
-            why = f"{label} stays at {_show((r, c))}" + (" (the cell is listed twice)" if listed else "")
+            why = t("grid.stays_at", label=label, value=_show((r, c))) + (
+                t("grid.cell_listed_twice") if listed else ""
+            )
         elif name is None:
-            why = f"{label} {here} to {_show((nr, nc))} is not a step to a neighbouring cell"
+            why = t("grid.not_step_neighbouring_cell", label=label, here=here, value=_show((nr, nc)))
         elif dr and dc and not problem.diagonal:
-            why = f"{label} {here} to {_show((nr, nc))} is diagonal, and diagonal moves are off"
+            why = t("grid.diagonal_and_diagonal_moves_are", label=label, here=here, value=_show((nr, nc)))
         elif not (0 <= nr < maze.height and 0 <= nc < maze.width):
-            why = f"{label} {here} leaves the board"
+            why = t("grid.leaves_board", label=label, here=here)
         elif maze.cells[nr, nc] == WALL:
-            why = f"{label} {here} enters a wall at {_show((nr, nc))}"
+            why = t("grid.enters_wall_at", label=label, here=here, value=_show((nr, nc)))
         elif dr and dc:
             corners = [x for x in ((nr, c), (r, nc)) if maze.cells[x] == WALL]
             if corners:
-                why = (f"{label} {here} to {_show((nr, nc))}: a diagonal move cuts the corner at "
-                       f"{' and '.join(_show(x) for x in corners)} (a wall)")
+                why = t(
+                    "grid.diagonal_move_cuts_corner_at",
+                    label=label,
+                    here=here,
+                    value=_show((nr, nc)),
+                    value2=" and ".join(_show(x) for x in corners),
+                )
         if why is None:
             target = maze.index(nr, nc)
             step = next((s for nxt, s in problem.successors(maze.index(r, c)) if nxt == target), None)
             if step is None:  # the rules above are the problem's; this is a safety net
-                why = f"{label} {here} to {_show((nr, nc))} is not a move the search allows"
+                why = t("grid.not_move_search_allows", label=label, here=here, value=_show((nr, nc)))
         if why is not None or step is None:
             illegal = {"from": [r, c], "to": [nr, nc]}
             return CheckResult(False, None, len(steps), number, why, path, illegal=illegal)
@@ -183,5 +194,5 @@ def _walk(problem: GridProblem, start: Cell, steps: list[tuple[int, int]], liste
     if not problem.is_goal(maze.index(r, c)):
         goals = [maze.rc(g) for g in maze.goals]
         return CheckResult(False, None, len(steps), None,
-                           f"the path ends at {_show((r, c))}, not at the goal {_show_cells(goals)}", path)
+                           t("grid.path_ends_at_not_at", value=_show((r, c)), goals=_show_cells(goals)), path)
     return CheckResult(True, cost, len(steps), None, None, path)

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from server.i18n import t
 from server.puzzles.capabilities import Editor
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.grid.model import WALL, GridMaze
@@ -36,19 +37,23 @@ MAX_EDIT_CELLS = 5_000_000
 def edit_grid(maze: GridMaze, edits: list[dict[str, Any]]) -> GridMaze:
     """``maze`` with ``edits`` applied in order (a new maze; ``maze`` is unchanged)."""
     if maze.cells.size > MAX_EDIT_CELLS:
-        raise PuzzleError(f"this board has {maze.cells.size:,} cells: boards over {MAX_EDIT_CELLS:,} cells "
-                          "are searched and shown, not edited", "edits")
+        raise PuzzleError(
+            t("grid.this_board_has_cells_boards", size=maze.cells.size, max_edit_cells=MAX_EDIT_CELLS),
+            t("grid.edits"),
+        )
     cells = maze.cells.copy()
     starts, goals = maze.starts.copy(), maze.goals.copy()
     for number, op in enumerate(edits, start=1):
-        where = f"edit {number} ({str(op.get('op'))[:20]})"
+        where = t("grid.edit_where", number=number, op=str(op.get('op'))[:20])
         kind = op["op"]
         if kind == "paint":
             _paint(cells, op, starts, goals, where)
         elif kind in ("start", "goal"):
             row, col = cell_of(op.get("cell"), *cells.shape, where)
             if cells[row, col] == WALL:
-                raise PuzzleError(f"the {kind} cannot be on a wall ([{row}, {col}])", where)
+                raise PuzzleError(
+                    t("grid.cannot_be_on_wall", kind=t(f"grid.end.{kind}"), row=row, col=col), where
+                )
             point = np.array([row * cells.shape[1] + col], dtype=np.int64)
             starts, goals = (point, goals) if kind == "start" else (starts, point)
         elif kind == "clear":
@@ -59,43 +64,46 @@ def edit_grid(maze: GridMaze, edits: list[dict[str, Any]]) -> GridMaze:
             cells, starts, goals = _whole_board(op, starts, goals, cells.shape, where)
         else:
             raise PuzzleError(
-                f"unknown operation {show_value(kind)}; a grid maze takes "
-                "paint, start, goal, clear, resize, cells",
+                t("grid.unknown_operation_grid_maze_takes", kind=show_value(kind)),
                 where,
             )
-    notes = [n for n in maze.notes if not n.startswith("edited")] + ["edited in the page"]
-    problem = None if (len(starts) and len(goals)) else (maze.endpoint_problem or "no start or goal")
+    notes = [n for n in maze.notes if not n.startswith("edited")] + [t("grid.edited_in_page")]
+    problem = None if (len(starts) and len(goals)) else (maze.endpoint_problem or t("grid.no_start_or_goal"))
     return GridMaze(cells, starts, goals, maze.name, maze.source, notes, problem)
 
 
 def _paint(cells: np.ndarray, op: dict[str, Any], starts: np.ndarray, goals: np.ndarray, where: str) -> None:
-    value = whole(op.get("value"), 0, 9, where, "a cell value 0 (wall) to 9")
+    value = whole(op.get("value"), 0, 9, where, t("grid.cell_value_0_wall_9"))
     raw = op.get("cells")
     if isinstance(raw, list) and len(raw) > cells.size:  # more than the board has: not a stroke
-        raise PuzzleError(f"{len(raw):,} cells is more than the board's {cells.size:,}", where)
+        raise PuzzleError(t("grid.cells_more_than_board", n_raw=len(raw), size=cells.size), where)
     flat = cells.reshape(-1)
     # Each a cell index on the board, checked as Python ints before numpy sees them (2**64 overflowed it)
-    index = np.asarray(whole_list(raw, 0, flat.size - 1, f"{where}, 'cells'", "a cell index", flat.size,
-                                  f"the board of {flat.size:,} cells"), dtype=np.int64)
+    index = np.asarray(whole_list(raw, 0, flat.size - 1, f"{where}, 'cells'", t("grid.cell_index"), flat.size,
+                                  t("grid.board_cells", size=flat.size)), dtype=np.int64)
     if value == WALL:
         for label, ends in (("start", starts), ("goal", goals)):
             hit = np.intersect1d(index, ends)
             if hit.size:
                 row, col = divmod(int(hit[0]), cells.shape[1])
-                raise PuzzleError(f"[{row}, {col}] is the {label}: move it before putting a wall there",
-                                  where)
+                raise PuzzleError(
+                    t("grid.move_it_before_putting_wall", row=row, col=col, label=t(f"grid.end.{label}")),
+                    where,
+                )
     flat[index] = value
 
 
 def _resize(
     cells: np.ndarray, op: dict[str, Any], starts: np.ndarray, goals: np.ndarray, where: str
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    rows = whole(op.get("rows"), 1, MAX_SIDE, where, "a number of rows")
-    cols = whole(op.get("cols"), 1, MAX_SIDE, where, "a number of columns")
+    rows = whole(op.get("rows"), 1, MAX_SIDE, where, t("grid.number_rows"))
+    cols = whole(op.get("cols"), 1, MAX_SIDE, where, t("grid.number_columns"))
     if rows * cols > MAX_EDIT_CELLS:
-        raise PuzzleError(f"{rows} x {cols} cells is over the editor's limit of {MAX_EDIT_CELLS:,}", where)
+        raise PuzzleError(
+            t("grid.x_cells_over_editor_limit", rows=rows, cols=cols, max_edit_cells=MAX_EDIT_CELLS), where
+        )
     if rows * cols < 2:
-        raise PuzzleError("a board needs at least 2 cells (a start and a goal)", where)
+        raise PuzzleError(t("grid.board_needs_at_least_2"), where)
     old_rows, old_cols = cells.shape
     grown = np.ones((rows, cols), dtype=np.uint8)
     keep_r, keep_c = min(rows, old_rows), min(cols, old_cols)
@@ -123,22 +131,27 @@ def _whole_board(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The board given whole (what an undo of a clear or a resize sends); the start and goal stay
     where they are when they fit on it, else the operations after this one must set them."""
-    rows = whole(op.get("rows"), 1, MAX_SIDE, where, "a number of rows")
-    cols = whole(op.get("cols"), 1, MAX_SIDE, where, "a number of columns")
+    rows = whole(op.get("rows"), 1, MAX_SIDE, where, t("grid.number_rows"))
+    cols = whole(op.get("cols"), 1, MAX_SIDE, where, t("grid.number_columns"))
     if rows * cols > MAX_EDIT_CELLS:
-        raise PuzzleError(f"{rows} x {cols} cells is over the editor's limit of {MAX_EDIT_CELLS:,}", where)
+        raise PuzzleError(
+            t("grid.x_cells_over_editor_limit", rows=rows, cols=cols, max_edit_cells=MAX_EDIT_CELLS), where
+        )
     values = op.get("values")
     if not isinstance(values, str) or len(values) > 4 * (rows * cols + 2) // 3 + 4:
-        raise PuzzleError("expected 'values': base64 of one byte a cell", where)
+        raise PuzzleError(t("grid.expected_values_base64_one_byte"), where)
     try:
         data = base64.b64decode(values, validate=True)
     except (binascii.Error, ValueError):
-        raise PuzzleError("'values' is not base64", where) from None
+        raise PuzzleError(t("grid.values_not_base64"), where) from None
     if len(data) != rows * cols:
-        raise PuzzleError(f"'values' holds {len(data):,} cells, not {rows} x {cols} = {rows * cols:,}", where)
+        raise PuzzleError(
+            t("grid.values_holds_cells_not_x", n_data=len(data), rows=rows, cols=cols, value=rows * cols),
+            where,
+        )
     cells = np.frombuffer(data, dtype=np.uint8).reshape(rows, cols).copy()
     if cells.max(initial=0) > 9:
-        raise PuzzleError("cell values are 0 (wall) to 9", where)
+        raise PuzzleError(t("grid.cell_values_are_0_wall"), where)
     old_cols = shape[1]
 
     def kept(ends: np.ndarray) -> np.ndarray:

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from server.i18n import t
 from server.json_arrays import cell_path
 from server.puzzles.capabilities import StudentForm
 from server.puzzles.errors import PuzzleError
@@ -59,26 +60,24 @@ class GridFamily(Family):
         super().__init__(
             default_algorithm="bfs",  # `run.py solve` without --algorithm
             name="grid",
-            title="Grid maze",
+            title="grid.grid_maze_2",
             puzzle_type=GridMaze,
             extensions=(*IMAGE_EXTENSIONS, *TEXT_EXTENSIONS),
-            expects="a maze image (PNG, GIF, BMP, JPEG, WebP, PPM: dark walls, light floor) or a text "
-            "maze ('#' wall, '.' free, 'S' start, 'G' goal, digits 1-9 weights)",
+            expects="grid.maze_image_png_gif_bmp",
             algorithms=(*KERNEL_ALGORITHMS, jps.JPS.name, wall_follower.WALL_LEFT.name,
                         wall_follower.WALL_RIGHT.name),
             fast_algorithms=KERNEL_ALGORITHMS,  # JPS and the wall followers run in Python
             heuristics=HEURISTICS,
             own_options=(
-                Option("diagonal", "bool", "Diagonal moves", "8 neighbours, never cutting a wall's corner",
+                Option("diagonal", "bool", "grid.diagonal_moves", "grid.8_neighbours_never_cutting_wall",
                        default=False),
-                Option("start", "point", "Start", "ROW,COL of the start (overrides the file)",
+                Option("start", "point", "grid.option.start", "grid.row_col_start_overrides_file",
                        optional=True, control="view"),
-                Option("goal", "point", "Goal", "ROW,COL of the goal (overrides the file)",
+                Option("goal", "point", "grid.option.goal", "grid.row_col_goal_overrides_file",
                        optional=True, control="view"),
-                Option("lattice", "choice", "Lattice",
-                       "auto: an image drawn in k x k pixel blocks or with thin wall lines is read as its "
-                       "cells; off: every pixel is a cell", default="auto",
-                       choices=(("auto", "auto"), ("off", "off")), stage="load"),
+                Option("lattice", "choice", "grid.option.lattice",
+                       "grid.auto_image_drawn_in_k", default="auto",
+                       choices=(("auto", "grid.choice.auto"), ("off", "grid.choice.off")), stage="load"),
             ),
             compiled=True,
             path_noun="cells",
@@ -114,7 +113,7 @@ class GridFamily(Family):
 
     def load(self, data: bytes, filename: str, options: Values, limits: LoadLimits) -> GridMaze:
         if not data:
-            raise PuzzleError("the file is empty", "file")
+            raise PuzzleError(t("grid.file_empty"), t("grid.file"))
         if self.sniff(filename, data) >= 0.9:
             return parse_grid_image(data, stem(filename), max_pixels=limits.max_pixels,
                                     lattice=options.get("lattice") or "auto", progress=limits.progress,
@@ -123,7 +122,7 @@ class GridFamily(Family):
             text = data.decode("utf-8")
         except UnicodeDecodeError as err:
             raise PuzzleError(
-                f"not a text maze (byte {err.start} is not UTF-8) and not an image this app can read", "file"
+                t("grid.not_text_maze_byte_not", start=err.start), t("grid.file")
             ) from None
         return parse_grid_text(text, stem(filename), max_cells=limits.max_cells)
 
@@ -219,10 +218,17 @@ class GridFamily(Family):
         lines = super().summary_lines(filename, result)
         lattice = result.get("lattice")
         if lattice:
-            what = (f"{lattice['k']}-pixel blocks" if lattice["kind"] == "blocks"
-                    else f"wall lines every {lattice['period']} pixels ({lattice['wall']} thick)")
-            pixels = f"; {result['pixel_cost']:g} pixels along the centres" if "pixel_cost" in result else ""
-            lines.append(f"lattice: {what}, costs in cells{pixels}")
+            what = (
+                t("grid.pixel_blocks", k=lattice["k"])
+                if lattice["kind"] == "blocks"
+                else t("grid.wall_lines_every_pixels_thick", period=lattice["period"], wall=lattice["wall"])
+            )
+            pixels = (
+                t("grid.pixels_along_centres", pixel_cost=f"{result['pixel_cost']:g}")
+                if "pixel_cost" in result
+                else ""
+            )
+            lines.append(t("grid.lattice_costs_in_cells", what=what, pixels=pixels))
         return lines
 
     def runs_compiled(self, maze: GridMaze, algorithm: str, options: Values, engine: str = "auto") -> bool:

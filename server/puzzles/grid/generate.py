@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image
 
+from server.i18n import t
 from server.puzzles.capabilities import Maker
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.grid.model import WALL, GridMaze
@@ -40,38 +41,38 @@ GRID_KINDS: tuple[str, ...] = (
 )
 
 _ALGORITHMS = {
-    "perfect": "recursive backtracker (randomised depth-first search)",
-    "prim": "randomised Prim",
-    "kruskal": "randomised Kruskal",
-    "division": "recursive division",
-    "braid": "recursive backtracker, every dead end opened",
-    "rooms": "recursive division down to rooms of up to {room} x {room} cells, several doors per wall",
+    "perfect": "grid.recursive_backtracker_randomised_depth_first",
+    "prim": "grid.randomised_prim",
+    "kruskal": "grid.randomised_kruskal",
+    "division": "grid.recursive_division",
+    "braid": "grid.recursive_backtracker_every_dead_end",
+    "rooms": "grid.recursive_division_down_rooms_up",
 }
 
 
-_LATTICE = "2 x ROWS + 1 by 2 x COLS + 1 board cells (walls between the maze's cells)"
-_MAZE_SIZE = size_options((1, 20, 1000), (1, 20, 1000), "maze cells")
-_BOARD_SIZE = size_options((2, 40, 2000), (2, 40, 2000), "board cells")
+_LATTICE = "grid.2_x_rows_1_by"
+_MAZE_SIZE = size_options((1, 20, 1000), (1, 20, 1000), "grid.maze_cells")
+_BOARD_SIZE = size_options((2, 40, 2000), (2, 40, 2000), "grid.board_cells_2")
 GENERATORS = (
-    GeneratorKind("perfect", "Perfect maze (recursive backtracker)",
-                  "long winding corridors; exactly one path between any two cells", _MAZE_SIZE, _LATTICE),
-    GeneratorKind("prim", "Perfect maze (Prim)", "many short dead ends; one path between any two cells",
+    GeneratorKind("perfect", "grid.perfect_maze_recursive_backtracker",
+                  "grid.long_winding_corridors_exactly_one", _MAZE_SIZE, _LATTICE),
+    GeneratorKind("prim", "grid.perfect_maze_prim", "grid.many_short_dead_ends_one",
                   _MAZE_SIZE, _LATTICE),
-    GeneratorKind("kruskal", "Perfect maze (Kruskal)", "even texture; one path between any two cells",
+    GeneratorKind("kruskal", "grid.perfect_maze_kruskal", "grid.even_texture_one_path_between",
                   _MAZE_SIZE, _LATTICE),
-    GeneratorKind("division", "Perfect maze (recursive division)",
-                  "long straight walls, each with one gap; one path between any two cells",
+    GeneratorKind("division", "grid.perfect_maze_recursive_division",
+                  "grid.long_straight_walls_each_with",
                   _MAZE_SIZE, _LATTICE),
-    GeneratorKind("braid", "Braid maze", "a perfect maze with every dead end opened: many loops",
+    GeneratorKind("braid", "grid.braid_maze", "grid.perfect_maze_with_every_dead",
                   _MAZE_SIZE, _LATTICE),
-    GeneratorKind("rooms", "Rooms", "open rooms joined by doors, with loops", _MAZE_SIZE, _LATTICE),
-    GeneratorKind("random", "Random walls", "each cell a wall by chance, always solvable", (
+    GeneratorKind("rooms", "grid.kind.rooms", "grid.open_rooms_joined_by_doors", _MAZE_SIZE, _LATTICE),
+    GeneratorKind("random", "grid.random_walls", "grid.each_cell_wall_by_chance", (
         *_BOARD_SIZE,
-        Option("density", "float", "Wall density", "the share of cells that are walls",
+        Option("density", "float", "grid.wall_density", "grid.share_cells_that_are_walls",
                default=0.3, min=0.0, max=0.6, step=0.05),
     )),
-    GeneratorKind("terrain", "Weighted terrain",
-                  "free cells costing 1-9 from smooth noise: hills and valleys",
+    GeneratorKind("terrain", "grid.weighted_terrain",
+                  "grid.free_cells_costing_1_9",
                   _BOARD_SIZE),
 )
 
@@ -98,7 +99,8 @@ def generate_grid(
     """
     if kind not in GRID_KINDS:
         raise PuzzleError(
-            f"{show_value(kind, 40)} is not a grid maze kind; choose one of: {', '.join(GRID_KINDS)}", "kind"
+            t("grid.not_grid_maze_kind_choose", kind=show_value(kind, 40), grid_kinds=", ".join(GRID_KINDS)),
+            t("grid.kind"),
         )
     _check_size(rows, cols)
     _check_seed(seed)
@@ -114,24 +116,28 @@ def generate_grid(
         if kind == "random":
             value = board.RANDOM_DENSITY if density is None else float(density)
             cells, steps, note = board.random_board(rows, cols, seed, value, record)
-            description = f"random board, {rows} x {cols} cells, density {value:g}, seed {seed}"
+            description = t(
+                "grid.random_board_x_cells_density", rows=rows, cols=cols, value=f"{value:g}", seed=seed
+            )
         else:
             value = board.TERRAIN_DENSITY if density is None else float(density)
             cells, steps, note = board.terrain_board(rows, cols, seed, value, record)
-            description = f"terrain, {rows} x {cols} cells, rock {value:g}, seed {seed}"
+            description = t(
+                "grid.terrain_x_cells_rock_seed", rows=rows, cols=cols, value=f"{value:g}", seed=seed
+            )
         goal = rows * cols - 1
-        notes = [f"{description}: {note}", "start: the top-left cell", "goal: the bottom-right cell"]
+        notes = [f"{description}: {note}", t("grid.start_top_left_cell"), t("grid.goal_bottom_right_cell")]
         maze = GridMaze(cells, [0], [goal], name=name, source="generated", notes=notes)
         return Generation(maze, 1, steps, description)
 
-    description = f"{kind} maze, {rows} x {cols} cells, seed {seed}"
-    notes = [f"{description}: {_ALGORITHMS[kind].format(room=lattice.ROOM_CELLS)}"]
+    description = t("grid.maze_x_cells_seed", kind=kind, rows=rows, cols=cols, seed=seed)
+    notes = [f"{description}: {t(_ALGORITHMS[kind], room=lattice.ROOM_CELLS)}"]
     fill = 0
     if kind in ("perfect", "braid"):
         pixels, steps = lattice.backtracker(rows, cols, seed, record)
         if kind == "braid":
             pixels, steps, opened = lattice.braid(pixels, steps, rows, cols, seed, 1.0, record)
-            notes[0] += f"; {opened} dead ends opened"
+            notes[0] += t("grid.dead_ends_opened", opened=opened)
     elif kind == "prim":
         pixels, steps = lattice.prim(rows, cols, seed, record)
     elif kind == "kruskal":
@@ -166,7 +172,9 @@ def generate_perfect(rows: int, cols: int, seed: int = 0) -> GridMaze:
 
     _check_size(rows, cols)
     pixels, _ = lattice.backtracker(rows, cols, seed, record=False)
-    return _with_openings(pixels, f"perfect-{rows}x{cols}-seed{seed}", [f"perfect maze, seed {seed}"])
+    return _with_openings(
+        pixels, f"perfect-{rows}x{cols}-seed{seed}", [t("grid.perfect_maze_seed", seed=seed)]
+    )
 
 
 def generate_braid(rows: int, cols: int, seed: int = 0, braid: float = 1.0) -> GridMaze:
@@ -177,7 +185,7 @@ def generate_braid(rows: int, cols: int, seed: int = 0, braid: float = 1.0) -> G
     once. With ``braid=1`` no dead end remains unless a dimension is 1 cell.
     """
     if not 0.0 <= braid <= 1.0:
-        raise PuzzleError(f"braid must be between 0 and 1, not {braid}", "option 'braid'")
+        raise PuzzleError(t("grid.braid_must_be_between_0", braid=braid), t("grid.option_braid"))
     from server.puzzles.grid import generate_lattice as lattice  # numba: loaded when a maze is made
 
     _check_size(rows, cols)
@@ -186,7 +194,7 @@ def generate_braid(rows: int, cols: int, seed: int = 0, braid: float = 1.0) -> G
     return _with_openings(
         pixels,
         f"braid-{rows}x{cols}-seed{seed}",
-        [f"braid maze, seed {seed}, braid {braid:g}: {opened} dead ends opened"],
+        [t("grid.braid_maze_seed_braid_dead", seed=seed, braid=f"{braid:g}", opened=opened)],
     )
 
 
@@ -226,15 +234,18 @@ def maze_to_text(maze: GridMaze) -> str:
 
 def _check_size(rows: int, cols: int) -> None:
     if int(rows) != rows or int(cols) != cols or rows < 1 or cols < 1:
-        raise PuzzleError(f"a maze needs at least 1 x 1 cells, not {rows} x {cols}", "option 'size'")
+        raise PuzzleError(t("grid.maze_needs_at_least_1", rows=rows, cols=cols), t("grid.option_size"))
     if rows * cols > MAX_CELLS:
-        raise PuzzleError(f"{rows} x {cols} cells is over the limit of {MAX_CELLS:,} cells", "option 'size'")
+        raise PuzzleError(
+            t("grid.x_cells_over_limit_cells", rows=rows, cols=cols, max_cells=MAX_CELLS),
+            t("grid.option_size"),
+        )
 
 
 def _check_seed(seed: int) -> None:
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
         raise PuzzleError(
-            f"the seed must be a whole number from 0 up, not {show_value(seed)}", "option 'seed'"
+            t("grid.seed_must_be_whole_number", seed=show_value(seed)), t("grid.option_seed")
         )
 
 
@@ -246,8 +257,12 @@ def _check_density(density: float) -> None:
         or not 0 <= density <= MAX_DENSITY
     ):
         raise PuzzleError(
-            f"density must be a number from 0 to {MAX_DENSITY:g}, not {show_value(density)}",
-            "option 'density'",
+            t(
+                "grid.density_must_be_number_from",
+                max_density=f"{MAX_DENSITY:g}",
+                density=show_value(density),
+            ),
+            t("grid.option_density"),
         )
 
 
@@ -266,7 +281,7 @@ def _with_openings(pixels: np.ndarray, name: str, notes: list[str]) -> GridMaze:
     pixels[height - 1, width - 2] = 1
     start = 1
     goal = (height - 1) * width + width - 2
-    notes = [*notes, "start: the opening in the top border row", "goal: the opening in the bottom border row"]
+    notes = [*notes, t("grid.start_opening_in_top_border"), t("grid.goal_opening_in_bottom_border")]
     return GridMaze(pixels, [start], [goal], name=name, source="generated", notes=notes)
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from server.i18n import t
+
 RANDOM_DENSITY = 0.3  # random: chance that a cell is a wall
 TERRAIN_DENSITY = 0.1  # terrain: share of the board, the highest ground, that is impassable rock
 FEATURE_CELLS = 64  # terrain: the widest hills are about this many cells across (or a quarter board)
@@ -42,9 +44,9 @@ def random_board(rows: int, cols: int, seed: int, density: float, record: bool =
     if record:
         order = where[np.argsort(u.ravel()[where], kind="stable")]
         steps = np.column_stack([order, np.zeros_like(order)]).astype(np.int32)
-    note = f"{len(where):,} walls ({len(where) / cells.size:.0%})"
+    note = t("grid.walls_share", walls=len(where), share=f"{len(where) / cells.size:.0%}")
     if cleared:
-        note += f"; {cleared} walls taken off a staircase path so the goal can be reached"
+        note += t("grid.walls_taken_off_staircase_path", cleared=cleared)
     return cells, steps, note
 
 
@@ -84,9 +86,9 @@ def terrain_board(rows: int, cols: int, seed: int, density: float, record: bool 
         order = order[cells.ravel()[order] != 1]
         steps = np.column_stack([order, cells.ravel()[order]]).astype(np.int32)
     costs = np.bincount(cells.ravel(), minlength=10)
-    note = f"{int(costs[0]):,} rock cells ({costs[0] / cells.size:.0%})"
+    note = t("grid.rock_cells", costs=int(costs[0]), value=f"{costs[0] / cells.size:.0%}")
     if raised:
-        note += ", the rock line raised to the lowest pass between start and goal"
+        note += t("grid.rock_line_raised_lowest_pass")
     return cells, steps, note
 
 

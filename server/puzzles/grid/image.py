@@ -47,6 +47,7 @@ from collections.abc import Callable
 import numpy as np
 from PIL import Image, UnidentifiedImageError
 
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 from server.puzzles.grid.lattice import detect_lattice
 from server.puzzles.grid.marker_runs import label_runs
@@ -70,7 +71,7 @@ NOISE_PIXELS = 4  # blobs smaller than this (and than a quarter of the largest) 
 START, GOAL = 0, 1
 END_LABELS = ("start", "goal")
 END_COLOURS = ((BLUE, GREEN), (YELLOW, RED))
-PATCH_COLOURS = ("blue or green", "red or yellow")
+PATCH_COLOURS = ("grid.blue_or_green", "grid.red_or_yellow")
 #: The most pixels one end's colours may cover (its blobs and specks together). Markers are small
 #: patches; an image over this is refused before any of its marker pixels become per-pixel arrays.
 MAX_MARKER_PIXELS = 1_000_000
@@ -129,9 +130,14 @@ def parse_grid_image(
     width, height = im.size
     if width * height > max_pixels:
         raise PuzzleError(
-            f"the image is {width} x {height} = {width * height:,} pixels, over the limit of "
-            f"{max_pixels:,} pixels; the command-line flag --max-pixels raises the limit",
-            "file",
+            t(
+                "grid.image_x_pixels_over_limit",
+                width=width,
+                height=height,
+                value=width * height,
+                max_pixels=max_pixels,
+            ),
+            t("grid.file"),
         )
     if im.format == "PNG":
         _check_png_data(data)  # before anything is reserved or decoded: a lying header costs nothing
@@ -147,7 +153,7 @@ def parse_grid_image(
         raise  # the progress callback stopped the read
     except Exception as exc:  # Pillow raises OSError, SyntaxError, ValueError, EOFError, ...
         raise PuzzleError(
-            "the image data is truncated or damaged", "file"
+            t("grid.image_data_truncated_or_damaged_2"), t("grid.file")
         ) from exc
     finally:
         reader.listen(None)
@@ -162,9 +168,8 @@ def parse_grid_image(
     free_count = int(np.count_nonzero(cells))
     if free_count == 0 and not markers.found():
         raise PuzzleError(
-            f"the image has no free (light) pixels: all {width * height:,} pixels are darker than "
-            f"{threshold}, so there is nowhere to walk",
-            "file",
+            t("grid.image_has_no_free_light", value=width * height, threshold=threshold),
+            t("grid.file"),
         )
     # What the decoded image and a band took is free now: all the estimate held but cells and file.
     markers.reserve(freed=estimate - width * height - len(data))
@@ -175,8 +180,12 @@ def parse_grid_image(
     cells.ravel()[starts] = 1
     cells.ravel()[goals] = 1
     notes.append(
-        f"walls: pixels with luminance below {threshold}; "
-        f"{cells.size - int(np.count_nonzero(cells)):,} wall and {int(np.count_nonzero(cells)):,} free pixels"
+        t(
+            "grid.walls_pixels_with_luminance_below",
+            threshold=threshold,
+            value=cells.size - int(np.count_nonzero(cells)),
+            count_nonzero=int(np.count_nonzero(cells)),
+        )
     )
     if progress is not None and lattice == "auto":
         progress("lattice", None)
@@ -291,22 +300,21 @@ def _open_lazily(data: bytes | io.BytesIO, max_pixels: int) -> Image.Image:
                     Image.MAX_IMAGE_PIXELS = saved
     except Image.DecompressionBombError as exc:
         raise PuzzleError(
-            f"the image is over twice the pixel limit ({exc}); the limit is {max_pixels:,} pixels "
-            "and the command-line flag --max-pixels raises it",
-            "file",
+            t("grid.image_over_twice_pixel_limit", exc=exc, max_pixels=max_pixels),
+            t("grid.file"),
         ) from exc
     except UnidentifiedImageError as exc:
         head = data.getbuffer()[:16].tobytes() if isinstance(data, io.BytesIO) else data[:16]
         if head.startswith(_SIGNATURES):
-            raise PuzzleError("the image header is truncated or damaged (cannot read it)", "file") from exc
+            raise PuzzleError(t("grid.image_header_truncated_or_damaged"), t("grid.file")) from exc
         raise PuzzleError(
-            f"not an image this app can read (cannot identify the format; accepted: {', '.join(FORMATS)})",
-            "file",
+            t("grid.not_image_this_app_can", formats=', '.join(FORMATS)),
+            t("grid.file"),
         ) from exc
     except Exception as exc:  # a damaged header: SyntaxError, OSError, struct.error, ...
         raise PuzzleError(
-            "not an image this app can read: the header is truncated or damaged",
-            "file",
+            t("grid.not_image_this_app_can_2"),
+            t("grid.file"),
         ) from exc
 
 
@@ -359,32 +367,38 @@ def _check_png_data(data: bytes) -> None:
                 if got >= expected or inflater.eof:
                     break
     except zlib.error as exc:
-        raise PuzzleError(f"the image data is truncated or damaged: its pixel data does not inflate ({exc})",
-                          "file") from exc
+        raise PuzzleError(t("grid.image_data_truncated_or_damaged_3", exc=exc),
+                          t("grid.file")) from exc
     if got >= expected:
         return
     if interlace:
-        held = f"{100 * got / expected:.1f} % of its (interlaced) pixel data"
+        held = t("grid.its_interlaced_pixel_data", value=f"{100 * got / expected:.1f}")
     else:
-        held = f"{got // (1 + (width * bits + 7) // 8):,} of its {height:,} rows"
+        held = t("grid.its_rows", value=got // (1 + (width * bits + 7) // 8), height=height)
     raise PuzzleError(
-        f"the image data is truncated or damaged: the header declares {width} x {height} pixels, "
-        f"the data holds {held}",
-        "file",
+        t("grid.image_data_truncated_or_damaged", width=width, height=height, held=held),
+        t("grid.file"),
     )
 
 
 def _describe_mode(im: Image.Image) -> str:
     kinds = {
-        "P": "palette",
+        "P": t("grid.mode.palette"),
         "1": "1-bit",
-        "L": "grayscale",
-        "LA": "grayscale with alpha",
+        "L": t("grid.mode.grayscale"),
+        "LA": t("grid.grayscale_with_alpha"),
         "RGB": "RGB",
         "RGBA": "RGBA",
     }
-    kind = kinds.get(im.mode, "16-bit grayscale" if im.mode.startswith("I;16") else im.mode)
-    return f"{im.format or 'image'}, {im.width} x {im.height}, mode {im.mode} ({kind} image)"
+    kind = kinds.get(im.mode, t("grid.mode.grayscale_16") if im.mode.startswith("I;16") else im.mode)
+    return t(
+        "grid.x_mode_image",
+        value=im.format or t("grid.mode.image"),
+        width=im.width,
+        height=im.height,
+        mode=im.mode,
+        kind=kind,
+    )
 
 
 # --- per-pixel classification ---------------------------------------------------------------------
@@ -443,12 +457,12 @@ def _band_classifier(im: Image.Image, threshold: int, notes: list[str]):
         # 16-bit (and integer/float) grey: scale the threshold to the value range in use.
         high = im.getextrema()[1]
         scale = 257 if high > 255 else 1
-        notes.append(f"grey values up to {high}: threshold {threshold} x {scale}")
+        notes.append(t("grid.grey_values_up_threshold_x", high=high, threshold=threshold, scale=scale))
         return lambda box: ((_band(im, box) >= threshold * scale).view(np.uint8), None)
     if mode == "P":
         return _palette_classifier(im, threshold, notes)
     if mode not in ("RGB", "RGBA", "LA"):
-        notes.append(f"converted from mode {mode} to RGBA")
+        notes.append(t("grid.converted_from_mode_rgba", mode=mode))
 
     def classify(box: tuple[int, int, int, int] | None) -> tuple[np.ndarray, np.ndarray | None]:
         if mode == "LA":
@@ -488,7 +502,7 @@ def _palette_classifier(im: Image.Image, threshold: int, notes: list[str]):
     free_lut = (_luminance(r, g, b) >= threshold).view(np.uint8)
     code_lut = _marker_codes(r, g, b)
     if (palette[:, 3] < 255).any():
-        notes.append("transparent palette entries count as white")
+        notes.append(t("grid.transparent_palette_entries_count_as"))
 
     def classify(box: tuple[int, int, int, int] | None) -> tuple[np.ndarray, np.ndarray | None]:
         index = _band(im, box)
@@ -583,15 +597,30 @@ class _Markers:
         if not over:
             return
         said = [
-            f"the {END_LABELS[end]} colour ({self._names(end)}) covers {self.covered(end):,} pixels"
+            t(
+                "grid.colour_covers_pixels",
+                end_labels=t(f"grid.word.{END_LABELS[end]}"),
+                names=self._names(end),
+                covered=self.covered(end),
+            )
             for end in over
         ]
-        how = "; ".join(f"paint the {END_LABELS[end]} as a small patch of {PATCH_COLOURS[end]}"
-                        for end in over)
+        how = "; ".join(
+            t(
+                "grid.paint_as_small_patch",
+                end=t(f"grid.word.{END_LABELS[end]}"),
+                colours=t(PATCH_COLOURS[end]),
+            )
+            for end in over
+        )
         raise PuzzleError(
-            f"{' and '.join(said)} of the image; a marker may cover at most {MAX_MARKER_PIXELS:,} "
-            f"pixels: {how}",
-            "file",
+            t(
+                "grid.image_marker_may_cover_at",
+                said=" and ".join(said),
+                max_marker_pixels=MAX_MARKER_PIXELS,
+                how=how,
+            ),
+            t("grid.file"),
         )
 
     def reserve(self, freed: int) -> None:
@@ -616,7 +645,7 @@ class _Markers:
         self._reserved += more
 
     def _names(self, end: int) -> str:
-        return "/".join(COLOUR_NAMES[c] for c in END_COLOURS[end] if self.counts[c])
+        return "/".join(t(f"grid.colour.{COLOUR_NAMES[c]}") for c in END_COLOURS[end] if self.counts[c])
 
 
 def _runs(padded: np.ndarray, codes: np.ndarray, row0: int, col0: int) -> Runs:
@@ -702,8 +731,13 @@ def _significant_marker(runs: Runs, width: int, label: str, notes: list[str]) ->
     dropped = len(sizes) - len(kept)
     if dropped:
         notes.append(
-            f"ignored {dropped} speck(s) of {label} colour smaller than {NOISE_PIXELS} pixels "
-            f"(the largest {label} marker has {largest} pixels)"
+            t(
+                "grid.ignored_speck_colour_smaller_than",
+                dropped=dropped,
+                label=t(f"grid.word.{label}"),
+                noise_pixels=NOISE_PIXELS,
+                largest=largest,
+            )
         )
 
     def first_pixel(number: int) -> tuple[int, int]:
@@ -712,11 +746,10 @@ def _significant_marker(runs: Runs, width: int, label: str, notes: list[str]) ->
 
     if label == "start" and len(kept) > 1:
         (r1, c1), (r2, c2) = first_pixel(kept[0]), first_pixel(kept[1])
-        more = f" and {len(kept) - 2} more" if len(kept) > 2 else ""
+        more = t("grid.and_more", value=len(kept) - 2) if len(kept) > 2 else ""
         raise PuzzleError(
-            f"two start markers: one at pixel ({r1}, {c1}), another at pixel ({r2}, {c2}){more}; "
-            "keep one (a marker may be a blob of many pixels, but only one blob)",
-            f"pixel ({r2}, {c2})",
+            t("grid.two_start_markers_one_at", r1=r1, c1=c1, r2=r2, c2=c2, more=more),
+            t("grid.pixel", r2=r2, c2=c2),
         )
     descriptions = []
     for number in kept[:MAX_DESCRIBED]:
@@ -724,14 +757,18 @@ def _significant_marker(runs: Runs, width: int, label: str, notes: list[str]) ->
         names = [COLOUR_NAMES[c] for c in sorted(COLOUR_NAMES, key=COLOUR_NAMES.get) if present[c]]
         size = int(sizes[number])
         r0, c0 = first_pixel(number)
-        where = f"at ({r0}, {c0})" if size == 1 else f"of {size} pixels from ({r0}, {c0})"
-        descriptions.append(f"a {'/'.join(names)} marker {where}")
+        where = (
+            t("grid.at_pixel", r0=r0, c0=c0) if size == 1 else t("grid.pixels_from", size=size, r0=r0, c0=c0)
+        )
+        descriptions.append(
+            t("grid.colour_marker", names="/".join(t(f"grid.colour.{n}") for n in names), where=where)
+        )
     if len(kept) > MAX_DESCRIBED:
         rest = kept[MAX_DESCRIBED:]
-        descriptions.append(f"and {len(rest):,} more of {int(sizes[rest].sum()):,} pixels")
+        descriptions.append(t("grid.and_more_pixels", n_rest=len(rest), sum=int(sizes[rest].sum())))
     keep = significant[blob]
     flat = _run_pixels(rows[keep], starts[keep], ends[keep], width)
-    return flat, f"{label}: " + ", ".join(descriptions)
+    return flat, t(f"grid.word.{label}") + ": " + ", ".join(descriptions)
 
 
 # --- border openings ------------------------------------------------------------------------------
@@ -757,15 +794,29 @@ def _border_opening(
         if e - b > MAX_MARKER_PIXELS:  # an end's cells are bounded like a marker's
             return (
                 np.zeros(0, dtype=np.int64),
-                f"no {label} marker and the opening in the {side} border row is {e - b:,} pixels wide, "
-                f"wider than an end may be ({MAX_MARKER_PIXELS:,} pixels)",
+                t(
+                    "grid.no_marker_and_opening_in",
+                    label=t(f"grid.word.{label}"),
+                    side=t(f"grid.side.{side}"),
+                    value=e - b,
+                    max_marker_pixels=MAX_MARKER_PIXELS,
+                ),
             )
         return (
             np.arange(row * width + b, row * width + e, dtype=np.int64),
-            f"{label}: the opening in the {side} border row (row {row}) at columns {b}..{e - 1}",
+            t(
+                "grid.opening_in_border_row_row",
+                label=t(f"grid.word.{label}"),
+                side=t(f"grid.side.{side}"),
+                row=row,
+                b=b,
+                value=e - 1,
+            ),
         )
     if not len(begins):
-        return np.zeros(0, dtype=np.int64), f"no {label} marker and no opening in the {side} border row"
+        return np.zeros(0, dtype=np.int64), t(
+            "grid.no_marker_and_no_opening", label=t(f"grid.word.{label}"), side=t(f"grid.side.{side}")
+        )
     shown = ", ".join(
         str(int(b)) if e - b == 1 else f"{b}..{e - 1}" for b, e in zip(begins[:5], ends[:5], strict=True)
     )
@@ -773,6 +824,11 @@ def _border_opening(
         shown += ", ..."
     return (
         np.zeros(0, dtype=np.int64),
-        f"no {label} marker and the {side} border row has {len(begins)} openings "
-        f"(at columns {shown}), so the {label} is ambiguous",
+        t(
+            "grid.no_marker_and_border_row",
+            label=t(f"grid.word.{label}"),
+            side=t(f"grid.side.{side}"),
+            n_begins=len(begins),
+            shown=shown,
+        ),
     )

@@ -32,6 +32,7 @@ from collections.abc import Generator
 
 import numpy as np
 
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 from server.puzzles.grid.model import WALL
 from server.puzzles.grid.problem import SQRT2, GridProblem
@@ -48,9 +49,8 @@ def uniform_cost(problem: GridProblem) -> float:
     low, high = (int(free.min()), int(free.max())) if free.size else (1, 1)
     if low != high:
         raise PuzzleError(
-            f"jump point search needs every free cell to cost the same; this maze has costs {low}–{high}: "
-            "use A*",
-            "option 'algorithm'",
+            t("grid.jump_point_search_needs_every", low=low, high=high),
+            t("grid.option_algorithm"),
         )
     return float(low)
 
@@ -237,16 +237,12 @@ def _jps_optimal(problem: GridProblem, options: SearchOptions) -> bool:
 #: Jump point search as a menu entry of the grid family (registered with the search core on import).
 JPS = Algorithm(
     "jps",
-    "Jump point search",
-    "A* that jumps along straight and diagonal runs and expands only the jump points where a path "
-    "may have to turn: the same cost as A* with far fewer expansions. Every free cell must cost the "
-    "same. Optimal with an admissible heuristic.",
+    "grid.jump_point_search",
+    "grid.that_jumps_along_straight_and",
     lambda problem, options: jump_point_search(problem, options),  # type: ignore[arg-type]
     _jps_optimal,  # type: ignore[arg-type]
     uses_heuristic=True,
-    rule="it takes the jump point with the smallest f = g + h on the frontier (equal f: the smaller h, "
-         "then the oldest) and scans from it in the directions that survive pruning, up to the next "
-         "jump point; the goal test when a jump point is expanded",
+    rule="grid.it_takes_jump_point_with",
     key="f",
     short="JPS",
 )

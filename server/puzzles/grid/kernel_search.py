@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from server.i18n import t
 from server.puzzles.grid.model import GridMaze
 from server.puzzles.grid.problem import GridProblem
 from server.search.registry import SearchOptions, get_algorithm
@@ -99,7 +100,7 @@ def solve_grid(
     if outcome == kernels.CANCELLED:
         stopped = "cancelled"
     elif outcome == kernels.LIMIT:
-        stopped = f"limit: more than {max_expanded:,} states expanded"  # the runner's wording
+        stopped = t("grid.limit_more_than_states_expanded", max_expanded=max_expanded)  # the runner's wording
     result = SearchResult(
         algorithm=algorithm,
         found=found,

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from server.i18n import t
 from server.puzzles.grid.model import sorted_unique
 
 STRIP = 64  # rows (columns) of the quick rejection strip
@@ -63,12 +64,16 @@ class Lattice:
         """One note for the page and the CLI."""
         rows, cols = len(self.row_starts), len(self.col_starts)
         if self.kind == "blocks":
-            what = f"blocks of {self.size} x {self.size} pixels"
+            what = t("grid.blocks_x_pixels", size=self.size)
         else:
-            what = (f"wall lines {self.wall} pixel{'s' if self.wall > 1 else ''} thick every {self.size} "
-                    f"pixels (corridors {self.size - self.wall} pixels wide)")
-        return (f"lattice: {what}, read as {cols} x {rows} cells from {width} x {height} pixels "
-                "(lattice=off reads every pixel)")
+            what = t(
+                "grid.wall_lines_pixel_thick_every",
+                wall=self.wall,
+                value=t("grid.plural.pixel", count=self.wall),
+                size=self.size,
+                value2=self.size - self.wall,
+            )
+        return t("grid.lattice_read_as_x_cells", what=what, cols=cols, rows=rows, width=width, height=height)
 
     def cell_of(self, flat: np.ndarray, width: int) -> np.ndarray:
         """Flat pixel indices -> flat lattice cell indices; pixels in a dropped margin are left out."""

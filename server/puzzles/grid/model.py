@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from server.i18n import t
+
 if TYPE_CHECKING:  # numpy is imported where it is used: ``WALL`` is read without it (student mode)
     import numpy as np
 
@@ -93,11 +95,20 @@ class GridMaze:
             r, c = int(point[0]), int(point[1])
             if not (0 <= r < self.height and 0 <= c < self.width):
                 raise PuzzleError(
-                    f"the {label} ({r}, {c}) is outside the {self.height} x {self.width} grid",
-                    f"option '{label}'",
+                    t(
+                        "grid.outside_x_grid",
+                        label=t(f"grid.end.{label}"),
+                        r=r,
+                        c=c,
+                        height=self.height,
+                        width=self.width,
+                    ),
+                    t("grid.option", label=label),
                 )
             if self.cells[r, c] == WALL:
-                raise PuzzleError(f"the {label} ({r}, {c}) is a wall", f"option '{label}'")
+                raise PuzzleError(
+                    t("grid.wall", label=t(f"grid.end.{label}"), r=r, c=c), t("grid.option", label=label)
+                )
             arr = sorted_unique([self.index(r, c)])
             if label == "start":
                 starts = arr
@@ -113,8 +124,10 @@ class GridMaze:
 
         if len(self.starts) and len(self.goals):
             return
-        missing = " and ".join(x for x, arr in (("start", self.starts), ("goal", self.goals)) if not len(arr))
+        missing = t("grid.and").join(
+            t(f"grid.word.{x}") for x, arr in (("start", self.starts), ("goal", self.goals)) if not len(arr)
+        )
         raise PuzzleError(
-            (self.endpoint_problem or f"no {missing} found")
-            + f"; pick the {missing} (click it in the page, or --start/--goal ROW,COL on the command line)"
+            (self.endpoint_problem or t("grid.no_found", missing=missing))
+            + t("grid.pick_click_it_in_page", missing=missing)
         )

@@ -26,12 +26,12 @@ DIAGONAL = ((-1, 1), (1, 1), (1, -1), (-1, -1))  # NE, SE, SW, NW
 HEURISTICS = ("manhattan", "euclidean", "octile", "chebyshev")
 # The heuristic lab's formula names, (name, meaning): ``features`` below, ``lab.py`` over every cell at once.
 FEATURES = (
-    ("row", "the cell's row (0 at the top)"),
-    ("col", "the cell's column (0 at the left)"),
-    ("goal_row", "the goal's row (several goals: the nearest row of their bounding box)"),
-    ("goal_col", "the goal's column (several goals: the nearest column of their bounding box)"),
-    ("dr", "|row - goal_row|: rows still to go"),
-    ("dc", "|col - goal_col|: columns still to go"),
+    ("row", "grid.cell_row_0_at_top"),
+    ("col", "grid.cell_column_0_at_left"),
+    ("goal_row", "grid.goal_row_several_goals_nearest"),
+    ("goal_col", "grid.goal_column_several_goals_nearest"),
+    ("dr", "grid.row_goal_row_rows_still"),
+    ("dc", "grid.col_goal_col_columns_still"),
 )
 
 

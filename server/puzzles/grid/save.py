@@ -7,6 +7,7 @@ import io
 
 import numpy as np
 
+from server.i18n import t
 from server.puzzles.capabilities import Saver
 from server.puzzles.errors import PuzzleError
 from server.puzzles.grid.generate import maze_to_image, maze_to_text
@@ -26,17 +27,15 @@ class GridSaver(Saver):
         if fmt == "txt":
             return maze_to_text(puzzle).encode("ascii")
         if puzzle.weighted:
-            raise PuzzleError("a PNG keeps walls and free cells only, and this board has weights: "
-                              "save it as txt", "format")
+            raise PuzzleError(t("grid.png_keeps_walls_and_free"), t("grid.format"))
         buffer = io.BytesIO()
         maze_to_image(puzzle).save(buffer, "PNG", optimize=puzzle.width * puzzle.height <= OPTIMIZED_PIXELS)
         data = buffer.getvalue()
         again = parse_grid_image(data, puzzle.name)
         if again.lattice is not None:  # its cells happen to form a lattice of their own
-            raise PuzzleError("this board's PNG would read as a lattice of larger cells: save it as txt",
-                              "format")
+            raise PuzzleError(t("grid.this_board_png_would_read"),
+                              t("grid.format"))
         same = np.array_equal(again.starts, puzzle.starts) and np.array_equal(again.goals, puzzle.goals)
         if not same:  # an image's start and goal are the openings in its border
-            raise PuzzleError("a PNG marks the start and goal only as openings in the border (or in "
-                              "colour), and this board's differ: save it as txt", "format")
+            raise PuzzleError(t("grid.png_marks_start_and_goal"), t("grid.format"))
         return data

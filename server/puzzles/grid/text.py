@@ -13,6 +13,7 @@ import re
 
 import numpy as np
 
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 from server.puzzles.grid.model import GridMaze
 
@@ -46,19 +47,21 @@ def parse_grid_text(text: str, name: str = "maze", max_cells: int = DEFAULT_MAX_
     while last > first and not lines[last - 1].strip():
         last -= 1
     if first == last:
-        raise PuzzleError("the file is empty: expected rows of '#' (wall) and '.' (free)", "file")
+        raise PuzzleError(t("grid.file_empty_expected_rows_wall"), t("grid.file"))
     rows = lines[first:last]
 
     for number, line in enumerate(rows, start=first + 1):
         bad = _INVALID.search(line)
         if bad:
-            raise PuzzleError(_unknown(bad.group()), f"line {number}, column {bad.start() + 1}")
+            raise PuzzleError(
+                _unknown(bad.group()), t("grid.line_column", number=number, value=bad.start() + 1)
+            )
 
     width = max(len(line) for line in rows)
     if width * len(rows) > max_cells:
         raise PuzzleError(
-            f"{width} x {len(rows)} cells is more than this server reads ({max_cells:,} cells)",
-            f"lines {first + 1}-{last}",
+            t("grid.x_cells_more_than_this", width=width, n_rows=len(rows), max_cells=max_cells),
+            t("grid.lines", value=first + 1, last=last),
         )
     grid = np.full((len(rows), width), ord("."), dtype=np.uint8)
     short = []
@@ -69,22 +72,22 @@ def parse_grid_text(text: str, name: str = "maze", max_cells: int = DEFAULT_MAX_
     cells = _CELL[grid]
     if not cells.any():
         raise PuzzleError(
-            f"the maze has no free cell: all {cells.size} cells are walls ('#')", f"lines {first + 1}-{last}"
+            t("grid.maze_has_no_free_cell", size=cells.size), t("grid.lines", value=first + 1, last=last)
         )
 
     starts = np.flatnonzero(grid == ord("S"))
     goals = np.flatnonzero(grid == ord("G"))
-    notes = [f"text grid, {width} x {len(rows)} cells"]
+    notes = [t("grid.text_grid_x_cells", width=width, n_rows=len(rows))]
     if short:
         listed = ", ".join(map(str, short[:10])) + (", ..." if len(short) > 10 else "")
-        notes.append(f"line(s) {listed} shorter than {width} characters: padded with free cells")
+        notes.append(t("grid.line_shorter_than_characters_padded", listed=listed, width=width))
     if cells.max() > 1:
-        notes.append("weighted: digits 2-9 cost that much to enter a cell")
+        notes.append(t("grid.weighted_digits_2_9_cost"))
     for label, letter, found in (("start", "S", starts), ("goal", "G", goals)):
         if len(found) > 1:
-            notes.append(f"{len(found)} {label} cells ('{letter}')")
+            notes.append(t("grid.end_cells", n=len(found), label=t(f"grid.word.{label}"), letter=letter))
     problems = [
-        f"no {label} cell ('{letter}') in the text"
+        t("grid.no_cell_in_text", label=t(f"grid.word.{label}"), letter=letter)
         for label, letter, found in (("start", "S", starts), ("goal", "G", goals))
         if not len(found)
     ]
@@ -94,10 +97,10 @@ def parse_grid_text(text: str, name: str = "maze", max_cells: int = DEFAULT_MAX_
 
 def _unknown(char: str) -> str:
     if char == "\t":
-        return "a tab character; use spaces or '.' for free cells (a tab's width is ambiguous)"
+        return t("grid.tab_character_use_spaces_or")
     if char in "sg":
-        return f"unknown character '{char}' (start and goal are the capitals 'S' and 'G')"
+        return t("grid.unknown_character_start_and_goal", char=char)
     if char == "0":
-        return "unknown character '0' (weights are 1-9; '#' is a wall)"
+        return t("grid.unknown_character_0_weights_are")
     shown = char if char.isprintable() else f"U+{ord(char):04X}"
-    return f"unknown character '{shown}' (allowed: '#' wall, '.' or space free, 'S', 'G', digits 1-9)"
+    return t("grid.unknown_character_allowed_wall_or", shown=shown)

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from server.i18n import t
 from server.puzzles.capabilities import Tiles
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import RunControl, search_options
@@ -96,9 +97,14 @@ def run(maze: GridMaze, algorithm: str, options: dict[str, Any], control: RunCon
 
     if algorithm not in KERNEL_ALGORITHMS:
         raise PuzzleError(
-            f"{algorithm} does not run on a board this big ({maze.width:,} x {maze.height:,} cells, drawn as "
-            f"tiles); these do: {', '.join(KERNEL_ALGORITHMS)}",
-            "algorithm",
+            t(
+                "grid.does_not_run_on_board",
+                algorithm=algorithm,
+                width=maze.width,
+                height=maze.height,
+                kernel_algorithms=", ".join(KERNEL_ALGORITHMS),
+            ),
+            t("grid.algorithm"),
         )
     n = maze.cells.size
     closed_at = np.lib.format.open_memmap(folder / "closed_at.npy", mode="w+", dtype=np.int32, shape=(n,))
@@ -248,7 +254,7 @@ def check_tile(maze: GridMaze, z: int, x: int, y: int) -> None:
     side = TILE << z if 0 <= z <= top else 0
     if not side or not (0 <= x * side < maze.width and 0 <= y * side < maze.height):
         raise PuzzleError(
-            f"no tile {z}/{x}/{y}: levels 0..{top}; a level-z tile covers {TILE} x 2^z cells a side", "tile"
+            t("grid.no_tile_levels_0_level", z=z, x=x, y=y, top=top, tile=TILE), t("grid.tile")
         )
 
 
@@ -287,7 +293,10 @@ def cell(maze: GridMaze, row: int, col: int, stored: StoredRun | None = None) ->
     (``expanded_at``: closed from that step on) and the step it was reached at (``reached_at``: open
     from then until it is expanded); None for never."""
     if not (0 <= row < maze.height and 0 <= col < maze.width):
-        raise PuzzleError(f"no cell ({row}, {col}) on a {maze.height:,} x {maze.width:,} board", "cell")
+        raise PuzzleError(
+            t("grid.no_cell_on_x_board", row=row, col=col, height=maze.height, width=maze.width),
+            t("grid.cell"),
+        )
     out: dict[str, Any] = {"row": row, "col": col, "weight": int(maze.cells[row, col])}
     if stored is not None and out["weight"]:
         from server.puzzles.grid import tile_kernels as tk

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 from server.puzzles.grid.model import WALL
 from server.puzzles.grid.problem import ORTHOGONAL, GridProblem
@@ -32,9 +33,8 @@ from server.search.registry import Algorithm, register_algorithm
 
 Search = Generator[Event, None, tuple[list[int] | None, float]]
 
-LOOP_MESSAGE = ("the wall follower walked in a loop: on a maze with loops (a braid) the rule is not "
-                "complete")
-WALLED_IN = "the wall follower cannot move: the start has no free neighbour"
+LOOP_MESSAGE = ("grid.wall_follower_walked_in_loop")
+WALLED_IN = "grid.wall_follower_cannot_move_start"
 
 
 def wall_follower(problem: GridProblem, hand: str) -> Search:
@@ -42,8 +42,8 @@ def wall_follower(problem: GridProblem, hand: str) -> Search:
     if not isinstance(problem, GridProblem):
         raise TypeError("the wall follower reads a grid's cells: it needs a GridProblem")
     if problem.diagonal:
-        raise PuzzleError("the wall follower walks 4-connected (N, E, S, W): turn diagonal moves off",
-                          "option 'diagonal'")
+        raise PuzzleError(t("grid.wall_follower_walks_4_connected"),
+                          t("grid.option_diagonal"))
     maze = problem.maze
     cells = maze.cells.ravel()
     width, height = maze.width, maze.height
@@ -119,28 +119,24 @@ def result_message(problem: GridProblem, result: Any) -> str:
         if result.stopped:
             return ""
         start = int(problem.maze.starts[0])
-        return WALLED_IN if not list(problem.successors(start)) else LOOP_MESSAGE
+        return t(WALLED_IN) if not list(problem.successors(start)) else t(LOOP_MESSAGE)
     walk = [int(c) for c in result.path]
     cut = without_loops(walk)
     cells = problem.maze.cells.ravel()
     cut_cost = sum(float(cells[c]) for c in cut[1:])
     again = len(walk) - len(set(walk))
-    return (f"the path is the walk as walked: {len(walk) - 1:,} steps, {again:,} of them onto cells walked "
-            f"before; with its loops cut out it costs {cut_cost:g}")
+    return (t("grid.path_walk_as_walked_steps", value=len(walk) - 1, again=again, cut_cost=f"{cut_cost:g}"))
 
 
 def _make(name: str, hand: str) -> Algorithm:
     return Algorithm(
         name,
-        f"{hand.capitalize()}-hand wall follower",
-        f"Walks with the {hand} hand on the wall: turn {hand} if you can, else straight, else the other "
-        "way, else back. No memory of the board; never optimal, and on a maze with loops it may walk "
-        "in circles for ever (stopped when a cell and heading repeat).",
+        f"grid.{name}.label",
+        f"grid.{name}.summary",
         lambda problem, options: wall_follower(problem, hand),  # type: ignore[arg-type]
         lambda problem, options: False,
-        rule=f"no frontier: it steps to the cell toward its {hand} hand if free, else straight ahead, else "
-             "away from its hand, else back",
-        short=f"the {hand}-hand wall follower",
+        rule=f"grid.{name}.rule",
+        short=f"grid.{name}.short",
     )
 
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import Checker
 from server.puzzles.checking import CheckResult, replay_json, solve_json
 from server.puzzles.errors import PuzzleError, show_value
@@ -59,15 +60,15 @@ MAX_MOVES = 100_000
 def place_text(player: Any, on: str) -> str:
     """Where the player is: "(2, 3)", "below (5, 0)" (not yet on the board), "out above"."""
     if on == "above":
-        return "out above"
+        return t("labyrinth.out_above")
     where = f"({player[0]}, {player[1]})"
-    return f"below {where}" if on == "below" else where
+    return t("labyrinth.state.below", where=where) if on == "below" else where
 
 
 def places_text(places: Any) -> str:
     """The merged view's places: "one of (2, 3), (4, 1)"."""
     listed = ", ".join(f"({r}, {c})" for r, c in places)
-    return f"one of {listed}" if listed else "a set of places"
+    return t("labyrinth.one", listed=listed) if listed else t("labyrinth.set_places")
 
 
 def labyrinth_text(place: str, free: int, board: Any, cols: int) -> str:
@@ -76,7 +77,7 @@ def labyrinth_text(place: str, free: int, board: Any, cols: int) -> str:
     shape = lambda code: SHAPES[code] if 0 <= code < len(SHAPES) else "?"  # noqa: E731
     codes = list(board)
     rows = ["".join(shape(t) for t in codes[r : r + cols]) for r in range(0, len(codes), max(cols, 1))]
-    return f"{place} · hand {shape(int(free))} · {' / '.join(rows)}"
+    return t("labyrinth.state.text", place=place, free=shape(int(free)), rows=" / ".join(rows))
 _NUMBERING = re.compile(r"\s*\d{1,9}\s*[.)]\s*")
 _SHAPE = r"(?:[" + re.escape(SHAPES) + r"]\s*)?"
 _LINE = r"(row|column|col)\s+(\d{1,4})\s+from\s+the\s+(left|right|top|bottom)"
@@ -125,7 +126,7 @@ class Move:
 class LabyrinthChecker(Checker):
     """The moves as ``solve --json`` or the CLI's words show them."""
 
-    notation = "the moves as the result's list shows them (JSON), or the move list in words, a move a line"
+    notation = "labyrinth.moves_as_result_list_shows"
 
     def check(self, puzzle: LabyrinthPuzzle, text: str, options: Values) -> CheckResult:
         return check_labyrinth_solution(self.family, puzzle, text, options)
@@ -146,8 +147,7 @@ def read_answer(text: str, problem: LabyrinthProblem) -> list[Move]:
     body = text.removeprefix("\ufeff")
     head = body.lstrip()
     if not head:
-        raise PuzzleError("the solution is empty: expected the moves in words, one a line (as run.py solve "
-                          "prints them), their JSON list or run.py solve --json's output", "file")
+        raise PuzzleError(t("labyrinth.solution_empty_expected_moves_in"), t("labyrinth.file"))
     if head[0] in "[{(":  # JSON, or the same list as Python prints it
         return _from_json(read_value(body), problem)
     return _from_words(body)
@@ -158,28 +158,32 @@ def _from_json(value: Any, problem: LabyrinthProblem) -> list[Move]:
     if isinstance(value, dict):
         listed = solve_json(value, "labyrinth", "a labyrinth", "moves")
         _same_rules(value.get("options"), problem)
-        value, label = listed, "moves item"
+        value, label = listed, t("labyrinth.moves_item")
     if not isinstance(value, list):
-        raise PuzzleError(f"expected a list of moves, got {show_value(value)}", "file")
+        raise PuzzleError(
+            t("labyrinth.expected_list_moves_got", value=show_value(value)), t("labyrinth.file")
+        )
     if len(value) > MAX_MOVES:
-        raise PuzzleError(f"{len(value):,} moves is more than {MAX_MOVES:,}", "file")
+        raise PuzzleError(
+            t("labyrinth.moves_more_than", n_value=len(value), max_moves=MAX_MOVES), t("labyrinth.file")
+        )
     moves = []
     for number, item in enumerate(value, start=1):
         where = f"{label} {number}"
         if not isinstance(item, dict):
-            raise PuzzleError(f"expected a move {{\"push\": ..., \"walk\": ...}}, got {show_value(item)}",
+            raise PuzzleError(t("labyrinth.expected_move_push_walk_got", item=show_value(item)),
                               where)
         unknown = sorted(set(item) - {"push", "walk", "text"})
         if unknown:
-            raise PuzzleError(f"unknown field {unknown[0]!r}: a move has 'push' and 'walk'", where)
+            raise PuzzleError(t("labyrinth.unknown_field_move_has_push", unknown=repr(unknown[0])), where)
         move = Move(where)
         if item.get("push") is not None:
-            move.push = _push_json(item["push"], where + ", field 'push'")
+            move.push = _push_json(item["push"], where + t("labyrinth.field_push"))
         walk = item.get("walk")
         if walk is not None:
             if not isinstance(walk, list) or not all(_is_pair(p) for p in walk):
-                raise PuzzleError(f"expected the walk's positions [[row, col], ...], got {show_value(walk)}",
-                                  where + ", field 'walk'")
+                raise PuzzleError(t("labyrinth.expected_walk_positions_row_col", walk=show_value(walk)),
+                                  where + t("labyrinth.field_walk"))
             move.route = [(p[0], p[1]) for p in walk]
         moves.append(move)
     return moves
@@ -195,9 +199,16 @@ def _same_rules(options: Any, problem: LabyrinthProblem) -> None:
                             ("goal_col", p.goal_col, "--goal-col")):
         theirs = options.get(key)
         if theirs is not None and theirs != ours:
-            raise PuzzleError(f"this solution was found with {key} {show_value(theirs)}, and the board is "
-                              f"checked with {ours}: check it with {flag} {show_value(theirs)}",
-                              f"field 'options.{key}'")
+            raise PuzzleError(
+                t(
+                    "labyrinth.this_solution_was_found_with",
+                    key_=key,
+                    theirs=show_value(theirs),
+                    ours=ours,
+                    flag=flag,
+                ),
+                t("labyrinth.field_options", key_=key),
+            )
 
 
 def _is_pair(value: Any) -> bool:
@@ -207,23 +218,25 @@ def _is_pair(value: Any) -> bool:
 
 def _push_json(value: Any, where: str) -> PushSpec:
     if not isinstance(value, dict):
-        raise PuzzleError(f"expected {{\"axis\", \"index\", \"side\"}}, got {show_value(value)}", where)
+        raise PuzzleError(t("labyrinth.expected_axis_index_side_got", value=show_value(value)), where)
     axis, index, side = value.get("axis"), value.get("index"), value.get("side")
     if axis not in ("row", "col"):
-        raise PuzzleError(f"'axis' is \"row\" or \"col\", got {show_value(axis)}", where)
+        raise PuzzleError(t("labyrinth.axis_row_or_col_got", axis=show_value(axis)), where)
     if isinstance(index, bool) or not isinstance(index, int):
-        raise PuzzleError(f"'index' is a whole number, got {show_value(index)}", where)
+        raise PuzzleError(t("labyrinth.index_whole_number_got", index=show_value(index)), where)
     sides = ("left", "right") if axis == "row" else ("top", "bottom")
     if side not in sides:
-        raise PuzzleError(f"a {axis} is pushed from the {' or the '.join(sides)}, got {show_value(side)}",
-                          where)
+        raise PuzzleError(
+            t("labyrinth.pushed_from_got", axis=axis, sides=" or the ".join(sides), side=show_value(side)),
+            where,
+        )
     spec = PushSpec(InsertionPoint(axis, index, side))
     for key in ("tile", "free_before", "falls_out"):
         code = value.get(key)
         if code is None:
             continue
         if isinstance(code, bool) or not isinstance(code, int) or not 0 <= code <= 9:
-            raise PuzzleError(f"'{key}' is a tile code from 0 to 9, got {show_value(code)}", where)
+            raise PuzzleError(t("labyrinth.tile_code_from_0_9", key_=key, code=show_value(code)), where)
         setattr(spec, key, code)
     return spec
 
@@ -236,14 +249,14 @@ def _from_words(text: str) -> list[Move]:
             continue
         if not moves and " solved it in " in line:
             continue  # the CLI's first line: who solved it in how many moves
-        where = f"line {number}"
+        where = t("labyrinth.line", number=number)
         numbering = _NUMBERING.match(line)
         body = line[numbering.end():] if numbering else line
         moves.append(_move_words(body.rstrip(" ."), where))
         if len(moves) > MAX_MOVES:
-            raise PuzzleError(f"more than {MAX_MOVES:,} moves", where)
+            raise PuzzleError(t("labyrinth.more_than_moves", max_moves=MAX_MOVES), where)
     if not moves:
-        raise PuzzleError("no moves in the text: one move a line, as run.py solve prints them", "file")
+        raise PuzzleError(t("labyrinth.no_moves_in_text_one"), t("labyrinth.file"))
     return moves
 
 
@@ -257,8 +270,8 @@ def _move_words(body: str, where: str) -> Move:
         side = side.lower()
         if side not in (("left", "right") if axis == "row" else ("top", "bottom")):
             line = "row" if axis == "row" else "column"
-            sides = "left or the right" if axis == "row" else "top or the bottom"
-            raise PuzzleError(f"a {line} is pushed from the {sides}, not the {side}", where)
+            sides = t("labyrinth.left_or_right") if axis == "row" else t("labyrinth.top_or_bottom")
+            raise PuzzleError(t("labyrinth.pushed_from_not", line=line, sides=sides, side=side), where)
         spec = PushSpec(InsertionPoint(axis, int(index), side))
         if turned_from is not None:
             spec.free_before, spec.tile = _code(turned_from, where), _code(turned_to, where)
@@ -272,7 +285,7 @@ def _move_words(body: str, where: str) -> Move:
             return move
         then = re.match(r"\s*(?:,\s*)?then\s+", rest, re.IGNORECASE)
         if then is None:
-            raise PuzzleError(f"after the push expected ', then' and a walk, got {rest.strip()[:40]!r}",
+            raise PuzzleError(t("labyrinth.after_push_expected_then_and", strip=repr(rest.strip()[:40])),
                               where)
         rest = rest[then.end():]
     move.pieces = _walk_words(rest, where, bool(found))
@@ -285,11 +298,12 @@ def _walk_words(text: str, where: str, after_push: bool) -> list[tuple[str, Any]
     while True:
         found = _PIECES.match(text, pos)
         if found is None:
-            what = ("a walk: 'enter the board below column C onto (r,c)', 'walk from (r,c) to (r,c)' or "
-                    "'leave the board above column C'")
+            what = (t("labyrinth.walk_enter_board_below_column"))
             if not pieces and not after_push:
-                what = "a push ('push the free tile (2) into row 3 from the right') or " + what
-            raise PuzzleError(f"expected {what}, got {text[pos:].strip()[:40]!r}", where)
+                what = t("labyrinth.push_push_free_tile_2") + what
+            raise PuzzleError(
+                t("labyrinth.expected_got", what=what, strip=repr(text[pos:].strip()[:40])), where
+            )
         g = found.groups()
         if found.group("enter"):
             pieces.append(("enter", (int(g[1]), (int(g[2]), int(g[3])))))
@@ -302,15 +316,16 @@ def _walk_words(text: str, where: str, after_push: bool) -> list[tuple[str, Any]
             return pieces
         join = _JOIN.match(text, pos)
         if join is None or join.end() == pos:
-            raise PuzzleError(f"expected ', ' or ' and ' between the parts of a walk, got "
-                              f"{text[pos:].strip()[:40]!r}", where)
+            raise PuzzleError(
+                t("labyrinth.expected_or_and_between_parts", strip=repr(text[pos:].strip()[:40])), where
+            )
         pos = join.end()
 
 
 def _code(text: str, where: str) -> int:
     code = int(text)
     if not 0 <= code <= 9:
-        raise PuzzleError(f"tile codes are 0 to 9, got {code}", where)
+        raise PuzzleError(t("labyrinth.tile_codes_are_0_9", code=code), where)
     return code
 
 
@@ -342,14 +357,17 @@ def replay(family: Any, puzzle: LabyrinthPuzzle, problem: LabyrinthProblem, move
             illegal = {"from": problem.rc(source), "to": None if err.to is None else problem.rc(err.to)}
             break
         if not any(s == nxt for s, _ in problem.successors(state)):  # the search's rules, as a safety net
-            why, bad = f"move {number} ({move.where}) is not a move the rules allow", number
+            why, bad = t("labyrinth.move_not_move_rules_allow", number=number, where=move.where), number
             break
         state = nxt
         states.append(state)
     reached = why is None and problem.is_goal(state)
     if why is None and not reached:
-        why = (f"the moves end with the player {_place(problem, state.player)}, not out above column "
-               f"{puzzle.goal_col}")
+        why = t(
+            "labyrinth.moves_end_with_player_not",
+            place=_place(problem, state.player),
+            goal_col=puzzle.goal_col,
+        )
     out = replay_json(family, puzzle, problem, states, float(len(states) - 1), options, reached)
     path = [problem.state_to_json(s) for s in states]
     if not reached:  # the family's result lists moves of solutions only: the page replays these
@@ -361,9 +379,9 @@ def replay(family: Any, puzzle: LabyrinthPuzzle, problem: LabyrinthProblem, move
 def _place(problem: LabyrinthProblem, position: int) -> str:
     p = problem.puzzle
     if position == OUTSIDE:
-        return f"still below the board (under column {p.start_col})"
+        return t("labyrinth.still_below_board_under_column", start_col=p.start_col)
     if position == EXITED:
-        return f"out above column {p.goal_col}"
+        return t("labyrinth.out_above_column", goal_col=p.goal_col)
     r, c = divmod(position, problem.cols)
     return f"at ({r},{c})"
 
@@ -371,9 +389,9 @@ def _place(problem: LabyrinthProblem, position: int) -> str:
 def _at(problem: LabyrinthProblem, position: int) -> str:
     """A position in a walk's words: "(r,c)", "below the board" or "above the board"."""
     if position == OUTSIDE:
-        return "below the board"
+        return t("labyrinth.below_board")
     if position == EXITED:
-        return "above the board"
+        return t("labyrinth.above_board")
     r, c = divmod(position, problem.cols)
     return f"({r},{c})"
 
@@ -384,11 +402,11 @@ def _tile(code: int) -> str:
 
 def _play(problem: LabyrinthProblem, state: LabState, move: Move, number: int) -> LabState:
     """The state after ``move``; raises ``Illegal`` naming the rule it breaks."""
-    label = f"move {number}"
+    label = t("labyrinth.move", number=number)
     if move.push is None and not move.walks:
-        raise Illegal(f"{label} neither pushes nor walks")
+        raise Illegal(t("labyrinth.neither_pushes_nor_walks", label=label))
     if move.push is not None and move.walks and problem.moves == "separate":
-        raise Illegal(f"{label} pushes and walks, and under separate moves a move is one push or one walk")
+        raise Illegal(t("labyrinth.pushes_and_walks_and_under", label=label))
     board, free, player = state
     if move.push is not None:
         board, free, player = _push(problem, board, free, player, move.push, label)
@@ -396,7 +414,9 @@ def _play(problem: LabyrinthProblem, state: LabState, move: Move, number: int) -
         before = player
         player = _walk(problem, board, player, move, label)
         if player == before and move.push is None:
-            raise Illegal(f"{label} walks nowhere: the player stays {_place(problem, player)}")
+            raise Illegal(
+                t("labyrinth.walks_nowhere_player_stays", label=label, place=_place(problem, player))
+            )
     return LabState(board, free, player)
 
 
@@ -406,34 +426,51 @@ def _push(problem: LabyrinthProblem, board: bytes, free: int, player: int, spec:
     point = spec.point
     if point not in p.insertions:
         points = ", ".join(q.text() for q in p.insertions)
-        raise Illegal(f"{label} pushes into {point.text()}, which is no insertion point of this board "
-                      f"(they are: {points})")
+        raise Illegal(
+            t("labyrinth.pushes_into_which_no_insertion", label=label, text=point.text(), points=points)
+        )
     if player == EXITED:
-        raise Illegal(f"{label} pushes after the player has left the board")
+        raise Illegal(t("labyrinth.pushes_after_player_has_left", label=label))
     if spec.free_before is not None and spec.free_before != free:
-        raise Illegal(f"{label} pushes the free tile {_tile(spec.free_before)}, but the free tile is "
-                      f"{_tile(free)}")
+        raise Illegal(
+            t(
+                "labyrinth.pushes_free_tile_but_free",
+                label=label,
+                tile=_tile(spec.free_before),
+                tile2=_tile(free),
+            )
+        )
     tile = free if spec.tile is None else spec.tile
     if tile != free:
         if not p.rotate_free:
-            raise Illegal(f"{label} turns the free tile {_tile(free)} into {_tile(tile)}, and this board's "
-                          "rules do not turn the free tile (the option rotate_free)")
+            raise Illegal(
+                t("labyrinth.turns_free_tile_into_and", label=label, tile=_tile(free), tile2=_tile(tile))
+            )
         if tile not in orientations(free):
-            raise Illegal(f"{label} pushes {_tile(tile)}, which is no turn of the free tile {_tile(free)}")
+            raise Illegal(
+                t("labyrinth.pushes_which_no_turn_free", label=label, tile=_tile(tile), tile2=_tile(free))
+            )
     new_board, out = push(board, problem.cols, problem.rows, point, tile)
     if spec.falls_out is not None and spec.falls_out != out:
-        raise Illegal(f"{label} says {_tile(spec.falls_out)} falls out of {point.text()}, but {_tile(out)} "
-                      "does")
+        raise Illegal(
+            t(
+                "labyrinth.says_falls_out_but_does",
+                label=label,
+                tile=_tile(spec.falls_out),
+                text=point.text(),
+                tile2=_tile(out),
+            )
+        )
     carried = carry(player, problem.cols, problem.rows, point)
     if spec.carried is not None:
         axis, to = spec.carried
-        said = f"{label} says the player is carried to {axis} {to}"
+        said = t("labyrinth.says_player_carried", label=label, axis=axis, to=to)
         if carried == player:
-            raise Illegal(f"{said}, but the push does not move them: they stay {_place(problem, player)}")
+            raise Illegal(t("labyrinth.but_push_does_not_move", said=said, place=_place(problem, player)))
         r, c = divmod(carried, problem.cols)
         actual = c if axis == "column" else r
         if actual != to:
-            raise Illegal(f"{said}, but the push carries them to ({r},{c})")
+            raise Illegal(t("labyrinth.but_push_carries_them", said=said, r=r, c=c))
     return new_board, out, carried
 
 
@@ -446,9 +483,18 @@ def _position(problem: LabyrinthProblem, rc: tuple[int, int], label: str) -> int
     if (r, c) == (-1, p.goal_col):
         return EXITED
     if not (0 <= r < problem.rows and 0 <= c < problem.cols):
-        raise Illegal(f"{label} walks through ({r},{c}), off the {problem.rows} x {problem.cols} board "
-                      f"(below it the player stands at ({problem.rows},{p.start_col}), out above it at "
-                      f"(-1,{p.goal_col}))")
+        raise Illegal(
+            t(
+                "labyrinth.walks_through_off_x_board",
+                label=label,
+                r=r,
+                c=c,
+                rows=problem.rows,
+                cols=problem.cols,
+                start_col=p.start_col,
+                goal_col=p.goal_col,
+            )
+        )
     return r * problem.cols + c
 
 
@@ -457,30 +503,37 @@ def _step_rule(problem: LabyrinthProblem, board: bytes, a: int, b: int, label: s
     p = problem.puzzle
     cols = problem.cols
     if b == OUTSIDE:
-        return f"{label} steps back out below the board: once on the board the player never leaves it below"
+        return t("labyrinth.steps_back_out_below_board", label=label)
     if a == OUTSIDE:
         if b != p.entry_cell:
-            return (f"{label} steps from below the board onto {_at(problem, b)}: the player enters onto "
-                    f"the bottom tile of column {p.start_col}")
-        return (f"{label} enters below column {p.start_col}, but the tile there {_tile(board[b])} is closed "
-                "at the bottom")
+            return t(
+                "labyrinth.steps_from_below_board_onto",
+                label=label,
+                at=_at(problem, b),
+                start_col=p.start_col,
+            )
+        return t(
+            "labyrinth.enters_below_column_but_tile", label=label, start_col=p.start_col, tile=_tile(board[b])
+        )
     if b == EXITED:
         if a != p.exit_cell:
-            return (f"{label} leaves the board from {_at(problem, a)}: the way out is above column "
-                    f"{p.goal_col}")
-        return (f"{label} leaves above column {p.goal_col}, but the tile there {_tile(board[a])} is closed "
-                "on top")
+            return t(
+                "labyrinth.leaves_board_from_way_out", label=label, at=_at(problem, a), goal_col=p.goal_col
+            )
+        return t(
+            "labyrinth.leaves_above_column_but_tile", label=label, goal_col=p.goal_col, tile=_tile(board[a])
+        )
     if a == EXITED:
-        return f"{label} walks on after the player has left the board"
+        return t("labyrinth.walks_on_after_player_has", label=label)
     (ra, ca), (rb, cb) = divmod(a, cols), divmod(b, cols)
     if abs(ra - rb) + abs(ca - cb) != 1:
-        return f"{label} steps from ({ra},{ca}) to ({rb},{cb}), which are not neighbours"
+        return t("labyrinth.steps_from_which_are_not", label=label, ra=ra, ca=ca, rb=rb, cb=cb)
     mine, theirs = {(-1, 0): ("top", "bottom"), (1, 0): ("bottom", "top"), (0, -1): ("left", "right"),
                     (0, 1): ("right", "left")}[(rb - ra, cb - ca)]
-    step = f"{label} steps from ({ra},{ca}) to ({rb},{cb}), but"
+    step = t("labyrinth.steps_from_but", label=label, ra=ra, ca=ca, rb=rb, cb=cb)
     if not MASKS[board[a]] & _SIDES[mine]:
-        return f"{step} {_tile(board[a])} at ({ra},{ca}) is closed on the {mine}"
-    return f"{step} {_tile(board[b])} at ({rb},{cb}) is closed on the {theirs}"
+        return t("labyrinth.at_closed_on_2", step=step, tile=_tile(board[a]), ra=ra, ca=ca, mine=mine)
+    return t("labyrinth.at_closed_on", step=step, tile=_tile(board[b]), rb=rb, cb=cb, theirs=theirs)
 
 
 def _walk(problem: LabyrinthProblem, board: bytes, player: int, move: Move, label: str) -> int:
@@ -489,8 +542,14 @@ def _walk(problem: LabyrinthProblem, board: bytes, player: int, move: Move, labe
     if move.route is not None:
         route = [_position(problem, rc, label) for rc in move.route]
         if route[0] != player:
-            raise Illegal(f"{label}'s walk starts {_place(problem, route[0])}, but the player is "
-                          f"{_place(problem, player)}")
+            raise Illegal(
+                t(
+                    "labyrinth.walk_starts_but_player",
+                    label=label,
+                    place=_place(problem, route[0]),
+                    place2=_place(problem, player),
+                )
+            )
         for a, b in pairwise(route):
             if b not in walker.neighbours(board, a):
                 raise Illegal(_step_rule(problem, board, a, b, label), b, a)
@@ -500,10 +559,18 @@ def _walk(problem: LabyrinthProblem, board: bytes, player: int, move: Move, labe
         if kind == "enter":
             column, onto = data
             if here != OUTSIDE:
-                raise Illegal(f"{label} enters the board, but the player is {_place(problem, here)}")
+                raise Illegal(
+                    t("labyrinth.enters_board_but_player", label=label, place=_place(problem, here))
+                )
             if column != p.start_col:
-                raise Illegal(f"{label} enters below column {column}: the player stands below column "
-                              f"{p.start_col}")
+                raise Illegal(
+                    t(
+                        "labyrinth.enters_below_column_player_stands",
+                        label=label,
+                        column=column,
+                        start_col=p.start_col,
+                    )
+                )
             target = _position(problem, onto, label)
             if target not in walker.neighbours(board, OUTSIDE) or target != p.entry_cell:
                 raise Illegal(_step_rule(problem, board, OUTSIDE, target, label), target, OUTSIDE)
@@ -511,20 +578,44 @@ def _walk(problem: LabyrinthProblem, board: bytes, player: int, move: Move, labe
         elif kind == "walk":
             start, end = (_position(problem, rc, label) for rc in data)
             if start != here:
-                raise Illegal(f"{label} walks from {_at(problem, start)}, but the player is "
-                              f"{_place(problem, here)}")
+                raise Illegal(
+                    t(
+                        "labyrinth.walks_from_but_player",
+                        label=label,
+                        at=_at(problem, start),
+                        place=_place(problem, here),
+                    )
+                )
             if start < 0 or end < 0:
-                raise Illegal(f"{label} walks from {_at(problem, start)} to {_at(problem, end)}: a walk in "
-                              "words goes between tiles (entering and leaving are said apart)")
+                raise Illegal(
+                    t(
+                        "labyrinth.walks_from_walk_in_words",
+                        label=label,
+                        at=_at(problem, start),
+                        at2=_at(problem, end),
+                    )
+                )
             if end not in walker.reach(board, here):
-                raise Illegal(f"{label} walks from {_at(problem, start)} to {_at(problem, end)}, but no open "
-                              "way joins them on the board as it is then", end, here)
+                raise Illegal(
+                    t(
+                        "labyrinth.walks_from_but_no_open",
+                        label=label,
+                        at=_at(problem, start),
+                        at2=_at(problem, end),
+                    ),
+                    end,
+                    here,
+                )
             here = end
         else:
             if data != p.goal_col:
-                raise Illegal(f"{label} leaves above column {data}: the way out is above column {p.goal_col}")
+                raise Illegal(
+                    t("labyrinth.leaves_above_column_way_out", label=label, data=data, goal_col=p.goal_col)
+                )
             if here < 0:
-                raise Illegal(f"{label} leaves the board, but the player is {_place(problem, here)}")
+                raise Illegal(
+                    t("labyrinth.leaves_board_but_player", label=label, place=_place(problem, here))
+                )
             if EXITED not in walker.neighbours(board, here):
                 raise Illegal(_step_rule(problem, board, here, EXITED, label), EXITED, here)
             here = EXITED

@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import Editor
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.labyrinth.model import (
@@ -50,7 +51,7 @@ _LISTS = {"left_rows": ("row", "left"), "right_rows": ("row", "right"),
 def edit_labyrinth(puzzle: LabyrinthPuzzle, edits: list[dict[str, Any]]) -> LabyrinthPuzzle:
     """``puzzle`` with ``edits`` applied in order (a new puzzle; ``puzzle`` is unchanged)."""
     for number, op in enumerate(edits, start=1):
-        where = f"edit {number} ({str(op.get('op'))[:20]})"
+        where = t("labyrinth.edit_where", number=number, op=str(op.get('op'))[:20])
         puzzle = _apply(puzzle, op, where)
     return puzzle
 
@@ -72,32 +73,43 @@ def _apply(puzzle: LabyrinthPuzzle, op: dict[str, Any], where: str) -> Labyrinth
         return replace(puzzle, free=rotate(puzzle.free, _times(op, where)))
     if kind == "columns":
         if "start_col" not in op and "goal_col" not in op:
-            raise PuzzleError("name 'start_col', 'goal_col' or both", where)
+            raise PuzzleError(t("labyrinth.name_start_col_goal_col"), where)
         last = puzzle.cols - 1
-        start = whole(op.get("start_col", puzzle.start_col), 0, last, where, "a column number")
-        goal = whole(op.get("goal_col", puzzle.goal_col), 0, last, where, "a column number")
+        start = whole(op.get("start_col", puzzle.start_col), 0, last, where, t("labyrinth.column_number"))
+        goal = whole(op.get("goal_col", puzzle.goal_col), 0, last, where, t("labyrinth.column_number"))
         return replace(puzzle, start_col=start, goal_col=goal)
     if kind == "insertions":
         return replace(puzzle, insertions=_insertions(puzzle, op, where))
     if kind == "rules":
         moves = op.get("moves", puzzle.moves)
         if moves not in MOVE_MODELS:
-            raise PuzzleError(f"expected 'moves': {' or '.join(MOVE_MODELS)}, got {show_value(moves)}", where)
+            raise PuzzleError(
+                t(
+                    "labyrinth.expected_moves_got",
+                    move_models=" or ".join(MOVE_MODELS),
+                    moves=show_value(moves),
+                ),
+                where,
+            )
         rotate_free = op.get("rotate_free", puzzle.rotate_free)
         if not isinstance(rotate_free, bool):
-            raise PuzzleError(f"expected 'rotate_free': true or false, got {show_value(rotate_free)}", where)
+            raise PuzzleError(
+                t("labyrinth.expected_rotate_free_true_or", rotate_free=show_value(rotate_free)), where
+            )
         return replace(puzzle, moves=moves, rotate_free=rotate_free)
     if kind == "resize":
         return _resize(puzzle, op, where)
-    raise PuzzleError(f"unknown operation {show_value(kind)}; a labyrinth takes {', '.join(OPS)}", where)
+    raise PuzzleError(
+        t("labyrinth.unknown_operation_labyrinth_takes", kind=show_value(kind), ops=", ".join(OPS)), where
+    )
 
 
 def _code(value: Any, where: str) -> int:
-    return whole(value, BOARD_CODES.start, BOARD_CODES.stop - 1, where, "a tile code 0 to 9")
+    return whole(value, BOARD_CODES.start, BOARD_CODES.stop - 1, where, t("labyrinth.tile_code_0_9"))
 
 
 def _times(op: dict[str, Any], where: str) -> int:
-    return whole(op.get("times", 1), 0, 3, where, "a number of quarter turns 0 to 3")
+    return whole(op.get("times", 1), 0, 3, where, t("labyrinth.number_quarter_turns_0_3"))
 
 
 def _insertions(puzzle: LabyrinthPuzzle, op: dict[str, Any], where: str) -> tuple[InsertionPoint, ...]:
@@ -106,7 +118,7 @@ def _insertions(puzzle: LabyrinthPuzzle, op: dict[str, Any], where: str) -> tupl
     if "push_columns" in op:
         on = op["push_columns"]
         if not isinstance(on, bool):
-            raise PuzzleError(f"expected 'push_columns': true or false, got {show_value(on)}", where)
+            raise PuzzleError(t("labyrinth.expected_push_columns_true_or", on=show_value(on)), where)
         lists["top_cols"] = list(range(0, puzzle.cols, 2)) if on else []
         lists["bottom_cols"] = list(range(1, puzzle.cols, 2)) if on else []
     for key, (axis, _side) in _LISTS.items():
@@ -115,16 +127,18 @@ def _insertions(puzzle: LabyrinthPuzzle, op: dict[str, Any], where: str) -> tupl
         raw = op[key]
         word = "row" if axis == "row" else "column"
         if not isinstance(raw, list) or len(raw) > MAX_SIDE:
-            raise PuzzleError(f"expected '{key}': a list of {word} numbers, got {show_value(raw)}", where)
+            raise PuzzleError(
+                t("labyrinth.expected_list_numbers_got", key_=key, word=word, raw=show_value(raw)), where
+            )
         size = puzzle.rows if axis == "row" else puzzle.cols
-        what = f"a {word} number"
+        what = t("labyrinth.word_number", word=word)
         lists[key] = [whole(value, 0, size - 1, f"{where}, '{key}'", what) for value in raw]
     return insertion_points(lists["left_rows"], lists["right_rows"], lists["top_cols"], lists["bottom_cols"])
 
 
 def _resize(puzzle: LabyrinthPuzzle, op: dict[str, Any], where: str) -> LabyrinthPuzzle:
-    rows = whole(op.get("rows"), 1, MAX_SIDE, where, "a number of rows")
-    cols = whole(op.get("cols"), 1, MAX_SIDE, where, "a number of columns")
+    rows = whole(op.get("rows"), 1, MAX_SIDE, where, t("labyrinth.number_rows"))
+    cols = whole(op.get("cols"), 1, MAX_SIDE, where, t("labyrinth.number_columns"))
     board = bytearray([NEW_TILE]) * (rows * cols)
     for r in range(min(rows, puzzle.rows)):
         keep = min(cols, puzzle.cols)

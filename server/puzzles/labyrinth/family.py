@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from server.config import OPTIMUM_SECONDS
+from server.i18n import t
 from server.puzzles.capabilities import StudentForm
 from server.puzzles.family import (
     DEFAULT_STORED,
@@ -66,8 +67,8 @@ from server.search.trace import RECORD_BYTES
 
 MAX_FILE_BYTES = 1_000_000  # a 64 x 64 board is ~12 KB of CSV; padded JSON stays far below this
 _SEPARATOR = re.compile(r"[;,]")
-MOVE_LABELS = {"combined": "combined (push + walk)", "separate": "separate (push or walk)"}
-VIEW_LABELS = {"states": "states (one player)", "sets": "sets (all reachable places)"}
+MOVE_LABELS = {"combined": "labyrinth.combined_push_walk", "separate": "labyrinth.separate_push_or_walk"}
+VIEW_LABELS = {"states": "labyrinth.states_one_player", "sets": "labyrinth.sets_all_reachable_places"}
 
 
 class LabyrinthFamily(Family):
@@ -77,42 +78,106 @@ class LabyrinthFamily(Family):
         super().__init__(
             default_algorithm="astar",  # `run.py solve` without --algorithm
             name="labyrinth",
-            title="Shifting-tile labyrinth",
+            title="labyrinth.shifting_tile_labyrinth",
             puzzle_type=LabyrinthPuzzle,
             extensions=(".csv", ".json"),
-            expects="a labyrinth board: seed 000's CSV (tile codes separated by ';', the free tile on "
-            "the last line) or JSON with 'board' (the project's) or 'tiles' and 'freeTile' (seed 002's)",
+            expects="labyrinth.labyrinth_board_seed_000_csv",
             algorithms=ALGORITHMS,
             heuristics=HEURISTICS,
             own_options=(
-                Option("moves", "choice", "Moves", "combined: a push then a walk is one move; separate: "
-                       "each counts", optional=True, stage="both",
-                       choices=tuple((m, MOVE_LABELS[m]) for m in MOVE_MODELS)),
-                Option("start_col", "int", "Start column", "the player enters the board below this column",
-                       optional=True, min=0, max=MAX_SIDE - 1, stage="both"),
-                Option("goal_col", "int", "Goal column", "and leaves it above this one",
-                       optional=True, min=0, max=MAX_SIDE - 1, stage="both"),
-                Option("view", "choice", "Search over", "one player's states, or the merged sets of places",
-                       default="states",
-                       choices=tuple((v, VIEW_LABELS[v]) for v in VIEWS)),
-                Option("max_depth", "int", "Max moves", "idastar/iddfs: plans of at most this many moves",
-                       optional=True, min=0, max=1_000, algorithms=("idastar", "iddfs")),
-                Option("left_rows", "int_list", "Rows pushed from the left", "e.g. 0,2,4",
-                       optional=True, min=0, max=MAX_SIDE - 1, stage="load"),
-                Option("right_rows", "int_list", "Rows pushed from the right", "e.g. 1,3",
-                       optional=True, min=0, max=MAX_SIDE - 1, stage="load"),
-                Option("push_columns", "bool", "Push columns", "the board game: columns are pushed too",
-                       optional=True, stage="load"),
-                Option("rotate_free", "bool", "Turn the free tile", "the board game: turn it before pushing",
-                       optional=True, stage="load"),
+                Option(
+                    "moves",
+                    "choice",
+                    "labyrinth.option.moves",
+                    "labyrinth.combined_push_then_walk_one",
+                    optional=True,
+                    stage="both",
+                    choices=tuple((m, MOVE_LABELS[m]) for m in MOVE_MODELS),
+                ),
+                Option(
+                    "start_col",
+                    "int",
+                    "labyrinth.start_column",
+                    "labyrinth.player_enters_board_below_this",
+                    optional=True,
+                    min=0,
+                    max=MAX_SIDE - 1,
+                    stage="both",
+                ),
+                Option(
+                    "goal_col",
+                    "int",
+                    "labyrinth.goal_column",
+                    "labyrinth.and_leaves_it_above_this",
+                    optional=True,
+                    min=0,
+                    max=MAX_SIDE - 1,
+                    stage="both",
+                ),
+                Option(
+                    "view",
+                    "choice",
+                    "labyrinth.search_over",
+                    "labyrinth.one_player_states_or_merged",
+                    default="states",
+                    choices=tuple((v, VIEW_LABELS[v]) for v in VIEWS),
+                ),
+                Option(
+                    "max_depth",
+                    "int",
+                    "labyrinth.max_moves",
+                    "labyrinth.idastar_iddfs_plans_at_most",
+                    optional=True,
+                    min=0,
+                    max=1_000,
+                    algorithms=("idastar", "iddfs"),
+                ),
+                Option(
+                    "left_rows",
+                    "int_list",
+                    "labyrinth.rows_pushed_from_left",
+                    "labyrinth.option.left_rows_help",
+                    optional=True,
+                    min=0,
+                    max=MAX_SIDE - 1,
+                    stage="load",
+                ),
+                Option(
+                    "right_rows",
+                    "int_list",
+                    "labyrinth.rows_pushed_from_right",
+                    "labyrinth.option.right_rows_help",
+                    optional=True,
+                    min=0,
+                    max=MAX_SIDE - 1,
+                    stage="load",
+                ),
+                Option(
+                    "push_columns",
+                    "bool",
+                    "labyrinth.push_columns",
+                    "labyrinth.board_game_columns_are_pushed",
+                    optional=True,
+                    stage="load",
+                ),
+                Option(
+                    "rotate_free",
+                    "bool",
+                    "labyrinth.turn_free_tile",
+                    "labyrinth.board_game_turn_it_before",
+                    optional=True,
+                    stage="load",
+                ),
             ),
             lab=LabyrinthLab(self),
             checker=LabyrinthChecker(self),
             maker=LabyrinthMaker(self),
             saver=LabyrinthSaver(self),
             editor=LabyrinthEditor(self),
-            student=StudentForm("((row, col), where, free tile, board): the player's place, 'board', 'below' "
-                                "or 'above', the tile in hand and the board as text"),
+            student=StudentForm(
+                "((row, col), where, free tile, board): the player's place, 'board', 'below' "
+                "or 'above', the tile in hand and the board as text"
+            ),
             named_trace=True,  # a record's cell is the player's: boards after other pushes share it
         )
 
@@ -134,8 +199,12 @@ class LabyrinthFamily(Family):
         return 0.5 if ext in (".csv", ".json") else 0.0
 
     def load(self, data: bytes, filename: str, options: Values, limits: LoadLimits) -> LabyrinthPuzzle:
-        text, is_json = self.file_text(data, MAX_FILE_BYTES, "a labyrinth board",
-                                       f"{MAX_SIDE} x {MAX_SIDE} tiles, {MAX_FILE_BYTES:,} bytes")
+        text, is_json = self.file_text(
+            data,
+            MAX_FILE_BYTES,
+            t("labyrinth.labyrinth_board"),
+            t("labyrinth.x_tiles_bytes", max_side=MAX_SIDE, max_file_bytes=MAX_FILE_BYTES),
+        )
         labyrinth = LabyrinthOptions(**options)  # the schema's load options are its fields
         if Path(filename).suffix.lower() == ".csv" or not is_json:
             return parse_labyrinth_csv(text, labyrinth, stem(filename))
@@ -158,7 +227,7 @@ class LabyrinthFamily(Family):
             "insertions": [point.to_json() for point in puzzle.insertions],
             "rotate_free": puzzle.rotate_free,
             "heuristics": list(HEURISTICS),
-            "notes": [f"read as {puzzle.source_format} format"],
+            "notes": [t("labyrinth.read_as_format", source_format=puzzle.source_format)],
             # This board's values for the schema's options (the page's form starts from them).
             "options": {
                 "moves": {"default": puzzle.moves},
@@ -281,9 +350,17 @@ class LabyrinthFamily(Family):
             return super().summary_lines(filename, result)
         verdict = describe_verdict(result)
         lines = [
-            f"{filename}: {result['algorithm']} solved it in {result['cost']} moves ({verdict}), "
-            f"{result['insertions']} insertions, {result['walked_cells']} cells walked; "
-            f"expanded {result['expanded']:,} states in {result['seconds']:.3f} s"
+            t(
+                "labyrinth.solved_it_in_moves_insertions",
+                filename=filename,
+                algorithm=result["algorithm"],
+                cost=result["cost"],
+                verdict=verdict,
+                insertions=result["insertions"],
+                walked_cells=result["walked_cells"],
+                expanded=result["expanded"],
+                seconds=f"{result['seconds']:.3f}",
+            )
         ]
         lines += [f"  {number}. {move['text']}" for number, move in enumerate(result["moves"], start=1)]
         return lines

@@ -7,6 +7,7 @@ import random
 import time
 from dataclasses import dataclass, replace
 
+from server.i18n import t
 from server.puzzles.capabilities import Maker
 from server.puzzles.errors import PuzzleError
 from server.puzzles.labyrinth.model import LabyrinthPuzzle, insertion_points
@@ -74,18 +75,18 @@ def solvable_board(kind: str, rows: int, cols: int, seed: int) -> SolvableBoard:
             return SolvableBoard(puzzle, int(result["cost"]), derived, attempt)
         if time.monotonic() - started > CHECK_SECONDS:
             break
-    raise PuzzleError(f"no solvable {rows} x {cols} board found from seed {seed} (tried {attempt + 1}): "
-                      "try another seed", "option 'seed'")
+    raise PuzzleError(
+        t("labyrinth.no_solvable_x_board_found", rows=rows, cols=cols, seed=seed, value=attempt + 1),
+        t("labyrinth.option_seed"),
+    )
 
 
 GENERATORS = (
-    GeneratorKind("labyrinth-course", "Shifting tiles, course rules",
-                  "random tiles; rows 0, 2, ... pushed from the left, 1, 3, ... from the right; enter below "
-                  "column 0, leave above the last; kept when a search finds the way out",
+    GeneratorKind("labyrinth-course", "labyrinth.shifting_tiles_course_rules",
+                  "labyrinth.random_tiles_rows_0_2",
                   size_options((2, 5, 9), (2, 5, 9), "tiles")),
-    GeneratorKind("labyrinth-game", "Shifting tiles, board game (7 x 7)",
-                  "random tiles; rows and columns 1, 3, 5 pushed from both sides, the free tile turned; "
-                  "kept when a search finds the way out",
+    GeneratorKind("labyrinth-game", "labyrinth.shifting_tiles_board_game_7",
+                  "labyrinth.random_tiles_rows_and_columns",
                   size_options((GAME_SIDE,) * 3, (GAME_SIDE,) * 3, "tiles")),
 )
 
@@ -100,11 +101,29 @@ class LabyrinthMaker(Maker):
         rows, cols, seed = values["rows"], values["cols"], values["seed"]
         if kind == "labyrinth-game" and (rows, cols) != (GAME_SIDE, GAME_SIDE):
             raise PuzzleError(
-                f"the board game's board is {GAME_SIDE} x {GAME_SIDE} tiles, not {rows} x {cols}",
-                "option 'rows'",
+                t("labyrinth.board_game_board_x_tiles", game_side=GAME_SIDE, rows=rows, cols=cols),
+                t("labyrinth.option_rows"),
             )
         made = solvable_board(kind, rows, cols, seed)
-        what = "board-game labyrinth" if kind == "labyrinth-game" else "course labyrinth"
-        retried = "" if made.attempt == 0 else f" (board {made.attempt + 1} tried: derived seed {made.seed})"
-        return Generated(made.puzzle, f"{what}, {rows} x {cols} tiles, seed {seed}{retried}, solvable: "
-                         f"a search found a way out in {made.moves} moves")
+        what = (
+            t("labyrinth.board_game_labyrinth")
+            if kind == "labyrinth-game"
+            else t("labyrinth.course_labyrinth")
+        )
+        retried = (
+            ""
+            if made.attempt == 0
+            else t("labyrinth.board_tried_derived_seed", value=made.attempt + 1, seed=made.seed)
+        )
+        return Generated(
+            made.puzzle,
+            t(
+                "labyrinth.x_tiles_seed_solvable_search",
+                what=what,
+                rows=rows,
+                cols=cols,
+                seed=seed,
+                retried=retried,
+                moves=made.moves,
+            ),
+        )

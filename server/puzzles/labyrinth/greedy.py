@@ -136,9 +136,8 @@ def _fold(problem: LabyrinthProblem, start: LabState, actions: list[tuple[str, L
 #: The method as a menu entry of the labyrinth family (registered with the search core on import).
 SEED_GREEDY = Algorithm(
     "seed-greedy",
-    "Seed 000's greedy method",
-    "The course notebook's method: walk to the best-looking tile, push the player's own row, "
-    "repeat. A baseline to compare with the optimum; not optimal, may give up.",
+    "labyrinth.seed_000_greedy_method",
+    "labyrinth.course_notebook_method_walk_best",
     lambda problem, options: seed_greedy(problem),
     lambda problem, options: False,
 )

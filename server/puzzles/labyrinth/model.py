@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from itertools import compress
 from typing import NamedTuple
 
+from server.i18n import t
+
 LEFT, TOP, RIGHT, BOTTOM = 1, 2, 4, 8
 
 #: Open sides per tile code, as given by the course: [left, top, right, bottom].
@@ -111,7 +113,12 @@ class InsertionPoint(NamedTuple):
 
     def text(self) -> str:
         line = "row" if self.axis == "row" else "column"
-        return f"{line} {self.index} from the {self.side}"
+        return t(
+            "labyrinth.from",
+            line=t(f"labyrinth.line.{line}"),
+            index=self.index,
+            side=t(f"labyrinth.side.{self.side}"),
+        )
 
     def to_json(self) -> dict[str, object]:
         return {"axis": self.axis, "index": self.index, "side": self.side}

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import Saver
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.jsonfile import read_json
@@ -53,10 +54,10 @@ class _FileValues:
     moves: str | None = None
     rotate_free: bool | None = None
     name: str | None = None
-    where_start: str = "start column"
-    where_goal: str = "goal column"
-    where_rows: tuple[str, str] = ("left rows", "right rows")
-    where_cols: tuple[str, str] = ("top columns", "bottom columns")
+    where_start: str = "labyrinth.start_column_2"
+    where_goal: str = "labyrinth.goal_column_2"
+    where_rows: tuple[str, str] = ("labyrinth.left_rows", "labyrinth.right_rows")
+    where_cols: tuple[str, str] = ("labyrinth.top_columns", "labyrinth.bottom_columns")
 
 
 # ------------------------------------------------------------------------------------------------ CSV
@@ -68,58 +69,65 @@ def parse_labyrinth_csv(
     while lines and not lines[-1][1]:
         lines.pop()
     if not lines:
-        raise PuzzleError("the file is empty", "line 1")
+        raise PuzzleError(t("labyrinth.file_empty"), t("labyrinth.line_1"))
     for n, line in lines:
         if not line:
-            raise PuzzleError("empty line inside the board", f"line {n}")
+            raise PuzzleError(t("labyrinth.empty_line_inside_board"), t("labyrinth.line_4", n=n))
     delimiter = ";" if ";" in lines[0][1] or "," not in lines[0][1] else ","
     split = [(n, [field.strip() for field in line.split(delimiter)]) for n, line in lines]
     width = len(split[0][1])
     if len(split) < 2:
         raise PuzzleError(
-            "the free tile is missing: the last line must hold it in its first field (e.g. '2;;;')",
-            f"line {split[0][0] + 1}",
+            t("labyrinth.free_tile_missing_last_line"),
+            t("labyrinth.line_2", value=split[0][0] + 1),
         )
     *board_lines, (free_line, free_fields) = split
     if width > 1 and len(free_fields) == width and all(free_fields):
         raise PuzzleError(
-            f"the free tile is missing: the last line is a full board row of {width} codes; "
-            "add a line with the free tile in its first field (e.g. '2;;;')",
-            f"line {free_line + 1}",
+            t("labyrinth.free_tile_missing_last_line_2", width=width),
+            t("labyrinth.line_2", value=free_line + 1),
         )
     board = []
     for n, fields in board_lines:
         if len(fields) != width:
             raise PuzzleError(
-                f"expected {width} tile codes like line {split[0][0]}, found {len(fields)}", f"line {n}"
+                t(
+                    "labyrinth.expected_tile_codes_like_line",
+                    width=width,
+                    split=split[0][0],
+                    n_fields=len(fields),
+                ),
+                t("labyrinth.line_4", n=n),
             )
         board.append([_csv_code(value, n, k) for k, value in enumerate(fields, start=1)])
     if not free_fields[0]:
         raise PuzzleError(
-            "the free tile is missing: the first field of the last line is empty",
-            f"line {free_line}, field 1",
+            t("labyrinth.free_tile_missing_first_field"),
+            t("labyrinth.line_field_1", free_line=free_line),
         )
     free = _csv_code(free_fields[0], free_line, 1)
     extra = [value for value in free_fields[1:] if value]
     if extra:
         raise PuzzleError(
-            f"the free-tile line holds only the free tile, found more: {show_value(';'.join(free_fields))}",
-            f"line {free_line}",
+            t("labyrinth.free_tile_line_holds_only", free_fields=show_value(';'.join(free_fields))),
+            t("labyrinth.line_3", free_line=free_line),
         )
     values = _FileValues(board=board, free=free)
     return _build(values, options or LabyrinthOptions(), name, "csv")
 
 
 def _csv_code(value: str, line: int, field: int) -> int:
-    where = f"line {line}, field {field}"
+    where = t("labyrinth.line_field", line=line, field=field)
     if not value:
-        raise PuzzleError("empty field where a tile code belongs", where)
+        raise PuzzleError(t("labyrinth.empty_field_where_tile_code"), where)
     try:
         code = int(value)
     except ValueError:
-        raise PuzzleError(f"unknown tile code {show_value(value)} (codes are 0–9)", where) from None
+        raise PuzzleError(
+            t("labyrinth.unknown_tile_code_codes_are_2", value=show_value(value)), where
+        ) from None
     if code not in BOARD_CODES:
-        raise PuzzleError(f"unknown tile code {code} (codes are 0–9)", where)
+        raise PuzzleError(t("labyrinth.unknown_tile_code_codes_are", code=code), where)
     return code
 
 
@@ -130,56 +138,57 @@ def parse_labyrinth_json(
     """Seed 002's padded JSON (``tiles`` + ``freeTile``) or the project's own (``board``): by content."""
     data = read_json(text)
     if not isinstance(data, dict):
-        raise PuzzleError("a labyrinth JSON file must hold one object", "file")
+        raise PuzzleError(t("labyrinth.labyrinth_json_file_must_hold"), t("labyrinth.file"))
     options = options or LabyrinthOptions()
     if "board" in data:
         return _build(_project_values(data), options, _name(data.get("name"), name), "project")
     if "tiles" in data:
         return _build(_seed002_values(data), options, name, "seed002")
     raise PuzzleError(
-        "not a labyrinth: expected a field 'board' (the project's format) or 'tiles' and 'freeTile' "
-        "(seed 002's padded format)",
-        "file",
+        t("labyrinth.not_labyrinth_expected_field_board"),
+        t("labyrinth.file"),
     )
 
 
 def _seed002_values(data: dict[str, Any]) -> _FileValues:
     """Seed 002: the board padded by one row above (goal) and below (start); positions count it."""
     tiles = data["tiles"]
-    for r, code, where in _codes(tiles, "tiles", 3, "a list of at least 3 rows (padding, board, padding)"):
+    for r, code, where in _codes(tiles, "tiles", 3, t("labyrinth.list_at_least_3_rows")):
         padding = r in (0, len(tiles) - 1)
         if not isinstance(code, int) or isinstance(code, bool):
-            raise PuzzleError(f"a tile code must be an integer, found {show_value(code)}", where)
+            raise PuzzleError(t("labyrinth.tile_code_must_be_integer", code=show_value(code)), where)
         if padding and code not in (10, 11):
-            raise PuzzleError(f"padding rows hold only 10 (start/goal) and 11, found {code}", where)
+            raise PuzzleError(t("labyrinth.padding_rows_hold_only_10", code=code), where)
         if not padding and code not in BOARD_CODES:
-            raise PuzzleError(f"unknown tile code {code} (board codes are 0–9)", where)
+            raise PuzzleError(t("labyrinth.unknown_tile_code_board_codes", code=code), where)
     width = len(tiles[0])
     if "freeTile" not in data:
-        raise PuzzleError("the free tile is missing", "field 'freeTile'")
-    free = _int_code(data["freeTile"], "field 'freeTile'")
+        raise PuzzleError(t("labyrinth.free_tile_missing"), t("labyrinth.field_freetile"))
+    free = _int_code(data["freeTile"], t("labyrinth.field_freetile"))
     last = len(tiles) - 1
     start_row, start_col = _seed002_position(data, "startingPosition", width)
     goal_row, goal_col = _seed002_position(data, "goalPosition", width)
     if start_row != last:
         raise PuzzleError(
-            f"the start must be in the bottom padding row {last}, found row {start_row}",
-            "field 'startingPosition.row'",
+            t("labyrinth.start_must_be_in_bottom", last=last, start_row=start_row),
+            t("labyrinth.field_startingposition_row"),
         )
     if goal_row != 0:
         raise PuzzleError(
-            f"the goal must be in the top padding row 0, found row {goal_row}", "field 'goalPosition.row'"
+            t("labyrinth.goal_must_be_in_top", goal_row=goal_row), t("labyrinth.field_goalposition_row")
         )
     left = right = None
     inputs = data.get("rowsWithTileInput")
     if inputs is not None:
         if not isinstance(inputs, dict):
             raise PuzzleError(
-                'must be an object {"left": [...], "right": [...]}', "field 'rowsWithTileInput'"
+                t("labyrinth.must_be_object_left_right"), t("labyrinth.field_rowswithtileinput")
             )
         # Padded row numbers: board row = padded row - 1; the padding rows cannot be pushed.
-        left = [r - 1 for r in _int_list(inputs.get("left", []), "field 'rowsWithTileInput.left'")]
-        right = [r - 1 for r in _int_list(inputs.get("right", []), "field 'rowsWithTileInput.right'")]
+        left = [r - 1 for r in _int_list(inputs.get("left", []), t("labyrinth.field_rowswithtileinput_left"))]
+        right = [
+            r - 1 for r in _int_list(inputs.get("right", []), t("labyrinth.field_rowswithtileinput_right"))
+        ]
     return _FileValues(
         board=tiles[1:-1],
         free=free,
@@ -187,11 +196,11 @@ def _seed002_values(data: dict[str, Any]) -> _FileValues:
         goal_col=goal_col,
         left_rows=left,
         right_rows=right,
-        where_start="field 'startingPosition.column'",
-        where_goal="field 'goalPosition.column'",
+        where_start=t("labyrinth.field_startingposition_column"),
+        where_goal=t("labyrinth.field_goalposition_column"),
         where_rows=(
-            "field 'rowsWithTileInput.left'",
-            "field 'rowsWithTileInput.right'",
+            t("labyrinth.field_rowswithtileinput_left"),
+            t("labyrinth.field_rowswithtileinput_right"),
         ),
     )
 
@@ -200,21 +209,23 @@ def _codes(rows: Any, key: str, min_rows: int, shape: str) -> Iterator[tuple[int
     """Each code of the field ``key``, a list of at least ``min_rows`` rows of one width (``shape``
     says so when it is not), as (row, code, where); a row of another width is refused when reached."""
     if not isinstance(rows, list) or len(rows) < min_rows or not all(isinstance(r, list) for r in rows):
-        raise PuzzleError(f"must be {shape}", f"field '{key}'")
+        raise PuzzleError(t("labyrinth.must_be", shape=shape), t("labyrinth.field", key_=key))
     width = len(rows[0])
     for r, row in enumerate(rows):
         if len(row) != width:
-            raise PuzzleError(f"expected {width} codes like row 0, found {len(row)}",
-                              f"field '{key}', row {r}")
+            raise PuzzleError(t("labyrinth.expected_codes_like_row_0", width=width, n_row=len(row)),
+                              t("labyrinth.field_row_2", key_=key, r=r))
         for c, code in enumerate(row):
-            yield r, code, f"field '{key}', row {r}, column {c}"
+            yield r, code, t("labyrinth.field_row_column", key_=key, r=r, c=c)
 
 
 def _seed002_position(data: dict[str, Any], key: str, width: int) -> tuple[int, int]:
     value = data.get(key)
     if not isinstance(value, dict) or "row" not in value or "column" not in value:
-        raise PuzzleError('missing or not {"row": R, "column": C}', f"field '{key}'")
-    return _int(value["row"], f"field '{key}.row'"), _int(value["column"], f"field '{key}.column'")
+        raise PuzzleError(t("labyrinth.missing_or_not_row_r"), t("labyrinth.field", key_=key))
+    return _int(value["row"], t("labyrinth.field_row", key_=key)), _int(
+        value["column"], t("labyrinth.field_column", key_=key)
+    )
 
 
 def _project_values(data: dict[str, Any]) -> _FileValues:
@@ -239,39 +250,55 @@ def _project_values(data: dict[str, Any]) -> _FileValues:
             key if len(key) <= 40 and key.isprintable() else show_value(key) for key in unknown[:5]
         )
         shown += ", ..." if len(unknown) > 5 else ""
-        raise PuzzleError(f"unknown field(s) {shown}; known: {', '.join(sorted(known))}", "file")
+        raise PuzzleError(
+            t("labyrinth.unknown_field_known", shown=shown, known=", ".join(sorted(known))),
+            t("labyrinth.file"),
+        )
     family = data.get("family", "labyrinth")
     if family != "labyrinth":
-        raise PuzzleError(f'expected "labyrinth", found {show_value(family)}', "field 'family'")
+        raise PuzzleError(
+            t("labyrinth.expected_labyrinth_found", family=show_value(family)), t("labyrinth.field_family")
+        )
     board = data["board"]
-    for _r, code, where in _codes(board, "board", 1, "a non-empty list of rows of tile codes"):
+    for _r, code, where in _codes(board, "board", 1, t("labyrinth.non_empty_list_rows_tile")):
         if not isinstance(code, int) or isinstance(code, bool) or code not in BOARD_CODES:
-            raise PuzzleError(f"unknown tile code {show_value(code)} (codes are 0–9)", where)
+            raise PuzzleError(t("labyrinth.unknown_tile_code_codes_are", code=show_value(code)), where)
     if "free_tile" not in data:
-        raise PuzzleError("the free tile is missing", "field 'free_tile'")
-    values = _FileValues(board=board, free=_int_code(data["free_tile"], "field 'free_tile'"))
-    values.where_start, values.where_goal = "field 'start_column'", "field 'goal_column'"
+        raise PuzzleError(t("labyrinth.free_tile_missing"), t("labyrinth.field_free_tile"))
+    values = _FileValues(board=board, free=_int_code(data["free_tile"], t("labyrinth.field_free_tile")))
+    values.where_start, values.where_goal = (
+        t("labyrinth.field_start_column"),
+        t("labyrinth.field_goal_column"),
+    )
     if "start_column" in data:
-        values.start_col = _int(data["start_column"], "field 'start_column'")
+        values.start_col = _int(data["start_column"], t("labyrinth.field_start_column"))
     if "goal_column" in data:
-        values.goal_col = _int(data["goal_column"], "field 'goal_column'")
+        values.goal_col = _int(data["goal_column"], t("labyrinth.field_goal_column"))
     rows = _sides(data, "insert_rows", ("left", "right"))
     if rows is not None:
         values.left_rows, values.right_rows = rows
-        values.where_rows = ("field 'insert_rows.left'", "field 'insert_rows.right'")
+        values.where_rows = (t("labyrinth.field_insert_rows_left"), t("labyrinth.field_insert_rows_right"))
     cols = _sides(data, "insert_columns", ("top", "bottom"))
     if cols is not None:
         values.top_cols, values.bottom_cols = cols
-        values.where_cols = ("field 'insert_columns.top'", "field 'insert_columns.bottom'")
+        values.where_cols = (
+            t("labyrinth.field_insert_columns_top"),
+            t("labyrinth.field_insert_columns_bottom"),
+        )
     if "moves" in data:
         values.moves = data["moves"]
         if values.moves not in MOVE_MODELS:
             raise PuzzleError(
-                f"expected one of {', '.join(MOVE_MODELS)}, found {show_value(values.moves)}", "field 'moves'"
+                t(
+                    "labyrinth.expected_one_found_2",
+                    move_models=", ".join(MOVE_MODELS),
+                    moves=show_value(values.moves),
+                ),
+                t("labyrinth.field_moves"),
             )
     if "rotate_free_tile" in data:
         if not isinstance(data["rotate_free_tile"], bool):
-            raise PuzzleError("expected true or false", "field 'rotate_free_tile'")
+            raise PuzzleError(t("labyrinth.expected_true_or_false"), t("labyrinth.field_rotate_free_tile"))
         values.rotate_free = data["rotate_free_tile"]
     return values
 
@@ -281,10 +308,12 @@ def _sides(data: dict[str, Any], key: str, sides: tuple[str, str]) -> tuple[list
     if value is None:
         return None
     if not isinstance(value, dict) or set(value) - set(sides):
-        raise PuzzleError(f'expected {{"{sides[0]}": [...], "{sides[1]}": [...]}}', f"field '{key}'")
+        raise PuzzleError(
+            t("labyrinth.expected", sides=sides[0], sides2=sides[1]), t("labyrinth.field", key_=key)
+        )
     return (
-        _int_list(value.get(sides[0], []), f"field '{key}.{sides[0]}'"),
-        _int_list(value.get(sides[1], []), f"field '{key}.{sides[1]}'"),
+        _int_list(value.get(sides[0], []), t("labyrinth.field_2", key_=key, sides=sides[0])),
+        _int_list(value.get(sides[1], []), t("labyrinth.field_2", key_=key, sides=sides[1])),
     )
 
 
@@ -333,16 +362,15 @@ class LabyrinthSaver(Saver):
         text = "\n".join([*rows, str(puzzle.free) + ";" * (puzzle.cols - 1)]) + "\n"
         again = parse_labyrinth_csv(text, LabyrinthOptions(), puzzle.name)
         lost = [what for what, same in (
-            (f"the start column {puzzle.start_col}", again.start_col == puzzle.start_col),
-            (f"the goal column {puzzle.goal_col}", again.goal_col == puzzle.goal_col),
-            ("its insertion points", again.insertions == puzzle.insertions),
-            (f"{puzzle.moves} moves", again.moves == puzzle.moves),
-            ("turning the free tile", again.rotate_free == puzzle.rotate_free),
+            (t("labyrinth.start_column_3", start_col=puzzle.start_col), again.start_col == puzzle.start_col),
+            (t("labyrinth.goal_column_3", goal_col=puzzle.goal_col), again.goal_col == puzzle.goal_col),
+            (t("labyrinth.its_insertion_points"), again.insertions == puzzle.insertions),
+            (t("labyrinth.moves_model", moves=puzzle.moves), again.moves == puzzle.moves),
+            (t("labyrinth.turning_free_tile"), again.rotate_free == puzzle.rotate_free),
         ) if not same]
         if lost:
             raise PuzzleError(
-                "a CSV holds the tiles and the free tile only (the rest reads as the task's defaults), and "
-                f"this board also sets {', '.join(lost)}: save it as json", "format",
+                t("labyrinth.csv_holds_tiles_and_free", lost=', '.join(lost)), t("labyrinth.format"),
             )
         return text.encode()
 
@@ -357,20 +385,20 @@ def _name(value: Any, fallback: str) -> str:
 
 def _int(value: Any, where: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise PuzzleError(f"expected an integer, found {show_value(value)}", where)
+        raise PuzzleError(t("labyrinth.expected_integer_found", value=show_value(value)), where)
     return value
 
 
 def _int_code(value: Any, where: str) -> int:
     code = _int(value, where)
     if code not in BOARD_CODES:
-        raise PuzzleError(f"unknown tile code {code} (codes are 0–9)", where)
+        raise PuzzleError(t("labyrinth.unknown_tile_code_codes_are", code=code), where)
     return code
 
 
 def _int_list(value: Any, where: str) -> list[int]:
     if not isinstance(value, list | tuple):
-        raise PuzzleError(f"expected a list of integers, found {show_value(value)}", where)
+        raise PuzzleError(t("labyrinth.expected_list_integers_found", value=show_value(value)), where)
     return [_int(v, where) for v in value]
 
 
@@ -379,9 +407,11 @@ def _build(values: _FileValues, options: LabyrinthOptions, name: str, source: st
     board = values.board
     rows, cols = len(board), len(board[0])
     if rows < 1 or cols < 1:
-        raise PuzzleError("the board has no tiles", "board")
+        raise PuzzleError(t("labyrinth.board_has_no_tiles"), t("labyrinth.board"))
     if rows > MAX_SIDE or cols > MAX_SIDE:
-        raise PuzzleError(f"the board is {rows}x{cols}; at most {MAX_SIDE}x{MAX_SIDE} is supported", "board")
+        raise PuzzleError(
+            t("labyrinth.board_x_at_most_x", rows=rows, cols=cols, max_side=MAX_SIDE), t("labyrinth.board")
+        )
 
     def pick(
         option: Any, file_value: Any, where_file: str, where_option: str, default: Any
@@ -392,18 +422,28 @@ def _build(values: _FileValues, options: LabyrinthOptions, name: str, source: st
             return file_value, where_file
         return default, where_option
 
-    start_col, where = pick(options.start_col, values.start_col, values.where_start, "option 'start_col'", 0)
+    start_col, where = pick(
+        options.start_col, values.start_col, values.where_start, t("labyrinth.option_start_col"), 0
+    )
     _check_index(start_col, cols, "column", where)
     goal_col, where = pick(
-        options.goal_col, values.goal_col, values.where_goal, "option 'goal_col'", cols - 1
+        options.goal_col, values.goal_col, values.where_goal, t("labyrinth.option_goal_col"), cols - 1
     )
     _check_index(goal_col, cols, "column", where)
 
     left, where_left = pick(
-        options.left_rows, values.left_rows, values.where_rows[0], "option 'left_rows'", range(0, rows, 2)
+        options.left_rows,
+        values.left_rows,
+        values.where_rows[0],
+        t("labyrinth.option_left_rows"),
+        range(0, rows, 2),
     )
     right, where_right = pick(
-        options.right_rows, values.right_rows, values.where_rows[1], "option 'right_rows'", range(1, rows, 2)
+        options.right_rows,
+        values.right_rows,
+        values.where_rows[1],
+        t("labyrinth.option_right_rows"),
+        range(1, rows, 2),
     )
     for r in left:  # seed 002 counts the padding row: report its numbers back in its terms
         _check_index(r, rows, "row", where_left, 1 if "rowsWithTileInput" in where_left else 0)
@@ -417,13 +457,17 @@ def _build(values: _FileValues, options: LabyrinthOptions, name: str, source: st
         if options.push_columns:  # mirror the task's row layout: even columns from the top
             top_default, bottom_default = range(0, cols, 2), range(1, cols, 2)
         top, where_top = pick(
-            options.top_cols, values.top_cols, values.where_cols[0], "option 'top_cols'", top_default
+            options.top_cols,
+            values.top_cols,
+            values.where_cols[0],
+            t("labyrinth.option_top_cols"),
+            top_default,
         )
         bottom, where_bottom = pick(
             options.bottom_cols,
             values.bottom_cols,
             values.where_cols[1],
-            "option 'bottom_cols'",
+            t("labyrinth.option_bottom_cols"),
             bottom_default,
         )
         for c in top:
@@ -434,7 +478,10 @@ def _build(values: _FileValues, options: LabyrinthOptions, name: str, source: st
     moves = options.moves or values.moves or "combined"
     if moves not in MOVE_MODELS:
         expected = ", ".join(MOVE_MODELS)
-        raise PuzzleError(f"expected one of {expected}, found {show_value(moves)}", "option 'moves'")
+        raise PuzzleError(
+            t("labyrinth.expected_one_found", expected=expected, moves=show_value(moves)),
+            t("labyrinth.option_moves"),
+        )
     rotate_free = bool(options.rotate_free if options.rotate_free is not None else values.rotate_free)
     return LabyrinthPuzzle(
         rows=rows,
@@ -454,11 +501,18 @@ def _build(values: _FileValues, options: LabyrinthOptions, name: str, source: st
 def _check_index(value: Any, size: int, what: str, where: str, shift: int = 0) -> None:
     """``value`` must be a row/column index of the board (``shift``: the file counts padding rows)."""
     if not isinstance(value, int) or isinstance(value, bool):
-        raise PuzzleError(f"expected a {what} number, found {show_value(value)}", where)
+        raise PuzzleError(t("labyrinth.expected_number_found", what=what, value=show_value(value)), where)
     if not 0 <= value < size:
         plural = "rows" if what == "row" else "columns"
         raise PuzzleError(
-            f"{what} {value + shift} does not exist: the board's {plural} are {shift}..{size - 1 + shift}"
-            + (" (seed 002 counts the padding row above the board)" if shift else ""),
+            t(
+                "labyrinth.does_not_exist_board_are",
+                what=what,
+                value=value + shift,
+                plural=plural,
+                shift=shift,
+                value2=size - 1 + shift,
+            )
+            + (t("labyrinth.seed_002_counts_padding_row") if shift else ""),
             where,
         )

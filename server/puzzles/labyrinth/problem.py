@@ -83,6 +83,7 @@ from itertools import combinations, pairwise
 from operator import or_
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from server.i18n import t
 from server.puzzles.labyrinth.model import (
     DICT_ENTRY_BYTES,
     EXITED,
@@ -110,19 +111,15 @@ HEURISTICS = ("relaxed", "barriers", "trivial")
 #: ``0 if dr + dc == 0 else (pushes + 1 if separate else max(1, pushes))``, and "barriers" the same
 #: with ``barriers`` for ``pushes``.
 FEATURES = (
-    ("row", "the player's row: the number of rows while still below the board, -1 once out above it "
-            "(the sets view: the top-most place the player could be)"),
-    ("col", "the player's column (below the board: the start column)"),
-    ("goal_row", "-1: the goal is leaving the board above the top row"),
-    ("goal_col", "the goal column, above which the player leaves"),
-    ("dr", "|row - goal_row|: rows still to climb, the step out above the board included"),
-    ("dc", "|col - goal_col|: columns away from the goal column"),
-    ("pushes", "the pushes still needed by the built-in relaxed estimate (every line pushed from now on "
-               "made all-open); where no push can ever open the way, a number above any it takes "
-               "elsewhere (rows + 5)"),
-    ("barriers", "the pushes still needed to open the blocked row boundaries between the player and the "
-                 "exit (the built-in barriers estimate), with the same stand-in for no way out"),
-    ("separate", "1 under separate moves (a push and a walk are a move each), 0 under combined moves"),
+    ("row", "labyrinth.player_row_number_rows_while"),
+    ("col", "labyrinth.player_column_below_board_start"),
+    ("goal_row", "labyrinth.1_goal_leaving_board_above"),
+    ("goal_col", "labyrinth.goal_column_above_which_player"),
+    ("dr", "labyrinth.row_goal_row_rows_still"),
+    ("dc", "labyrinth.col_goal_col_columns_away"),
+    ("pushes", "labyrinth.pushes_still_needed_by_built"),
+    ("barriers", "labyrinth.pushes_still_needed_open_blocked"),
+    ("separate", "labyrinth.1_under_separate_moves_push"),
 )
 
 
@@ -383,7 +380,9 @@ class _LabyrinthRules(Problem):
 
     def _check_heuristic(self, name: str) -> None:
         if name not in HEURISTICS:
-            raise ValueError(f"unknown heuristic {name!r}; choose one of: {', '.join(HEURISTICS)}")
+            raise ValueError(
+                t("labyrinth.unknown_heuristic_choose", name=repr(name), heuristics=", ".join(HEURISTICS))
+            )
 
     # ---------------------------------------------------------------------------- JSON
     def rc(self, position: int) -> list[int]:
@@ -540,20 +539,26 @@ class LabyrinthProblem(_LabyrinthRules):
     def _push_text(self, prev: LabState, push_: Push) -> str:
         point = push_.point
         if push_.tile != prev.free:
-            text = (
-                f"turn the free tile {SHAPES[prev.free]} ({prev.free}) into {SHAPES[push_.tile]} "
-                f"({push_.tile}) and push it into {point.text()}"
+            text = t(
+                "labyrinth.turn_free_tile_into_and",
+                shapes=SHAPES[prev.free],
+                free=prev.free,
+                shapes2=SHAPES[push_.tile],
+                tile=push_.tile,
+                text=point.text(),
             )
         else:
-            text = f"push the free tile {SHAPES[push_.tile]} ({push_.tile}) into {point.text()}"
+            text = t(
+                "labyrinth.push_free_tile_into", shapes=SHAPES[push_.tile], tile=push_.tile, text=point.text()
+            )
         if prev.player >= 0:
             carried = self.carry(prev.player, point)
             if carried != prev.player:
                 r, c = divmod(carried, self.cols)
                 text += (
-                    f" (the player is carried to column {c})"
+                    t("labyrinth.player_carried_column", c=c)
                     if point.axis == "row"
-                    else f" (the player is carried to row {r})"
+                    else t("labyrinth.player_carried_row", r=r)
                 )
         return text
 
@@ -563,11 +568,19 @@ class LabyrinthProblem(_LabyrinthRules):
         cells = [x for x in walk if x >= 0]
         pieces = []
         if first == OUTSIDE:
-            pieces.append(f"enter the board below column {p.start_col} onto {self._rc_text(cells[0])}")
+            pieces.append(
+                t(
+                    "labyrinth.enter_board_below_column_onto",
+                    start_col=p.start_col,
+                    rc_text=self._rc_text(cells[0]),
+                )
+            )
         if len(cells) > 1:
-            pieces.append(f"walk from {self._rc_text(cells[0])} to {self._rc_text(cells[-1])}")
+            pieces.append(
+                t("labyrinth.walk_from", rc_text=self._rc_text(cells[0]), rc_text2=self._rc_text(cells[-1]))
+            )
         if last == EXITED:
-            pieces.append(f"leave the board above column {p.goal_col}")
+            pieces.append(t("labyrinth.leave_board_above_column", goal_col=p.goal_col))
         if len(pieces) == 1:
             return pieces[0]
         return ", ".join(pieces[:-1]) + " and " + pieces[-1]

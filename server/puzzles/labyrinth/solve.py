@@ -12,6 +12,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 from server.puzzles.labyrinth.greedy import SEED_GREEDY
 from server.puzzles.labyrinth.model import LabyrinthPuzzle
@@ -36,9 +37,14 @@ def algorithm_names() -> list[str]:
 def make_problem(puzzle: LabyrinthPuzzle, view: str = "states", moves: str | None = None):
     """The search view of ``puzzle``: one state per player position, or per set of places."""
     if view not in VIEWS:
-        raise PuzzleError(f"unknown view {view!r}; choose one of: {', '.join(VIEWS)}", "option 'view'")
+        raise PuzzleError(
+            t("labyrinth.unknown_view_choose_one", view=repr(view), views=", ".join(VIEWS)),
+            t("labyrinth.option_view"),
+        )
     if moves is not None and moves not in ("combined", "separate"):
-        raise PuzzleError(f"unknown move model {moves!r}; choose combined or separate", "option 'moves'")
+        raise PuzzleError(
+            t("labyrinth.unknown_move_model_choose_combined", moves=repr(moves)), t("labyrinth.option_moves")
+        )
     return (LabyrinthProblem if view == "states" else LabyrinthSetProblem)(puzzle, moves)
 
 
@@ -70,17 +76,19 @@ def solve_labyrinth(
     """
     if algorithm not in algorithm_names() and algorithm != CODE:
         raise PuzzleError(
-            f"unknown algorithm {algorithm!r} for the labyrinth; "
-            f"choose one of: {', '.join(algorithm_names())}",
-            "option 'algorithm'",
+            t(
+                "labyrinth.unknown_algorithm_for_labyrinth_choose",
+                algorithm=repr(algorithm),
+                algorithm_names=", ".join(algorithm_names()),
+            ),
+            t("labyrinth.option_algorithm"),
         )
     if algorithm == "seed-greedy" and view != "states":
-        raise PuzzleError("seed-greedy follows one player: use the view 'states'", "option 'view'")
+        raise PuzzleError(t("labyrinth.seed_greedy_follows_one_player"), t("labyrinth.option_view"))
     if algorithm == "bfs" and view == "sets":
         raise PuzzleError(
-            "BFS traces its path back through predecessors, which the merged view cannot list: "
-            "use dijkstra (the same search on unit costs) or the view 'states'",
-            "option 'view'",
+            t("labyrinth.bfs_traces_its_path_back"),
+            t("labyrinth.option_view"),
         )
     if problem is None:
         problem = make_problem(puzzle, view, moves)
@@ -88,7 +96,7 @@ def solve_labyrinth(
     try:
         used_heuristic = options.resolved_heuristic(problem)
     except ValueError as err:
-        raise PuzzleError(str(err), "option 'heuristic'") from None
+        raise PuzzleError(str(err), t("labyrinth.option_heuristic")) from None
     limits = Limits(max_expanded, max_seconds, max_stored)
     if max_depth is None:
         result = run_search(problem, algorithm, options, limits, on_event, cancel)
@@ -99,16 +107,23 @@ def solve_labyrinth(
     if max_depth is not None:
         out["options"]["max_depth"] = max_depth
         if not result.found and not result.stopped:
-            out["message"] = f"no solution within {max_depth} moves: searched {_states(result.expanded)}"
+            out["message"] = t(
+                "labyrinth.no_solution_within_moves_searched",
+                max_depth=max_depth,
+                states=_states(result.expanded),
+            )
     return out
 
 
 def _depth_limited(algorithm: str, max_depth: int) -> Algorithm:
     """The idastar/iddfs entry, bounded to plans of at most ``max_depth`` moves (each move costs 1)."""
     if algorithm not in ("idastar", "iddfs"):
-        raise PuzzleError("a depth limit applies to idastar and iddfs only", "option 'max_depth'")
+        raise PuzzleError(t("labyrinth.depth_limit_applies_idastar_and"), t("labyrinth.option_max_depth"))
     if not isinstance(max_depth, int) or max_depth < 0:
-        raise PuzzleError(f"expected a number of moves >= 0, found {max_depth!r}", "option 'max_depth'")
+        raise PuzzleError(
+            t("labyrinth.expected_number_moves_0_found", max_depth=repr(max_depth)),
+            t("labyrinth.option_max_depth"),
+        )
     base = get_algorithm(algorithm)
     if algorithm == "idastar":
         run = lambda p, o: idastar(p, o.resolved_heuristic(p), o.weight, max_cost=max_depth)  # noqa: E731
@@ -145,19 +160,19 @@ def result_json(
     out["insertions"] = sum(1 for m in moves if m["push"] is not None)
     out["walked_cells"] = sum(len(m["walk"]) - 1 for m in moves if m["walk"] is not None)
     if not result.found:
-        searched = f"searched {_states(result.expanded)}"
+        searched = t("labyrinth.searched", states=_states(result.expanded))
         if result.stopped == "cancelled":
-            out["message"] = f"cancelled: {searched}"
+            out["message"] = t("labyrinth.cancelled", searched=searched)
         elif result.stopped:
-            out["message"] = f"no solution found within the search limit: {searched} ({result.stopped})"
+            out["message"] = t(
+                "labyrinth.no_solution_found_within_search", searched=searched, stopped=result.stopped
+            )
         elif result.algorithm == "seed-greedy":
             out["message"] = (
-                f"no solution: seed 000's greedy method gave up after {searched} (it pushes only "
-                "the player's row and went in circles or got stuck); an optimal algorithm may "
-                "still find a solution"
+                t("labyrinth.no_solution_seed_000_greedy", searched=searched)
             )
         else:
-            out["message"] = f"no solution: {searched}"
+            out["message"] = t("labyrinth.no_solution", searched=searched)
     out["options"] = {
         "moves": problem.moves,
         "view": view,
@@ -171,4 +186,4 @@ def result_json(
 
 
 def _states(count: int) -> str:
-    return f"{count:,} state" if count == 1 else f"{count:,} states"
+    return t("labyrinth.states_count", count=count)

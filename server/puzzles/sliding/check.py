@@ -23,6 +23,7 @@ import math
 import re
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import Checker
 from server.puzzles.checking import CheckResult, replay_json, solve_json, where
 from server.puzzles.errors import PuzzleError, show_value
@@ -37,8 +38,7 @@ DIRECTION_WORDS = {"U": "up", "D": "down", "L": "left", "R": "right"}
 _MARKER = re.compile(r"\s*(tiles?|blank)\b\s*:?", re.IGNORECASE)
 _TOKEN = re.compile(r"[^\s,;]+")
 NOTATIONS = (
-    "moves of the blank (U D L R), 'tiles:' then moves or numbers of the tiles, a JSON list of "
-    "boards or the output of run.py solve --json"
+    "sliding.moves_blank_u_d_l"
 )
 
 # A move: ("blank", "U") — the blank's direction — or ("tile", 7) — the tile that slides; and where it was
@@ -50,7 +50,7 @@ Move = tuple[str, Any, Any]
 class SlidingChecker(Checker):
     """Moves of the blank or of the tiles, a JSON list of boards, or ``solve --json``."""
 
-    notation = "the blank's moves (U D L R), the tiles' moves, or a JSON list of boards"
+    notation = "sliding.blank_moves_u_d_l"
 
     def check(self, puzzle: SlidingBoard, text: str, options: Values) -> CheckResult:
         return check_sliding_solution(self.family, puzzle, text, options)
@@ -73,14 +73,14 @@ def check_sliding_solution(family: Any, board: SlidingBoard, text: str, options:
     body = text.removeprefix("\ufeff")
     head = body.lstrip()
     if not head:
-        raise PuzzleError(f"the solution is empty: expected {NOTATIONS}", "file")
+        raise PuzzleError(t("sliding.solution_empty_expected", notations=t(NOTATIONS)), t("sliding.file"))
     if head[0] in "[{(":  # JSON, or the same list as Python prints it
         value = read_value(body)
         if isinstance(value, dict):
             return walk_boards(family, board, problem, _from_result(value, board), options)
         if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-            moves = [_letter(v, f"item {i}") for i, v in enumerate(value)]
-            listed: list[Move] = [("blank", m, f"item {i}") for i, m in enumerate(moves)]
+            moves = [_letter(v, t("sliding.item", i=i)) for i, v in enumerate(value)]
+            listed: list[Move] = [("blank", m, t("sliding.item", i=i)) for i, m in enumerate(moves)]
             return walk_moves(family, board, problem, listed, options)
         return walk_boards(family, board, problem, _boards(value, board.n, "item"), options)
     return walk_moves(family, board, problem, read_moves(body), options)
@@ -90,7 +90,7 @@ def check_sliding_solution(family: Any, board: SlidingBoard, text: str, options:
 def _letter(token: str, at: str) -> str:
     move = WORDS.get(token.lower())
     if move is None:
-        raise PuzzleError(f"{token[:20]!r} is no move: expected U, D, L or R (up, down, left, right)", at)
+        raise PuzzleError(t("sliding.no_move_expected_u_d", token=repr(token[:20])), at)
     return move
 
 
@@ -110,8 +110,7 @@ def read_moves(text: str) -> list[Move]:
         if token.isdigit() and token.isascii():
             if mode != "tile":
                 raise PuzzleError(
-                    f"{token[:12]!r}: a number names a tile, after a first word 'tiles:'; the "
-                    "blank's moves are U, D, L, R",
+                    t("sliding.number_names_tile_after_first", token=repr(token[:12])),
                     where(text, at),
                 )
             moves.append(("tile", int(token[:4]), at))
@@ -119,17 +118,17 @@ def read_moves(text: str) -> list[Move]:
             moves.append((mode, WORDS[token.lower()], at))
         elif token.isalpha() and all(ch in "UDLRudlr" for ch in token):
             if len(moves) + len(token) > MAX_MOVES:
-                raise PuzzleError(f"more than {MAX_MOVES:,} moves", where(text, at))
+                raise PuzzleError(t("sliding.more_than_moves", max_moves=MAX_MOVES), where(text, at))
             moves.extend((mode, ch.upper(), at + i) for i, ch in enumerate(token.upper()))  # "UULDR"
         else:
             raise PuzzleError(
-                f"{token[:20]!r} is no move: expected U, D, L or R (or a tile's number after 'tiles:')",
+                t("sliding.no_move_expected_u_d_2", token=repr(token[:20])),
                 where(text, at),
             )
         if len(moves) > MAX_MOVES:
-            raise PuzzleError(f"more than {MAX_MOVES:,} moves", where(text, at))
+            raise PuzzleError(t("sliding.more_than_moves", max_moves=MAX_MOVES), where(text, at))
     if not moves:
-        raise PuzzleError(f"no moves: expected {NOTATIONS}", "file")
+        raise PuzzleError(t("sliding.no_moves_expected", notations=t(NOTATIONS)), t("sliding.file"))
     return moves
 
 
@@ -137,10 +136,13 @@ def _boards(value: Any, n: int, label: str) -> list[bytes]:
     """A JSON list of boards, each n² numbers, flat or as n rows."""
     if not isinstance(value, list) or not value:
         raise PuzzleError(
-            f"expected a list of boards (each {n * n} numbers) or of moves, got {show_value(value)}", "file"
+            t("sliding.expected_list_boards_each_numbers", value=n * n, value2=show_value(value)),
+            t("sliding.file"),
         )
     if len(value) > MAX_MOVES:
-        raise PuzzleError(f"{len(value):,} boards is more than {MAX_MOVES:,}", "file")
+        raise PuzzleError(
+            t("sliding.boards_more_than", n_value=len(value), max_moves=MAX_MOVES), t("sliding.file")
+        )
     boards = []
     for i, item in enumerate(value):
         flat = item
@@ -153,8 +155,7 @@ def _boards(value: Any, n: int, label: str) -> list[bytes]:
         )
         if not ok or len(set(flat)) != n * n:
             raise PuzzleError(
-                f"expected a board of {n} x {n}: the numbers 0 to {n * n - 1} once each, got "
-                f"{show_value(item)}",
+                t("sliding.expected_board_x_numbers_0", n=n, value=n * n - 1, item=show_value(item)),
                 f"{label} {i}",
             )
         boards.append(bytes(flat))
@@ -163,7 +164,9 @@ def _boards(value: Any, n: int, label: str) -> list[bytes]:
 
 def _from_result(value: dict[str, Any], board: SlidingBoard) -> list[bytes]:
     """``run.py solve --json``'s object: its ``path`` of boards."""
-    return _boards(solve_json(value, "sliding", "a sliding-tile puzzle"), board.n, "path item")
+    return _boards(
+        solve_json(value, "sliding", t("sliding.sliding_tile_puzzle")), board.n, t("sliding.path_item")
+    )
 
 
 # ---- the rules ------------------------------------------------------------------------------------
@@ -188,12 +191,11 @@ def walk_moves(
         if mode == "tile" and isinstance(what, int):
             cell = next((c for c, t in enumerate(state) if t == what), None)
             if cell is None or what == 0:
-                why = f"move {number}: there is no tile {what} on a {n} x {n} board (tiles 1 to {n * n - 1})"
+                why = t("sliding.move_there_no_tile_on", number=number, what=what, n=n, value=n * n - 1)
             elif cell not in table[blank].values():
                 r, c = divmod(cell, n)
                 why = (
-                    f"move {number}: tile {what} at (row {r}, col {c}) is not next to the blank at "
-                    f"(row {br}, col {bc}); only a tile above, below, left or right of the blank slides"
+                    t("sliding.move_tile_at_row_col", number=number, what=what, r=r, c=c, br=br, bc=bc)
                 )
                 illegal = {"from": [br, bc], "to": [r, c]}
             if why:
@@ -205,14 +207,19 @@ def walk_moves(
             cell = table[blank].get(direction)
             if cell is None:
                 said = (
-                    f"the blank moves {DIRECTION_WORDS[direction]}"
+                    t(
+                        "sliding.blank_moves",
+                        direction_words=t(f"sliding.direction.{DIRECTION_WORDS[direction]}"),
+                    )
                     if mode == "blank"
-                    else f"a tile slides {DIRECTION_WORDS[what]} into the blank, so the blank moves "
-                    f"{DIRECTION_WORDS[direction]}"
+                    else t(
+                        "sliding.tile_slides_into_blank_so",
+                        direction_words=t(f"sliding.direction.{DIRECTION_WORDS[what]}"),
+                        direction_words2=t(f"sliding.direction.{DIRECTION_WORDS[direction]}"),
+                    )
                 )
                 why = (
-                    f"move {number} ({what}): {said}, but it is at (row {br}, col {bc}) and would leave "
-                    f"the {n} x {n} board"
+                    t("sliding.move_but_it_at_row", number=number, what=what, said=said, br=br, bc=bc, n=n)
                 )
                 bad = number
                 step = next((dr, dc) for name, dr, dc in MOVES if name == direction)
@@ -234,8 +241,11 @@ def walk_boards(
             None,
             moves,
             None,
-            f"the answer starts with the board {board_text(boards[0])}, not with the puzzle's "
-            f"{board_text(board.tiles)}",
+            t(
+                "sliding.answer_starts_with_board_not",
+                board_text=board_text(boards[0]),
+                board_text2=board_text(board.tiles),
+            ),
         )
     states = [boards[0]]
     why: str | None = None
@@ -244,9 +254,12 @@ def walk_boards(
     for number in range(1, len(boards)):
         a, b = boards[number - 1], boards[number]
         if problem.move_between(a, b) is None:
-            why = (
-                f"move {number}: board {number} ({board_text(b)}) is not one move from board {number - 1} "
-                f"({board_text(a)}); a move slides one tile next to the blank into it"
+            why = t(
+                "sliding.move_board_not_one_move",
+                number=number,
+                board_text=board_text(b),
+                value=number - 1,
+                board_text2=board_text(a),
             )
             bad = number
             illegal = {"from": _place(a.index(0), board.n), "to": _place(b.index(0), board.n)}
@@ -269,7 +282,7 @@ def _verdict(
     reached = not why and problem.is_goal(states[-1])
     if not why and not reached:
         off = sum(1 for a, b in zip(states[-1], board.goal, strict=True) if a and a != b)
-        why = f"the moves end on a board that is not the goal: {off} tile{'s' * (off != 1)} not in place"
+        why = t("sliding.moves_end_on_board_that", off=off, value=t("sliding.plural.tile", count=off))
     cost = float(len(states) - 1)
     replay = replay_json(family, board, problem, states, cost, options, reached)
     path = [problem.state_to_json(s) for s in states]

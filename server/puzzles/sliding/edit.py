@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import Editor
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.making import cell_of, whole
@@ -28,7 +29,7 @@ def edit_sliding(board: SlidingBoard, edits: list[dict[str, Any]]) -> SlidingBoa
     """``board`` with ``edits`` applied in order (a new board; ``board`` is unchanged)."""
     n, tiles, goal = board.n, bytearray(board.tiles), board.goal
     for number, op in enumerate(edits, start=1):
-        where = f"edit {number} ({str(op.get('op'))[:20]})"
+        where = t("sliding.edit_where", number=number, op=str(op.get('op'))[:20])
         kind = op["op"]
         if kind == "slide":
             _slide(tiles, n, op.get("cell"), where)
@@ -41,8 +42,10 @@ def edit_sliding(board: SlidingBoard, edits: list[dict[str, Any]]) -> SlidingBoa
         elif kind == "set_goal":
             goal = bytes(_numbers(op.get("tiles"), n, where))
         else:
-            raise PuzzleError(f"unknown operation {show_value(kind)}; a sliding-tile board takes "
-                              f"{', '.join(OPS)}", where)
+            raise PuzzleError(
+                t("sliding.unknown_operation_sliding_tile_board", kind=show_value(kind), ops=", ".join(OPS)),
+                where,
+            )
         reason = unsolvable_reason(bytes(tiles), goal, n)
         if reason:
             raise PuzzleError(reason, where)
@@ -54,34 +57,33 @@ def _slide(tiles: bytearray, n: int, value: Any, where: str) -> None:
         row, col = cell_of(value, n, n, where)
         cell = row * n + col
     else:
-        cell = whole(value, 0, n * n - 1, where, f"a cell 0 to {n * n - 1} (or [row, col])")
+        cell = whole(value, 0, n * n - 1, where, t("sliding.cell_0_or_row_col", value=n * n - 1))
     blank = tiles.index(0)
     if cell == blank:
-        raise PuzzleError(f"cell {cell} is the blank: slide a tile next to it", where)
+        raise PuzzleError(t("sliding.cell_blank_slide_tile_next", cell=cell), where)
     move = next((name for name, to in neighbours(n)[blank] if to == cell), None)
     if move is None:
         r, c = divmod(cell, n)
         br, bc = divmod(blank, n)
-        raise PuzzleError(f"tile {tiles[cell]} at (row {r}, col {c}) is not next to the blank at (row {br}, "
-                          f"col {bc}): only a tile above, below, left or right of the blank slides", where)
+        raise PuzzleError(t("sliding.tile_at_row_col_not", tiles=tiles[cell], r=r, c=c, br=br, bc=bc), where)
     tiles[blank], tiles[cell] = tiles[cell], 0
 
 
 def _numbers(value: Any, n: int | None, where: str) -> list[int]:
     """n² whole numbers (n given) or 9, 16 or 25, each of 0 .. n²-1 once."""
     if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-        raise PuzzleError(f"expected 'tiles': a list of whole numbers, got {show_value(value)}", where)
+        raise PuzzleError(t("sliding.expected_tiles_list_whole_numbers", value=show_value(value)), where)
     if n is not None and len(value) != n * n:
-        raise PuzzleError(f"{len(value)} numbers: the {n} x {n} board needs {n * n}", where)
+        raise PuzzleError(t("sliding.numbers_x_board_needs", n_value=len(value), n=n, value=n * n), where)
     if len(value) not in COUNTS:
-        raise PuzzleError(f"{len(value)} numbers: expected {COUNTS_TEXT}", where)
+        raise PuzzleError(t("sliding.numbers_expected", n_value=len(value), counts_text=COUNTS_TEXT), where)
     last = len(value) - 1
     seen: set[int] = set()
     for v in value:
         if not 0 <= v <= last:
-            raise PuzzleError(f"{v} is out of range: 0 (the blank) to {last}", where)
+            raise PuzzleError(t("sliding.out_range_0_blank", v=v, last=last), where)
         if v in seen:
-            raise PuzzleError(f"{v} appears twice: each number 0 to {last} once", where)
+            raise PuzzleError(t("sliding.appears_twice_each_number_0", v=v, last=last), where)
         seen.add(v)
     return value
 

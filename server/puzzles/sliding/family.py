@@ -12,6 +12,7 @@ import time
 from collections.abc import Generator
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import StudentForm
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import (
@@ -75,19 +76,17 @@ class SlidingFamily(Family):
     def __init__(self) -> None:
         super().__init__(
             name="sliding",
-            title="Sliding-tile puzzle",
+            title="sliding.sliding_tile_puzzle_2",
             puzzle_type=SlidingBoard,
             extensions=(".txt", ".json"),
-            expects="9, 16 or 25 numbers, 0 the blank, in rows or on one line ('7 2 4 / 5 0 6 / 8 3 1'), "
-            "then an optional 'goal:' and the goal; or JSON with 'tiles'",
+            expects="sliding.9_16_or_25_numbers",
             algorithms=("bfs", "dfs", "dijkstra", "greedy", "astar", "idastar", "iddfs", "bidirectional"),
             default_algorithm="idastar",
             fast_algorithms=FAST_ALGORITHMS,
             heuristics=heuristics_for(4),  # pdb only where pdb.py is there; the problem says per board
             own_options=(
-                Option("max_depth", "int", "Max moves",
-                       "dfs/idastar/iddfs: plans of at most this many moves (unset: no bound; dfs then walks "
-                       "the whole space within the run's limits)", optional=True, min=0, max=1_000,
+                Option("max_depth", "int", "sliding.max_moves",
+                       "sliding.dfs_idastar_iddfs_plans_at", optional=True, min=0, max=1_000,
                        algorithms=("dfs", "idastar", "iddfs")),
             ),
             # The fast path serves runs without a trace (CLI, API, the checker's optimum): they get
@@ -120,10 +119,13 @@ class SlidingFamily(Family):
         return sniff_text(text)
 
     def load(self, data: bytes, filename: str, options: Values, limits: LoadLimits) -> SlidingBoard:
-        text, is_json = self.file_text(data, MAX_FILE_BYTES, "a sliding-tile board")
+        text, is_json = self.file_text(data, MAX_FILE_BYTES, t("sliding.sliding_tile_board"))
         board = (parse_sliding_json if is_json else parse_sliding_text)(text, stem(filename))
         if board.cells > limits.max_cells:
-            raise PuzzleError(f"{board.cells} cells is over the limit of {limits.max_cells:,}", "file")
+            raise PuzzleError(
+                t("sliding.cells_over_limit", cells=board.cells, max_cells=limits.max_cells),
+                t("sliding.file"),
+            )
         return board
 
     # ---- the page --------------------------------------------------------------------------------
@@ -196,8 +198,15 @@ class SlidingFamily(Family):
             heuristic = "pdb"  # the default method off the page: Korf's hardest in under a second
         uses_h = get_algorithm(algorithm).uses_heuristic  # bfs and the like ignore the option
         if uses_h and heuristic not in problem.heuristics and heuristic != YOURS:
-            raise PuzzleError(f"the heuristic {heuristic!r} is not offered for a {board.n} x {board.n} "
-                              f"board; choose one of: {', '.join(problem.heuristics)}", "option 'heuristic'")
+            raise PuzzleError(
+                t(
+                    "sliding.heuristic_not_offered_for_x",
+                    heuristic=repr(heuristic),
+                    n=board.n,
+                    heuristics=", ".join(problem.heuristics),
+                ),
+                t("sliding.option_heuristic"),
+            )
         small = board.n in GENERIC_BOARDS and heuristic in GENERIC_BOARDS[board.n]
         fast = None if control.engine == "generic" or (small and control.engine == "auto") else _fast_module()
         if (fast is not None and not control.record_trace
@@ -217,7 +226,7 @@ class SlidingFamily(Family):
         out["engine"] = "generic"
         depth = options.get("max_depth")
         if not result.found and not result.stopped and depth is not None and algorithm in self.bounded:
-            out["message"] = f"no solution of at most {depth} moves"
+            out["message"] = t("sliding.no_solution_at_most_moves", depth=depth)
         return recorder.solved(out, result, board)
 
     def _solve_fast(self, fast: Any, board: SlidingBoard, problem: Problem, algorithm: str, heuristic: str,
@@ -261,14 +270,24 @@ class SlidingFamily(Family):
             return super().summary_lines(filename, result)
         engine = result.get("engine", "generic")
         lines = [
-            f"{filename}: {result['algorithm']} solved the {result['n'] ** 2 - 1}-puzzle in {result['cost']} "
-            f"moves ({describe_verdict(result)}); expanded {result['expanded']:,} boards, generated "
-            f"{result['generated']:,}, max frontier {result['max_frontier']:,}; search "
-            f"{result['seconds']:.3f} s ({engine})",
-            "  the blank moves: " + (_listed([m["blank"] for m in result["moves"]]) or "none (solved)"),
+            t(
+                "sliding.solved_puzzle_in_moves_expanded",
+                filename=filename,
+                algorithm=result["algorithm"],
+                value=result["n"] ** 2 - 1,
+                cost=result["cost"],
+                describe_verdict=describe_verdict(result),
+                expanded=result["expanded"],
+                generated=result["generated"],
+                max_frontier=result["max_frontier"],
+                seconds=f"{result['seconds']:.3f}",
+                engine=engine,
+            ),
+            t("sliding.blank_moves_2")
+            + (_listed([m["blank"] for m in result["moves"]]) or t("sliding.none_solved")),
         ]
         if result["moves"]:
-            lines.append("  tiles slid: " + _listed([str(m["tile"]) for m in result["moves"]]))
+            lines.append(t("sliding.tiles_slid") + _listed([str(m["tile"]) for m in result["moves"]]))
         return lines
 
     def warm_up(self, algorithm: str) -> None:
@@ -286,7 +305,7 @@ def _listed(words: list[str], most: int = 200) -> str:
     """Words joined by spaces, the first ``most`` of them (a DFS plan may have tens of thousands)."""
     if len(words) <= most:
         return " ".join(words)
-    return " ".join(words[:most]) + f" … ({len(words) - most:,} more)"
+    return " ".join(words[:most]) + t("sliding.more_words", more=len(words) - most)
 
 
 def depth_limited_dfs(problem: Problem, limit: int) -> Generator[Event, None, tuple[list[Any] | None, float]]:
@@ -321,7 +340,15 @@ def moves_in_words(path: list[list[int]], n: int) -> list[dict[str, Any]]:
         step = to - blank
         name = {-n: "U", n: "D", -1: "L", 1: "R"}[step]
         tile = a[to]
-        moves.append({"blank": name, "tile": tile, "text": f"slide {tile} {TILE_WORDS[name]}"})
+        moves.append(
+            {
+                "blank": name,
+                "tile": tile,
+                "text": t(
+                    "sliding.slide_tile", tile=tile, direction=t(f"sliding.direction.{TILE_WORDS[name]}")
+                ),
+            }
+        )
     return moves
 
 

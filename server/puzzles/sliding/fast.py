@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from server.i18n import t
 from server.puzzles.sliding import pdb as pdb_module
 
 HEURISTICS = ("misplaced", "manhattan", "linear_conflict", "pdb")
@@ -105,7 +106,7 @@ def solvable(tiles: bytes, goal: bytes, n: int) -> bool:
 
 
 def _limit_reason(max_expanded: int) -> str:
-    return f"limit: more than {max_expanded:,} states expanded"
+    return t("sliding.limit_more_than_states_expanded", max_expanded=max_expanded)
 
 
 def solve_fast(

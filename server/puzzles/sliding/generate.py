@@ -21,6 +21,7 @@ import random
 from functools import lru_cache
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import Maker
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import RunControl
@@ -35,23 +36,36 @@ MEASURE_BUDGET = 60_000  # states a generic measuring IDA* may expand (a fractio
 COMPILED_MEASURE_BUDGET = 5_000_000  # the same for the compiled fast path (well under a second)
 
 GOAL_OPTION = Option(
-    "goal", "choice", "Goal", "where the blank ends", default="blank-last",
-    choices=(("blank-last", "1 … n²−1, then the blank"),
-             ("blank-first", "the blank, then 1 … n²−1 (Korf's)")),
+    "goal", "choice", "sliding.option.goal", "sliding.where_blank_ends", default="blank-last",
+    choices=(("blank-last", "sliding.1_n_1_then_blank"),
+             ("blank-first", "sliding.blank_then_1_n_1")),
 )
 GENERATORS = (
     GeneratorKind(
-        "sliding-random", "Random board", "uniformly random among the boards that can reach the goal",
-        (*size_options((3, 3, 5), (3, 3, 5), "tiles"), GOAL_OPTION), board="n x n (rows = columns)",
+        "sliding-random",
+        "sliding.random_board",
+        "sliding.uniformly_random_among_boards_that",
+        (*size_options((3, 3, 5), (3, 3, 5), "tiles"), GOAL_OPTION),
+        board="sliding.board_square",
     ),
     GeneratorKind(
-        "sliding-depth", "Board at a given depth",
-        "a board that many moves from the goal: exactly, for the 8-puzzle (chosen among all boards at that "
-        "distance); for larger boards a random walk, measured by IDA*",
-        (*size_options((3, 3, 5), (3, 3, 5), "tiles"), GOAL_OPTION,
-         Option("depth", "int", "Moves from the goal", "the optimal solution's length", default=20, min=0,
-                max=120)),
-        board="n x n (rows = columns)",
+        "sliding-depth",
+        "sliding.board_at_given_depth",
+        "sliding.board_that_many_moves_from",
+        (
+            *size_options((3, 3, 5), (3, 3, 5), "tiles"),
+            GOAL_OPTION,
+            Option(
+                "depth",
+                "int",
+                "sliding.moves_from_goal",
+                "sliding.optimal_solution_length",
+                default=20,
+                min=0,
+                max=120,
+            ),
+        ),
+        board="sliding.board_square",
     ),
 )
 
@@ -66,24 +80,23 @@ class SlidingMaker(Maker):
         self.generator(kind)
         rows, cols, seed = values["rows"], values["cols"], values["seed"]
         if rows != cols:
-            raise PuzzleError(f"a sliding-tile board is square: {rows} rows and {cols} columns",
-                              "option 'cols'")
+            raise PuzzleError(t("sliding.sliding_tile_board_square_rows", rows=rows, cols=cols),
+                              t("sliding.option_cols"))
         n = rows
         goal = bytes(range(n * n)) if values.get("goal") == "blank-first" else default_goal(n)
         if kind == "sliding-random":
             board = random_board(n, seed, goal)
-            return Generated(board, f"a random {n * n - 1}-puzzle (seed {seed}), uniform among the solvable "
-                             "boards")
+            return Generated(board, t("sliding.random_puzzle_seed_uniform_among", value=n * n - 1, seed=seed))
         try:
             board, how_far = board_at_depth(n, values["depth"], seed, goal, self.family)
         except ValueError as err:
-            raise PuzzleError(str(err), "option 'depth'") from None
+            raise PuzzleError(str(err), t("sliding.option_depth")) from None
         return Generated(board, f"{puzzle_name(n)} {how_far} (seed {seed})")
 
 
 def puzzle_name(n: int) -> str:
     """"an 8-puzzle", "a 15-puzzle", "a 24-puzzle"."""
-    return f"{'an' if n == 3 else 'a'} {n * n - 1}-puzzle"
+    return t("sliding.an_8_puzzle" if n == 3 else "sliding.a_n_puzzle", value=n * n - 1)
 
 
 def random_board(n: int, seed: int, goal: bytes, name: str = "") -> SlidingBoard:
@@ -132,10 +145,11 @@ def board_at_depth(n: int, depth: int, seed: int, goal: bytes, family: Any,
         at = sorted(state for state, d in distances.items() if d == depth)
         if not at:
             farthest = max(distances.values())
-            raise ValueError(f"no 8-puzzle board is {depth} moves from this goal: the farthest are "
-                             f"{farthest}")
+            raise ValueError(t("sliding.no_board_at_depth", depth=depth, farthest=farthest))
         tiles = rng.choice(at)
-        return SlidingBoard(n, tiles, goal, label, (), "generated"), f"exactly {depth} moves from the goal"
+        return SlidingBoard(n, tiles, goal, label, (), "generated"), t(
+            "sliding.exactly_moves_from_goal", depth=depth
+        )
     # Walk ``depth`` moves, measure; while the board is nearer than ``depth``, walk on as many moves as
     # are missing (a move changes the distance by exactly 1, so it never overshoots) and measure again.
     tiles = random_walk(n, goal, depth, rng)
@@ -152,12 +166,12 @@ def board_at_depth(n: int, depth: int, seed: int, goal: bytes, family: Any,
         walked += depth - measured
     if known is None:
         board = SlidingBoard(n, tiles, goal, label, (), "generated")
-        return board, f"at most {walked} moves from the goal (a walk of {walked} moves; not measured)"
+        return board, t("sliding.at_most_moves_from_goal", walked=walked)
     measured, tiles, walked = known
     board = SlidingBoard(n, tiles, goal, label, (), "generated")
     if measured == depth:
-        return board, f"exactly {depth} moves from the goal"
-    return board, f"{measured} moves from the goal (measured after a walk of {walked} moves)"
+        return board, t("sliding.exactly_moves_from_goal", depth=depth)
+    return board, t("sliding.moves_from_goal_measured_after", measured=measured, walked=walked)
 
 
 def random_walk(n: int, goal: bytes, moves: int, rng: random.Random) -> bytes:

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from server.i18n import t
+
 SIZES = (3, 4, 5)
 # Moves named by where the blank goes, in successor order: name, row step, column step.
 MOVES = (("U", -1, 0), ("D", 1, 0), ("L", 0, -1), ("R", 0, 1))
@@ -64,17 +66,24 @@ def unsolvable_reason(tiles: bytes, goal: bytes, n: int) -> str | None:
     if n % 2:
         if count % 2 == 0:
             return None
-        return (f"unsolvable by parity: the board has {count} inversion{'s' * (count != 1)} relative to the "
-                f"goal (pairs of tiles in the other order than in the goal), an odd number, and on a "
-                f"{n} x {n} board every move keeps that number's parity, which is even (0) at the goal")
+        return t(
+            "sliding.unsolvable_by_parity_board_has_2",
+            count_=count,
+            value=t("sliding.plural.inversion", count=count),
+            n=n,
+        )
     rows = blank_row_distance(tiles, goal, n)
     if (count + rows) % 2 == 0:
         return None
-    return (f"unsolvable by parity: the board has {count} inversion{'s' * (count != 1)} relative to the goal "
-            f"(pairs of tiles in "
-            f"the other order than in the goal) and its blank is {rows} row{'s' * (rows != 1)} from its goal "
-            f"row; their sum {count + rows} is odd, and on a {n} x {n} board every move keeps that sum's "
-            "parity, which is even (0) at the goal")
+    return t(
+        "sliding.unsolvable_by_parity_board_has",
+        count_=count,
+        value=t("sliding.plural.inversion", count=count),
+        rows=rows,
+        value2=t("sliding.plural.row", count=rows),
+        value3=count + rows,
+        n=n,
+    )
 
 
 def is_solvable(tiles: bytes, goal: bytes, n: int) -> bool:

@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import TextOrJsonSaver
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.jsonfile import read_json
@@ -57,7 +58,7 @@ class Number:
 
     @property
     def where(self) -> str:
-        return f"line {self.line}, column {self.column}"
+        return t("sliding.line_column", line=self.line, column=self.column)
 
 
 @dataclass
@@ -81,7 +82,7 @@ def _strip_comment(line: str) -> str:
 def read_sections(text: str) -> tuple[Section, Section | None]:
     """The board's numbers and the goal's (None when the file gives no goal); raises PuzzleError for a
     token that is no number, naming its line and column, or for too many numbers."""
-    board = Section("the board", [], "line 1")
+    board = Section(t("sliding.board"), [], "line 1")
     goal: Section | None = None
     current = board
     for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
@@ -93,17 +94,17 @@ def read_sections(text: str) -> tuple[Section, Section | None]:
         marker = _GOAL.search(line)
         if marker is not None:
             if goal is not None:
-                raise PuzzleError(f"a second {marker.group()!r} (a file has one goal)",
-                                  f"line {number}, column {marker.start() + 1}")
+                raise PuzzleError(t("sliding.second_file_has_one_goal", group=repr(marker.group())),
+                                  t("sliding.line_column_4", number=number, value=marker.start() + 1))
             before = line[: marker.start()]
             if before.strip():
                 _rows(before, number, 0, current)  # a board on the marker's line: read it first
-            goal = current = Section("the goal", [], f"line {number}")
+            goal = current = Section(t("sliding.goal"), [], t("sliding.line_2", number=number))
             line, offset = line[marker.end() :], marker.end()
             again = _GOAL.search(line)
             if again is not None:
-                raise PuzzleError(f"a second {again.group()!r} (a file has one goal)",
-                                  f"line {number}, column {offset + again.start() + 1}")
+                raise PuzzleError(t("sliding.second_file_has_one_goal", group=repr(again.group())),
+                                  t("sliding.line_column_4", number=number, value=offset + again.start() + 1))
         _rows(line, number, offset, current)
     if goal is None:
         goal = _second_board(board)
@@ -121,7 +122,7 @@ def _second_board(board: Section) -> Section | None:
         return None
     first, second = by_line.values()
     board.lines = first
-    return Section("the goal", second, f"line {second[0][0].line}", board.slashed)
+    return Section(t("sliding.goal"), second, t("sliding.line", line=second[0][0].line), board.slashed)
 
 
 def _rows(text: str, line: int, offset: int, section: Section) -> None:
@@ -133,8 +134,9 @@ def _rows(text: str, line: int, offset: int, section: Section) -> None:
     for part in text.split("/"):
         if not part.strip():
             at = offset + start + len(part) + 1
-            raise PuzzleError("no numbers between two '/' (a '/' goes between two rows, as in "
-                              "7 2 4 / 5 0 6 / 8 3 1)", f"line {line}, column {at}")
+            raise PuzzleError(
+                t("sliding.no_numbers_between_two_goes"), t("sliding.line_column_3", line=line, at=at)
+            )
         _numbers(part, line, offset + start, section)
         start += len(part) + 1
     section.slashed = True
@@ -144,19 +146,23 @@ def _numbers(text: str, line: int, offset: int, section: Section) -> None:
     found: list[Number] = []
     for match in _TOKEN.finditer(text):
         token = match.group()
-        where = f"line {line}, column {offset + match.start() + 1}"
+        where = t("sliding.line_column_2", line=line, value=offset + match.start() + 1)
         if token == BLANK_MARK:
             token = "0"
         if not token.isdigit() or not token.isascii():
-            raise PuzzleError(f"{token[:20]!r} is not a tile number (whole numbers from 0 or '_', the blank, "
-                              "up to 24, separated by spaces or commas, '/' between rows; '#' starts a "
-                              "comment)", where)
+            raise PuzzleError(t("sliding.not_tile_number_whole_numbers", token=repr(token[:20])), where)
         if len(section.numbers) + len(found) >= MAX_NUMBERS:
-            raise PuzzleError(f"more than {MAX_NUMBERS} numbers in {section.what}: expected {COUNTS_TEXT}",
-                              where)
+            raise PuzzleError(
+                t(
+                    "sliding.more_than_numbers_in_expected",
+                    max_numbers=MAX_NUMBERS,
+                    what=section.what,
+                    counts_text=COUNTS_TEXT,
+                ),
+                where,
+            )
         if len(token) > 3:  # no board holds such a number (and int() of megabytes of digits is slow)
-            raise PuzzleError(f"{token[:12]} is out of range: tile numbers go from 0 (the blank) to 24 at "
-                              "most", where)
+            raise PuzzleError(t("sliding.out_range_tile_numbers_go", token=token[:12]), where)
         found.append(Number(int(token), line, offset + match.start() + 1))
     if found:
         section.lines.append(found)
@@ -167,22 +173,42 @@ def _size(section: Section, n: int | None) -> int:
     numbers = section.numbers
     count = len(numbers)
     if n is not None and count != n * n:
-        raise PuzzleError(f"{section.what} has {count} numbers, and the board's {n} x {n} needs {n * n}",
-                          section.where)
+        raise PuzzleError(
+            t("sliding.has_numbers_and_board_x", what=section.what, count_=count, n=n, value=n * n),
+            section.where,
+        )
     if n is None:
         if count not in COUNTS:
             if count == 0:
-                raise PuzzleError(f"no numbers: expected {COUNTS_TEXT}, 0 the blank", "file")
-            raise PuzzleError(f"{section.what} has {count} number{'s' * (count != 1)}: expected "
-                              f"{COUNTS_TEXT}", section.where)
+                raise PuzzleError(
+                    t("sliding.no_numbers_expected_0_blank", counts_text=COUNTS_TEXT), t("sliding.file")
+                )
+            raise PuzzleError(
+                t(
+                    "sliding.has_number_expected",
+                    what=section.what,
+                    count_=count,
+                    value=t("sliding.plural.number", count=count),
+                    counts_text=COUNTS_TEXT,
+                ),
+                section.where,
+            )
         n = COUNTS[count]
     if len(section.lines) > 1:  # rows: n of n each (one line of n² is Korf's format)
         for line in section.lines:
             if len(line) != n:
-                where = line[0].where if section.slashed else f"line {line[0].line}"
-                raise PuzzleError(f"a row of {len(line)} number{'s' * (len(line) != 1)} in {section.what}: "
-                                  f"a {n} x {n} board's rows have {n} each (or write all {n * n} on one "
-                                  "line)", where)
+                where = line[0].where if section.slashed else t("sliding.line", line=line[0].line)
+                raise PuzzleError(
+                    t(
+                        "sliding.row_number_in_x_board",
+                        n_line=len(line),
+                        value=t("sliding.plural.number", count=len(line)),
+                        what=section.what,
+                        n=n,
+                        value2=n * n,
+                    ),
+                    where,
+                )
     return n
 
 
@@ -192,11 +218,20 @@ def _tiles(values: list[int], n: int, what: str, where_of: Any) -> bytes:
     seen: dict[int, int] = {}
     for i, value in enumerate(values):
         if not 0 <= value <= last:
-            raise PuzzleError(f"{value} is out of range in {what}: a {n} x {n} board holds 0 (the blank) to "
-                              f"{last}", where_of(i))
+            raise PuzzleError(
+                t("sliding.out_range_in_x_board", value=value, what=what, n=n, last=last), where_of(i)
+            )
         if value in seen:
-            raise PuzzleError(f"{value} appears twice in {what} (also at {where_of(seen[value])}): each "
-                              f"number 0 to {last} once", where_of(i))
+            raise PuzzleError(
+                t(
+                    "sliding.appears_twice_in_also_at",
+                    value=value,
+                    what=what,
+                    where_of=where_of(seen[value]),
+                    last=last,
+                ),
+                where_of(i),
+            )
         seen[value] = i
     return bytes(values)  # n² distinct numbers in 0..n²-1: none is missing
 
@@ -206,7 +241,7 @@ def _check_solvable(tiles: bytes, goal: bytes, n: int, given: bool, form: str) -
     can reach that one (``given``: the file gave its goal; ``form``: "text" or "json", how to give it)."""
     reason = unsolvable_reason(tiles, goal, n)
     if reason:
-        raise PuzzleError(reason + _other_goal(tiles, goal, n, given, form), "board")
+        raise PuzzleError(reason + _other_goal(tiles, goal, n, given, form), t("sliding.board_2"))
 
 
 def _other_goal(tiles: bytes, goal: bytes, n: int, given: bool, form: str) -> str:
@@ -216,17 +251,17 @@ def _other_goal(tiles: bytes, goal: bytes, n: int, given: bool, form: str) -> st
     other = first if goal == last else last if goal == first else None
     if other is None or not is_solvable(tiles, other, n):
         return ""
-    mine = _goal_words(goal, n) if given else "the default, " + _goal_words(goal, n)
+    mine = _goal_words(goal, n) if given else t("sliding.default") + _goal_words(goal, n)
     numbers = " ".join(str(t) for t in other)
     listed = numbers.replace(" ", ", ")
-    how = f"add the line 'goal: {numbers}'" if form == "text" else f'give "goal": [{listed}]'
-    return f". That was {mine}; this board does reach {_goal_words(other, n)}: {how}"
+    how = t("sliding.add_line_goal", numbers=numbers) if form == "text" else f'give "goal": [{listed}]'
+    return t("sliding.that_was_this_board_does", mine=mine, goal_words=_goal_words(other, n), how=how)
 
 
 def _goal_words(goal: bytes, n: int) -> str:
     if goal == bytes(range(n * n)):
-        return f"the goal with the blank first (0 1 … {n * n - 1}, Korf's)"
-    return f"the goal 1 … {n * n - 1}, then the blank"
+        return t("sliding.goal_with_blank_first_0", value=n * n - 1)
+    return t("sliding.goal_1_then_blank", value=n * n - 1)
 
 
 def parse_sliding_text(text: str, name: str) -> SlidingBoard:
@@ -234,20 +269,20 @@ def parse_sliding_text(text: str, name: str) -> SlidingBoard:
     board, goal = read_sections(text)
     n = _size(board, None)
     numbers = board.numbers
-    tiles = _tiles([x.value for x in numbers], n, "the board", lambda i: numbers[i].where)
+    tiles = _tiles([x.value for x in numbers], n, t("sliding.board"), lambda i: numbers[i].where)
     # The one-line '/' form is the textbooks' (AIMA's figures, Korf's tables), whose goal puts the blank
     # first: a bare line gets that goal, the other text forms the family's default (docs/SLIDING.md).
     goal_tiles = bytes(range(n * n)) if board.slashed else default_goal(n)
     if goal is not None:
         _size(goal, n)
         given = goal.numbers
-        goal_tiles = _tiles([x.value for x in given], n, "the goal", lambda i: given[i].where)
+        goal_tiles = _tiles([x.value for x in given], n, t("sliding.goal"), lambda i: given[i].where)
     _check_solvable(tiles, goal_tiles, n, goal is not None, "text")
     if board.slashed:
-        layout = "one line, '/' between rows"
+        layout = t("sliding.one_line_between_rows")
     else:
-        layout = "one line" if len(board.lines) == 1 else f"{n} rows"
-    notes = _notes(n, goal_tiles, f"text, {layout}", goal is not None)
+        layout = t("sliding.one_line") if len(board.lines) == 1 else t("sliding.n_rows", n=n)
+    notes = _notes(n, goal_tiles, t("sliding.text_layout", layout=layout), goal is not None)
     return SlidingBoard(n, tiles, goal_tiles, name, notes, "text")
 
 
@@ -255,31 +290,37 @@ def parse_sliding_json(text: str, name: str) -> SlidingBoard:
     """The project's JSON (module docstring)."""
     data = read_json(text)
     if not isinstance(data, dict):
-        raise PuzzleError(f"expected an object with 'tiles', got {type(data).__name__}", "file")
+        raise PuzzleError(
+            t("sliding.expected_object_with_tiles_got", name=type(data).__name__), t("sliding.file")
+        )
     family = data.get("family", "sliding")
     if family != "sliding":
-        raise PuzzleError(f"expected \"sliding\", got {show_value(family)}", "field 'family'")
+        raise PuzzleError(
+            t("sliding.expected_sliding_got", family=show_value(family)), t("sliding.field_family")
+        )
     if "tiles" not in data:
-        raise PuzzleError("expected the board's numbers, row by row, 0 the blank", "field 'tiles'")
+        raise PuzzleError(t("sliding.expected_board_numbers_row_by"), t("sliding.field_tiles"))
     given_n = data.get("n")
     if given_n is not None and (isinstance(given_n, bool) or given_n not in SIZES):
-        raise PuzzleError(f"expected 3, 4 or 5, got {show_value(given_n)}", "field 'n'")
+        raise PuzzleError(t("sliding.expected_3_4_or_5", given_n=show_value(given_n)), t("sliding.field_n"))
     values = _json_numbers(data["tiles"], "tiles", given_n)
     n = COUNTS[len(values)]
     if given_n is not None and given_n != n:
-        raise PuzzleError(f"{len(values)} numbers make a {n} x {n} board, and 'n' says {given_n}",
-                          "field 'tiles'")
-    tiles = _tiles(values, n, "the board", lambda i: f"field 'tiles', item {i}")
+        raise PuzzleError(t("sliding.numbers_make_x_board_and", n_values=len(values), n=n, given_n=given_n),
+                          t("sliding.field_tiles"))
+    tiles = _tiles(values, n, t("sliding.board"), lambda i: t("sliding.field_tiles_item", i=i))
     goal = default_goal(n)
     if data.get("goal") is not None:
         goal_values = _json_numbers(data["goal"], "goal", n)
         if len(goal_values) != n * n:
-            raise PuzzleError(f"the goal has {len(goal_values)} numbers, and the board's {n} x {n} needs "
-                              f"{n * n}", "field 'goal'")
-        goal = _tiles(goal_values, n, "the goal", lambda i: f"field 'goal', item {i}")
+            raise PuzzleError(
+                t("sliding.goal_has_numbers_and_board", n_goal_values=len(goal_values), n=n, value=n * n),
+                t("sliding.field_goal"),
+            )
+        goal = _tiles(goal_values, n, t("sliding.goal"), lambda i: t("sliding.field_goal_item", i=i))
     given = data.get("name")
     if given is not None and not isinstance(given, str):
-        raise PuzzleError(f"expected text, got {show_value(given)}", "field 'name'")
+        raise PuzzleError(t("sliding.expected_text_got", given=show_value(given)), t("sliding.field_name"))
     _check_solvable(tiles, goal, n, data.get("goal") is not None, "json")
     notes = _notes(n, goal, "JSON", data.get("goal") is not None)
     return SlidingBoard(n, tiles, goal, (given or name)[:80], notes, "json")
@@ -287,38 +328,45 @@ def parse_sliding_json(text: str, name: str) -> SlidingBoard:
 
 def _json_numbers(value: Any, key: str, n: int | None) -> list[int]:
     """A flat list of whole numbers, or a list of rows of them."""
-    where = f"field '{key}'"
+    where = t("sliding.field", key_=key)
     if not isinstance(value, list) or not value:
-        raise PuzzleError(f"expected a list of numbers, got {show_value(value)}", where)
+        raise PuzzleError(t("sliding.expected_list_numbers_got", value=show_value(value)), where)
     if all(isinstance(row, list) for row in value):  # rows
         flat = []
         for r, row in enumerate(value):
             if len(row) != len(value):
-                raise PuzzleError(f"a row of {len(row)} numbers in a board of {len(value)} rows: rows are "
-                                  "as long as the board is high", f"{where}, row {r}")
+                raise PuzzleError(
+                    t("sliding.row_numbers_in_board_rows", n_row=len(row), n_value=len(value)),
+                    t("sliding.row", where=where, r=r),
+                )
             flat.extend(row)
         value = flat
     if len(value) not in COUNTS:
-        raise PuzzleError(f"{len(value)} numbers: expected {COUNTS_TEXT}", where)
+        raise PuzzleError(t("sliding.numbers_expected", n_value=len(value), counts_text=COUNTS_TEXT), where)
     for i, item in enumerate(value):
         if isinstance(item, bool) or not isinstance(item, int):
-            raise PuzzleError(f"expected a whole number, got {show_value(item)}", f"{where}, item {i}")
+            raise PuzzleError(
+                t("sliding.expected_whole_number_got", item=show_value(item)),
+                t("sliding.item_2", where=where, i=i),
+            )
         if not -1 < item < 1000:
             last = (n or COUNTS[len(value)]) ** 2 - 1
-            raise PuzzleError(f"{show_value(item)} is out of range: 0 (the blank) to {last}",
-                              f"{where}, item {i}")
+            raise PuzzleError(t("sliding.out_range_0_blank_2", item=show_value(item), last=last),
+                              t("sliding.item_2", where=where, i=i))
     return list(value)
 
 
 def _notes(n: int, goal: bytes, source: str, given: bool) -> tuple[str, ...]:
     if goal == default_goal(n):
-        where = f"goal: 1 … {n * n - 1}, then the blank" + ("" if given else " (the default: no goal given)")
+        where = t("sliding.goal_1_then_blank_2", value=n * n - 1) + (
+            "" if given else t("sliding.default_no_goal_given")
+        )
     elif goal == bytes(range(n * n)):
-        where = f"goal: the blank first, then 1 … {n * n - 1} (Korf's)"
-        where += "" if given else " (the one-line form's default, AIMA's: no goal given)"
+        where = t("sliding.goal_blank_first_then_1", value=n * n - 1)
+        where += "" if given else t("sliding.one_line_form_default_aima")
     else:
-        where = "goal: its own arrangement"
-    return (f"read as {source}", where)
+        where = t("sliding.goal_its_own_arrangement")
+    return (t("sliding.read_as", source=source), where)
 
 
 def board_to_text(board: SlidingBoard) -> str:

@@ -42,6 +42,8 @@ from pathlib import Path
 
 import numpy as np
 
+from server.i18n import t
+
 VERSION = 1  # the file format and the build's semantics; bump to invalidate every cache file
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -143,7 +145,7 @@ def build_table(n: int, group: tuple[int, ...], cancel: np.ndarray | None = None
     table, visited = kern.build_pattern_table(np.int64(n), np.asarray(group, np.int64), cancel, progress)
     seconds = time.perf_counter() - clock
     if table.shape[0] == 0:
-        raise InterruptedError("pattern database build cancelled")
+        raise InterruptedError(t("sliding.pattern_database_build_cancelled"))
     if visited != states:
         raise AssertionError(f"pattern database {group}: {visited} states reached, {states} expected")
     return table, seconds
@@ -250,9 +252,9 @@ def database(
     loaded = [load_table(n, g, directory, cancel) for g in groups]
     offsets = np.zeros(len(groups), np.int64)
     at = 0
-    for i, (t, _) in enumerate(loaded):
+    for i, (table, _) in enumerate(loaded):
         offsets[i] = at
-        at += t.shape[0]
+        at += table.shape[0]
     group = np.full(cells, -1, np.int64)
     slot = np.zeros(cells, np.int64)
     for g, cells_of in enumerate(groups):
@@ -320,17 +322,27 @@ def stats(n: int = 4, blank_goal: int = 0, directory: Path | None = None) -> dic
 def describe(info: dict) -> str:
     """The figures of ``stats`` in a few lines."""
     lines = [
-        f"{info['n']}x{info['n']} pattern databases {info['split']} "
-        f"(blank's goal cell {info['blank_goal']}): "
-        f"{info['bytes'] / 1e6:.1f} MB in memory; table builds {info['build_seconds']:.1f} s in all "
-        f"(the big tables build side by side, one a core), {info['build_memory_bytes'] / 1e6:.0f} MB of "
-        "arrays a build"
+        t(
+            "sliding.x_pattern_databases_blank_goal",
+            n=info["n"],
+            split=info["split"],
+            blank_goal=info["blank_goal"],
+            value=f"{info['bytes'] / 1e6:.1f}",
+            build_seconds=f"{info['build_seconds']:.1f}",
+            value2=f"{info['build_memory_bytes'] / 1e6:.0f}",
+        )
     ]
-    for t in info["tables"]:
+    for table in info["tables"]:
         lines.append(
-            f"  cells {t['group']}: {t['entries']:,} bytes ({t['placements']:,} placements), "
-            f"built in {t.get('build_seconds', float('nan')):.2f} s"
-            f"{' (now)' if t.get('built_now') else ' (cached)'}: {t['file']}"
+            t(
+                "sliding.cells_bytes_placements_built_in",
+                group=table["group"],
+                entries=table["entries"],
+                placements=table["placements"],
+                get=f"{table.get('build_seconds', float('nan')):.2f}",
+                value=" (now)" if table.get("built_now") else " (cached)",
+                file=table["file"],
+            )
         )
     return "\n".join(lines)
 
@@ -340,7 +352,9 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=4)
-    parser.add_argument("--blank-goal", type=int, action="append", help="default: 0 (serves every corner)")
+    parser.add_argument(
+        "--blank-goal", type=int, action="append", help=t("sliding.default_0_serves_every_corner")
+    )
     args = parser.parse_args()
     for blank in args.blank_goal or [0]:
         print(describe(stats(args.n, blank)))

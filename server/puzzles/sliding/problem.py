@@ -33,12 +33,11 @@ BASE_HEURISTICS = ("manhattan", "misplaced", "linear_conflict")
 
 #: The heuristic lab's names (``Lab.features``), in the order the page lists them.
 FEATURES = (
-    ("misplaced", "tiles not on their goal cell (h1; the blank not counted)"),
-    ("manhattan", "the sum of each tile's rows plus columns from its goal cell (h2)"),
-    ("linear_conflict", "manhattan + 2 for each tile that must leave its goal row or column to let the "
-                        "others in it pass"),
-    ("blank_row", "the blank's row (0 at the top)"),
-    ("blank_col", "the blank's column (0 at the left)"),
+    ("misplaced", "sliding.tiles_not_on_their_goal"),
+    ("manhattan", "sliding.sum_each_tile_rows_plus"),
+    ("linear_conflict", "sliding.manhattan_2_for_each_tile"),
+    ("blank_row", "sliding.blank_row_0_at_top"),
+    ("blank_col", "sliding.blank_column_0_at_left"),
 )
 
 

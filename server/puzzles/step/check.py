@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import Checker
 from server.puzzles.checking import CheckResult, replay_json, solve_json, where
 from server.puzzles.errors import PuzzleError, show_value
@@ -43,13 +44,13 @@ Cell = tuple[int, int]
 
 
 def show(cell: Cell) -> str:
-    return f"(row {cell[0]}, col {cell[1]})"
+    return t("step.row_col", cell=cell[0], cell2=cell[1])
 
 
 class StepChecker(Checker):
     """Seed 003's (x, y) list, [row, col] cells, the seed's state numbers or ``solve --json``."""
 
-    notation = "the printed list of (x, y) positions (x the column), [row, col] cells or the state numbers"
+    notation = "step.printed_list_x_y_positions"
 
     def check(self, puzzle: StepMaze, text: str, options: Values) -> CheckResult:
         return check_step_solution(self.family, puzzle, text, options)
@@ -72,8 +73,7 @@ def read_answer(text: str, maze: StepMaze, cycle: tuple[int, ...]) -> tuple[list
     start = prompt.end() if prompt else 0
     head = body[start:].lstrip()
     if not head:
-        raise PuzzleError("the solution is empty: expected seed 003's list of (x, y) positions, a JSON list "
-                          "of [row, col] cells or the output of run.py solve --json", "file")
+        raise PuzzleError(t("step.solution_empty_expected_seed_003"), t("step.file"))
     if head[0] == "{":
         return _from_result(read_json(body[start:]), cycle)
     if head[0] == "(" or (head[0] == "[" and head[1:].lstrip().startswith("(")):
@@ -85,9 +85,7 @@ def read_answer(text: str, maze: StepMaze, cycle: tuple[int, ...]) -> tuple[list
             return _seed_states(value, maze, len(cycle))
         return _cells(value, "item")
     at = start + len(body[start:]) - len(head)
-    raise PuzzleError(f"{head[0]!r} begins no solution: expected seed 003's list of (x, y) positions such "
-                      "as [(0, 0), (0, 1)], a JSON list of [row, col] cells or the output of run.py solve "
-                      "--json", where(body, at))
+    raise PuzzleError(t("step.begins_no_solution_expected_seed", head=repr(head[0])), where(body, at))
 
 
 def _seed_positions(text: str, offset: int) -> list[Cell]:
@@ -109,21 +107,27 @@ def _seed_positions(text: str, offset: int) -> list[Cell]:
     def expect(symbol: str, what: str) -> None:
         nonlocal i
         if i >= len(tokens):
-            raise PuzzleError(f"the text ends where {what} was expected", where(text, len(text.rstrip())))
+            raise PuzzleError(
+                t("step.text_ends_where_was_expected", what=what), where(text, len(text.rstrip()))
+            )
         kind, value, at = tokens[i]
         if kind != "sym" or value != symbol:
-            raise PuzzleError(f"{value!r} where {what} was expected", where(text, at))
+            raise PuzzleError(t("step.where_was_expected", value=repr(value), what=what), where(text, at))
         i += 1
 
     def number(what: str) -> int:
         nonlocal i
         if i >= len(tokens):
-            raise PuzzleError(f"the text ends where {what} was expected", where(text, len(text.rstrip())))
+            raise PuzzleError(
+                t("step.text_ends_where_was_expected", what=what), where(text, len(text.rstrip()))
+            )
         kind, value, at = tokens[i]
         if kind != "num":
-            raise PuzzleError(f"{value!r} where {what} (a whole number) was expected", where(text, at))
+            raise PuzzleError(
+                t("step.where_whole_number_was_expected", value=repr(value), what=what), where(text, at)
+            )
         if len(value.lstrip("-")) > MAX_DIGITS:
-            raise PuzzleError(f"{value[:12]}... is too long for a position", where(text, at))
+            raise PuzzleError(t("step.too_long_for_position", value=value[:12]), where(text, at))
         i += 1
         return int(value)
 
@@ -134,43 +138,44 @@ def _seed_positions(text: str, offset: int) -> list[Cell]:
         if bracketed and i < len(tokens) and tokens[i][:2] == ("sym", "]") and cells:
             i += 1
             break  # a comma before the closing bracket is allowed, as in Python
-        expect("(", f"'(' opening position {len(cells) + 1}")
-        x = number(f"x (the column) of position {len(cells) + 1}")
-        expect(",", f"',' between x and y of position {len(cells) + 1}")
-        y = number(f"y (the row) of position {len(cells) + 1}")
-        expect(")", f"')' closing position {len(cells) + 1}")
+        expect("(", t("step.opening_position", value=len(cells) + 1))
+        x = number(t("step.x_column_position", value=len(cells) + 1))
+        expect(",", t("step.between_x_and_y_position", value=len(cells) + 1))
+        y = number(t("step.y_row_position", value=len(cells) + 1))
+        expect(")", t("step.closing_position", value=len(cells) + 1))
         cells.append((y, x))
         if len(cells) > MAX_MOVES:
-            raise PuzzleError(f"more than {MAX_MOVES:,} positions", where(text, tokens[i - 1][2]))
+            raise PuzzleError(
+                t("step.more_than_positions", max_moves=MAX_MOVES), where(text, tokens[i - 1][2])
+            )
         if i < len(tokens) and tokens[i][:2] == ("sym", ","):
             i += 1
             if not bracketed and i == len(tokens):
                 break
             continue
         if bracketed:
-            expect("]", f"',' or the closing ']' after position {len(cells)}")
+            expect("]", t("step.or_closing_after_position", n_cells=len(cells)))
         break
     if i < len(tokens):
         kind, value, at = tokens[i]
-        raise PuzzleError(f"{value!r} after the end of the list", where(text, at))
+        raise PuzzleError(t("step.after_end_list", value=repr(value)), where(text, at))
     return cells
 
 
 def _cells(value: Any, label: str) -> tuple[list[Cell], list[int | None]]:
     """A JSON list of [row, col] or [row, col, phase]."""
     if not isinstance(value, list):
-        raise PuzzleError(f"expected a list of [row, col] cells, got {show_value(value)}", "file")
+        raise PuzzleError(t("step.expected_list_row_col_cells", value=show_value(value)), t("step.file"))
     if not value:
-        raise PuzzleError("the list of cells is empty: it starts at the start 'S'", "file")
+        raise PuzzleError(t("step.list_cells_empty_it_starts"), t("step.file"))
     if len(value) > MAX_MOVES:
-        raise PuzzleError(f"{len(value):,} cells is more than {MAX_MOVES:,}", "file")
+        raise PuzzleError(t("step.cells_more_than", n_value=len(value), max_moves=MAX_MOVES), t("step.file"))
     cells: list[Cell] = []
     phases: list[int | None] = []
     for number, item in enumerate(value, start=1):
         if not (isinstance(item, list) and len(item) in (2, 3)
                 and all(isinstance(x, int) and not isinstance(x, bool) for x in item)):
-            raise PuzzleError(f"expected [row, col] or [row, col, phase] (whole numbers), got "
-                              f"{show_value(item)}", f"{label} {number}")
+            raise PuzzleError(t("step.expected_row_col_or_row", item=show_value(item)), f"{label} {number}")
         cells.append((item[0], item[1]))
         phases.append(item[2] if len(item) == 3 else None)
     return cells, phases
@@ -180,15 +185,22 @@ def _seed_states(value: list[int], maze: StepMaze, period: int) -> tuple[list[Ce
     """The seed's state numbers: field n // P (marked cells in reading order), phase n % P."""
     fields = [divmod(i, maze.cols) for i, m in enumerate(maze.marked) if m]
     if len(value) > MAX_MOVES:
-        raise PuzzleError(f"{len(value):,} states is more than {MAX_MOVES:,}", "file")
+        raise PuzzleError(t("step.states_more_than", n_value=len(value), max_moves=MAX_MOVES), t("step.file"))
     cells: list[Cell] = []
     phases: list[int | None] = []
     for number, state in enumerate(value, start=1):
         field, phase = divmod(state, period)
         if state < 0 or field >= len(fields):
             raise PuzzleError(
-                f"state {state} is no state of this maze: with {len(fields)} marked fields and a cycle of "
-                f"{period} the states are 0 to {len(fields) * period - 1}", f"item {number}")
+                t(
+                    "step.state_no_state_this_maze",
+                    state=state,
+                    n_fields=len(fields),
+                    period=period,
+                    value=len(fields) * period - 1,
+                ),
+                t("step.item", number=number),
+            )
         cells.append(fields[field])
         phases.append(phase)
     return cells, phases
@@ -197,14 +209,15 @@ def _seed_states(value: list[int], maze: StepMaze, period: int) -> tuple[list[Ce
 def _from_result(value: Any, cycle: tuple[int, ...]) -> tuple[list[Cell], list[int | None]]:
     """``run.py solve --json``'s object: its ``path`` of [row, col, phase] states."""
     if not isinstance(value, dict):
-        raise PuzzleError(f"expected an object, got {show_value(value)}", "file")
-    path = solve_json(value, "step", "a step maze")
+        raise PuzzleError(t("step.expected_object_got", value=show_value(value)), t("step.file"))
+    path = solve_json(value, "step", t("step.step_maze"))
     given = value.get("cycle")
     if isinstance(given, list) and given and tuple(given) != cycle:
         raise PuzzleError(
-            f"this solution was found with the cycle {show_value(given)}, and the maze is checked with "
-            f"{list(cycle)}: check it with the cycle it was found with", "field 'cycle'")
-    return _cells(path, "path item")
+            t("step.this_solution_was_found_with", given=show_value(given), cycle=list(cycle)),
+            t("step.field_cycle"),
+        )
+    return _cells(path, t("step.path_item"))
 
 
 # ---- the rules ------------------------------------------------------------------------------------
@@ -213,26 +226,50 @@ def _rule_broken(problem: StepProblem, number: int, a: Cell, b: Cell, phase: int
     maze = problem.maze
     k = problem.cycle[phase]
     dr, dc = b[0] - a[0], b[1] - a[1]
-    label = f"move {number}"
+    label = t("step.move", number=number)
     if (dr, dc) == (0, 0):
-        return f"{label} stays at {show(a)}: the cycle asks for a move of {k}"
+        return t("step.stays_at_cycle_asks_for", label=label, show=show(a), k=k)
     if dr and dc:
-        return (f"{label} from {show(a)} to {show(b)} is diagonal: a move goes in one straight line, "
-                "north, east, south or west")
+        return (t("step.from_diagonal_move_goes_in", label=label, show=show(a), show2=show(b)))
     length = abs(dr) + abs(dc)
     step = (dr // length, dc // length)
-    word = _WORDS[step]
+    word = t(f"step.direction.{_WORDS[step]}")
     if length != k:
-        return f"{label} goes {length} cell{'s' * (length != 1)} {word}, but the cycle asks for {k}"
+        return t(
+            "step.goes_cell_but_cycle_asks",
+            label=label,
+            length=length,
+            value=t("step.plural.cell", count=length),
+            word=word,
+            k=k,
+        )
     if not (0 <= b[0] < maze.rows and 0 <= b[1] < maze.cols):
-        return (f"{label} goes {k} {word} from {show(a)} off the board to {show(b)} (the board is "
-                f"{maze.rows} x {maze.cols})")
+        return t(
+            "step.goes_from_off_board_board",
+            label=label,
+            k=k,
+            word=word,
+            show=show(a),
+            show2=show(b),
+            rows=maze.rows,
+            cols=maze.cols,
+        )
     for i in range(1, length + 1):
         cell = (a[0] + step[0] * i, a[1] + step[1] * i)
         if not maze.is_marked(*cell):
             if i == length:
-                return f"{label} goes {k} {word} from {show(a)} and lands on the blank cell {show(cell)}"
-            return f"{label} goes {k} {word} from {show(a)} to {show(b)} over the blank cell {show(cell)}"
+                return t(
+                    "step.goes_from_and_lands_on", label=label, k=k, word=word, show=show(a), show2=show(cell)
+                )
+            return t(
+                "step.goes_from_over_blank_cell",
+                label=label,
+                k=k,
+                word=word,
+                show=show(a),
+                show2=show(b),
+                show3=show(cell),
+            )
     return None
 
 
@@ -244,14 +281,14 @@ def walk(family: Any, maze: StepMaze, problem: StepProblem, cells: list[Cell], p
     first = cells[0]
     if first != maze.start:
         return CheckResult(False, None, moves, None,
-                           f"the answer starts at {show(first)}, not at the start S {show(maze.start)}")
+                           t("step.answer_starts_at_not_at", show=show(first), show2=show(maze.start)))
     state = maze.index(*first) * period
     states = [state]
     why: str | None = None
     bad: int | None = None
     illegal: dict[str, Any] | None = None
     if phases and phases[0] not in (None, 0):
-        why, bad = f"the first state has phase {phases[0]}, but the walk starts in phase 0", None
+        why, bad = t("step.first_state_has_phase_but", phases=phases[0]), None
     for number in range(1, len(cells)):
         if why:
             break
@@ -262,10 +299,16 @@ def walk(family: Any, maze: StepMaze, problem: StepProblem, cells: list[Cell], p
             target = (maze.index(*b)) * period + number % period
             if not any(nxt == target for nxt, _ in problem.successors(state)):
                 # A safety net: the rules above are the search's own.
-                why = f"move {number} from {show(a)} to {show(b)} is not a move the rules allow"
+                why = t("step.move_from_not_move_rules", number=number, show=show(a), show2=show(b))
             elif phases and phases[number] is not None and phases[number] != number % period:
-                why = (f"move {number} ends at {show(b)} in phase {number % period} (next move "
-                       f"{problem.cycle[number % period]}), but the answer says phase {phases[number]}")
+                why = t(
+                    "step.move_ends_at_in_phase",
+                    number=number,
+                    show=show(b),
+                    value=number % period,
+                    cycle=problem.cycle[number % period],
+                    phases=phases[number],
+                )
             else:
                 state = target
                 states.append(state)
@@ -275,7 +318,7 @@ def walk(family: Any, maze: StepMaze, problem: StepProblem, cells: list[Cell], p
     reached = not why and problem.is_goal(state)
     if not why and not reached:
         goals = " or ".join(show(g) for g in maze.goals[:3]) + (" ..." if len(maze.goals) > 3 else "")
-        why = f"the moves end at {show(cells[-1])}, not at the goal Z {goals}"
+        why = t("step.moves_end_at_not_at", show=show(cells[-1]), goals=goals)
     cost = float(len(states) - 1)
     replay = replay_json(family, maze, problem, states, cost, options, reached)
     path = [problem.state_to_json(s) for s in states]

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import Editor
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.making import cell_of, whole
@@ -35,28 +36,28 @@ def edit_step(maze: StepMaze, edits: list[dict[str, Any]]) -> StepMaze:
     marked = bytearray(maze.marked)
     start, goals, cycle = maze.start, list(maze.goals), maze.cycle
     for number, op in enumerate(edits, start=1):
-        where = f"edit {number} ({str(op.get('op'))[:20]})"
+        where = t("step.edit_where", number=number, op=str(op.get('op'))[:20])
         kind = op["op"]
         if kind == "mark":
             row, col = cell_of(op.get("cell"), rows, cols, where)
             on = _flag(op, "marked", where)
             if (row, col) == start:
-                raise PuzzleError(f"[{row}, {col}] is the start: move it before changing that cell", where)
+                raise PuzzleError(t("step.start_move_it_before_changing", row=row, col=col), where)
             if (row, col) in goals:
                 if len(goals) == 1:
-                    raise PuzzleError(f"[{row}, {col}] is the only goal: put a goal elsewhere first", where)
+                    raise PuzzleError(t("step.only_goal_put_goal_elsewhere", row=row, col=col), where)
                 goals.remove((row, col))  # one of several goals: it becomes a plain cell
             marked[row * cols + col] = 1 if on else 0
         elif kind == "start":
             cell = cell_of(op.get("cell"), rows, cols, where)
             if cell in goals:
-                raise PuzzleError(f"[{cell[0]}, {cell[1]}] is a goal: the start must be another cell", where)
+                raise PuzzleError(t("step.goal_start_must_be_another", cell=cell[0], cell2=cell[1]), where)
             start = cell
             marked[cell[0] * cols + cell[1]] = 1
         elif kind == "goal":
             cell = cell_of(op.get("cell"), rows, cols, where)
             if cell == start:
-                raise PuzzleError(f"[{cell[0]}, {cell[1]}] is the start: a goal must be another cell", where)
+                raise PuzzleError(t("step.start_goal_must_be_another", cell=cell[0], cell2=cell[1]), where)
             add = _flag(op, "add", where, default=False)
             if not add:
                 goals = [cell]
@@ -69,7 +70,7 @@ def edit_step(maze: StepMaze, edits: list[dict[str, Any]]) -> StepMaze:
             rows, cols, marked, start, goals = _resize(rows, cols, marked, start, goals, op, where)
         else:
             raise PuzzleError(
-                f"unknown operation {show_value(kind)}; a step maze takes {', '.join(OPS)}", where
+                t("step.unknown_operation_step_maze_takes", kind=show_value(kind), ops=', '.join(OPS)), where
             )
     return replace(maze, rows=rows, cols=cols, marked=bytes(marked), start=start, goals=tuple(goals),
                    cycle=cycle)
@@ -78,7 +79,7 @@ def edit_step(maze: StepMaze, edits: list[dict[str, Any]]) -> StepMaze:
 def _flag(op: dict[str, Any], key: str, where: str, default: bool | None = None) -> bool:
     value = op.get(key, default)
     if not isinstance(value, bool):
-        raise PuzzleError(f"expected '{key}': true or false, got {show_value(value)}", where)
+        raise PuzzleError(t("step.expected_true_or_false_got", key_=key, value=show_value(value)), where)
     return value
 
 
@@ -86,10 +87,10 @@ def _resize(
     rows: int, cols: int, marked: bytearray, start: tuple[int, int], goals: list[tuple[int, int]],
     op: dict[str, Any], where: str,
 ) -> tuple[int, int, bytearray, tuple[int, int], list[tuple[int, int]]]:
-    new_rows = whole(op.get("rows"), 1, MAX_SIDE, where, "a number of rows")
-    new_cols = whole(op.get("cols"), 1, MAX_SIDE, where, "a number of columns")
+    new_rows = whole(op.get("rows"), 1, MAX_SIDE, where, t("step.number_rows"))
+    new_cols = whole(op.get("cols"), 1, MAX_SIDE, where, t("step.number_columns"))
     if new_rows * new_cols < 2:
-        raise PuzzleError("a maze needs at least 2 cells (a start and a goal)", where)
+        raise PuzzleError(t("step.maze_needs_at_least_2"), where)
     grown = bytearray(new_rows * new_cols)
     for r in range(min(rows, new_rows)):
         keep = min(cols, new_cols)

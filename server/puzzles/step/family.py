@@ -8,6 +8,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import StudentForm
 from server.puzzles.family import Family, LoadLimits, describe_verdict, stem
 from server.puzzles.options import Option, Values
@@ -44,20 +45,18 @@ class StepFamily(Family):
         super().__init__(
             default_algorithm="astar",  # `run.py solve` without --algorithm
             name="step",
-            title="Step-cycle maze",
+            title="step.step_cycle_maze",
             puzzle_type=StepMaze,
             extensions=(".txt", ".json", ".py", ".md"),  # the seed's list as a notebook cell or document
-            expects="rows of 'S' start, 'Z' goal, 'X' marked, '.' blank, or seed 003's Python list "
-            "[['S', ' ', …], …] (index row and column optional, 'name = […]' too); or JSON with 'maze'",
+            expects="step.rows_start_z_goal_x",
             algorithms=("bfs", "dfs", "dijkstra", "greedy", "astar", "bidirectional", "idastar", "iddfs"),
             heuristics=HEURISTICS,
             own_options=(
                 Option(
                     "cycle",
                     "int_list",
-                    "Step cycle",
-                    f"move lengths in turn, e.g. 1,2,3 (at most "
-                    f"{MAX_CYCLE_LENGTH} moves of 1 to {MAX_STEP} cells)",
+                    "step.step_cycle",
+                    "step.move_lengths_in_turn_e",
                     optional=True,
                     min=1,
                     max=MAX_STEP,
@@ -93,7 +92,7 @@ class StepFamily(Family):
         return 0.0
 
     def load(self, data: bytes, filename: str, options: Values, limits: LoadLimits) -> StepMaze:
-        text, is_json = self.file_text(data, MAX_FILE_BYTES, "a step maze")
+        text, is_json = self.file_text(data, MAX_FILE_BYTES, t("step.step_maze"))
         parse = parse_step_json if is_json else parse_step_text
         maze = parse(text, stem(filename), limits.max_cells)
         if options.get("cycle") is not None:
@@ -104,7 +103,7 @@ class StepFamily(Family):
     # ---- a state in words: "(3, 4) phase 1" (the cell, then where in the cycle the next move is) ----
     def json_text(self, value: Any) -> str:
         if isinstance(value, list | tuple) and len(value) == 3 and all(isinstance(v, int) for v in value):
-            return f"({value[0]}, {value[1]}) phase {value[2]}"
+            return t("step.state.text", row=value[0], col=value[1], phase=value[2])
         return super().json_text(value)
 
     def info(self, maze: StepMaze) -> dict[str, Any]:
@@ -121,7 +120,7 @@ class StepFamily(Family):
             "max_cycle_length": MAX_CYCLE_LENGTH,
             "max_step": MAX_STEP,
             "heuristics": list(HEURISTICS),
-            "notes": [f"read as {maze.source_format}"],
+            "notes": [t("step.read_as", source_format=maze.source_format)],
             "options": {"cycle": {"default": list(maze.cycle)}},
         }
 
@@ -143,7 +142,9 @@ class StepFamily(Family):
     # ---- solving ---------------------------------------------------------------------------------
     def problem(self, maze: StepMaze, options: Values) -> Problem:
         cycle = (
-            maze.cycle if options.get("cycle") is None else check_cycle(options["cycle"], "option 'cycle'")
+            maze.cycle
+            if options.get("cycle") is None
+            else check_cycle(options["cycle"], t("step.option_cycle"))
         )
         return StepProblem(maze, cycle)
 
@@ -162,10 +163,18 @@ class StepFamily(Family):
             return super().summary_lines(filename, result)
         cycle = ",".join(str(k) for k in result["cycle"])
         lines = [
-            f"{filename}: {result['algorithm']} reached the goal in {result['cost']} moves "
-            f"({describe_verdict(result)}), cycle {cycle}; expanded {result['expanded']:,} states, "
-            f"generated {result['generated']:,}, max frontier {result['max_frontier']:,}; "
-            f"search {result['seconds']:.3f} s"
+            t(
+                "step.reached_goal_in_moves_cycle",
+                filename=filename,
+                algorithm=result["algorithm"],
+                cost=result["cost"],
+                describe_verdict=describe_verdict(result),
+                cycle=cycle,
+                expanded=result["expanded"],
+                generated=result["generated"],
+                max_frontier=result["max_frontier"],
+                seconds=f"{result['seconds']:.3f}",
+            )
         ]
         return lines + [f"  {number}. {move['text']}" for number, move in enumerate(result["moves"], start=1)]
 
@@ -184,7 +193,8 @@ def moves_in_words(problem: StepProblem, path: list[list[int]]) -> list[dict[str
                 "direction": name,
                 "phase": phase,
                 "over": over,
-                "text": f"{length} {DIRECTION_WORDS[name]}: ({r0}, {c0}) → ({r1}, {c1})",
+                "text": f"{length} {t('step.direction.' + DIRECTION_WORDS[name])}: "
+                f"({r0}, {c0}) → ({r1}, {c1})",
             }
         )
     return moves

@@ -5,12 +5,13 @@ from __future__ import annotations
 import random
 from collections import deque
 
+from server.i18n import t
 from server.puzzles.capabilities import Maker
 from server.puzzles.errors import PuzzleError
 from server.puzzles.making import Generated, GeneratorKind, size_options
 from server.puzzles.options import Option, Values
 from server.puzzles.step.model import DEFAULT_CYCLE, StepMaze
-from server.puzzles.step.parse import MAX_CYCLE_LENGTH, MAX_STEP, check_cycle, cycle_text
+from server.puzzles.step.parse import MAX_STEP, check_cycle, cycle_text
 from server.puzzles.step.problem import StepProblem
 
 
@@ -75,12 +76,20 @@ def shortest_moves(maze: StepMaze) -> int | None:
 
 GENERATORS = (
     GeneratorKind(
-        "step", "Step-cycle maze", "straight marked corridors, kept when the start reaches the goal",
+        "step",
+        "step.step_cycle_maze",
+        "step.straight_marked_corridors_kept_when",
         (
             *size_options((2, 10, 200), (2, 10, 200)),
-            Option("cycle", "int_list", "Step cycle", f"move lengths in turn, e.g. 1,2,3 (at most "
-                   f"{MAX_CYCLE_LENGTH} moves of 1 to {MAX_STEP} cells)", default=list(DEFAULT_CYCLE),
-                   min=1, max=MAX_STEP),
+            Option(
+                "cycle",
+                "int_list",
+                "step.step_cycle",
+                "step.move_lengths_in_turn_e",
+                default=list(DEFAULT_CYCLE),
+                min=1,
+                max=MAX_STEP,
+            ),
         ),
     ),
 )
@@ -95,13 +104,28 @@ class StepMaker(Maker):
         self.generator(kind)
         rows, cols, seed = values["rows"], values["cols"], values["seed"]
         given = values.get("cycle")
-        cycle = DEFAULT_CYCLE if given is None else check_cycle(given, "option 'cycle'")
+        cycle = DEFAULT_CYCLE if given is None else check_cycle(given, t("step.option_cycle"))
         try:
             maze = random_step_maze(rows, cols, seed, cycle)
         except ValueError:
             raise PuzzleError(
-                f"found no solvable {rows} x {cols} maze for the cycle {cycle_text(cycle)} (seed {seed}): "
-                "try a larger board, shorter steps or another seed", "option 'cycle'",
+                t(
+                    "step.found_no_solvable_x_maze",
+                    rows=rows,
+                    cols=cols,
+                    cycle_text=cycle_text(cycle),
+                    seed=seed,
+                ),
+                t("step.option_cycle"),
             ) from None
-        return Generated(maze, f"step-cycle maze, {rows} x {cols} cells, cycle {cycle_text(cycle)}, "
-                         f"seed {seed}, solvable in {shortest_moves(maze)} moves")
+        return Generated(
+            maze,
+            t(
+                "step.step_cycle_maze_x_cells",
+                rows=rows,
+                cols=cols,
+                cycle_text=cycle_text(cycle),
+                seed=seed,
+                shortest_moves=shortest_moves(maze),
+            ),
+        )

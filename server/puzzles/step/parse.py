@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import TextOrJsonSaver
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.jsonfile import read_json
@@ -26,19 +27,21 @@ MAX_CYCLE_LENGTH = 16  # moves in one cycle
 MAX_STEP = 1_000  # cells in one move
 MARKED = {"S", "X", "Z"}
 BLANK = {".", " "}
-ALLOWED = "'S' start, 'Z' goal, 'X' marked, '.' or a space blank"
+ALLOWED = "step.start_z_goal_x_marked"
 
 
 def check_cycle(values: Sequence[Any], where: str) -> tuple[int, ...]:
     """A step cycle: 1 to MAX_CYCLE_LENGTH whole numbers, each from 1 to MAX_STEP."""
     if not isinstance(values, list | tuple) or not values:
-        raise PuzzleError(f"expected a non-empty list of step lengths, got {show_value(values)}", where)
+        raise PuzzleError(t("step.expected_non_empty_list_step", values=show_value(values)), where)
     if len(values) > MAX_CYCLE_LENGTH:
-        raise PuzzleError(f"a cycle of {len(values)} moves is too long (at most {MAX_CYCLE_LENGTH})", where)
+        raise PuzzleError(
+            t("step.cycle_moves_too_long_at", n_values=len(values), max_cycle_length=MAX_CYCLE_LENGTH), where
+        )
     for value in values:
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_STEP:
             raise PuzzleError(
-                f"step lengths are whole numbers from 1 to {MAX_STEP}, got {show_value(value)}", where
+                t("step.step_lengths_are_whole_numbers", max_step=MAX_STEP, value=show_value(value)), where
             )
     return tuple(values)
 
@@ -52,7 +55,7 @@ def parse_step_text(text: str, name: str, max_cells: int) -> StepMaze:
     while lines and not lines[-1].strip():
         lines.pop()
     if not lines:
-        raise PuzzleError("the file has no rows", "file")
+        raise PuzzleError(t("step.file_has_no_rows"), t("step.file"))
     return _build([line.rstrip("\r") for line in lines], name, DEFAULT_CYCLE, max_cells, "text", _line_where)
 
 
@@ -60,23 +63,23 @@ def parse_step_json(text: str, name: str, max_cells: int) -> StepMaze:
     """The project's JSON: ``maze`` (rows of text), optional ``cycle`` and ``name``."""
     data = read_json(text)
     if not isinstance(data, dict):
-        raise PuzzleError(f"expected an object with 'maze', got {type(data).__name__}", "file")
+        raise PuzzleError(t("step.expected_object_with_maze_got", name=type(data).__name__), t("step.file"))
     rows = data.get("maze")
     if not isinstance(rows, list) or not rows or not all(isinstance(row, str) for row in rows):
-        raise PuzzleError('expected a list of text rows such as "S..X"', "field 'maze'")
-    cycle = check_cycle(data["cycle"], "field 'cycle'") if "cycle" in data else DEFAULT_CYCLE
+        raise PuzzleError(t("step.expected_list_text_rows_such"), t("step.field_maze"))
+    cycle = check_cycle(data["cycle"], t("step.field_cycle")) if "cycle" in data else DEFAULT_CYCLE
     given = data.get("name")
     if given is not None and not isinstance(given, str):
-        raise PuzzleError(f"expected text, got {show_value(given)}", "field 'name'")
+        raise PuzzleError(t("step.expected_text_got", given=show_value(given)), t("step.field_name"))
     return _build(rows, (given or name)[:80], cycle, max_cells, "json", _row_where)
 
 
 def _line_where(row: int, col: int | None = None) -> str:
-    return f"line {row + 1}" + ("" if col is None else f", column {col + 1}")
+    return t("step.line", value=row + 1) + ("" if col is None else t("step.where_column", column=col + 1))
 
 
 def _row_where(row: int, col: int | None = None) -> str:
-    return f"field 'maze', row {row}" + ("" if col is None else f", column {col}")
+    return t("step.field_maze_row", row=row) + ("" if col is None else t("step.where_column", column=col))
 
 
 def _build(
@@ -86,12 +89,17 @@ def _build(
     width = max(len(row) for row in rows)
     if height > MAX_SIDE or width > MAX_SIDE or height * width > max_cells:
         raise PuzzleError(
-            f"a board of {height:,} x {width:,} cells is too large (at most {MAX_SIDE:,} a side and "
-            f"{max_cells:,} cells)",
-            "file",
+            t(
+                "step.board_x_cells_too_large",
+                height=height,
+                width=width,
+                max_side=MAX_SIDE,
+                max_cells=max_cells,
+            ),
+            t("step.file"),
         )
     if width == 0:
-        raise PuzzleError("every row is empty", "file")
+        raise PuzzleError(t("step.every_row_empty"), t("step.file"))
     marked = bytearray(height * width)
     start: tuple[int, int] | None = None
     goals: list[tuple[int, int]] = []
@@ -100,18 +108,20 @@ def _build(
             if char in BLANK:
                 continue
             if char not in MARKED:
-                raise PuzzleError(f"unknown character {char!r} (allowed: {ALLOWED})", where(r, c))
+                raise PuzzleError(
+                    t("step.unknown_character_allowed", char=repr(char), allowed=t(ALLOWED)), where(r, c)
+                )
             marked[r * width + c] = 1
             if char == "S":
                 if start is not None:
-                    raise PuzzleError(f"a second start 'S' (the first is at {where(*start)})", where(r, c))
+                    raise PuzzleError(t("step.second_start_first_at", where=where(*start)), where(r, c))
                 start = (r, c)
             elif char == "Z":
                 goals.append((r, c))
     if start is None:
-        raise PuzzleError("no start: mark one cell 'S'", "file")
+        raise PuzzleError(t("step.no_start_mark_one_cell"), t("step.file"))
     if not goals:
-        raise PuzzleError("no goal: mark at least one cell 'Z'", "file")
+        raise PuzzleError(t("step.no_goal_mark_at_least"), t("step.file"))
     return StepMaze(height, width, bytes(marked), start, tuple(goals), cycle, name, source)
 
 
@@ -140,8 +150,9 @@ class StepSaver(TextOrJsonSaver):
 
     def to_text(self, puzzle: StepMaze) -> str:
         if puzzle.cycle != DEFAULT_CYCLE:
-            raise PuzzleError(f"the text form has no step cycle and reads as 1,2,3, and this maze's is "
-                              f"{cycle_text(puzzle.cycle)}: save it as json", "format")
+            raise PuzzleError(
+                t("step.text_form_has_no_step", cycle_text=cycle_text(puzzle.cycle)), t("step.format")
+            )
         return maze_to_text(puzzle)
 
     def to_json(self, puzzle: StepMaze) -> dict[str, Any]:

@@ -22,15 +22,14 @@ HEURISTICS = ("manhattan", "zero")
 
 #: The heuristic lab's names (``Lab.features``), in the order the page lists them.
 FEATURES = (
-    ("row", "the player's row"),
-    ("col", "the player's column"),
-    ("goal_row", "the row of the nearest goal (nearest as the built-in manhattan measures it; "
-                 "ties: the first 'Z' in reading order)"),
-    ("goal_col", "the column of that goal"),
-    ("dr", "|row - goal_row|: rows to go"),
-    ("dc", "|col - goal_col|: columns to go"),
-    ("phase", "the next move's length (the cycle's entry for this state)"),
-    ("longest", "the cycle's longest move: the built-in manhattan is ceil(dr/longest) + ceil(dc/longest)"),
+    ("row", "step.player_row"),
+    ("col", "step.player_column"),
+    ("goal_row", "step.row_nearest_goal_nearest_as"),
+    ("goal_col", "step.column_that_goal"),
+    ("dr", "step.row_goal_row_rows_go"),
+    ("dc", "step.col_goal_col_columns_go"),
+    ("phase", "step.next_move_length_cycle_entry"),
+    ("longest", "step.cycle_longest_move_built_in"),
 )
 
 

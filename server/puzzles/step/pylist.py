@@ -25,10 +25,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 
 MAX_SIDE = 1_000  # rows or cells in a row (parse.MAX_SIDE; checked while reading, before the rest)
-CELL_WORDS = "one-character strings such as 'X' ('S' start, 'Z' goal, 'X' marked, ' ' blank)"
+CELL_WORDS = "step.one_character_strings_such_as"
 _SKIPPED_LINE = re.compile(
     r"[ \t]*(?:\#.*|```.*|~~~.*|(?:In|Out)[ \t]*\[[ \t]*\d*[ \t]*\]:[ \t]*"
     r"|import[ \t]+\S.*|from[ \t]+\S+[ \t]+import\b.*)\r?$"
@@ -65,11 +66,11 @@ class Token(NamedTuple):
 
     @property
     def where(self) -> str:
-        return f"line {self.line}, column {self.column}"
+        return t("step.line_column", line=self.line, column=self.column)
 
     @property
     def shown(self) -> str:
-        return repr(self.text[:20]) if self.kind != "end" else "the end of the text"
+        return repr(self.text[:20]) if self.kind != "end" else t("step.end_text")
 
 
 class _CutShort(Exception):
@@ -94,19 +95,19 @@ class ListRows:
         """A cell's place in the text ("line 3, column 8"), or its row's first cell's line."""
         i = self.row_starts[row] + (col or 0)
         if col is None:
-            return f"line {self.lines[i]}"
-        return f"line {self.lines[i]}, column {self.columns[i]}"
+            return t("step.line_2", lines=self.lines[i])
+        return t("step.line_column_2", lines=self.lines[i], columns=self.columns[i])
 
     def describe(self) -> str:
         """How the list was written, for the board's notes ("read as …")."""
         numbers = {(True, True): "its index row and column", (True, False): "its index row",
                    (False, True): "its row numbers"}.get((self.index_row, self.row_numbers))
         if numbers:
-            written = f"seed 003's printed list (with {numbers})"
+            written = t("step.seed_003_printed_list_with", numbers=numbers)
         else:
-            written = f"the Python list {self.name} = […]" if self.name else "a Python list"
+            written = t("step.python_list", name=self.name) if self.name else t("step.python_list_2")
         if self.block:
-            written += f", in the fenced block at lines {self.block[0]}-{self.block[1]} (the rest not read)"
+            written += t("step.in_fenced_block_at_lines", block=self.block[0], block2=self.block[1])
         return written
 
 
@@ -215,13 +216,14 @@ class _Reader:
         if token.kind not in _TROUBLE:
             return token
         if token.kind == "end" and not self.complete:
-            raise _CutShort("the sample ended inside the list")
+            raise _CutShort(t("step.sample_ended_inside_list"))
         if token.kind == "quote":
-            raise PuzzleError("a string that is not closed on its line (or holds a backslash escape, which "
-                              "this reader does not read)", token.where)
+            raise PuzzleError(t("step.string_that_not_closed_on"), token.where)
         if token.kind == "other":
-            raise PuzzleError(f"unexpected {token.shown} in a maze's list: cells are {CELL_WORDS}",
-                              token.where)
+            raise PuzzleError(
+                t("step.unexpected_in_maze_list_cells", shown=token.shown, cell_words=t(CELL_WORDS)),
+                token.where,
+            )
         return token
 
     # ---- the grammar -----------------------------------------------------------------------------
@@ -231,18 +233,16 @@ class _Reader:
         if token.kind == "name":
             equals = self.take()
             if equals.kind != "equals":
-                raise PuzzleError(f"expected the maze's list (a name and '=' may come first, as in "
-                                  f"'maze = ['), got {token.shown}", token.where)
+                raise PuzzleError(t("step.expected_maze_list_name_and", shown=token.shown), token.where)
             self.found.name = token.text[:40]
             token = self.take()
         token = self._after_number(token)
         if token.kind != "open":
-            raise PuzzleError(f"expected '[' opening the maze's list of rows, got {token.shown}", token.where)
+            raise PuzzleError(t("step.expected_opening_maze_list_rows", shown=token.shown), token.where)
         self._rows(token)
         after = self.peek()
         if after.kind != "end":
-            raise PuzzleError(f"{after.shown} after the maze's list: the text should hold the list alone (a "
-                              "name and '=' may come first)", after.where)
+            raise PuzzleError(t("step.after_maze_list_text_should", shown=after.shown), after.where)
         self._check_numbers(header)
         return self.found
 
@@ -258,8 +258,7 @@ class _Reader:
             self.found.index_row = True
             return numbers
         if len(numbers) > 1:
-            raise PuzzleError(f"{following.shown} after a row of numbers: an index row stands on a line of "
-                              "its own, above the list", following.where)
+            raise PuzzleError(t("step.after_row_numbers_index_row", shown=following.shown), following.where)
         self.pushed.append(numbers[0])  # "0[[…": the first row's number, read again as such
         return []
 
@@ -268,13 +267,15 @@ class _Reader:
         if token.kind != "number":
             return token
         if not token.first:
-            raise PuzzleError(f"a number where a cell or row belongs: cells are {CELL_WORDS}", token.where)
+            raise PuzzleError(t("step.number_where_cell_or_row", cell_words=t(CELL_WORDS)), token.where)
         self.numbers.append((token, len(self.found.rows)))
         self.found.row_numbers = True
         following = self.take()
         if following.kind not in ("open", "string"):
-            raise PuzzleError(f"expected the row after its number {token.text[:12]}, got {following.shown}",
-                              following.where)
+            raise PuzzleError(
+                t("step.expected_row_after_its_number", text=token.text[:12], shown=following.shown),
+                following.where,
+            )
         return following
 
     def _rows(self, outer: Token) -> None:
@@ -288,15 +289,22 @@ class _Reader:
             if token.kind == "close" and token.text == closing:
                 break
             if token.kind != "comma":
-                raise PuzzleError(f"expected ',' or {closing!r} after row {len(self.found.rows) - 1}, got "
-                                  f"{token.shown}", token.where)
+                raise PuzzleError(
+                    t(
+                        "step.expected_or_after_row_got",
+                        closing=repr(closing),
+                        value=len(self.found.rows) - 1,
+                        shown=token.shown,
+                    ),
+                    token.where,
+                )
         if not self.found.rows:
-            raise PuzzleError("the list has no rows", outer.where)
+            raise PuzzleError(t("step.list_has_no_rows"), outer.where)
 
     def _row(self, token: Token) -> None:
         found = self.found
         if len(found.rows) == MAX_SIDE:
-            raise PuzzleError(f"more than {MAX_SIDE:,} rows (at most {MAX_SIDE:,} a side)", token.where)
+            raise PuzzleError(t("step.more_than_rows_at_most", max_side=MAX_SIDE), token.where)
         found.row_starts.append(len(found.lines))
         if token.kind == "string":  # a row as one string: "S....."
             cells = [self._cell(char, token.line, token.column + 1 + i) for i, char in
@@ -304,15 +312,23 @@ class _Reader:
         elif token.kind == "open":
             cells = self._cells(token)
         else:
-            raise PuzzleError(f"expected a row ('[' and its cells, or one string such as \"S..X\"), got "
-                              f"{token.shown}", token.where)
+            raise PuzzleError(t("step.expected_row_and_its_cells", shown=token.shown), token.where)
         if not cells:
-            raise PuzzleError(f"row {len(found.rows)} has no cells", token.where)
+            raise PuzzleError(t("step.row_has_no_cells", n_rows=len(found.rows)), token.where)
         if len(cells) > MAX_SIDE:
-            raise PuzzleError(f"a row of {len(cells):,} cells (at most {MAX_SIDE:,} a side)", token.where)
+            raise PuzzleError(
+                t("step.row_cells_at_most_side", n_cells=len(cells), max_side=MAX_SIDE), token.where
+            )
         if found.rows and len(cells) != len(found.rows[0]):
-            raise PuzzleError(f"row {len(found.rows)} has {len(cells)} cells and row 0 has "
-                              f"{len(found.rows[0])}: every row needs as many", token.where)
+            raise PuzzleError(
+                t(
+                    "step.row_has_cells_and_row",
+                    n_rows=len(found.rows),
+                    n_cells=len(cells),
+                    n_rows2=len(found.rows[0]),
+                ),
+                token.where,
+            )
         found.rows.append("".join(cells))
 
     def _cells(self, opening: Token) -> list[str]:
@@ -324,19 +340,29 @@ class _Reader:
                 return cells  # an empty row, or a trailing comma
             if token.kind != "string":
                 what = {"number": "a number", "open": "a list inside a row"}.get(token.kind, token.shown)
-                raise PuzzleError(f"{what} where a cell belongs: cells are {CELL_WORDS}", token.where)
+                raise PuzzleError(
+                    t("step.where_cell_belongs_cells_are", what=what, cell_words=t(CELL_WORDS)), token.where
+                )
             value = token.text[1:-1]
             if len(value) > 1:
-                raise PuzzleError(f"a cell holds one character, got {token.text[:20]}: cells are "
-                                  f"{CELL_WORDS}", token.where)
+                raise PuzzleError(
+                    t("step.cell_holds_one_character_got", text=token.text[:20], cell_words=t(CELL_WORDS)),
+                    token.where,
+                )
             cells.append(self._cell(value, token.line, token.column))
             if len(cells) > MAX_SIDE:
-                raise PuzzleError(f"more than {MAX_SIDE:,} cells in row {len(self.found.rows)}", token.where)
+                raise PuzzleError(
+                    t("step.more_than_cells_in_row", max_side=MAX_SIDE, n_rows=len(self.found.rows)),
+                    token.where,
+                )
             token = self.take()
             if token.kind == "close" and token.text == closing:
                 return cells
             if token.kind != "comma":
-                raise PuzzleError(f"expected ',' or {closing!r} after a cell, got {token.shown}", token.where)
+                raise PuzzleError(
+                    t("step.expected_or_after_cell_got", closing=repr(closing), shown=token.shown),
+                    token.where,
+                )
 
     def _cell(self, value: str, line: int, column: int) -> str:
         """One cell as a mark: 'S', 'X', 'Z' or ' ' (blank); its place noted."""
@@ -346,9 +372,11 @@ class _Reader:
             mark = value
             self.marked = self.marked or value != "S"
         else:
-            hint = " (start and goal are the capitals 'S' and 'Z')" if value in ("s", "x", "z") else ""
-            raise PuzzleError(f"unknown cell {value!r}{hint}: cells are {CELL_WORDS}",
-                              f"line {line}, column {column}")
+            hint = t("step.start_and_goal_are_capitals") if value in ("s", "x", "z") else ""
+            raise PuzzleError(
+                t("step.unknown_cell_cells_are", value=repr(value), hint=hint, cell_words=t(CELL_WORDS)),
+                t("step.line_column", line=line, column=column),
+            )
         self.found.lines.append(line)
         self.found.columns.append(column)
         return mark
@@ -361,17 +389,33 @@ class _Reader:
             expected = [str(base + i) for i in range(width)]
             if [t.text for t in header] != expected:
                 shown = " ".join(t.text for t in header)
-                raise PuzzleError(f"the index row reads {shown[:40]!r}, and the rows have {width} cells: it "
-                                  f"should count {expected[0]} … {expected[-1]}", header[0].where)
+                raise PuzzleError(
+                    t(
+                        "step.index_row_reads_and_rows",
+                        shown=repr(shown[:40]),
+                        width=width,
+                        expected=expected[0],
+                        expected2=expected[-1],
+                    ),
+                    header[0].where,
+                )
         if self.numbers:
             number, row = self.numbers[0]
             base = _value(number) - row
             for number, row in self.numbers:
                 if base not in (0, 1) or _value(number) != base + row:
                     start = base if base in (0, 1) else 0
-                    raise PuzzleError(f"row number {number.text[:12]} before row {row} (counting from 0): "
-                                      f"the rows are numbered {start}, {start + 1}, {start + 2}, … from the "
-                                      "top", number.where)
+                    raise PuzzleError(
+                        t(
+                            "step.row_number_before_row_counting",
+                            text=number.text[:12],
+                            row=row,
+                            start=start,
+                            value=start + 1,
+                            value2=start + 2,
+                        ),
+                        number.where,
+                    )
 
 
 def _value(number: Token) -> int:

@@ -28,6 +28,7 @@ import re
 from collections import deque
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import Checker
 from server.puzzles.checking import CheckResult, replay_json, solve_json
 from server.puzzles.errors import PuzzleError, show_value
@@ -65,8 +66,7 @@ def show(cell: Cell) -> str:
 class ZenjiChecker(Checker):
     """Quarter turns per tile (text lines, JSON or ``solve --json``), the water replayed."""
 
-    notation = ("quarter turns per tile, a line each (ROW COL TURNS, or 'turn (0, 1) twice clockwise'), or "
-                "JSON [[row, col, turns], ...]")
+    notation = ("zenji.quarter_turns_per_tile_line")
 
     def check(self, puzzle: ZenjiBoard, text: str, options: Values) -> CheckResult:
         return check_zenji_solution(self.family, puzzle, text, options)
@@ -87,9 +87,7 @@ def read_answer(text: str, flow: str) -> tuple[list[Turn], list[Cell] | None]:
     body = text.removeprefix("\ufeff")
     head = body.lstrip()
     if not head:
-        raise PuzzleError("the solution is empty: expected turns such as '0 1 2' (row, col, quarter turns) a "
-                          "line, a JSON list of [row, col, turns] ([] for no turns) or run.py solve --json's "
-                          "output", "file")
+        raise PuzzleError(t("zenji.solution_empty_expected_turns_such"), t("zenji.file"))
     if head[0] in "[{(":  # JSON, or the same list as Python prints it
         return _from_json(read_value(body), flow)
     return _from_text(body)
@@ -102,7 +100,7 @@ def _from_text(text: str) -> tuple[list[Turn], list[Cell] | None]:
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        where = f"line {number}"
+        where = t("zenji.line", number=number)
         found = _WATER.match(line)
         if found:
             water = _water_words(found.group(1), where)
@@ -122,22 +120,21 @@ def _from_text(text: str) -> tuple[list[Turn], list[Cell] | None]:
             triple = body.translate(_TRIPLE_SEPARATORS).split()
             if len(triple) != 3 or not all(_INTEGER.fullmatch(g) for g in triple):
                 raise PuzzleError(
-                    f"expected a turn such as '0 1 2' (row, col, quarter turns) or 'turn (0, 1) twice "
-                    f"clockwise', got {line[:40]!r}", where)
+                    t("zenji.expected_turn_such_as_0", line=repr(line[:40])), where)
             r, c, count = (int(g) for g in triple)
             turns.append((r, c, _check_count(count, where), where))
         if len(turns) > MAX_ENTRIES:
-            raise PuzzleError(f"more than {MAX_ENTRIES:,} turns", where)
+            raise PuzzleError(t("zenji.more_than_turns", max_entries=MAX_ENTRIES), where)
     if not turns and water is None:
-        raise PuzzleError("no turns in the text: write one turn a line, e.g. '0 1 2' (row, col, quarter "
-                          "turns), or [] for no turns", "file")
+        raise PuzzleError(t("zenji.no_turns_in_text_write"), t("zenji.file"))
     return turns, water
 
 
 def _check_count(count: Any, where: str) -> int:
     if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_TURNS:
-        raise PuzzleError(f"turns are clockwise quarter turns, a whole number from 0 to {MAX_TURNS:,}; got "
-                          f"{show_value(count)}", where)
+        raise PuzzleError(
+            t("zenji.turns_are_clockwise_quarter_turns", max_turns=MAX_TURNS, count_=show_value(count)), where
+        )
     return count
 
 
@@ -148,8 +145,8 @@ def _water_words(text: str, where: str) -> list[Cell]:
     for index, part in enumerate(parts, start=1):
         tile = _WATER_TILE.fullmatch(part)
         if tile is None:
-            raise PuzzleError(f"expected the water's tiles as (row, col) → (row, col) …, got {part[:30]!r}",
-                              f"{where}, tile {index}")
+            raise PuzzleError(t("zenji.expected_water_tiles_as_row", part=repr(part[:30])),
+                              t("zenji.tile", where=where, index=index))
         cells.append((int(tile.group(1)), int(tile.group(2))))
     return cells
 
@@ -158,35 +155,36 @@ def _from_json(value: Any, flow: str) -> tuple[list[Turn], list[Cell] | None]:
     water = None
     label = "item"
     if isinstance(value, dict):
-        solve_json(value, "zenji", "a Zenji board", None)
+        solve_json(value, "zenji", t("zenji.zenji_board"), None)
         given = value.get("flow")
         if isinstance(given, str) and given != flow:
-            raise PuzzleError(f"this solution was found with {given} flow, and the board is checked with "
-                              f"{flow} flow: check it with the flow it was found with", "field 'flow'")
+            raise PuzzleError(
+                t("zenji.this_solution_was_found_with", given=given, flow=flow), t("zenji.field_flow")
+            )
         key = "moves" if "moves" in value else "turns" if "turns" in value else None
         if key is None:
-            raise PuzzleError("expected a 'moves' field (the turns, as `run.py solve --json` prints them) or "
-                              "'turns'", "file")
+            raise PuzzleError(t("zenji.expected_moves_field_turns_as"), t("zenji.file"))
         if "path" in value:
             water = _water_json(value["path"])
-        value, label = value[key], f"{key} item"
+        value, label = value[key], t("zenji.key_item", key_=key)
     if not isinstance(value, list):
-        raise PuzzleError(f"expected a list of turns [row, col, turns], got {show_value(value)}", "file")
+        raise PuzzleError(t("zenji.expected_list_turns_row_col", value=show_value(value)), t("zenji.file"))
     if len(value) > MAX_ENTRIES:
-        raise PuzzleError(f"{len(value):,} turns is more than {MAX_ENTRIES:,}", "file")
+        raise PuzzleError(
+            t("zenji.turns_more_than", n_value=len(value), max_entries=MAX_ENTRIES), t("zenji.file")
+        )
     turns: list[Turn] = []
     for number, item in enumerate(value, start=1):
         where = f"{label} {number}"
         if isinstance(item, dict):
             tile, count = item.get("tile"), item.get("turns")
             if not _is_cell(tile):
-                raise PuzzleError(f"expected 'tile': [row, col], got {show_value(tile)}", where)
-            turns.append((tile[0], tile[1], _check_count(count, where + ", field 'turns'"), where))
+                raise PuzzleError(t("zenji.expected_tile_row_col_got", tile=show_value(tile)), where)
+            turns.append((tile[0], tile[1], _check_count(count, where + t("zenji.field_turns")), where))
         elif isinstance(item, list) and len(item) == 3 and _is_cell(item[:2]):
             turns.append((item[0], item[1], _check_count(item[2], where), where))
         else:
-            raise PuzzleError(f"expected [row, col, turns] or {{\"tile\": [row, col], \"turns\": n}}, got "
-                              f"{show_value(item)}", where)
+            raise PuzzleError(t("zenji.expected_row_col_turns_or", item=show_value(item)), where)
     return turns, water
 
 
@@ -197,12 +195,14 @@ def _is_cell(value: Any) -> bool:
 
 def _water_json(value: Any) -> list[Cell]:
     if not isinstance(value, list) or not value:
-        raise PuzzleError(f"expected the water's tiles [[row, col], ...], got {show_value(value)}",
-                          "field 'path'")
+        raise PuzzleError(t("zenji.expected_water_tiles_row_col", value=show_value(value)),
+                          t("zenji.field_path"))
     cells = []
     for number, item in enumerate(value, start=1):
         if not (isinstance(item, list) and len(item) in (2, 3) and _is_cell(item[:2])):
-            raise PuzzleError(f"expected [row, col], got {show_value(item)}", f"path item {number}")
+            raise PuzzleError(
+                t("zenji.expected_row_col_got", item=show_value(item)), t("zenji.path_item", number=number)
+            )
         cells.append((item[0], item[1]))
     return cells
 
@@ -220,19 +220,35 @@ def replay(family: Any, board: ZenjiBoard, problem: ZenjiProblem, turns: list[Tu
     illegal: dict[str, Any] | None = None  # where the page marks it: the tile turned, or a water step
     for number, (r, c, count, _where) in enumerate(turns, start=1):
         if not (0 <= r < board.rows and 0 <= c < cols):
-            why = f"turn {number} names the tile {show((r, c))}, off the {board.rows} x {cols} board"
+            why = t(
+                "zenji.turn_names_tile_off_x", number=number, show=show((r, c)), rows=board.rows, cols=cols
+            )
             bad, illegal = number, {"from": [r, c], "to": None}
             break
         if count and (r, c) in (board.source, board.drain):
             what = "source" if (r, c) == board.source else "drain"
-            why = f"turn {number} turns the {what} {show((r, c))}: the source and the drain are fixed"
+            why = t(
+                "zenji.turn_turns_source_and_drain",
+                number=number,
+                what=t(f"zenji.word.{what}"),
+                show=show((r, c)),
+            )
             bad, illegal = number, {"from": [r, c], "to": None}
             break
         rot[r * cols + c] += count
         total += count
         if count:
-            made.append({"tile": [r, c], "turns": count, "text": f"turn {show((r, c))} "
-                         f"{TIMES.get(count, f'{count} times')} clockwise"})
+            made.append(
+                {
+                    "tile": [r, c],
+                    "turns": count,
+                    "text": t(
+                        "zenji.turn_clockwise",
+                        show=show((r, c)),
+                        times=t(TIMES[count]) if count in TIMES else t("zenji.n_times", count=count),
+                    ),
+                }
+            )
     shapes = [turned(tile, rot[i] % 4) for i, tile in enumerate(board.tiles)]
     if why is None:
         if water is not None:
@@ -281,13 +297,13 @@ def _verify(problem: ZenjiProblem, cells: list[Cell], shapes: list[Any]) -> str 
         canonical = next(rot for rot, shape in problem.shapes[cell] if shape == shapes[cell])
         nxt = problem.pack(cell, canonical, used)
         if number and not any(s == nxt for s, _ in problem.successors(state)):
-            return f"water step {number} into {show((r, c))} is not a move the rules allow"
+            return t("zenji.water_step_into_not_move", number=number, show=show((r, c)))
         state = nxt
     return None
 
 
 def _sides(problem: ZenjiProblem) -> str:
-    return "any side" if problem.free else "east or the south side only"
+    return t("zenji.any_side") if problem.free else t("zenji.east_or_south_side_only")
 
 
 def _follow(board: ZenjiBoard, problem: ZenjiProblem, shapes: list[Any],
@@ -295,33 +311,51 @@ def _follow(board: ZenjiBoard, problem: ZenjiProblem, shapes: list[Any],
     """The given water path, step by step under the flow's rules: (tiles walked, why it stops)."""
     cols = board.cols
     if water[0] != board.source:
-        return [board.source], (f"the water's path starts at {show(water[0])}, not at the source "
-                                f"{show(board.source)}")
+        return [board.source], (
+            t("zenji.water_path_starts_at_not", show=show(water[0]), show2=show(board.source))
+        )
     walked = [water[0]]
     for number in range(1, len(water)):
         a, b = water[number - 1], water[number]
-        label = f"water step {number}, {show(a)} → {show(b)}"
+        label = t("zenji.water_step", number=number, show=show(a), show2=show(b))
         delta = (b[0] - a[0], b[1] - a[1])
         if delta not in STEPS:
-            return walked, f"{label}: not a neighbouring tile"
+            return walked, t("zenji.not_neighbouring_tile", label=label)
         if not (0 <= b[0] < board.rows and 0 <= b[1] < cols):
-            return walked, f"{label}: the water leaves the board"
+            return walked, t("zenji.water_leaves_board", label=label)
         side = STEPS.index(delta)
         if side not in problem.sides:
-            return walked, (f"{label}: the water would flow {SIDE_WORDS[SIDES[side]]}, and under "
-                            f"{problem.flow} flow it leaves a tile by the {_sides(problem)}")
+            return walked, (
+                t(
+                    "zenji.water_would_flow_and_under",
+                    label=label,
+                    side_words=t(f"zenji.side.{SIDE_WORDS[SIDES[side]]}"),
+                    flow=problem.flow,
+                    sides=_sides(problem),
+                )
+            )
         if b in walked:
-            return walked, f"{label}: the water passes {show(b)} a second time (each tile is used once)"
+            return walked, t("zenji.water_passes_second_time_each", label=label, show=show(b))
         if shapes[a[0] * cols + a[1]][side] != OUTLET:
-            return walked, f"{label}: {show(a)} has no outlet on its {SIDE_WORDS[SIDES[side]]} side"
+            return walked, t(
+                "zenji.has_no_outlet_on_its",
+                label=label,
+                show=show(a),
+                side_words=t(f"zenji.side.{SIDE_WORDS[SIDES[side]]}"),
+            )
         facing = (side + 2) % 4
         if shapes[b[0] * cols + b[1]][facing] != INLET:
-            return walked, f"{label}: {show(b)} has no inlet on its {SIDE_WORDS[SIDES[facing]]} side"
+            return walked, t(
+                "zenji.has_no_inlet_on_its",
+                label=label,
+                show=show(b),
+                side_words=t(f"zenji.side.{SIDE_WORDS[SIDES[facing]]}"),
+            )
         walked.append(b)
         if b == board.drain and number < len(water) - 1:
-            return walked, f"{label}: the water reaches the drain, and the path goes on beyond it"
+            return walked, t("zenji.water_reaches_drain_and_path", label=label)
     if walked[-1] != board.drain:
-        return walked, f"the water's path ends at {show(walked[-1])}, not at the drain {show(board.drain)}"
+        return walked, t("zenji.water_path_ends_at_not", show=show(walked[-1]), show2=show(board.drain))
     return walked, None
 
 
@@ -356,9 +390,14 @@ def _find(board: ZenjiBoard, problem: ZenjiProblem, shapes: list[Any]) -> tuple[
     order = {cell: i for i, cell in enumerate(parent)}  # reached first wins a tie
     last = min(parent, key=lambda x: (abs(x // cols - dr) + abs(x % cols - dc), order[x]))
     cells = way(last)
-    return cells, (f"the water does not reach the drain {show(board.drain)}: it flows "
-                   f"{' → '.join(show(x) for x in cells)} and stops there: "
-                   f"{_stuck(board, problem, shapes, last, set(way(last)))}")
+    return cells, (
+        t(
+            "zenji.water_does_not_reach_drain",
+            show=show(board.drain),
+            value=" → ".join(show(x) for x in cells),
+            stuck=_stuck(board, problem, shapes, last, set(way(last))),
+        )
+    )
 
 
 def _cell_text(board: ZenjiBoard, cell: int) -> str:
@@ -370,23 +409,29 @@ def _stuck(board: ZenjiBoard, problem: ZenjiProblem, shapes: list[Any], cell: in
     here = _cell_text(board, cell)
     outlets = [s for s in range(4) if shapes[cell][s] == OUTLET]
     if not outlets:
-        return f"{here} has no outlet"
+        return t("zenji.has_no_outlet", here=here)
     reasons = []
     for side in outlets:
-        word = SIDE_WORDS[SIDES[side]]
+        word = t(f"zenji.side.{SIDE_WORDS[SIDES[side]]}")
         nxt = problem.neighbour[cell][side]
         if side not in problem.sides:
-            reasons.append(f"its {word} outlet points uphill (downhill water flows east or south only)")
+            reasons.append(t("zenji.its_outlet_points_uphill_downhill", word=word))
         elif nxt < 0:
-            reasons.append(f"its {word} outlet leads off the board")
+            reasons.append(t("zenji.its_outlet_leads_off_board", word=word))
         elif problem.free and divmod(nxt, board.cols) in used:
-            reasons.append(f"its {word} outlet leads back to {_cell_text(board, nxt)}, which the water "
-                           "already passes")
+            reasons.append(
+                t("zenji.its_outlet_leads_back_which", word=word, cell_text=_cell_text(board, nxt))
+            )
         elif shapes[nxt][(side + 2) % 4] == INLET:
-            reasons.append(f"its {word} outlet leads on to {_cell_text(board, nxt)}, from where the "
-                           "water found no way to the drain either")
+            reasons.append(t("zenji.its_outlet_leads_on_from", word=word, cell_text=_cell_text(board, nxt)))
         else:
-            facing = SIDE_WORDS[SIDES[(side + 2) % 4]]
-            reasons.append(f"its {word} outlet faces {_cell_text(board, nxt)}, which has no inlet on "
-                           f"its {facing} side")
+            facing = t(f"zenji.side.{SIDE_WORDS[SIDES[(side + 2) % 4]]}")
+            reasons.append(
+                t(
+                    "zenji.its_outlet_faces_which_has",
+                    word=word,
+                    cell_text=_cell_text(board, nxt),
+                    facing=facing,
+                )
+            )
     return f"at {here} " + "; ".join(reasons)

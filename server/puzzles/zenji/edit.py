@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import Editor
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.making import cell_of, whole
@@ -37,23 +38,26 @@ def edit_zenji(board: ZenjiBoard, edits: list[dict[str, Any]]) -> ZenjiBoard:
     tiles: list[Tile] = list(board.tiles)
     source, drain, flow = board.source, board.drain, board.flow
     for number, op in enumerate(edits, start=1):
-        where = f"edit {number} ({str(op.get('op'))[:20]})"
+        where = t("zenji.edit_where", number=number, op=str(op.get('op'))[:20])
         kind = op["op"]
         if kind == "turn":
             row, col = cell_of(op.get("cell"), rows, cols, where)
-            times = whole(op.get("times", 1), 0, 3, where, "a number of quarter turns 0 to 3")
+            times = whole(op.get("times", 1), 0, 3, where, t("zenji.number_quarter_turns_0_3"))
             tiles[row * cols + col] = turned(tiles[row * cols + col], times)
         elif kind == "tile":
             source, drain = _set_tile(tiles, rows, cols, source, drain, op, where)
         elif kind == "flow":
             flow = op.get("flow")
             if flow not in FLOWS:
-                raise PuzzleError(f"expected 'flow': {' or '.join(FLOWS)}, got {show_value(flow)}", where)
+                raise PuzzleError(
+                    t("zenji.expected_flow_got", flows=" or ".join(FLOWS), flow=show_value(flow)), where
+                )
         elif kind == "resize":
             rows, cols, tiles, source, drain = _resize(rows, cols, tiles, source, drain, op, where)
         else:
             raise PuzzleError(
-                f"unknown operation {show_value(kind)}; a Zenji board takes {', '.join(OPS)}", where
+                t("zenji.unknown_operation_zenji_board_takes", kind=show_value(kind), ops=", ".join(OPS)),
+                where,
             )
     return replace(board, rows=rows, cols=cols, tiles=tuple(tiles), source=source, drain=drain, flow=flow)
 
@@ -70,21 +74,31 @@ def _set_tile(
     )
     if not ok:
         raise PuzzleError(
-            f"expected 'sides': [N, E, S, W] of the codes {CODES}, got {show_value(sides)}", where
+            t("zenji.expected_sides_n_e_w", codes=CODES, sides=show_value(sides)), where
         )
     tile: Tile = tuple(sides)  # type: ignore[assignment]
     if SOURCE in tile and DRAIN in tile:
-        raise PuzzleError("one tile cannot hold both the source (3) and the drain (4)", where)
+        raise PuzzleError(t("zenji.one_tile_cannot_hold_both"), where)
     here = (row, col)
     ends = {SOURCE: source, DRAIN: drain}
     for code, name in _ROLE.items():
         other_code = DRAIN if code == SOURCE else SOURCE
         if code in tile and here == ends[other_code]:
-            raise PuzzleError(f"[{row}, {col}] is the {_ROLE[other_code]}: a {name} there would leave the "
-                              f"board without a {_ROLE[other_code]}", where)
+            raise PuzzleError(
+                t(
+                    "zenji.there_would_leave_board_without",
+                    row=row,
+                    col=col,
+                    role=t(f"zenji.word.{_ROLE[other_code]}"),
+                    name=t(f"zenji.word.{name}"),
+                ),
+                where,
+            )
         if code not in tile and here == ends[code]:
-            raise PuzzleError(f"[{row}, {col}] is the {name}: the board needs one, so put side code {code} "
-                              f"on another tile to move it there", where)
+            raise PuzzleError(
+                t("zenji.board_needs_one_so_put", row=row, col=col, name=t(f"zenji.word.{name}"), code=code),
+                where,
+            )
     for code in _ROLE:
         old = ends[code]
         if code in tile and old != here:  # the source (drain) moves here: its old tile keeps no 3 (4)
@@ -99,15 +113,16 @@ def _resize(
     rows: int, cols: int, tiles: list[Tile], source: tuple[int, int], drain: tuple[int, int],
     op: dict[str, Any], where: str,
 ) -> tuple[int, int, list[Tile], tuple[int, int], tuple[int, int]]:
-    new_rows = whole(op.get("rows"), 1, MAX_SIDE, where, "a number of rows")
-    new_cols = whole(op.get("cols"), 1, MAX_SIDE, where, "a number of columns")
+    new_rows = whole(op.get("rows"), 1, MAX_SIDE, where, t("zenji.number_rows"))
+    new_cols = whole(op.get("cols"), 1, MAX_SIDE, where, t("zenji.number_columns"))
     if new_rows * new_cols < 2:
-        raise PuzzleError("a board needs at least two tiles: a source and a drain", where)
+        raise PuzzleError(t("zenji.board_needs_at_least_two"), where)
     new_source = (min(source[0], new_rows - 1), min(source[1], new_cols - 1))
     new_drain = (min(drain[0], new_rows - 1), min(drain[1], new_cols - 1))
     if new_source == new_drain:
-        raise PuzzleError(f"the source and the drain would both land on [{new_source[0]}, {new_source[1]}]: "
-                          "move one of them first", where)
+        raise PuzzleError(
+            t("zenji.source_and_drain_would_both", new_source=new_source[0], new_source2=new_source[1]), where
+        )
     closed: Tile = (CLOSED, CLOSED, CLOSED, CLOSED)
     grown = [closed] * (new_rows * new_cols)
     for r in range(min(rows, new_rows)):

@@ -7,6 +7,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import StudentForm
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import Family, LoadLimits, describe_verdict, stem
@@ -33,7 +34,7 @@ from server.search.stats import SearchResult
 
 SNIFF_BYTES = 4096
 _PIPES_KEY = re.compile(r'"pipes"\s*:')
-FLOW_LABELS = {"downhill": "downhill (east and south only)", "free": "free (any side, each tile once)"}
+FLOW_LABELS = {"downhill": "zenji.downhill_east_and_south_only", "free": "zenji.free_any_side_each_tile"}
 
 
 class ZenjiFamily(Family):
@@ -43,19 +44,18 @@ class ZenjiFamily(Family):
         super().__init__(
             default_algorithm="astar",  # `run.py solve` without --algorithm
             name="zenji",
-            title="Zenji pipes",
+            title="zenji.zenji_pipes",
             puzzle_type=ZenjiBoard,
             extensions=(".txt", ".json", ".md"),  # .md: seed 001's README with its table
-            expects="rows of tiles, each its sides N E S W (0 closed, 1 inlet, 2 outlet, 3 source, 4 drain): "
-            "'3223 2010', or seed 001's Markdown table ('| 0 | 3, 2, 2, 3 | …'); or JSON with 'pipes'",
+            expects="zenji.rows_tiles_each_its_sides",
             algorithms=("dijkstra", "astar", "idastar", "iddfs", "bfs", "dfs", "greedy", "bidirectional"),
             heuristics=HEURISTICS,
             own_options=(
                 Option(
                     "flow",
                     "choice",
-                    "Water flows",
-                    "downhill: only east and south (the base task); free: any side, each tile used once",
+                    "zenji.water_flows",
+                    "zenji.downhill_only_east_and_south",
                     optional=True,
                     stage="both",
                     choices=tuple((f, FLOW_LABELS[f]) for f in FLOWS),
@@ -97,10 +97,13 @@ class ZenjiFamily(Family):
         return 0.0
 
     def load(self, data: bytes, filename: str, options: Values, limits: LoadLimits) -> ZenjiBoard:
-        text, is_json = self.file_text(data, MAX_FILE_BYTES, "a Zenji board")
+        text, is_json = self.file_text(data, MAX_FILE_BYTES, t("zenji.zenji_board"))
         board = (parse_zenji_json if is_json else parse_zenji_text)(text, stem(filename))
         if board.rows * board.cols > limits.max_cells:
-            raise PuzzleError(f"{board.rows * board.cols:,} tiles is more than {limits.max_cells:,}", "file")
+            raise PuzzleError(
+                t("zenji.tiles_more_than", value=board.rows * board.cols, max_cells=limits.max_cells),
+                t("zenji.file"),
+            )
         if options.get("flow"):
             board = replace(board, flow=options["flow"])
         return board
@@ -112,12 +115,12 @@ class ZenjiFamily(Family):
         text = self.json_text(problem.state_to_json(state))
         if isinstance(problem, ZenjiProblem) and problem.free:
             passed = problem.unpack(state)[2].bit_count()
-            text += f" · {passed} {'tile' if passed == 1 else 'tiles'} passed"
+            text += t("zenji.state.passed", count=passed)
         return text
 
     def json_text(self, value: Any) -> str:
         if isinstance(value, list | tuple) and len(value) >= 3 and all(isinstance(v, int) for v in value[:3]):
-            return f"({value[0]}, {value[1]}) turned {value[2]}"
+            return t("zenji.state.text", row=value[0], col=value[1], turns=value[2])
         return super().json_text(value)
 
     def info(self, board: ZenjiBoard) -> dict[str, Any]:
@@ -133,7 +136,7 @@ class ZenjiFamily(Family):
             "flow": board.flow,
             "cost_scale": board.rows * board.cols + 1,
             "heuristics": list(HEURISTICS),
-            "notes": [f"read as {board.source_format}"],
+            "notes": [t("zenji.read_as", source_format=board.source_format)],
             "options": {"flow": {"default": board.flow}},
         }
 
@@ -163,10 +166,8 @@ class ZenjiFamily(Family):
     def algorithm(self, name: str, options: Values) -> Algorithm:
         if name == "bidirectional" and options.get("flow") == "free":
             raise PuzzleError(
-                "bidirectional search needs the goal states, and under free flow a state holds the set of "
-                "tiles the water passes, which the goal does not tell: choose downhill flow or another "
-                "algorithm",
-                "option 'algorithm'",
+                t("zenji.bidirectional_search_needs_goal_states"),
+                t("zenji.option_algorithm"),
             )
         return get_algorithm(name)
 
@@ -194,10 +195,18 @@ class ZenjiFamily(Family):
         if not result["found"]:
             return super().summary_lines(filename, result)
         lines = [
-            f"{filename}: {result['algorithm']} made the water flow with {result['cost']} quarter turns "
-            f"({describe_verdict(result)}) through {result['tiles']} tiles, {result['flow']} flow; "
-            f"expanded {result['expanded']:,} states, generated {result['generated']:,}; "
-            f"search {result['seconds']:.3f} s"
+            t(
+                "zenji.made_water_flow_with_quarter",
+                filename=filename,
+                algorithm=result["algorithm"],
+                cost=result["cost"],
+                describe_verdict=describe_verdict(result),
+                tiles=result["tiles"],
+                flow=result["flow"],
+                expanded=result["expanded"],
+                generated=result["generated"],
+                seconds=f"{result['seconds']:.3f}",
+            )
         ]
         lines += [f"  {number}. {move['text']}" for number, move in enumerate(result["moves"], start=1)]
         return [*lines, "  water: " + " → ".join(f"({r}, {c})" for r, c in result["path"])]

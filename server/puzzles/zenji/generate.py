@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from server.i18n import t
 from server.puzzles.capabilities import Maker
 from server.puzzles.errors import PuzzleError
 from server.puzzles.making import Generated, GeneratorKind, size_options
@@ -112,12 +113,10 @@ def _shuffled_neighbours(rng: random.Random, cell: int, rows: int, cols: int) ->
 MAX_GENERATED = 16  # tiles a side of a generated board: free flow is searched in a second up to 16 x 16
 _SIZE = size_options((1, 5, MAX_GENERATED), (1, 5, MAX_GENERATED), "tiles")
 GENERATORS = (
-    GeneratorKind("zenji-downhill", "Zenji, downhill flow",
-                  "a water path east and south from the source (top-left) to the drain (bottom-right), "
-                  "its tiles scrambled; the rest random pipes", _SIZE),
-    GeneratorKind("zenji-free", "Zenji, free flow",
-                  "a winding water path in any direction from the source to the drain, its tiles scrambled; "
-                  "the rest random pipes", _SIZE),
+    GeneratorKind("zenji-downhill", "zenji.zenji_downhill_flow",
+                  "zenji.water_path_east_and_south", _SIZE),
+    GeneratorKind("zenji-free", "zenji.zenji_free_flow",
+                  "zenji.winding_water_path_in_any", _SIZE),
 )
 
 
@@ -130,8 +129,9 @@ class ZenjiMaker(Maker):
         self.generator(kind)
         rows, cols, seed = values["rows"], values["cols"], values["seed"]
         if rows * cols < 2:
-            raise PuzzleError("a Zenji board needs at least two tiles (a source and a drain): 1 x 2 or more",
-                              "option 'cols'")
+            raise PuzzleError(t("zenji.zenji_board_needs_at_least"),
+                              t("zenji.option_cols"))
         board = random_board(rows, cols, seed, kind.removeprefix("zenji-"))
-        return Generated(board, f"Zenji board, {rows} x {cols} tiles, {board.flow} flow, seed {seed}, "
-                         "solvable by construction")
+        return Generated(
+            board, t("zenji.zenji_board_x_tiles_flow", rows=rows, cols=cols, flow=board.flow, seed=seed)
+        )

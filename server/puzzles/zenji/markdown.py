@@ -19,6 +19,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 
 _SEPARATOR_CELL = re.compile(r"\s*:?-+:?\s*")
@@ -36,7 +37,7 @@ class Cell:
 
     @property
     def where(self) -> str:
-        return f"line {self.line}, column {self.column}"
+        return t("zenji.line_column", line=self.line, column=self.column)
 
 
 @dataclass(frozen=True)
@@ -58,9 +59,14 @@ class BoardTable:
 
     def describe(self) -> str:
         """Which table was read, for the board's notes ("read as …")."""
-        plural = "s" * (self.others != 1)
-        more = f"; {self.others} later table{plural} of tiles not read" if self.others else ""
-        return f"a Markdown table (its rows of tiles at lines {self.first_line}-{self.last_line}{more})"
+        plural = t("zenji.plural.table", count=self.others)
+        more = t("zenji.later_table_tiles_not_read", others=self.others, plural=plural) if self.others else ""
+        return t(
+            "zenji.markdown_table_its_rows_tiles",
+            first_line=self.first_line,
+            last_line=self.last_line,
+            more=more,
+        )
 
 
 def sniff_table(text: str) -> float:
@@ -98,15 +104,17 @@ def board_table(text: str) -> BoardTable:
     tables = _tables(text)
     found = [rows for rows in (_data_rows(table) for table in tables) if _has_tiles(rows)]
     if not found:
-        count = f"{len(tables)} Markdown table{'s' * (len(tables) != 1)}"
-        raise PuzzleError(f"no board among the text's {count}: a board's cells are four side codes N E S W "
-                          "such as '3, 2, 2, 3'", "file")
+        count = t(
+            "zenji.markdown_table", n_tables=len(tables), value=t("zenji.plural.table", count=len(tables))
+        )
+        raise PuzzleError(t("zenji.no_board_among_text_board", count_=count), t("zenji.file"))
     rows = found[0]
     numbered = _row_number_column(rows)
     for row in rows if numbered else ():
         if not _ROW_NUMBER.fullmatch(row[0].text):
-            raise PuzzleError(f"expected the row's number in the table's first column, as the first row has "
-                              f"it, got {row[0].text[:20]!r}", row[0].where)
+            raise PuzzleError(
+                t("zenji.expected_row_number_in_table", text=repr(row[0].text[:20])), row[0].where
+            )
     return BoardTable([row[1:] if numbered else row for row in rows], [row[0].line for row in rows],
                       len(found) - 1)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.capabilities import TextOrJsonSaver
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.jsonfile import read_json
@@ -43,41 +44,59 @@ def parse_zenji_text(text: str, name: str) -> ZenjiBoard:
             if declared:
                 flow = declared.group(1)
                 if flow not in FLOWS:
-                    raise PuzzleError(f"{flow[:20]!r} is not one of: {', '.join(FLOWS)}", f"line {number}")
+                    raise PuzzleError(
+                        t("zenji.not_one", flow=repr(flow[:20]), flows=", ".join(FLOWS)),
+                        t("zenji.line", number=number),
+                    )
             continue
         if len(rows) == MAX_SIDE:
             raise PuzzleError(
-                f"more than {MAX_SIDE} rows of tiles (at most {MAX_SIDE} x {MAX_SIDE})", f"line {number}"
+                t("zenji.more_than_rows_tiles_at", max_side=MAX_SIDE), t("zenji.line", number=number)
             )
         groups = _bracket_groups(line, number) if "[" in line else line.split(None, MAX_SIDE)
         if len(groups) > MAX_SIDE:
-            raise PuzzleError(f"more than {MAX_SIDE} tiles in a row", f"line {number}")
-        row = [_text_tile(group, f"line {number}, tile {i}") for i, group in enumerate(groups, start=1)]
+            raise PuzzleError(
+                t("zenji.more_than_tiles_in_row", max_side=MAX_SIDE), t("zenji.line", number=number)
+            )
+        row = [
+            _text_tile(group, t("zenji.line_tile_3", number=number, i=i))
+            for i, group in enumerate(groups, start=1)
+        ]
         if rows and len(row) != len(rows[0]):
             raise PuzzleError(
-                f"{len(row)} tiles, but line {wheres[0]} has {len(rows[0])}: every row needs as many",
-                f"line {number}",
+                t("zenji.tiles_but_line_has_every", n_row=len(row), wheres=wheres[0], n_rows=len(rows[0])),
+                t("zenji.line", number=number),
             )
         rows.append(row)
         wheres.append(number)
     if not rows:
-        raise PuzzleError("no tiles: write one row of 4-digit tiles per line, e.g. 3223 2010", "file")
-    return _board(rows, name, flow, "text", lambda r, c: f"line {wheres[r]}, tile {c + 1}")
+        raise PuzzleError(t("zenji.no_tiles_write_one_row"), t("zenji.file"))
+    return _board(rows, name, flow, "text", lambda r, c: t("zenji.line_tile", wheres=wheres[r], value=c + 1))
 
 
 def _parse_table(text: str, name: str) -> ZenjiBoard:
     """Seed 001's board as a Markdown table (``markdown.py``); a ``# flow: …`` line sets the flow."""
     table = board_table(text)
     if len(table.rows) > MAX_SIDE or any(len(cells) > MAX_SIDE for cells in table.rows):
-        raise PuzzleError(f"more than {MAX_SIDE} tiles a side", f"lines {table.first_line}-{table.last_line}")
+        raise PuzzleError(
+            t("zenji.more_than_tiles_side", max_side=MAX_SIDE),
+            t("zenji.lines", first_line=table.first_line, last_line=table.last_line),
+        )
     rows: list[list[Tile]] = []
     for cells, number in zip(table.rows, table.lines, strict=True):
-        line = f"line {number}"
+        line = t("zenji.line", number=number)
         if not cells:
-            raise PuzzleError("a row of the table with no tiles after its number", line)
+            raise PuzzleError(t("zenji.row_table_with_no_tiles"), line)
         if rows and len(cells) != len(rows[0]):
-            raise PuzzleError(f"{len(cells)} tiles, but line {table.first_line} has {len(rows[0])}: every "
-                              "row needs as many", line)
+            raise PuzzleError(
+                t(
+                    "zenji.tiles_but_line_has_every_2",
+                    n_cells=len(cells),
+                    first_line=table.first_line,
+                    n_rows=len(rows[0]),
+                ),
+                line,
+            )
         rows.append([_cell_tile(cell) for cell in cells])
     flow = "downhill"
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -85,7 +104,10 @@ def _parse_table(text: str, name: str) -> ZenjiBoard:
         if declared:
             flow = declared.group(1)
             if flow not in FLOWS:
-                raise PuzzleError(f"{flow[:20]!r} is not one of: {', '.join(FLOWS)}", f"line {number}")
+                raise PuzzleError(
+                    t("zenji.not_one", flow=repr(flow[:20]), flows=", ".join(FLOWS)),
+                    t("zenji.line", number=number),
+                )
     return _board(rows, name, flow, table.describe(), lambda r, c: table.rows[r][c].where)
 
 
@@ -93,7 +115,7 @@ def _cell_tile(cell: Cell) -> Tile:
     """A table cell as a tile: "3, 2, 2, 3", "3 2 2 3", "3;2;2;3", "3223" or "[3, 2, 2, 3]"."""
     inside = cell.text.strip("[]() ").replace(";", ",")
     if not inside:
-        raise PuzzleError("an empty cell where a tile belongs: four side codes N E S W such as '3, 2, 2, 3'",
+        raise PuzzleError(t("zenji.empty_cell_where_tile_belongs"),
                           cell.where)
     return _text_tile(inside, cell.where, "'3, 2, 2, 3'")
 
@@ -122,77 +144,90 @@ def _nothing_between(text: str, number: int, index: int) -> None:
     stray = text.strip(" ,\t")
     if stray:
         raise PuzzleError(
-            f"expected bracketed tiles such as [3,2,2,3] on this line, got {stray[:20]!r}",
-            f"line {number}, tile {index}",
+            t("zenji.expected_bracketed_tiles_such_as", stray=repr(stray[:20])),
+            t("zenji.line_tile_2", number=number, index=index),
         )
 
 
 def _text_tile(group: str, where: str, example: str = "3223") -> Tile:
     codes = group.replace(",", " ").split() if "," in group or " " in group.strip() else list(group.strip())
     if len(codes) != 4 or not all(len(code) == 1 and code.isdigit() for code in codes):
-        raise PuzzleError(f"expected four side codes N E S W such as {example}, got {group.strip()[:20]!r}",
-                          where)
+        raise PuzzleError(
+            t("zenji.expected_four_side_codes_n", example=example, strip=repr(group.strip()[:20])), where
+        )
     tile = tuple(int(code) for code in codes)
     bad = next((code for code in tile if code > DRAIN), None)
     if bad is not None:
-        raise PuzzleError(f"side code {bad} is not one of {CODES}", where)
+        raise PuzzleError(t("zenji.side_code_not_one", bad=bad, codes=CODES), where)
     return tile  # type: ignore[return-value]
 
 
 def parse_zenji_json(text: str, name: str) -> ZenjiBoard:
     data = read_json(text)
     if not isinstance(data, dict) or "pipes" not in data:
-        raise PuzzleError("expected an object with 'pipes': rows of [N, E, S, W] tiles", "file")
+        raise PuzzleError(t("zenji.expected_object_with_pipes_rows"), t("zenji.file"))
     pipes = data["pipes"]
     if not isinstance(pipes, list) or not pipes or not all(isinstance(row, list) for row in pipes):
-        raise PuzzleError("expected a list of rows, each a list of [N, E, S, W] tiles", "field 'pipes'")
+        raise PuzzleError(t("zenji.expected_list_rows_each_list"), t("zenji.field_pipes"))
     if len(pipes) > MAX_SIDE or any(len(row) > MAX_SIDE for row in pipes):
-        raise PuzzleError(f"more than {MAX_SIDE} tiles a side", "field 'pipes'")
+        raise PuzzleError(t("zenji.more_than_tiles_side", max_side=MAX_SIDE), t("zenji.field_pipes"))
     rows: list[list[Tile]] = []
     for r, row in enumerate(pipes):
         if len(row) != len(pipes[0]):
-            raise PuzzleError(f"{len(row)} tiles, but row 0 has {len(pipes[0])}", f"field 'pipes', row {r}")
+            raise PuzzleError(
+                t("zenji.tiles_but_row_0_has", n_row=len(row), n_pipes=len(pipes[0])),
+                t("zenji.field_pipes_row", r=r),
+            )
         out = []
         for c, tile in enumerate(row):
-            where = f"field 'pipes', row {r}, tile {c}"
+            where = t("zenji.field_pipes_row_tile", r=r, c=c)
             ok = (
                 isinstance(tile, list)
                 and len(tile) == 4
                 and all(isinstance(v, int) and not isinstance(v, bool) for v in tile)
             )
             if not ok:
-                raise PuzzleError(f"expected [N, E, S, W] side codes, got {show_value(tile)}", where)
+                raise PuzzleError(t("zenji.expected_n_e_w_side", tile=show_value(tile)), where)
             bad = next((v for v in tile if not 0 <= v <= DRAIN), None)
             if bad is not None:
-                raise PuzzleError(f"side code {show_value(bad)} is not one of {CODES}", where)
+                raise PuzzleError(t("zenji.side_code_not_one", bad=show_value(bad), codes=CODES), where)
             out.append(tuple(tile))
         rows.append(out)
     flow = data.get("flow", "downhill")
     if flow not in FLOWS:
-        raise PuzzleError(f"{show_value(flow)} is not one of: {', '.join(FLOWS)}", "field 'flow'")
+        raise PuzzleError(
+            t("zenji.not_one", flow=show_value(flow), flows=", ".join(FLOWS)), t("zenji.field_flow")
+        )
     given = data.get("name")
     if given is not None and not isinstance(given, str):
-        raise PuzzleError(f"expected text, got {show_value(given)}", "field 'name'")
-    return _board(rows, (given or name)[:80], flow, "json", lambda r, c: f"field 'pipes', row {r}, tile {c}")
+        raise PuzzleError(t("zenji.expected_text_got", given=show_value(given)), t("zenji.field_name"))
+    return _board(
+        rows, (given or name)[:80], flow, "json", lambda r, c: t("zenji.field_pipes_row_tile", r=r, c=c)
+    )
 
 
 def _board(rows: list[list[Tile]], name: str, flow: str, source_format: str, where) -> ZenjiBoard:
     """Find the one source and the one drain; the rest of the board may be any pipes."""
     height, width = len(rows), len(rows[0])
     if height * width < 2:
-        raise PuzzleError("a board needs at least two tiles: a source and a drain", "file")
+        raise PuzzleError(t("zenji.board_needs_at_least_two"), t("zenji.file"))
     sources = [(r, c) for r in range(height) for c in range(width) if SOURCE in rows[r][c]]
     drains = [(r, c) for r in range(height) for c in range(width) if DRAIN in rows[r][c]]
     for found, code, what in ((sources, SOURCE, "source"), (drains, DRAIN, "drain")):
         if not found:
-            raise PuzzleError(f"no {what}: one tile needs side code {code} (the {what}'s sides)", "file")
+            raise PuzzleError(
+                t("zenji.no_one_tile_needs_side", what=t(f"zenji.word.{what}"), code=code), t("zenji.file")
+            )
         if len(found) > 1:
             (r0, c0), (r1, c1) = found[:2]
             first = where(r0, c0)
-            raise PuzzleError(f"a second {what} (code {code}); the first is at {first}", where(r1, c1))
+            raise PuzzleError(
+                t("zenji.second_code_first_at", what=t(f"zenji.word.{what}"), code=code, first=first),
+                where(r1, c1),
+            )
     (sr, sc), (dr, dc) = sources[0], drains[0]
     if (sr, sc) == (dr, dc):
-        raise PuzzleError("one tile holds both the source (3) and the drain (4)", where(sr, sc))
+        raise PuzzleError(t("zenji.one_tile_holds_both_source"), where(sr, sc))
     tiles = tuple(tile for row in rows for tile in row)
     return ZenjiBoard(height, width, tiles, (sr, sc), (dr, dc), flow, name, source_format)
 

@@ -17,6 +17,7 @@ import math
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from server.i18n import t
 from server.puzzles.zenji.model import INLET, OUTLET, STEPS, ZenjiBoard, turned
 from server.search.costs import cost_text
 from server.search.problem import Problem
@@ -34,16 +35,14 @@ DOWNHILL_SIDES = (1, 2)  # water leaves by the east or the south side only
 #: family's ``cost``: the lab judges it against the fewest turns still needed, and the heuristic
 #: "yours" multiplies it by the packed cost's scale (``turns_formula``).
 FEATURES = (
-    ("row", "the row of the tile the water has reached"),
-    ("col", "the column of that tile"),
-    ("goal_row", "the drain's row"),
-    ("goal_col", "the drain's column"),
-    ("dr", "|row - goal_row|: rows still to cross"),
-    ("dc", "|col - goal_col|: columns still to cross"),
-    ("rot", "quarter turns given to the tile the water has reached (0 to 3)"),
-    ("relaxed", "the built-in relaxed estimate in quarter turns: the fewest turns still needed if every "
-                "later tile took its cheapest usable orientation on its own; where even that cannot reach "
-                "the drain, 3 x tiles + 1 (more than any solution costs)"),
+    ("row", "zenji.row_tile_water_has_reached"),
+    ("col", "zenji.column_that_tile"),
+    ("goal_row", "zenji.drain_row"),
+    ("goal_col", "zenji.drain_column"),
+    ("dr", "zenji.row_goal_row_rows_still"),
+    ("dc", "zenji.col_goal_col_columns_still"),
+    ("rot", "zenji.quarter_turns_given_tile_water"),
+    ("relaxed", "zenji.built_in_relaxed_estimate_in"),
 )
 
 
@@ -220,7 +219,13 @@ class ZenjiProblem(Problem):
 
     def cost_in_words(self, cost: float) -> str:
         turns, tiles = self.split_cost(cost)
-        return f"cost {cost_text(round(cost))} = {turns:,} quarter turns × {self.scale} + {tiles:,} tiles"
+        return t(
+            "zenji.cost_quarter_turns_tiles",
+            cost_text=cost_text(round(cost)),
+            turns=turns,
+            scale=self.scale,
+            tiles=tiles,
+        )
 
     def student_state(self, state: int) -> list[int]:
         """(row, col, rotation); under free flow also the used tiles' bit set, which tells states apart."""

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.zenji.model import SIDE_WORDS, SIDES, STEPS, ZenjiBoard, turned
 
-TIMES = {1: "once", 2: "twice", 3: "three times"}
+TIMES = {1: "zenji.once", 2: "zenji.twice", 3: "zenji.three_times"}
 
 
 def water_in_words(board: ZenjiBoard, path: list[list[int]]) -> dict[str, Any]:
@@ -26,7 +27,13 @@ def water_in_words(board: ZenjiBoard, path: list[list[int]]) -> dict[str, Any]:
         water.append({"tile": [r, c], "rot": rot, "enter": enter, "leave": leave})
         if rot:
             tiles[r * board.cols + c] = list(turned(board.tile(r, c), rot))
-            moves.append({"tile": [r, c], "turns": rot, "text": f"turn ({r}, {c}) {TIMES[rot]} clockwise"})
+            moves.append(
+                {
+                    "tile": [r, c],
+                    "turns": rot,
+                    "text": t("zenji.turn_clockwise_2", r=r, c=c, times=t(TIMES[rot])),
+                }
+            )
     for step in water:
         step["text"] = _flow_text(step)
     turned_rows = [tiles[r * board.cols : (r + 1) * board.cols] for r in range(board.rows)]
@@ -37,7 +44,7 @@ def _flow_text(step: dict[str, Any]) -> str:
     r, c = step["tile"]
     parts = [f"({r}, {c})"]
     if step["enter"]:
-        parts.append(f"in from the {SIDE_WORDS[step['enter']]}")
+        parts.append(t("zenji.in_from", side_words=t(f"zenji.side.{SIDE_WORDS[step['enter']]}")))
     if step["leave"]:
-        parts.append(f"out to the {SIDE_WORDS[step['leave']]}")
+        parts.append(t("zenji.out", side_words=t(f"zenji.side.{SIDE_WORDS[step['leave']]}")))
     return " ".join(parts)
