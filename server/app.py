@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException
 from server.budget import ServerBusy
 from server.clients import TooMany
 from server.config import ROOT, Config
+from server.i18n import t
 from server.services import Services, services
 from server.web.common import drain_body
 
@@ -105,7 +106,7 @@ def create_app(config: Config | None = None) -> Flask:
     @app.errorhandler(Exception)
     def internal_error(err: Exception):
         app.logger.exception("unhandled error")
-        return jsonify(error=f"internal error ({type(err).__name__}); the server keeps running"), 500
+        return jsonify(error=t("web.app.internal_error_server_keeps_running", name=type(err).__name__)), 500
 
     from server.live.handlers import register_handlers
 

@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 from server.search.control import CancelFlag
 
@@ -142,9 +143,9 @@ class WorkBudget:
         if nbytes > limit:
             whose = "the server's work may hold" if owner is None else "one client's work may hold"
             raise TooBig(
-                f"{what[:1].upper()}{what[1:]} needs about {nbytes / MB:,.0f} MB of memory; {whose} at "
-                f"most {limit / MB:,.0f} MB at once (the work budget, MAZE_TRACE_BUDGET_BYTES, is "
-                f"{self.trace_bytes / MB:,.0f} MB)",
+                t("solve.budget.needs_about_mb_memory_at", upper=what[:1].upper(), what=what[1:],
+                  value=format(nbytes / MB, ',.0f'), whose=whose, value2=format(limit / MB, ',.0f'),
+                  value3=format(self.trace_bytes / MB, ',.0f')),
             )
 
     def reserve(
@@ -236,7 +237,7 @@ class WorkBudget:
                     return False
                 if deadline is not None and time.monotonic() >= deadline:
                     self._cond.release()
-                    raise ServerBusy(f"the server is busy ({message}); try again in a moment")
+                    raise ServerBusy(t("solve.budget.server_busy_try_again_moment", message=message))
                 if on_wait is not None and not told:
                     told = True
                     self._cond.release()  # never call out holding the lock
@@ -258,8 +259,8 @@ class WorkBudget:
             return
         if waiting[owner] >= MAX_WAITING:
             self._cond.release()
-            raise ServerBusy(f"the server is busy ({message}; this client has {MAX_WAITING} requests "
-                             "waiting already); try again in a moment")
+            raise ServerBusy(t("solve.budget.server_busy_this_client_has", message=message,
+                               MAX_WAITING=MAX_WAITING))
         waiting[owner] += 1
         try:
             yield

@@ -28,6 +28,7 @@ from typing import Any
 
 from server.budget import ServerBusy
 from server.clients import RedisDown, SharedRedis
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 from server.search.algorithms.replay import RecordedRun, pack_ids, unpack_ids
 
@@ -90,7 +91,8 @@ class RecordedRuns:
         """Part ``part`` of ``parts`` of a run (a new run for part 0, ``run`` None); the run's id.
         PuzzleError naming the field when the part is out of turn or the run unknown."""
         if len(text) > PART_CHARS:
-            raise PuzzleError(f"a part holds at most {PART_CHARS:,} characters, this one {len(text):,}",
+            raise PuzzleError(t("code.code_runs.part_holds_at_most_characters", PART_CHARS=PART_CHARS,
+                                n_text=len(text)),
                               "field 'text'")
         if self.shared is not None:
             return self._shared_part(run, owner, puzzle, part, parts, text)
@@ -104,8 +106,8 @@ class RecordedRuns:
             if upload is None or upload.owner != owner or upload.puzzle != puzzle:
                 raise PuzzleError(NOT_KEPT, "field 'run'")
             if upload.judged is not None or part != len(upload.texts) or parts != upload.parts:
-                raise PuzzleError(f"expected part {len(upload.texts)} of {upload.parts}, got part {part} of "
-                                  f"{parts}", "field 'part'")
+                raise PuzzleError(t("code.code_runs.expected_part_got_part_2", n_texts=len(upload.texts),
+                                    parts=upload.parts, part=part, parts2=parts), "field 'part'")
             upload.texts.append(text)
             upload.used = now
             self._runs.move_to_end(run)
@@ -121,7 +123,8 @@ class RecordedRuns:
             if upload is None or upload.owner != owner or upload.puzzle != puzzle:
                 raise PuzzleError(NOT_KEPT, "field 'run'")
             if len(upload.texts) != upload.parts:
-                raise PuzzleError(f"the run has {len(upload.texts)} of its {upload.parts} parts",
+                raise PuzzleError(t("code.code_runs.run_has_its_parts_2", n_texts=len(upload.texts),
+                                    parts=upload.parts),
                                   "field 'run'")
             return "".join(upload.texts)
 
@@ -192,7 +195,8 @@ class RecordedRuns:
             raise PuzzleError(NOT_KEPT, "field 'run'")
         want, received = int(head[2]), int(head[3])
         if part != received or parts != want or not want:
-            raise PuzzleError(f"expected part {received} of {want}, got part {part} of {parts}",
+            raise PuzzleError(t("code.code_runs.expected_part_got_part", received=received, want=want,
+                                part=part, parts=parts),
                               "field 'part'")
 
         def append(r: Any) -> None:
@@ -217,7 +221,8 @@ class RecordedRuns:
         if head[0] is None or _text(head[0]) != owner or _text(head[1]) != puzzle or text is None:
             raise PuzzleError(NOT_KEPT, "field 'run'")
         if int(head[2]) != int(head[3]):
-            raise PuzzleError(f"the run has {int(head[3])} of its {int(head[2])} parts", "field 'run'")
+            raise PuzzleError(t("code.code_runs.run_has_its_parts", value=int(head[3]),
+                                value2=int(head[2])), "field 'run'")
         return _text(text)
 
 

@@ -35,6 +35,7 @@ from server.clients import TooMany
 from server.config import Config
 from server.gif_encoding import Gif, draw_frames, encode_gif, file_stem, frame_bytes
 from server.gif_store import Finished, GifStore, gif_store_for
+from server.i18n import t
 from server.leases import Leases, leases_for
 from server.paid_work import Stopped
 from server.puzzles.errors import PuzzleError
@@ -99,14 +100,14 @@ class AnimationExports:
         or ServerBusy (the server's)."""
         config = self.config
         cap = config.max_animations_per_client
-        refuse_client = TooMany(f"at most {cap} GIF exports at once for this client; wait until one is done")
+        refuse_client = TooMany(t("export.exporting.at_most_gif_exports_at", cap=cap))
         with self._lock:
             running = list(self._running.values())
             # The server's cap first: a client at its cap while the server is full is told to retry
             # in a moment, not to wait for its own exports (those may be another's at its address).
             if len(running) >= config.max_animation_jobs:
                 raise ServerBusy(
-                    f"the server is busy ({len(running)} GIF exports are rendering); try again in a moment"
+                    t("export.exporting.server_busy_gif_exports_are", n_running=len(running))
                 )
             if sum(1 for j in running if j.client == client) >= cap:
                 raise refuse_client
@@ -118,8 +119,8 @@ class AnimationExports:
                 raise refuse_client
             if full == 0:
                 raise ServerBusy(
-                    f"the server is busy ({config.max_animation_jobs} GIF exports are rendering); "
-                    "try again in a moment"
+                    t("export.exporting.server_busy_gif_exports_are_2",
+                      max_animation_jobs=config.max_animation_jobs)
                 )
             self._running[job.job_id] = job
         self.store.watch(job)  # before it can end: the store stops watching it when it is kept

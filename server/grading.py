@@ -21,6 +21,7 @@ from server.code_rules import problem_rules
 from server.code_space import build_space
 from server.code_verdict import judge_code_run
 from server.config import ROOT, Config
+from server.i18n import t
 from server.puzzles.options import Values
 from server.sandbox import Limits, Outcome, SandboxUnavailable, available, python_executable
 from server.sandbox import run as run_sandboxed
@@ -110,8 +111,8 @@ def _result(done: Outcome, seconds: float) -> tuple[dict[str, Any], str]:
     try:
         return json.loads(done.stdout), done.stderr
     except ValueError:  # the program wrote to the real stdout (os.write(1, …)) around the harness's answer
-        return ({**empty, "error": {"kind": "Crash", "message": "the program wrote over the harness's answer "
-                                    "(to the process's own standard output)", "line": None,
+        return ({**empty, "error": {"kind": "Crash", "message": t("code.grading.wrote_over_answer"),
+                                    "line": None,
                                     "traceback": ""}}, done.stderr)
 
 

@@ -25,6 +25,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Protocol
 
 from server.clients import RedisDown, SharedRedis, TooMany, key_part, shared_redis
+from server.i18n import t
 
 if TYPE_CHECKING:
     from server.config import Config
@@ -59,7 +60,7 @@ def _too_many(what: str, check: Check, seconds: float) -> TooMany:
     (_, who_key), limit = check
     wait = max(1, int(seconds + 1))
     who = "this address" if who_key.startswith("addr:") else "this client"
-    return TooMany(f"too many {what}s: at most {limit} a minute for {who}; try again in {wait} s")
+    return TooMany(t("limits.rate_limits.too_many_s_at_most", what=what, limit=limit, who=who, wait=wait))
 
 
 # ---- this process's memory ---------------------------------------------------------------------------

@@ -16,6 +16,7 @@ import numpy as np
 
 from server.budget import WorkBudget
 from server.config import Config
+from server.i18n import t
 from server.json_arrays import compact_paths
 from server.judging import optimum_cost
 from server.paid_work import paid_work
@@ -35,7 +36,8 @@ def check_run(puzzle: Any, algorithm: Any, raw_options: Any) -> Values:
     if not isinstance(algorithm, str):
         from server.puzzles.errors import PuzzleError
 
-        raise PuzzleError(f"expected an algorithm name, got {type(algorithm).__name__}", "option 'algorithm'")
+        raise PuzzleError(t("solve.solving.expected_algorithm_name_got",
+                            name=type(algorithm).__name__), "option 'algorithm'")
     family.check_algorithm(algorithm)
     return family.run_options(raw_options)
 

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from server.archive import ID_PATTERN, DiskArchive, PuzzleArchive, RedisArchive, Source, puzzle_id
+from server.i18n import t
 
 if TYPE_CHECKING:
     from server.budget import WorkBudget
@@ -203,7 +204,7 @@ def open_store(config: Config, budget: WorkBudget) -> PuzzleStore:
             family = get_family(source.family)
             options = family.load_options(source.options)
             if Source(source.data, family.name, source.filename, options).id != source.id:
-                raise PuzzleError("the load options read back differently")
+                raise PuzzleError(t("store.store.load_options_read_back_differently"))
             limits = LoadLimits(max_pixels=config.max_pixels, max_cells=config.max_pixels)
             with budget.loading(wait=config.solve_wait):
                 return family.load(source.data, source.filename, options, limits)

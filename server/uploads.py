@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from server.clients import RedisDown, SharedRedis, shared_redis
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 
 UPLOAD_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
@@ -86,8 +87,7 @@ def check_upload_id(text: str | None) -> str | None:
         return None
     if not UPLOAD_ID.fullmatch(text):
         raise PuzzleError(
-            f"upload id (header {HEADER!r}): expected 1 to 40 letters, digits, '_' or '-' (a random "
-            f"id the page makes), got {text[:50]!r}",
+            t("upload.uploads.upload_id_header_expected_letters", HEADER=repr(HEADER), text=repr(text[:50])),
         )
     return text
 

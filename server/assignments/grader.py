@@ -24,6 +24,7 @@ from server.assignments.model import Assignment, Submission
 from server.assignments.queue import GradingQueue, Job, RedisQueue
 from server.assignments.store import AssignmentStore, pending, pinned_puzzle, sweep
 from server.config import Config
+from server.i18n import t
 
 log = logging.getLogger(__name__)
 
@@ -173,7 +174,7 @@ class Graders:
         except Exception as err:  # a sandbox refusal, a puzzle gone: failed, in words
             log.warning("submission %s of %s could not be graded: %s", submission.id, assignment.id, err)
             submission.result = {"score": 0.0, "points": points, "details": {},
-                                 "sentence": f"Could not be graded: {err}"}
+                                 "sentence": t("assign.grader.could_not_be_graded", err=err)}
             submission.status = "failed"
         submission.graded = time.time()
 

@@ -28,6 +28,7 @@ from server.assignments.model import Assignment, Submission, Task
 from server.code_verdict import judge_code_run, reference_expansions
 from server.config import Config
 from server.formula import FormulaError
+from server.i18n import t
 from server.judging import judge_formula, judge_solution, rule_options
 from server.puzzles.errors import PuzzleError
 from server.puzzles.options import YOURS
@@ -197,7 +198,7 @@ def judge(assignment: Assignment, submission: Submission, puzzle: Any, config: C
     """The result of ``submission`` (the contract's ``<result>``)."""
     task = assignment.task(submission.task)
     if task is None:
-        raise PuzzleError(f"the assignment has no {submission.task} task", "task")
+        raise PuzzleError(t("assign.judge.assignment_has_no_task", task=submission.task), "task")
     if task.kind == "predict":
         return judge_predict(assignment, task, puzzle, submission.answer, config)
     if task.kind == "code":

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from server.formula import MAX_CHARS as FORMULA_CHARS
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 from server.search.registry import get_algorithm
 
@@ -230,9 +231,10 @@ def algorithm_label(name: str) -> str:
 def _number(value: Any, low: float, high: float, where: str, what: str, whole: bool = False) -> float:
     kind = int if whole else (int, float)
     if isinstance(value, bool) or not isinstance(value, kind) or not math.isfinite(value):
-        raise PuzzleError(f"expected {what}", where)
+        raise PuzzleError(t("assign.model.expected", what=what), where)
     if not low <= value <= high:
-        raise PuzzleError(f"expected {what}: from {low:g} to {high:g}, got {value:g}", where)
+        raise PuzzleError(t("assign.model.expected_from_got", what=what, low=format(low, 'g'),
+                            high=format(high, 'g'), value=format(value, 'g')), where)
     return value
 
 
@@ -240,7 +242,8 @@ def _unknown(data: dict[str, Any], allowed: set[str] | tuple[str, ...], where: s
     for name in data:
         if name not in allowed:
             shown = str(name)[:40]
-            raise PuzzleError(f"unknown field {shown!r}: expected only {', '.join(sorted(allowed))}",
+            raise PuzzleError(t("assign.model.unknown_field_expected_only", shown=repr(shown),
+                                join=', '.join(sorted(allowed))),
                               f"{where}{shown}")
 
 
@@ -249,39 +252,39 @@ def parse_time(value: Any, where: str) -> float | None:
     if value is None:
         return None
     if not isinstance(value, str) or len(value) > 40:
-        raise PuzzleError("expected an ISO 8601 date and time such as 2026-12-15T23:59:00Z, or null", where)
+        raise PuzzleError(t("assign.model.expected_iso_date_and_time"), where)
     try:
         moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00").replace("z", "+00:00"))
     except ValueError:
-        raise PuzzleError(f"{value!r} is not an ISO 8601 date and time such as 2026-12-15T23:59:00Z",
+        raise PuzzleError(t("assign.model.not_iso_date_and_time", value=repr(value)),
                           where) from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     try:
         return moment.timestamp()
     except (OverflowError, OSError, ValueError):
-        raise PuzzleError(f"{value!r} is out of range", where) from None
+        raise PuzzleError(t("assign.model.out_range", value=repr(value)), where) from None
 
 
 def check_tasks(raw: Any) -> list[Task]:
     """1 to 4 tasks, at most one of each kind, in the kinds' order."""
     if not isinstance(raw, list) or not 1 <= len(raw) <= len(KINDS):
-        raise PuzzleError('expected a list of 1 to 4 tasks, e.g. [{"kind": "code", "points": 5}]', "tasks")
+        raise PuzzleError(t("assign.model.expected_list_tasks_e_g"), "tasks")
     tasks: dict[str, Task] = {}
     for i, item in enumerate(raw):
         where = f"tasks[{i}]"
         if not isinstance(item, dict):
-            raise PuzzleError("expected an object with kind and points", where)
+            raise PuzzleError(t("assign.model.expected_object_with_kind_and"), where)
         kind = item.get("kind")
         if kind not in KINDS:
-            raise PuzzleError(f"expected one of {', '.join(KINDS)}", f"{where}.kind")
+            raise PuzzleError(t("assign.model.expected_one", join=', '.join(KINDS)), f"{where}.kind")
         if kind in tasks:
-            raise PuzzleError(f"a second {kind} task: at most one of each kind", f"{where}.kind")
+            raise PuzzleError(t("assign.model.second_task_at_most_one", kind=kind), f"{where}.kind")
         _unknown(item, TASK_FIELDS[kind], f"{where}.")
         points = float(_number(item.get("points"), 0, 1000, f"{where}.points",
                                "points above 0, at most 1000"))
         if points <= 0:
-            raise PuzzleError("expected points above 0", f"{where}.points")
+            raise PuzzleError(t("assign.model.expected_points_above"), f"{where}.points")
         task = Task(kind, round(points, 2))
         if kind == "predict":
             task.count = int(_number(item.get("count", 5), 1, 50, f"{where}.count", "a count of 1 to 50",
@@ -291,7 +294,7 @@ def check_tasks(raw: Any) -> list[Task]:
         elif kind == "heuristic":
             bar = item.get("bar", False)
             if not isinstance(bar, bool):
-                raise PuzzleError("expected true or false", f"{where}.bar")
+                raise PuzzleError(t("assign.model.expected_true_or_false"), f"{where}.bar")
             task.bar = bar
         elif kind == "solution":
             task.margin = float(_number(item.get("margin", 0), 0, 1000, f"{where}.margin",
@@ -305,20 +308,20 @@ def check_assignment(body: Any, family: Any, puzzle_name: str, default_retention
     """The create body checked (``family``: the puzzle's, for its algorithms and options): the fields
     of an ``Assignment`` but id, token, puzzle and times."""
     if not isinstance(body, dict):
-        raise PuzzleError("expected a JSON object with puzzle, algorithm and tasks", "body")
+        raise PuzzleError(t("assign.model.expected_json_object_with_puzzle"), "body")
     _unknown(body, ASSIGNMENT_FIELDS, "")
     title = body.get("title")
     if title is None or (isinstance(title, str) and not title.strip()):
         title = puzzle_name
     if not isinstance(title, str) or len(title) > MAX_TITLE:
-        raise PuzzleError(f"expected a title of at most {MAX_TITLE} characters", "title")
+        raise PuzzleError(t("assign.model.expected_title_at_most_characters", MAX_TITLE=MAX_TITLE), "title")
     algorithm = body.get("algorithm", family.default_algorithm)
     if not isinstance(algorithm, str) or algorithm not in family.algorithms:
-        raise PuzzleError(f"expected one of this puzzle's algorithms: {', '.join(family.algorithms)}",
+        raise PuzzleError(t("assign.model.expected_one_this_puzzle_s", join=', '.join(family.algorithms)),
                           "algorithm")
     options = body.get("options") or {}
     if not isinstance(options, dict):
-        raise PuzzleError("expected the run's options as an object", "options")
+        raise PuzzleError(t("assign.model.expected_run_s_options_as"), "options")
     try:
         values = family.run_options(options)
     except PuzzleError as err:
@@ -328,20 +331,21 @@ def check_assignment(body: Any, family: Any, puzzle_name: str, default_retention
     for task in tasks:
         if task.kind in part and getattr(family, part[task.kind][0]) is None:
             i = next(j for j, t in enumerate(body["tasks"]) if t.get("kind") == task.kind)
-            raise PuzzleError(f"the {family.name} family {part[task.kind][1]}", f"tasks[{i}].kind")
+            raise PuzzleError(t("assign.model.family", name=family.name,
+                                value=part[task.kind][1]), f"tasks[{i}].kind")
     deadline = parse_time(body.get("deadline"), "deadline")
     reveal = body.get("reveal", "now")
     if reveal not in ("now", "after_deadline"):
-        raise PuzzleError("expected \"now\" or \"after_deadline\"", "reveal")
+        raise PuzzleError(t("assign.model.expected_now_or_after_deadline"), "reveal")
     if reveal == "after_deadline" and deadline is None:
-        raise PuzzleError("results shown after the deadline need a deadline", "reveal")
+        raise PuzzleError(t("assign.model.results_shown_after_deadline_need"), "reveal")
     attempts = body.get("attempts", 3)
     if attempts is not None:
         attempts = int(_number(attempts, 1, 100, "attempts", "a number of attempts from 1 to 100, or null",
                                True))
     counts = body.get("counts", "best")
     if counts not in ("best", "last"):
-        raise PuzzleError("expected \"best\" or \"last\"", "counts")
+        raise PuzzleError(t("assign.model.expected_best_or_last"), "counts")
     retention = body.get("retention_days", default_retention)
     retention = int(_number(retention, 1, 3650, "retention_days", "days from 1 to 3650", True))
     return {"title": title.strip(), "algorithm": algorithm, "options": _plain(values), "tasks": tasks,
@@ -356,10 +360,11 @@ def _plain(values: Any) -> dict[str, Any]:
 
 def _text(value: Any, most: int, where: str, what: str) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise PuzzleError(f"expected {what} (1 to {most} characters)", where)
+        raise PuzzleError(t("assign.model.expected_characters", what=what, most=most), where)
     value = value.strip()
     if len(value) > most:
-        raise PuzzleError(f"expected {what} of at most {most} characters, got {len(value)}", where)
+        raise PuzzleError(t("assign.model.expected_at_most_characters_got", what=what, most=most,
+                            n_value=len(value)), where)
     return value
 
 
@@ -368,7 +373,7 @@ def check_submission(body: Any, assignment: Assignment, max_code_bytes: int,
     """(name, student, task kind, answer) from a submission body: exactly its four fields, the answer
     exactly the kind's field. A score, verdict or anything else is refused naming it."""
     if not isinstance(body, dict):
-        raise PuzzleError("expected a JSON object with name, student, task and answer", "body")
+        raise PuzzleError(t("assign.model.expected_json_object_with_name"), "body")
     _unknown(body, SUBMISSION_FIELDS, "")
     name = _text(body.get("name"), MAX_NAME, "name", "your name")
     student = _text(body.get("student"), MAX_NAME, "student", "your identifier (student number or e-mail)")
@@ -376,31 +381,32 @@ def check_submission(body: Any, assignment: Assignment, max_code_bytes: int,
     task = assignment.task(kind) if isinstance(kind, str) else None
     if task is None:
         kinds = ", ".join(t.kind for t in assignment.tasks)
-        raise PuzzleError(f"expected one of this assignment's tasks: {kinds}", "task")
+        raise PuzzleError(t("assign.model.expected_one_this_assignment_s", kinds=kinds), "task")
     answer = body.get("answer")
     key = ANSWER_FIELD[task.kind]
     if not isinstance(answer, dict):
-        raise PuzzleError(f"expected an object {{\"{key}\": ...}}", "answer")
+        raise PuzzleError(t("assign.model.expected_object", key_name=key), "answer")
     _unknown(answer, (key,), "answer.")
     value = answer.get(key)
     where = f"answer.{key}"
     if task.kind == "predict":
         count = task.count or 1
         if not isinstance(value, list) or not 1 <= len(value) <= count:
-            raise PuzzleError(f"expected a list of 1 to {count} states as text, e.g. \"(3, 4)\"", where)
+            raise PuzzleError(t("assign.model.expected_list_states_as_text", count=count), where)
         for i, state in enumerate(value):
             if not isinstance(state, str) or len(state) > MAX_STATE_TEXT:
-                raise PuzzleError(f"expected a state as text of at most {MAX_STATE_TEXT} characters",
+                raise PuzzleError(t("assign.model.expected_state_as_text_at", MAX_STATE_TEXT=MAX_STATE_TEXT),
                                   f"{where}[{i}]")
         return name, student, task.kind, {key: list(value)}
     if not isinstance(value, str):
-        raise PuzzleError("expected text", where)
+        raise PuzzleError(t("assign.model.expected_text"), where)
     size = len(value.encode("utf-8", "surrogatepass"))
     most = {"code": max_code_bytes, "heuristic": FORMULA_CHARS * 4, "solution": max_solution_bytes}[task.kind]
     if size > most:
-        raise TooLarge(f"{size:,} bytes is more than the limit of {most:,} bytes", where)
+        raise TooLarge(t("assign.model.bytes_more_than_limit_bytes", size=size, most=most), where)
     if task.kind == "heuristic" and len(value) > FORMULA_CHARS:
-        raise TooLarge(f"the formula is {len(value)} characters long; at most {FORMULA_CHARS}", where)
+        raise TooLarge(t("assign.model.formula_characters_long_at_most", n_value=len(value),
+                         FORMULA_CHARS=FORMULA_CHARS), where)
     if not value.strip():
-        raise PuzzleError("expected a non-empty answer", where)
+        raise PuzzleError(t("assign.model.expected_non_empty_answer"), where)
     return name, student, task.kind, {key: value}

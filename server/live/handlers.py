@@ -20,7 +20,7 @@ from flask import Flask, request
 from flask_socketio import SocketIO
 
 from server.clients import TooMany, client_id, remote_address
-from server.i18n import set_language, supported
+from server.i18n import set_language, supported, t
 from server.puzzles.errors import PuzzleError
 from server.puzzles.options import MAX_WHOLE, whole
 from server.services import services
@@ -40,9 +40,11 @@ def register_handlers(socketio: SocketIO, app: Flask) -> None:
         value = message.get(name, default)
         if not isinstance(value, str) or not value:
             got = "nothing" if value is None else type(value).__name__
-            raise PuzzleError(f"missing {what[name]} (a non-empty string; got {got})", f"field '{name}'")
+            raise PuzzleError(t("live.handlers.missing_non_empty_string_got", what=what[name],
+                                got=got), f"field '{name}'")
         if len(value) > config.max_id_length:
-            raise PuzzleError(f"longer than {config.max_id_length} characters", f"field '{name}'")
+            raise PuzzleError(t("live.handlers.longer_than_characters",
+                                max_id_length=config.max_id_length), f"field '{name}'")
         return value
 
     def seq_field(message: dict[str, Any]) -> int:
@@ -50,7 +52,7 @@ def register_handlers(socketio: SocketIO, app: Flask) -> None:
 
     def an_object(message: Any, event: str) -> dict[str, Any]:
         if not isinstance(message, dict):
-            raise PuzzleError(f"{event} expects an object, got {type(message).__name__}")
+            raise PuzzleError(t("live.handlers.expects_object_got", event=event, name=type(message).__name__))
         return message
 
     def answered(handler):
@@ -79,7 +81,7 @@ def register_handlers(socketio: SocketIO, app: Flask) -> None:
         puzzle_id = text_field(message, "puzzle")
         puzzle = store.get(puzzle_id)
         if puzzle is None:
-            raise PuzzleError("unknown puzzle id (it may have expired: load it again)", "field 'puzzle'")
+            raise PuzzleError(t("live.handlers.unknown_puzzle_id_it_may"), "field 'puzzle'")
         algorithm = text_field(message, "algorithm")
         options = check_run(puzzle, algorithm, message.get("options"))  # refused before any thread starts
         client = client_id()
@@ -117,4 +119,5 @@ def register_handlers(socketio: SocketIO, app: Flask) -> None:
     @socketio.on("*")
     def unknown_event(event: Any, *_args: Any) -> dict[str, Any]:
         expected = "run_start, run_ack or run_cancel"
-        return {"ok": False, "error": f"unknown event {str(event)[:40]!r}: expected {expected}"}
+        return {"ok": False, "error": t("live.handlers.unknown_event_expected", value=repr(str(event)[:40]),
+                                        expected=expected)}

@@ -25,6 +25,7 @@ from typing import Any
 
 from server.budget import ServerBusy, WorkBudget
 from server.config import Config
+from server.i18n import t
 from server.leases import leases_for
 from server.live.frames import frames
 from server.paid_work import Stopped
@@ -88,12 +89,12 @@ class RunManager:
                 f"run:{sid}:{slot}", [(f"runs:{run.client}", cap)], alive=lambda: (sid, slot) in self._runs,
             ) is not None:
                 raise PuzzleError(
-                    f"at most {cap} runs at once per client: stop one, or start the new one in its slot",
+                    t("live.runs.at_most_runs_at_once", cap=cap),
                     "field 'slot'",
                 )
             lingering = sum(1 for r in self._live if r.client == run.client)
             if lingering >= 2 * cap:  # cancelled runs still winding down count too, up to a point
-                raise PuzzleError("too many runs still stopping on this connection; try again in a moment")
+                raise PuzzleError(t("live.runs.too_many_runs_still_stopping"))
             if previous is not None:
                 previous.stop()
             self._runs[(sid, slot)] = run
@@ -207,7 +208,7 @@ class RunManager:
                 last_status = now
                 sent = min(total, frame["start"] + self.config.frame_records)
                 emit("run_status", {"run": run.run_id, "phase": "streaming", "done": sent, "total": total,
-                                    "message": f"streaming {100 * sent // max(total, 1)}%"})
+                                    "message": t("live.runs.streaming", value=100 * sent // max(total, 1))})
         # `run_done` means "all received": wait for the last frame's acknowledgement.
         if not self._wait_for_acks(run, last_seq, stream_deadline):
             return

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
 from server.heuristic_lab import LabSpace, explore
+from server.i18n import t
 from server.puzzles.checking import CheckResult
 from server.puzzles.errors import PuzzleError
 from server.puzzles.making import Generated, GeneratorKind
@@ -149,7 +150,8 @@ class Maker(Part):
             if generator.name == kind:
                 return generator
         kinds = ", ".join(g.name for g in self.generators)
-        raise PuzzleError(f"{str(kind)[:40]!r} is not a {self.family.name} generator; choose one of: {kinds}",
+        raise PuzzleError(t("core.capabilities.not_generator_choose_one", value=repr(str(kind)[:40]),
+                            name=self.family.name, kinds=kinds),
                           "kind")
 
     @abstractmethod
@@ -177,8 +179,8 @@ class Saver(Part):
         """``fmt`` (None: the default) as one of ``formats``; PuzzleError listing them otherwise."""
         fmt = (fmt or self.default_format(puzzle)).lower().lstrip(".")
         if fmt not in self.formats:
-            raise PuzzleError(f"a {self.family.title.lower()} is saved as {', '.join(self.formats)}, not "
-                              f"{fmt[:20]!r}", "format")
+            raise PuzzleError(t("core.capabilities.saved_as_not", lower=self.family.title.lower(),
+                                join=', '.join(self.formats), fmt=repr(fmt[:20])), "format")
         return fmt
 
     @staticmethod

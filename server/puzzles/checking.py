@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.options import Values
 from server.search.costs import cost_text, json_cost
@@ -113,12 +114,13 @@ def solve_json(value: dict[str, Any], family: str, noun: str, key: str | None = 
     moves; None: the caller reads its own fields); PuzzleError when it is another family's (``noun``
     names this one: "a step maze"), found nothing, or lacks ``key``."""
     if value.get("family", family) != family:
-        raise PuzzleError(f"a solution of a {show_value(value['family'])} puzzle, not of {noun}",
+        raise PuzzleError(t("core.checking.solution_puzzle_not", value=show_value(value['family']),
+                            noun=noun),
                           "field 'family'")
     if value.get("found") is False:
-        raise PuzzleError("this search found no solution", "field 'found'")
+        raise PuzzleError(t("core.checking.this_search_found_no_solution"), "field 'found'")
     if key is None:
         return None
     if key not in value:
-        raise PuzzleError(f"expected a '{key}' field (as `run.py solve --json` prints)", "file")
+        raise PuzzleError(t("core.checking.expected_field_as_run_py", key_name=key), "file")
     return value[key]

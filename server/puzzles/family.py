@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from server.formula import FormulaError, compile_formula
+from server.i18n import t
 from server.puzzles.capabilities import (
     CAPABILITIES,
     Animation,
@@ -160,8 +161,8 @@ class Family(ABC):
         PuzzleError when it is over ``max_bytes`` ("too large for ``what`` (at most ``at_most``)",
         default: the bytes) or not UTF-8."""
         if len(data) > max_bytes:
-            raise PuzzleError(f"{len(data):,} bytes is too large for {what} (at most "
-                              f"{at_most or f'{max_bytes:,}'})", "file")
+            raise PuzzleError(t("core.family.bytes_too_large_for_at", n_data=len(data), what=what,
+                                value=at_most or f'{max_bytes:,}'), "file")
         text = require_text(data)
         return text, text.lstrip("\ufeff \r\n\t").startswith("{")
 
@@ -193,7 +194,7 @@ class Family(ABC):
             return None
         text = options.get("formula") or ""
         if not text.strip():
-            raise PuzzleError("heuristic 'yours' needs a formula: type one, e.g. dr + dc", "option 'formula'")
+            raise PuzzleError(t("core.family.heuristic_yours_needs_formula_type"), "option 'formula'")
         try:
             return compile_formula(text, self.need("lab").feature_names)
         except FormulaError as err:
@@ -298,8 +299,8 @@ class Family(ABC):
             return
         known = "" if algorithm in ALGORITHMS else "unknown algorithm; "
         raise PuzzleError(
-            f"{known}{algorithm[:40]!r} is not offered for the {self.name} family; "
-            f"choose one of: {', '.join(self.algorithms)}",
+            t("core.family.not_offered_for_family_choose", known=known, algorithm=repr(algorithm[:40]),
+              name=self.name, join=', '.join(self.algorithms)),
             "option 'algorithm'",
         )
 
@@ -506,7 +507,7 @@ def require_text(data: bytes, what: str = "a text file") -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise PuzzleError(f"not {what} (byte {err.start} is not UTF-8)", "file") from None
+        raise PuzzleError(t("core.family.not_byte_not_utf", what=what, start=err.start), "file") from None
 
 
 __all__ = [

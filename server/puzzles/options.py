@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.errors import PuzzleError, show_value
 
 TYPES = ("bool", "int", "float", "choice", "point", "int_list", "text", "trace")
@@ -91,13 +92,14 @@ class Option:
         if value is None or (value == "" and self.type == "choice"):  # "": "no choice", the default
             if self.optional:
                 return None
-            raise PuzzleError("a value is required", self.where)
+            raise PuzzleError(t("core.options.value_required"), self.where)
         check = getattr(self, f"_check_{self.type}")
         return check(value)
 
     def _check_bool(self, value: Any) -> bool:
         if not isinstance(value, bool):
-            raise PuzzleError(f"expected true or false, got {show_value(value)}", self.where)
+            raise PuzzleError(t("core.options.expected_true_or_false_got",
+                                value=show_value(value)), self.where)
         return value
 
     def _check_int(self, value: Any) -> int:
@@ -105,53 +107,58 @@ class Option:
 
     def _check_float(self, value: Any) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise PuzzleError(f"expected a number, got {show_value(value)}", self.where)
+            raise PuzzleError(t("core.options.expected_number_got", value=show_value(value)), self.where)
         if isinstance(value, int) and abs(value) > _LARGEST_FLOAT:  # JSON integers have no size limit
             self._in_range(value)
-            raise PuzzleError(f"expected a number that fits a float, got {show_value(value)}", self.where)
+            raise PuzzleError(t("core.options.expected_number_that_fits_float",
+                                value=show_value(value)), self.where)
         if not math.isfinite(value):
-            raise PuzzleError(f"expected a finite number, got {show_value(value)}", self.where)
+            raise PuzzleError(t("core.options.expected_finite_number_got",
+                                value=show_value(value)), self.where)
         return float(self._in_range(float(value)))
 
     def _check_choice(self, value: Any) -> str:
         if not isinstance(value, str) or value not in self.choice_values:
             raise PuzzleError(
-                f"{show_value(value)} is not one of: {', '.join(self.choice_values)}", self.where
+                t("core.options.not_one", value=show_value(value),
+                  join=', '.join(self.choice_values)), self.where
             )
         return value
 
     def _check_text(self, value: Any) -> str:
         if not isinstance(value, str):
-            raise PuzzleError(f"expected a text, got {show_value(value)}", self.where)
+            raise PuzzleError(t("core.options.expected_text_got", value=show_value(value)), self.where)
         if len(value) > MAX_LONG_TEXT:
-            raise PuzzleError(f"the text is {len(value):,} characters long; at most {MAX_LONG_TEXT} are read",
+            raise PuzzleError(t("core.options.text_characters_long_at_most", n_value=len(value),
+                                MAX_LONG_TEXT=MAX_LONG_TEXT),
                               self.where)
         return value
 
     def _check_trace(self, value: Any) -> str:
         if not isinstance(value, str):
-            raise PuzzleError(f"expected a recorded run as text, got {show_value(value)}", self.where)
+            raise PuzzleError(t("core.options.expected_recorded_run_as_text",
+                                value=show_value(value)), self.where)
         if len(value) > MAX_TRACE:
-            raise PuzzleError(f"the recorded run is {len(value):,} characters long; at most {MAX_TRACE:,} "
-                              "are read", self.where)
+            raise PuzzleError(t("core.options.recorded_run_characters_long_at", n_value=len(value),
+                                MAX_TRACE=MAX_TRACE), self.where)
         if _STORED_RUN.fullmatch(value):  # a run uploaded in parts and kept on the server (student mode)
             return value
         if value and (value.count(";") != 1 or not _TRACE_CHARS.issuperset(value)):
-            raise PuzzleError("expected '<expanded ids>;<path moves>': whole numbers separated by commas, "
-                              "one ';' between the lists, or run:<id>", self.where)
+            raise PuzzleError(t("core.options.expected_expanded_ids_path_moves"), self.where)
         return value
 
     def _check_point(self, value: Any) -> tuple[int, int]:
         if not isinstance(value, list | tuple) or len(value) != 2:
-            raise PuzzleError(f"expected [row, col], got {show_value(value)}", self.where)
+            raise PuzzleError(t("core.options.expected_row_col_got", value=show_value(value)), self.where)
         row, col = (whole(v, -MAX_WHOLE, MAX_WHOLE, self.where, "[row, col]") for v in value)
         if row < 0 or col < 0:
-            raise PuzzleError(f"expected [row, col] >= 0, got {show_value(value)}", self.where)
+            raise PuzzleError(t("core.options.expected_row_col_got_2", value=show_value(value)), self.where)
         return row, col
 
     def _check_int_list(self, value: Any) -> list[int]:
         if not isinstance(value, list | tuple) or len(value) > MAX_LIST:
-            raise PuzzleError(f"expected a list of whole numbers, got {show_value(value)}", self.where)
+            raise PuzzleError(t("core.options.expected_list_whole_numbers_got",
+                                value=show_value(value)), self.where)
         return [whole(v, self._low, self._high, self.where, "a list of whole numbers") for v in value]
 
     @property
@@ -167,7 +174,8 @@ class Option:
         if (self.min is not None and number < self.min) or (self.max is not None and number > self.max):
             low = "" if self.min is None else _number(self.min)
             high = "" if self.max is None else _number(self.max)
-            raise PuzzleError(f"{_number(number)} is outside {low}..{high}", self.where)
+            raise PuzzleError(t("core.options.outside_2", number=_number(number), low=low,
+                                high=high), self.where)
         return number
 
     # ---- reading one value from text (forms, the command line) -----------------------------
@@ -176,7 +184,7 @@ class Option:
         if self.type in ("text", "trace"):
             return self.check(text.strip() if isinstance(text, str) else text)
         if not isinstance(text, str) or len(text) > MAX_TEXT:
-            raise PuzzleError("expected a short text value", self.where)
+            raise PuzzleError(t("core.options.expected_short_text_value"), self.where)
         text = text.strip()
         if text == "" and self.optional:
             return None
@@ -197,7 +205,8 @@ class Option:
         except PuzzleError:
             raise  # read, but not allowed (out of range): say so, not "cannot read"
         except ValueError:
-            raise PuzzleError(f"cannot read {text!r} as {_TEXT_FORMS[self.type]}", self.where) from None
+            raise PuzzleError(t("core.options.cannot_read_as", text=repr(text),
+                                TEXT_FORMS=_TEXT_FORMS[self.type]), self.where) from None
         return self.check(text)
 
 
@@ -252,9 +261,10 @@ def whole(value: Any, low: float, high: float, where: str, what: str = "a whole 
     NaN and Infinity."""
     number = as_whole(value)
     if number is None:
-        raise PuzzleError(f"expected {what}, got {show_value(value)}", where)
+        raise PuzzleError(t("core.options.expected_got", what=what, value=show_value(value)), where)
     if not low <= number <= high:
-        raise PuzzleError(f"{_number(number)} is outside {span or f'{_number(low)}..{_number(high)}'}", where)
+        raise PuzzleError(t("core.options.outside", number=_number(number),
+                            value=span or f'{_number(low)}..{_number(high)}'), where)
     return number
 
 
@@ -265,7 +275,7 @@ def whole_list(value: Any, low: float, high: float, where: str, what: str, limit
     otherwise each item, naming the first that is wrong (``where``, item N, 1-based)."""
     if not isinstance(value, list) or len(value) > limit:
         got = f"{len(value):,} of them" if isinstance(value, list) else show_value(value)
-        raise PuzzleError(f"expected a list of at most {limit:,} whole numbers, got {got}", where)
+        raise PuzzleError(t("core.options.expected_list_at_most_whole", limit=limit, got=got), where)
     if all(type(v) is int for v in value) and (not value or (low <= min(value) and max(value) <= high)):
         return value
     return [whole(v, low, high, f"{where}, item {k + 1}", what, span) for k, v in enumerate(value)]
@@ -275,7 +285,7 @@ def whole_text(text: Any, low: float, high: float, where: str, what: str = "a wh
     """A whole number written as text (a query parameter): an optional sign and at most 30 ASCII
     digits, around it only spaces; then ``whole``'s range. '1e20', 'NaN', '0.5', '1_000' are refused."""
     if not isinstance(text, str) or not _WHOLE_TEXT.fullmatch(text.strip()):
-        raise PuzzleError(f"expected {what}, got {show_value(text)}", where)
+        raise PuzzleError(t("core.options.expected_got_2", what=what, text=show_value(text)), where)
     return whole(int(text), low, high, where, what)
 
 
@@ -289,12 +299,13 @@ def validate_json(schema: Sequence[Option], raw: Any, stage: str = "run") -> Val
     if raw is None:
         raw = {}
     if not isinstance(raw, Mapping):
-        raise PuzzleError(f"options must be an object, got {type(raw).__name__}", "options")
+        raise PuzzleError(t("core.options.options_must_be_object_got", name=type(raw).__name__), "options")
     allowed = {o.name: o for o in _stage_options(schema, stage)}
     unknown = [str(k) for k in raw if k not in allowed]
     if unknown:
         names = ", ".join(repr(k[:40]) for k in sorted(unknown)[:5])
-        raise PuzzleError(f"unknown option(s) {names}; this family takes: {_names(allowed)}", "options")
+        raise PuzzleError(t("core.options.unknown_option_s_this_family", names=names,
+                            allowed=_names(allowed)), "options")
     return {name: option.check(raw.get(name, option.default)) for name, option in allowed.items()}
 
 
@@ -304,7 +315,8 @@ def parse_text(schema: Sequence[Option], fields: Mapping[str, str], stage: str) 
     unknown = [str(k) for k in fields if k not in allowed]
     if unknown:
         names = ", ".join(repr(k[:40]) for k in sorted(unknown)[:5])
-        raise PuzzleError(f"unknown option(s) {names}; this family takes: {_names(allowed)}", "options")
+        raise PuzzleError(t("core.options.unknown_option_s_this_family", names=names,
+                            allowed=_names(allowed)), "options")
     return {
         name: option.parse(fields[name]) if name in fields else option.check(option.default)
         for name, option in allowed.items()

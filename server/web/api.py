@@ -13,6 +13,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, send_file
 from server import json_arrays
 from server.budget import ServerBusy
 from server.clients import TooMany, client_id, client_ids
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import LoadLimits
 from server.puzzles.registry import (
@@ -280,7 +281,7 @@ def solve_puzzle(pid: str) -> Response:
     if body is None:
         body = {}
     if not isinstance(body, dict):
-        raise PuzzleError(f"expected a JSON object, got {type(body).__name__}", "body")
+        raise PuzzleError(t("web.api.expected_json_object_got", name=type(body).__name__), "body")
     algorithm = body.get("algorithm", "bfs")
     options = {k: v for k, v in body.items() if k != "algorithm"}
     result = _solve_with_limits(puzzle, algorithm, options, compact=True).json

@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 from flask import Blueprint, Response, abort, current_app, jsonify, make_response, request
 
 from server.clients import client_id, remote_address
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 from server.puzzles.registry import family_of
 from server.services import services
@@ -56,8 +57,8 @@ def json_body(limit: int | None = None) -> Any:
         # A response of its own: the app's 413 handler speaks of uploads.
         size = "more" if length is None else f"{length:,} bytes, more"
         words = f"{limit // 2**20} MB" if limit % 2**20 == 0 else f"{limit:,} bytes"
-        abort(make_response(jsonify(error=f"body: the JSON body is {size} than the limit of {words} "
-                                          "(MAZE_MAX_JSON_BYTES); a puzzle file goes as an upload"), 413))
+        abort(make_response(jsonify(error=t("web.common.body_json_body_than_limit", size=size,
+                                            words=words)), 413))
 
     length = request.content_length
     if length is not None:
@@ -81,14 +82,15 @@ def json_body(limit: int | None = None) -> Any:
     try:
         return current_app.json.loads(data)
     except RecursionError:
-        raise PuzzleError("the JSON body is nested too deeply", "body") from None
+        raise PuzzleError(t("web.common.json_body_nested_too_deeply"), "body") from None
     except json.JSONDecodeError as err:  # said, not taken for "no body" (a solve would use the defaults)
-        raise PuzzleError(f"not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}",
+        raise PuzzleError(t("web.common.not_valid_json_at_line", msg=err.msg, lineno=err.lineno,
+                            colno=err.colno),
                           "body") from None
     except UnicodeDecodeError:
-        raise PuzzleError("not valid JSON: the body is not UTF-8 text", "body") from None
+        raise PuzzleError(t("web.common.not_valid_json_body_not"), "body") from None
     except ValueError:  # Python reads integers of at most 4,300 digits
-        raise PuzzleError("not valid JSON here: a number of more than 4,300 digits", "body") from None
+        raise PuzzleError(t("web.common.not_valid_json_here_number"), "body") from None
 
 
 def stored_puzzle(pid: str) -> Any:
@@ -132,7 +134,7 @@ def json_object(*required: str) -> dict[str, Any]:
     body = json_body()
     if not isinstance(body, dict):
         fields = f" with {', '.join(required)}" if required else ""
-        raise PuzzleError(f"expected a JSON object{fields}", "body")
+        raise PuzzleError(t("web.common.expected_json_object", fields=fields), "body")
     return body
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request, send_file
 
 from server.clients import client_id, client_ids, remote_address
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 from server.puzzles.registry import FAMILIES, family_of
 from server.services import services
@@ -43,13 +44,13 @@ def run_options(pid: str) -> Response:
         values = request.args.getlist(name)
         where = f"parameter '{name[:40]}'"
         if len(values) > 1:
-            raise PuzzleError("given more than once", where)
+            raise PuzzleError(t("web.exports.given_more_than_once"), where)
         if name in PAGE_PARAMETERS:
             continue
         if name == "algorithm":
             algorithm = values[0]
             if not algorithm or len(algorithm) > services().config.max_id_length:
-                raise PuzzleError("expected an algorithm name", where)
+                raise PuzzleError(t("web.exports.expected_algorithm_name"), where)
             try:
                 family.check_algorithm(algorithm)
             except PuzzleError as err:
@@ -58,7 +59,8 @@ def run_options(pid: str) -> Response:
         option = schema.get(name)
         if option is None:
             takes = ", ".join(["algorithm", *schema]) or "none"
-            raise PuzzleError(f"not an option of the {family.name} family (it takes: {takes})", where)
+            raise PuzzleError(t("web.exports.not_option_family_it_takes", name=family.name,
+                                takes=takes), where)
         try:
             out[name] = option.parse(values[0])
         except PuzzleError as err:
@@ -77,11 +79,11 @@ def start_animation(pid: str) -> tuple[Response, int]:
     body = json_body()
     if not isinstance(body, dict):
         got = "nothing" if body is None else type(body).__name__
-        raise PuzzleError(f'expected a JSON object like {{"algorithm": "astar"}}, got {got}', "body")
+        raise PuzzleError(t("web.exports.expected_json_object_like_algorithm", got=got), "body")
     algorithm = body.get("algorithm")
     if not isinstance(algorithm, str) or not algorithm or len(algorithm) > settings.max_id_length:
         raise PuzzleError(
-            f"expected an algorithm name (a string of 1 to {settings.max_id_length} characters)",
+            t("web.exports.expected_algorithm_name_string_characters", max_id_length=settings.max_id_length),
             "field 'algorithm'",
         )
     family = family_of(puzzle)

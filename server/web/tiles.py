@@ -11,6 +11,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 
 from server.budget import ServerBusy
+from server.i18n import t
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.options import MAX_WHOLE, whole_text
 from server.puzzles.registry import family_of
@@ -46,7 +47,7 @@ def _tiled(pid: str) -> Any:
     puzzle = stored_puzzle(pid)
     tiles = family_of(puzzle).tiles
     if tiles is None or tiles.geometry(puzzle, services().config.tile_min_cells) is None:
-        raise PuzzleError("this puzzle is drawn whole in the page, not as tiles", "puzzle")
+        raise PuzzleError(t("web.tiles.this_puzzle_drawn_whole_page"), "puzzle")
     return puzzle
 
 
@@ -86,7 +87,7 @@ def _png(draw: Callable[[], bytes], client: str) -> Response:
         with services().budget.drawing(wait=RENDER_WAIT, owner=client):
             data = draw()
     except ServerBusy:
-        busy = jsonify(error="the server is drawing other tiles; try again in a moment")
+        busy = jsonify(error=t("web.tiles.server_drawing_other_tiles_try"))
         busy.status_code = 503
         busy.headers["Retry-After"] = "1"
         return busy
@@ -130,7 +131,7 @@ def run_tile(pid: str, key: str, z: int, x: int, y: int) -> Response:
     try:
         t = whole_text(text, 0, meta["steps"], "query 't'")
     except PuzzleError:  # '1e20', 'NaN', 99999999999999999999, -1: said the same way
-        raise PuzzleError(f"t must be a step number from 0 to {meta['steps']:,}, not {show_value(text)}",
+        raise PuzzleError(t("web.tiles.t_must_be_step_number", meta=meta['steps'], text=show_value(text)),
                           "query 't'") from None
     tiles = family_of(puzzle).need("tiles")
     stored = _opened(pid, key, puzzle)

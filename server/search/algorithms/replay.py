@@ -23,6 +23,7 @@ import math
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 
+from server.i18n import t
 from server.puzzles.errors import PuzzleError  # a leaf module: the one error users see named
 from server.search.events import CLOSE, OPEN, PATH, UPDATE, Event
 from server.search.problem import Problem, State
@@ -123,8 +124,8 @@ def recorded(code: str) -> RecordedRun:
     if code.startswith(STORED):
         found = None if _lookup is None else _lookup(code[len(STORED):])
         if found is None:
-            raise PuzzleError(f"the recorded run {code[len(STORED):][:40]!r} is not kept on this server (it "
-                              "expires after a while): run your code again", "option 'code'")
+            raise PuzzleError(t("search.replay.recorded_run_not_kept_on",
+                                value=repr(code[len(STORED):][:40])), "option 'code'")
         return found
     try:
         expanded, path = parse_code(code)
@@ -169,8 +170,8 @@ class Numbering:
         (a run recorded under other rules, or not by this puzzle's student mode)."""
         for k, i in enumerate(expanded):
             if i >= len(self.states):
-                raise PuzzleError(f"expansion {k + 1} names state {i:,}, but only {len(self.states):,} "
-                                  "states were reached by then (was the run recorded under other options?)",
+                raise PuzzleError(t("search.replay.expansion_names_state_but_only", value=k + 1, i=i,
+                                    n_states=len(self.states)),
                                   what)
             self.moves(i)
 
@@ -179,13 +180,15 @@ class Numbering:
         if not moves:
             return [], []
         if moves[0] >= len(self.starts):
-            raise PuzzleError(f"the path starts at start {moves[0]}, but the puzzle has {len(self.starts)}",
+            raise PuzzleError(t("search.replay.path_starts_at_start_but", moves=moves[0],
+                                n_starts=len(self.starts)),
                               what)
         ids, costs = [self.starts[moves[0]]], [0.0]
         for k, m in enumerate(moves[1:], 1):
             out = self.moves(ids[-1])
             if m >= len(out):
-                raise PuzzleError(f"move {k} of the path is move {m} of a state with {len(out)} moves", what)
+                raise PuzzleError(t("search.replay.move_path_move_state_with", k=k, m=m,
+                                    n_out=len(out)), what)
             ids.append(out[m][0])
             costs.append(costs[-1] + out[m][1])
         return ids, costs
