@@ -99,8 +99,10 @@ def create_app(config: Config | None = None) -> Flask:
     @app.errorhandler(HTTPException)
     def http_error(err: HTTPException):
         message = err.description or err.name
+        if err.description == type(err).description and t(f"web.http.{err.code}") != f"web.http.{err.code}":
+            message = t(f"web.http.{err.code}")  # werkzeug's own words, in the reader's language
         if err.code == 413:
-            message = f"the upload is larger than the limit of {config.max_upload_bytes // (1024 * 1024)} MB"
+            message = t("web.app.upload_too_large", mb=config.max_upload_bytes // (1024 * 1024))
         return jsonify(error=message), err.code
 
     @app.errorhandler(Exception)

@@ -285,7 +285,7 @@ def compare_orders(numbering: Numbering, family: Any, puzzle: Any, algorithm: st
     ours, finished = reference_expansions(family, puzzle, algorithm, options, len(yours) + 1, max_seconds,
                                           cancel)
     label = entry.name_in_text
-    check = OrderCheck(algorithm, label, entry.rule, False, len(yours), len(ours),
+    check = OrderCheck(algorithm, label, entry.rule_text, False, len(yours), len(ours),
                        min(len(yours), len(ours)))
     at = next((k for k, (a, b) in enumerate(zip(yours, ours, strict=False)) if a != b), None)
     if at is None:
@@ -313,7 +313,7 @@ def compare_orders(numbering: Numbering, family: Any, puzzle: Any, algorithm: st
     check.ours_state = problem.student_state(theirs)
     shown_mine, shown_ours = show(numbering, mine), show(numbering, theirs)
     check.message = (f"differs from {label} at expansion {at + 1}: yours expanded {shown_mine}, "
-                     f"{label} expands {shown_ours} next — {entry.rule}")
+                     f"{label} expands {shown_ours} next — {entry.rule_text}")
     if entry.key:
         bad = (first_out_of_depth_order(numbering, yours_ids) if entry.key == "lifo"
                else first_out_of_order(numbering, entry.key, yours_ids, options))
@@ -322,7 +322,7 @@ def compare_orders(numbering: Numbering, family: Any, puzzle: Any, algorithm: st
             check.message = (f"a valid {label} order with another tie-break than ours: every expansion of "
                              f"yours took {_KEY_WORDS[entry.key]} on the frontier. It first "
                              f"differs from {label} at expansion {at + 1}: yours expanded "
-                             f"{shown_mine}, {label} expands {shown_ours} next — {entry.rule}")
+                             f"{shown_mine}, {label} expands {shown_ours} next — {entry.rule_text}")
         elif bad[0] == at:
             check.message += f". {bad[1][0].upper()}{bad[1][1:]}"
         else:

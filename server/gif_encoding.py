@@ -51,7 +51,7 @@ def draw_frames(
     )
     if not frames:
         raise PuzzleError(t("export.gif_encoding.family_draws_no_animation",
-                            lower=family.title.lower()), "algorithm")
+                            lower=family.noun), "algorithm")
     return frames
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from server.formula import FormulaError, compile_formula
-from server.i18n import t
+from server.i18n import language, t
 from server.puzzles.capabilities import (
     CAPABILITIES,
     Animation,
@@ -261,18 +261,27 @@ class Family(ABC):
         """The board as one byte per cell, row-major, or None when the family has no cell grid."""
         return None
 
+    @property
+    def noun(self) -> str:
+        """The family's title inside a sentence, in the reader's language: lower case in English ("a
+        labyrinth"), as written in German (nouns keep their capital)."""
+        title = t(self.title)
+        return title.lower() if language() == "en" else title
+
     def describe_json(self) -> dict[str, Any]:
-        """The family for ``/api/families``: what it offers, from its optional parts."""
+        """The family for ``/api/families``: what it offers, from its optional parts; the fields shown to
+        people (title, expects, notation, features' meanings) in the reader's language (``t``)."""
         maker, saver, checker, lab = self.maker, self.saver, self.checker, self.lab
         return {
-            "name": self.name, "title": self.title, "accept": list(self.extensions), "expects": self.expects,
+            "name": self.name, "title": t(self.title), "accept": list(self.extensions),
+            "expects": t(self.expects),
             "algorithms": list(self.algorithms), "heuristics": list(self.heuristics),
             "options": [option.to_json() for option in self.options], "animation": self.animation is not None,
             "generators": [kind.to_json() for kind in maker.generators] if maker else [],
             "formats": list(saver.formats) if saver else [],
             "editable": self.editor is not None, "default_algorithm": self.default_algorithm,
-            "solution_notation": checker.notation if checker else "",
-            "features": [{"name": n, "meaning": m} for n, m in lab.features] if lab else [],
+            "solution_notation": t(checker.notation) if checker and checker.notation else "",
+            "features": [{"name": n, "meaning": t(m)} for n, m in lab.features] if lab else [],
             "checks_solutions": checker is not None, "state_form": state_form(self.student),
         }
 

@@ -52,7 +52,8 @@ class GeneratorKind:
         return parse_text(self.options, fields, "run")
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "label": self.label, "help": self.help, "board": self.board,
+        return {"name": self.name, "label": t(self.label), "help": t(self.help) if self.help else "",
+                "board": self.board,
                 "options": [option.to_json() for option in self.options]}
 
 

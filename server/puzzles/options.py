@@ -59,6 +59,8 @@ class Option:
     stage: str = "run"
     control: str = "form"
     algorithms: tuple[str, ...] | None = None
+    #: Values for the placeholders of ``help`` when it is a catalog key (e.g. the formula's features).
+    help_params: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         assert self.type in TYPES, self.type
@@ -75,7 +77,8 @@ class Option:
     def to_json(self) -> dict[str, Any]:
         """The option as the page and ``/api/families`` see it."""
         out: dict[str, Any] = {
-            "name": self.name, "type": self.type, "label": self.label, "help": self.help,
+            "name": self.name, "type": self.type, "label": t(self.label),
+            "help": t(self.help, **dict(self.help_params)) if self.help else "",
             "default": self.default, "optional": self.optional, "stage": self.stage,
             "control": self.control, "algorithms": list(self.algorithms) if self.algorithms else None,
         }
@@ -83,7 +86,7 @@ class Option:
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
         if self.type == "choice":
-            out["choices"] = [{"value": value, "label": label} for value, label in self.choices]
+            out["choices"] = [{"value": value, "label": t(label)} for value, label in self.choices]
         return out
 
     # ---- checking one value ------------------------------------------------------------------
@@ -334,10 +337,10 @@ YOURS = "yours"  # the heuristic choice that evaluates the run's ``formula`` (th
 def heuristic_option(names: Sequence[str], algorithms: Sequence[str], help: str = "",
                      yours: bool = False) -> Option:
     """The shared ``heuristic`` choice; ``yours``: also "yours", the ``formula`` option's heuristic."""
-    choices = tuple((n, n) for n in names) + (((YOURS, "yours (a formula)"),) if yours else ())
+    choices = tuple((n, n) for n in names) + (((YOURS, "core.option.heuristic.yours"),) if yours else ())
     return Option(
-        "heuristic", "choice", "Heuristic",
-        help or "how the search estimates the cost still to go (empty: the family's default)",
+        "heuristic", "choice", "core.option.heuristic.label",
+        help or "core.option.heuristic.help",
         default=None, optional=True, choices=choices, algorithms=tuple(algorithms),
     )
 
@@ -345,9 +348,8 @@ def heuristic_option(names: Sequence[str], algorithms: Sequence[str], help: str 
 def formula_option(features: Sequence[str], algorithms: Sequence[str]) -> Option:
     """The shared ``formula`` text: the heuristic "yours" evaluates it over these feature names."""
     return Option(
-        "formula", "text", "Your heuristic",
-        f"a formula over {', '.join(features)} (used with heuristic 'yours'), e.g. dr + dc",
-        default="", algorithms=tuple(algorithms),
+        "formula", "text", "core.option.formula.label", "core.option.formula.help",
+        default="", algorithms=tuple(algorithms), help_params=(("features", ", ".join(features)),),
     )
 
 
@@ -355,14 +357,13 @@ def code_option(algorithm: str) -> Option:
     """The shared ``code``: a student's recorded run that the hidden algorithm ``code`` replays (student
     mode, docs/STUDENT.md); the page supplies it, no form shows it."""
     return Option(
-        "code", "trace", "Your code's run",
-        "a student's run recorded in the page: '<expanded ids>;<path moves>', or run:<id> (student mode)",
+        "code", "trace", "core.option.code.label", "core.option.code.help",
         default="", control="view", algorithms=(algorithm,),
     )
 
 
 def weight_option(algorithms: Sequence[str]) -> Option:
     return Option(
-        "weight", "float", "Weight", "f = g + w·h: above 1 trades optimality for speed",
+        "weight", "float", "core.option.weight.label", "core.option.weight.help",
         default=1.0, min=1.0, max=100.0, step=0.1, algorithms=tuple(algorithms),
     )

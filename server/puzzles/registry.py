@@ -144,13 +144,14 @@ def load_detected(family: Family, data: bytes, filename: str, options: Values, l
         if family.sniff(filename, data) >= SURE:
             raise
         others = _what_each_reads(but=family.name)
-        message = f"{err.message.rstrip('.')}. Not a {family.title.lower()}? The others read: {others}"
+        message = t("core.registry.not_this_family", message=err.message.rstrip("."), kind=family.noun,
+                    others=others)
         raise PuzzleError(message, err.where) from None
 
 
 def _what_each_reads(but: str | None = None) -> str:
     """"Title: what it reads; …" for every family (but one)."""
-    return "; ".join(f"{f.title}: {f.expects}" for f in families() if f.name != but)
+    return "; ".join(f"{t(f.title)}: {t(f.expects)}" for f in families() if f.name != but)
 
 
 def load_puzzle(

@@ -96,7 +96,7 @@ def _busy(err: ServerBusy):
 def _unstored(err: Exception):
     """The disk or Redis failed: nothing was promised, said in words (the client tries again)."""
     log.warning("assignments: %s failed: %s", services().assignments.where, err)
-    return _answer("The assignments cannot be stored or read right now; try again in a moment", 503)
+    return _answer(t("web.assignments.assignments_cannot_be_stored_or"), 503)
 
 
 # ---- helpers ----------------------------------------------------------------------------------------

@@ -126,7 +126,7 @@ def answer_errors(blueprint: Blueprint) -> None:
     @blueprint.errorhandler(LookupError)
     def unknown_puzzle(err: LookupError):
         pid = str(err.args[0])[:40]
-        return error(f"no puzzle with id {pid!r} (it may have expired: load or upload it again)", 404)
+        return error(t("web.common.no_puzzle_with_id_it", pid=repr(pid)), 404)
 
 
 def json_object(*required: str) -> dict[str, Any]:
