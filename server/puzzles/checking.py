@@ -79,13 +79,13 @@ class CheckResult:
     def summary(self) -> str:
         """One line: "legal, cost 54; the optimum is 52 (not optimal)", or the reason it is not legal."""
         if not self.valid:
-            return self.reason or "not a legal solution"
-        line = f"legal, cost {cost_text(self.cost)}"
+            return self.reason or t("core.check.not_legal")
+        line = t("core.check.legal_cost", cost=cost_text(self.cost))
         if self.optimum is None:
-            note = f" ({self.optimum_note})" if self.optimum_note else ""
-            return f"{line}; the optimum is not known{note}"
-        verdict = "optimal" if self.optimal else "not optimal"
-        return f"{line}; the optimum is {cost_text(self.optimum)} ({verdict})"
+            note = t("core.check.note", note=self.optimum_note) if self.optimum_note else ""
+            return t("core.check.optimum_unknown", line=line, note=note)
+        verdict = t("core.check.optimal") if self.optimal else t("core.check.not_optimal")
+        return t("core.check.optimum_is", line=line, optimum=cost_text(self.optimum), verdict=verdict)
 
 
 def replay_json(family: Any, puzzle: Any, problem: Problem, states: list[State], raw_cost: float | None,

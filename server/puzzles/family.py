@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from server.formula import FormulaError, compile_formula
-from server.i18n import language, t
+from server.i18n import DEFAULT, language, t
 from server.puzzles.capabilities import (
     CAPABILITIES,
     Animation,
@@ -57,6 +57,7 @@ from server.puzzles.running import (
     Solved,
 )
 from server.puzzles.yours import with_formula
+from server.search.costs import cost_text
 from server.search.events import CLOSES, Event
 from server.search.problem import Problem, State
 from server.search.registry import ALGORITHMS, CODE, Algorithm, SearchOptions, get_algorithm
@@ -395,13 +396,14 @@ def text_load_bytes(data: bytes) -> int:
 def describe_verdict(result: dict[str, Any]) -> str:
     """"optimal", "not optimal: the optimum is 52", or "not guaranteed optimal" (optimum unknown)."""
     if result["optimal_guaranteed"]:
-        return "optimal"
+        return t("core.verdict.optimal")
     optimum = result.get("optimum")
     if optimum is None:
-        return "not guaranteed optimal"
+        return t("core.verdict.not_guaranteed")
+    shown = str(optimum) if language() == DEFAULT else cost_text(optimum)
     if result["cost"] is not None and result["cost"] <= optimum:
-        return f"optimal, though not guaranteed: the optimum is {optimum}"
-    return f"not optimal: the optimum is {optimum}"
+        return t("core.verdict.optimal_not_guaranteed", optimum=shown)
+    return t("core.verdict.not_optimal", optimum=shown)
 
 
 def search_options(problem: Problem, options: Values) -> SearchOptions:
