@@ -46,13 +46,13 @@ PUBLISH_EVERY = 0.2  # seconds between writes of one upload's progress within a 
 MAX_ENTRIES = 4096  # entries this process keeps in memory (uploads are rate-limited per client anyway)
 PREFIX = "maze:upload:"
 
-MESSAGES = {
-    "received": "Reading the upload",
-    "decode": "Decoding the image",
-    "cells": "Reading cells",
-    "lattice": "Looking for a lattice",
-    "storing": "Storing the puzzle",
-    "done": "Done",
+MESSAGES = {  # catalog keys: a report writes t(key) in the uploader's language
+    "received": "upload.phase.received",
+    "decode": "upload.phase.decode",
+    "cells": "upload.phase.cells",
+    "lattice": "upload.phase.lattice",
+    "storing": "upload.phase.storing",
+    "done": "upload.phase.done",
 }
 
 # KEYS: the upload's hash; ARGV: its status (JSON), how long it lasts (ms), its owner. Returns its
@@ -96,7 +96,7 @@ class Cancelled(PuzzleError):
     """The page asked this upload to stop."""
 
     def __init__(self) -> None:
-        super().__init__("the upload was cancelled", "upload")
+        super().__init__(t("upload.cancelled"), "upload")
 
 
 def _text(value: bytes | str) -> str:
@@ -222,7 +222,7 @@ class Tracker:
         status = {
             "phase": phase,
             "fraction": None if fraction is None else round(min(1.0, max(0.0, float(fraction))), 4),
-            "message": message or MESSAGES.get(phase, phase),
+            "message": t(message or MESSAGES.get(phase, phase)),
         }
         stop = self.registry._write(self.upload_id, self.owner, status, publish)
         if stop and phase not in ("done", "error"):

@@ -33,14 +33,15 @@ def register_handlers(socketio: SocketIO, app: Flask) -> None:
     shared = services(app)
     config, manager, rate_limits, store = shared.config, shared.runs, shared.rate_limits, shared.store
 
-    what = {"run": "run id", "slot": "slot name", "puzzle": "puzzle id", "algorithm": "algorithm name"}
+    what = {"run": "live.field.run", "slot": "live.field.slot", "puzzle": "live.field.puzzle",
+            "algorithm": "live.field.algorithm"}  # catalog keys
 
     def text_field(message: dict[str, Any], name: str, default: str | None = None) -> str:
         """A short non-empty string field; PuzzleError naming it otherwise."""
         value = message.get(name, default)
         if not isinstance(value, str) or not value:
-            got = "nothing" if value is None else type(value).__name__
-            raise PuzzleError(t("live.handlers.missing_non_empty_string_got", what=what[name],
+            got = t("live.field.nothing") if value is None else type(value).__name__
+            raise PuzzleError(t("live.handlers.missing_non_empty_string_got", what=t(what[name]),
                                 got=got), f"field '{name}'")
         if len(value) > config.max_id_length:
             raise PuzzleError(t("live.handlers.longer_than_characters",
@@ -118,6 +119,6 @@ def register_handlers(socketio: SocketIO, app: Flask) -> None:
 
     @socketio.on("*")
     def unknown_event(event: Any, *_args: Any) -> dict[str, Any]:
-        expected = "run_start, run_ack or run_cancel"
+        expected = t("live.handlers.events")
         return {"ok": False, "error": t("live.handlers.unknown_event_expected", value=repr(str(event)[:40]),
                                         expected=expected)}
