@@ -100,18 +100,17 @@ class Task:
         """A sentence saying what to do."""
         if self.kind == "predict":
             first = (self.start or 0) + 1
-            return (f"Predict the states {algorithm_label} expands as expansions {first} to "
-                    f"{first + (self.count or 1) - 1}, in order.")
+            return t("assign.task.predict", label=algorithm_label, first=first,
+                     last=first + (self.count or 1) - 1)
         if self.kind == "code":
-            return (f"Write def search(problem) whose expansions follow {algorithm_label}'s order and whose "
-                    "path is legal and optimal.")
+            return t("assign.task.code", label=algorithm_label)
         if self.kind == "heuristic":
-            bar = (" A* with it must also expand fewer states than A* with h = 0 (uniform cost)."
-                   if self.bar else "")
-            return f"Give a heuristic formula that is admissible and consistent.{bar}"
+            bar = t("assign.task.bar") if self.bar else ""
+            return t("assign.task.heuristic", bar=bar)
         margin = self.margin or 0
-        within = "optimal" if margin == 0 else f"at most {margin:g}% over the optimum"
-        return f"Give a legal solution, {within}."
+        within = (t("assign.task.optimal") if margin == 0
+                  else t("assign.task.margin", margin=format(margin, "g")))
+        return t("assign.task.solution", within=within)
 
 
 @dataclass
@@ -167,7 +166,7 @@ class Assignment:
         """What anyone with the class link sees (the contract's ``<public>``)."""
         label = algorithm_label(self.algorithm)
         keep = iso(self.keep_until())
-        since = "the deadline" if self.deadline is not None else "the assignment was made"
+        since = t("assign.stored.deadline") if self.deadline is not None else t("assign.stored.made")
         return {
             "id": self.id, "title": self.title, "puzzle": self.puzzle, "puzzle_name": self.puzzle_name,
             "family": self.family, "algorithm": self.algorithm, "algorithm_label": label,
@@ -176,9 +175,7 @@ class Assignment:
             "total_points": round(sum(t.points for t in self.tasks), 2), "deadline": iso(self.deadline),
             "reveal": self.reveal, "attempts": self.attempts, "counts": self.counts, "closed": self.closed,
             "open": self.is_open(now), "keep_until": keep,
-            "stored": (f"Your name, identifier, answers and their grades are stored on this server until "
-                       f"{day(self.keep_until())} ({self.retention_days} days after {since}), then deleted "
-                       "with the assignment."),
+            "stored": t("assign.stored", day=day(self.keep_until()), days=self.retention_days, since=since),
         }
 
 
@@ -198,6 +195,7 @@ class Submission:
     graded: float | None = None
     grader_runs: int = 0  # how many times a grader began it (a dead grader's job is taken again)
     extra: dict[str, Any] = field(default_factory=dict)  # e.g. the recorded run of a code task
+    lang: str = "en"  # the submitter's language: the grader writes its verdicts in it (older records: "en")
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -282,15 +280,15 @@ def check_tasks(raw: Any) -> list[Task]:
             raise PuzzleError(t("assign.model.second_task_at_most_one", kind=kind), f"{where}.kind")
         _unknown(item, TASK_FIELDS[kind], f"{where}.")
         points = float(_number(item.get("points"), 0, 1000, f"{where}.points",
-                               "points above 0, at most 1000"))
+                               t("assign.what.points")))
         if points <= 0:
             raise PuzzleError(t("assign.model.expected_points_above"), f"{where}.points")
         task = Task(kind, round(points, 2))
         if kind == "predict":
-            task.count = int(_number(item.get("count", 5), 1, 50, f"{where}.count", "a count of 1 to 50",
+            task.count = int(_number(item.get("count", 5), 1, 50, f"{where}.count", t("assign.what.count"),
                                      True))
             task.start = int(_number(item.get("from", 0), 0, 10**6, f"{where}.from",
-                                     "the expansions before the first to predict (0 or more)", True))
+                                     t("assign.what.from"), True))
         elif kind == "heuristic":
             bar = item.get("bar", False)
             if not isinstance(bar, bool):
@@ -298,7 +296,7 @@ def check_tasks(raw: Any) -> list[Task]:
             task.bar = bar
         elif kind == "solution":
             task.margin = float(_number(item.get("margin", 0), 0, 1000, f"{where}.margin",
-                                        "a margin in percent over the optimum (0 = optimal only)"))
+                                        t("assign.what.margin")))
         tasks[kind] = task
     return [tasks[k] for k in KINDS if k in tasks]
 
@@ -327,7 +325,8 @@ def check_assignment(body: Any, family: Any, puzzle_name: str, default_retention
     except PuzzleError as err:
         raise PuzzleError(err.message, f"options ({err.where})" if err.where else "options") from None
     tasks = check_tasks(body.get("tasks"))
-    part = {"heuristic": ("lab", "judges no heuristics"), "solution": ("checker", "checks no solutions")}
+    part = {"heuristic": ("lab", t("assign.what.no_heuristics")),
+            "solution": ("checker", t("assign.what.no_solutions"))}
     for task in tasks:
         if task.kind in part and getattr(family, part[task.kind][0]) is None:
             i = next(j for j, t in enumerate(body["tasks"]) if t.get("kind") == task.kind)
@@ -341,13 +340,13 @@ def check_assignment(body: Any, family: Any, puzzle_name: str, default_retention
         raise PuzzleError(t("assign.model.results_shown_after_deadline_need"), "reveal")
     attempts = body.get("attempts", 3)
     if attempts is not None:
-        attempts = int(_number(attempts, 1, 100, "attempts", "a number of attempts from 1 to 100, or null",
+        attempts = int(_number(attempts, 1, 100, "attempts", t("assign.what.attempts"),
                                True))
     counts = body.get("counts", "best")
     if counts not in ("best", "last"):
         raise PuzzleError(t("assign.model.expected_best_or_last"), "counts")
     retention = body.get("retention_days", default_retention)
-    retention = int(_number(retention, 1, 3650, "retention_days", "days from 1 to 3650", True))
+    retention = int(_number(retention, 1, 3650, "retention_days", t("assign.what.retention"), True))
     return {"title": title.strip(), "algorithm": algorithm, "options": _plain(values), "tasks": tasks,
             "deadline": deadline, "reveal": reveal, "attempts": attempts, "counts": counts,
             "retention_days": retention}
@@ -375,8 +374,8 @@ def check_submission(body: Any, assignment: Assignment, max_code_bytes: int,
     if not isinstance(body, dict):
         raise PuzzleError(t("assign.model.expected_json_object_with_name"), "body")
     _unknown(body, SUBMISSION_FIELDS, "")
-    name = _text(body.get("name"), MAX_NAME, "name", "your name")
-    student = _text(body.get("student"), MAX_NAME, "student", "your identifier (student number or e-mail)")
+    name = _text(body.get("name"), MAX_NAME, "name", t("assign.what.name"))
+    student = _text(body.get("student"), MAX_NAME, "student", t("assign.what.student"))
     kind = body.get("task")
     task = assignment.task(kind) if isinstance(kind, str) else None
     if task is None:

@@ -37,7 +37,7 @@ from server.assignments.store import Refused, pinned_puzzle
 from server.budget import ServerBusy
 from server.clients import TooMany, client_id, remote_address
 from server.code_runs import RUNS
-from server.i18n import t
+from server.i18n import language, t
 from server.puzzles.errors import PuzzleError
 from server.puzzles.registry import family_of
 from server.search.algorithms.replay import STORED, RecordedRun, unpack_ids
@@ -235,7 +235,7 @@ def submit(aid: str) -> tuple[Response, int]:
     receipt = new_secret(18)
     submission = Submission(id=secrets.token_urlsafe(12), assignment=aid, receipt_hash=digest(receipt),
                             name=name, student=student, task=kind, answer=answer, attempt=0,
-                            received=time.time())
+                            received=time.time(), lang=language())
     try:
         shared.assignments.add_submission(assignment, submission, config.max_submissions_per_assignment)
     except LookupError:
