@@ -14,7 +14,7 @@ from server import json_arrays
 from server.budget import ServerBusy
 from server.clients import TooMany, client_id, client_ids
 from server.i18n import t
-from server.puzzles.errors import PuzzleError
+from server.puzzles.errors import PuzzleError, where_text
 from server.puzzles.family import LoadLimits
 from server.puzzles.registry import (
     FAMILIES,
@@ -225,7 +225,7 @@ def _read_upload(shared: Any, tracker: Tracker, client: str) -> tuple[Response, 
         elif owner is not None:
             shared.store.put(key, puzzle, owner=owner, source=source)  # this client holds it too
     except PuzzleError as err:  # name the user's file rather than our word "file"
-        where = "" if err.where in (None, "file") else f", {err.where}"
+        where = "" if err.where in (None, "file") else f", {where_text(err.where)}"
         return bad_request(t("web.api.text", filename=filename, where=where, message=err.message))
     info = puzzle_info(key, puzzle)
     info["name"] = Path(filename).stem or info["name"]  # the same bytes may come under another name
