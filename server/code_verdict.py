@@ -242,7 +242,7 @@ def first_out_of_order(numbering: Numbering, key: str, yours: list[int],
         mine = key_of(s, g[s])
         if heap and mine > heap[0][0] + 1e-9 * max(1.0, abs(heap[0][0])):
             best = heap[0][1]
-            return k, t("code.verdict.smaller_key_waiting", state=_shown(numbering, s), key=words,
+            return k, t("code.verdict.smaller_key_waiting", state=_shown(numbering, s), measure=words,
                         mine=_num(mine), best=_shown(numbering, best), theirs=_num(heap[0][0]))
         closed.add(s)
         for nxt, c in numbering.moves(s):
