@@ -58,14 +58,15 @@ class AnimationJob:
     state: str = "queued"
     done: int = 0
     total: int = 0
-    message: str = "waiting for a worker"
+    message: str = "export.job.waiting"  # a catalog key, or words already written
     cancel: CancelFlag = field(default_factory=CancelFlag)  # stops it (a time limit ends only the search)
     expanded: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))
 
     def to_json(self) -> dict[str, Any]:
         """What a poll answers while it runs."""
         searching = self.state == "searching"
-        message = f"searching: {int(self.expanded[0]):,} expanded" if searching else self.message
+        message = (t("export.job.searching_count", count=int(self.expanded[0])) if searching
+                   else t(self.message))
         return {"job": self.job_id, "state": self.state, "done": self.done, "total": self.total,
                 "message": message}
 
@@ -165,20 +166,20 @@ class AnimationExports:
 
     # ---- the job -------------------------------------------------------------------------------
     def _execute(self, job: AnimationJob, puzzle: Any, algorithm: str, options: Values) -> None:
-        outcome = job.finished("error", "the export ended unexpectedly")
+        outcome = job.finished("error", t("export.job.ended"))
         try:
             gif, stopped = self._render(job, puzzle, algorithm, options)
-            message = f"{gif.frames} frames, {len(gif.data) / 1e6:.2f} MB"
+            message = t("export.job.done", frames=gif.frames, mb=format(len(gif.data) / 1e6, ".2f"))
             if stopped:
-                message += f"; the search stopped early ({stopped}): the GIF shows what it searched"
+                message += t("export.job.stopped_early", stopped=stopped)
             outcome = job.finished("done", message, gif)
         except Stopped:
-            outcome = job.finished("cancelled", "cancelled")
+            outcome = job.finished("cancelled", t("export.job.cancelled"))
         except (PuzzleError, ServerBusy) as err:
             outcome = job.finished("error", str(err))
         except Exception as err:  # one export's failure must not take the server down
             log.exception("export %s failed", job.job_id)
-            message = f"internal error ({type(err).__name__}); the server keeps running"
+            message = t("web.app.internal_error_server_keeps_running", name=type(err).__name__)
             outcome = job.finished("error", message)
         finally:
             self._finish(job, outcome)  # the budget is released by then (``paid_work``)
@@ -203,13 +204,13 @@ class AnimationExports:
             job.message = message
 
         def searching(_done: int) -> None:
-            job.state, job.message = "searching", "searching"
+            job.state, job.message = "searching", t("export.job.searching")
 
         def drawn(done: int, total: int) -> None:
             if job.cancel.stopped:
                 raise Stopped
             job.done, job.total = done, total
-            job.message = f"rendering: {done} / {total} frames"
+            job.message = t("export.job.rendering_frames", done=done, total=total)
 
         with budgeted_solve(
             self.budget, config, puzzle, algorithm, options, job.cancel, extra_bytes=frame_bytes(config),
@@ -217,9 +218,9 @@ class AnimationExports:
             keep_slot=True,  # rendering and encoding compute too
             owner=job.client,  # its maker's share of the budget
         ) as solved:
-            job.state, job.message = "rendering", "rendering"
+            job.state, job.message = "rendering", t("export.job.rendering")
             frames = draw_frames(puzzle, solved, config, drawn)
-            job.state, job.message = "encoding", f"encoding {len(frames)} frames"
+            job.state, job.message = "encoding", t("export.job.encoding", frames=len(frames))
             gif = encode_gif(frames, config)
         if job.cancel.stopped:
             raise Stopped
