@@ -182,7 +182,7 @@ class RunManager:
             _tell(emit, run, str(err))
         except Exception as err:  # one user's failure must not take the server down
             logging.getLogger(__name__).exception("run %s failed", run.run_id)
-            _tell(emit, run, f"internal error ({type(err).__name__})")
+            _tell(emit, run, t("live.runs.internal_error", name=type(err).__name__))
         finally:
             with self._lock:
                 self._live.discard(run)
@@ -224,7 +224,7 @@ class RunManager:
                 if run.acked != acked:
                     stalled_since, acked = now, run.acked
                 if now - stalled_since > self.config.ack_timeout or now > stream_deadline:
-                    run.cancel.set("the client stopped acknowledging frames")
+                    run.cancel.set(t("live.runs.no_acks"))
                     return False
                 run.progress.wait(0.2)
             return not run.cancel.is_set()

@@ -25,11 +25,16 @@ WHERE_FORMS = [
     (re.compile(r"board"), "core.where.board"),
 ]
 
+ITEM = re.compile(r"(?P<where>.+), item (?P<n>\d+)")
+
 
 def where_text(where: str) -> str:
     """``where`` in the reader's language ("line 3, column 7" → "Zeile 3, Spalte 7")."""
     if language() == DEFAULT:
         return where
+    item = ITEM.fullmatch(where)
+    if item:  # "field 'path', item 3": the place, then the item
+        return t("core.where.item", where=where_text(item.group("where")), n=item.group("n"))
     for pattern, key in WHERE_FORMS:
         match = pattern.fullmatch(where)
         if match:

@@ -162,7 +162,7 @@ class Option:
         if not isinstance(value, list | tuple) or len(value) > MAX_LIST:
             raise PuzzleError(t("core.options.expected_list_whole_numbers_got",
                                 value=show_value(value)), self.where)
-        return [whole(v, self._low, self._high, self.where, "a list of whole numbers") for v in value]
+        return [whole(v, self._low, self._high, self.where, "core.what.whole_list") for v in value]
 
     @property
     def _low(self) -> float:
@@ -209,13 +209,13 @@ class Option:
             raise  # read, but not allowed (out of range): say so, not "cannot read"
         except ValueError:
             raise PuzzleError(t("core.options.cannot_read_as", text=repr(text),
-                                TEXT_FORMS=_TEXT_FORMS[self.type]), self.where) from None
+                                TEXT_FORMS=t(_TEXT_FORMS[self.type])), self.where) from None
         return self.check(text)
 
 
-_TEXT_FORMS = {
-    "bool": "true or false", "int": "a whole number", "float": "a number", "point": "ROW,COL",
-    "int_list": "whole numbers separated by commas", "choice": "a choice", "text": "a text",
+_TEXT_FORMS = {  # catalog keys
+    "bool": "core.what.bool", "int": "core.what.whole", "float": "core.what.number", "point": "ROW,COL",
+    "int_list": "core.what.int_list", "choice": "core.what.choice", "text": "core.what.text",
 }
 
 
@@ -229,7 +229,7 @@ def _number(number: float) -> str:
     try:
         return f"{number:g}"
     except OverflowError:  # JSON integers have no size limit (and Python prints at most 4,300 digits)
-        return f"an integer of about {int(int(number).bit_length() * 0.30103) + 1:,} digits"
+        return t("core.show.long_integer", digits=int(int(number).bit_length() * 0.30103) + 1)
 
 
 _LARGEST_FLOAT = int(sys.float_info.max)
@@ -254,7 +254,7 @@ def as_whole(value: Any) -> int | None:
     return None
 
 
-def whole(value: Any, low: float, high: float, where: str, what: str = "a whole number",
+def whole(value: Any, low: float, high: float, where: str, what: str = "core.what.whole",
           span: str = "") -> int:
     """``value`` (from JSON) as a whole number in ``low..high``, or a PuzzleError naming ``where``:
     "expected ``what``, got …" or "… is outside low..high" (``span``: the range in words, "the board
@@ -264,10 +264,10 @@ def whole(value: Any, low: float, high: float, where: str, what: str = "a whole 
     NaN and Infinity."""
     number = as_whole(value)
     if number is None:
-        raise PuzzleError(t("core.options.expected_got", what=what, value=show_value(value)), where)
+        raise PuzzleError(t("core.options.expected_got", what=t(what), value=show_value(value)), where)
     if not low <= number <= high:
         raise PuzzleError(t("core.options.outside", number=_number(number),
-                            value=span or f'{_number(low)}..{_number(high)}'), where)
+                            value=t(span) if span else f'{_number(low)}..{_number(high)}'), where)
     return number
 
 
@@ -277,18 +277,18 @@ def whole_list(value: Any, low: float, high: float, where: str, what: str, limit
     plain ints (a brush stroke of a million cells) is checked by its smallest and largest at C speed;
     otherwise each item, naming the first that is wrong (``where``, item N, 1-based)."""
     if not isinstance(value, list) or len(value) > limit:
-        got = f"{len(value):,} of them" if isinstance(value, list) else show_value(value)
+        got = t("core.what.of_them", count=len(value)) if isinstance(value, list) else show_value(value)
         raise PuzzleError(t("core.options.expected_list_at_most_whole", limit=limit, got=got), where)
     if all(type(v) is int for v in value) and (not value or (low <= min(value) and max(value) <= high)):
         return value
     return [whole(v, low, high, f"{where}, item {k + 1}", what, span) for k, v in enumerate(value)]
 
 
-def whole_text(text: Any, low: float, high: float, where: str, what: str = "a whole number") -> int:
+def whole_text(text: Any, low: float, high: float, where: str, what: str = "core.what.whole") -> int:
     """A whole number written as text (a query parameter): an optional sign and at most 30 ASCII
     digits, around it only spaces; then ``whole``'s range. '1e20', 'NaN', '0.5', '1_000' are refused."""
     if not isinstance(text, str) or not _WHOLE_TEXT.fullmatch(text.strip()):
-        raise PuzzleError(t("core.options.expected_got_2", what=what, text=show_value(text)), where)
+        raise PuzzleError(t("core.options.expected_got_2", what=t(what), text=show_value(text)), where)
     return whole(int(text), low, high, where, what)
 
 
@@ -327,7 +327,7 @@ def parse_text(schema: Sequence[Option], fields: Mapping[str, str], stage: str) 
 
 
 def _names(allowed: Mapping[str, Option]) -> str:
-    return ", ".join(allowed) or "none at this stage"
+    return ", ".join(allowed) or t("core.options.none_at_this_stage")
 
 
 # ---- the options every family shares: the search's heuristic and A*'s weight ---------------------
