@@ -78,10 +78,10 @@ def exact_optimum(
         if result["found"] and result["optimal_guaranteed"]:
             return result["cost"], None  # as results print it (an int when whole)
         if result.get("stopped"):
-            return None, f"the optimal search stopped: {result['stopped']}"
+            return None, t("code.verdict.optimal_search_stopped", stopped=result["stopped"])
         if not result["found"]:
-            return None, "no solution exists"
-    return None, "no optimal search is offered for this family"
+            return None, t("code.verdict.no_solution")
+    return None, t("code.verdict.no_optimal_search")
 
 
 def optimum_cost(puzzle: Any, options: Values, engine: str = "auto") -> float | None:

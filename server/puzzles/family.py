@@ -162,7 +162,7 @@ class Family(ABC):
         PuzzleError when it is over ``max_bytes`` ("too large for ``what`` (at most ``at_most``)",
         default: the bytes) or not UTF-8."""
         if len(data) > max_bytes:
-            raise PuzzleError(t("core.family.bytes_too_large_for_at", n_data=len(data), what=what,
+            raise PuzzleError(t("core.family.bytes_too_large_for_at", n_data=len(data), what=t(what),
                                 value=at_most or f'{max_bytes:,}'), "file")
         text = require_text(data)
         return text, text.lstrip("\ufeff \r\n\t").startswith("{")
@@ -307,7 +307,7 @@ class Family(ABC):
     def check_algorithm(self, algorithm: str) -> None:
         if algorithm in self.algorithms or algorithm == CODE:  # a student's run: every family replays it
             return
-        known = "" if algorithm in ALGORITHMS else "unknown algorithm; "
+        known = "" if algorithm in ALGORITHMS else t("core.family.unknown_algorithm")
         raise PuzzleError(
             t("core.family.not_offered_for_family_choose", known=known, algorithm=repr(algorithm[:40]),
               name=self.name, join=', '.join(self.algorithms)),
@@ -514,11 +514,11 @@ def text_of(data: bytes) -> str | None:
         return None
 
 
-def require_text(data: bytes, what: str = "a text file") -> str:
+def require_text(data: bytes, what: str = "core.what.text_file") -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise PuzzleError(t("core.family.not_byte_not_utf", what=what, start=err.start), "file") from None
+        raise PuzzleError(t("core.family.not_byte_not_utf", what=t(what), start=err.start), "file") from None
 
 
 __all__ = [

@@ -21,14 +21,16 @@ MAX_SEED = 2**31 - 1
 
 
 def size_options(
-    rows: tuple[int, int, int], cols: tuple[int, int, int], unit: str = "cells"
+    rows: tuple[int, int, int], cols: tuple[int, int, int], unit: str = "core.unit.cells"
 ) -> tuple[Option, ...]:
     """``rows``, ``cols`` (each ``(min, default, max)``) and ``seed``: what every generator takes."""
     return (
-        Option("rows", "int", "Rows", f"rows of {unit}", default=rows[1], min=rows[0], max=rows[2]),
-        Option("cols", "int", "Columns", f"columns of {unit}", default=cols[1], min=cols[0], max=cols[2]),
-        Option("seed", "int", "Seed", "the same seed makes the same board again",
-               default=1, min=0, max=MAX_SEED),
+        Option("rows", "int", "core.option.rows.label", "core.option.rows.help", default=rows[1], min=rows[0],
+               max=rows[2], help_params=(("unit", unit),)),
+        Option("cols", "int", "core.option.cols.label", "core.option.cols.help", default=cols[1], min=cols[0],
+               max=cols[2], help_params=(("unit", unit),)),
+        Option("seed", "int", "core.option.seed.label", "core.option.seed.help", default=1, min=0,
+               max=MAX_SEED),
     )
 
 

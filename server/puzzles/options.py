@@ -78,7 +78,7 @@ class Option:
         """The option as the page and ``/api/families`` see it."""
         out: dict[str, Any] = {
             "name": self.name, "type": self.type, "label": t(self.label),
-            "help": t(self.help, **dict(self.help_params)) if self.help else "",
+            "help": t(self.help, **{k: t(v) for k, v in self.help_params}) if self.help else "",
             "default": self.default, "optional": self.optional, "stage": self.stage,
             "control": self.control, "algorithms": list(self.algorithms) if self.algorithms else None,
         }

@@ -79,22 +79,22 @@ def unpack_ids(text: str, count: int | None = None) -> list[int]:
     for ch in text:
         digit = value_of.get(ch)
         if digit is None:
-            raise ValueError(f"the packed ids hold {ch!r}, which is not one of their 64 characters")
+            raise ValueError(t("search.packed.bad_character", ch=repr(ch)))
         value |= (digit & 31) << shift
         if digit & 32:
             shift += 5
             if shift > 60:
-                raise ValueError("the packed ids hold a number too large for an id")
+                raise ValueError(t("search.packed.too_large"))
             continue
         previous += (value >> 1) if not value & 1 else -((value + 1) >> 1)
         if previous < 0:
-            raise ValueError(f"the packed ids hold a negative id at position {len(ids)}")
+            raise ValueError(t("search.packed.negative", position=len(ids)))
         ids.append(previous)
         value = shift = 0
     if shift:
-        raise ValueError("the packed ids end in the middle of a number")
+        raise ValueError(t("search.packed.cut"))
     if count is not None and len(ids) != count:
-        raise ValueError(f"the packed ids hold {len(ids):,} ids, not the {count:,} announced")
+        raise ValueError(t("search.packed.count", got=len(ids), count=count))
     return ids
 
 
@@ -102,7 +102,7 @@ def parse_code(text: str) -> tuple[list[int], list[int] | None]:
     """``"<expanded ids>;<path moves>"`` → (expanded ids, path moves or None); ValueError naming the fault."""
     head, sep, tail = text.partition(";")
     if not sep:
-        raise ValueError("expected '<expanded ids>;<path moves>' (a ';' between the two lists)")
+        raise ValueError(t("search.code.no_semicolon"))
 
     def ids(part: str, what: str) -> list[int]:
         if not part.strip():
@@ -110,13 +110,13 @@ def parse_code(text: str) -> tuple[list[int], list[int] | None]:
         try:
             values = [int(v) for v in part.split(",")]
         except ValueError:
-            raise ValueError(f"the {what} are not whole numbers separated by commas") from None
+            raise ValueError(t("search.code.not_numbers", what=t(what))) from None
         if any(v < 0 for v in values):
-            raise ValueError(f"the {what} hold a negative number")
+            raise ValueError(t("search.code.negative", what=t(what)))
         return values
 
-    path = ids(tail, "path's moves")
-    return ids(head, "expanded ids"), (path or None)
+    path = ids(tail, "search.code.path_moves")
+    return ids(head, "search.code.expanded_ids"), (path or None)
 
 
 def recorded(code: str) -> RecordedRun:
