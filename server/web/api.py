@@ -125,12 +125,12 @@ def upload() -> tuple[Response, int]:
     try:
         answer, status = _upload(shared, tracker)
     except Exception as err:  # the app answers it (400, 413, 429, 503); the polls hear its words
-        tracker.fail(str(err) if isinstance(err, PuzzleError | ServerBusy | TooMany) else "the upload failed")
+        tracker.fail(str(err) if isinstance(err, PuzzleError | ServerBusy | TooMany) else t("upload.failed"))
         raise
     if status == 201:
         tracker.finish()
     else:
-        tracker.fail((answer.get_json(silent=True) or {}).get("error") or "the upload failed")
+        tracker.fail((answer.get_json(silent=True) or {}).get("error") or t("upload.failed"))
     return answer, status
 
 
@@ -240,7 +240,7 @@ def upload_progress(upload_id: str) -> Response:
     it every ~300 ms while its POST is pending, and it costs a lookup."""
     check_upload_id(upload_id)
     found = progress_registry(services().config.redis_url).status(upload_id, client_ids())
-    return jsonify(found or _UNKNOWN_UPLOAD)
+    return jsonify(found or {**_UNKNOWN_UPLOAD, "message": t(_UNKNOWN_UPLOAD["message"])})
 
 
 @api.delete("/uploads/<upload_id>")
@@ -249,12 +249,12 @@ def cancel_upload(upload_id: str) -> Response:
     its maker may: another client's upload is "unknown" and goes on."""
     check_upload_id(upload_id)
     found = progress_registry(services().config.redis_url).cancel(upload_id, client_ids())
-    return jsonify(found or _UNKNOWN_UPLOAD)
+    return jsonify(found or {**_UNKNOWN_UPLOAD, "message": t(_UNKNOWN_UPLOAD["message"])})
 
 
 _UNKNOWN_UPLOAD = {
     "phase": "unknown", "fraction": None,
-    "message": "no upload with this id is being read (not yet, or not any more)",
+    "message": "upload.unknown",  # a catalog key: the poll writes it
 }
 
 
@@ -314,7 +314,7 @@ def solution_png(pid: str) -> Response:
     picture = family.need("solution_image")  # refused after the options are checked, before any search
     solved = _solve_with_limits(puzzle, algorithm, options)
     if not solved.json["found"]:
-        raise PuzzleError(solved.json.get("message") or f"{algorithm} found no path", "solution")
+        raise PuzzleError(solved.json.get("message") or t("web.api.no_path", algorithm=algorithm), "solution")
     image = picture.draw(solved)
     buffer = io.BytesIO()
     image.save(buffer, "PNG")

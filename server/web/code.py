@@ -175,8 +175,8 @@ def _expanded(body: dict[str, Any], pid: str, limit: int) -> tuple[list[int], st
             return unpack_ids(value, count), run
         except ValueError as err:
             raise PuzzleError(str(err), "field 'run'" if run else "field 'expanded'") from None
-    return whole_list(value, 0, 2**53, "field 'expanded'", "a state id", limit, "the ids of the states "
-                      "your search expanded, numbered as it reached them"), run
+    return whole_list(value, 0, 2**53, "field 'expanded'", "code.what.state_id", limit,
+                      "code.what.expanded_ids"), run
 
 
 @code.post("/puzzles/<pid>/code/verdict")
@@ -216,6 +216,5 @@ def verdict(pid: str) -> Response:
     answer["code"] = STORED + kept
     answer["animated"] = animated
     if animated < len(expanded):
-        answer["messages"].append(f"The board plays your first {animated:,} expansions of {len(expanded):,} "
-                                  f"(code_max_animated); the verdict covers them all.")
+        answer["messages"].append(t("code.animated_part", animated=animated, total=len(expanded)))
     return jsonify(answer)

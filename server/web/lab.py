@@ -27,7 +27,7 @@ answer_errors(lab)
 
 @lab.post("/puzzles/<pid>/heuristic")
 def heuristic(pid: str) -> Response:
-    puzzle, family, text, options = _text_and_rules(pid, "formula", "the formula as text, e.g. \"dr + dc\"")
+    puzzle, family, text, options = _text_and_rules(pid, "formula", "lab.what.formula")
     config = services().config
     take("lab", config.labs_per_minute)
     flag = CancelFlag()
@@ -45,7 +45,7 @@ def heuristic(pid: str) -> Response:
 @lab.post("/puzzles/<pid>/check")
 def check(pid: str) -> Response:
     puzzle, family, text, options = _text_and_rules(pid, "solution",
-                                                    "the solution as text (what you would paste)")
+                                                    "lab.what.solution")
     config = services().config
     if len(text.encode("utf-8", "surrogatepass")) > config.max_solution_bytes:
         raise PuzzleError(t("web.lab.solution_longer_than_bytes",
@@ -69,7 +69,7 @@ def _text_and_rules(pid: str, field: str, expected: str) -> tuple[Any, Any, str,
     body = json_object(field)
     text = body.get(field)
     if not isinstance(text, str):
-        raise PuzzleError(t("web.lab.expected", expected=expected), f"field '{field}'")
+        raise PuzzleError(t("web.lab.expected", expected=t(expected)), f"field '{field}'")
     return puzzle, family, text, rule_options(family, body.get("options"))
 
 

@@ -31,8 +31,7 @@ class UnknownRun(LookupError):
     def __init__(self, pid: str, key: object) -> None:
         shown = str(key)[:40]
         super().__init__(
-            f"no run {shown!r} of puzzle {pid[:40]!r} on the server (dropped since, or never made): "
-            "run it again"
+            t("web.tiles.no_run", run=repr(shown), pid=repr(pid[:40]))
         )
 
 
@@ -145,7 +144,7 @@ def cell(pid: str) -> Response:
     puzzle = _tiled(pid)
     # whole numbers of ASCII digits within int32 (the family names its board for any other cell)
     row, col = (whole_text(request.args.get(name, ""), -MAX_WHOLE, MAX_WHOLE, f"query '{name}'", what)
-                for name, what in (("row", "a row number"), ("col", "a column number")))
+                for name, what in (("row", "web.what.row"), ("col", "web.what.column")))
     stored = None
     key = request.args.get("run")
     if key:  # checked by ``_run`` before it is looked up: a run key, never a path
