@@ -128,13 +128,13 @@ def run_tile(pid: str, key: str, z: int, x: int, y: int) -> Response:
     puzzle, meta = _run(pid, key)
     text = request.args.get("t", "")
     try:
-        t = whole_text(text, 0, meta["steps"], "query 't'")
+        step = whole_text(text, 0, meta["steps"], "query 't'")
     except PuzzleError:  # '1e20', 'NaN', 99999999999999999999, -1: said the same way
         raise PuzzleError(t("web.tiles.t_must_be_step_number", meta=meta['steps'], text=show_value(text)),
                           "query 't'") from None
     tiles = family_of(puzzle).need("tiles")
     stored = _opened(pid, key, puzzle)
-    return _png(lambda: tiles.draw(puzzle, z, x, y, stored, t), client)
+    return _png(lambda: tiles.draw(puzzle, z, x, y, stored, step), client)
 
 
 @tiles.get("/puzzles/<pid>/cell")
