@@ -209,7 +209,7 @@ def open_store(config: Config, budget: WorkBudget) -> PuzzleStore:
             with budget.loading(wait=config.solve_wait):
                 return family.load(source.data, source.filename, options, limits)
         except ServerBusy as err:  # the socket answers PuzzleErrors in words, HTTP with a 400
-            message = f"{err} (reading the stored puzzle back); try again in a moment"
+            message = t("store.reading_back", err=err)
             raise PuzzleError(message, "puzzle") from err
         except PuzzleError as err:
             log.warning("archived puzzle %s does not load any more: %s", source.id, err)

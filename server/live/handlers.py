@@ -49,7 +49,7 @@ def register_handlers(socketio: SocketIO, app: Flask) -> None:
         return value
 
     def seq_field(message: dict[str, Any]) -> int:
-        return whole(message.get("seq"), 0, MAX_WHOLE, "field 'seq'", "a frame number >= 0")
+        return whole(message.get("seq"), 0, MAX_WHOLE, "field 'seq'", "live.what.frame")
 
     def an_object(message: Any, event: str) -> dict[str, Any]:
         if not isinstance(message, dict):

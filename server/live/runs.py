@@ -25,7 +25,7 @@ from typing import Any
 
 from server.budget import ServerBusy, WorkBudget
 from server.config import Config
-from server.i18n import t
+from server.i18n import language, t, t_in
 from server.leases import leases_for
 from server.live.frames import frames
 from server.paid_work import Stopped
@@ -50,6 +50,7 @@ class Run:
     sent: int = -1  # the highest frame seq sent
     progress: threading.Condition = field(default_factory=threading.Condition)
     thread: threading.Thread | None = None
+    lang: str = field(default_factory=language)  # its reader's language (the event that started it)
 
     def ack(self, seq: int) -> None:
         with self.progress:
@@ -134,7 +135,7 @@ class RunManager:
         for run in stopping:
             run.stop()
         for run in current:
-            _tell(lambda event, payload, sid=run.sid: send(sid, event, payload), run, message)
+            _tell(lambda event, payload, sid=run.sid: send(sid, event, payload), run, t_in(run.lang, message))
         return len(current)
 
     def active(self) -> int:
@@ -155,7 +156,7 @@ class RunManager:
                                 "message": message})
 
         def searching(done: int) -> None:
-            message = f"searching: {done:,} expanded" if done else "searching"
+            message = t("export.job.searching_count", count=done) if done else t("export.job.searching")
             emit("run_status", {"run": run.run_id, "phase": "searching", "total": None, "done": done,
                                 "message": message})
 

@@ -96,7 +96,7 @@ def unregister(name: str) -> None:
 def get_family(name: str) -> Family:
     if name not in _entries:
         known = ", ".join(_entries)
-        message = f"the family {str(name)[:40]!r} is not supported yet; choose one of: {known}"
+        message = t("core.registry.unknown_family", name=repr(str(name)[:40]), known=known)
         raise PuzzleError(message, "family")
     return _family(name)
 
