@@ -35,7 +35,7 @@ from server.clients import TooMany
 from server.config import Config
 from server.gif_encoding import Gif, draw_frames, encode_gif, file_stem, frame_bytes
 from server.gif_store import Finished, GifStore, gif_store_for
-from server.i18n import t
+from server.i18n import language, t, using
 from server.leases import Leases, leases_for
 from server.paid_work import Stopped
 from server.puzzles.errors import PuzzleError
@@ -61,12 +61,14 @@ class AnimationJob:
     message: str = "export.job.waiting"  # a catalog key, or words already written
     cancel: CancelFlag = field(default_factory=CancelFlag)  # stops it (a time limit ends only the search)
     expanded: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))
+    lang: str = field(default_factory=language)  # its maker's language (the request that started it)
 
     def to_json(self) -> dict[str, Any]:
         """What a poll answers while it runs."""
         searching = self.state == "searching"
-        message = (t("export.job.searching_count", count=int(self.expanded[0])) if searching
-                   else t(self.message))
+        with using(self.lang):  # a poll of another process, or the publisher's thread, writes as its maker
+            message = (t("export.job.searching_count", count=int(self.expanded[0])) if searching
+                       else t(self.message))
         return {"job": self.job_id, "state": self.state, "done": self.done, "total": self.total,
                 "message": message}
 
