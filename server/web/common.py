@@ -107,7 +107,8 @@ def puzzle_info(pid: str, puzzle: Any) -> dict[str, Any]:
     family = family_of(puzzle)
     checker, tiles = family.checker, family.tiles
     return {"id": pid, "family": family.name, "algorithms": list(family.algorithms),
-            "solution_notation": checker.notation if checker else "", **family.info(puzzle),
+            "solution_notation": t(checker.notation) if checker and checker.notation else "",
+            **family.info(puzzle),
             # a board too big to draw cell by cell: the page shows tiles (server/web/tiles.py)
             "deep_zoom": tiles.geometry(puzzle, services().config.tile_min_cells) if tiles else None}
 
