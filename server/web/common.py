@@ -55,8 +55,9 @@ def json_body(limit: int | None = None) -> Any:
 
     def too_large(length: int | None) -> NoReturn:
         # A response of its own: the app's 413 handler speaks of uploads.
-        size = "more" if length is None else f"{length:,} bytes, more"
-        words = f"{limit // 2**20} MB" if limit % 2**20 == 0 else f"{limit:,} bytes"
+        size = t("web.common.more") if length is None else t("web.common.bytes_more", count=length)
+        words = (t("web.common.mb", mb=limit // 2**20) if limit % 2**20 == 0
+                 else t("web.common.bytes", count=limit))
         abort(make_response(jsonify(error=t("web.common.body_json_body_than_limit", size=size,
                                             words=words)), 413))
 
