@@ -122,7 +122,7 @@ def test_a_socket_run_start_with_a_bad_field_is_answered_in_german() -> None:
     client = socketio.test_client(app)
     german = client.emit("run_start", {"lang": "de", "run": "r1", "puzzle": "small", "algorithm": ""},
                          callback=True)
-    assert german == {"ok": False, "error": "Feld 'algorithm': es fehlt Name des Algorithmus "
+    assert german == {"ok": False, "error": "Feld 'algorithm': es fehlt der Name des Algorithmus "
                                             "(ein nicht leerer Text; erhalten: str)"}
     unknown = client.emit("run_start", {"lang": "de", "run": "r2", "puzzle": "nope", "algorithm": "bfs"},
                           callback=True)

@@ -115,7 +115,7 @@ def solve_json(value: dict[str, Any], family: str, noun: str, key: str | None = 
     names this one: "a step maze"), found nothing, or lacks ``key``."""
     if value.get("family", family) != family:
         raise PuzzleError(t("core.checking.solution_puzzle_not", value=show_value(value['family']),
-                            noun=noun),
+                            noun=t(noun)),
                           "field 'family'")
     if value.get("found") is False:
         raise PuzzleError(t("core.checking.this_search_found_no_solution"), "field 'found'")
