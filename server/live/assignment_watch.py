@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask
+from flask import Flask, request
 from flask_socketio import SocketIO, join_room
 
 from server.assignments.model import same_secret
-from server.i18n import t
+from server.i18n import supported, t, using
 from server.services import services
+from server.web.language import environ_language
 
 
 def room(aid: str) -> str:
@@ -29,6 +30,11 @@ def register_assignment_watch(socketio: SocketIO, app: Flask) -> None:
     @socketio.on("assignment_watch")
     def assignment_watch(*args: Any) -> dict[str, Any]:
         message = args[0] if args else None
+        lang = message.get("lang") if isinstance(message, dict) else None
+        with using(supported(lang) or environ_language(request.environ)):  # the teacher's language
+            return _watch(message)
+
+    def _watch(message: Any) -> dict[str, Any]:
         if not isinstance(message, dict):
             return {"ok": False, "error": t("live.assignment_watch.assignment_watch_expects_object_id")}
         aid, token = message.get("id"), message.get("token")

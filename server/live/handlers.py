@@ -20,7 +20,7 @@ from flask import Flask, request
 from flask_socketio import SocketIO
 
 from server.clients import TooMany, client_id, remote_address
-from server.i18n import set_language, supported, t
+from server.i18n import supported, t, using
 from server.puzzles.errors import PuzzleError
 from server.puzzles.options import MAX_WHOLE, whole
 from server.services import services
@@ -64,11 +64,11 @@ def register_handlers(socketio: SocketIO, app: Flask) -> None:
             # The message's own "lang" (the page's menu), else the socket's handshake: every answer,
             # and a run's messages (its threads copy this context), in the reader's language.
             lang = message.get("lang") if isinstance(message, dict) else None
-            set_language(supported(lang) or environ_language(request.environ))
-            try:
-                return handler(message) or {"ok": True}
-            except (PuzzleError, TooMany) as err:
-                return {"ok": False, "error": str(err)}
+            with using(supported(lang) or environ_language(request.environ)):  # this event only
+                try:
+                    return handler(message) or {"ok": True}
+                except (PuzzleError, TooMany) as err:
+                    return {"ok": False, "error": str(err)}
 
         wrapper.__name__ = handler.__name__
         return wrapper
