@@ -149,3 +149,14 @@ def test_without_a_language_the_english_wording_is_unchanged(app) -> None:
     assert answer.get_json()["error"] == "empty.txt: the file is empty"
     german = post_file(german_client(app, "cookie"), b"", "empty.txt")
     assert german.get_json()["error"] == "empty.txt: die Datei ist leer"
+
+
+def test_the_language_ends_with_its_request_and_its_socket_event(app) -> None:
+    from server.i18n import language
+
+    german_client(app, "header").get("/api/algorithms", headers=GERMAN)
+    assert language() == "en"  # the thread writes English again outside the request
+    client = socketio.test_client(live_app({"small": open_maze(3, 3)}))
+    client.emit("run_start", {"lang": "de", "run": "r", "puzzle": "nope", "algorithm": "bfs"}, callback=True)
+    assert language() == "en"
+    client.disconnect()
