@@ -9,6 +9,9 @@
     python run.py generate perfect 500 500 --seed 7 --out big.png
     python run.py check maze3.png --solution hand-ins/*.txt --json
     python run.py heuristic maze3.png --formula "2*(dr + dc)" --json
+
+The command line writes English (the default language of ``server.i18n``); the web app answers each
+reader in their own language (German or English).
 """
 
 from __future__ import annotations

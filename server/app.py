@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException
 from server.budget import ServerBusy
 from server.clients import TooMany
 from server.config import ROOT, Config
+from server.i18n import t
 from server.services import Services, services
 from server.web.common import drain_body
 
@@ -98,14 +99,16 @@ def create_app(config: Config | None = None) -> Flask:
     @app.errorhandler(HTTPException)
     def http_error(err: HTTPException):
         message = err.description or err.name
+        if err.description == type(err).description and t(f"web.http.{err.code}") != f"web.http.{err.code}":
+            message = t(f"web.http.{err.code}")  # werkzeug's own words, in the reader's language
         if err.code == 413:
-            message = f"the upload is larger than the limit of {config.max_upload_bytes // (1024 * 1024)} MB"
+            message = t("web.app.upload_too_large", mb=config.max_upload_bytes // (1024 * 1024))
         return jsonify(error=message), err.code
 
     @app.errorhandler(Exception)
     def internal_error(err: Exception):
         app.logger.exception("unhandled error")
-        return jsonify(error=f"internal error ({type(err).__name__}); the server keeps running"), 500
+        return jsonify(error=t("web.app.internal_error_server_keeps_running", name=type(err).__name__)), 500
 
     from server.live.handlers import register_handlers
 

@@ -25,8 +25,37 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 from server.search.control import CancelFlag
+
+#: The phrases callers give for what work is for (``what``, ``need``), as catalog keys: a sentence
+#: writes them in the reader's language (a phrase not listed is written as given).
+PHRASES = {
+    "to stream this run": "solve.phrase.to_stream_this_run",
+    "to receive this upload": "solve.phrase.to_receive_this_upload",
+    "to read this image": "solve.phrase.to_read_this_image",
+    "to search this board": "solve.phrase.to_search_this_board",
+    "stream this run": "solve.phrase.stream_this_run",
+    "receive this upload": "solve.phrase.receive_this_upload",
+    "read this image": "solve.phrase.read_this_image",
+    "search this board": "solve.phrase.search_this_board",
+    "searching this puzzle": "solve.phrase.searching_this_puzzle",
+    "searching this board": "solve.phrase.searching_this_board",
+    "receiving this upload": "solve.phrase.receiving_this_upload",
+    "reading this file": "solve.phrase.reading_this_file",
+    "walking this puzzle's states for your code": "solve.phrase.walking_this_puzzle_s_states_for_your_code",
+    "judging a heuristic on this puzzle": "solve.phrase.judging_a_heuristic_on_this_puzzle",
+    "checking a solution of this puzzle": "solve.phrase.checking_a_solution_of_this_puzzle",
+    "judging your code's run on this puzzle": "solve.phrase.judging_your_code_s_run_on_this_puzzle",
+    "this work": "solve.phrase.this_work",
+}
+
+
+def phrase(text: str) -> str:
+    """A caller's phrase ("searching this puzzle") in the reader's language."""
+    key = PHRASES.get(text)
+    return t(key) if key else text
 
 MB = 1e6
 
@@ -112,22 +141,20 @@ class WorkBudget:
         Waits at most ``wait`` seconds (None: as long as it takes), then raises ServerBusy. An owner
         holds at most ``slot_share(max_computing)`` slots; its next search waits for one of its own.
         """
-        message = (f"waiting for a free worker ({self.max_computing} searches are computing; one client "
-                   f"may have {slot_share(self.max_computing)} at once)")
+        message = t("solve.wait.worker", computing=self.max_computing, share=slot_share(self.max_computing))
         return self._slot("computing", owner, cancel, wait, on_wait, message)
 
     @contextmanager
     def loading(self, wait: float | None = None, owner: str | None = None) -> Iterator[None]:
         """Hold one of the slots for parsing uploads (waits at most ``wait`` s, then ServerBusy)."""
-        message = (f"waiting to read the file ({self.max_loading} uploads are being read; one client may "
-                   f"have {slot_share(self.max_loading)} read at once)")
+        message = t("solve.wait.loading", loading=self.max_loading, share=slot_share(self.max_loading))
         with self._slot("loading", owner, None, wait, None, message):
             yield
 
     @contextmanager
     def drawing(self, wait: float | None = None, owner: str | None = None) -> Iterator[None]:
         """Hold one of the slots for drawing a tile (waits at most ``wait`` s, then ServerBusy)."""
-        message = f"the server is drawing other tiles ({self.max_drawing} at once)"
+        message = t("solve.wait.drawing", drawing=self.max_drawing)
         with self._slot("drawing", owner, None, wait, None, message):
             yield
 
@@ -140,11 +167,12 @@ class WorkBudget:
         """Raise TooBig, in words, when ``nbytes`` can never be reserved by ``owner``."""
         limit = self.limit_for(owner)
         if nbytes > limit:
-            whose = "the server's work may hold" if owner is None else "one client's work may hold"
+            what = phrase(what)
+            whose = t("solve.whose.server") if owner is None else t("solve.whose.client")
             raise TooBig(
-                f"{what[:1].upper()}{what[1:]} needs about {nbytes / MB:,.0f} MB of memory; {whose} at "
-                f"most {limit / MB:,.0f} MB at once (the work budget, MAZE_TRACE_BUDGET_BYTES, is "
-                f"{self.trace_bytes / MB:,.0f} MB)",
+                t("solve.budget.needs_about_mb_memory_at", upper=what[:1].upper(), what=what[1:],
+                  value=format(nbytes / MB, ',.0f'), whose=whose, value2=format(limit / MB, ',.0f'),
+                  value3=format(self.trace_bytes / MB, ',.0f')),
             )
 
     def reserve(
@@ -176,9 +204,9 @@ class WorkBudget:
         if nbytes <= held:
             self.release(held - nbytes, owner)
             return nbytes
-        message = (  # names the limit: the memory every kind of work shares
-            f"waiting for server memory {what} ({nbytes / MB:,.0f} MB of the "
-            f"{self.trace_bytes / MB:,.0f} MB the server's work may hold at once)"
+        message = t(  # names the limit: the memory every kind of work shares
+            "solve.wait.memory", what=phrase(what), mb=format(nbytes / MB, ",.0f"),
+            total=format(self.trace_bytes / MB, ",.0f"),
         )
 
         def ready() -> bool:
@@ -236,7 +264,7 @@ class WorkBudget:
                     return False
                 if deadline is not None and time.monotonic() >= deadline:
                     self._cond.release()
-                    raise ServerBusy(f"the server is busy ({message}); try again in a moment")
+                    raise ServerBusy(t("solve.budget.server_busy_try_again_moment", message=message))
                 if on_wait is not None and not told:
                     told = True
                     self._cond.release()  # never call out holding the lock
@@ -258,8 +286,8 @@ class WorkBudget:
             return
         if waiting[owner] >= MAX_WAITING:
             self._cond.release()
-            raise ServerBusy(f"the server is busy ({message}; this client has {MAX_WAITING} requests "
-                             "waiting already); try again in a moment")
+            raise ServerBusy(t("solve.budget.server_busy_this_client_has", message=message,
+                               MAX_WAITING=MAX_WAITING))
         waiting[owner] += 1
         try:
             yield

@@ -28,14 +28,14 @@ from typing import Any
 
 from server.budget import ServerBusy
 from server.clients import RedisDown, SharedRedis
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 from server.search.algorithms.replay import RecordedRun, pack_ids, unpack_ids
 
 PART_CHARS = 512 * 1024  # characters of packed ids in one part
 KEY = "maze:code-run:"
-NOT_KEPT = ("this run is not kept on this server (it expired, or another process holds it): run your code "
-            "again")
-UNREACHABLE = "the shared store of runs (Redis) does not answer; try again in a moment"
+NOT_KEPT = "code.runs.not_kept"  # catalog keys
+UNREACHABLE = "code.runs.unreachable"
 TTL = 30 * 60.0  # seconds a run is kept after its last use
 MAX_BYTES = 256 * 1024 * 1024  # every run kept in this process, parts and judged runs
 
@@ -77,7 +77,7 @@ class RecordedRuns:
         try:
             return self.shared.call(what, action)
         except RedisDown:
-            raise ServerBusy(UNREACHABLE) from None
+            raise ServerBusy(t(UNREACHABLE)) from None
 
     def _sweep(self, now: float) -> None:
         while self._runs:
@@ -90,7 +90,8 @@ class RecordedRuns:
         """Part ``part`` of ``parts`` of a run (a new run for part 0, ``run`` None); the run's id.
         PuzzleError naming the field when the part is out of turn or the run unknown."""
         if len(text) > PART_CHARS:
-            raise PuzzleError(f"a part holds at most {PART_CHARS:,} characters, this one {len(text):,}",
+            raise PuzzleError(t("code.code_runs.part_holds_at_most_characters", PART_CHARS=PART_CHARS,
+                                n_text=len(text)),
                               "field 'text'")
         if self.shared is not None:
             return self._shared_part(run, owner, puzzle, part, parts, text)
@@ -102,10 +103,10 @@ class RecordedRuns:
                 self._runs[run] = Upload(owner, puzzle, parts)
             upload = self._runs.get(run or "")
             if upload is None or upload.owner != owner or upload.puzzle != puzzle:
-                raise PuzzleError(NOT_KEPT, "field 'run'")
+                raise PuzzleError(t(NOT_KEPT), "field 'run'")
             if upload.judged is not None or part != len(upload.texts) or parts != upload.parts:
-                raise PuzzleError(f"expected part {len(upload.texts)} of {upload.parts}, got part {part} of "
-                                  f"{parts}", "field 'part'")
+                raise PuzzleError(t("code.code_runs.expected_part_got_part_2", n_texts=len(upload.texts),
+                                    parts=upload.parts, part=part, parts2=parts), "field 'part'")
             upload.texts.append(text)
             upload.used = now
             self._runs.move_to_end(run)
@@ -119,9 +120,10 @@ class RecordedRuns:
         with self._lock:
             upload = self._runs.get(run)
             if upload is None or upload.owner != owner or upload.puzzle != puzzle:
-                raise PuzzleError(NOT_KEPT, "field 'run'")
+                raise PuzzleError(t(NOT_KEPT), "field 'run'")
             if len(upload.texts) != upload.parts:
-                raise PuzzleError(f"the run has {len(upload.texts)} of its {upload.parts} parts",
+                raise PuzzleError(t("code.code_runs.run_has_its_parts_2", n_texts=len(upload.texts),
+                                    parts=upload.parts),
                                   "field 'run'")
             return "".join(upload.texts)
 
@@ -189,10 +191,11 @@ class RecordedRuns:
         head = self._redis("reading a student's run", lambda r: r.hmget(key, "owner", "puzzle", "parts",
                                                                           "received"))
         if head[0] is None or _text(head[0]) != owner or _text(head[1]) != puzzle:
-            raise PuzzleError(NOT_KEPT, "field 'run'")
+            raise PuzzleError(t(NOT_KEPT), "field 'run'")
         want, received = int(head[2]), int(head[3])
         if part != received or parts != want or not want:
-            raise PuzzleError(f"expected part {received} of {want}, got part {part} of {parts}",
+            raise PuzzleError(t("code.code_runs.expected_part_got_part", received=received, want=want,
+                                part=part, parts=parts),
                               "field 'part'")
 
         def append(r: Any) -> None:
@@ -215,9 +218,10 @@ class RecordedRuns:
 
         head, text = self._redis("reading a student's run", read)
         if head[0] is None or _text(head[0]) != owner or _text(head[1]) != puzzle or text is None:
-            raise PuzzleError(NOT_KEPT, "field 'run'")
+            raise PuzzleError(t(NOT_KEPT), "field 'run'")
         if int(head[2]) != int(head[3]):
-            raise PuzzleError(f"the run has {int(head[3])} of its {int(head[2])} parts", "field 'run'")
+            raise PuzzleError(t("code.code_runs.run_has_its_parts", value=int(head[3]),
+                                value2=int(head[2])), "field 'run'")
         return _text(text)
 
 

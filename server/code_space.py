@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from server.i18n import t
 from server.puzzles.capabilities import state_form
 from server.puzzles.errors import PuzzleError
 from server.puzzles.options import Values
@@ -79,10 +80,10 @@ class CodeSpace:
             if s >= walked:
                 continue
             targets, costs = self.moves_of(s)
-            for t, c in zip(targets.tolist(), costs.tolist(), strict=True):
-                if g + c < best[t]:
-                    best[t] = g + c
-                    heapq.heappush(heap, (g + c, t))
+            for nxt, c in zip(targets.tolist(), costs.tolist(), strict=True):
+                if g + c < best[nxt]:
+                    best[nxt] = g + c
+                    heapq.heappush(heap, (g + c, nxt))
         return None
 
     def to_json(self, heuristic: Any = None) -> dict[str, Any]:
@@ -126,7 +127,7 @@ def build_space(family: Any, puzzle: Any, rules: Values, max_states: int, max_se
     problem = family.problem(puzzle, rules)
     done = walk(problem, max_states, max_seconds, cancel)
     if done.stopped == "cancelled":
-        raise PuzzleError("the walk of this puzzle's states was stopped (time limit)", "puzzle")
+        raise PuzzleError(t("code.code_space.walk_this_puzzle_s_states"), "puzzle")
     forms = [problem.student_state(s) for s in done.states]
     goals = np.fromiter((problem.is_goal(s) for s in done.states), dtype=bool, count=len(done.states))
     starts = [done.index[s] for s in dict.fromkeys(problem.initial_states())]

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.code_space import show_form
+from server.i18n import t
 from server.judging import REFERENCES
 from server.puzzles.family import RunControl, search_options
 from server.puzzles.options import Values
@@ -92,12 +93,13 @@ def check_path(numbering: Numbering, path: list[int] | None, illegal: str | None
         return PathCheck(True, False, optimum=optimum, problem=illegal[:300])
     if not path:
         return PathCheck(found=False, legal=not solvable, optimum=optimum,
-                         problem="no path returned, but a goal can be reached" if solvable else None)
+                         problem=t("code.verdict.no_path_returned") if solvable else None)
     ids, costs = numbering.path(path, "field 'path'")
     states, problem = numbering.states, numbering.problem
     if not problem.is_goal(states[ids[-1]]):
         return PathCheck(True, False, len(ids) - 1, optimum=optimum,
-                         problem=f"it ends at {show(numbering, states[ids[-1]])}, not at a goal")
+                         problem=t("code.verdict.ends_not_at_goal",
+                                       state=show(numbering, states[ids[-1]])))
     cost = costs[-1]
     optimal = optimum is not None and cost <= optimum + 1e-6 * max(1.0, abs(optimum))  # results round to 6
     return PathCheck(True, True, len(ids) - 1, cost, optimum, optimal)
@@ -118,10 +120,10 @@ def optimum_of(family: Any, puzzle: Any, rules: Values,
             raw = solved.result.cost if solved.result is not None else None
             return (raw if raw is not None else result["cost"]), None
         if result.get("stopped"):
-            return None, f"the optimal search stopped: {result['stopped']}"
+            return None, t("code.verdict.optimal_search_stopped", stopped=result["stopped"])
         if not result["found"]:
-            return None, "no solution exists"
-    return None, "no optimal search is offered for this family"
+            return None, t("code.verdict.no_solution")
+    return None, t("code.verdict.no_optimal_search")
 
 
 def show(numbering: Numbering, state: State) -> str:
@@ -133,9 +135,8 @@ def show(numbering: Numbering, state: State) -> str:
     return show_form(numbering.problem.student_state(state))
 
 
-_KEY_WORDS = {"depth": "a state with the smallest depth", "g": "a state with the smallest g",
-              "h": "a state with the smallest h", "f": "a state with the smallest f",
-              "lifo": "a state reached from the newest expanded state with states still waiting"}
+_KEY_WORDS = {"depth": "code.verdict.key.depth", "g": "code.verdict.key.g",  # catalog keys
+              "h": "code.verdict.key.h", "f": "code.verdict.key.f", "lifo": "code.verdict.key.lifo"}
 
 
 class _Enough(Exception):
@@ -184,24 +185,23 @@ def first_out_of_depth_order(numbering: Numbering, yours: list[int]) -> tuple[in
     closed: set[int] = set()
     for k, s in enumerate(yours):
         if s not in reached_by:
-            where = "already expanded" if s in closed else "not yet generated"
-            return k, f"yours expanded {_shown(numbering, s)}, which was {where}: not on the frontier"
+            where = t("code.verdict.already_expanded") if s in closed else t("code.verdict.not_generated")
+            return k, t("code.verdict.not_on_frontier", state=_shown(numbering, s), where=where)
         while expanded and waiting[expanded[-1]] == 0:
             expanded.pop()
         parents = reached_by.pop(s)
         if expanded and expanded[-1] not in parents:
             newest = expanded[-1]
-            return k, (f"yours expanded {_shown(numbering, s)} while states reached from "
-                       f"{_shown(numbering, newest)}, expanded after its parent, still waited on the "
-                       "frontier: not depth-first")
+            return k, t("code.verdict.not_depth_first", state=_shown(numbering, s),
+                        newest=_shown(numbering, newest))
         for p in parents:
             waiting[p] -= 1
         closed.add(s)
         expanded.append(s)
         waiting[s] = 0
-        for t in dict.fromkeys(t for t, _c in numbering.moves(s)):
-            if t not in closed and t not in reached_by:  # pushed once, by the first state to reach it
-                reached_by[t] = [s]
+        for nxt in dict.fromkeys(nxt for nxt, _c in numbering.moves(s)):
+            if nxt not in closed and nxt not in reached_by:  # pushed once, by the first state to reach it
+                reached_by[nxt] = [s]
                 waiting[s] += 1
     return None
 
@@ -235,23 +235,23 @@ def first_out_of_order(numbering: Numbering, key: str, yours: list[int],
         heapq.heappush(heap, (key_of(s, 0.0), s))
     for k, s in enumerate(yours):
         if s in closed or s not in g:
-            where = "already expanded" if s in closed else "not yet generated"
-            return k, f"yours expanded {_shown(numbering, s)}, which was {where}: not on the frontier"
+            where = t("code.verdict.already_expanded") if s in closed else t("code.verdict.not_generated")
+            return k, t("code.verdict.not_on_frontier", state=_shown(numbering, s), where=where)
         while heap and (heap[0][1] in closed or heap[0][0] != key_of(heap[0][1], g[heap[0][1]])):
             heapq.heappop(heap)  # stale: expanded, or reached more cheaply since
         mine = key_of(s, g[s])
         if heap and mine > heap[0][0] + 1e-9 * max(1.0, abs(heap[0][0])):
             best = heap[0][1]
-            return k, (f"yours expanded {_shown(numbering, s)} with {words} {_num(mine)} while "
-                       f"{_shown(numbering, best)} with {words} {_num(heap[0][0])} was on the frontier")
+            return k, t("code.verdict.smaller_key_waiting", state=_shown(numbering, s), measure=words,
+                        mine=_num(mine), best=_shown(numbering, best), theirs=_num(heap[0][0]))
         closed.add(s)
-        for t, c in numbering.moves(s):
-            if t in closed:
+        for nxt, c in numbering.moves(s):
+            if nxt in closed:
                 continue
             through = g[s] + (1.0 if key == "depth" else c)
-            if t not in g or (key != "depth" and through < g[t]):
-                g[t] = through
-                heapq.heappush(heap, (key_of(t, through), t))
+            if nxt not in g or (key != "depth" and through < g[nxt]):
+                g[nxt] = through
+                heapq.heappush(heap, (key_of(nxt, through), nxt))
     return None
 
 
@@ -285,26 +285,23 @@ def compare_orders(numbering: Numbering, family: Any, puzzle: Any, algorithm: st
     ours, finished = reference_expansions(family, puzzle, algorithm, options, len(yours) + 1, max_seconds,
                                           cancel)
     label = entry.name_in_text
-    check = OrderCheck(algorithm, label, entry.rule, False, len(yours), len(ours),
+    check = OrderCheck(algorithm, label, entry.rule_text, False, len(yours), len(ours),
                        min(len(yours), len(ours)))
     at = next((k for k, (a, b) in enumerate(zip(yours, ours, strict=False)) if a != b), None)
     if at is None:
         check.matches = True
         extra = len(yours) - len(ours)
         if extra == 0:
-            check.message = f"matches {label}'s order of expansions ({len(ours):,} expansions)"
+            check.message = t("code.verdict.matches", label=label, count=len(ours))
         elif extra > 0:
-            check.message = (f"matches {label}'s order for all {len(ours):,} of its expansions; yours "
-                             f"went on for {extra:,} more after {label} stopped"
-                             + (" (it stops when the goal is generated)" if entry.key == "depth" else ""))
+            check.message = (t("code.verdict.matches_went_on", label=label, count=len(ours), extra=extra)
+                             + (t("code.verdict.stops_when_generated") if entry.key == "depth" else ""))
         elif stopped:
-            check.message = (f"matches {label}'s order for all {len(yours):,} expansions yours made before "
-                             "it was stopped")
+            check.message = t("code.verdict.matches_before_stopped", label=label, count=len(yours))
         else:
-            more = "more" if finished else "or more"
-            check.message = (f"matches {label}'s order for all {len(yours):,} of your expansions; "
-                             f"{label} makes {-extra:,} {more} before it stops (it tests for the goal at "
-                             "another moment)")
+            more = t("code.verdict.more") if finished else t("code.verdict.or_more")
+            check.message = t("code.verdict.matches_makes_more", label=label, count=len(yours),
+                              extra=-extra, more=more)
         return check
     check.at = at + 1
     mine, theirs = yours[at], ours[at]
@@ -312,38 +309,36 @@ def compare_orders(numbering: Numbering, family: Any, puzzle: Any, algorithm: st
     check.yours_state = problem.student_state(mine)
     check.ours_state = problem.student_state(theirs)
     shown_mine, shown_ours = show(numbering, mine), show(numbering, theirs)
-    check.message = (f"differs from {label} at expansion {at + 1}: yours expanded {shown_mine}, "
-                     f"{label} expands {shown_ours} next — {entry.rule}")
+    check.message = t("code.verdict.differs", label=label, at=at + 1, mine=shown_mine, ours=shown_ours,
+                      rule=entry.rule_text)
     if entry.key:
         bad = (first_out_of_depth_order(numbering, yours_ids) if entry.key == "lifo"
                else first_out_of_order(numbering, entry.key, yours_ids, options))
         if bad is None:
             check.tie = True
-            check.message = (f"a valid {label} order with another tie-break than ours: every expansion of "
-                             f"yours took {_KEY_WORDS[entry.key]} on the frontier. It first "
-                             f"differs from {label} at expansion {at + 1}: yours expanded "
-                             f"{shown_mine}, {label} expands {shown_ours} next — {entry.rule}")
+            check.message = t("code.verdict.valid_tie_break", label=label, took=t(_KEY_WORDS[entry.key]),
+                              at=at + 1, mine=shown_mine, ours=shown_ours, rule=entry.rule_text)
         elif bad[0] == at:
             check.message += f". {bad[1][0].upper()}{bad[1][1:]}"
         else:
-            check.message += (f". Up to there yours was a valid {label} order with another tie-break, but at "
-                              f"expansion {bad[0] + 1}: {bad[1]}")
+            check.message += t("code.verdict.valid_up_to", label=label, at=bad[0] + 1, why=bad[1])
     if not check.tie:
         check.others = matching_others(family, puzzle, algorithm, options, yours, max_seconds, cancel)
         if check.others:
-            names = " and ".join(f"{name}'s" for name in check.others)
-            check.message += f"; your order is {names} (matches)"
+            names = t("code.verdict.and").join(t("code.verdict.possessive", name=name)
+                                               for name in check.others)
+            check.message += t("code.verdict.your_order_is", names=names)
     return check
 
 
 def headline(verdict: str, path: PathCheck, order: OrderCheck, stopped: str | None) -> str:
     """The verdict's first sentence."""
     if verdict == "illegal":
-        return f"Your path is not a solution: {path.problem}."
+        return t("code.verdict.headline.illegal", problem=path.problem)
     if verdict == "no path":
-        return "Your search returned no path, but a goal can be reached."
+        return t("code.verdict.headline.no_path")
     if verdict == "stopped":
-        return f"Your program was stopped before it finished: {stopped}."
+        return t("code.verdict.headline.stopped", stopped=stopped)
     return order.message[0].upper() + order.message[1:] + "."
 
 
@@ -358,7 +353,7 @@ def judge_code_run(family: Any, puzzle: Any, rules: Values, algorithm: str, opti
     numbering.text = lambda state: family.state_text(problem, state)
     numbering.expand_all(expanded, "field 'expanded'")
     optimum, why = optimum_of(family, puzzle, rules, max_seconds)
-    solvable = optimum is not None or why != "no solution exists"
+    solvable = optimum is not None or why != t("code.verdict.no_solution")
     path_check = check_path(numbering, path, illegal, optimum, solvable)
     order = compare_orders(numbering, family, puzzle, algorithm, options, expanded, stopped, max_seconds,
                            cancel)
@@ -374,14 +369,14 @@ def judge_code_run(family: Any, puzzle: Any, rules: Values, algorithm: str, opti
     if path_check.found and path_check.legal:
         words = problem.cost_in_words
         best = path_check.optimum
-        quality = ("optimal" if path_check.optimal else
-                   f"not optimal: the optimum is {words(best)}" if best is not None
-                   else f"the optimum is unknown ({why})")
-        messages.append(f"Your path is legal: {path_check.steps:,} moves, {words(path_check.cost or 0.0)} "
-                        f"({quality}).")
+        quality = (t("code.verdict.optimal") if path_check.optimal else
+                   t("code.verdict.not_optimal", optimum=words(best)) if best is not None
+                   else t("code.verdict.optimum_unknown", why=why))
+        messages.append(t("code.verdict.path_legal", steps=path_check.steps,
+                          cost=words(path_check.cost or 0.0), quality=quality))
     elif not path_check.found and path_check.legal:
-        messages.append("Your search returned no path, and none exists.")
+        messages.append(t("code.verdict.none_exists"))
     if verdict in ("illegal", "no path") or (verdict == "stopped" and order.yours):
-        messages.append(f"Order of expansions: {order.message}.")
+        messages.append(t("code.verdict.order", message=order.message))
     return {"verdict": verdict, "path": path_check.to_json(), "order": order.to_json(), "messages": messages,
             "reached": len(numbering)}

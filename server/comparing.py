@@ -11,6 +11,7 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 
 COLUMNS = (
@@ -37,11 +38,12 @@ def parse_run_spec(spec: str) -> tuple[str, dict[str, str]]:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise PuzzleError(
-                f"expected OPTION=VALUE after the algorithm's name, got {pair!r}", f"algorithm {spec!r}"
+                t("compare_rows.comparing.expected_option_value_after_algorithm",
+                  pair=repr(pair)), f"algorithm {spec!r}"
             )
         options[key.strip().replace("-", "_")] = value.strip()
     if not name:
-        raise PuzzleError("an algorithm's name is missing", f"algorithm {spec!r}")
+        raise PuzzleError(t("compare_rows.comparing.algorithm_s_name_missing"), f"algorithm {spec!r}")
     return name, options
 
 

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from server.i18n import t
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -210,8 +212,8 @@ class Config:
     def expansion_setting(self, compiled: bool) -> str:
         """What raises ``expansion_limit`` (said after a search's "limit: more than N states expanded")."""
         if not compiled:
-            return "raise it with MAZE_MAX_EXPANDED_GENERIC (searches in pure Python)"
-        return "raise it with MAZE_MAX_EXPANDED, or serve --max-pixels / MAZE_MAX_PIXELS above it"
+            return t("solve.setting.expanded_generic")
+        return t("solve.setting.expanded_compiled")
 
     def search_limits(self, compiled: bool) -> dict[str, Any]:
         """The limits of one search (keyword arguments of ``solving.solve``)."""

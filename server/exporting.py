@@ -35,6 +35,7 @@ from server.clients import TooMany
 from server.config import Config
 from server.gif_encoding import Gif, draw_frames, encode_gif, file_stem, frame_bytes
 from server.gif_store import Finished, GifStore, gif_store_for
+from server.i18n import language, t, using
 from server.leases import Leases, leases_for
 from server.paid_work import Stopped
 from server.puzzles.errors import PuzzleError
@@ -57,14 +58,17 @@ class AnimationJob:
     state: str = "queued"
     done: int = 0
     total: int = 0
-    message: str = "waiting for a worker"
+    message: str = "export.job.waiting"  # a catalog key, or words already written
     cancel: CancelFlag = field(default_factory=CancelFlag)  # stops it (a time limit ends only the search)
     expanded: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))
+    lang: str = field(default_factory=language)  # its maker's language (the request that started it)
 
     def to_json(self) -> dict[str, Any]:
         """What a poll answers while it runs."""
         searching = self.state == "searching"
-        message = f"searching: {int(self.expanded[0]):,} expanded" if searching else self.message
+        with using(self.lang):  # a poll of another process, or the publisher's thread, writes as its maker
+            message = (t("export.job.searching_count", count=int(self.expanded[0])) if searching
+                       else t(self.message))
         return {"job": self.job_id, "state": self.state, "done": self.done, "total": self.total,
                 "message": message}
 
@@ -99,14 +103,14 @@ class AnimationExports:
         or ServerBusy (the server's)."""
         config = self.config
         cap = config.max_animations_per_client
-        refuse_client = TooMany(f"at most {cap} GIF exports at once for this client; wait until one is done")
+        refuse_client = TooMany(t("export.exporting.at_most_gif_exports_at", cap=cap))
         with self._lock:
             running = list(self._running.values())
             # The server's cap first: a client at its cap while the server is full is told to retry
             # in a moment, not to wait for its own exports (those may be another's at its address).
             if len(running) >= config.max_animation_jobs:
                 raise ServerBusy(
-                    f"the server is busy ({len(running)} GIF exports are rendering); try again in a moment"
+                    t("export.exporting.server_busy_gif_exports_are", n_running=len(running))
                 )
             if sum(1 for j in running if j.client == client) >= cap:
                 raise refuse_client
@@ -118,8 +122,8 @@ class AnimationExports:
                 raise refuse_client
             if full == 0:
                 raise ServerBusy(
-                    f"the server is busy ({config.max_animation_jobs} GIF exports are rendering); "
-                    "try again in a moment"
+                    t("export.exporting.server_busy_gif_exports_are_2",
+                      max_animation_jobs=config.max_animation_jobs)
                 )
             self._running[job.job_id] = job
         self.store.watch(job)  # before it can end: the store stops watching it when it is kept
@@ -164,20 +168,20 @@ class AnimationExports:
 
     # ---- the job -------------------------------------------------------------------------------
     def _execute(self, job: AnimationJob, puzzle: Any, algorithm: str, options: Values) -> None:
-        outcome = job.finished("error", "the export ended unexpectedly")
+        outcome = job.finished("error", t("export.job.ended"))
         try:
             gif, stopped = self._render(job, puzzle, algorithm, options)
-            message = f"{gif.frames} frames, {len(gif.data) / 1e6:.2f} MB"
+            message = t("export.job.done", frames=gif.frames, mb=format(len(gif.data) / 1e6, ".2f"))
             if stopped:
-                message += f"; the search stopped early ({stopped}): the GIF shows what it searched"
+                message += t("export.job.stopped_early", stopped=stopped)
             outcome = job.finished("done", message, gif)
         except Stopped:
-            outcome = job.finished("cancelled", "cancelled")
+            outcome = job.finished("cancelled", t("export.job.cancelled"))
         except (PuzzleError, ServerBusy) as err:
             outcome = job.finished("error", str(err))
         except Exception as err:  # one export's failure must not take the server down
             log.exception("export %s failed", job.job_id)
-            message = f"internal error ({type(err).__name__}); the server keeps running"
+            message = t("web.app.internal_error_server_keeps_running", name=type(err).__name__)
             outcome = job.finished("error", message)
         finally:
             self._finish(job, outcome)  # the budget is released by then (``paid_work``)
@@ -202,13 +206,13 @@ class AnimationExports:
             job.message = message
 
         def searching(_done: int) -> None:
-            job.state, job.message = "searching", "searching"
+            job.state, job.message = "searching", t("export.job.searching")
 
         def drawn(done: int, total: int) -> None:
             if job.cancel.stopped:
                 raise Stopped
             job.done, job.total = done, total
-            job.message = f"rendering: {done} / {total} frames"
+            job.message = t("export.job.rendering_frames", done=done, total=total)
 
         with budgeted_solve(
             self.budget, config, puzzle, algorithm, options, job.cancel, extra_bytes=frame_bytes(config),
@@ -216,9 +220,9 @@ class AnimationExports:
             keep_slot=True,  # rendering and encoding compute too
             owner=job.client,  # its maker's share of the budget
         ) as solved:
-            job.state, job.message = "rendering", "rendering"
+            job.state, job.message = "rendering", t("export.job.rendering")
             frames = draw_frames(puzzle, solved, config, drawn)
-            job.state, job.message = "encoding", f"encoding {len(frames)} frames"
+            job.state, job.message = "encoding", t("export.job.encoding", frames=len(frames))
             gif = encode_gif(frames, config)
         if job.cancel.stopped:
             raise Stopped

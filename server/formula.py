@@ -48,6 +48,7 @@ from functools import reduce
 
 import numpy as np
 
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 
 MAX_CHARS = 500
@@ -101,26 +102,26 @@ _OPERATOR_TEXT = {
     ast.MatMult: "@", ast.LShift: "<<", ast.RShift: ">>", ast.BitOr: "|", ast.BitXor: "^",
     ast.BitAnd: "&", ast.Invert: "~", ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in",
 }  # fmt: skip
-_REFUSED = {
-    ast.Attribute: "attribute access is not allowed",
-    ast.Subscript: "subscripts are not allowed",
-    ast.Slice: "slices are not allowed",
-    ast.ListComp: "comprehensions are not allowed",
-    ast.SetComp: "comprehensions are not allowed",
-    ast.DictComp: "comprehensions are not allowed",
-    ast.GeneratorExp: "comprehensions are not allowed",
-    ast.Lambda: "lambda is not allowed",
-    ast.NamedExpr: "the walrus operator := is not allowed",
-    ast.JoinedStr: "f-strings are not allowed",
-    ast.FormattedValue: "f-strings are not allowed",
-    ast.List: "lists are not allowed",
-    ast.Tuple: "tuples are not allowed",
-    ast.Set: "sets are not allowed",
-    ast.Dict: "dicts are not allowed",
-    ast.Starred: "starred arguments are not allowed",
-    ast.Await: "await is not allowed",
-    ast.Yield: "yield is not allowed",
-    ast.YieldFrom: "yield is not allowed",
+_REFUSED = {  # catalog keys
+    ast.Attribute: "lab.formula.refused.attribute_access",
+    ast.Subscript: "lab.formula.refused.subscripts",
+    ast.Slice: "lab.formula.refused.slices",
+    ast.ListComp: "lab.formula.refused.comprehensions",
+    ast.SetComp: "lab.formula.refused.comprehensions",
+    ast.DictComp: "lab.formula.refused.comprehensions",
+    ast.GeneratorExp: "lab.formula.refused.comprehensions",
+    ast.Lambda: "lab.formula.refused.lambda",
+    ast.NamedExpr: "lab.formula.refused.the_walrus_operator",
+    ast.JoinedStr: "lab.formula.refused.f_strings",
+    ast.FormattedValue: "lab.formula.refused.f_strings",
+    ast.List: "lab.formula.refused.lists",
+    ast.Tuple: "lab.formula.refused.tuples",
+    ast.Set: "lab.formula.refused.sets",
+    ast.Dict: "lab.formula.refused.dicts",
+    ast.Starred: "lab.formula.refused.starred_arguments",
+    ast.Await: "lab.formula.refused.await",
+    ast.Yield: "lab.formula.refused.yield",
+    ast.YieldFrom: "lab.formula.refused.yield",
 }
 
 
@@ -128,7 +129,7 @@ class FormulaError(PuzzleError):
     """A formula that cannot be compiled or evaluated: ``problem`` at ``column`` (1-based), with a hint."""
 
     def __init__(self, problem: str, column: int | None = None, hint: str = "") -> None:
-        text = problem + (f" at column {column}" if column is not None else "")
+        text = problem + (t("lab.formula.at_column", column=column) if column is not None else "")
         super().__init__(text + (f" ({hint})" if hint else ""))
         self.problem = problem
         self.column = column
@@ -168,11 +169,11 @@ class Formula:
             if name in features:
                 given[name] = np.asarray(features[name])
             elif name in self.names_used:
-                raise FormulaError(f"the feature '{name}' is missing")
+                raise FormulaError(t("lab.formula.feature_missing_2", name=name))
         try:
             shape = np.broadcast_shapes(*(a.shape for a in given.values()))
         except ValueError:
-            raise FormulaError("the features have shapes that do not broadcast together") from None
+            raise FormulaError(t("lab.formula.features_have_shapes_that_do")) from None
         out = np.empty(shape, dtype=np.float64)
         if out.ndim == 0:
             out[...] = self._run(given)
@@ -195,11 +196,11 @@ class Formula:
             features = chunk(lo, hi, self.names_used)
             missing = [name for name in self.names_used if name not in features]
             if missing:
-                raise FormulaError(f"the feature '{missing[0]}' is missing")
+                raise FormulaError(t("lab.formula.feature_missing", missing=missing[0]))
             try:
                 out[lo:hi] = self._run({name: features[name] for name in self.names_used})
             except ValueError:
-                raise FormulaError("the features have shapes that do not fit the states") from None
+                raise FormulaError(t("lab.formula.features_have_shapes_that_do_2")) from None
         return out
 
     def _run(self, env: Mapping[str, np.ndarray | float]) -> Value:
@@ -227,12 +228,13 @@ def compile_formula(text: str, names: Sequence[str]) -> Formula:
     if len(set(declared)) != len(declared):
         raise ValueError("the formula names must be distinct")
     if not isinstance(text, str):
-        raise FormulaError("the formula must be text")
+        raise FormulaError(t("lab.formula.formula_must_be_text"))
     if len(text) > MAX_CHARS:
-        raise FormulaError(f"the formula is {len(text)} characters long; at most {MAX_CHARS} are allowed")
+        raise FormulaError(t("lab.formula.formula_characters_long_at_most", n_text=len(text),
+                             MAX_CHARS=MAX_CHARS))
     for i, ch in enumerate(text):
         if not (" " <= ch <= "~" or ch in "\t\n"):
-            raise FormulaError(f"the character {ch!r} is not allowed", i + 1)
+            raise FormulaError(t("lab.formula.character_not_allowed", ch=repr(ch)), i + 1)
     return _Compiler(text, declared).run()
 
 
@@ -272,18 +274,18 @@ class _Compiler:
     def run(self) -> Formula:
         """Parse, check the bounds, translate."""
         if not self.body.strip():
-            raise FormulaError("the formula is empty")
+            raise FormulaError(t("lab.formula.formula_empty"))
         try:
             tree = ast.parse(self.body, mode="eval")
         except SyntaxError as error:
             offset = error.offset - 1 if error.offset and error.offset > 0 else None
             where = self.column(error.lineno, offset)
-            raise FormulaError(f"syntax error at column {where}: {error.msg}") from None
+            raise FormulaError(t("lab.formula.syntax_error_at_column", where=where, msg=error.msg)) from None
         except (RecursionError, MemoryError, ValueError):
-            raise FormulaError("the formula is nested too deeply to read") from None
+            raise FormulaError(t("lab.formula.formula_nested_too_deeply_read")) from None
         count = sum(1 for node in ast.walk(tree) if isinstance(node, ast.expr))
         if count > MAX_NODES:
-            raise FormulaError(f"the formula has {count} parts; at most {MAX_NODES} are allowed")
+            raise FormulaError(t("lab.formula.formula_has_parts_at_most", count=count, MAX_NODES=MAX_NODES))
         fn = self.expr(tree.body, 1)
         used = tuple(name for name in self.names if name in self.used)
         live = _live_arrays(tree.body)
@@ -293,7 +295,8 @@ class _Compiler:
     def expr(self, node: ast.expr, depth: int) -> Fn:
         """The closure computing ``node``; refuses anything off the whitelist."""
         if depth > MAX_DEPTH:
-            raise FormulaError(f"the formula is nested more than {MAX_DEPTH} deep", self.at(node))
+            raise FormulaError(t("lab.formula.formula_nested_more_than_deep",
+                                 MAX_DEPTH=MAX_DEPTH), self.at(node))
         inner = depth + 1
         if isinstance(node, ast.Constant):
             return self.constant(node)
@@ -312,31 +315,34 @@ class _Compiler:
             return lambda env: np.where(np.not_equal(test(env), 0), body(env), orelse(env))
         if isinstance(node, ast.Call):
             return self.call(node, inner)
-        message = _REFUSED.get(type(node), f"{type(node).__name__} is not allowed")
+        message = t(_REFUSED.get(type(node), "lab.formula.node_not_allowed"), name=type(node).__name__)
         raise FormulaError(message, self.at(node))
 
     def constant(self, node: ast.Constant) -> Fn:
         """An int or float literal of at most ``MAX_CONSTANT``."""
         value = node.value
         if isinstance(value, bool) or value is None or value is Ellipsis:
-            raise FormulaError(f"{value!r} is not allowed (use numbers)", self.at(node))
+            raise FormulaError(t("lab.formula.not_allowed_use_numbers", value=repr(value)), self.at(node))
         if isinstance(value, str | bytes):
-            kind = "strings" if isinstance(value, str) else "bytes"
-            raise FormulaError(f"{kind} are not allowed", self.at(node))
+            kind = t("lab.formula.kind.strings") if isinstance(value, str) else t("lab.formula.kind.bytes")
+            raise FormulaError(t("lab.formula.are_not_allowed", kind=kind), self.at(node))
         if not isinstance(value, int | float):
-            raise FormulaError(f"{type(value).__name__} numbers are not allowed", self.at(node))
+            raise FormulaError(t("lab.formula.numbers_are_not_allowed",
+                                 name=type(value).__name__), self.at(node))
         if not abs(value) <= MAX_CONSTANT:
-            raise FormulaError(f"numbers must be at most {MAX_CONSTANT:g} in size", self.at(node))
+            raise FormulaError(t("lab.formula.numbers_must_be_at_most",
+                                 MAX_CONSTANT=format(MAX_CONSTANT, 'g')), self.at(node))
         number = np.float64(value)
         return lambda env: number
 
     def name(self, node: ast.Name) -> Fn:
         """A declared name."""
         if node.id in FUNCTIONS:
-            raise FormulaError(f"'{node.id}' is a function; call it like {node.id}(x)", self.at(node))
+            raise FormulaError(t("lab.formula.function_call_it_like_x", id=node.id), self.at(node))
         if node.id not in self.names:
             raise FormulaError(
-                f"unknown name '{node.id}'", self.at(node), "the names are: " + ", ".join(self.names)
+                t("lab.formula.unknown_name", id=node.id), self.at(node),
+                t("lab.formula.hint.names", names=", ".join(self.names)),
             )
         self.used.add(node.id)
         key = node.id
@@ -352,14 +358,14 @@ class _Compiler:
         if isinstance(node.op, ast.Not):
             return lambda env: np.equal(operand(env), 0).astype(np.float64)
         text = _OPERATOR_TEXT.get(type(node.op), "?")
-        raise FormulaError(f"the operator {text} is not allowed", self.at(node))
+        raise FormulaError(t("lab.formula.operator_not_allowed", text=text), self.at(node))
 
     def binary(self, node: ast.BinOp, depth: int) -> Fn:
         """Arithmetic; the exponent of ``**`` must be a literal from -8 to 8."""
         op = _BINARY.get(type(node.op))
         if op is None:
             text = _OPERATOR_TEXT.get(type(node.op), "?")
-            raise FormulaError(f"the operator {text} is not allowed", self.at(node))
+            raise FormulaError(t("lab.formula.operator_not_allowed", text=text), self.at(node))
         if isinstance(node.op, ast.Pow):
             exponent = node.right
             if isinstance(exponent, ast.UnaryOp) and isinstance(exponent.op, ast.USub | ast.UAdd):
@@ -371,7 +377,7 @@ class _Compiler:
                 and abs(exponent.value) <= MAX_EXPONENT
             ):
                 raise FormulaError(
-                    f"the exponent of ** must be a number from -{MAX_EXPONENT} to {MAX_EXPONENT}",
+                    t("lab.formula.exponent_must_be_number_from", MAX_EXPONENT=MAX_EXPONENT),
                     self.at(node.right),
                 )
         left = self.expr(node.left, depth)
@@ -385,7 +391,7 @@ class _Compiler:
             ufunc = _COMPARE.get(type(op))
             if ufunc is None:
                 text = _OPERATOR_TEXT.get(type(op), "?")
-                raise FormulaError(f"the comparison '{text}' is not allowed", self.at(node))
+                raise FormulaError(t("lab.formula.comparison_not_allowed", text=text), self.at(node))
             ops.append(ufunc)
         operands = [self.expr(n, depth) for n in (node.left, *node.comparators)]
 
@@ -417,23 +423,25 @@ class _Compiler:
         if not isinstance(node.func, ast.Name):
             if type(node.func) in _REFUSED:
                 self.expr(node.func, depth)  # raises, naming what the callee is
-            raise FormulaError("only the functions can be called", self.at(node), f"they are: {allowed}")
+            raise FormulaError(t("lab.formula.only_functions_can_be_called"), self.at(node),
+                               t("lab.formula.hint.they_are", allowed=allowed))
         name = node.func.id
         if name not in FUNCTIONS:
-            raise FormulaError(f"'{name}' is not a function", self.at(node), f"the functions are: {allowed}")
+            raise FormulaError(t("lab.formula.not_function", name=name), self.at(node),
+                               t("lab.formula.hint.functions", allowed=allowed))
         if node.keywords:
-            raise FormulaError("keyword arguments are not allowed", self.at(node.keywords[0]))
+            raise FormulaError(t("lab.formula.keyword_arguments_are_not_allowed"), self.at(node.keywords[0]))
         for arg in node.args:
             if isinstance(arg, ast.Starred):
-                raise FormulaError("starred arguments are not allowed", self.at(arg))
+                raise FormulaError(t("lab.formula.starred_arguments_are_not_allowed"), self.at(arg))
         args = [self.expr(a, depth) for a in node.args]
         if name in _FOLD_FUNCTIONS:
             if len(args) < 2:
-                raise FormulaError(f"{name}() needs two or more arguments", self.at(node))
+                raise FormulaError(t("lab.formula.needs_two_or_more_arguments", name=name), self.at(node))
             fold = _FOLD_FUNCTIONS[name]
             return lambda env: reduce(fold, (a(env) for a in args))
         if len(args) != 1:
-            raise FormulaError(f"{name}() takes exactly one argument", self.at(node))
+            raise FormulaError(t("lab.formula.takes_exactly_one_argument", name=name), self.at(node))
         unary, (arg,) = _UNARY_FUNCTIONS[name], args
         return lambda env: unary(arg(env))
 

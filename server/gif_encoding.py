@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.config import Config
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 from server.puzzles.registry import family_of
 from server.solving import Solved
@@ -49,7 +50,8 @@ def draw_frames(
         puzzle, solved, config.animation_max_frames, config.animation_max_side, progress,
     )
     if not frames:
-        raise PuzzleError(f"the {family.title.lower()} family draws no animation", "algorithm")
+        raise PuzzleError(t("export.gif_encoding.family_draws_no_animation",
+                            lower=family.noun), "algorithm")
     return frames
 
 
@@ -76,7 +78,8 @@ def encode_gif(frames: list[Any], config: Config) -> Gif:
     if len(data) > config.animation_max_bytes:
         limit = config.animation_max_bytes / 1e6
         raise PuzzleError(
-            f"the GIF would be {len(data) / 1e6:.1f} MB, more than the limit of {limit:.0f} MB", "animation",
+            t("export.gif_encoding.gif_would_be_mb_more", value=format(len(data) / 1e6, '.1f'),
+              limit=format(limit, '.0f')), "animation",
         )
     width, height = frames[0].size
     return Gif(data, len(frames), width, height, sum(durations) / 1000)

@@ -39,10 +39,11 @@ from typing import Any, Protocol
 from server.budget import ServerBusy
 from server.clients import RedisDown, SharedRedis, shared_redis
 from server.config import Config
+from server.i18n import t
 from server.search.control import CANCELLED, CancelFlag
 
 FINAL = ("done", "error", "cancelled")
-UNREACHABLE = "the shared store of GIF exports (Redis) does not answer; try again in a moment"
+UNREACHABLE = "store.gif.unreachable"  # a catalog key
 
 
 @dataclass(frozen=True)
@@ -269,7 +270,7 @@ class RedisGifStore:
             try:
                 self.shared.call("cancelling a GIF export", lambda r: r.hset(key, "cancel", "1"))
             except RedisDown:
-                raise ServerBusy(UNREACHABLE) from None
+                raise ServerBusy(t(UNREACHABLE)) from None
         return status
 
     def held_bytes(self) -> int:
@@ -282,7 +283,7 @@ class RedisGifStore:
         try:
             found = self.shared.call("reading a GIF export", lambda r: r.hmget(key, [*fields, "owner"]))
         except RedisDown:
-            raise ServerBusy(UNREACHABLE) from None
+            raise ServerBusy(t(UNREACHABLE)) from None
         owner = found[-1].decode() if isinstance(found[-1], bytes) else found[-1]
         if found[0] is None or owner not in clients:
             return None

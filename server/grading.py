@@ -21,6 +21,7 @@ from server.code_rules import problem_rules
 from server.code_space import build_space
 from server.code_verdict import judge_code_run
 from server.config import ROOT, Config
+from server.i18n import t
 from server.puzzles.options import Values
 from server.sandbox import Limits, Outcome, SandboxUnavailable, available, python_executable
 from server.sandbox import run as run_sandboxed
@@ -86,7 +87,7 @@ def run_program(code: str, world: str, seconds: float, steps: int = STEPS,
     ``SandboxUnavailable`` (the words: why) where this host cannot isolate a program."""
     refused = available(bwrap)
     if refused is not None:
-        raise SandboxUnavailable(f"Code cannot be graded on this server: {refused}")
+        raise SandboxUnavailable(t("code.grading.unavailable", why=refused))
     limits = replace(limits or Limits(), seconds=seconds)
     job = json.dumps({"code": code, "world": world, "steps": steps})
     done = run_sandboxed([python_executable(), "-I", "-S", "-c", _CHILD, HARNESS_INSIDE], job,
@@ -98,20 +99,20 @@ def _result(done: Outcome, seconds: float) -> tuple[dict[str, Any], str]:
     """The harness's answer from a sandboxed run, or a stop or error in words for a run it ended."""
     empty: dict[str, Any] = {"expanded": [], "path": None, "illegal": None, "error": None, "stopped": None}
     if done.ended == "time":
-        return {**empty, "stopped": f"time limit: {seconds:g} s (an endless loop?)"}, done.stderr
+        return {**empty, "stopped": t("code.grading.time_limit", seconds=format(seconds, "g"))}, done.stderr
     if done.ended != "ok":
         return {**empty, "error": {"kind": "Stopped", "message": done.reason, "line": None,
                                    "traceback": ""}}, done.stderr
     if done.returncode != 0 or not done.stdout.strip():
-        last = done.stderr.strip().splitlines()[-1:] or ["no answer"]
-        failed = f"the program's Python process failed: {last[0]}"
+        last = done.stderr.strip().splitlines()[-1:] or [t("code.grading.no_answer")]
+        failed = t("code.grading.process_failed", last=last[0])
         return ({**empty, "error": {"kind": "Crash", "message": failed, "line": None,
                                     "traceback": done.stderr[-2000:]}}, done.stderr)
     try:
         return json.loads(done.stdout), done.stderr
     except ValueError:  # the program wrote to the real stdout (os.write(1, …)) around the harness's answer
-        return ({**empty, "error": {"kind": "Crash", "message": "the program wrote over the harness's answer "
-                                    "(to the process's own standard output)", "line": None,
+        return ({**empty, "error": {"kind": "Crash", "message": t("code.grading.wrote_over_answer"),
+                                    "line": None,
                                     "traceback": ""}}, done.stderr)
 
 
@@ -125,15 +126,16 @@ def grade(family: Any, puzzle: Any, code: str, algorithm: str, options: Values, 
     ran, printed = run_program(code, world, seconds, steps or steps_for(family, puzzle, rules), limits, bwrap)
     if ran["error"] is not None:
         error = ran["error"]
-        where = f" (line {error['line']})" if error.get("line") else ""
+        where = t("assign.verdict.where_line", line=error["line"]) if error.get("line") else ""
         if error["kind"] == "Stopped":
-            message = f"Your program was stopped: {error['message']}"
+            message = t("assign.verdict.program_stopped", why=error["message"])
         elif error["kind"] == "MemoryError":
             memory = (limits or Limits()).memory_bytes // 1024**2
-            at = f" at line {error['line']}" if error.get("line") else ""
-            message = f"Your program was stopped: it used more than {memory} MB of memory (MemoryError{at})"
+            at = t("assign.verdict.at_line", line=error["line"]) if error.get("line") else ""
+            message = t("code.grading.memory", memory=memory, at=at)
         else:
-            message = f"Your program failed{where}: {error['kind']}: {error['message']}"
+            message = t("assign.verdict.program_failed", where=where, kind=error["kind"],
+                        message=error["message"])
         return {"verdict": "error", "error": error, "output": printed, "messages": [message]}
     verdict = judge_code_run(family, puzzle, rules, algorithm, options, ran["expanded"], ran["path"],
                              ran.get("illegal"), ran["stopped"])

@@ -22,6 +22,7 @@ from typing import Any
 from server.config import OPTIMUM_SECONDS
 from server.formula import compile_formula
 from server.heuristic_lab import Verdict, judge
+from server.i18n import t
 from server.puzzles.checking import CheckResult
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import RunControl
@@ -54,7 +55,8 @@ def rule_options(family: Any, options: Any) -> Values:
     if options is None:
         options = {}
     if not isinstance(options, dict):
-        raise PuzzleError(f"options must be an object, got {type(options).__name__}", "options")
+        raise PuzzleError(t("judge.judging.options_must_be_object_got",
+                            name=type(options).__name__), "options")
     return family.run_options({k: v for k, v in options.items() if k not in SEARCH_ONLY})
 
 
@@ -76,10 +78,10 @@ def exact_optimum(
         if result["found"] and result["optimal_guaranteed"]:
             return result["cost"], None  # as results print it (an int when whole)
         if result.get("stopped"):
-            return None, f"the optimal search stopped: {result['stopped']}"
+            return None, t("code.verdict.optimal_search_stopped", stopped=result["stopped"])
         if not result["found"]:
-            return None, "no solution exists"
-    return None, "no optimal search is offered for this family"
+            return None, t("code.verdict.no_solution")
+    return None, t("code.verdict.no_optimal_search")
 
 
 def optimum_cost(puzzle: Any, options: Values, engine: str = "auto") -> float | None:

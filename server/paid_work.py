@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from server.budget import WorkBudget
+from server.i18n import t
 from server.search.control import CancelFlag
 
 __all__ = ["PROGRESS_EVERY", "PaidWork", "Stopped", "paid_work"]
@@ -138,7 +139,7 @@ def _reporting(
             if worker.is_alive() and on_search is not None and not cancel.is_set():
                 on_search(int(counter[0]))
     except BaseException:  # a report failed: the search stops too, before the error goes on
-        cancel.set("the search's progress could not be reported")
+        cancel.set(t("solve.progress_failed"))
         worker.join()
         raise
     if "error" in outcome:

@@ -18,6 +18,7 @@ windows it keeps for that): an abuser is still held to the per-process rate.
 from __future__ import annotations
 
 import itertools
+import re
 import secrets
 import threading
 import time
@@ -25,6 +26,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Protocol
 
 from server.clients import RedisDown, SharedRedis, TooMany, key_part, shared_redis
+from server.i18n import t
 
 if TYPE_CHECKING:
     from server.config import Config
@@ -58,8 +60,10 @@ def _checks(what: str, per_minute: int, client: str, address: str, clients_per_i
 def _too_many(what: str, check: Check, seconds: float) -> TooMany:
     (_, who_key), limit = check
     wait = max(1, int(seconds + 1))
-    who = "this address" if who_key.startswith("addr:") else "this client"
-    return TooMany(f"too many {what}s: at most {limit} a minute for {who}; try again in {wait} s")
+    who = t("limits.who.address") if who_key.startswith("addr:") else t("limits.who.client")
+    key = "limits.what." + re.sub(r"[^a-z]+", "_", what.lower()).strip("_")
+    shown = t(key) if t(key) != key else f"{what}s"  # the bucket's name, in the plural
+    return TooMany(t("limits.rate_limits.too_many_s_at_most", what=shown, limit=limit, who=who, wait=wait))
 
 
 # ---- this process's memory ---------------------------------------------------------------------------

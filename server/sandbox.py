@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from server.config import Config
+from server.i18n import t
 
 BWRAP = "/usr/bin/bwrap"
 MEMORY_BYTES = 512 * 1024**2  # address space of every process inside (Config.sandbox_memory_bytes)
@@ -292,7 +293,7 @@ def run(argv: list[str], stdin: str, limits: Limits | None = None, files: dict[s
         while sel.get_map():
             left = deadline - time.monotonic()
             if left <= 0:
-                ended, reason = "time", f"it ran longer than {limits.seconds:g} s (an endless loop?)"
+                ended, reason = "time", t("code.sandbox.too_long", seconds=format(limits.seconds, "g"))
                 break
             for key, _ in sel.select(left):
                 data = os.read(key.fd, 65536)
@@ -302,7 +303,7 @@ def run(argv: list[str], stdin: str, limits: Limits | None = None, files: dict[s
                 chunks[key.fd].append(data)
                 total += len(data)
             if total > limits.output_bytes:
-                ended, reason = "output", f"it wrote more than {_size(limits.output_bytes)} of output"
+                ended, reason = "output", t("code.sandbox.output", size=_size(limits.output_bytes))
                 break
     if ended != "ok":
         _kill(proc)
@@ -311,7 +312,7 @@ def run(argv: list[str], stdin: str, limits: Limits | None = None, files: dict[s
     except subprocess.TimeoutExpired:  # closed its output but runs on: the wall clock still holds
         _kill(proc)
         proc.wait()
-        ended, reason = "time", f"it ran longer than {limits.seconds:g} s (an endless loop?)"
+        ended, reason = "time", t("code.sandbox.too_long", seconds=format(limits.seconds, "g"))
     writer.join(timeout=1)
     oom = cgroups.oom_killed()
     cgroups.kill_and_remove()
@@ -349,14 +350,14 @@ def _why(code: int | None, stderr: str, oom: bool, limits: Limits) -> tuple[str,
     if code is not None:
         signum = -code if code < 0 else (code - 128 if code > 128 else 0)
     if oom:
-        return "memory", f"it used more than {_size(limits.memory_bytes)} of memory"
+        return "memory", t("code.sandbox.memory", size=_size(limits.memory_bytes))
     if signum == signal.SIGXCPU:
-        return "time", f"it used more than {max(1, math.ceil(limits.seconds))} s of CPU time"
+        return "time", t("code.sandbox.cpu", seconds=max(1, math.ceil(limits.seconds)))
     if signum:
         name = signal.Signals(signum).name if signum in signal.valid_signals() else str(signum)
         if signum == signal.SIGKILL:
-            return "crashed", f"it was killed ({name}): out of memory or CPU time"
-        return "crashed", f"it was killed by the signal {name}"
+            return "crashed", t("code.sandbox.killed_limits", name=name)
+        return "crashed", t("code.sandbox.killed", name=name)
     return "ok", ""
 
 

@@ -31,7 +31,7 @@ from flask import Flask
 from gunicorn.app.base import BaseApplication
 from gunicorn.workers.gthread import ThreadWorker
 
-SHUTDOWN_MESSAGE = "The server is shutting down; run the search again in a moment."
+SHUTDOWN_MESSAGE = "live.shutdown"  # a catalog key: each run's page is told in its own language
 DEFAULT_THREADS = 100  # pages connected at once (each open websocket holds a thread) plus requests
 GRACEFUL_TIMEOUT = 5  # seconds the worker gets to stop after SIGTERM before gunicorn kills it
 CLOSE_WAIT = 3.0  # seconds a stopping worker waits for its runs to be stopped and its sockets closed

@@ -16,10 +16,11 @@ import numpy as np
 
 from server.budget import WorkBudget
 from server.config import Config
+from server.i18n import DEFAULT, t, using
 from server.json_arrays import compact_paths
 from server.judging import optimum_cost
 from server.paid_work import paid_work
-from server.puzzles.family import RunControl, Solved
+from server.puzzles.family import RunControl, Solved, describe_verdict
 from server.puzzles.options import Values
 from server.puzzles.registry import family_of
 from server.puzzles.running import SNAPSHOT_BYTES
@@ -35,7 +36,8 @@ def check_run(puzzle: Any, algorithm: Any, raw_options: Any) -> Values:
     if not isinstance(algorithm, str):
         from server.puzzles.errors import PuzzleError
 
-        raise PuzzleError(f"expected an algorithm name, got {type(algorithm).__name__}", "option 'algorithm'")
+        raise PuzzleError(t("solve.solving.expected_algorithm_name_got",
+                            name=type(algorithm).__name__), "option 'algorithm'")
     family.check_algorithm(algorithm)
     return family.run_options(raw_options)
 
@@ -81,6 +83,8 @@ def solve(
             optimum = optimum_cost(puzzle, values, engine)  # judging's: quick, or None
             if optimum is not None:
                 result["optimum"] = optimum
+        if result["found"]:  # the verdict in the reader's words ("not optimal: the optimum is 52")
+            result["optimality"] = describe_verdict(result)
     name_the_setting(result, {"max_expanded": max_expanded, "expanded_setting": expanded_setting,
                               "max_stored": max_stored, "stored_setting": stored_setting})
     return solved
@@ -88,12 +92,12 @@ def solve(
 
 def expansion_reason(max_expanded: int) -> str:
     """How a search stopped by ``max_expanded`` says so (the runner's and the kernels' wording)."""
-    return f"limit: more than {max_expanded:,} states expanded"
+    return t("search.limit.expanded", count=max_expanded)
 
 
 def stored_reason(max_stored: int) -> str:
     """How a search stopped by ``max_stored`` says so (the runner's wording)."""
-    return f"limit: more than {max_stored:,} states stored"
+    return t("search.limit.stored", count=max_stored)
 
 
 def name_the_setting(result: dict[str, Any], limits: Mapping[str, Any]) -> None:
@@ -105,9 +109,17 @@ def name_the_setting(result: dict[str, Any], limits: Mapping[str, Any]) -> None:
     stopped = result.get("stopped")
     for bound, reason, setting in (("max_expanded", expansion_reason, "expanded_setting"),
                                    ("max_stored", stored_reason, "stored_setting")):
-        at_limit = limits.get(bound) is not None and stopped == reason(limits[bound])
+        # A fast path of a family may say it in English whatever the reader's language: both match.
+        at_limit = limits.get(bound) is not None and stopped in {reason(limits[bound]),
+                                                                 _in_english(reason, limits[bound])}
         if stopped and at_limit and limits.get(setting):
-            result["stopped"] = f"{stopped} ({limits[setting]})"
+            result["stopped"] = t("solve.stopped_with_setting", stopped=reason(limits[bound]),
+                                  setting=limits[setting])
+
+
+def _in_english(reason: Callable[[int], str], count: int) -> str:
+    with using(DEFAULT):
+        return reason(count)
 
 
 def held_bytes(solved: Solved) -> int:
@@ -133,7 +145,7 @@ def search_plan(
     even so is refused in words (``TooBig``) before anything runs."""
     family = family_of(puzzle)
     limits = config.search_limits(family.compiled)
-    limits["stored_setting"] = "raise it with MAZE_MAX_STORED_GENERIC, within the work budget"
+    limits["stored_setting"] = t("solve.setting.stored_generic")
     need = family.search_bytes(puzzle, algorithm, options, limits["max_stored"])
     room = budget.limit_for(owner)
     if need > room:
@@ -141,10 +153,8 @@ def search_plan(
         fitted = (room * 3 // 4 - family.setup_bytes(puzzle, options)) // per_state  # a quarter for the trace
         if MIN_STORED <= fitted < (limits["max_stored"] or config.max_stored_generic):
             limits["max_stored"] = int(fitted)
-            limits["stored_setting"] = (
-                f"the states of this puzzle take about {per_state:,} bytes each, and one client's work may "
-                f"hold {room / 1e6:,.0f} MB (MAZE_TRACE_BUDGET_BYTES)"
-            )
+            limits["stored_setting"] = t("solve.setting.stored_fitted", per_state=per_state,
+                                         mb=format(room / 1e6, ",.0f"))
             need = family.search_bytes(puzzle, algorithm, options, limits["max_stored"])
     budget.check_fits(need, "searching this puzzle", owner)
     return limits, need

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from server.archive import ID_PATTERN, DiskArchive, PuzzleArchive, RedisArchive, Source, puzzle_id
+from server.i18n import t
 
 if TYPE_CHECKING:
     from server.budget import WorkBudget
@@ -203,12 +204,12 @@ def open_store(config: Config, budget: WorkBudget) -> PuzzleStore:
             family = get_family(source.family)
             options = family.load_options(source.options)
             if Source(source.data, family.name, source.filename, options).id != source.id:
-                raise PuzzleError("the load options read back differently")
+                raise PuzzleError(t("store.store.load_options_read_back_differently"))
             limits = LoadLimits(max_pixels=config.max_pixels, max_cells=config.max_pixels)
             with budget.loading(wait=config.solve_wait):
                 return family.load(source.data, source.filename, options, limits)
         except ServerBusy as err:  # the socket answers PuzzleErrors in words, HTTP with a 400
-            message = f"{err} (reading the stored puzzle back); try again in a moment"
+            message = t("store.reading_back", err=err)
             raise PuzzleError(message, "puzzle") from err
         except PuzzleError as err:
             log.warning("archived puzzle %s does not load any more: %s", source.id, err)

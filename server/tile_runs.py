@@ -30,6 +30,7 @@ import numpy as np
 
 from server.budget import ServerBusy, TooBig, WorkBudget
 from server.config import ROOT, Config
+from server.i18n import t
 from server.paid_work import paid_work
 from server.puzzles.family import RunControl
 from server.puzzles.options import Values
@@ -123,16 +124,15 @@ class TileRuns:
         the share; ServerBusy when the runs in use leave no room now."""
         share = self.max_bytes // OWNER_SHARE
         if owner is not None and size > share:
-            raise TooBig(f"this run's tiles take about {size / 1e6:,.0f} MB; one client may keep at most "
-                         f"{share / 1e6:,.0f} MB of runs (MAZE_TILE_STORE_BYTES / {OWNER_SHARE})")
+            raise TooBig(t("solve.tile_runs.this_run_s_tiles_take", value=format(size / 1e6, ',.0f'),
+                           value2=format(share / 1e6, ',.0f'), OWNER_SHARE=OWNER_SHARE))
         if owner is not None:
             tag = owner_tag(owner)
             mine = sum(run.size for run in self._runs() if run.owner == tag)
             if mine + size > share:
                 self._drop_until(lambda run: run.owner == tag, mine + size - share)
         if not self.evict(reserve=size):
-            raise ServerBusy("the server's tile store is full of runs being shown; try again in a few "
-                             "minutes")
+            raise ServerBusy(t("solve.tile_runs.server_s_tile_store_full"))
 
     def opened(self, key: str, load: Callable[[Path, dict[str, Any]], Any]) -> Any | None:
         """The run's arrays as ``load(folder, meta)`` reads them, kept for the next tile; None if gone.

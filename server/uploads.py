@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from server.clients import RedisDown, SharedRedis, shared_redis
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 
 UPLOAD_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
@@ -45,13 +46,13 @@ PUBLISH_EVERY = 0.2  # seconds between writes of one upload's progress within a 
 MAX_ENTRIES = 4096  # entries this process keeps in memory (uploads are rate-limited per client anyway)
 PREFIX = "maze:upload:"
 
-MESSAGES = {
-    "received": "Reading the upload",
-    "decode": "Decoding the image",
-    "cells": "Reading cells",
-    "lattice": "Looking for a lattice",
-    "storing": "Storing the puzzle",
-    "done": "Done",
+MESSAGES = {  # catalog keys: a report writes t(key) in the uploader's language
+    "received": "upload.phase.received",
+    "decode": "upload.phase.decode",
+    "cells": "upload.phase.cells",
+    "lattice": "upload.phase.lattice",
+    "storing": "upload.phase.storing",
+    "done": "upload.phase.done",
 }
 
 # KEYS: the upload's hash; ARGV: its status (JSON), how long it lasts (ms), its owner. Returns its
@@ -86,8 +87,7 @@ def check_upload_id(text: str | None) -> str | None:
         return None
     if not UPLOAD_ID.fullmatch(text):
         raise PuzzleError(
-            f"upload id (header {HEADER!r}): expected 1 to 40 letters, digits, '_' or '-' (a random "
-            f"id the page makes), got {text[:50]!r}",
+            t("upload.uploads.upload_id_header_expected_letters", HEADER=repr(HEADER), text=repr(text[:50])),
         )
     return text
 
@@ -96,7 +96,7 @@ class Cancelled(PuzzleError):
     """The page asked this upload to stop."""
 
     def __init__(self) -> None:
-        super().__init__("the upload was cancelled", "upload")
+        super().__init__(t("upload.cancelled"), "upload")
 
 
 def _text(value: bytes | str) -> str:
@@ -222,7 +222,7 @@ class Tracker:
         status = {
             "phase": phase,
             "fraction": None if fraction is None else round(min(1.0, max(0.0, float(fraction))), 4),
-            "message": message or MESSAGES.get(phase, phase),
+            "message": t(message or MESSAGES.get(phase, phase)),
         }
         stop = self.registry._write(self.upload_id, self.owner, status, publish)
         if stop and phase not in ("done", "error"):

@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 import socketio
 
+from server.i18n import t_in
 from server.serving import SHUTDOWN_MESSAGE, quiet_close_race
 from tests.helpers import ROOT, venv_python
 
@@ -199,7 +200,7 @@ def test_stopping_mid_run_tells_the_client_and_exits_at_once(serve, how):
         else:  # a terminal's Ctrl-C: SIGINT to the master and its worker at once
             os.killpg(server.proc.pid, signal.SIGINT)
         assert run.ended.wait(10), "the client heard nothing of the shutdown"
-        assert run.errors == [SHUTDOWN_MESSAGE]
+        assert run.errors == [t_in("en", SHUTDOWN_MESSAGE)]
         assert run.result is None
         assert run.records < 4 * OPEN_SIDE * OPEN_SIDE  # the stream was cut short
         status = server.proc.wait(timeout=15)
@@ -225,7 +226,7 @@ def test_a_worker_whose_master_was_killed_stops_too(serve):
         server.proc.kill()  # SIGKILL: the master cannot pass anything on
         server.proc.wait(timeout=10)
         assert run.ended.wait(10), "the orphaned worker went on streaming"
-        assert run.errors == [SHUTDOWN_MESSAGE]
+        assert run.errors == [t_in("en", SHUTDOWN_MESSAGE)]
     finally:
         run.close()
     deadline = time.monotonic() + 8

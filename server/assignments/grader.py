@@ -24,6 +24,7 @@ from server.assignments.model import Assignment, Submission
 from server.assignments.queue import GradingQueue, Job, RedisQueue
 from server.assignments.store import AssignmentStore, pending, pinned_puzzle, sweep
 from server.config import Config
+from server.i18n import t, using
 
 log = logging.getLogger(__name__)
 
@@ -120,7 +121,7 @@ class Graders:
             submission.grader_runs += 1
             self.store.put_submission(submission)
             self._announce(submission)
-            with self._renewing(job):
+            with self._renewing(job), using(submission.lang):  # verdicts in the submitter's language
                 if self.config.grading_hold_seconds > 0:  # (tests: a long judgement)
                     self._stop.wait(self.config.grading_hold_seconds)
                     if self._stop.is_set():
@@ -173,7 +174,7 @@ class Graders:
         except Exception as err:  # a sandbox refusal, a puzzle gone: failed, in words
             log.warning("submission %s of %s could not be graded: %s", submission.id, assignment.id, err)
             submission.result = {"score": 0.0, "points": points, "details": {},
-                                 "sentence": f"Could not be graded: {err}"}
+                                 "sentence": t("assign.grader.could_not_be_graded", err=err)}
             submission.status = "failed"
         submission.graded = time.time()
 

@@ -28,6 +28,7 @@ from server.assignments.model import Assignment, Submission, Task
 from server.code_verdict import judge_code_run, reference_expansions
 from server.config import Config
 from server.formula import FormulaError
+from server.i18n import t
 from server.judging import judge_formula, judge_solution, rule_options
 from server.puzzles.errors import PuzzleError
 from server.puzzles.options import YOURS
@@ -72,9 +73,9 @@ def judge_predict(assignment: Assignment, task: Task, puzzle: Any, answer: dict[
         ok = truth is not None and mine is not None and normal(mine) == normal(truth)
         right += ok
         rows.append({"i": i + 1, "yours": mine, "truth": truth, "right": ok})
-    sentence = f"{right} of {count} predicted expansions right."
+    sentence = t("assign.verdict.predicted", right=right, count=count)
     if len(states) < start + count:
-        sentence += f" ({assignment.algorithm} makes only {len(states)} expansions here.)"
+        sentence += t("assign.verdict.predicted_only", algorithm=assignment.algorithm, made=len(states))
     return _result(task, right / count, sentence, {"rows": rows})
 
 
@@ -90,17 +91,18 @@ def judge_code(assignment: Assignment, task: Task, puzzle: Any, answer: dict[str
                                        limits=limits_from(config))
     if ran.get("error") is not None:
         error = ran["error"]
-        where = f" (line {error['line']})" if error.get("line") else ""
+        where = t("assign.verdict.where_line", line=error["line"]) if error.get("line") else ""
         if error.get("kind") == "Stopped":  # the sandbox ended it: memory, output, a signal
-            sentence = f"Your program was stopped: {error.get('message')}"
+            sentence = t("assign.verdict.program_stopped", why=error.get("message"))
         elif error.get("kind") == "MemoryError":
-            at = f" at line {error['line']}" if error.get("line") else ""
-            sentence = f"Your program was stopped: it ran out of memory (MemoryError{at})"
+            at = t("assign.verdict.at_line", line=error["line"]) if error.get("line") else ""
+            sentence = t("assign.verdict.out_of_memory", at=at)
         else:
-            sentence = f"Your program failed{where}: {error.get('kind')}: {error.get('message')}"
+            sentence = t("assign.verdict.program_failed", where=where, kind=error.get("kind"),
+                         message=error.get("message"))
         return _result(task, 0, sentence, {"verdict": "error", "error": error, "output": printed[-2000:]})
     if ran.get("stopped") and not ran.get("expanded"):
-        return _result(task, 0, f"Your program was stopped: {ran['stopped']}.",
+        return _result(task, 0, t("assign.verdict.program_stopped_dot", why=ran["stopped"]),
                        {"verdict": "stopped", "output": printed[-2000:]})
     expanded, path = list(ran.get("expanded") or []), ran.get("path")
     verdict = judge_code_run(family, puzzle, rules, assignment.algorithm, options, expanded, path,
@@ -142,7 +144,8 @@ def judge_heuristic(assignment: Assignment, task: Task, puzzle: Any, answer: dic
             verdict = judge_formula(puzzle, text, rules, max_states=config.lab_max_states,
                                     max_seconds=config.lab_max_seconds, cancel=flag, heat_cells=None)
     except (FormulaError, PuzzleError) as err:
-        return _result(task, 0, f"Your formula cannot be used: {err}", {"error": str(err), "bar": None})
+        return _result(task, 0, t("assign.verdict.formula_unusable", err=err),
+                       {"error": str(err), "bar": None})
     details = verdict.to_json()
     details.pop("heat", None)
     admissible, consistent = bool(details["admissible"]), bool(details["consistent"])
@@ -155,12 +158,13 @@ def judge_heuristic(assignment: Assignment, task: Task, puzzle: Any, answer: dic
         bar = {"yours": yours, "zero": zero}
         beaten = yours is not None and zero is not None and yours < zero
     details["bar"] = bar
-    words = ["admissible" if admissible else "not admissible",
-             "consistent" if consistent else "not consistent"]
-    sentence = f"h = {text}: {' and '.join(words)} over {details['states']:,} states."
+    words = [t("assign.verdict.admissible") if admissible else t("assign.verdict.not_admissible"),
+             t("assign.verdict.consistent") if consistent else t("assign.verdict.not_consistent")]
+    sentence = t("assign.verdict.formula", text=text, words=t("assign.verdict.and").join(words),
+                 states=details["states"])
     if bar is not None:
-        sentence += (f" A* expands {bar['yours']} states with it, {bar['zero']} with h = 0: "
-                     + ("the bar is beaten." if beaten else "the bar is not beaten."))
+        sentence += t("assign.verdict.bar", yours=bar["yours"], zero=bar["zero"],
+                      beaten=t("assign.verdict.beaten") if beaten else t("assign.verdict.not_beaten"))
     share = 1.0 if admissible and consistent and beaten else 0.5 if admissible else 0.0
     return _result(task, share, sentence, details)
 
@@ -174,7 +178,8 @@ def judge_answer_solution(assignment: Assignment, task: Task, puzzle: Any, answe
         checked = judge_solution(puzzle, answer["solution"], rules, max_expanded=limits["max_expanded"],
                                  max_seconds=config.lab_max_seconds, max_stored=limits["max_stored"])
     except PuzzleError as err:
-        return _result(task, 0, f"Your solution cannot be read: {err}", {"legal": False, "problem": str(err)})
+        return _result(task, 0, t("assign.verdict.solution_unreadable", err=err),
+                       {"legal": False, "problem": str(err)})
     data = checked.to_json()
     legal, cost, optimum = bool(data["valid"]), data["cost"], data["optimum"]
     margin = task.margin or 0.0
@@ -183,13 +188,14 @@ def judge_answer_solution(assignment: Assignment, task: Task, puzzle: Any, answe
     details = {"legal": legal, "cost": cost, "optimum": optimum, "problem": data.get("reason"),
                "check": data}
     if not legal:
-        sentence = f"Your solution is not legal: {data.get('reason') or data['summary']}"
+        sentence = t("assign.verdict.solution_illegal", why=data.get("reason") or data["summary"])
     elif optimum is None:
-        sentence = f"Your solution is legal (cost {cost}), but no optimum was found to compare it with."
+        sentence = t("assign.verdict.solution_no_optimum", cost=cost)
     else:
-        allowed = "the optimum" if margin == 0 else f"{margin:g}% over the optimum"
-        sentence = (f"Your solution is legal: cost {cost}, the optimum is {optimum}; "
-                    + ("within " if within else "more than ") + allowed + ".")
+        allowed = (t("assign.verdict.the_optimum") if margin == 0
+                   else t("assign.verdict.over_optimum", margin=format(margin, "g")))
+        sentence = t("assign.verdict.solution_within" if within else "assign.verdict.solution_more",
+                     cost=cost, optimum=optimum, allowed=allowed)
     return _result(task, 1.0 if within else 0.0, sentence, details)
 
 
@@ -197,7 +203,7 @@ def judge(assignment: Assignment, submission: Submission, puzzle: Any, config: C
     """The result of ``submission`` (the contract's ``<result>``)."""
     task = assignment.task(submission.task)
     if task is None:
-        raise PuzzleError(f"the assignment has no {submission.task} task", "task")
+        raise PuzzleError(t("assign.judge.assignment_has_no_task", task=submission.task), "task")
     if task.kind == "predict":
         return judge_predict(assignment, task, puzzle, submission.answer, config)
     if task.kind == "code":

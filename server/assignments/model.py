@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from server.formula import MAX_CHARS as FORMULA_CHARS
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 from server.search.registry import get_algorithm
 
@@ -99,18 +100,17 @@ class Task:
         """A sentence saying what to do."""
         if self.kind == "predict":
             first = (self.start or 0) + 1
-            return (f"Predict the states {algorithm_label} expands as expansions {first} to "
-                    f"{first + (self.count or 1) - 1}, in order.")
+            return t("assign.task.predict", label=algorithm_label, first=first,
+                     last=first + (self.count or 1) - 1)
         if self.kind == "code":
-            return (f"Write def search(problem) whose expansions follow {algorithm_label}'s order and whose "
-                    "path is legal and optimal.")
+            return t("assign.task.code", label=algorithm_label)
         if self.kind == "heuristic":
-            bar = (" A* with it must also expand fewer states than A* with h = 0 (uniform cost)."
-                   if self.bar else "")
-            return f"Give a heuristic formula that is admissible and consistent.{bar}"
+            bar = t("assign.task.bar") if self.bar else ""
+            return t("assign.task.heuristic", bar=bar)
         margin = self.margin or 0
-        within = "optimal" if margin == 0 else f"at most {margin:g}% over the optimum"
-        return f"Give a legal solution, {within}."
+        within = (t("assign.task.optimal") if margin == 0
+                  else t("assign.task.margin", margin=format(margin, "g")))
+        return t("assign.task.solution", within=within)
 
 
 @dataclass
@@ -166,7 +166,7 @@ class Assignment:
         """What anyone with the class link sees (the contract's ``<public>``)."""
         label = algorithm_label(self.algorithm)
         keep = iso(self.keep_until())
-        since = "the deadline" if self.deadline is not None else "the assignment was made"
+        since = t("assign.stored.deadline") if self.deadline is not None else t("assign.stored.made")
         return {
             "id": self.id, "title": self.title, "puzzle": self.puzzle, "puzzle_name": self.puzzle_name,
             "family": self.family, "algorithm": self.algorithm, "algorithm_label": label,
@@ -175,9 +175,7 @@ class Assignment:
             "total_points": round(sum(t.points for t in self.tasks), 2), "deadline": iso(self.deadline),
             "reveal": self.reveal, "attempts": self.attempts, "counts": self.counts, "closed": self.closed,
             "open": self.is_open(now), "keep_until": keep,
-            "stored": (f"Your name, identifier, answers and their grades are stored on this server until "
-                       f"{day(self.keep_until())} ({self.retention_days} days after {since}), then deleted "
-                       "with the assignment."),
+            "stored": t("assign.stored", day=day(self.keep_until()), days=self.retention_days, since=since),
         }
 
 
@@ -197,6 +195,7 @@ class Submission:
     graded: float | None = None
     grader_runs: int = 0  # how many times a grader began it (a dead grader's job is taken again)
     extra: dict[str, Any] = field(default_factory=dict)  # e.g. the recorded run of a code task
+    lang: str = "en"  # the submitter's language: the grader writes its verdicts in it (older records: "en")
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -230,9 +229,10 @@ def algorithm_label(name: str) -> str:
 def _number(value: Any, low: float, high: float, where: str, what: str, whole: bool = False) -> float:
     kind = int if whole else (int, float)
     if isinstance(value, bool) or not isinstance(value, kind) or not math.isfinite(value):
-        raise PuzzleError(f"expected {what}", where)
+        raise PuzzleError(t("assign.model.expected", what=what), where)
     if not low <= value <= high:
-        raise PuzzleError(f"expected {what}: from {low:g} to {high:g}, got {value:g}", where)
+        raise PuzzleError(t("assign.model.expected_from_got", what=what, low=format(low, 'g'),
+                            high=format(high, 'g'), value=format(value, 'g')), where)
     return value
 
 
@@ -240,7 +240,8 @@ def _unknown(data: dict[str, Any], allowed: set[str] | tuple[str, ...], where: s
     for name in data:
         if name not in allowed:
             shown = str(name)[:40]
-            raise PuzzleError(f"unknown field {shown!r}: expected only {', '.join(sorted(allowed))}",
+            raise PuzzleError(t("assign.model.unknown_field_expected_only", shown=repr(shown),
+                                join=', '.join(sorted(allowed))),
                               f"{where}{shown}")
 
 
@@ -249,53 +250,53 @@ def parse_time(value: Any, where: str) -> float | None:
     if value is None:
         return None
     if not isinstance(value, str) or len(value) > 40:
-        raise PuzzleError("expected an ISO 8601 date and time such as 2026-12-15T23:59:00Z, or null", where)
+        raise PuzzleError(t("assign.model.expected_iso_date_and_time"), where)
     try:
         moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00").replace("z", "+00:00"))
     except ValueError:
-        raise PuzzleError(f"{value!r} is not an ISO 8601 date and time such as 2026-12-15T23:59:00Z",
+        raise PuzzleError(t("assign.model.not_iso_date_and_time", value=repr(value)),
                           where) from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     try:
         return moment.timestamp()
     except (OverflowError, OSError, ValueError):
-        raise PuzzleError(f"{value!r} is out of range", where) from None
+        raise PuzzleError(t("assign.model.out_range", value=repr(value)), where) from None
 
 
 def check_tasks(raw: Any) -> list[Task]:
     """1 to 4 tasks, at most one of each kind, in the kinds' order."""
     if not isinstance(raw, list) or not 1 <= len(raw) <= len(KINDS):
-        raise PuzzleError('expected a list of 1 to 4 tasks, e.g. [{"kind": "code", "points": 5}]', "tasks")
+        raise PuzzleError(t("assign.model.expected_list_tasks_e_g"), "tasks")
     tasks: dict[str, Task] = {}
     for i, item in enumerate(raw):
         where = f"tasks[{i}]"
         if not isinstance(item, dict):
-            raise PuzzleError("expected an object with kind and points", where)
+            raise PuzzleError(t("assign.model.expected_object_with_kind_and"), where)
         kind = item.get("kind")
         if kind not in KINDS:
-            raise PuzzleError(f"expected one of {', '.join(KINDS)}", f"{where}.kind")
+            raise PuzzleError(t("assign.model.expected_one", join=', '.join(KINDS)), f"{where}.kind")
         if kind in tasks:
-            raise PuzzleError(f"a second {kind} task: at most one of each kind", f"{where}.kind")
+            raise PuzzleError(t("assign.model.second_task_at_most_one", kind=kind), f"{where}.kind")
         _unknown(item, TASK_FIELDS[kind], f"{where}.")
         points = float(_number(item.get("points"), 0, 1000, f"{where}.points",
-                               "points above 0, at most 1000"))
+                               t("assign.what.points")))
         if points <= 0:
-            raise PuzzleError("expected points above 0", f"{where}.points")
+            raise PuzzleError(t("assign.model.expected_points_above"), f"{where}.points")
         task = Task(kind, round(points, 2))
         if kind == "predict":
-            task.count = int(_number(item.get("count", 5), 1, 50, f"{where}.count", "a count of 1 to 50",
+            task.count = int(_number(item.get("count", 5), 1, 50, f"{where}.count", t("assign.what.count"),
                                      True))
             task.start = int(_number(item.get("from", 0), 0, 10**6, f"{where}.from",
-                                     "the expansions before the first to predict (0 or more)", True))
+                                     t("assign.what.from"), True))
         elif kind == "heuristic":
             bar = item.get("bar", False)
             if not isinstance(bar, bool):
-                raise PuzzleError("expected true or false", f"{where}.bar")
+                raise PuzzleError(t("assign.model.expected_true_or_false"), f"{where}.bar")
             task.bar = bar
         elif kind == "solution":
             task.margin = float(_number(item.get("margin", 0), 0, 1000, f"{where}.margin",
-                                        "a margin in percent over the optimum (0 = optimal only)"))
+                                        t("assign.what.margin")))
         tasks[kind] = task
     return [tasks[k] for k in KINDS if k in tasks]
 
@@ -305,45 +306,47 @@ def check_assignment(body: Any, family: Any, puzzle_name: str, default_retention
     """The create body checked (``family``: the puzzle's, for its algorithms and options): the fields
     of an ``Assignment`` but id, token, puzzle and times."""
     if not isinstance(body, dict):
-        raise PuzzleError("expected a JSON object with puzzle, algorithm and tasks", "body")
+        raise PuzzleError(t("assign.model.expected_json_object_with_puzzle"), "body")
     _unknown(body, ASSIGNMENT_FIELDS, "")
     title = body.get("title")
     if title is None or (isinstance(title, str) and not title.strip()):
         title = puzzle_name
     if not isinstance(title, str) or len(title) > MAX_TITLE:
-        raise PuzzleError(f"expected a title of at most {MAX_TITLE} characters", "title")
+        raise PuzzleError(t("assign.model.expected_title_at_most_characters", MAX_TITLE=MAX_TITLE), "title")
     algorithm = body.get("algorithm", family.default_algorithm)
     if not isinstance(algorithm, str) or algorithm not in family.algorithms:
-        raise PuzzleError(f"expected one of this puzzle's algorithms: {', '.join(family.algorithms)}",
+        raise PuzzleError(t("assign.model.expected_one_this_puzzle_s", join=', '.join(family.algorithms)),
                           "algorithm")
     options = body.get("options") or {}
     if not isinstance(options, dict):
-        raise PuzzleError("expected the run's options as an object", "options")
+        raise PuzzleError(t("assign.model.expected_run_s_options_as"), "options")
     try:
         values = family.run_options(options)
     except PuzzleError as err:
         raise PuzzleError(err.message, f"options ({err.where})" if err.where else "options") from None
     tasks = check_tasks(body.get("tasks"))
-    part = {"heuristic": ("lab", "judges no heuristics"), "solution": ("checker", "checks no solutions")}
+    part = {"heuristic": ("lab", t("assign.what.no_heuristics")),
+            "solution": ("checker", t("assign.what.no_solutions"))}
     for task in tasks:
         if task.kind in part and getattr(family, part[task.kind][0]) is None:
             i = next(j for j, t in enumerate(body["tasks"]) if t.get("kind") == task.kind)
-            raise PuzzleError(f"the {family.name} family {part[task.kind][1]}", f"tasks[{i}].kind")
+            raise PuzzleError(t("assign.model.family", name=family.name,
+                                value=part[task.kind][1]), f"tasks[{i}].kind")
     deadline = parse_time(body.get("deadline"), "deadline")
     reveal = body.get("reveal", "now")
     if reveal not in ("now", "after_deadline"):
-        raise PuzzleError("expected \"now\" or \"after_deadline\"", "reveal")
+        raise PuzzleError(t("assign.model.expected_now_or_after_deadline"), "reveal")
     if reveal == "after_deadline" and deadline is None:
-        raise PuzzleError("results shown after the deadline need a deadline", "reveal")
+        raise PuzzleError(t("assign.model.results_shown_after_deadline_need"), "reveal")
     attempts = body.get("attempts", 3)
     if attempts is not None:
-        attempts = int(_number(attempts, 1, 100, "attempts", "a number of attempts from 1 to 100, or null",
+        attempts = int(_number(attempts, 1, 100, "attempts", t("assign.what.attempts"),
                                True))
     counts = body.get("counts", "best")
     if counts not in ("best", "last"):
-        raise PuzzleError("expected \"best\" or \"last\"", "counts")
+        raise PuzzleError(t("assign.model.expected_best_or_last"), "counts")
     retention = body.get("retention_days", default_retention)
-    retention = int(_number(retention, 1, 3650, "retention_days", "days from 1 to 3650", True))
+    retention = int(_number(retention, 1, 3650, "retention_days", t("assign.what.retention"), True))
     return {"title": title.strip(), "algorithm": algorithm, "options": _plain(values), "tasks": tasks,
             "deadline": deadline, "reveal": reveal, "attempts": attempts, "counts": counts,
             "retention_days": retention}
@@ -356,10 +359,11 @@ def _plain(values: Any) -> dict[str, Any]:
 
 def _text(value: Any, most: int, where: str, what: str) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise PuzzleError(f"expected {what} (1 to {most} characters)", where)
+        raise PuzzleError(t("assign.model.expected_characters", what=what, most=most), where)
     value = value.strip()
     if len(value) > most:
-        raise PuzzleError(f"expected {what} of at most {most} characters, got {len(value)}", where)
+        raise PuzzleError(t("assign.model.expected_at_most_characters_got", what=what, most=most,
+                            n_value=len(value)), where)
     return value
 
 
@@ -368,39 +372,40 @@ def check_submission(body: Any, assignment: Assignment, max_code_bytes: int,
     """(name, student, task kind, answer) from a submission body: exactly its four fields, the answer
     exactly the kind's field. A score, verdict or anything else is refused naming it."""
     if not isinstance(body, dict):
-        raise PuzzleError("expected a JSON object with name, student, task and answer", "body")
+        raise PuzzleError(t("assign.model.expected_json_object_with_name"), "body")
     _unknown(body, SUBMISSION_FIELDS, "")
-    name = _text(body.get("name"), MAX_NAME, "name", "your name")
-    student = _text(body.get("student"), MAX_NAME, "student", "your identifier (student number or e-mail)")
+    name = _text(body.get("name"), MAX_NAME, "name", t("assign.what.name"))
+    student = _text(body.get("student"), MAX_NAME, "student", t("assign.what.student"))
     kind = body.get("task")
     task = assignment.task(kind) if isinstance(kind, str) else None
     if task is None:
         kinds = ", ".join(t.kind for t in assignment.tasks)
-        raise PuzzleError(f"expected one of this assignment's tasks: {kinds}", "task")
+        raise PuzzleError(t("assign.model.expected_one_this_assignment_s", kinds=kinds), "task")
     answer = body.get("answer")
     key = ANSWER_FIELD[task.kind]
     if not isinstance(answer, dict):
-        raise PuzzleError(f"expected an object {{\"{key}\": ...}}", "answer")
+        raise PuzzleError(t("assign.model.expected_object", key_name=key), "answer")
     _unknown(answer, (key,), "answer.")
     value = answer.get(key)
     where = f"answer.{key}"
     if task.kind == "predict":
         count = task.count or 1
         if not isinstance(value, list) or not 1 <= len(value) <= count:
-            raise PuzzleError(f"expected a list of 1 to {count} states as text, e.g. \"(3, 4)\"", where)
+            raise PuzzleError(t("assign.model.expected_list_states_as_text", count=count), where)
         for i, state in enumerate(value):
             if not isinstance(state, str) or len(state) > MAX_STATE_TEXT:
-                raise PuzzleError(f"expected a state as text of at most {MAX_STATE_TEXT} characters",
+                raise PuzzleError(t("assign.model.expected_state_as_text_at", MAX_STATE_TEXT=MAX_STATE_TEXT),
                                   f"{where}[{i}]")
         return name, student, task.kind, {key: list(value)}
     if not isinstance(value, str):
-        raise PuzzleError("expected text", where)
+        raise PuzzleError(t("assign.model.expected_text"), where)
     size = len(value.encode("utf-8", "surrogatepass"))
     most = {"code": max_code_bytes, "heuristic": FORMULA_CHARS * 4, "solution": max_solution_bytes}[task.kind]
     if size > most:
-        raise TooLarge(f"{size:,} bytes is more than the limit of {most:,} bytes", where)
+        raise TooLarge(t("assign.model.bytes_more_than_limit_bytes", size=size, most=most), where)
     if task.kind == "heuristic" and len(value) > FORMULA_CHARS:
-        raise TooLarge(f"the formula is {len(value)} characters long; at most {FORMULA_CHARS}", where)
+        raise TooLarge(t("assign.model.formula_characters_long_at_most", n_value=len(value),
+                         FORMULA_CHARS=FORMULA_CHARS), where)
     if not value.strip():
-        raise PuzzleError("expected a non-empty answer", where)
+        raise PuzzleError(t("assign.model.expected_non_empty_answer"), where)
     return name, student, task.kind, {key: value}

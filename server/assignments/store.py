@@ -30,6 +30,7 @@ from typing import Any, Protocol
 
 from server.archive import Source
 from server.assignments.model import Assignment, Submission, student_key
+from server.i18n import t
 from server.safe_paths import BadKey, key_path
 
 log = logging.getLogger(__name__)
@@ -97,19 +98,18 @@ def pinned_puzzle(store: AssignmentStore, puzzles: Any, assignment: Assignment) 
         return puzzle
     source = store.source(assignment.id)
     if source is None or puzzles.reload is None:
-        raise RuntimeError(f"the puzzle {assignment.puzzle} of this assignment is no longer stored")
+        raise RuntimeError(t("assign.store.puzzle_gone", puzzle=assignment.puzzle))
     puzzle = puzzles.reload(source)
     if puzzle is None:
-        raise RuntimeError(f"the puzzle {assignment.puzzle} of this assignment does not load any more")
+        raise RuntimeError(t("assign.store.puzzle_broken", puzzle=assignment.puzzle))
     puzzles.put(assignment.puzzle, puzzle, source=source if source.id == assignment.puzzle else None)
     return puzzle
 
 
 def _refusal(assignment: Assignment, submission: Submission, max_total: int, what: str) -> str:
     if what == "full":
-        return f"this assignment has taken its most submissions ({max_total:,}); ask your teacher"
-    return (f"no attempts left: you have used all {assignment.attempts} attempts at the "
-            f"{submission.task} task")
+        return t("assign.store.full", most=max_total)
+    return t("assign.store.no_attempts", attempts=assignment.attempts, task=submission.task)
 
 
 def _check_attempts(assignment: Assignment, submission: Submission, others: list[Submission],

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask
+from flask import Flask, request
 from flask_socketio import SocketIO, join_room
 
 from server.assignments.model import same_secret
+from server.i18n import supported, t, using
 from server.services import services
+from server.web.language import environ_language
 
 
 def room(aid: str) -> str:
@@ -28,20 +30,26 @@ def register_assignment_watch(socketio: SocketIO, app: Flask) -> None:
     @socketio.on("assignment_watch")
     def assignment_watch(*args: Any) -> dict[str, Any]:
         message = args[0] if args else None
+        lang = message.get("lang") if isinstance(message, dict) else None
+        with using(supported(lang) or environ_language(request.environ)):  # the teacher's language
+            return _watch(message)
+
+    def _watch(message: Any) -> dict[str, Any]:
         if not isinstance(message, dict):
-            return {"ok": False, "error": "assignment_watch expects an object {id, token}"}
+            return {"ok": False, "error": t("live.assignment_watch.assignment_watch_expects_object_id")}
         aid, token = message.get("id"), message.get("token")
         if not isinstance(aid, str) or not aid or len(aid) > 64:
-            return {"ok": False, "error": "field 'id': expected the assignment's id"}
+            return {"ok": False, "error": t("live.assignment_watch.field_id_expected_assignment_s")}
         if not isinstance(token, str) or not token:
-            return {"ok": False, "error": "field 'token': expected the teacher link's token"}
+            return {"ok": False, "error": t("live.assignment_watch.field_token_expected_teacher_link")}
         try:
             found = store.get(aid)
         except Exception:  # the store away a moment: said in words
-            return {"ok": False, "error": "the assignments cannot be read right now; try again"}
+            return {"ok": False, "error": t("live.assignment_watch.assignments_cannot_be_read_right")}
         if found is None:
-            return {"ok": False, "error": f"No assignment {aid[:40]} (it may have been deleted)"}
+            return {"ok": False, "error": t("live.assignment_watch.no_assignment_it_may_have", aid=aid[:40])}
         if not same_secret(token, found.token_hash):
-            return {"ok": False, "error": f"This teacher link is not valid for assignment {aid[:40]}"}
+            return {"ok": False, "error": t("live.assignment_watch.this_teacher_link_not_valid",
+                                            aid=aid[:40])}
         join_room(room(aid))
         return {"ok": True}

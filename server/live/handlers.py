@@ -20,7 +20,7 @@ from flask import Flask, request
 from flask_socketio import SocketIO
 
 from server.clients import TooMany, client_id, remote_address
-from server.i18n import set_language, supported
+from server.i18n import supported, t, using
 from server.puzzles.errors import PuzzleError
 from server.puzzles.options import MAX_WHOLE, whole
 from server.services import services
@@ -33,24 +33,27 @@ def register_handlers(socketio: SocketIO, app: Flask) -> None:
     shared = services(app)
     config, manager, rate_limits, store = shared.config, shared.runs, shared.rate_limits, shared.store
 
-    what = {"run": "run id", "slot": "slot name", "puzzle": "puzzle id", "algorithm": "algorithm name"}
+    what = {"run": "live.field.run", "slot": "live.field.slot", "puzzle": "live.field.puzzle",
+            "algorithm": "live.field.algorithm"}  # catalog keys
 
     def text_field(message: dict[str, Any], name: str, default: str | None = None) -> str:
         """A short non-empty string field; PuzzleError naming it otherwise."""
         value = message.get(name, default)
         if not isinstance(value, str) or not value:
-            got = "nothing" if value is None else type(value).__name__
-            raise PuzzleError(f"missing {what[name]} (a non-empty string; got {got})", f"field '{name}'")
+            got = t("live.field.nothing") if value is None else type(value).__name__
+            raise PuzzleError(t("live.handlers.missing_non_empty_string_got", what=t(what[name]),
+                                got=got), f"field '{name}'")
         if len(value) > config.max_id_length:
-            raise PuzzleError(f"longer than {config.max_id_length} characters", f"field '{name}'")
+            raise PuzzleError(t("live.handlers.longer_than_characters",
+                                max_id_length=config.max_id_length), f"field '{name}'")
         return value
 
     def seq_field(message: dict[str, Any]) -> int:
-        return whole(message.get("seq"), 0, MAX_WHOLE, "field 'seq'", "a frame number >= 0")
+        return whole(message.get("seq"), 0, MAX_WHOLE, "field 'seq'", "live.what.frame")
 
     def an_object(message: Any, event: str) -> dict[str, Any]:
         if not isinstance(message, dict):
-            raise PuzzleError(f"{event} expects an object, got {type(message).__name__}")
+            raise PuzzleError(t("live.handlers.expects_object_got", event=event, name=type(message).__name__))
         return message
 
     def answered(handler):
@@ -61,11 +64,11 @@ def register_handlers(socketio: SocketIO, app: Flask) -> None:
             # The message's own "lang" (the page's menu), else the socket's handshake: every answer,
             # and a run's messages (its threads copy this context), in the reader's language.
             lang = message.get("lang") if isinstance(message, dict) else None
-            set_language(supported(lang) or environ_language(request.environ))
-            try:
-                return handler(message) or {"ok": True}
-            except (PuzzleError, TooMany) as err:
-                return {"ok": False, "error": str(err)}
+            with using(supported(lang) or environ_language(request.environ)):  # this event only
+                try:
+                    return handler(message) or {"ok": True}
+                except (PuzzleError, TooMany) as err:
+                    return {"ok": False, "error": str(err)}
 
         wrapper.__name__ = handler.__name__
         return wrapper
@@ -79,7 +82,7 @@ def register_handlers(socketio: SocketIO, app: Flask) -> None:
         puzzle_id = text_field(message, "puzzle")
         puzzle = store.get(puzzle_id)
         if puzzle is None:
-            raise PuzzleError("unknown puzzle id (it may have expired: load it again)", "field 'puzzle'")
+            raise PuzzleError(t("live.handlers.unknown_puzzle_id_it_may"), "field 'puzzle'")
         algorithm = text_field(message, "algorithm")
         options = check_run(puzzle, algorithm, message.get("options"))  # refused before any thread starts
         client = client_id()
@@ -116,5 +119,6 @@ def register_handlers(socketio: SocketIO, app: Flask) -> None:
 
     @socketio.on("*")
     def unknown_event(event: Any, *_args: Any) -> dict[str, Any]:
-        expected = "run_start, run_ack or run_cancel"
-        return {"ok": False, "error": f"unknown event {str(event)[:40]!r}: expected {expected}"}
+        expected = t("live.handlers.events")
+        return {"ok": False, "error": t("live.handlers.unknown_event_expected", value=repr(str(event)[:40]),
+                                        expected=expected)}

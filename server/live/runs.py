@@ -25,6 +25,7 @@ from typing import Any
 
 from server.budget import ServerBusy, WorkBudget
 from server.config import Config
+from server.i18n import language, t, t_in
 from server.leases import leases_for
 from server.live.frames import frames
 from server.paid_work import Stopped
@@ -49,6 +50,7 @@ class Run:
     sent: int = -1  # the highest frame seq sent
     progress: threading.Condition = field(default_factory=threading.Condition)
     thread: threading.Thread | None = None
+    lang: str = field(default_factory=language)  # its reader's language (the event that started it)
 
     def ack(self, seq: int) -> None:
         with self.progress:
@@ -88,12 +90,12 @@ class RunManager:
                 f"run:{sid}:{slot}", [(f"runs:{run.client}", cap)], alive=lambda: (sid, slot) in self._runs,
             ) is not None:
                 raise PuzzleError(
-                    f"at most {cap} runs at once per client: stop one, or start the new one in its slot",
+                    t("live.runs.at_most_runs_at_once", cap=cap),
                     "field 'slot'",
                 )
             lingering = sum(1 for r in self._live if r.client == run.client)
             if lingering >= 2 * cap:  # cancelled runs still winding down count too, up to a point
-                raise PuzzleError("too many runs still stopping on this connection; try again in a moment")
+                raise PuzzleError(t("live.runs.too_many_runs_still_stopping"))
             if previous is not None:
                 previous.stop()
             self._runs[(sid, slot)] = run
@@ -133,7 +135,7 @@ class RunManager:
         for run in stopping:
             run.stop()
         for run in current:
-            _tell(lambda event, payload, sid=run.sid: send(sid, event, payload), run, message)
+            _tell(lambda event, payload, sid=run.sid: send(sid, event, payload), run, t_in(run.lang, message))
         return len(current)
 
     def active(self) -> int:
@@ -154,7 +156,7 @@ class RunManager:
                                 "message": message})
 
         def searching(done: int) -> None:
-            message = f"searching: {done:,} expanded" if done else "searching"
+            message = t("export.job.searching_count", count=done) if done else t("export.job.searching")
             emit("run_status", {"run": run.run_id, "phase": "searching", "total": None, "done": done,
                                 "message": message})
 
@@ -181,7 +183,7 @@ class RunManager:
             _tell(emit, run, str(err))
         except Exception as err:  # one user's failure must not take the server down
             logging.getLogger(__name__).exception("run %s failed", run.run_id)
-            _tell(emit, run, f"internal error ({type(err).__name__})")
+            _tell(emit, run, t("live.runs.internal_error", name=type(err).__name__))
         finally:
             with self._lock:
                 self._live.discard(run)
@@ -207,7 +209,7 @@ class RunManager:
                 last_status = now
                 sent = min(total, frame["start"] + self.config.frame_records)
                 emit("run_status", {"run": run.run_id, "phase": "streaming", "done": sent, "total": total,
-                                    "message": f"streaming {100 * sent // max(total, 1)}%"})
+                                    "message": t("live.runs.streaming", value=100 * sent // max(total, 1))})
         # `run_done` means "all received": wait for the last frame's acknowledgement.
         if not self._wait_for_acks(run, last_seq, stream_deadline):
             return
@@ -223,7 +225,7 @@ class RunManager:
                 if run.acked != acked:
                     stalled_since, acked = now, run.acked
                 if now - stalled_since > self.config.ack_timeout or now > stream_deadline:
-                    run.cancel.set("the client stopped acknowledging frames")
+                    run.cancel.set(t("live.runs.no_acks"))
                     return False
                 run.progress.wait(0.2)
             return not run.cancel.is_set()

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
 from server.heuristic_lab import LabSpace, explore
+from server.i18n import t
 from server.puzzles.checking import CheckResult
 from server.puzzles.errors import PuzzleError
 from server.puzzles.making import Generated, GeneratorKind
@@ -35,6 +36,9 @@ class FamilyCore(Protocol):
 
     name: str
     title: str
+
+    @property
+    def noun(self) -> str: ...
 
     def problem(self, puzzle: Any, options: Values) -> Problem: ...
 
@@ -149,7 +153,8 @@ class Maker(Part):
             if generator.name == kind:
                 return generator
         kinds = ", ".join(g.name for g in self.generators)
-        raise PuzzleError(f"{str(kind)[:40]!r} is not a {self.family.name} generator; choose one of: {kinds}",
+        raise PuzzleError(t("core.capabilities.not_generator_choose_one", value=repr(str(kind)[:40]),
+                            name=self.family.name, kinds=kinds),
                           "kind")
 
     @abstractmethod
@@ -177,8 +182,8 @@ class Saver(Part):
         """``fmt`` (None: the default) as one of ``formats``; PuzzleError listing them otherwise."""
         fmt = (fmt or self.default_format(puzzle)).lower().lstrip(".")
         if fmt not in self.formats:
-            raise PuzzleError(f"a {self.family.title.lower()} is saved as {', '.join(self.formats)}, not "
-                              f"{fmt[:20]!r}", "format")
+            raise PuzzleError(t("core.capabilities.saved_as_not", lower=self.family.noun,
+                                join=', '.join(self.formats), fmt=repr(fmt[:20])), "format")
         return fmt
 
     @staticmethod
@@ -250,20 +255,20 @@ GENERIC_STATE_FORM = "a tuple"
 #: The optional parts ``Family.need`` hands out: the attribute, its class, and its absence in words
 #: ({name}: the family's name, {kind}: its title in lower case).
 CAPABILITIES: dict[str, tuple[type[Part], str]] = {
-    "tiles": (Tiles, "the {name} family draws no tiles: its boards are drawn whole in the page"),
-    "lab": (Lab, "the heuristic lab has no features for {kind} puzzles"),
-    "checker": (Checker, "checking solutions of {kind} puzzles is not supported"),
-    "maker": (Maker, "the {name} family generates no puzzles"),
-    "saver": (Saver, "a {kind} is not saved by this server"),
-    "editor": (Editor, "a {kind} cannot be edited in the page"),
-    "animation": (Animation, "the {name} family draws no animation"),
-    "solution_image": (SolutionImage, "solution images are not drawn for the {name} family"),
+    "tiles": (Tiles, "core.absent.tiles"),
+    "lab": (Lab, "core.absent.lab"),
+    "checker": (Checker, "core.absent.checker"),
+    "maker": (Maker, "core.absent.maker"),
+    "saver": (Saver, "core.absent.saver"),
+    "editor": (Editor, "core.absent.editor"),
+    "animation": (Animation, "core.absent.animation"),
+    "solution_image": (SolutionImage, "core.absent.solution_image"),
 }
 
 
 def absent(part: str, family: FamilyCore) -> PuzzleError:
     """The refusal of ``part`` for a family without it, in words (``Family.need`` raises it)."""
-    return PuzzleError(CAPABILITIES[part][1].format(name=family.name, kind=family.title.lower()))
+    return PuzzleError(t(CAPABILITIES[part][1], name=family.name, kind=family.noun))
 
 
 def state_form(student: StudentForm | None) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.options import Values
 from server.search.costs import cost_text, json_cost
@@ -78,13 +79,13 @@ class CheckResult:
     def summary(self) -> str:
         """One line: "legal, cost 54; the optimum is 52 (not optimal)", or the reason it is not legal."""
         if not self.valid:
-            return self.reason or "not a legal solution"
-        line = f"legal, cost {cost_text(self.cost)}"
+            return self.reason or t("core.check.not_legal")
+        line = t("core.check.legal_cost", cost=cost_text(self.cost))
         if self.optimum is None:
-            note = f" ({self.optimum_note})" if self.optimum_note else ""
-            return f"{line}; the optimum is not known{note}"
-        verdict = "optimal" if self.optimal else "not optimal"
-        return f"{line}; the optimum is {cost_text(self.optimum)} ({verdict})"
+            note = t("core.check.note", note=self.optimum_note) if self.optimum_note else ""
+            return t("core.check.optimum_unknown", line=line, note=note)
+        verdict = t("core.check.optimal") if self.optimal else t("core.check.not_optimal")
+        return t("core.check.optimum_is", line=line, optimum=cost_text(self.optimum), verdict=verdict)
 
 
 def replay_json(family: Any, puzzle: Any, problem: Problem, states: list[State], raw_cost: float | None,
@@ -113,12 +114,13 @@ def solve_json(value: dict[str, Any], family: str, noun: str, key: str | None = 
     moves; None: the caller reads its own fields); PuzzleError when it is another family's (``noun``
     names this one: "a step maze"), found nothing, or lacks ``key``."""
     if value.get("family", family) != family:
-        raise PuzzleError(f"a solution of a {show_value(value['family'])} puzzle, not of {noun}",
+        raise PuzzleError(t("core.checking.solution_puzzle_not", value=show_value(value['family']),
+                            noun=t(noun)),
                           "field 'family'")
     if value.get("found") is False:
-        raise PuzzleError("this search found no solution", "field 'found'")
+        raise PuzzleError(t("core.checking.this_search_found_no_solution"), "field 'found'")
     if key is None:
         return None
     if key not in value:
-        raise PuzzleError(f"expected a '{key}' field (as `run.py solve --json` prints)", "file")
+        raise PuzzleError(t("core.checking.expected_field_as_run_py", key_name=key), "file")
     return value[key]

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from server.formula import FormulaError, compile_formula
+from server.i18n import DEFAULT, language, t
 from server.puzzles.capabilities import (
     CAPABILITIES,
     Animation,
@@ -56,6 +57,7 @@ from server.puzzles.running import (
     Solved,
 )
 from server.puzzles.yours import with_formula
+from server.search.costs import cost_text
 from server.search.events import CLOSES, Event
 from server.search.problem import Problem, State
 from server.search.registry import ALGORITHMS, CODE, Algorithm, SearchOptions, get_algorithm
@@ -160,8 +162,8 @@ class Family(ABC):
         PuzzleError when it is over ``max_bytes`` ("too large for ``what`` (at most ``at_most``)",
         default: the bytes) or not UTF-8."""
         if len(data) > max_bytes:
-            raise PuzzleError(f"{len(data):,} bytes is too large for {what} (at most "
-                              f"{at_most or f'{max_bytes:,}'})", "file")
+            raise PuzzleError(t("core.family.bytes_too_large_for_at", n_data=len(data), what=t(what),
+                                value=at_most or f'{max_bytes:,}'), "file")
         text = require_text(data)
         return text, text.lstrip("\ufeff \r\n\t").startswith("{")
 
@@ -193,7 +195,7 @@ class Family(ABC):
             return None
         text = options.get("formula") or ""
         if not text.strip():
-            raise PuzzleError("heuristic 'yours' needs a formula: type one, e.g. dr + dc", "option 'formula'")
+            raise PuzzleError(t("core.family.heuristic_yours_needs_formula_type"), "option 'formula'")
         try:
             return compile_formula(text, self.need("lab").feature_names)
         except FormulaError as err:
@@ -260,18 +262,27 @@ class Family(ABC):
         """The board as one byte per cell, row-major, or None when the family has no cell grid."""
         return None
 
+    @property
+    def noun(self) -> str:
+        """The family's title inside a sentence, in the reader's language: lower case in English ("a
+        labyrinth"), as written in German (nouns keep their capital)."""
+        title = t(self.title)
+        return title.lower() if language() == "en" else title
+
     def describe_json(self) -> dict[str, Any]:
-        """The family for ``/api/families``: what it offers, from its optional parts."""
+        """The family for ``/api/families``: what it offers, from its optional parts; the fields shown to
+        people (title, expects, notation, features' meanings) in the reader's language (``t``)."""
         maker, saver, checker, lab = self.maker, self.saver, self.checker, self.lab
         return {
-            "name": self.name, "title": self.title, "accept": list(self.extensions), "expects": self.expects,
+            "name": self.name, "title": t(self.title), "accept": list(self.extensions),
+            "expects": t(self.expects),
             "algorithms": list(self.algorithms), "heuristics": list(self.heuristics),
             "options": [option.to_json() for option in self.options], "animation": self.animation is not None,
             "generators": [kind.to_json() for kind in maker.generators] if maker else [],
             "formats": list(saver.formats) if saver else [],
             "editable": self.editor is not None, "default_algorithm": self.default_algorithm,
-            "solution_notation": checker.notation if checker else "",
-            "features": [{"name": n, "meaning": m} for n, m in lab.features] if lab else [],
+            "solution_notation": t(checker.notation) if checker and checker.notation else "",
+            "features": [{"name": n, "meaning": t(m)} for n, m in lab.features] if lab else [],
             "checks_solutions": checker is not None, "state_form": state_form(self.student),
         }
 
@@ -296,10 +307,10 @@ class Family(ABC):
     def check_algorithm(self, algorithm: str) -> None:
         if algorithm in self.algorithms or algorithm == CODE:  # a student's run: every family replays it
             return
-        known = "" if algorithm in ALGORITHMS else "unknown algorithm; "
+        known = "" if algorithm in ALGORITHMS else t("core.family.unknown_algorithm")
         raise PuzzleError(
-            f"{known}{algorithm[:40]!r} is not offered for the {self.name} family; "
-            f"choose one of: {', '.join(self.algorithms)}",
+            t("core.family.not_offered_for_family_choose", known=known, algorithm=repr(algorithm[:40]),
+              name=self.name, join=', '.join(self.algorithms)),
             "option 'algorithm'",
         )
 
@@ -385,13 +396,14 @@ def text_load_bytes(data: bytes) -> int:
 def describe_verdict(result: dict[str, Any]) -> str:
     """"optimal", "not optimal: the optimum is 52", or "not guaranteed optimal" (optimum unknown)."""
     if result["optimal_guaranteed"]:
-        return "optimal"
+        return t("core.verdict.optimal")
     optimum = result.get("optimum")
     if optimum is None:
-        return "not guaranteed optimal"
+        return t("core.verdict.not_guaranteed")
+    shown = str(optimum) if language() == DEFAULT else cost_text(optimum)
     if result["cost"] is not None and result["cost"] <= optimum:
-        return f"optimal, though not guaranteed: the optimum is {optimum}"
-    return f"not optimal: the optimum is {optimum}"
+        return t("core.verdict.optimal_not_guaranteed", optimum=shown)
+    return t("core.verdict.not_optimal", optimum=shown)
 
 
 def search_options(problem: Problem, options: Values) -> SearchOptions:
@@ -502,11 +514,11 @@ def text_of(data: bytes) -> str | None:
         return None
 
 
-def require_text(data: bytes, what: str = "a text file") -> str:
+def require_text(data: bytes, what: str = "core.what.text_file") -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise PuzzleError(f"not {what} (byte {err.start} is not UTF-8)", "file") from None
+        raise PuzzleError(t("core.family.not_byte_not_utf", what=t(what), start=err.start), "file") from None
 
 
 __all__ = [

@@ -7,6 +7,7 @@ import ast
 import json
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 
 
@@ -15,11 +16,12 @@ def read_json(text: str) -> Any:
     try:
         return json.loads(text.lstrip("\ufeff"))
     except json.JSONDecodeError as err:
-        raise PuzzleError(f"not valid JSON: {err.msg}", f"line {err.lineno}, column {err.colno}") from None
+        raise PuzzleError(t("core.jsonfile.not_valid_json",
+                            msg=err.msg), f"line {err.lineno}, column {err.colno}") from None
     except RecursionError:  # Python's decoder recurses once per level of nesting
-        raise PuzzleError("not valid JSON here: lists or objects nested too deeply", "file") from None
+        raise PuzzleError(t("core.jsonfile.not_valid_json_here_lists"), "file") from None
     except ValueError:  # Python refuses to read integers of more than 4,300 digits
-        raise PuzzleError("not valid JSON here: a number with too many digits", "file") from None
+        raise PuzzleError(t("core.jsonfile.not_valid_json_here_number"), "file") from None
 
 
 def read_value(text: str) -> Any:
@@ -36,12 +38,12 @@ def read_value(text: str) -> Any:
         except SyntaxError as err:
             if not _pythonic(body):
                 raise json_error from None
-            raise PuzzleError(f"not valid JSON or a Python list: {err.msg}",
+            raise PuzzleError(t("core.jsonfile.not_valid_json_or_python", msg=err.msg),
                               f"line {err.lineno}, column {err.offset}") from None
         except (ValueError, TypeError, RecursionError, MemoryError):
             if not _pythonic(body):
                 raise json_error from None
-            raise PuzzleError("not a Python list of numbers, strings, lists or tuples", "file") from None
+            raise PuzzleError(t("core.jsonfile.not_python_list_numbers_strings"), "file") from None
         return _as_json(value)
 
 
@@ -58,4 +60,4 @@ def _as_json(value: Any) -> Any:
         return {key: _as_json(item) for key, item in value.items()}
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
-    raise PuzzleError(f"a Python {type(value).__name__} is not a solution's notation", "file")
+    raise PuzzleError(t("core.jsonfile.python_not_solution_s_notation", name=type(value).__name__), "file")

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from server.i18n import t
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.options import Option, Values, as_whole, parse_text, validate_json
 from server.puzzles.options import whole as whole  # every editor's numbers: one check, named (re-exported)
@@ -20,14 +21,16 @@ MAX_SEED = 2**31 - 1
 
 
 def size_options(
-    rows: tuple[int, int, int], cols: tuple[int, int, int], unit: str = "cells"
+    rows: tuple[int, int, int], cols: tuple[int, int, int], unit: str = "core.unit.cells"
 ) -> tuple[Option, ...]:
     """``rows``, ``cols`` (each ``(min, default, max)``) and ``seed``: what every generator takes."""
     return (
-        Option("rows", "int", "Rows", f"rows of {unit}", default=rows[1], min=rows[0], max=rows[2]),
-        Option("cols", "int", "Columns", f"columns of {unit}", default=cols[1], min=cols[0], max=cols[2]),
-        Option("seed", "int", "Seed", "the same seed makes the same board again",
-               default=1, min=0, max=MAX_SEED),
+        Option("rows", "int", "core.option.rows.label", "core.option.rows.help", default=rows[1], min=rows[0],
+               max=rows[2], help_params=(("unit", unit),)),
+        Option("cols", "int", "core.option.cols.label", "core.option.cols.help", default=cols[1], min=cols[0],
+               max=cols[2], help_params=(("unit", unit),)),
+        Option("seed", "int", "core.option.seed.label", "core.option.seed.help", default=1, min=0,
+               max=MAX_SEED),
     )
 
 
@@ -51,7 +54,8 @@ class GeneratorKind:
         return parse_text(self.options, fields, "run")
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "label": self.label, "help": self.help, "board": self.board,
+        return {"name": self.name, "label": t(self.label), "help": t(self.help) if self.help else "",
+                "board": self.board,
                 "options": [option.to_json() for option in self.options]}
 
 
@@ -70,15 +74,16 @@ class Generated:
 def edit_list(raw: Any) -> list[dict[str, Any]]:
     """The operations of an edit request: a list of objects, each with one operation name."""
     if not isinstance(raw, list):
-        raise PuzzleError(f"expected a list of edit operations, got {show_value(raw)}", "edits")
+        raise PuzzleError(t("core.making.expected_list_edit_operations_got", raw=show_value(raw)), "edits")
     if len(raw) > MAX_EDITS:
-        raise PuzzleError(f"{len(raw):,} operations is over the limit of {MAX_EDITS:,} in one edit", "edits")
+        raise PuzzleError(t("core.making.operations_over_limit_one_edit", n_raw=len(raw),
+                            MAX_EDITS=MAX_EDITS), "edits")
     for index, op in enumerate(raw):
         if not isinstance(op, dict) or not op:
-            raise PuzzleError(f"expected an object like {{'op': ...}}, got {show_value(op)}",
+            raise PuzzleError(t("core.making.expected_object_like_op_got", op=show_value(op)),
                               f"edit {index + 1}")
         if not isinstance(op.get("op"), str):
-            raise PuzzleError("names no operation (the field 'op')", f"edit {index + 1}")
+            raise PuzzleError(t("core.making.names_no_operation_field_op"), f"edit {index + 1}")
     return raw
 
 
@@ -87,8 +92,9 @@ def cell_of(value: Any, rows: int, cols: int, where: str) -> tuple[int, int]:
     rules (never a bool, NaN, 0.5, a string or a list; an int of any size is only compared)."""
     pair = [as_whole(v) for v in value] if isinstance(value, list | tuple) and len(value) == 2 else [None]
     if None in pair:
-        raise PuzzleError(f"expected [row, col], got {show_value(value)}", where)
+        raise PuzzleError(t("core.making.expected_row_col_got", value=show_value(value)), where)
     row, col = pair
     if not (0 <= row < rows and 0 <= col < cols):
-        raise PuzzleError(f"{show_value(pair)} is outside the {rows} x {cols} board", where)
+        raise PuzzleError(t("core.making.outside_x_board", pair=show_value(pair), rows=rows,
+                            cols=cols), where)
     return row, col

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.errors import PuzzleError, show_value
 
 TYPES = ("bool", "int", "float", "choice", "point", "int_list", "text", "trace")
@@ -58,6 +59,8 @@ class Option:
     stage: str = "run"
     control: str = "form"
     algorithms: tuple[str, ...] | None = None
+    #: Values for the placeholders of ``help`` when it is a catalog key (e.g. the formula's features).
+    help_params: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         assert self.type in TYPES, self.type
@@ -74,7 +77,8 @@ class Option:
     def to_json(self) -> dict[str, Any]:
         """The option as the page and ``/api/families`` see it."""
         out: dict[str, Any] = {
-            "name": self.name, "type": self.type, "label": self.label, "help": self.help,
+            "name": self.name, "type": self.type, "label": t(self.label),
+            "help": t(self.help, **{k: t(v) for k, v in self.help_params}) if self.help else "",
             "default": self.default, "optional": self.optional, "stage": self.stage,
             "control": self.control, "algorithms": list(self.algorithms) if self.algorithms else None,
         }
@@ -82,7 +86,7 @@ class Option:
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
         if self.type == "choice":
-            out["choices"] = [{"value": value, "label": label} for value, label in self.choices]
+            out["choices"] = [{"value": value, "label": t(label)} for value, label in self.choices]
         return out
 
     # ---- checking one value ------------------------------------------------------------------
@@ -91,13 +95,14 @@ class Option:
         if value is None or (value == "" and self.type == "choice"):  # "": "no choice", the default
             if self.optional:
                 return None
-            raise PuzzleError("a value is required", self.where)
+            raise PuzzleError(t("core.options.value_required"), self.where)
         check = getattr(self, f"_check_{self.type}")
         return check(value)
 
     def _check_bool(self, value: Any) -> bool:
         if not isinstance(value, bool):
-            raise PuzzleError(f"expected true or false, got {show_value(value)}", self.where)
+            raise PuzzleError(t("core.options.expected_true_or_false_got",
+                                value=show_value(value)), self.where)
         return value
 
     def _check_int(self, value: Any) -> int:
@@ -105,54 +110,59 @@ class Option:
 
     def _check_float(self, value: Any) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise PuzzleError(f"expected a number, got {show_value(value)}", self.where)
+            raise PuzzleError(t("core.options.expected_number_got", value=show_value(value)), self.where)
         if isinstance(value, int) and abs(value) > _LARGEST_FLOAT:  # JSON integers have no size limit
             self._in_range(value)
-            raise PuzzleError(f"expected a number that fits a float, got {show_value(value)}", self.where)
+            raise PuzzleError(t("core.options.expected_number_that_fits_float",
+                                value=show_value(value)), self.where)
         if not math.isfinite(value):
-            raise PuzzleError(f"expected a finite number, got {show_value(value)}", self.where)
+            raise PuzzleError(t("core.options.expected_finite_number_got",
+                                value=show_value(value)), self.where)
         return float(self._in_range(float(value)))
 
     def _check_choice(self, value: Any) -> str:
         if not isinstance(value, str) or value not in self.choice_values:
             raise PuzzleError(
-                f"{show_value(value)} is not one of: {', '.join(self.choice_values)}", self.where
+                t("core.options.not_one", value=show_value(value),
+                  join=', '.join(self.choice_values)), self.where
             )
         return value
 
     def _check_text(self, value: Any) -> str:
         if not isinstance(value, str):
-            raise PuzzleError(f"expected a text, got {show_value(value)}", self.where)
+            raise PuzzleError(t("core.options.expected_text_got", value=show_value(value)), self.where)
         if len(value) > MAX_LONG_TEXT:
-            raise PuzzleError(f"the text is {len(value):,} characters long; at most {MAX_LONG_TEXT} are read",
+            raise PuzzleError(t("core.options.text_characters_long_at_most", n_value=len(value),
+                                MAX_LONG_TEXT=MAX_LONG_TEXT),
                               self.where)
         return value
 
     def _check_trace(self, value: Any) -> str:
         if not isinstance(value, str):
-            raise PuzzleError(f"expected a recorded run as text, got {show_value(value)}", self.where)
+            raise PuzzleError(t("core.options.expected_recorded_run_as_text",
+                                value=show_value(value)), self.where)
         if len(value) > MAX_TRACE:
-            raise PuzzleError(f"the recorded run is {len(value):,} characters long; at most {MAX_TRACE:,} "
-                              "are read", self.where)
+            raise PuzzleError(t("core.options.recorded_run_characters_long_at", n_value=len(value),
+                                MAX_TRACE=MAX_TRACE), self.where)
         if _STORED_RUN.fullmatch(value):  # a run uploaded in parts and kept on the server (student mode)
             return value
         if value and (value.count(";") != 1 or not _TRACE_CHARS.issuperset(value)):
-            raise PuzzleError("expected '<expanded ids>;<path moves>': whole numbers separated by commas, "
-                              "one ';' between the lists, or run:<id>", self.where)
+            raise PuzzleError(t("core.options.expected_expanded_ids_path_moves"), self.where)
         return value
 
     def _check_point(self, value: Any) -> tuple[int, int]:
         if not isinstance(value, list | tuple) or len(value) != 2:
-            raise PuzzleError(f"expected [row, col], got {show_value(value)}", self.where)
+            raise PuzzleError(t("core.options.expected_row_col_got", value=show_value(value)), self.where)
         row, col = (whole(v, -MAX_WHOLE, MAX_WHOLE, self.where, "[row, col]") for v in value)
         if row < 0 or col < 0:
-            raise PuzzleError(f"expected [row, col] >= 0, got {show_value(value)}", self.where)
+            raise PuzzleError(t("core.options.expected_row_col_got_2", value=show_value(value)), self.where)
         return row, col
 
     def _check_int_list(self, value: Any) -> list[int]:
         if not isinstance(value, list | tuple) or len(value) > MAX_LIST:
-            raise PuzzleError(f"expected a list of whole numbers, got {show_value(value)}", self.where)
-        return [whole(v, self._low, self._high, self.where, "a list of whole numbers") for v in value]
+            raise PuzzleError(t("core.options.expected_list_whole_numbers_got",
+                                value=show_value(value)), self.where)
+        return [whole(v, self._low, self._high, self.where, "core.what.whole_list") for v in value]
 
     @property
     def _low(self) -> float:
@@ -167,7 +177,8 @@ class Option:
         if (self.min is not None and number < self.min) or (self.max is not None and number > self.max):
             low = "" if self.min is None else _number(self.min)
             high = "" if self.max is None else _number(self.max)
-            raise PuzzleError(f"{_number(number)} is outside {low}..{high}", self.where)
+            raise PuzzleError(t("core.options.outside_2", number=_number(number), low=low,
+                                high=high), self.where)
         return number
 
     # ---- reading one value from text (forms, the command line) -----------------------------
@@ -176,7 +187,7 @@ class Option:
         if self.type in ("text", "trace"):
             return self.check(text.strip() if isinstance(text, str) else text)
         if not isinstance(text, str) or len(text) > MAX_TEXT:
-            raise PuzzleError("expected a short text value", self.where)
+            raise PuzzleError(t("core.options.expected_short_text_value"), self.where)
         text = text.strip()
         if text == "" and self.optional:
             return None
@@ -197,13 +208,14 @@ class Option:
         except PuzzleError:
             raise  # read, but not allowed (out of range): say so, not "cannot read"
         except ValueError:
-            raise PuzzleError(f"cannot read {text!r} as {_TEXT_FORMS[self.type]}", self.where) from None
+            raise PuzzleError(t("core.options.cannot_read_as", text=repr(text),
+                                TEXT_FORMS=t(_TEXT_FORMS[self.type])), self.where) from None
         return self.check(text)
 
 
-_TEXT_FORMS = {
-    "bool": "true or false", "int": "a whole number", "float": "a number", "point": "ROW,COL",
-    "int_list": "whole numbers separated by commas", "choice": "a choice", "text": "a text",
+_TEXT_FORMS = {  # catalog keys
+    "bool": "core.what.bool", "int": "core.what.whole", "float": "core.what.number", "point": "ROW,COL",
+    "int_list": "core.what.int_list", "choice": "core.what.choice", "text": "core.what.text",
 }
 
 
@@ -217,7 +229,7 @@ def _number(number: float) -> str:
     try:
         return f"{number:g}"
     except OverflowError:  # JSON integers have no size limit (and Python prints at most 4,300 digits)
-        return f"an integer of about {int(int(number).bit_length() * 0.30103) + 1:,} digits"
+        return t("core.show.long_integer", digits=int(int(number).bit_length() * 0.30103) + 1)
 
 
 _LARGEST_FLOAT = int(sys.float_info.max)
@@ -242,7 +254,7 @@ def as_whole(value: Any) -> int | None:
     return None
 
 
-def whole(value: Any, low: float, high: float, where: str, what: str = "a whole number",
+def whole(value: Any, low: float, high: float, where: str, what: str = "core.what.whole",
           span: str = "") -> int:
     """``value`` (from JSON) as a whole number in ``low..high``, or a PuzzleError naming ``where``:
     "expected ``what``, got …" or "… is outside low..high" (``span``: the range in words, "the board
@@ -252,9 +264,10 @@ def whole(value: Any, low: float, high: float, where: str, what: str = "a whole 
     NaN and Infinity."""
     number = as_whole(value)
     if number is None:
-        raise PuzzleError(f"expected {what}, got {show_value(value)}", where)
+        raise PuzzleError(t("core.options.expected_got", what=t(what), value=show_value(value)), where)
     if not low <= number <= high:
-        raise PuzzleError(f"{_number(number)} is outside {span or f'{_number(low)}..{_number(high)}'}", where)
+        raise PuzzleError(t("core.options.outside", number=_number(number),
+                            value=t(span) if span else f'{_number(low)}..{_number(high)}'), where)
     return number
 
 
@@ -264,18 +277,18 @@ def whole_list(value: Any, low: float, high: float, where: str, what: str, limit
     plain ints (a brush stroke of a million cells) is checked by its smallest and largest at C speed;
     otherwise each item, naming the first that is wrong (``where``, item N, 1-based)."""
     if not isinstance(value, list) or len(value) > limit:
-        got = f"{len(value):,} of them" if isinstance(value, list) else show_value(value)
-        raise PuzzleError(f"expected a list of at most {limit:,} whole numbers, got {got}", where)
+        got = t("core.what.of_them", count=len(value)) if isinstance(value, list) else show_value(value)
+        raise PuzzleError(t("core.options.expected_list_at_most_whole", limit=limit, got=got), where)
     if all(type(v) is int for v in value) and (not value or (low <= min(value) and max(value) <= high)):
         return value
     return [whole(v, low, high, f"{where}, item {k + 1}", what, span) for k, v in enumerate(value)]
 
 
-def whole_text(text: Any, low: float, high: float, where: str, what: str = "a whole number") -> int:
+def whole_text(text: Any, low: float, high: float, where: str, what: str = "core.what.whole") -> int:
     """A whole number written as text (a query parameter): an optional sign and at most 30 ASCII
     digits, around it only spaces; then ``whole``'s range. '1e20', 'NaN', '0.5', '1_000' are refused."""
     if not isinstance(text, str) or not _WHOLE_TEXT.fullmatch(text.strip()):
-        raise PuzzleError(f"expected {what}, got {show_value(text)}", where)
+        raise PuzzleError(t("core.options.expected_got_2", what=t(what), text=show_value(text)), where)
     return whole(int(text), low, high, where, what)
 
 
@@ -289,12 +302,13 @@ def validate_json(schema: Sequence[Option], raw: Any, stage: str = "run") -> Val
     if raw is None:
         raw = {}
     if not isinstance(raw, Mapping):
-        raise PuzzleError(f"options must be an object, got {type(raw).__name__}", "options")
+        raise PuzzleError(t("core.options.options_must_be_object_got", name=type(raw).__name__), "options")
     allowed = {o.name: o for o in _stage_options(schema, stage)}
     unknown = [str(k) for k in raw if k not in allowed]
     if unknown:
         names = ", ".join(repr(k[:40]) for k in sorted(unknown)[:5])
-        raise PuzzleError(f"unknown option(s) {names}; this family takes: {_names(allowed)}", "options")
+        raise PuzzleError(t("core.options.unknown_option_s_this_family", names=names,
+                            allowed=_names(allowed)), "options")
     return {name: option.check(raw.get(name, option.default)) for name, option in allowed.items()}
 
 
@@ -304,7 +318,8 @@ def parse_text(schema: Sequence[Option], fields: Mapping[str, str], stage: str) 
     unknown = [str(k) for k in fields if k not in allowed]
     if unknown:
         names = ", ".join(repr(k[:40]) for k in sorted(unknown)[:5])
-        raise PuzzleError(f"unknown option(s) {names}; this family takes: {_names(allowed)}", "options")
+        raise PuzzleError(t("core.options.unknown_option_s_this_family", names=names,
+                            allowed=_names(allowed)), "options")
     return {
         name: option.parse(fields[name]) if name in fields else option.check(option.default)
         for name, option in allowed.items()
@@ -312,7 +327,7 @@ def parse_text(schema: Sequence[Option], fields: Mapping[str, str], stage: str) 
 
 
 def _names(allowed: Mapping[str, Option]) -> str:
-    return ", ".join(allowed) or "none at this stage"
+    return ", ".join(allowed) or t("core.options.none_at_this_stage")
 
 
 # ---- the options every family shares: the search's heuristic and A*'s weight ---------------------
@@ -322,10 +337,10 @@ YOURS = "yours"  # the heuristic choice that evaluates the run's ``formula`` (th
 def heuristic_option(names: Sequence[str], algorithms: Sequence[str], help: str = "",
                      yours: bool = False) -> Option:
     """The shared ``heuristic`` choice; ``yours``: also "yours", the ``formula`` option's heuristic."""
-    choices = tuple((n, n) for n in names) + (((YOURS, "yours (a formula)"),) if yours else ())
+    choices = tuple((n, n) for n in names) + (((YOURS, "core.option.heuristic.yours"),) if yours else ())
     return Option(
-        "heuristic", "choice", "Heuristic",
-        help or "how the search estimates the cost still to go (empty: the family's default)",
+        "heuristic", "choice", "core.option.heuristic.label",
+        help or "core.option.heuristic.help",
         default=None, optional=True, choices=choices, algorithms=tuple(algorithms),
     )
 
@@ -333,9 +348,8 @@ def heuristic_option(names: Sequence[str], algorithms: Sequence[str], help: str 
 def formula_option(features: Sequence[str], algorithms: Sequence[str]) -> Option:
     """The shared ``formula`` text: the heuristic "yours" evaluates it over these feature names."""
     return Option(
-        "formula", "text", "Your heuristic",
-        f"a formula over {', '.join(features)} (used with heuristic 'yours'), e.g. dr + dc",
-        default="", algorithms=tuple(algorithms),
+        "formula", "text", "core.option.formula.label", "core.option.formula.help",
+        default="", algorithms=tuple(algorithms), help_params=(("features", ", ".join(features)),),
     )
 
 
@@ -343,14 +357,13 @@ def code_option(algorithm: str) -> Option:
     """The shared ``code``: a student's recorded run that the hidden algorithm ``code`` replays (student
     mode, docs/STUDENT.md); the page supplies it, no form shows it."""
     return Option(
-        "code", "trace", "Your code's run",
-        "a student's run recorded in the page: '<expanded ids>;<path moves>', or run:<id> (student mode)",
+        "code", "trace", "core.option.code.label", "core.option.code.help",
         default="", control="view", algorithms=(algorithm,),
     )
 
 
 def weight_option(algorithms: Sequence[str]) -> Option:
     return Option(
-        "weight", "float", "Weight", "f = g + w·h: above 1 trades optimality for speed",
+        "weight", "float", "core.option.weight.label", "core.option.weight.help",
         default=1.0, min=1.0, max=100.0, step=0.1, algorithms=tuple(algorithms),
     )

@@ -17,6 +17,7 @@ import importlib
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 from server.puzzles.family import Family, LoadLimits
 from server.puzzles.family_spec import FamilySpec
@@ -95,7 +96,7 @@ def unregister(name: str) -> None:
 def get_family(name: str) -> Family:
     if name not in _entries:
         known = ", ".join(_entries)
-        message = f"the family {str(name)[:40]!r} is not supported yet; choose one of: {known}"
+        message = t("core.registry.unknown_family", name=repr(str(name)[:40]), known=known)
         raise PuzzleError(message, "family")
     return _family(name)
 
@@ -123,13 +124,13 @@ def detect_family(filename: str, data: bytes) -> Family:
     A family whose spec rules the file out scores 0 without being imported: the pick is the one of
     sniffing every family (the first of the surest)."""
     if not data:
-        raise PuzzleError("the file is empty", "file")
+        raise PuzzleError(t("core.registry.file_empty"), "file")
     candidates = [_family(name) for name, entry in list(_entries.items())
                   if not isinstance(entry, FamilySpec) or entry.may_claim(filename, data)]
     scores = [(family.sniff(filename, data), family) for family in candidates]
     best, family = max(scores, key=lambda pair: pair[0], default=(0.0, None))
     if best <= 0 or family is None:
-        raise PuzzleError(f"no puzzle family reads this file. Expected one of: {_what_each_reads()}", "file")
+        raise PuzzleError(t("core.registry.no_puzzle_family_reads_this", value=_what_each_reads()), "file")
     return family
 
 
@@ -143,13 +144,14 @@ def load_detected(family: Family, data: bytes, filename: str, options: Values, l
         if family.sniff(filename, data) >= SURE:
             raise
         others = _what_each_reads(but=family.name)
-        message = f"{err.message.rstrip('.')}. Not a {family.title.lower()}? The others read: {others}"
+        message = t("core.registry.not_this_family", message=err.message.rstrip("."), kind=family.noun,
+                    others=others)
         raise PuzzleError(message, err.where) from None
 
 
 def _what_each_reads(but: str | None = None) -> str:
     """"Title: what it reads; …" for every family (but one)."""
-    return "; ".join(f"{f.title}: {f.expects}" for f in families() if f.name != but)
+    return "; ".join(f"{t(f.title)}: {t(f.expects)}" for f in families() if f.name != but)
 
 
 def load_puzzle(

@@ -14,6 +14,7 @@ import math
 from functools import cache
 
 from server.formula import Formula
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 from server.puzzles.options import YOURS
 from server.search.problem import Problem, State
@@ -34,7 +35,8 @@ class YoursMixin:
             value = float(self.formula.evaluate(problem.features([state]))[0])
             if math.isnan(value):
                 where = problem.state_to_json(state)
-                raise PuzzleError(f"your heuristic is not a number at the state {where}", "option 'formula'")
+                raise PuzzleError(t("core.yours.your_heuristic_not_number_at",
+                                    where=where), "option 'formula'")
             self._yours[state] = value
         return value
 

@@ -17,12 +17,14 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from server.i18n import t
+
 CANCELLED = "cancelled"
 
 
 def time_limit_reason(seconds: float) -> str:
     """The one wording of a time limit (kernels and the generic engine report the same)."""
-    return f"limit: more than {seconds:g} s of search"
+    return t("search.limit.seconds", seconds=seconds)  # a float with the language's decimal mark
 
 
 class CancelFlag(threading.Event):

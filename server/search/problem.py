@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
+from server.i18n import t
 from server.search.costs import cost_text
 
 State = Hashable
@@ -71,7 +72,7 @@ class Problem:
 
     def cost_in_words(self, cost: float) -> str:
         """A path's cost as a student reads it in a verdict (student mode): "cost 52"."""
-        return f"cost {cost_text(cost)}"
+        return t("search.problem.cost", cost=cost_text(cost))
 
     #: True when the renderer cannot draw a state from ``cell_of`` alone: each expanded state is
     #: then sent as a ``snapshot`` beside the trace (e.g. a board after a row was pushed).

@@ -6,6 +6,7 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any
 
+from server.i18n import t
 from server.search.algorithms.best_first import best_first
 from server.search.algorithms.bidirectional import bidirectional
 from server.search.algorithms.breadth_first import breadth_first
@@ -28,9 +29,8 @@ class SearchOptions:
         if not self.heuristic:
             return problem.heuristics[0] if problem.heuristics else ""
         if self.heuristic not in problem.heuristics:
-            raise ValueError(
-                f"unknown heuristic {self.heuristic!r}; choose one of: {', '.join(problem.heuristics)}"
-            )
+            raise ValueError(t("search.registry.unknown_heuristic", heuristic=repr(self.heuristic),
+                               choices=", ".join(problem.heuristics)))
         return self.heuristic
 
 
@@ -39,6 +39,9 @@ Runner = Callable[[Problem, SearchOptions], Generator[Event, None, Any]]
 
 @dataclass(frozen=True)
 class Algorithm:
+    """A search the page offers. ``label``, ``summary``, ``rule`` and ``short`` hold catalog keys
+    (``search.algorithm.<name>.*``; a family's own may hold plain text): read them with ``t()``."""
+
     name: str
     label: str
     summary: str
@@ -57,7 +60,21 @@ class Algorithm:
 
     @property
     def name_in_text(self) -> str:
-        return self.short or self.label
+        """Its name in a sentence, in the reader's language (``short``, else ``label``)."""
+        return t(self.short or self.label)
+
+    @property
+    def label_text(self) -> str:
+        """``label`` in the reader's language (the fields hold catalog keys, or plain text)."""
+        return t(self.label)
+
+    @property
+    def summary_text(self) -> str:
+        return t(self.summary)
+
+    @property
+    def rule_text(self) -> str:
+        return t(self.rule) if self.rule else ""
 
 
 def _astar_optimal(problem: Problem, options: SearchOptions) -> bool:
@@ -71,66 +88,60 @@ ALGORITHMS: dict[str, Algorithm] = {
     for a in (
         Algorithm(
             "bfs",
-            "Breadth-first (Lee's wavefront)",
-            "Floods outwards one step at a time; each cell's score is its distance. "
-            "Optimal when every step costs the same.",
+            "search.algorithm.bfs.label",
+            "search.algorithm.bfs.summary",
             lambda p, o: breadth_first(p),
             lambda p, o: p.unit_costs,
-            rule="it takes the oldest state on the frontier (first in, first out); the goal test when a "
-                 "state is generated",
-            key="depth", short="BFS",
+            rule="search.algorithm.bfs.rule",
+            key="depth", short="search.algorithm.bfs.short",
         ),
         Algorithm(
             "dfs",
-            "Depth-first",
-            "Follows one corridor as deep as it goes, then backs up. Not optimal.",
+            "search.algorithm.dfs.label",
+            "search.algorithm.dfs.summary",
             lambda p, o: depth_first(p),
             lambda p, o: False,
-            rule="it takes the newest state on the frontier (last in, first out; the first successor "
-                 "first); a state reached once is never pushed again",
-            key="lifo", short="DFS",
+            rule="search.algorithm.dfs.rule",
+            key="lifo", short="search.algorithm.dfs.short",
         ),
         Algorithm(
             "dijkstra",
-            "Dijkstra (uniform cost)",
-            "Expands the cheapest state first. Always optimal.",
+            "search.algorithm.dijkstra.label",
+            "search.algorithm.dijkstra.summary",
             lambda p, o: best_first(p, "dijkstra"),
             lambda p, o: True,
-            rule="it takes the state with the smallest g on the frontier; equal g: the oldest",
-            key="g", short="Dijkstra",
+            rule="search.algorithm.dijkstra.rule",
+            key="g", short="search.algorithm.dijkstra.short",
         ),
         Algorithm(
             "greedy",
-            "Greedy best-first",
-            "Expands the state that looks nearest the goal. Fast, not optimal.",
+            "search.algorithm.greedy.label",
+            "search.algorithm.greedy.summary",
             lambda p, o: best_first(p, "greedy", o.resolved_heuristic(p)),
             lambda p, o: False,
             uses_heuristic=True,
-            rule="it takes the state with the smallest h on the frontier; equal h: the oldest",
-            key="h", short="greedy best-first",
+            rule="search.algorithm.greedy.rule",
+            key="h", short="search.algorithm.greedy.short",
         ),
         Algorithm(
             "astar",
-            "A*",
-            "Expands by cost so far plus estimate. Optimal with an admissible heuristic "
-            "and weight 1; with weight w the cost is at most w times the optimum.",
+            "search.algorithm.astar.label",
+            "search.algorithm.astar.summary",
             lambda p, o: best_first(p, "astar", o.resolved_heuristic(p), o.weight),
             _astar_optimal,
             uses_heuristic=True,
             uses_weight=True,
-            rule="it takes the state with the smallest f = g + h on the frontier; equal f: the smaller h, "
-                 "then the oldest; the goal test when a state is expanded",
-            key="f", short="A*",
+            rule="search.algorithm.astar.rule",
+            key="f", short="search.algorithm.astar.short",
         ),
         Algorithm(
             "bidirectional",
-            "Bidirectional search",
-            "Searches from both ends (uniform cost; BFS on unit costs) with a correct stopping rule. "
-            "Optimal.",
+            "search.algorithm.bidirectional.label",
+            "search.algorithm.bidirectional.summary",
             lambda p, o: bidirectional(p),
             lambda p, o: True,
-            rule="it expands from the start and from the goal in turn, each side by the smallest g",
-            short="bidirectional search",
+            rule="search.algorithm.bidirectional.rule",
+            short="search.algorithm.bidirectional.short",
         ),
     )
 }
@@ -139,26 +150,23 @@ ALGORITHMS: dict[str, Algorithm] = {
 for _algo in (
     Algorithm(
         "idastar",
-        "IDA*",
-        "A* in the memory of a depth-first search: deepening bounds on cost plus estimate. "
-        "Optimal with an admissible heuristic and weight 1.",
+        "search.algorithm.idastar.label",
+        "search.algorithm.idastar.summary",
         lambda p, o: idastar(p, o.resolved_heuristic(p), o.weight),
         _astar_optimal,
         uses_heuristic=True,
         uses_weight=True,
-        rule="depth-first within a bound on f = g + h, successors in the server's order; the bound grows "
-             "to the smallest f that exceeded it",
-        short="IDA*",
+        rule="search.algorithm.idastar.rule",
+        short="search.algorithm.idastar.short",
     ),
     Algorithm(
         "iddfs",
-        "Iterative deepening DFS",
-        "Depth-first searches to depth 0, 1, 2, …: the fewest steps in the memory of one path. "
-        "Optimal when every step costs the same.",
+        "search.algorithm.iddfs.label",
+        "search.algorithm.iddfs.summary",
         lambda p, o: iddfs(p),
         lambda p, o: p.unit_costs,
-        rule="depth-first to depth 0, 1, 2, …, successors in the server's order",
-        short="iterative deepening",
+        rule="search.algorithm.iddfs.rule",
+        short="search.algorithm.iddfs.short",
     ),
 ):
     ALGORITHMS[_algo.name] = _algo
@@ -171,8 +179,8 @@ BUILT_IN = frozenset(ALGORITHMS)
 CODE = "code"
 CODE_ALGORITHM = Algorithm(
     CODE,
-    "Your code",
-    "Your own search, run in the page; replayed here as it expanded.",
+    "search.algorithm.code.label",
+    "search.algorithm.code.summary",
     lambda p, o: replay(p, o.code),
     lambda p, o: False,
 )
@@ -191,4 +199,5 @@ def get_algorithm(name: str) -> Algorithm:
     try:
         return ALGORITHMS[name] if name in ALGORITHMS else HIDDEN[name]
     except KeyError:
-        raise ValueError(f"unknown algorithm {name!r}; choose one of: {', '.join(ALGORITHMS)}") from None
+        raise ValueError(t("search.registry.unknown_algorithm", name=repr(name),
+                           choices=", ".join(ALGORITHMS))) from None

@@ -6,6 +6,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from server.i18n import t
 from server.search.control import CANCELLED, time_limit_reason
 from server.search.events import Event
 from server.search.problem import Problem
@@ -90,9 +91,9 @@ def _why_stop(tally: Tally, clock: Stopwatch, limits: Limits, cancel: threading.
     if cancel is not None and cancel.is_set():
         return getattr(cancel, "reason", CANCELLED)  # a CancelFlag says why (e.g. a time limit)
     if limits.max_expanded is not None and tally.expanded > limits.max_expanded:
-        return f"limit: more than {limits.max_expanded:,} states expanded"
+        return t("search.limit.expanded", count=limits.max_expanded)
     if limits.max_stored is not None and tally.generated > limits.max_stored:
-        return f"limit: more than {limits.max_stored:,} states stored"
+        return t("search.limit.stored", count=limits.max_stored)
     if limits.max_seconds is not None and clock.seconds() > limits.max_seconds:
         return time_limit_reason(limits.max_seconds)
     return None

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from server.i18n import t
 from server.search.control import CancelFlag
 from server.search.problem import Problem, State
 
@@ -55,12 +56,12 @@ def walk(problem: Problem, max_states: int, max_seconds: float | None = None,
                 stopped = "cancelled"
                 break
             if max_seconds is not None and time.monotonic() - began > max_seconds:
-                stopped = f"time limit: {max_seconds:g} s, after {expanded:,} states"
+                stopped = t("search.walk.time_limit", seconds=format(max_seconds, "g"), count=expanded)
                 break
         state = states[expanded]
         moves = list(problem.successors(state))
         if len(states) + len(moves) > max_states and any(nxt not in index for nxt, _ in moves):
-            stopped = f"state limit: {max_states:,} states reached"
+            stopped = t("search.walk.state_limit", count=max_states)
             break
         for nxt, step in moves:
             j = index.get(nxt)

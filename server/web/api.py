@@ -13,7 +13,8 @@ from flask import Blueprint, Response, current_app, jsonify, request, send_file
 from server import json_arrays
 from server.budget import ServerBusy
 from server.clients import TooMany, client_id, client_ids
-from server.puzzles.errors import PuzzleError
+from server.i18n import t
+from server.puzzles.errors import PuzzleError, where_text
 from server.puzzles.family import LoadLimits
 from server.puzzles.registry import (
     FAMILIES,
@@ -50,8 +51,8 @@ def algorithms() -> Response:
     return jsonify([
         {
             "name": a.name,
-            "label": a.label,
-            "summary": a.summary,
+            "label": a.label_text,
+            "summary": a.summary_text,
             "uses_heuristic": a.uses_heuristic,
             "uses_weight": a.uses_weight,
             "families": [f.name for f in families if a.name in f.algorithms],
@@ -96,7 +97,20 @@ def _size_of(path: Path) -> tuple[int, int]:
 
 @api.get("/gallery")
 def gallery() -> Response:
-    return jsonify(gallery_entries())
+    """The gallery, its titles and descriptions in the reader's language (``gallery.<name>.*`` keys,
+    else the JSON's own text)."""
+    return jsonify([translated_entry(entry) for entry in gallery_entries()])
+
+
+def translated_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    shown = dict(entry)
+    name = entry.get("name")
+    for field in ("title", "description"):
+        key = f"gallery.{name}.{field}"
+        text = t(key)
+        if field in entry and text != key:
+            shown[field] = text
+    return shown
 
 
 @api.post("/puzzles")
@@ -111,12 +125,12 @@ def upload() -> tuple[Response, int]:
     try:
         answer, status = _upload(shared, tracker)
     except Exception as err:  # the app answers it (400, 413, 429, 503); the polls hear its words
-        tracker.fail(str(err) if isinstance(err, PuzzleError | ServerBusy | TooMany) else "the upload failed")
+        tracker.fail(str(err) if isinstance(err, PuzzleError | ServerBusy | TooMany) else t("upload.failed"))
         raise
     if status == 201:
         tracker.finish()
     else:
-        tracker.fail((answer.get_json(silent=True) or {}).get("error") or "the upload failed")
+        tracker.fail((answer.get_json(silent=True) or {}).get("error") or t("upload.failed"))
     return answer, status
 
 
@@ -148,29 +162,29 @@ def _read_upload(shared: Any, tracker: Tracker, client: str) -> tuple[Response, 
     if request.is_json:
         body = json_body()
         if not isinstance(body, dict):
-            return bad_request('expected {"gallery": "name"} or {"puzzle": "id", "options": {…}}')
+            return bad_request(t("web.api.expected_gallery_name_or_puzzle"))
         if "puzzle" in body:  # a stored puzzle's file read again with other load options
             pid = body.get("puzzle")
             source = shared.store.source(pid) if isinstance(pid, str) else None
             if source is None:
-                return bad_request("this puzzle's file is not kept on the server: open the file again", 404)
+                return bad_request(t("web.api.this_puzzle_s_file_not"), 404)
             options = body.get("options")
             if not isinstance(options, dict):
-                return bad_request('expected "options": an object of load options, e.g. {"lattice": "off"}')
+                return bad_request(t("web.api.expected_options_object_load_options"))
             filename, data, family_name = source.filename, source.data, source.family
             json_options = {**source.options, **options}  # JSON values: checked strictly, not as text
         else:
             name = body.get("gallery")
             entry = next((e for e in gallery_entries() if e["name"] == name), None)
             if entry is None:
-                return bad_request(f"no gallery puzzle named {str(name)[:60]!r}", 404)
+                return bad_request(t("web.api.no_gallery_puzzle_named", value=repr(str(name)[:60])), 404)
             filename = entry["file"]
             data = (shared.config.mazes_dir / filename).read_bytes()
             family_name, fields, owner = entry.get("family"), {}, None  # the gallery's are shared
     else:
         upload_file = request.files.get("file")
         if upload_file is None:
-            return bad_request("no file in the upload (expected the form field 'file')")
+            return bad_request(t("web.api.no_file_upload_expected_form"))
         filename = (upload_file.filename or "upload")[-200:]
         data = upload_file.read()
     try:
@@ -211,8 +225,8 @@ def _read_upload(shared: Any, tracker: Tracker, client: str) -> tuple[Response, 
         elif owner is not None:
             shared.store.put(key, puzzle, owner=owner, source=source)  # this client holds it too
     except PuzzleError as err:  # name the user's file rather than our word "file"
-        where = "" if err.where in (None, "file") else f", {err.where}"
-        return bad_request(f"{filename}{where}: {err.message}")
+        where = "" if err.where in (None, "file") else f", {where_text(err.where)}"
+        return bad_request(t("web.api.text", filename=filename, where=where, message=err.message))
     info = puzzle_info(key, puzzle)
     info["name"] = Path(filename).stem or info["name"]  # the same bytes may come under another name
     return jsonify(info), 201
@@ -226,7 +240,7 @@ def upload_progress(upload_id: str) -> Response:
     it every ~300 ms while its POST is pending, and it costs a lookup."""
     check_upload_id(upload_id)
     found = progress_registry(services().config.redis_url).status(upload_id, client_ids())
-    return jsonify(found or _UNKNOWN_UPLOAD)
+    return jsonify(found or {**_UNKNOWN_UPLOAD, "message": t(_UNKNOWN_UPLOAD["message"])})
 
 
 @api.delete("/uploads/<upload_id>")
@@ -235,12 +249,12 @@ def cancel_upload(upload_id: str) -> Response:
     its maker may: another client's upload is "unknown" and goes on."""
     check_upload_id(upload_id)
     found = progress_registry(services().config.redis_url).cancel(upload_id, client_ids())
-    return jsonify(found or _UNKNOWN_UPLOAD)
+    return jsonify(found or {**_UNKNOWN_UPLOAD, "message": t(_UNKNOWN_UPLOAD["message"])})
 
 
 _UNKNOWN_UPLOAD = {
     "phase": "unknown", "fraction": None,
-    "message": "no upload with this id is being read (not yet, or not any more)",
+    "message": "upload.unknown",  # a catalog key: the poll writes it
 }
 
 
@@ -260,14 +274,13 @@ def cells(pid: str) -> Response:
     if family.tiles is not None and family.tiles.geometry(puzzle, shared.config.tile_min_cells) is not None:
         width, height = family.size(puzzle)
         return bad_request(
-            f"this board has {width * height:,} cells, more than {shared.config.tile_min_cells:,}: it is "
-            f"drawn as tiles (GET /api/puzzles/{pid}/tiles/<z>/<x>/<y>.png), never sent whole", 400,
+            t("web.api.this_board_has_cells_more", value=width * height,
+              tile_min_cells=shared.config.tile_min_cells, pid=pid), 400,
         )
     data = family.cells(puzzle)
     if data is None:
         return bad_request(
-            f"a {family.title.lower()} has no cell grid: its board is in the puzzle info "
-            f"(GET /api/puzzles/{pid})",
+            t("web.api.has_no_cell_grid_its", lower=family.noun, pid=pid),
             404,
         )
     return Response(data, mimetype="application/octet-stream")
@@ -280,7 +293,7 @@ def solve_puzzle(pid: str) -> Response:
     if body is None:
         body = {}
     if not isinstance(body, dict):
-        raise PuzzleError(f"expected a JSON object, got {type(body).__name__}", "body")
+        raise PuzzleError(t("web.api.expected_json_object_got", name=type(body).__name__), "body")
     algorithm = body.get("algorithm", "bfs")
     options = {k: v for k, v in body.items() if k != "algorithm"}
     result = _solve_with_limits(puzzle, algorithm, options, compact=True).json
@@ -301,7 +314,7 @@ def solution_png(pid: str) -> Response:
     picture = family.need("solution_image")  # refused after the options are checked, before any search
     solved = _solve_with_limits(puzzle, algorithm, options)
     if not solved.json["found"]:
-        raise PuzzleError(solved.json.get("message") or f"{algorithm} found no path", "solution")
+        raise PuzzleError(solved.json.get("message") or t("web.api.no_path", algorithm=algorithm), "solution")
     image = picture.draw(solved)
     buffer = io.BytesIO()
     image.save(buffer, "PNG")

@@ -37,6 +37,7 @@ from server.assignments.store import Refused, pinned_puzzle
 from server.budget import ServerBusy
 from server.clients import TooMany, client_id, remote_address
 from server.code_runs import RUNS
+from server.i18n import language, t
 from server.puzzles.errors import PuzzleError
 from server.puzzles.registry import family_of
 from server.search.algorithms.replay import STORED, RecordedRun, unpack_ids
@@ -95,7 +96,7 @@ def _busy(err: ServerBusy):
 def _unstored(err: Exception):
     """The disk or Redis failed: nothing was promised, said in words (the client tries again)."""
     log.warning("assignments: %s failed: %s", services().assignments.where, err)
-    return _answer("The assignments cannot be stored or read right now; try again in a moment", 503)
+    return _answer(t("web.assignments.assignments_cannot_be_stored_or"), 503)
 
 
 # ---- helpers ----------------------------------------------------------------------------------------
@@ -116,8 +117,7 @@ class _HourlyLimit:
                 window.popleft()
             if len(window) >= per_hour:
                 wait = int(window[0] + 3600 - now) + 1
-                raise TooMany(f"too many assignments: at most {per_hour} an hour for this client; "
-                              f"try again in {wait} s")
+                raise TooMany(t("web.assignments.too_many_assignments_at_most", per_hour=per_hour, wait=wait))
             window.append(now)
 
 
@@ -127,7 +127,7 @@ _created = _HourlyLimit()
 def _assignment(aid: str) -> Assignment:
     found = services().assignments.get(aid) if isinstance(aid, str) and len(aid) <= 64 else None
     if found is None:
-        raise _NotFound(f"No assignment {aid[:40]} (it may have been deleted)")
+        raise _NotFound(t("web.assignments.no_assignment_it_may_have", aid=aid[:40]))
     return found
 
 
@@ -141,7 +141,7 @@ def _teacher(aid: str) -> Assignment:
     """The assignment, for its teacher only (403 with nothing else otherwise; 404 when there is none)."""
     assignment = _assignment(aid)
     if not _is_teacher(assignment):
-        raise _Forbidden(f"This teacher link is not valid for assignment {aid[:40]}")
+        raise _Forbidden(t("web.assignments.this_teacher_link_not_valid", aid=aid[:40]))
     return assignment
 
 
@@ -164,11 +164,11 @@ def create() -> tuple[Response, int]:
     config = shared.config
     body = json_body()
     if not isinstance(body, dict):
-        raise PuzzleError("expected a JSON object with puzzle, algorithm and tasks", "body")
+        raise PuzzleError(t("web.assignments.expected_json_object_with_puzzle"), "body")
     pid = body.get("puzzle")
     puzzle = shared.store.get(pid) if isinstance(pid, str) and len(pid) <= config.max_id_length else None
     if puzzle is None:
-        raise PuzzleError("no stored puzzle with this id (it may have expired: load it again)", "puzzle")
+        raise PuzzleError(t("web.assignments.no_stored_puzzle_with_this"), "puzzle")
     family = family_of(puzzle)
     source = shared.store.source(pid)
     name = Path(source.filename).stem if source is not None else str(family.info(puzzle).get("name") or pid)
@@ -204,7 +204,7 @@ def change(aid: str) -> Response:
     assignment = _teacher(aid)
     body = json_body()
     if not isinstance(body, dict) or set(body) != {"closed"} or not isinstance(body["closed"], bool):
-        raise PuzzleError('expected {"closed": true} or {"closed": false}', "closed")
+        raise PuzzleError(t("web.assignments.expected_closed_true_or_closed"), "closed")
     assignment.closed = body["closed"]
     services().assignments.save(assignment)
     return jsonify(assignment.public())
@@ -228,17 +228,18 @@ def submit(aid: str) -> tuple[Response, int]:
     name, student, kind, answer = check_submission(body, assignment, config.max_code_bytes,
                                                    config.max_solution_bytes)
     if assignment.closed:
-        raise _Forbidden("This assignment is closed: the teacher takes no more submissions")
+        raise _Forbidden(t("web.assignments.this_assignment_closed_teacher_takes"))
     if assignment.past_deadline():
-        raise _Forbidden(f"The deadline has passed ({assignment.public()['deadline']}): no more submissions")
+        raise _Forbidden(t("web.assignments.deadline_has_passed_no_more",
+                           value=assignment.public()['deadline']))
     receipt = new_secret(18)
     submission = Submission(id=secrets.token_urlsafe(12), assignment=aid, receipt_hash=digest(receipt),
                             name=name, student=student, task=kind, answer=answer, attempt=0,
-                            received=time.time())
+                            received=time.time(), lang=language())
     try:
         shared.assignments.add_submission(assignment, submission, config.max_submissions_per_assignment)
     except LookupError:
-        raise _NotFound(f"No assignment {aid[:40]} (it may have been deleted)") from None
+        raise _NotFound(t("web.assignments.no_assignment_it_may_have", aid=aid[:40])) from None
     shared.grading.put(Job(aid, submission.id))  # stored first: a lost job is queued again at start
     _announce(aid, submission.id, "queued")
     left = None if assignment.attempts is None else assignment.attempts - submission.attempt
@@ -251,7 +252,7 @@ def submit(aid: str) -> tuple[Response, int]:
 def submission_view(aid: str, sid: str) -> Response:
     shared = services()
     assignment = shared.assignments.get(aid) if len(aid) <= 64 else None
-    missing = _NotFound(f"No submission {sid[:40]} here for this receipt")
+    missing = _NotFound(t("web.assignments.no_submission_here_for_this", sid=sid[:40]))
     if assignment is None:
         raise missing
     found = shared.assignments.submission(aid, sid)
@@ -277,7 +278,7 @@ def export(aid: str) -> Response:
     assignment = _teacher(aid)
     kind = request.args.get("format", "moodle")
     if kind not in EXPORTS:
-        raise PuzzleError("expected format moodle, canvas or json", "format")
+        raise PuzzleError(t("web.assignments.expected_format_moodle_canvas_or"), "format")
     mimetype, suffix, write = EXPORTS[kind]
     text = write(assignment, rows(assignment, services().assignments.submissions(aid)))
     response = Response(text.encode("utf-8"), mimetype=mimetype)
@@ -293,10 +294,10 @@ def replay(aid: str, sid: str) -> Response:
     shared = services()
     found = shared.assignments.submission(aid, sid)
     if found is None:
-        raise _NotFound(f"No submission {sid[:40]} in assignment {aid[:40]}")
+        raise _NotFound(t("web.assignments.no_submission_assignment", sid=sid[:40], aid=aid[:40]))
     run = ((found.result or {}).get("details") or {}).get("run")
     if found.task != "code" or not isinstance(run, dict):
-        raise PuzzleError("only a graded code submission has a run to replay", "submission")
+        raise PuzzleError(t("web.assignments.only_graded_code_submission_has"), "submission")
     try:
         pinned_puzzle(shared.assignments, shared.store, assignment)
     except RuntimeError as err:

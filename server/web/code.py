@@ -19,6 +19,7 @@ from server.code_rules import problem_rules
 from server.code_runs import PART_CHARS, RUNS
 from server.code_space import CodeSpace, SpaceCache, build_space
 from server.code_verdict import judge_code_run
+from server.i18n import t
 from server.judging import rule_options
 from server.puzzles.errors import PuzzleError
 from server.puzzles.options import whole, whole_list
@@ -122,9 +123,9 @@ def upload_part(pid: str) -> Response:
     part = whole(body.get("part"), 0, parts - 1, "field 'part'")
     text, run = body.get("text"), body.get("run")
     if not isinstance(text, str):
-        raise PuzzleError("expected the part's packed ids as text", "field 'text'")
+        raise PuzzleError(t("web.code.expected_part_s_packed_ids"), "field 'text'")
     if part and not isinstance(run, str):
-        raise PuzzleError("expected the id of the run the parts before this one began", "field 'run'")
+        raise PuzzleError(t("web.code.expected_id_run_parts_before"), "field 'run'")
     if part == 0:
         take("code", config.code_runs_per_minute)
     run_id = RUNS.add_part(run if part else None, client_id(), pid, part, parts, text)
@@ -163,19 +164,19 @@ def _expanded(body: dict[str, Any], pid: str, limit: int) -> tuple[list[int], st
     count = body.get("count")
     if run is not None:
         if not isinstance(run, str):
-            raise PuzzleError("expected the id of an uploaded run", "field 'run'")
+            raise PuzzleError(t("web.code.expected_id_uploaded_run"), "field 'run'")
         value = RUNS.text(run, client_id(), pid)
     if isinstance(value, str):
         if count is None:
-            raise PuzzleError("packed ids come with their number in field 'count'",
+            raise PuzzleError(t("web.code.packed_ids_come_with_their"),
                               "field 'run'" if run else "field 'expanded'")
         count = whole(count, 0, limit, "field 'count'")
         try:
             return unpack_ids(value, count), run
         except ValueError as err:
             raise PuzzleError(str(err), "field 'run'" if run else "field 'expanded'") from None
-    return whole_list(value, 0, 2**53, "field 'expanded'", "a state id", limit, "the ids of the states "
-                      "your search expanded, numbered as it reached them"), run
+    return whole_list(value, 0, 2**53, "field 'expanded'", "code.what.state_id", limit,
+                      "code.what.expanded_ids"), run
 
 
 @code.post("/puzzles/<pid>/code/verdict")
@@ -186,15 +187,15 @@ def verdict(pid: str) -> Response:
     config = services().config
     algorithm = body.get("algorithm")
     if not isinstance(algorithm, str) or algorithm not in family.algorithms:
-        raise PuzzleError(f"expected one of this puzzle's algorithms to compare with: "
-                          f"{', '.join(family.algorithms)}", "field 'algorithm'")
+        raise PuzzleError(t("web.code.expected_one_this_puzzle_s",
+                            join=', '.join(family.algorithms)), "field 'algorithm'")
     options = family.run_options(body.get("options") or {})
     rules = rule_options(family, body.get("options"))
     stopped, illegal = body.get("stopped"), body.get("illegal")
     if stopped is not None and not isinstance(stopped, str):
-        raise PuzzleError("expected why the program stopped, as text, or null", "field 'stopped'")
+        raise PuzzleError(t("web.code.expected_why_program_stopped_as"), "field 'stopped'")
     if illegal is not None and not isinstance(illegal, str):
-        raise PuzzleError("expected why the path is no path of this puzzle, as text, or null",
+        raise PuzzleError(t("web.code.expected_why_path_no_path"),
                           "field 'illegal'")
     take("code", config.code_runs_per_minute)
     limit = max(config.code_max_steps, config.code_steps)
@@ -215,6 +216,5 @@ def verdict(pid: str) -> Response:
     answer["code"] = STORED + kept
     answer["animated"] = animated
     if animated < len(expanded):
-        answer["messages"].append(f"The board plays your first {animated:,} expansions of {len(expanded):,} "
-                                  f"(code_max_animated); the verdict covers them all.")
+        answer["messages"].append(t("code.animated_part", animated=animated, total=len(expanded)))
     return jsonify(answer)

@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 from flask import Blueprint, Response, abort, current_app, jsonify, make_response, request
 
 from server.clients import client_id, remote_address
+from server.i18n import t
 from server.puzzles.errors import PuzzleError
 from server.puzzles.registry import family_of
 from server.services import services
@@ -54,10 +55,11 @@ def json_body(limit: int | None = None) -> Any:
 
     def too_large(length: int | None) -> NoReturn:
         # A response of its own: the app's 413 handler speaks of uploads.
-        size = "more" if length is None else f"{length:,} bytes, more"
-        words = f"{limit // 2**20} MB" if limit % 2**20 == 0 else f"{limit:,} bytes"
-        abort(make_response(jsonify(error=f"body: the JSON body is {size} than the limit of {words} "
-                                          "(MAZE_MAX_JSON_BYTES); a puzzle file goes as an upload"), 413))
+        size = t("web.common.more") if length is None else t("web.common.bytes_more", count=length)
+        words = (t("web.common.mb", mb=limit // 2**20) if limit % 2**20 == 0
+                 else t("web.common.bytes", count=limit))
+        abort(make_response(jsonify(error=t("web.common.body_json_body_than_limit", size=size,
+                                            words=words)), 413))
 
     length = request.content_length
     if length is not None:
@@ -81,14 +83,15 @@ def json_body(limit: int | None = None) -> Any:
     try:
         return current_app.json.loads(data)
     except RecursionError:
-        raise PuzzleError("the JSON body is nested too deeply", "body") from None
+        raise PuzzleError(t("web.common.json_body_nested_too_deeply"), "body") from None
     except json.JSONDecodeError as err:  # said, not taken for "no body" (a solve would use the defaults)
-        raise PuzzleError(f"not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}",
+        raise PuzzleError(t("web.common.not_valid_json_at_line", msg=err.msg, lineno=err.lineno,
+                            colno=err.colno),
                           "body") from None
     except UnicodeDecodeError:
-        raise PuzzleError("not valid JSON: the body is not UTF-8 text", "body") from None
+        raise PuzzleError(t("web.common.not_valid_json_body_not"), "body") from None
     except ValueError:  # Python reads integers of at most 4,300 digits
-        raise PuzzleError("not valid JSON here: a number of more than 4,300 digits", "body") from None
+        raise PuzzleError(t("web.common.not_valid_json_here_number"), "body") from None
 
 
 def stored_puzzle(pid: str) -> Any:
@@ -105,7 +108,8 @@ def puzzle_info(pid: str, puzzle: Any) -> dict[str, Any]:
     family = family_of(puzzle)
     checker, tiles = family.checker, family.tiles
     return {"id": pid, "family": family.name, "algorithms": list(family.algorithms),
-            "solution_notation": checker.notation if checker else "", **family.info(puzzle),
+            "solution_notation": t(checker.notation) if checker and checker.notation else "",
+            **family.info(puzzle),
             # a board too big to draw cell by cell: the page shows tiles (server/web/tiles.py)
             "deep_zoom": tiles.geometry(puzzle, services().config.tile_min_cells) if tiles else None}
 
@@ -124,7 +128,7 @@ def answer_errors(blueprint: Blueprint) -> None:
     @blueprint.errorhandler(LookupError)
     def unknown_puzzle(err: LookupError):
         pid = str(err.args[0])[:40]
-        return error(f"no puzzle with id {pid!r} (it may have expired: load or upload it again)", 404)
+        return error(t("web.common.no_puzzle_with_id_it", pid=repr(pid)), 404)
 
 
 def json_object(*required: str) -> dict[str, Any]:
@@ -132,7 +136,7 @@ def json_object(*required: str) -> dict[str, Any]:
     body = json_body()
     if not isinstance(body, dict):
         fields = f" with {', '.join(required)}" if required else ""
-        raise PuzzleError(f"expected a JSON object{fields}", "body")
+        raise PuzzleError(t("web.common.expected_json_object", fields=fields), "body")
     return body
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request, send_file
 
 from server.clients import client_id, client_ids, remote_address
+from server.i18n import language, t
 from server.puzzles.errors import PuzzleError
 from server.puzzles.registry import FAMILIES, family_of
 from server.services import services
@@ -43,13 +44,13 @@ def run_options(pid: str) -> Response:
         values = request.args.getlist(name)
         where = f"parameter '{name[:40]}'"
         if len(values) > 1:
-            raise PuzzleError("given more than once", where)
+            raise PuzzleError(t("web.exports.given_more_than_once"), where)
         if name in PAGE_PARAMETERS:
             continue
         if name == "algorithm":
             algorithm = values[0]
             if not algorithm or len(algorithm) > services().config.max_id_length:
-                raise PuzzleError("expected an algorithm name", where)
+                raise PuzzleError(t("web.exports.expected_algorithm_name"), where)
             try:
                 family.check_algorithm(algorithm)
             except PuzzleError as err:
@@ -58,7 +59,8 @@ def run_options(pid: str) -> Response:
         option = schema.get(name)
         if option is None:
             takes = ", ".join(["algorithm", *schema]) or "none"
-            raise PuzzleError(f"not an option of the {family.name} family (it takes: {takes})", where)
+            raise PuzzleError(t("web.exports.not_option_family_it_takes", name=family.name,
+                                takes=takes), where)
         try:
             out[name] = option.parse(values[0])
         except PuzzleError as err:
@@ -77,25 +79,24 @@ def start_animation(pid: str) -> tuple[Response, int]:
     body = json_body()
     if not isinstance(body, dict):
         got = "nothing" if body is None else type(body).__name__
-        raise PuzzleError(f'expected a JSON object like {{"algorithm": "astar"}}, got {got}', "body")
+        raise PuzzleError(t("web.exports.expected_json_object_like_algorithm", got=got), "body")
     algorithm = body.get("algorithm")
     if not isinstance(algorithm, str) or not algorithm or len(algorithm) > settings.max_id_length:
         raise PuzzleError(
-            f"expected an algorithm name (a string of 1 to {settings.max_id_length} characters)",
+            t("web.exports.expected_algorithm_name_string_characters", max_id_length=settings.max_id_length),
             "field 'algorithm'",
         )
     family = family_of(puzzle)
     if family.animation is None:
-        drawn = ", ".join(f.title.lower() + "s" for f in FAMILIES.values() if f.animation) or "none"
+        plural = "s" if language() == "en" else ""
+        drawn = ", ".join(f.noun + plural for f in FAMILIES.values() if f.animation) or t("web.exports.none")
         return error(
-            f"GIF export is not drawn for a {family.title.lower()} (only for: {drawn}); "
-            "export the board as PNG instead",
+            t("web.exports.gif_export_not_drawn_for", lower=family.noun, drawn=drawn),
             400,
         )
     if family.tiles is not None and family.tiles.geometry(puzzle, settings.tile_min_cells) is not None:
         return error(
-            f"GIF export needs a search's every record: not for a board drawn as tiles (more than "
-            f"{settings.tile_min_cells:,} cells); export the board as PNG, or the GIF of a smaller maze",
+            t("web.exports.gif_export_needs_search_s", tile_min_cells=settings.tile_min_cells),
             400,
         )
     options = check_run(puzzle, algorithm, {k: v for k, v in body.items() if k != "algorithm"})
@@ -111,7 +112,8 @@ def start_animation(pid: str) -> tuple[Response, int]:
 def _missing(job_id: str) -> tuple[Response, int]:
     minutes = services().config.animation_ttl / 60
     return error(
-        f"no GIF export {job_id[:40]!r} (finished ones are kept {minutes:g} min: render it again)", 404
+        t("web.exports.no_gif_export_finished_ones", job_id=repr(job_id[:40]),
+          minutes=format(minutes, 'g')), 404
     )
 
 
@@ -128,7 +130,7 @@ def animation_gif(job_id: str):
     status, gif = found
     if status.get("state") != "done" or gif is None:
         reason = status.get("error") or status.get("message")
-        return error(f"the GIF is not ready ({status.get('state')}: {reason})", 409)
+        return error(t("web.exports.gif_not_ready", get=status.get('state'), reason=reason), 409)
     response = send_file(
         io.BytesIO(gif), mimetype="image/gif", as_attachment=True,
         download_name=str(status.get("filename") or "export.gif"),

@@ -10,6 +10,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 
 from server.formula import FormulaError
+from server.i18n import t
 from server.judging import judge_formula, judge_solution, rule_options
 from server.puzzles.errors import PuzzleError
 from server.puzzles.options import Values
@@ -26,7 +27,7 @@ answer_errors(lab)
 
 @lab.post("/puzzles/<pid>/heuristic")
 def heuristic(pid: str) -> Response:
-    puzzle, family, text, options = _text_and_rules(pid, "formula", "the formula as text, e.g. \"dr + dc\"")
+    puzzle, family, text, options = _text_and_rules(pid, "formula", "lab.what.formula")
     config = services().config
     take("lab", config.labs_per_minute)
     flag = CancelFlag()
@@ -44,10 +45,11 @@ def heuristic(pid: str) -> Response:
 @lab.post("/puzzles/<pid>/check")
 def check(pid: str) -> Response:
     puzzle, family, text, options = _text_and_rules(pid, "solution",
-                                                    "the solution as text (what you would paste)")
+                                                    "lab.what.solution")
     config = services().config
     if len(text.encode("utf-8", "surrogatepass")) > config.max_solution_bytes:
-        raise PuzzleError(f"the solution is longer than {config.max_solution_bytes:,} bytes",
+        raise PuzzleError(t("web.lab.solution_longer_than_bytes",
+                            max_solution_bytes=config.max_solution_bytes),
                           "field 'solution'")
     owner = take("check", config.checks_per_minute)
     shared = services()
@@ -67,7 +69,7 @@ def _text_and_rules(pid: str, field: str, expected: str) -> tuple[Any, Any, str,
     body = json_object(field)
     text = body.get(field)
     if not isinstance(text, str):
-        raise PuzzleError(f"expected {expected}", f"field '{field}'")
+        raise PuzzleError(t("web.lab.expected", expected=t(expected)), f"field '{field}'")
     return puzzle, family, text, rule_options(family, body.get("options"))
 
 

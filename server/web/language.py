@@ -61,6 +61,12 @@ def install(app: Flask) -> None:
     def choose_language() -> None:
         set_language(request_language())
 
+    @app.teardown_request
+    def forget_language(_error: BaseException | None) -> None:
+        # The thread serves others next (and a test calls the server's code directly after a request):
+        # what it writes outside a request is in the default language again.
+        set_language(DEFAULT)
+
     def page_t(key: str, **params: object) -> str:
         lang = current_language()
         table = page_catalog(lang)

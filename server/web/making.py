@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 from flask import Blueprint, Response, jsonify, request
 
+from server.i18n import t
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.family import Family
 from server.puzzles.making import edit_list
@@ -42,7 +43,7 @@ answer_errors(making)
 def _body(limit: int | None = None) -> dict[str, Any]:
     body = json_body(limit)
     if not isinstance(body, dict):
-        raise PuzzleError("expected a JSON object", "body")
+        raise PuzzleError(t("web.making.expected_json_object"), "body")
     return body
 
 
@@ -71,7 +72,8 @@ def _family_of_kind(kind: Any, family_name: Any) -> Family:
         if family.maker is not None and any(g.name == kind for g in family.maker.generators):
             return family
     kinds = ", ".join(g.name for f in FAMILIES.values() if f.maker for g in f.maker.generators)
-    raise PuzzleError(f"no generator named {show_value(kind)}; choose one of: {kinds}", "kind")
+    raise PuzzleError(t("web.making.no_generator_named_choose_one", kind=show_value(kind),
+                        kinds=kinds), "kind")
 
 
 @making.post("/generate")

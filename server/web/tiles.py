@@ -11,6 +11,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 
 from server.budget import ServerBusy
+from server.i18n import t
 from server.puzzles.errors import PuzzleError, show_value
 from server.puzzles.options import MAX_WHOLE, whole_text
 from server.puzzles.registry import family_of
@@ -30,8 +31,7 @@ class UnknownRun(LookupError):
     def __init__(self, pid: str, key: object) -> None:
         shown = str(key)[:40]
         super().__init__(
-            f"no run {shown!r} of puzzle {pid[:40]!r} on the server (dropped since, or never made): "
-            "run it again"
+            t("web.tiles.no_run", run=repr(shown), pid=repr(pid[:40]))
         )
 
 
@@ -46,7 +46,7 @@ def _tiled(pid: str) -> Any:
     puzzle = stored_puzzle(pid)
     tiles = family_of(puzzle).tiles
     if tiles is None or tiles.geometry(puzzle, services().config.tile_min_cells) is None:
-        raise PuzzleError("this puzzle is drawn whole in the page, not as tiles", "puzzle")
+        raise PuzzleError(t("web.tiles.this_puzzle_drawn_whole_page"), "puzzle")
     return puzzle
 
 
@@ -86,7 +86,7 @@ def _png(draw: Callable[[], bytes], client: str) -> Response:
         with services().budget.drawing(wait=RENDER_WAIT, owner=client):
             data = draw()
     except ServerBusy:
-        busy = jsonify(error="the server is drawing other tiles; try again in a moment")
+        busy = jsonify(error=t("web.tiles.server_drawing_other_tiles_try"))
         busy.status_code = 503
         busy.headers["Retry-After"] = "1"
         return busy
@@ -128,13 +128,13 @@ def run_tile(pid: str, key: str, z: int, x: int, y: int) -> Response:
     puzzle, meta = _run(pid, key)
     text = request.args.get("t", "")
     try:
-        t = whole_text(text, 0, meta["steps"], "query 't'")
+        step = whole_text(text, 0, meta["steps"], "query 't'")
     except PuzzleError:  # '1e20', 'NaN', 99999999999999999999, -1: said the same way
-        raise PuzzleError(f"t must be a step number from 0 to {meta['steps']:,}, not {show_value(text)}",
+        raise PuzzleError(t("web.tiles.t_must_be_step_number", meta=meta['steps'], text=show_value(text)),
                           "query 't'") from None
     tiles = family_of(puzzle).need("tiles")
     stored = _opened(pid, key, puzzle)
-    return _png(lambda: tiles.draw(puzzle, z, x, y, stored, t), client)
+    return _png(lambda: tiles.draw(puzzle, z, x, y, stored, step), client)
 
 
 @tiles.get("/puzzles/<pid>/cell")
@@ -144,7 +144,7 @@ def cell(pid: str) -> Response:
     puzzle = _tiled(pid)
     # whole numbers of ASCII digits within int32 (the family names its board for any other cell)
     row, col = (whole_text(request.args.get(name, ""), -MAX_WHOLE, MAX_WHOLE, f"query '{name}'", what)
-                for name, what in (("row", "a row number"), ("col", "a column number")))
+                for name, what in (("row", "web.what.row"), ("col", "web.what.column")))
     stored = None
     key = request.args.get("run")
     if key:  # checked by ``_run`` before it is looked up: a run key, never a path

@@ -23,6 +23,7 @@ import math
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 
+from server.i18n import t
 from server.puzzles.errors import PuzzleError  # a leaf module: the one error users see named
 from server.search.events import CLOSE, OPEN, PATH, UPDATE, Event
 from server.search.problem import Problem, State
@@ -78,22 +79,22 @@ def unpack_ids(text: str, count: int | None = None) -> list[int]:
     for ch in text:
         digit = value_of.get(ch)
         if digit is None:
-            raise ValueError(f"the packed ids hold {ch!r}, which is not one of their 64 characters")
+            raise ValueError(t("search.packed.bad_character", ch=repr(ch)))
         value |= (digit & 31) << shift
         if digit & 32:
             shift += 5
             if shift > 60:
-                raise ValueError("the packed ids hold a number too large for an id")
+                raise ValueError(t("search.packed.too_large"))
             continue
         previous += (value >> 1) if not value & 1 else -((value + 1) >> 1)
         if previous < 0:
-            raise ValueError(f"the packed ids hold a negative id at position {len(ids)}")
+            raise ValueError(t("search.packed.negative", position=len(ids)))
         ids.append(previous)
         value = shift = 0
     if shift:
-        raise ValueError("the packed ids end in the middle of a number")
+        raise ValueError(t("search.packed.cut"))
     if count is not None and len(ids) != count:
-        raise ValueError(f"the packed ids hold {len(ids):,} ids, not the {count:,} announced")
+        raise ValueError(t("search.packed.count", got=len(ids), count=count))
     return ids
 
 
@@ -101,7 +102,7 @@ def parse_code(text: str) -> tuple[list[int], list[int] | None]:
     """``"<expanded ids>;<path moves>"`` → (expanded ids, path moves or None); ValueError naming the fault."""
     head, sep, tail = text.partition(";")
     if not sep:
-        raise ValueError("expected '<expanded ids>;<path moves>' (a ';' between the two lists)")
+        raise ValueError(t("search.code.no_semicolon"))
 
     def ids(part: str, what: str) -> list[int]:
         if not part.strip():
@@ -109,13 +110,13 @@ def parse_code(text: str) -> tuple[list[int], list[int] | None]:
         try:
             values = [int(v) for v in part.split(",")]
         except ValueError:
-            raise ValueError(f"the {what} are not whole numbers separated by commas") from None
+            raise ValueError(t("search.code.not_numbers", what=t(what))) from None
         if any(v < 0 for v in values):
-            raise ValueError(f"the {what} hold a negative number")
+            raise ValueError(t("search.code.negative", what=t(what)))
         return values
 
-    path = ids(tail, "path's moves")
-    return ids(head, "expanded ids"), (path or None)
+    path = ids(tail, "search.code.path_moves")
+    return ids(head, "search.code.expanded_ids"), (path or None)
 
 
 def recorded(code: str) -> RecordedRun:
@@ -123,8 +124,8 @@ def recorded(code: str) -> RecordedRun:
     if code.startswith(STORED):
         found = None if _lookup is None else _lookup(code[len(STORED):])
         if found is None:
-            raise PuzzleError(f"the recorded run {code[len(STORED):][:40]!r} is not kept on this server (it "
-                              "expires after a while): run your code again", "option 'code'")
+            raise PuzzleError(t("search.replay.recorded_run_not_kept_on",
+                                value=repr(code[len(STORED):][:40])), "option 'code'")
         return found
     try:
         expanded, path = parse_code(code)
@@ -169,8 +170,8 @@ class Numbering:
         (a run recorded under other rules, or not by this puzzle's student mode)."""
         for k, i in enumerate(expanded):
             if i >= len(self.states):
-                raise PuzzleError(f"expansion {k + 1} names state {i:,}, but only {len(self.states):,} "
-                                  "states were reached by then (was the run recorded under other options?)",
+                raise PuzzleError(t("search.replay.expansion_names_state_but_only", value=k + 1, i=i,
+                                    n_states=len(self.states)),
                                   what)
             self.moves(i)
 
@@ -179,13 +180,15 @@ class Numbering:
         if not moves:
             return [], []
         if moves[0] >= len(self.starts):
-            raise PuzzleError(f"the path starts at start {moves[0]}, but the puzzle has {len(self.starts)}",
+            raise PuzzleError(t("search.replay.path_starts_at_start_but", moves=moves[0],
+                                n_starts=len(self.starts)),
                               what)
         ids, costs = [self.starts[moves[0]]], [0.0]
         for k, m in enumerate(moves[1:], 1):
             out = self.moves(ids[-1])
             if m >= len(out):
-                raise PuzzleError(f"move {k} of the path is move {m} of a state with {len(out)} moves", what)
+                raise PuzzleError(t("search.replay.move_path_move_state_with", k=k, m=m,
+                                    n_out=len(out)), what)
             ids.append(out[m][0])
             costs.append(costs[-1] + out[m][1])
         return ids, costs
