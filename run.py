@@ -24,6 +24,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from server.i18n import t  # the CLI writes English (the default language): catalog keys become words
+
 GENERAL_FLAGS = {
     "file", "algorithm", "algorithms", "family", "json", "csv", "out", "max_pixels", "engine", "command",
     "solution", "max_states", "programs", "seconds", "known_family", "file_data",
@@ -161,7 +163,7 @@ def build_parser(families: list | None = None,
         description="Replay each SOLUTION_FILE under the puzzle's rules (the family options below) and "
         "judge it against the optimum (the family's optimal search), all in one process: "
         "`run.py check maze.png --solution hand-ins/*.txt`. Notations: "
-        + "; ".join(f"{f.title} - {f.checker.notation}" for f in families if f.checker)
+        + "; ".join(f"{t(f.title)} - {t(f.checker.notation)}" for f in families if f.checker)
         + "; every family - its own `run.py solve --json` output. One SOLUTION_FILE: its verdict in one "
         "line (or one JSON object). Several: a line per file, 'FILE: verdict' (or a JSON object per line "
         "with its \"file\"; a file that cannot be read, {\"file\", \"error\"}). Exit status "
@@ -212,7 +214,7 @@ def build_parser(families: list | None = None,
         ranged = option.min is not None and option.max is not None
         bounds = f"{option.min:g}..{option.max:g}, " if ranged else ""
         gen.add_argument("--" + option.name.replace("_", "-"), dest=option.name, default=None,
-                         help=f"{option.help} ({bounds}default {option.default})")
+                         help=f"{help_of(option)} ({bounds}default {option.default})")
     return parser
 
 
@@ -277,12 +279,17 @@ def add_family_options(solve: argparse.ArgumentParser, families: list) -> None:
             per_family = "; ".join(
                 f"{f.name}: {', '.join(o.choice_values)}" for f, o in owned if o.choice_values
             )
-            _add_flag(shared, first, first.help + (f" ({per_family})" if per_family else ""), choices)
+            _add_flag(shared, first, help_of(first) + (f" ({per_family})" if per_family else ""), choices)
     for family in families:
-        group = solve.add_argument_group(f"{family.title.lower()} options ({family.name})")
+        group = solve.add_argument_group(f"{family.noun} options ({family.name})")
         for option in family.options:
             if len(owners[option.name]) == 1:
-                _add_flag(group, option, option.help, option.choice_values or None)
+                _add_flag(group, option, help_of(option), option.choice_values or None)
+
+
+def help_of(option) -> str:
+    """An option's help in words (its field holds a catalog key; the command line writes English)."""
+    return t(option.help, **{k: t(v) for k, v in option.help_params}) if option.help else ""
 
 
 def _add_flag(group, option, help_text: str, choices: list[str] | None) -> None:
@@ -498,7 +505,7 @@ def read_puzzle(args: argparse.Namespace, before_load: Callable[[Any, bytes], No
         flag = "--" + foreign[0].replace("_", "-")
         owners = [f.name for f in FAMILIES.values() if foreign[0] in option_names(f)]
         raise PuzzleError(f"{flag} is an option of the {' and '.join(owners)} family, "
-                          f"and this is a {family.title.lower()} ({family.name})")
+                          f"and this is a {family.noun} ({family.name})")
     if before_load is not None:
         before_load(family, data)
     load_stage = {o.name for o in family.options if o.stage in ("load", "both")}
@@ -535,7 +542,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     elif args.csv:
         print(rows_to_csv(rows), end="")
     else:
-        print(f"{args.file.name} ({family.title.lower()}):")
+        print(f"{args.file.name} ({family.noun}):")
         print(rows_to_text(rows))
     return 0 if all(row["found"] for row in rows) else 2
 
