@@ -34,14 +34,12 @@ const touchScreen = () => window.matchMedia("(hover:none), (pointer:coarse)").ma
 export class GridView extends FamilyView {
   // Where the shell puts this family's option controls (all under the algorithm menu), and the
   // muted notes after their labels.
-  // (A getter: the notes are in the language of the moment the shell builds the form.)
-  static get formLayout() {
-    return {
-      own: [],
-      shared: [["heuristic", "weight"]],
-      notes: { weight: "(f = g + w·h)", diagonal: t("fam.grid.note_diagonal") },
-    };
-  }
+  // The notes are catalog keys or notations (the form writes them through t()).
+  static formLayout = {
+    own: [],
+    shared: [["heuristic", "weight"]],
+    notes: { weight: "(f = g + w·h)", diagonal: "fam.grid.note_diagonal" },
+  };
   static playsMaking = true; // playMaking replays a generated maze's making
 
   /** @param {import("../family_view.js").FamilyViewArgs} args */

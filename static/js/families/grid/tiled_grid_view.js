@@ -18,9 +18,7 @@ import { renderGridLegend } from "./grid_legend.js";
 const HOVER_MS = 120; // the hover read-out asks the server at most this often
 
 export class TiledGridView extends FamilyView {
-  static get formLayout() {
-    return GridView.formLayout;
-  }
+  static formLayout = GridView.formLayout;
 
   /** @param {import("../family_view.js").FamilyViewArgs} args */
   constructor(args) {
