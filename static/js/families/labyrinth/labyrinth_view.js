@@ -183,7 +183,6 @@ export class LabyrinthView extends SolutionView {
   stateLabel(id) {
     const state = this.stateOf(id);
     if (state) return labyrinthText(state);
-    const cols = this.info?.cols || 1;
     const cell = this.named.active ? -2 : id;
     if (cell === -2) return t("fam.view.state_not_sent", { id });
     return this.cellLabel(cell);
