@@ -5,7 +5,7 @@
 // pointer events; a fast stroke is joined cell to cell with a line, so it leaves no gaps.
 
 import { el } from "../../dom.js";
-import { fmt, setText, t } from "../../i18n.js";
+import { setText, t } from "../../i18n.js";
 import { clearText } from "../words.js";
 
 const DRAW_TOOLS = ["wall", "erase", "weight"];
@@ -115,7 +115,7 @@ export class GridEditor {
     }
     if (this.tooLarge) {
       this.tool = "off";
-      setText(this.status, "fam.grid.too_large", { limit: fmt(limit) });
+      setText(this.status, "fam.grid.too_large", { limit });
     } else this.setTool(this.tool);
   }
 
