@@ -3,7 +3,7 @@
 // (kept in the current language by i18n.js), and numbers for running text the language's way.
 
 import { el } from "../dom.js";
-import { fmt } from "../i18n.js";
+import { fmt, t } from "../i18n.js";
 import { legendItem } from "../legend.js";
 
 /**
@@ -48,4 +48,19 @@ export function clearText(node) {
   delete node.dataset.i18n;
   delete node.dataset.i18nParams;
   node.textContent = "";
+}
+
+/**
+ * An object whose every property reads as the text of its catalog key, in the language of the moment
+ * it is read (for a part that takes words, not keys: the click editor's tools and hints).
+ * @param {Record<string, string>} keys
+ * @returns {Record<string, string>}
+ */
+export function wordsOf(keys) {
+  /** @type {Record<string, string>} */
+  const words = {};
+  for (const [name, key] of Object.entries(keys)) {
+    Object.defineProperty(words, name, { get: () => t(key), enumerable: true });
+  }
+  return words;
 }

@@ -6,17 +6,18 @@
 
 import { el } from "../../dom.js";
 import { t } from "../../i18n.js";
+import { wordsOf } from "../words.js";
 import { ClickEditor } from "../../edit/click_editor.js";
 import { blankOf, defaultGoal, sameBoard } from "./sliding_board.js";
 
-const HINT = "fam.sliding.edit_hint"; // a catalog key (the click editor writes it in the current language)
+const HINT = "fam.sliding.edit_hint"; // a catalog key, read as words in the current language (wordsOf)
 
 /** @param {import("./sliding_view.js").SlidingView} view */
 export function slidingEditor(view) {
   const editor = new ClickEditor({
     view,
-    hints: { click: HINT },
-    title: "fam.sliding.edit_title",
+    hints: wordsOf({ click: HINT }),
+    title: t("fam.sliding.edit_title"),
     opAt: (event) => {
       const board = view.board;
       if (!board || !view.info || view.showBoardForEditing()) return null;

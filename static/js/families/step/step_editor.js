@@ -4,16 +4,18 @@
 
 import { ClickEditor } from "../../edit/click_editor.js";
 import { BLANK } from "./step_board.js";
+import { t } from "../../i18n.js";
+import { wordsOf } from "../words.js";
 
-// Catalog keys (the click editor writes them in the current language).
+// Catalog keys, read as words in the current language (wordsOf).
 const TOOLS = { mark: "fam.step.tool_mark", start: "fam.step.tool_start", goal: "fam.step.tool_goal" };
 const HINTS = { mark: "fam.step.hint_mark", start: "fam.step.hint_start", goal: "fam.step.hint_goal" };
 
 /** @param {import("./step_view.js").StepView} view */
 export function stepEditor(view) {
   return new ClickEditor({
-    view, tools: TOOLS, toolPrefix: "step-tool", hints: HINTS,
-    title: "fam.step.edit_title",
+    view, tools: wordsOf(TOOLS), toolPrefix: "step-tool", hints: wordsOf(HINTS),
+    title: t("fam.step.edit_title"),
     opAt: (event, tool) => {
       const hit = view.renderer.hit(event.clientX, event.clientY);
       if (!hit || !view.board) return null;

@@ -6,9 +6,10 @@
 
 import { el } from "../../dom.js";
 import { t } from "../../i18n.js";
+import { wordsOf } from "../words.js";
 import { ClickEditor } from "../../edit/click_editor.js";
 
-// Catalog keys (the click editor writes them in the current language).
+// Catalog keys, read as words in the current language (wordsOf).
 const TOOLS = { turn: "fam.labyrinth.tool_turn", set: "fam.labyrinth.tool_set" };
 const HINTS = { turn: "fam.zenji.hint_turn", set: "fam.zenji.hint_set" };
 
@@ -19,8 +20,8 @@ export function zenjiEditor(view) {
     tattr: { "aria-label": "fam.zenji.sides_label" }, size: "5", autocomplete: "off", spellcheck: "false",
   });
   const editor = new ClickEditor({
-    view, tools: TOOLS, toolPrefix: "zenji-tool", hints: HINTS, extra: sides,
-    title: "fam.labyrinth.edit_title",
+    view, tools: wordsOf(TOOLS), toolPrefix: "zenji-tool", hints: wordsOf(HINTS), extra: sides,
+    title: t("fam.labyrinth.edit_title"),
     opAt: (event, tool) => {
       const tile = view.renderer.tileAt(event.clientX, event.clientY);
       if (tile < 0 || !view.board || !view.info) return null;
