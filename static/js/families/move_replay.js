@@ -7,13 +7,15 @@
 // panel it lives in.
 
 import { el } from "../dom.js";
+import { setText } from "../i18n.js";
+import { clearText } from "./words.js";
 
 // A list longer than this shows its first LIST_MAX steps and says how many more there are: a student's
 // run may return a path of 70,000 moves, and that many list items cost seconds of layout at every step.
 // The board and the buttons still walk every step.
 export const LIST_MAX = 1000;
 
-const WAIT_TEXT = "The solution appears when the search trace reaches its end (the End key, or the last-step button under the board).";
+const WAIT_TEXT = "fam.view.solution_wait"; // a catalog key, as every text argument below
 
 export class MoveReplay {
   /**
@@ -26,11 +28,11 @@ export class MoveReplay {
    * @param {number} args.pauseMs  play: a breath between steps, at speed factor 1
    * @param {boolean} [args.pauseFirst]  play from the start: a breath before the first step too
    * @param {boolean} [args.pauseLast]  play: a breath after the last step before it stops
-   * @param {{play: string, pause: string}} [args.labels]  the play button's text, paused and playing
+   * @param {{play: string, pause: string}} [args.labels]  the play button's text, paused and playing (keys)
    */
   constructor({
     renderer, list, controls, speedScale, onActivate = () => {}, pauseMs, pauseFirst = false, pauseLast = false,
-    labels = { play: "▶ Play moves", pause: "❚❚ Pause moves" },
+    labels = { play: "fam.view.play_moves", pause: "fam.view.pause_moves" },
   }) {
     Object.assign(this, { renderer, list, controls, speedScale, onActivate, pauseMs, pauseFirst, pauseLast, labels });
     this.moves = []; // the solution's moves
@@ -81,16 +83,20 @@ export class MoveReplay {
     const shown = Math.min(count, LIST_MAX);
     const items = Array.from({ length: shown }, (_, k) => itemOf(k + 1));
     if (count > shown) {
-      const rest = (count - shown).toLocaleString("en-US");
-      items.push(el("li", { class: "muted list-more", testid: "moves-more", text: `… and ${rest} more, not listed: the board and the buttons walk them all` }));
+      items.push(el("li", { class: "muted list-more", testid: "moves-more", t: "fam.view.list_more", params: { rest: count - shown } }));
     }
     this.list.replaceChildren(...items);
     this.marked = null; // the list's marks start afresh (updateControls)
   }
 
-  /** A list item for `step` (its click shows the board after it). */
-  item(step, text, title) {
-    const li = el("li", { testid: "move", text, title });
+  /**
+   * A list item for `step` (its click shows the board after it): `text` the step in its notation or
+   * already in words, or [key, params] of the catalog (kept in the current language); `titleKey` a key.
+   */
+  item(step, text, titleKey) {
+    const li = el("li", Array.isArray(text)
+      ? { testid: "move", t: text[0], params: text[1], tattr: { title: titleKey } }
+      : { testid: "move", text, tattr: { title: titleKey } });
     li.addEventListener("click", () => {
       this.stop();
       this.onActivate();
@@ -199,9 +205,13 @@ export class MoveReplay {
       prev.disabled = !n || (walking && this.step === 0);
       next.disabled = !n || (walking && this.step >= n);
       play.disabled = !n;
-      play.textContent = this.playing ? this.labels.pause : this.labels.play;
+      setText(play, this.playing ? this.labels.pause : this.labels.play);
       play.setAttribute("aria-pressed", String(this.playing));
-      position.textContent = !n ? "" : walking ? `${this.step} / ${n}` : `all ${n}`;
+      if (n && !walking) setText(position, "fam.view.replay_all", { n });
+      else {
+        clearText(position);
+        position.textContent = n ? `${this.step} / ${n}` : "";
+      }
     }
   }
 }
@@ -212,14 +222,15 @@ export class MoveReplay {
 
 /**
  * Prev / play / next and the position read-out; `testid`: their data-testid prefix ("replay" or
- * "bar-replay"), `what`: the word in the buttons' titles ("move": "Previous move").
+ * "bar-replay"), `what`: what a step is, in the buttons' titles ("move": "Previous move", "Next move";
+ * the keys fam.view.prev_<what>, fam.view.next_<what>).
  * @returns {ReplayButtons}
  */
 function replayButtons(testid = "replay", what = "move") {
   return {
-    prev: el("button", { type: "button", testid: `${testid}-prev`, title: `Previous ${what}`, text: "◀ Prev" }),
-    play: el("button", { type: "button", class: "replay-play", testid: `${testid}-play`, text: "▶ Play moves" }),
-    next: el("button", { type: "button", testid: `${testid}-next`, title: `Next ${what}`, text: "Next ▶" }),
+    prev: el("button", { type: "button", testid: `${testid}-prev`, tattr: { title: `fam.view.prev_${what}` }, t: "fam.view.prev" }),
+    play: el("button", { type: "button", class: "replay-play", testid: `${testid}-play`, t: "fam.view.play_moves" }),
+    next: el("button", { type: "button", testid: `${testid}-next`, tattr: { title: `fam.view.next_${what}` }, t: "fam.view.next" }),
     position: el("span", { class: "replay-position", testid: `${testid}-position` }),
   };
 }
@@ -231,8 +242,8 @@ function replayButtons(testid = "replay", what = "move") {
  */
 export function replayBar() {
   const bar = replayButtons("bar-replay");
-  const banner = el("div", { class: "replay", role: "group", "aria-label": "Solution replay", testid: "bar-replay", hidden: true },
-    el("strong", { text: "Solution replay" }), bar.prev, bar.play, bar.next, bar.position);
+  const banner = el("div", { class: "replay", role: "group", tattr: { "aria-label": "fam.view.solution_replay" }, testid: "bar-replay", hidden: true },
+    el("strong", { t: "fam.view.solution_replay" }), bar.prev, bar.play, bar.next, bar.position);
   return { bar, banner };
 }
 
@@ -240,7 +251,7 @@ export function replayBar() {
  * The solution's panel beside the board: its title, a notice when none was found (`message`), a hint
  * until the search trace reaches its end (`wait`), and the solution (`body`, hidden until then): the
  * replay's buttons, its list of steps and the family's figures (`stats`: {key: {testid, label, def}},
- * each value a <dd> in `figures`, "—" until set).
+ * each value a <dd> in `figures`, "—" until set). Every text is a catalog key.
  * @param {object} args
  * @param {string} args.title  the panel's heading
  * @param {string} args.titleId  the heading's id (the replay's buttons are labelled by it)
@@ -258,8 +269,8 @@ export function solutionPanel({ title, titleId, messageTestid, waitText = WAIT_T
     buttons,
     figures,
     message: el("p", { class: "notice", testid: messageTestid, role: "status", hidden: true }),
-    wait: el("p", { class: "hint", testid: "solution-wait", hidden: true, text: waitText }),
-    moves: el("ol", { class: "moves", testid: "moves", "aria-label": listLabel }),
+    wait: el("p", { class: "hint", testid: "solution-wait", hidden: true, t: waitText }),
+    moves: el("ol", { class: "moves", testid: "moves", tattr: { "aria-label": listLabel }, tabindex: "0" }),
   };
   parts.body = el("div", { class: "solution-body", hidden: true },
     el("div", { class: "replay", role: "group", "aria-labelledby": titleId },
@@ -267,10 +278,10 @@ export function solutionPanel({ title, titleId, messageTestid, waitText = WAIT_T
     parts.moves,
     ...(Object.keys(stats).length ? [el("dl", { class: "stats" },
       ...Object.entries(stats).map(([key, { label, def }]) => el("div", { class: "stat" },
-        el("dt", { text: label }), figures[key], el("dd", { class: "def", text: def }))))] : []),
+        el("dt", { t: label }), figures[key], el("dd", { class: "def", t: def }))))] : []),
   );
   parts.root = el("section", { class: "family-result" },
-    el("h3", { id: titleId, testid: "replay-title", text: title }),
+    el("h3", { id: titleId, testid: "replay-title", t: title }),
     parts.message,
     parts.wait,
     parts.body,

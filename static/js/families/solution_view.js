@@ -5,6 +5,7 @@
 // is revealed (or why there is none) in the panel solutionPanel() built.
 
 import { sentence } from "../format.js";
+import { onLanguage, t } from "../i18n.js";
 import { animationScale } from "../playback/pace.js";
 import { FamilyView } from "./family_view.js";
 
@@ -31,6 +32,17 @@ export class SolutionView extends FamilyView {
       requestDraw: () => this.traceChanged(),
       drawNow: () => this.traceChanged(),
     };
+    onLanguage(() => this.languageChanged());
+  }
+
+  /** The texts written at run time (the notice, the canvas's caption), again in the new language. */
+  languageChanged() {
+    if (!this.active || !this.panels || !this.replay) return;
+    const result = this.revealed ? this.pendingResult : null;
+    if (result && !result.found) this.panels.message.textContent = sentence(this.whyNoneOrIllegal(result));
+    if (this.mode === "replay") {
+      if (!this.replay.playing) this.replay.show(this.replay.step, this.replay.overview);
+    } else this.traceChanged(true);
   }
 
   /** The move list needs the room. */
@@ -134,7 +146,7 @@ export class SolutionView extends FamilyView {
 
   /** Why a run or a checked solution found none: the checker's reason first. */
   whyNoneOrIllegal(result) {
-    if (result.checked) return this.illegal?.reason || result.check_summary || "not a legal solution";
+    if (result.checked) return this.illegal?.reason || result.check_summary || t("fam.view.not_legal");
     return this.whyNone(result);
   }
 

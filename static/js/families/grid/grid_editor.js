@@ -5,6 +5,8 @@
 // pointer events; a fast stroke is joined cell to cell with a line, so it leaves no gaps.
 
 import { el } from "../../dom.js";
+import { setText, t } from "../../i18n.js";
+import { clearText } from "../words.js";
 
 const DRAW_TOOLS = ["wall", "erase", "weight"];
 
@@ -56,40 +58,44 @@ export class GridEditor {
   }
 
   buildPanel() {
-    const toolButton = (tool, text, title) => el("button", {
-      type: "button", testid: `tool-${tool}`, "aria-pressed": "false", text, title,
+    const toolButton = (tool, key, titleKey) => el("button", {
+      type: "button", testid: `tool-${tool}`, "aria-pressed": "false", t: key, tattr: { title: titleKey },
       on: { click: () => this.view.setTool(tool) },
     });
     this.panButton = el("button", {
-      type: "button", testid: "tool-pan", "aria-pressed": "true", text: "Pan", title: "Drag to move the view",
+      type: "button", testid: "tool-pan", "aria-pressed": "true", t: "fam.grid.pick_pan", tattr: { title: "fam.grid.tool_pan_title" },
       on: { click: () => this.view.setTool("off") },
     });
     this.buttons = {
-      wall: toolButton("wall", "Wall", "Drag to draw walls (starting on a wall erases)"),
-      erase: toolButton("erase", "Erase", "Drag to clear cells"),
-      weight: toolButton("weight", "Weight", "Drag to paint the chosen cost 1–9"),
+      wall: toolButton("wall", "fam.grid.tool_wall", "fam.grid.tool_wall_title"),
+      erase: toolButton("erase", "fam.grid.tool_erase", "fam.grid.tool_erase_title"),
+      weight: toolButton("weight", "fam.grid.tool_weight", "fam.grid.tool_weight_title"),
     };
-    this.weightSelect = el("select", { testid: "brush-weight", id: "brush-weight", "aria-label": "Brush weight" },
-      ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((w) => new Option(`cost ${w}`, String(w))));
+    this.weightSelect = el("select", { testid: "brush-weight", id: "brush-weight", tattr: { "aria-label": "fam.grid.brush_label" } },
+      ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((w) => {
+        const option = new Option("", String(w));
+        setText(option, "fam.grid.brush_cost", { w });
+        return option;
+      }));
     this.weightSelect.value = String(this.weight);
     this.weightSelect.addEventListener("change", () => {
       this.weight = Number(this.weightSelect.value);
-      this.buttons.weight.textContent = `Cost ${this.weight}`;
+      setText(this.buttons.weight, "fam.grid.tool_cost", { w: this.weight });
       this.view.setTool("weight");
     });
-    this.buttons.weight.textContent = `Cost ${this.weight}`;
-    const action = (testid, text, title, click) => el("button", { type: "button", testid, text, title, on: { click } });
-    this.clearButton = action("clear-board", "Clear", "Every cell free", () => this.clear());
-    this.rowsInput = el("input", { type: "number", testid: "board-rows", min: "2", max: "2000", "aria-label": "Rows" });
-    this.colsInput = el("input", { type: "number", testid: "board-cols", min: "2", max: "2000", "aria-label": "Columns" });
-    this.resizeButton = action("resize-board", "Resize", "Keep the top-left part; new cells are free", () => this.resize());
+    setText(this.buttons.weight, "fam.grid.tool_cost", { w: this.weight });
+    const action = (testid, key, titleKey, click) => el("button", { type: "button", testid, t: key, tattr: { title: titleKey }, on: { click } });
+    this.clearButton = action("clear-board", "fam.grid.clear", "fam.grid.clear_title", () => this.clear());
+    this.rowsInput = el("input", { type: "number", testid: "board-rows", min: "2", max: "2000", tattr: { "aria-label": "fam.grid.rows" } });
+    this.colsInput = el("input", { type: "number", testid: "board-cols", min: "2", max: "2000", tattr: { "aria-label": "fam.grid.cols" } });
+    this.resizeButton = action("resize-board", "fam.grid.resize", "fam.grid.resize_title", () => this.resize());
     this.status = el("p", { class: "hint", testid: "edit-status", role: "status" });
     // The tools a drawing hand needs are on the board itself (also in presentation mode); the rest here.
-    this.toolbar = el("div", { class: "board-edit-tools", role: "group", "aria-label": "A drag on the board" },
+    this.toolbar = el("div", { class: "board-edit-tools", role: "group", tattr: { "aria-label": "fam.grid.drag_group" } },
       this.panButton, this.buttons.wall, this.buttons.erase, this.buttons.weight, ...this.view.shell.historyButtons());
     this.panel = el("div", { class: "editor" },
       el("div", { class: "option-row editor-row" },
-        el("label", { text: "Brush", for: "brush-weight" }), this.weightSelect, this.clearButton),
+        el("label", { t: "fam.grid.brush", for: "brush-weight" }), this.weightSelect, this.clearButton),
       el("div", { class: "option-row editor-row" },
         this.rowsInput, el("span", { text: "×" }), this.colsInput, this.resizeButton),
       this.status,
@@ -109,7 +115,7 @@ export class GridEditor {
     }
     if (this.tooLarge) {
       this.tool = "off";
-      this.status.textContent = `Boards over ${limit.toLocaleString("en")} cells are searched and shown here, not edited.`;
+      setText(this.status, "fam.grid.too_large", { limit });
     } else this.setTool(this.tool);
   }
 
@@ -118,9 +124,8 @@ export class GridEditor {
     this.tool = tool;
     for (const [name, button] of Object.entries(this.buttons)) button.setAttribute("aria-pressed", String(name === tool));
     this.panButton.setAttribute("aria-pressed", String(tool === "off" && this.view.pickMode === "off"));
-    this.status.textContent = DRAW_TOOLS.includes(tool)
-      ? "Drag on the board to draw; drag S or G to move them."
-      : "";
+    if (DRAW_TOOLS.includes(tool)) setText(this.status, "fam.grid.drawing_hint");
+    else clearText(this.status);
   }
 
   get active() {
@@ -260,7 +265,7 @@ export class GridEditor {
   resize() {
     const rows = Number(this.rowsInput.value), cols = Number(this.colsInput.value);
     if (!Number.isInteger(rows) || !Number.isInteger(cols) || rows < 1 || cols < 1) {
-      this.view.shell.showError("Resize: rows and columns must be whole numbers of at least 1.");
+      this.view.shell.showError(t("fam.grid.resize_bad"));
       return;
     }
     const op = { op: "resize", rows, cols };

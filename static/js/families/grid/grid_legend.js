@@ -1,7 +1,9 @@
 // The grid maze's legend: what each colour and marker means, with the score ramp's range.
 
 import { COLORS, rampCss } from "../../colors.js";
-import { endpointMarker, legendItem as item, legendItemLabelFirst, swatch } from "../../legend.js";
+import { fmt, setText } from "../../i18n.js";
+import { endpointMarker, swatch } from "../../legend.js";
+import { item, itemLabelFirst } from "../words.js";
 
 function ramp(max) {
   const bar = document.createElement("span");
@@ -13,31 +15,37 @@ function ramp(max) {
   const low = document.createElement("span");
   low.textContent = "0";
   const high = document.createElement("span");
-  high.textContent = max > 0 ? Math.round(max).toLocaleString("en-US") : "max";
+  if (max > 0) high.textContent = fmt(Math.round(max));
+  else setText(high, "fam.grid.legend_max");
   wrap.append(low, bar, high);
   return wrap;
 }
 
 /**
- * Fill `container`. options: {weighted, backward, scoreMax, scoreName, tiled}; `tiled`: a huge board
- * drawn from tiles, which show no improved g and no cell being expanded.
+ * Fill `container`. options: {weighted, backward, scoreMax, scoreKey, tiled}; `scoreKey`: the catalog
+ * key of "Expanded, by …" (fam.grid.legend_by_*); `tiled`: a huge board drawn from tiles, which show
+ * no improved g and no cell being expanded.
  */
-export function renderGridLegend(container, { weighted = false, backward = false, scoreMax = 0, scoreName = "cost", tiled = false } = {}) {
+export function renderGridLegend(container, { weighted = false, backward = false, scoreMax = 0, scoreKey = "fam.grid.legend_by_cost", tiled = false } = {}) {
   const items = [
-    item("Start", endpointMarker("start")),
-    item("Goal", endpointMarker("goal")),
-    item("Wall", swatch(COLORS.wall)),
-    item(weighted ? "Free, weight 1" : "Free", swatch(COLORS.free)),
+    item("fam.grid.legend_start", undefined, endpointMarker("start")),
+    item("fam.grid.legend_goal", undefined, endpointMarker("goal")),
+    item("fam.grid.legend_wall", undefined, swatch(COLORS.wall)),
+    item(weighted ? "fam.grid.legend_free_weight" : "fam.grid.legend_free", undefined, swatch(COLORS.free)),
   ];
-  if (weighted) items.push(item("Weight 9", swatch(COLORS.heavy)));
+  if (weighted) items.push(item("fam.grid.legend_weight9", undefined, swatch(COLORS.heavy)));
   items.push(
-    item("Frontier (waiting)", swatch(COLORS.open)),
-    legendItemLabelFirst(`Expanded, by ${scoreName}`, ramp(scoreMax)),
+    item("fam.grid.legend_frontier", undefined, swatch(COLORS.open)),
+    itemLabelFirst(scoreKey, undefined, ramp(scoreMax)),
   );
-  if (!tiled) items.push(item("Improved (cheaper g)", swatch(COLORS.update)), item("Being expanded", swatch("#fff", "current")));
-  if (backward) {
-    items.push(item("Back frontier", swatch(COLORS.openBack)), item("Back expanded", swatch(COLORS.closedBack)));
+  if (!tiled) {
+    items.push(item("fam.grid.legend_improved", undefined, swatch(COLORS.update)),
+      item("fam.grid.legend_current", undefined, swatch("#fff", "current")));
   }
-  items.push(item("Path", swatch(COLORS.path, "line")));
+  if (backward) {
+    items.push(item("fam.grid.legend_back_frontier", undefined, swatch(COLORS.openBack)),
+      item("fam.grid.legend_back_expanded", undefined, swatch(COLORS.closedBack)));
+  }
+  items.push(item("fam.grid.legend_path", undefined, swatch(COLORS.path, "line")));
   container.replaceChildren(...items);
 }

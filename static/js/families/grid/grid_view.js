@@ -5,7 +5,9 @@
 
 import * as api from "../../api.js";
 import { el } from "../../dom.js";
-import { number, sentence } from "../../format.js";
+import { sentence } from "../../format.js";
+import { onLanguage, setText, t } from "../../i18n.js";
+import { clearText, num } from "../words.js";
 import { evaluateFormula } from "../../formula.js";
 import { FamilyView } from "../family_view.js";
 import { KIND } from "../../timeline.js";
@@ -27,15 +29,16 @@ export function heuristicValue(name, dr, dc) {
 }
 
 /** A touch screen: no hover, no shift-click. */
-const touchScreen = () => window.matchMedia("(hover: none), (pointer: coarse)").matches;
+const touchScreen = () => window.matchMedia("(hover:none), (pointer:coarse)").matches;
 
 export class GridView extends FamilyView {
   // Where the shell puts this family's option controls (all under the algorithm menu), and the
   // muted notes after their labels.
+  // The notes are catalog keys or notations (the form writes them through t()).
   static formLayout = {
     own: [],
     shared: [["heuristic", "weight"]],
-    notes: { weight: "(f = g + w·h)", diagonal: "(no corner cutting)" },
+    notes: { weight: "(f = g + w·h)", diagonal: "fam.grid.note_diagonal" },
   };
   static playsMaking = true; // playMaking replays a generated maze's making
 
@@ -52,45 +55,54 @@ export class GridView extends FamilyView {
     this.rescaledAt = -Infinity;
     this.run = null; // {algorithm, options, heuristic, weight, box}: what the shown run used
     this.editor = new GridEditor({ view: this });
+    this.hoveredCell = -1; // the cell of the hover read-out, written again in another language
     this.buildPanels();
+    onLanguage(() => this.languageChanged());
+  }
+
+  /** The texts written at run time, again in the new language (the keyed ones translate themselves). */
+  languageChanged() {
+    if (!this.info) return;
+    this.writeMarkerTexts();
+    if (this.hoveredCell >= 0 && this.active) this.cellHovered(this.hoveredCell);
   }
 
   buildPanels() {
     this.pickButtons = pickButtons((mode) => this.setPickMode(mode));
     this.pickedText = el("span", { testid: "picked" });
     this.clearButton = el("button", {
-      type: "button", class: "link", testid: "clear-picks", text: "reset to the file's",
+      type: "button", class: "link", testid: "clear-picks", t: "fam.grid.reset_picks",
       on: { click: () => this.clearPicks() },
     });
     // Start and goal typed as "row, col": the keyboard's (and a phone's) way to set them.
-    const field = (which, label) => {
+    const field = (which, labelKey) => {
       const input = el("input", {
         type: "text", id: `${which}-rc`, testid: `${which}-rc`, inputmode: "numeric", autocomplete: "off",
         spellcheck: "false", "aria-describedby": "endpoint-hint",
       });
       input.addEventListener("change", () => this.typed(which, input));
-      return { input, wrap: el("div", { class: "option" }, el("label", { for: `${which}-rc`, text: label }), input) };
+      return { input, wrap: el("div", { class: "option" }, el("label", { for: `${which}-rc`, t: labelKey }), input) };
     };
-    this.fields = { start: field("start", "Start (row, col)"), goal: field("goal", "Goal (row, col)") };
+    this.fields = { start: field("start", "fam.grid.start_rc"), goal: field("goal", "fam.grid.goal_rc") };
     this.fieldError = el("span", { class: "field-error", testid: "endpoint-error", role: "status", hidden: true });
     this.hint = el("p", { class: "hint", id: "endpoint-hint" });
     this.panel = el("section", {},
-      el("h2", { text: "Start & goal" }),
-      el("div", { class: "segmented", role: "group", "aria-label": "A click on the board sets" },
+      el("h2", { t: "fam.grid.endpoints" }),
+      el("div", { class: "segmented", role: "group", tattr: { "aria-label": "fam.grid.click_sets" } },
         this.pickButtons.off, this.pickButtons.start, this.pickButtons.goal),
       this.hint,
       el("div", { class: "option-row" }, this.fields.start.wrap, this.fields.goal.wrap),
       this.fieldError,
       el("p", { class: "picked" }, this.pickedText, " ", this.clearButton),
-      el("h2", { text: "Edit the board" }),
+      el("h2", { t: "fam.grid.edit_board" }),
       this.editor.panel,
     );
     this.banner = el("div", { class: "banner warn", testid: "endpoint-problem", role: "alert", hidden: true });
     // An image drawn on a lattice is read as its cells; this reads it again pixel by pixel.
     this.latticeText = el("span", { testid: "lattice-note" });
     this.latticeRow = el("p", { class: "hint", hidden: true }, this.latticeText, " ", el("button", {
-      type: "button", class: "link", testid: "lattice-off", text: "read every pixel instead",
-      on: { click: () => this.shell.reread({ lattice: "off" }, this.info?.name || "the maze") },
+      type: "button", class: "link", testid: "lattice-off", t: "fam.grid.lattice_off",
+      on: { click: () => this.shell.reread({ lattice: "off" }, this.info?.name || t("fam.grid.the_maze")) },
     }));
     this.panel.prepend(this.latticeRow);
   }
@@ -99,9 +111,9 @@ export class GridView extends FamilyView {
 
   /** Fetch what enter() needs (the cells), without changing what is shown. */
   async prepare(info) {
-    this.shell.setBusy("loading cells…");
+    this.shell.setBusy(t("fam.grid.loading_cells"));
     const cells = await api.getCells(info.id);
-    if (cells.length !== info.width * info.height) throw new api.ApiError("The maze's cells did not arrive complete.");
+    if (cells.length !== info.width * info.height) throw new api.ApiError(t("fam.grid.cells_incomplete"));
     return { cells };
   }
 
@@ -115,18 +127,16 @@ export class GridView extends FamilyView {
     this.run = null;
     const lattice = info.lattice;
     this.latticeRow.hidden = !lattice;
-    this.latticeText.textContent = lattice
-      ? `Read as ${info.width} × ${info.height} cells of a lattice (${lattice.kind === "blocks"
-        ? `${lattice.k}-pixel blocks` : `thin walls every ${lattice.period} pixels`}).` : "";
+    if (!lattice) clearText(this.latticeText);
+    else if (lattice.kind === "blocks") setText(this.latticeText, "fam.grid.lattice_blocks", { w: info.width, h: info.height, k: lattice.k });
+    else setText(this.latticeText, "fam.grid.lattice_walls", { w: info.width, h: info.height, period: lattice.period });
     this.place(this.hosts.left, this.panel);
     this.place(this.hosts.banner, this.banner);
     if (this.hosts.boardTools) {
       this.place(this.hosts.boardTools, this.editor.toolbar);
       this.hosts.boardTools.hidden = false;
     }
-    this.hint.textContent = touchScreen()
-      ? "Tap “Set start” or “Set goal”, then a free cell; or type row, col."
-      : "Click a free cell (Shift+click: the goal), or type row, col.";
+    setText(this.hint, touchScreen() ? "fam.grid.hint_touch" : "fam.grid.hint_click");
     this.renderer.measureTools = () => {
       this.renderer.toolsWidth = this.shell.toolsWidth();
     };
@@ -202,7 +212,7 @@ export class GridView extends FamilyView {
     const missing = this.endpointsMissing();
     if (!missing.length) return null;
     this.setPickMode(missing[0]);
-    return `Choose the ${missing.join(" and ")} first: click a free cell on the maze.`;
+    return t(missing.length > 1 ? "fam.grid.choose_both" : `fam.grid.choose_${missing[0]}`);
   }
 
   // ---- a run ---------------------------------------------------------------------------------------
@@ -245,7 +255,7 @@ export class GridView extends FamilyView {
 
   /** The words for a cell's recorded value: g, the cost so far (BFS: its steps from the start). */
   valueWords(algorithm) {
-    return algorithm === "bfs" ? "steps from the start" : "cost so far";
+    return t(algorithm === "bfs" ? "fam.grid.words_steps" : "fam.grid.words_cost");
   }
 
   /** h and f of a cell for the shown run, when its algorithm has them: {h, f} or null. */
@@ -337,14 +347,14 @@ export class GridView extends FamilyView {
     if (!run) return [];
     const cell = this.state.current;
     const g = cell >= 0 ? this.state.score[cell] : null;
-    const figures = [{ key: "g", label: "g", value: g, def: `${this.valueWords(run.algorithm)}, state expanded` }];
+    const figures = [{ key: "g", label: "g", value: g, def: t(run.algorithm === "bfs" ? "fam.grid.def_g_steps" : "fam.grid.def_g_cost") }];
     if (run.algorithm === "astar" || run.algorithm === "greedy") {
       const e = cell >= 0 ? this.estimate(cell, g) : null;
       figures.push(
-        { key: "h", label: "h", value: e ? e.h : null, def: `estimated cost to go (${run.heuristic})` },
+        { key: "h", label: "h", value: e ? e.h : null, def: t("fam.grid.def_h", { heuristic: run.heuristic }) },
         {
           key: "f", label: "f", value: e ? e.f : null,
-          def: run.algorithm === "greedy" ? "its priority: f = h" : `its priority: f = g + ${number(run.weight)}·h`,
+          def: run.algorithm === "greedy" ? t("fam.view.def_f_greedy") : t("fam.view.def_f", { w: num(run.weight) }),
         },
       );
     }
@@ -361,7 +371,7 @@ export class GridView extends FamilyView {
       weighted: Boolean(this.info?.weighted),
       backward: algorithm === "bidirectional",
       scoreMax: this.timeline.maxValue,
-      scoreName: `g (${this.valueWords(algorithm)})`,
+      scoreKey: algorithm === "bfs" ? "fam.grid.legend_by_g_steps" : "fam.grid.legend_by_g_cost",
     });
   }
 
@@ -370,13 +380,15 @@ export class GridView extends FamilyView {
     const parts = [];
     if (algorithm === "astar" || algorithm === "greedy") {
       let heuristic = options.heuristic || (options.diagonal ? "octile" : "manhattan");
-      if (heuristic === "yours") heuristic = `your h = ${options.formula || "?"}`;
-      parts.push(algorithm === "astar" ? `${heuristic} heuristic, weight ${number(options.weight ?? 1)}` : `${heuristic} heuristic`);
+      if (heuristic === "yours") heuristic = t("fam.view.your_h", { formula: options.formula || "?" });
+      parts.push(algorithm === "astar"
+        ? t("fam.view.heuristic_weight", { heuristic, w: num(options.weight ?? 1) })
+        : t("fam.view.heuristic", { heuristic }));
     }
-    parts.push(options.diagonal ? "8 directions, no corner cutting" : "4 directions");
+    parts.push(t(options.diagonal ? "fam.grid.run_8" : "fam.grid.run_4"));
     const rc = (p) => `(${p[0]}, ${p[1]})`;
-    if (options.start) parts.push(`start ${rc(options.start)}`);
-    if (options.goal) parts.push(`goal ${rc(options.goal)}`);
+    if (options.start) parts.push(t("fam.grid.run_start", { rc: rc(options.start) }));
+    if (options.goal) parts.push(t("fam.grid.run_goal", { rc: rc(options.goal) }));
     return parts.join(" · ");
   }
 
@@ -453,7 +465,6 @@ export class GridView extends FamilyView {
   /** A start or goal typed as "row, col": checked here (on the board, a free cell), never moved. */
   typed(which, input) {
     const text = input.value.trim();
-    const name = which === "start" ? "Start" : "Goal";
     let problem = null;
     if (!text) {
       this.picked[which] = null;
@@ -461,12 +472,13 @@ export class GridView extends FamilyView {
       const numbers = text.split(/[\s,;()]+/).filter(Boolean).map(Number);
       const [r, c] = numbers;
       const { width: W, height: H } = this.info;
-      if (numbers.length !== 2 || !numbers.every(Number.isInteger)) problem = `${name}: “${text}” is not a row and a column, e.g. 3, 0.`;
-      else if (r < 0 || r >= H || c < 0 || c >= W) problem = `${name}: (${r}, ${c}) is off the maze (rows 0 to ${H - 1}, columns 0 to ${W - 1}).`;
-      else if (this.cells[r * W + c] === 0) problem = `${name}: (${r}, ${c}) is a wall; choose a free cell.`;
+      if (numbers.length !== 2 || !numbers.every(Number.isInteger)) problem = [`fam.grid.typed_not_rc_${which}`, { text }];
+      else if (r < 0 || r >= H || c < 0 || c >= W) problem = [`fam.grid.typed_off_${which}`, { r, c, rmax: H - 1, cmax: W - 1 }];
+      else if (this.cells[r * W + c] === 0) problem = [`fam.grid.typed_wall_${which}`, { r, c }];
       else this.picked[which] = r * W + c;
     }
-    this.fieldError.textContent = problem || "";
+    if (problem) setText(this.fieldError, problem[0], problem[1]);
+    else clearText(this.fieldError);
     this.fieldError.hidden = !problem;
     input.classList.toggle("invalid", Boolean(problem));
     if (problem) input.setAttribute("aria-invalid", "true");
@@ -487,7 +499,7 @@ export class GridView extends FamilyView {
     const which = event.shiftKey ? "goal" : this.pickMode;
     if (which === "off") return;
     if (this.cells[cell] === 0) {
-      this.shell.showError("That cell is a wall: pick a free (light) cell.");
+      this.shell.showError(t("fam.grid.clicked_wall"));
       return;
     }
     this.shell.showError("");
@@ -503,21 +515,23 @@ export class GridView extends FamilyView {
   }
 
   cellHovered(cell) {
+    this.hoveredCell = cell;
     if (cell < 0 || !this.info) {
       this.shell.setHover("");
       return;
     }
     const W = this.info.width;
     const weight = this.cells[cell];
-    const parts = [`row ${Math.floor(cell / W)}, col ${cell % W}`, weight === 0 ? "wall" : `weight ${weight}`];
+    const parts = [t("fam.grid.hover_rc", { r: Math.floor(cell / W), c: cell % W }),
+      weight === 0 ? t("fam.grid.hover_wall") : t("fam.grid.hover_weight", { w: weight })];
     if (this.run && weight !== 0) {
       const reached = this.state.status[cell] !== 0;
       const g = reached ? this.state.score[cell] : null;
-      if (reached) parts.push(`g ${number(g)} (${this.valueWords(this.run.algorithm)})`);
+      if (reached) parts.push(`g ${num(g)} (${this.valueWords(this.run.algorithm)})`);
       const e = this.estimate(cell, g);
       if (e) {
-        parts.push(`h ${number(e.h)}`);
-        if (e.f !== null) parts.push(`f ${number(e.f)}`);
+        parts.push(`h ${num(e.h)}`);
+        if (e.f !== null) parts.push(`f ${num(e.f)}`);
       }
     }
     this.shell.setHover(parts.join(" · "));
@@ -537,27 +551,36 @@ export class GridView extends FamilyView {
     const starts = this.picked.start !== null ? [this.picked.start] : info.starts.map(cellOf);
     const goals = this.goalCells();
     this.renderer.setMarkers(starts, goals);
-    const missing = this.endpointsMissing();
-    this.banner.hidden = !info.endpoint_problem || missing.length === 0;
-    const how = touchScreen()
-      ? `Tap “Set ${missing[0] || "start"}”, then a free cell on the maze`
-      : `Click a free cell on the maze for the ${missing.join(" and ")} (Shift+click sets the goal)`;
-    this.banner.textContent = info.endpoint_problem
-      ? `${sentence(info.endpoint_problem)} ${how}, or type row, col under “Start & goal”.`
-      : "";
-    const rc = (cell) => `(${Math.floor(cell / W)}, ${cell % W})`;
+    this.banner.hidden = !info.endpoint_problem || this.endpointsMissing().length === 0;
     const text = (cell) => `${Math.floor(cell / W)}, ${cell % W}`;
     for (const which of ["start", "goal"]) {
       const input = this.fields[which].input;
-      const fromFile = which === "start" ? info.starts : info.goals;
-      input.placeholder = fromFile.length ? `file: ${fromFile[0][0]}, ${fromFile[0][1]}` : "row, col";
       if (which !== keepField) input.value = this.picked[which] !== null ? text(this.picked[which]) : "";
     }
+    this.writeMarkerTexts();
+    this.clearButton.hidden = this.picked.start === null && this.picked.goal === null;
+  }
+
+  /** The banner, the fields' placeholders and the chosen ends, in the current language. */
+  writeMarkerTexts() {
+    const info = this.info;
+    const W = info.width;
+    const missing = this.endpointsMissing();
+    const which = missing.length > 1 ? "both" : missing[0] || "start";
+    const how = touchScreen() ? t(`fam.grid.how_touch_${missing[0] || "start"}`) : t(`fam.grid.how_click_${which}`);
+    this.banner.textContent = info.endpoint_problem
+      ? t("fam.grid.banner", { problem: sentence(info.endpoint_problem), how })
+      : "";
+    const rc = (cell) => `(${Math.floor(cell / W)}, ${cell % W})`;
+    for (const end of ["start", "goal"]) {
+      const fromFile = end === "start" ? info.starts : info.goals;
+      this.fields[end].input.placeholder = fromFile.length
+        ? t("fam.grid.placeholder_file", { r: fromFile[0][0], c: fromFile[0][1] }) : t("fam.grid.placeholder_rc");
+    }
     const parts = [];
-    if (this.picked.start !== null) parts.push(`start ${rc(this.picked.start)}`);
-    if (this.picked.goal !== null) parts.push(`goal ${rc(this.picked.goal)}`);
-    this.pickedText.textContent = parts.length ? `Chosen: ${parts.join(", ")}` : "";
-    this.clearButton.hidden = parts.length === 0;
+    if (this.picked.start !== null) parts.push(t("fam.grid.run_start", { rc: rc(this.picked.start) }));
+    if (this.picked.goal !== null) parts.push(t("fam.grid.run_goal", { rc: rc(this.picked.goal) }));
+    this.pickedText.textContent = parts.length ? t("fam.grid.chosen", { list: parts.join(", ") }) : "";
   }
 
   // ---- the making of a generated board (../../making/generate_dialog.js) ----------------------------

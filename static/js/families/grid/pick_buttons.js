@@ -9,13 +9,13 @@ import { el } from "../../dom.js";
  * @returns {{off: HTMLElement, start: HTMLElement, goal: HTMLElement}}
  */
 export function pickButtons(choose) {
-  const button = (mode, testid, text) => el("button", {
-    type: "button", testid, "aria-pressed": String(mode === "off"), text,
+  const button = (mode, testid, key) => el("button", {
+    type: "button", testid, "aria-pressed": String(mode === "off"), t: key,
     on: { click: () => choose(mode) },
   });
   return {
-    off: button("off", "pick-off", "Pan"),
-    start: button("start", "pick-start", "Set start"),
-    goal: button("goal", "pick-goal", "Set goal"),
+    off: button("off", "pick-off", "fam.grid.pick_pan"),
+    start: button("start", "pick-start", "fam.grid.pick_start"),
+    goal: button("goal", "pick-goal", "fam.grid.pick_goal"),
   };
 }

@@ -6,7 +6,8 @@
 // The frontier at the playhead comes from the run's samples (every `sample_every` steps, and the end).
 
 import { el } from "../../dom.js";
-import { number } from "../../format.js";
+import { onLanguage, setText, t } from "../../i18n.js";
+import { num } from "../words.js";
 import { COLORS } from "../../colors.js";
 import { FamilyView } from "../family_view.js";
 import { TileViewer } from "../../tiles/tile_viewer.js";
@@ -29,6 +30,9 @@ export class TiledGridView extends FamilyView {
     this.step = null; // the step the board shows (null: no run)
     this.picked = { start: null, goal: null }; // [row, col] typed, or null: the file's
     this.buildPanel();
+    onLanguage(() => {
+      if (this.info) this.writeBanner();
+    });
     // What the Player drives: no per-cell state here, the step goes to the viewer.
     const view = this;
     this.boardState = {
@@ -52,27 +56,27 @@ export class TiledGridView extends FamilyView {
   }
 
   buildPanel() {
-    const field = (which, label) => {
+    const field = (which, labelKey) => {
       const input = el("input", {
         type: "text", id: `${which}-rc-tiled`, testid: `${which}-rc`, inputmode: "numeric", autocomplete: "off",
-        spellcheck: "false", placeholder: "the file's",
+        spellcheck: "false", tattr: { placeholder: "fam.grid.placeholder_files" },
       });
       input.addEventListener("change", () => this.typed(which, input));
-      return { input, wrap: el("div", { class: "option" }, el("label", { for: `${which}-rc-tiled`, text: label }), input) };
+      return { input, wrap: el("div", { class: "option" }, el("label", { for: `${which}-rc-tiled`, t: labelKey }), input) };
     };
-    this.fields = { start: field("start", "Start (row, col)"), goal: field("goal", "Goal (row, col)") };
+    this.fields = { start: field("start", "fam.grid.start_rc"), goal: field("goal", "fam.grid.goal_rc") };
     this.fieldError = el("span", { class: "field-error", testid: "endpoint-error", role: "status", hidden: true });
     this.about = el("p", { class: "hint", testid: "tiled-note" });
     // A click on the board sets the start or the goal, as on a board drawn whole (Shift+click: the goal).
     this.pickButtons = pickButtons((mode) => this.setPickMode(mode));
     this.pickMode = "off";
     this.panel = el("section", {},
-      el("h2", { text: "Huge board" }),
+      el("h2", { t: "fam.grid.huge_board" }),
       this.about,
-      el("h2", { text: "Start & goal" }),
-      el("div", { class: "segmented", role: "group", "aria-label": "A click on the board sets" },
+      el("h2", { t: "fam.grid.endpoints" }),
+      el("div", { class: "segmented", role: "group", tattr: { "aria-label": "fam.grid.click_sets" } },
         this.pickButtons.off, this.pickButtons.start, this.pickButtons.goal),
-      el("p", { class: "hint", text: "Click a cell (Shift+click: the goal), or type row, col." }),
+      el("p", { class: "hint", t: "fam.grid.hint_tiled" }),
       el("div", { class: "option-row" }, this.fields.start.wrap, this.fields.goal.wrap),
       this.fieldError,
     );
@@ -102,12 +106,8 @@ export class TiledGridView extends FamilyView {
     this.fieldError.hidden = true;
     this.setPickMode(info.endpoint_problem ? "start" : "off");
     const { width, height, tile } = info.deep_zoom;
-    this.about.textContent = `${number(width)} × ${number(height)} = ${number(width * height)} cells: drawn as `
-      + "tiles by the server at any step of a run. Drag to pan, the wheel or +/− to zoom, 0 to see it whole; "
-      + "once the board has the focus (a click), the arrow keys pan it (elsewhere they step the run). The minimap "
-      + "moves the view. Explain mode, Predict and the comparison need a smaller board.";
-    this.banner.textContent = info.endpoint_problem
-      ? `${info.endpoint_problem}: click the start, then the goal (zoom in first), or type them as row, col.` : "";
+    setText(this.about, "fam.grid.tiled_about", { w: width, h: height, cells: width * height });
+    this.writeBanner();
     this.banner.hidden = !info.endpoint_problem;
     this.place(this.hosts.left, this.panel);
     this.place(this.hosts.banner, this.banner);
@@ -127,6 +127,11 @@ export class TiledGridView extends FamilyView {
       },
     });
     this.viewer.fit();
+  }
+
+  writeBanner() {
+    const problem = this.info.endpoint_problem;
+    this.banner.textContent = problem ? t("fam.grid.tiled_banner", { problem }) : "";
   }
 
   leave() {
@@ -198,7 +203,7 @@ export class TiledGridView extends FamilyView {
     const { width, height } = this.info;
     const rc = match ? [Number(match[1]), Number(match[2])] : null;
     if (!rc || rc[0] >= height || rc[1] >= width) {
-      this.fieldError.textContent = `${which}: type row, col within ${number(height)} × ${number(width)} (e.g. 0, 1)`;
+      setText(this.fieldError, `fam.grid.tiled_typed_${which}`, { h: height, w: width });
       this.fieldError.hidden = false;
       return;
     }
@@ -228,12 +233,13 @@ export class TiledGridView extends FamilyView {
       const answer = await fetch(`/api/puzzles/${id}/cell?row=${cell.row}&col=${cell.col}${run}`);
       if (!answer.ok) return;
       const c = await answer.json();
-      const parts = [`row ${c.row}, col ${c.col}`, c.weight === 0 ? "wall" : `weight ${c.weight}`];
+      const parts = [t("fam.grid.hover_rc", { r: c.row, c: c.col }),
+        c.weight === 0 ? t("fam.grid.hover_wall") : t("fam.grid.hover_weight", { w: c.weight })];
       if (this.tiles && c.weight !== 0) {
-        const t = this.step ?? 0;
-        if (c.expanded_at !== null && t >= c.expanded_at) parts.push(`expanded at step ${number(c.expanded_at)}`);
-        else if (c.reached_at !== null && t >= c.reached_at) parts.push(`on the frontier since step ${number(c.reached_at)}`);
-        else parts.push(c.reached_at === null ? "never reached" : `reached at step ${number(c.reached_at)}`);
+        const at = this.step ?? 0;
+        if (c.expanded_at !== null && at >= c.expanded_at) parts.push(t("fam.grid.tile_expanded_at", { step: num(c.expanded_at) }));
+        else if (c.reached_at !== null && at >= c.reached_at) parts.push(t("fam.grid.tile_frontier_since", { step: num(c.reached_at) }));
+        else parts.push(c.reached_at === null ? t("fam.grid.tile_never") : t("fam.grid.tile_reached_at", { step: num(c.reached_at) }));
       }
       this.shell.setHover(parts.join(" · "));
     } catch {
@@ -269,7 +275,8 @@ export class TiledGridView extends FamilyView {
     if (!this.info.endpoint_problem) return null;
     const missing = ["start", "goal"].filter((w) => !this.picked[w] && !this.info[`${w}s`]?.length);
     if (missing.length) this.setPickMode(missing[0]);
-    return missing.length ? `Choose the ${missing.join(" and ")} first: click a cell on the maze, or type row, col.` : null;
+    if (!missing.length) return null;
+    return t(missing.length > 1 ? "fam.grid.tiled_choose_both" : `fam.grid.tiled_choose_${missing[0]}`);
   }
 
   // ---- a run ---------------------------------------------------------------------------------------
@@ -312,7 +319,7 @@ export class TiledGridView extends FamilyView {
       weighted: Boolean(this.info?.weighted),
       backward: algorithm === "bidirectional",
       scoreMax: this.tiles ? this.tiles.expanded : 0,
-      scoreName: "order of expansion",
+      scoreKey: "fam.grid.legend_by_order",
       tiled: true,
     });
   }

@@ -7,22 +7,21 @@
 import { el } from "../../dom.js";
 import { ClickEditor } from "../../edit/click_editor.js";
 import { SHAPES } from "./labyrinth_board.js";
+import { t } from "../../i18n.js";
+import { wordsOf } from "../words.js";
 
-const TOOLS = { turn: "Turn", set: "Set tile" };
-const HINTS = {
-  turn: "Editing: a click on a tile, or on the free tile, turns it a quarter turn clockwise "
-    + "(shift-click: counter-clockwise).",
-  set: "Editing: a click on a tile, or on the free tile, puts the chosen tile there.",
-};
+// Catalog keys, read as words in the current language (wordsOf).
+const TOOLS = { turn: "fam.labyrinth.tool_turn", set: "fam.labyrinth.tool_set" };
+const HINTS = { turn: "fam.labyrinth.hint_turn", set: "fam.labyrinth.hint_set" };
 const CODES = 10; // tile codes 0-9 (docs/LABYRINTH.md)
 
 /** @param {import("./labyrinth_view.js").LabyrinthView} view */
 export function labyrinthEditor(view) {
-  const choice = el("select", { testid: "tile-code", "aria-label": "Tile to put down" },
+  const choice = el("select", { testid: "tile-code", tattr: { "aria-label": "fam.labyrinth.tile_choice" } },
     ...Array.from({ length: CODES }, (_, code) => new Option(`${SHAPES[code]}  (${code})`, String(code))));
   const editor = new ClickEditor({
-    view, tools: TOOLS, toolPrefix: "labyrinth-tool", hints: HINTS, extra: choice,
-    title: "Edit the board: a click on a tile turns it or sets it",
+    view, tools: wordsOf(TOOLS), toolPrefix: "labyrinth-tool", hints: wordsOf(HINTS), extra: choice,
+    title: t("fam.labyrinth.edit_title"),
     opAt: (event, tool) => {
       const hit = view.renderer.tileAt(event.clientX, event.clientY);
       if (!hit || !view.info) return null;

@@ -4,6 +4,7 @@
 // the same): where the player is, the tile in hand and the board's rows as the tiles' shapes,
 // "(2, 3) · hand ┼ · ┌┬┐ / ├┼┤ / └┴┘".
 
+import { t } from "../../i18n.js";
 import { openSides } from "./labyrinth_board.js";
 
 const TILE_PX = 13;
@@ -23,7 +24,7 @@ export function labyrinthText(state) {
     for (let c = 0; c < state.cols; c++) line += SHAPES[state.tiles[r * state.cols + c]] || "?";
     rows.push(line);
   }
-  return `${placeText(state)} · hand ${SHAPES[state.free] || "?"} · ${rows.join(" / ")}`;
+  return t("fam.labyrinth.state_text", { place: placeText(state), hand: SHAPES[state.free] || "?", rows: rows.join(" / ") });
 }
 
 /** Where the player is: "(2, 3)", "below (4, 0)", "out above", or the places of the merged view. */
@@ -31,10 +32,12 @@ function placeText(state) {
   const p = state.player;
   if (!p) {
     const places = state.places || [];
-    return places.length ? `one of ${places.map(([r, c]) => `(${r}, ${c})`).join(", ")}` : "a set of places";
+    return places.length
+      ? t("fam.labyrinth.one_of", { places: places.map(([r, c]) => `(${r}, ${c})`).join(", ") })
+      : t("fam.labyrinth.set_of_places");
   }
-  if (p.on === "above") return "out above";
-  if (p.on === "below") return `below (${p.r}, ${p.c})`;
+  if (p.on === "above") return t("fam.labyrinth.out_above");
+  if (p.on === "below") return t("fam.labyrinth.below", { rc: `(${p.r}, ${p.c})` });
   return `(${p.r}, ${p.c})`;
 }
 

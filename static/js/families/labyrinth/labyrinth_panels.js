@@ -8,13 +8,13 @@ import { solutionPanel } from "../move_replay.js";
 
 export function buildLabyrinthPanels() {
   return solutionPanel({
-    title: "Solution replay (move by move)",
+    title: "fam.labyrinth.replay_title",
     titleId: "replay-title",
     messageTestid: "lab-message",
-    listLabel: "The solution's moves",
+    listLabel: "fam.labyrinth.moves_label",
     stats: {
-      insertions: { testid: "insertions", label: "Insertions", def: "free-tile pushes on the way" },
-      walkedCells: { testid: "walked-cells", label: "Cells walked", def: "tiles the player walks across" },
+      insertions: { testid: "insertions", label: "fam.labyrinth.insertions", def: "fam.labyrinth.insertions_def" },
+      walkedCells: { testid: "walked-cells", label: "fam.labyrinth.walked", def: "fam.labyrinth.walked_def" },
     },
   });
 }

@@ -1,6 +1,7 @@
 // The labyrinth's solution replay, move by move (../move_replay.js): each step animates that move's
 // push and walk.
 
+import { t } from "../../i18n.js";
 import { MoveReplay } from "../move_replay.js";
 import { pathState } from "./labyrinth_board.js";
 
@@ -28,7 +29,7 @@ export class LabyrinthReplay extends MoveReplay {
     if (!result.found || !Array.isArray(result.moves) || !Array.isArray(result.path)) return;
     this.states = result.path.map(pathState);
     this.moves = result.moves;
-    this.fillList(this.moves.length, (step) => this.item(step, this.moves[step - 1].text, "Show the board after this move"));
+    this.fillList(this.moves.length, (step) => this.item(step, this.moves[step - 1].text, "fam.labyrinth.show_after"));
     this.updateControls();
   }
 
@@ -39,8 +40,8 @@ export class LabyrinthReplay extends MoveReplay {
 
   caption() {
     const n = this.moves.length;
-    if (this.step === 0) return `Solution in ${n} move${n === 1 ? "" : "s"}: the start (press Next ▶)`;
-    return `Solution: move ${this.step} of ${n}`;
+    if (this.step === 0) return t("fam.labyrinth.caption_start", { count: n });
+    return t("fam.labyrinth.caption_move", { step: this.step, n });
   }
 
   animateStep(step) {

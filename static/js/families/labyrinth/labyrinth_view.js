@@ -5,7 +5,9 @@
 // search and the solution's reveal SolutionView's (../solution_view.js); every bit of state lives on
 // the instance.
 
-import { number, setNumber, sizeText } from "../../format.js";
+import { setNumber } from "../../format.js";
+import { t } from "../../i18n.js";
+import { num } from "../words.js";
 import { asBytes } from "../../live.js";
 import { SolutionView } from "../solution_view.js";
 import { initialState, snapshotState } from "./labyrinth_board.js";
@@ -25,13 +27,14 @@ const BOARD_OPTIONS = new Set(["moves", "start_col", "goal_col", "view"]);
 export class LabyrinthView extends SolutionView {
   // Where the shell puts this family's option controls: these in a section of their own (a row
   // holds controls side by side), the rest under the algorithm menu; muted notes after labels.
+  // The title and notes are catalog keys (the form writes them in the current language).
   static formLayout = {
-    title: "Labyrinth",
+    title: "fam.labyrinth.form_title",
     own: [["moves"], ["start_col", "goal_col"], ["view"]],
     shared: [["heuristic", "weight"]],
-    notes: { start_col: "(below)", goal_col: "(above)", weight: "(f = g + w·h)" },
+    notes: { start_col: "fam.labyrinth.note_below", goal_col: "fam.labyrinth.note_above", weight: "(f = g + w·h)" },
   };
-  static sizeUnit = "tiles"; // sizes are width × height in tiles
+  static sizeUnit = "tiles"; // sizes are width × height in tiles (the shell's common.tiles)
 
   /** @param {import("../family_view.js").FamilyViewArgs} args */
   constructor(args) {
@@ -101,8 +104,8 @@ export class LabyrinthView extends SolutionView {
   showIdle() {
     const state = initialState(this.info);
     state.player.c = this.column("start_col");
-    const size = sizeText(this.info.cols, this.info.rows, "tiles");
-    const caption = this.runId === null ? `${size} (width × height): press Run to search` : "Search: the start, before the first expansion";
+    const size = t("fam.labyrinth.size", { w: this.info.cols, h: this.info.rows });
+    const caption = this.runId === null ? t("fam.labyrinth.caption_idle", { size }) : t("fam.labyrinth.caption_start_search");
     this.renderer.show(state, { caption });
   }
 
@@ -139,11 +142,10 @@ export class LabyrinthView extends SolutionView {
     }
     const state = snapshotState(snap, this.info.rows, this.info.cols);
     const { expanded, frontier, g } = this.search;
-    let caption = `Search: expanded ${expanded.toLocaleString("en-US")} · frontier ${frontier.toLocaleString("en-US")}` +
-      ` · g ${fmt(g)} (moves so far)`;
-    if (!state.player) caption += " · the player: a set of places";
+    let caption = t("fam.labyrinth.caption_search", { expanded, frontier, g: num(g, 1) });
+    if (!state.player) caption += t("fam.labyrinth.caption_sets");
     if (snap.i !== this.search.lastClose && this.search.snapshots.length >= SNAPSHOT_CAP) {
-      caption = `Search: boards are shown for the first ${SNAPSHOT_CAP.toLocaleString("en-US")} expansions only`;
+      caption = t("fam.labyrinth.caption_capped", { cap: SNAPSHOT_CAP });
     }
     this.renderer.show(state, { caption });
   }
@@ -181,10 +183,9 @@ export class LabyrinthView extends SolutionView {
   stateLabel(id) {
     const state = this.stateOf(id);
     if (state) return labyrinthText(state);
-    const cols = this.info?.cols || 1;
     const cell = this.named.active ? -2 : id;
-    if (cell === -2) return `state ${id} (not sent)`;
-    return cell < 0 ? "the player off the board" : `the player on (${Math.floor(cell / cols)}, ${cell % cols})`;
+    if (cell === -2) return t("fam.view.state_not_sent", { id });
+    return this.cellLabel(cell);
   }
 
   /** The board drawn small, the player an orange dot (Predict's choices, explain mode's frontier). */
@@ -196,7 +197,7 @@ export class LabyrinthView extends SolutionView {
   /** Where a record's player stands (exercise mode without names). */
   cellLabel(cell) {
     const cols = this.info?.cols || 1;
-    return cell < 0 ? "the player off the board" : `the player on (${Math.floor(cell / cols)}, ${cell % cols})`;
+    return cell < 0 ? t("fam.labyrinth.player_off") : t("fam.labyrinth.player_on", { rc: `(${Math.floor(cell / cols)}, ${cell % cols})` });
   }
 
   /** h of state `id`: the server's, under the run's heuristic (the frames' `named`). */
@@ -211,7 +212,7 @@ export class LabyrinthView extends SolutionView {
   /** The state being expanded at the playhead: its g (moves so far). */
   playheadFigures() {
     if (this.runId === null) return [];
-    return [{ key: "g", label: "g", value: this.search.g, def: "moves so far, state expanded" }];
+    return [{ key: "g", label: "g", value: this.search.g, def: t("fam.labyrinth.def_g") }];
   }
 
   // ---- the result and its replay (../solution_view.js) ------------------------------------------
@@ -238,15 +239,17 @@ export class LabyrinthView extends SolutionView {
   describeRun(algorithm, options) {
     const parts = [];
     if (options.heuristic !== undefined) {
-      const heuristic = `${options.heuristic || "default"} heuristic`;
-      parts.push(options.weight !== undefined ? `${heuristic}, weight ${number(options.weight)}` : heuristic);
+      const heuristic = options.heuristic || t("fam.labyrinth.default");
+      parts.push(options.weight !== undefined
+        ? t("fam.view.heuristic_weight", { heuristic, w: num(options.weight) })
+        : t("fam.view.heuristic", { heuristic }));
     }
-    if (options.moves) parts.push(`${options.moves} moves`);
+    if (options.moves) parts.push(t("fam.labyrinth.run_moves", { moves: options.moves }));
     if (options.start_col !== undefined || options.goal_col !== undefined) {
-      parts.push(`start col ${options.start_col ?? this.info?.start_col} → goal col ${options.goal_col ?? this.info?.goal_col}`);
+      parts.push(t("fam.labyrinth.run_cols", { start: options.start_col ?? this.info?.start_col, goal: options.goal_col ?? this.info?.goal_col }));
     }
-    if (options.view === "sets") parts.push("states merged into sets");
-    if (options.max_depth !== undefined && options.max_depth !== null) parts.push(`depth limit ${options.max_depth}`);
+    if (options.view === "sets") parts.push(t("fam.labyrinth.run_sets"));
+    if (options.max_depth !== undefined && options.max_depth !== null) parts.push(t("fam.view.depth_limit", { limit: options.max_depth }));
     return parts.join(" · ");
   }
 
@@ -266,4 +269,3 @@ export class LabyrinthView extends SolutionView {
   }
 }
 
-const fmt = (v) => (v === null ? "—" : Number.isInteger(v) ? String(v) : v.toFixed(1));

@@ -5,6 +5,8 @@
 // heuristics every course teaches (misplaced tiles h1, Manhattan distance h2, linear conflict) computed
 // from a board, and moves in words.
 
+import { t } from "../../i18n.js";
+
 /**
  * @typedef {object} SlidingBoard
  * @property {number} n  3, 4 or 5
@@ -14,7 +16,7 @@
  */
 
 /** The word for the way a tile slides when the blank goes `dir` (the tile goes the other way). */
-const TILE_WORD = { U: "down", D: "up", L: "right", R: "left" };
+const TILE_WORD = { U: "fam.sliding.down", D: "fam.sliding.up", L: "fam.sliding.right", R: "fam.sliding.left" }; // catalog keys
 
 /**
  * The board from the puzzle info (`n`, `tiles`, `goal`: lists of n² ints, or n rows of n).
@@ -227,8 +229,9 @@ export function cellName(cell, n) {
 /** A move in words when the server gave none: "slide 7 down". */
 export function moveText(move) {
   if (move?.text) return String(move.text);
-  const word = TILE_WORD[move?.blank] || "";
-  return move?.tile !== undefined ? `slide ${move.tile} ${word}`.trim() : `blank ${move?.blank || "?"}`;
+  const key = TILE_WORD[move?.blank];
+  if (move?.tile === undefined) return t("fam.sliding.blank_move", { move: move?.blank || "?" });
+  return key ? t("fam.sliding.slide", { tile: move.tile, way: t(key) }) : t("fam.sliding.slide_tile", { tile: move.tile });
 }
 
 /** The move list from a result: its `moves`, else derived from its `path` of boards. */

@@ -5,17 +5,19 @@
 // keeps them in the shared Undo/Redo history and re-solves a run that was on the board.
 
 import { el } from "../../dom.js";
+import { t } from "../../i18n.js";
+import { wordsOf } from "../words.js";
 import { ClickEditor } from "../../edit/click_editor.js";
 import { blankOf, defaultGoal, sameBoard } from "./sliding_board.js";
 
-const HINT = "Editing: click a tile next to the blank to slide it (play the puzzle by hand); Undo takes a move back.";
+const HINT = "fam.sliding.edit_hint"; // a catalog key, read as words in the current language (wordsOf)
 
 /** @param {import("./sliding_view.js").SlidingView} view */
 export function slidingEditor(view) {
   const editor = new ClickEditor({
     view,
-    hints: { click: HINT },
-    title: "Edit the board: slide tiles by clicking, set the goal",
+    hints: wordsOf({ click: HINT }),
+    title: t("fam.sliding.edit_title"),
     opAt: (event) => {
       const board = view.board;
       if (!board || !view.info || view.showBoardForEditing()) return null;
@@ -26,7 +28,7 @@ export function slidingEditor(view) {
       if (cell === blank) return null;
       const next = Math.abs(cell - blank) === n || (Math.abs(cell - blank) === 1 && Math.floor(cell / n) === Math.floor(blank / n));
       if (!next) {
-        view.shell.setHover("Only a tile next to the blank can slide.");
+        view.shell.setHover(t("fam.sliding.only_next"));
         return null;
       }
       view.slideLocally(cell);
@@ -41,12 +43,12 @@ export function slidingEditor(view) {
     view.shell.edit([op], { reload: true });
   };
   const here = el("button", {
-    type: "button", testid: "sliding-goal-here", text: "Goal = this board",
-    title: "Make the board as it is now the goal", on: { click: () => view.board && setGoal(view.board.tiles) },
+    type: "button", testid: "sliding-goal-here", t: "fam.sliding.goal_here",
+    tattr: { title: "fam.sliding.goal_here_title" }, on: { click: () => view.board && setGoal(view.board.tiles) },
   });
   const standard = el("button", {
-    type: "button", testid: "sliding-goal-standard", text: "Goal = 1 2 3 … blank",
-    title: "The usual goal: the tiles in order, the blank last", on: { click: () => view.board && setGoal(defaultGoal(view.board.n)) },
+    type: "button", testid: "sliding-goal-standard", t: "fam.sliding.goal_standard",
+    tattr: { title: "fam.sliding.goal_standard_title" }, on: { click: () => view.board && setGoal(defaultGoal(view.board.n)) },
   });
   // Editing on: the canvas shows the puzzle's board (the one a click slides on).
   editor.toggle.addEventListener("click", () => editor.on && view.showBoardForEditing());

@@ -2,7 +2,8 @@
 // marks (sliding_renderer.js draws them in these colours).
 
 import { OKABE_ITO } from "../../colors.js";
-import { legendItem as item, swatch } from "../../legend.js";
+import { swatch } from "../../legend.js";
+import { item } from "../words.js";
 
 export function renderSlidingLegend(container, { space }) {
   const ring = (color) => {
@@ -12,18 +13,18 @@ export function renderSlidingLegend(container, { space }) {
     return node;
   };
   const items = [
-    item("tile on its goal cell", swatch("#bfe6cf")),
-    item("tile elsewhere", swatch("#f7f1e3")),
-    item("blank", swatch("#4a505a")),
+    item("fam.sliding.legend_home", undefined, swatch("#bfe6cf")),
+    item("fam.sliding.legend_away", undefined, swatch("#f7f1e3")),
+    item("fam.sliding.legend_blank", undefined, swatch("#4a505a")),
   ];
   if (space) {
     items.push(
-      item("states not expanded", swatch("#aaa396")),
-      item("expanded (a few → all of a bin)", swatch(OKABE_ITO.orange), swatch("#8f3500")),
-      item("state being expanded", ring("#000")),
-      item("start", ring(OKABE_ITO.blue)),
-      item("goal", ring(OKABE_ITO.bluishGreen)),
-      item("solution", swatch(OKABE_ITO.blue, "line")),
+      item("fam.sliding.legend_not_expanded", undefined, swatch("#aaa396")),
+      item("fam.sliding.legend_expanded", undefined, swatch(OKABE_ITO.orange), swatch("#8f3500")),
+      item("fam.sliding.legend_current", undefined, ring("#000")),
+      item("fam.sliding.legend_start", undefined, ring(OKABE_ITO.blue)),
+      item("fam.sliding.legend_goal", undefined, ring(OKABE_ITO.bluishGreen)),
+      item("fam.sliding.legend_solution", undefined, swatch(OKABE_ITO.blue, "line")),
     );
   }
   container.replaceChildren(...items);

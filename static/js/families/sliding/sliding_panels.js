@@ -9,14 +9,14 @@ export function buildSlidingPanels() {
   // Ids unique to this instance (a comparison may show several views; no module-level counter).
   const suffix = Math.random().toString(36).slice(2, 8);
   const parts = solutionPanel({
-    title: "Solution (move by move)",
+    title: "fam.step.replay_title",
     titleId: `sliding-replay-title-${suffix}`,
     messageTestid: "sliding-message",
-    listLabel: "The solution's moves",
+    listLabel: "fam.labyrinth.moves_label",
     stats: {
-      moves: { testid: "solution-moves", label: "Moves", def: "tiles slid, 1 each: the cost" },
-      optimal: { testid: "optimal-moves", label: "Fewest possible", def: "the start's distance in the whole state space (8-puzzle)" },
-      startH: { testid: "start-h", label: "h at the start", def: "the run's heuristic: never more than the fewest moves" },
+      moves: { testid: "solution-moves", label: "fam.sliding.stat_moves", def: "fam.sliding.stat_moves_def" },
+      optimal: { testid: "optimal-moves", label: "fam.sliding.stat_optimal", def: "fam.sliding.stat_optimal_def" },
+      startH: { testid: "start-h", label: "fam.sliding.stat_start_h", def: "fam.sliding.stat_start_h_def" },
     },
   });
   // Presentation mode hides the side panels: the same replay controls in a bar above the board.

@@ -2,6 +2,7 @@
 // blank (animated), the list of moves in words ("slide 7 down"); the view draws the board (and the
 // solution's place in the 8-puzzle's state space) through onShow.
 
+import { setText } from "../../i18n.js";
 import { MoveReplay } from "../move_replay.js";
 import { moveText, slideBetween } from "./sliding_board.js";
 
@@ -15,7 +16,7 @@ export class SlidingReplay extends MoveReplay {
    *          onShow: (step: number, slide: {tile: number, from: number, to: number} | null) => void}} args
    */
   constructor(args) {
-    super({ ...args, pauseMs: PAUSE_BETWEEN_MS, pauseFirst: true, labels: { play: "▶ Play moves", pause: "❚❚ Pause" } });
+    super({ ...args, pauseMs: PAUSE_BETWEEN_MS, pauseFirst: true, labels: { play: "fam.view.play_moves", pause: "fam.view.pause" } });
     this.onShow = args.onShow;
     this.path = []; // the boards, start first (Uint8Array each)
     this.clear();
@@ -32,13 +33,13 @@ export class SlidingReplay extends MoveReplay {
     if (!moves.length) return;
     this.path = path;
     this.moves = moves;
-    const title = "Show the board after this move";
+    const title = "fam.labyrinth.show_after";
     this.fillList(moves.length, (step) => {
       const move = moves[step - 1];
       const li = this.item(step, sentenceCase(moveText(move)), title);
       const blank = document.createElement("span");
       blank.className = "muted";
-      blank.textContent = move.blank ? ` (blank ${move.blank})` : "";
+      if (move.blank) setText(blank, "fam.sliding.blank_paren", { move: move.blank });
       li.append(blank);
       return li;
     });

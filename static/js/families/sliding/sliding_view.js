@@ -6,7 +6,9 @@
 // its moves in words. The interface is FamilyView's (../family_view.js), the search and the solution's
 // reveal SolutionView's (../solution_view.js); every bit of state lives on the instance.
 
-import { number, withCommas } from "../../format.js";
+import { sentence } from "../../format.js";
+import { t } from "../../i18n.js";
+import { num } from "../words.js";
 import { SolutionView } from "../solution_view.js";
 import {
   PAGE_HEURISTICS, blankOf, boardOf, cellName, goalPositions, heuristicValue, moveText, movesOf, rankOf, sameBoard,
@@ -23,12 +25,14 @@ import { NamedStates } from "../named_states.js";
 import { StateSpace, UNREACHED } from "./sliding_space.js";
 
 const MIN_SLIDE_MS = 60; // a search-trace slide shorter than this is not animated
-const PUZZLE_NAMES = { 3: "8-puzzle", 4: "15-puzzle", 5: "24-puzzle" };
-const H_NAMES = { misplaced: "misplaced tiles h₁", manhattan: "Manhattan distance h₂", linear_conflict: "linear conflict" };
-const H_SHORT = { misplaced: "h₁ (misplaced)", manhattan: "h₂ (Manhattan)", linear_conflict: "linear conflict" };
+// Catalog keys: the puzzles' names and the heuristics' names, long and short.
+const PUZZLE_NAMES = { 3: "fam.sliding.name_8", 4: "fam.sliding.name_15", 5: "fam.sliding.name_24" };
+const H_NAMES = { misplaced: "fam.sliding.h_misplaced", manhattan: "fam.sliding.h_manhattan", linear_conflict: "fam.sliding.h_linear" };
+const H_SHORT = { misplaced: "fam.sliding.hs_misplaced", manhattan: "fam.sliding.hs_manhattan", linear_conflict: "fam.sliding.h_linear" };
 const USES_H = new Set(["astar", "greedy", "idastar"]);
 
-const plural = (k, word) => `${withCommas(k)} ${word}${k === 1 ? "" : "s"}`;
+/** A heuristic's name in words (a name the page does not know stays as it is). */
+const hName = (name, names = H_NAMES) => (names[name] ? t(names[name]) : name);
 
 export class SlidingView extends SolutionView {
   static formLayout = { own: [], shared: [["heuristic", "weight"]], notes: { weight: "(f = g + w·h)" } };
@@ -64,6 +68,15 @@ export class SlidingView extends SolutionView {
 
   get ranked() {
     return this.board?.n === 3;
+  }
+
+  /** The captions, the state space's words and the hover read-out, again in the new language. */
+  languageChanged() {
+    if (!this.active || !this.board) return;
+    const result = this.revealed ? this.pendingResult : null;
+    if (result && !result.found) this.panels.message.textContent = sentence(this.whyNoneOrIllegal(result));
+    this.redraw();
+    if (this.hoveredAt) this.hovered(this.hoveredAt);
   }
 
   // ---- entering and leaving ----------------------------------------------------------------------
@@ -176,7 +189,7 @@ export class SlidingView extends SolutionView {
   }
 
   checkReady() {
-    return this.info ? null : "Open a sliding-tile puzzle first.";
+    return this.info ? null : t("fam.sliding.open_first");
   }
 
   // ---- scenes ------------------------------------------------------------------------------------
@@ -198,7 +211,7 @@ export class SlidingView extends SolutionView {
   }
 
   puzzleName() {
-    return PUZZLE_NAMES[this.board.n] || `${this.board.n}² − 1 puzzle`;
+    return PUZZLE_NAMES[this.board.n] ? t(PUZZLE_NAMES[this.board.n]) : t("fam.sliding.name_n", { n: this.board.n });
   }
 
   /** The state-space part of a scene (8-puzzle), or null. */
@@ -209,21 +222,20 @@ export class SlidingView extends SolutionView {
     const lit = this.run ? search.distinctReached() : 0;
     const start = rankOf(this.board.tiles);
     let note;
-    if (!space) note = "Computing every state reachable from the goal (breadth-first search)…";
+    if (!space) note = t("fam.sliding.space_computing");
     else if (this.run) {
       const pct = (100 * lit) / space.size;
-      note = `${plural(lit, "distinct state")} expanded: ${pct < 0.1 ? pct.toFixed(2) : pct.toFixed(1)}% of the space`
-        + (path ? " · the solution: the blue line" : "")
+      note = t("fam.sliding.space_lit", { count: lit, pct: num(pct, pct < 0.1 ? 2 : 1) })
+        + (path ? t("fam.sliding.space_path") : "")
         + (search.expanded > search.snapshots.length
-          ? ` (of the first ${withCommas(search.snapshots.length)} expansions: the boards the server sends)` : "");
+          ? t("fam.sliding.space_capped", { first: search.snapshots.length }) : "");
     } else {
-      note = `The start (blue ring) is ${space.dist[start]} moves from the goal (green ring). `
-        + "A bar holds the states that many moves from the goal, lowest h₂ at the bottom.";
+      note = t("fam.sliding.space_idle", { d: space.dist[start] });
     }
     return {
       space,
       note,
-      title: `All ${withCommas(space ? space.size : 181440)} states, by moves from the goal`,
+      title: t("fam.sliding.space_title", { size: space ? space.size : 181440 }),
       key: this.runId,
       ranks: search.distinctRanks,
       lit,
@@ -247,8 +259,8 @@ export class SlidingView extends SolutionView {
     const heuristic = this.formHeuristic();
     const h = this.hOf(tiles, heuristic);
     const parts = [this.puzzleName()];
-    if (h !== null) parts.push(`${H_SHORT[heuristic] || heuristic} of the start: ${h}`);
-    parts.push(this.editor.on ? "click a tile next to the blank to slide it" : "press Run to search");
+    if (h !== null) parts.push(t("fam.sliding.h_of_start", { name: hName(heuristic, H_SHORT), h }));
+    parts.push(t(this.editor.on ? "fam.sliding.idle_editing" : "fam.sliding.idle_run"));
     this.showScene({
       n, tiles: tiles.slice(), goal: this.board.goal, caption: parts.join(" · "), mark: -1,
       space: this.spaceScene({ current: -1 }),
@@ -333,24 +345,23 @@ export class SlidingView extends SolutionView {
   searchCaption(snap, tiles) {
     const result = this.pendingResult;
     if (this.traceAtEnd && result && !result.found) {
-      return result.stopped ? `The search stopped: ${result.stopped}` : `Search over: ${this.whyNone(result)}`;
+      return result.stopped ? t("fam.sliding.search_stopped", { reason: result.stopped }) : t("fam.sliding.search_over", { why: this.whyNone(result) });
     }
     if (!snap) {
-      return this.search.position > 0 ? "Search: the start waits on the frontier" : "Search: press Play (space) to watch it";
+      return t(this.search.position > 0 ? "fam.sliding.caption_waits" : "fam.step.caption_press_play");
     }
     if (snap.i !== this.search.lastClose) {
-      return `Expansion ${withCommas(this.search.expanded)}: the server sent the boards of the first `
-        + `${withCommas(this.search.snapshots.length)} expansions only (the last one shown)`;
+      return t("fam.sliding.caption_capped", { expanded: this.search.expanded, first: this.search.snapshots.length });
     }
     // The board drawn is the state: no other notation of it here (explain and Predict write its rows).
-    const parts = ["Expanding this board"];
+    const parts = [t("fam.sliding.expanding")];
     const g = this.search.g;
-    if (g !== null) parts.push(`g = ${number(g)}`);
+    if (g !== null) parts.push(`g = ${num(g)}`);
     if (USES_H.has(this.run.algorithm)) {
       const h = this.hOf(tiles);
-      if (h !== null) parts.push(`h = ${h}`, `f = ${number(this.fOf(g, h))}`);
+      if (h !== null) parts.push(`h = ${h}`, `f = ${num(this.fOf(g, h))}`);
     }
-    parts.push(`frontier ${withCommas(this.search.frontier)}`);
+    parts.push(t("fam.sliding.frontier", { frontier: this.search.frontier }));
     return parts.join(" · ");
   }
 
@@ -383,7 +394,7 @@ export class SlidingView extends SolutionView {
   stateLabel(id) {
     const n = this.board?.n || 3;
     const tiles = this.boardOf(id);
-    return tiles ? boardText(tiles, n) : `board ${id} (not sent)`;
+    return tiles ? boardText(tiles, n) : t("fam.sliding.board_not_sent", { id });
   }
 
   /** The board drawn small (Predict's choices, explain mode's frontier). */
@@ -394,7 +405,7 @@ export class SlidingView extends SolutionView {
 
   /** Where a record's blank stands, alike for every board (exercise mode's list, without names). */
   cellLabel(cell) {
-    return `the blank at ${cellName(cell, this.board?.n || 3)}`;
+    return t("fam.sliding.blank_at", { cell: cellName(cell, this.board?.n || 3) });
   }
 
   /** h of state `id` under the run's heuristic: the server's (any heuristic, "yours" too), else the page's. */
@@ -419,18 +430,18 @@ export class SlidingView extends SolutionView {
     const name = this.run.heuristic;
     const h = tiles ? this.hOf(tiles) : null;
     const known = PAGE_HEURISTICS.includes(name);
-    const figures = [{ key: "g", label: "g", value: g, def: "moves so far, state expanded" }];
+    const figures = [{ key: "g", label: "g", value: g, def: t("fam.labyrinth.def_g") }];
     if (USES_H.has(this.run.algorithm)) {
       figures.push({
         key: "h", label: "h", value: h,
-        def: known ? `estimated moves to go (${H_NAMES[name] || name})` : `${name}: computed by the server, not shown here`,
+        def: known ? t("fam.step.def_h", { heuristic: hName(name) }) : t("fam.sliding.def_h_server", { name }),
       }, {
         key: "f", label: "f", value: this.fOf(g, h),
-        def: this.run.algorithm === "greedy" ? "its priority: f = h" : `its priority: f = g + ${number(this.run.weight)}·h`,
+        def: this.run.algorithm === "greedy" ? t("fam.view.def_f_greedy") : t("fam.view.def_f", { w: num(this.run.weight) }),
       });
     }
     if (this.ranked) {
-      figures.push({ key: "hstar", label: "h*", value: tiles ? this.distanceOf(tiles) : null, def: "its real distance to the goal (the state space)" });
+      figures.push({ key: "hstar", label: "h*", value: tiles ? this.distanceOf(tiles) : null, def: t("fam.sliding.def_hstar") });
     }
     return figures;
   }
@@ -438,7 +449,7 @@ export class SlidingView extends SolutionView {
   // ---- the result and its replay (../solution_view.js) ------------------------------------------
 
   whyNone(result) {
-    return result.message || (result.stopped ? `stopped: ${result.stopped}` : "no sequence of moves reaches the goal");
+    return result.message || (result.stopped ? t("fam.step.stopped", { reason: result.stopped }) : t("fam.sliding.no_solution"));
   }
 
   showSolution(result, why) {
@@ -496,14 +507,14 @@ export class SlidingView extends SolutionView {
     const tiles = path[Math.min(step, path.length - 1)];
     const n = moves.length;
     let caption;
-    if (step === 0) caption = `Solution: ${plural(n, "move")} (press Next ▶ or Play moves)`;
-    else caption = `Move ${step} of ${n}: ${moveText(moves[step - 1])}`;
+    if (step === 0) caption = t("fam.sliding.caption_start", { count: n });
+    else caption = t("fam.sliding.caption_move", { step, n, move: moveText(moves[step - 1]) });
     const h = this.hOf(tiles);
     // A checked solution may end elsewhere: the caption says so, as its verdict does.
     const last = path[path.length - 1];
     const endsAtGoal = last.length === this.board.goal.length && last.every((tile, i) => tile === this.board.goal[i]);
-    if (h !== null && step < n) caption += endsAtGoal ? ` · h = ${h}, ${n - step} to go` : ` · h = ${h}`;
-    if (step === n) caption += endsAtGoal ? " · the goal" : " · not the goal";
+    if (h !== null && step < n) caption += endsAtGoal ? t("fam.sliding.caption_to_go", { h, left: n - step }) : ` · h = ${h}`;
+    if (step === n) caption += t(endsAtGoal ? "fam.sliding.caption_goal" : "fam.sliding.caption_not_goal");
     const moved = step > 0 ? slideBetween(path[step - 1], path[step]) : null;
     const ranks = this.solutionRanks;
     this.mode = "replay";
@@ -517,6 +528,7 @@ export class SlidingView extends SolutionView {
   // ---- the hover read-out ------------------------------------------------------------------------
 
   hovered(hit) {
+    this.hoveredAt = hit;
     if (!hit || !this.board) {
       this.shell.setHover("");
       return;
@@ -526,13 +538,15 @@ export class SlidingView extends SolutionView {
       const tiles = this.renderer.scene?.tiles || this.board.tiles;
       const tile = tiles[hit.cell];
       if (!tile) {
-        this.shell.setHover(`the blank at ${cellName(hit.cell, n)}`);
+        this.shell.setHover(t("fam.sliding.blank_at", { cell: cellName(hit.cell, n) }));
         return;
       }
       const home = this.goalPos[tile];
       const away = Math.abs(Math.floor(home / n) - Math.floor(hit.cell / n)) + Math.abs((home % n) - (hit.cell % n));
-      this.shell.setHover(`tile ${tile} at ${cellName(hit.cell, n)} · its goal cell ${cellName(home, n)}: `
-        + (away ? `${away} move${away === 1 ? "" : "s"} away (Manhattan)` : "home"));
+      this.shell.setHover(t("fam.sliding.hover_tile", {
+        tile, cell: cellName(hit.cell, n), home: cellName(home, n),
+        away: away ? t("fam.sliding.hover_away", { count: away }) : t("fam.sliding.hover_home"),
+      }));
       return;
     }
     const space = this.space;
@@ -545,8 +559,8 @@ export class SlidingView extends SolutionView {
       for (let k = 0; k < upto; k++) if (space.dist[ranks[k]] === d) lit++;
     }
     const count = space.counts[d] || 0;
-    this.shell.setHover(`${plural(count, "state")} ${d} move${d === 1 ? "" : "s"} from the goal`
-      + (this.run ? ` · ${withCommas(lit)} of them expanded` : ""));
+    this.shell.setHover(t("fam.sliding.hover_bin", { states: t("fam.sliding.states", { count }), d, moves: t("fam.sliding.moves_word", { count: d }) })
+      + (this.run ? t("fam.sliding.hover_lit", { lit }) : ""));
   }
 
   // ---- what the shell shows for it -------------------------------------------------------------
@@ -559,10 +573,10 @@ export class SlidingView extends SolutionView {
   /** A run's options in words: "Manhattan distance h₂, weight 2". */
   describeRun(_algorithm, options) {
     if (options.heuristic === undefined) return "";
-    const name = options.heuristic || this.info?.heuristics?.[0] || "default";
-    const words = `${H_NAMES[name] || name} heuristic`;
+    const heuristic = hName(options.heuristic || this.info?.heuristics?.[0] || t("fam.labyrinth.default"));
     const weight = options.weight;
-    return weight !== undefined && weight !== null && weight !== 1 ? `${words}, weight ${number(weight)}` : words;
+    return weight !== undefined && weight !== null && weight !== 1
+      ? t("fam.view.heuristic_weight", { heuristic, w: num(weight) }) : t("fam.view.heuristic", { heuristic });
   }
 
   // ---- the board by keyboard (A2: ../../board/cell_cursor.js; FamilyView cursorGrid …) ---------

@@ -7,8 +7,10 @@ const MARKED = 1;
 export const START = 2;
 export const GOAL = 3;
 
-// Directions as the server names them, and their words.
-const DIRECTIONS = [["N", "north"], ["E", "east"], ["S", "south"], ["W", "west"]];
+import { t } from "../../i18n.js";
+
+// Directions as the server names them, and their words (catalog keys).
+const DIRECTIONS = [["N", "fam.step.north"], ["E", "fam.step.east"], ["S", "fam.step.south"], ["W", "fam.step.west"]];
 
 /** The puzzle info's board: {rows, cols, kinds: Uint8Array (BLANK/MARKED/START/GOAL), start, goals}. */
 export function boardOf(info) {
@@ -31,10 +33,10 @@ export function boardOf(info) {
 
 /** A cycle is usable when it is 1..maxLength whole numbers from 1 to maxStep. */
 export function cycleProblem(cycle, { maxLength = 16, maxStep = 1000 } = {}) {
-  if (!Array.isArray(cycle) || !cycle.length) return "enter the move lengths in turn, e.g. 1, 2, 3.";
-  if (cycle.length > maxLength) return `a cycle of ${cycle.length} moves is too long (at most ${maxLength}).`;
+  if (!Array.isArray(cycle) || !cycle.length) return t("fam.step.cycle_empty");
+  if (cycle.length > maxLength) return t("fam.step.cycle_long", { length: cycle.length, max: maxLength });
   const bad = cycle.find((k) => !Number.isInteger(k) || k < 1 || k > maxStep);
-  if (bad !== undefined) return `${bad} is not a move length: each is a whole number from 1 to ${maxStep}.`;
+  if (bad !== undefined) return t("fam.step.cycle_bad", { bad, max: maxStep });
   return null;
 }
 
@@ -61,11 +63,14 @@ export function estimate(board, name, r, c, longest) {
 
 /** "after 0, 3, 6, … moves": which move counts land in layer p of a cycle of P. */
 export function layerMoves(p, P) {
-  return `after ${p}, ${p + P}, ${p + 2 * P}, … moves`;
+  return t("fam.step.layer_moves", { list: `${p}, ${p + P}, ${p + 2 * P}, …` });
 }
 
 /** "N" -> "north". */
-export const directionWord = (dir) => DIRECTIONS.find((d) => d[0] === dir)?.[1] || dir || "";
+export const directionWord = (dir) => {
+  const key = DIRECTIONS.find((d) => d[0] === dir)?.[1];
+  return key ? t(key) : dir || "";
+};
 
 /** The move list's words for a move: the server's text, else built from its fields. */
 export function moveText(move) {

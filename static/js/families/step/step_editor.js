@@ -4,19 +4,18 @@
 
 import { ClickEditor } from "../../edit/click_editor.js";
 import { BLANK } from "./step_board.js";
+import { t } from "../../i18n.js";
+import { wordsOf } from "../words.js";
 
-const TOOLS = { mark: "Mark", start: "Start", goal: "Goal" };
-const HINTS = {
-  mark: "Editing: a click on a cell marks it or makes it blank.",
-  start: "Editing: a click on a marked or blank cell puts the start there.",
-  goal: "Editing: a click on a cell puts the goal there.",
-};
+// Catalog keys, read as words in the current language (wordsOf).
+const TOOLS = { mark: "fam.step.tool_mark", start: "fam.step.tool_start", goal: "fam.step.tool_goal" };
+const HINTS = { mark: "fam.step.hint_mark", start: "fam.step.hint_start", goal: "fam.step.hint_goal" };
 
 /** @param {import("./step_view.js").StepView} view */
 export function stepEditor(view) {
   return new ClickEditor({
-    view, tools: TOOLS, toolPrefix: "step-tool", hints: HINTS,
-    title: "Edit the maze: a click on the board changes a cell",
+    view, tools: wordsOf(TOOLS), toolPrefix: "step-tool", hints: wordsOf(HINTS),
+    title: t("fam.step.edit_title"),
     opAt: (event, tool) => {
       const hit = view.renderer.hit(event.clientX, event.clientY);
       if (!hit || !view.board) return null;

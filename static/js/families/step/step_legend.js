@@ -3,45 +3,51 @@
 
 import { COLORS, OKABE_ITO, rampCss } from "../../colors.js";
 import { el } from "../../dom.js";
-import { legendItem as item, legendItemLabelFirst, swatch } from "../../legend.js";
+import { fmt } from "../../i18n.js";
+import { swatch } from "../../legend.js";
+import { item, itemLabelFirst } from "../words.js";
 
 function ramp(max) {
   const bar = el("span", { class: "ramp" });
   const stops = Array.from({ length: 9 }, (_, i) => rampCss(i / 8)).join(",");
   bar.style.background = `linear-gradient(to right, ${stops})`; // CSSOM: allowed by the CSP
   return el("span", { class: "ramp-wrap" },
-    el("span", { text: "0" }), bar, el("span", { text: max > 0 ? Math.round(max).toLocaleString("en-US") : "max" }));
+    el("span", { text: "0" }), bar, max > 0 ? el("span", { text: fmt(Math.round(max)) }) : el("span", { t: "fam.grid.legend_max" }));
 }
 
 function letter(kind) {
-  const node = swatch(kind === "start" ? COLORS.start : COLORS.goal, kind === "start" ? "marker" : "marker round");
+  const node = swatch(kind === "start" ? COLORS.start : COLORS.goal, kind === "start" ? "marker" : ["marker", "round"].join(" "));
   node.textContent = kind === "start" ? "S" : "Z";
   return node;
 }
 
-/** Fill `container`. options: {cycle: [k, …], backward, improves (updates can occur), scoreMax, scoreName}. */
+/**
+ * Fill `container`. options: {cycle: [k, …], backward, improves (updates can occur), scoreMax,
+ * scoreKey (the catalog key of "Expanded, by …")}.
+ */
 export function renderStepLegend(container, {
-  cycle = [1, 2, 3], backward = false, improves = true, scoreMax = 0, scoreName = "g",
+  cycle = [1, 2, 3], backward = false, improves = true, scoreMax = 0, scoreKey = "fam.step.legend_by_g",
 } = {}) {
   const unreached = swatch("#ffffff");
   const items = [
-    item("Start", letter("start")),
-    item("Goal", letter("goal")),
-    item("Marked cell", swatch(COLORS.free)),
-    item("Blank", swatch(COLORS.wall)),
-    item(`Not reached (a mark per phase: next move ${cycle.join(", ")})`, unreached),
-    item("Frontier (waiting)", swatch(COLORS.open)),
-    legendItemLabelFirst(`Expanded, by ${scoreName}`, ramp(scoreMax)),
-    item("Being expanded", swatch("#fff", "current")),
+    item("fam.grid.legend_start", undefined, letter("start")),
+    item("fam.grid.legend_goal", undefined, letter("goal")),
+    item("fam.step.legend_marked", undefined, swatch(COLORS.free)),
+    item("fam.step.legend_blank", undefined, swatch(COLORS.wall)),
+    item("fam.step.legend_unreached", { cycle: cycle.join(", ") }, unreached),
+    item("fam.grid.legend_frontier", undefined, swatch(COLORS.open)),
+    itemLabelFirst(scoreKey, undefined, ramp(scoreMax)),
+    item("fam.grid.legend_current", undefined, swatch("#fff", "current")),
   ];
-  if (improves) items.push(item("Improved (cheaper g)", swatch(COLORS.update)));
+  if (improves) items.push(item("fam.grid.legend_improved", undefined, swatch(COLORS.update)));
   if (backward) {
-    items.push(item("Back frontier", swatch(COLORS.openBack)), item("Back expanded", swatch(COLORS.closedBack)));
+    items.push(item("fam.grid.legend_back_frontier", undefined, swatch(COLORS.openBack)),
+      item("fam.grid.legend_back_expanded", undefined, swatch(COLORS.closedBack)));
   }
   items.push(
-    item("Generated now", swatch(COLORS.open, "line")),
-    item("Solution jump (its length)", swatch(COLORS.path, "line")),
-    item("Player", swatch(OKABE_ITO.orange, "marker round")),
+    item("fam.step.legend_generated", undefined, swatch(COLORS.open, "line")),
+    item("fam.step.legend_jump", undefined, swatch(COLORS.path, "line")),
+    item("fam.labyrinth.legend_player", undefined, swatch(OKABE_ITO.orange, ["marker", "round"].join(" "))),
   );
   container.replaceChildren(...items);
 }

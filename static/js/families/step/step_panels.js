@@ -6,7 +6,7 @@
 import { el } from "../../dom.js";
 import { replayBar, solutionPanel } from "../move_replay.js";
 
-const MODE_LABELS = { both: "Maze + layers", board: "Maze", layers: "Layers" };
+const MODE_LABELS = { both: "fam.step.mode_both", board: "fam.step.mode_board", layers: "fam.step.mode_layers" };
 
 export function buildStepPanels() {
   // Ids unique to this instance (a comparison may show several views; no module-level counter).
@@ -14,25 +14,24 @@ export function buildStepPanels() {
   const showTitle = `step-show-title-${suffix}`;
   const replayTitle = `step-replay-title-${suffix}`;
   const modeButton = (mode) => el("button", {
-    type: "button", testid: `step-mode-${mode}`, "aria-pressed": "false", "data-mode": mode, text: MODE_LABELS[mode],
+    type: "button", testid: `step-mode-${mode}`, "aria-pressed": "false", "data-mode": mode, t: MODE_LABELS[mode],
   });
   const modes = { both: modeButton("both"), board: modeButton("board"), layers: modeButton("layers") };
   const left = el("section", { class: "step-show" },
-    el("h2", { id: showTitle, text: "Show" }),
+    el("h2", { id: showTitle, t: "fam.step.show" }),
     el("div", { class: "segmented", role: "group", "aria-labelledby": showTitle },
       modes.both, modes.board, modes.layers),
     el("p", {
       class: "hint", testid: "step-show-hint",
-      text: "A state is a cell and a phase of the cycle: a mark in the maze, a cell of a layer. "
-        + "Each move leads to the next layer.",
+      t: "fam.step.show_hint",
     }),
   );
 
   const parts = solutionPanel({
-    title: "Solution (move by move)",
+    title: "fam.step.replay_title",
     titleId: replayTitle,
     messageTestid: "step-message",
-    listLabel: "The solution's moves",
+    listLabel: "fam.labyrinth.moves_label",
   });
   parts.modes = modes;
   parts.left = left;

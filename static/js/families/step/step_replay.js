@@ -31,7 +31,7 @@ export class StepReplay extends MoveReplay {
     if (!result?.found || !Array.isArray(result.moves) || !Array.isArray(result.path)) return;
     this.moves = result.moves;
     this.path = result.path;
-    this.fillList(this.moves.length, (step) => this.item(step, moveText(this.moves[step - 1]), "Show the maze after this move"));
+    this.fillList(this.moves.length, (step) => this.item(step, moveText(this.moves[step - 1]), "fam.step.show_after"));
     this.show(this.moves.length, true);
   }
 

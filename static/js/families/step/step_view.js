@@ -5,7 +5,9 @@
 // FamilyView's (../family_view.js), the search and the solution's reveal SolutionView's
 // (../solution_view.js); every bit of state lives on the instance.
 
-import { number, sizeText } from "../../format.js";
+import { sizeText } from "../../format.js";
+import { t } from "../../i18n.js";
+import { num } from "../words.js";
 import { SolutionView } from "../solution_view.js";
 import {
   BLANK, GOAL, START, boardOf, cycleProblem, cycleText, decodeState, directionWord, estimate,
@@ -19,22 +21,23 @@ import { StepReplay } from "./step_replay.js";
 import { STATUS, StepSearch } from "./step_search.js";
 
 const DEFAULT_CYCLE = [1, 2, 3];
+// The hover read-out's word for a state's status (catalog keys).
 const STATUS_WORDS = {
-  [STATUS.OPEN]: "frontier", [STATUS.CLOSED]: "expanded", [STATUS.UPDATED]: "frontier (cheaper g)",
-  [STATUS.OPEN_B]: "back frontier", [STATUS.CLOSED_B]: "back expanded", [STATUS.UPDATED_B]: "back frontier (cheaper g)",
+  [STATUS.OPEN]: "fam.step.st_open", [STATUS.CLOSED]: "fam.step.st_closed", [STATUS.UPDATED]: "fam.step.st_updated",
+  [STATUS.OPEN_B]: "fam.step.st_open_b", [STATUS.CLOSED_B]: "fam.step.st_closed_b", [STATUS.UPDATED_B]: "fam.step.st_updated_b",
 };
 
 const rc = (r, c) => `(${r}, ${c})`;
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 export class StepView extends SolutionView {
   // Where the shell puts this family's option controls: the cycle in a section of its own, the rest
   // under the algorithm menu; muted notes after labels.
+  // The title and notes are catalog keys (the form writes them in the current language).
   static formLayout = {
-    title: "Step cycle",
+    title: "fam.step.form_title",
     own: [["cycle"]],
     shared: [["heuristic", "weight"]],
-    notes: { cycle: "(cells per move, in turn)", weight: "(f = g + w·h)" },
+    notes: { cycle: "fam.step.note_cycle", weight: "(f = g + w·h)" },
   };
 
   /** @param {import("../family_view.js").FamilyViewArgs} args */
@@ -61,6 +64,18 @@ export class StepView extends SolutionView {
     });
     this.setMode(this.layoutMode);
     this.editor = stepEditor(this);
+    this.hoveredAt = null; // the hover read-out's hit, written again in another language
+  }
+
+  /** The canvas's caption and the hover read-out, again in the new language. */
+  languageChanged() {
+    if (!this.active || !this.info) return;
+    const result = this.revealed ? this.pendingResult : null;
+    if (result?.found && this.replay.loaded) this.replayShown(this.replay.step, this.replay.overview);
+    else if (result?.found) this.solutionCaption = t("fam.step.start_is_goal");
+    else if (result) this.solutionCaption = t("fam.step.no_solution", { why: this.whyNoneOrIllegal(result) });
+    super.languageChanged();
+    if (this.hoveredAt) this.hovered(this.hoveredAt);
   }
 
   get cycle() {
@@ -147,7 +162,7 @@ export class StepView extends SolutionView {
     const cycle = this.shell.option("cycle");
     if (cycle === null || cycle === undefined) return null; // the file's cycle
     const problem = cycleProblem(cycle, this.limits());
-    return problem ? `Step cycle: ${problem}` : null;
+    return problem ? t("fam.step.cycle_problem", { problem }) : null;
   }
 
   // ---- the search ----------------------------------------------------------------------------------
@@ -188,21 +203,20 @@ export class StepView extends SolutionView {
     const cycle = this.cycle;
     if (this.runId === null) {
       const states = rows * cols * cycle.length;
-      return `${sizeText(cols, rows, "cells")} · cycle ${cycleText(cycle)} · ${states.toLocaleString("en-US")} states `
-        + "(cell, phase): press Run to search";
+      return t("fam.step.caption_idle", { size: sizeText(cols, rows, "cells"), cycle: cycleText(cycle), states });
     }
     const s = this.search;
     if (s.current < 0) {
-      return s.position > 0 ? "Search: the start state waits on the frontier" : "Search: press Play (space) to watch it";
+      return t(s.position > 0 ? "fam.step.caption_waits" : "fam.step.caption_press_play");
     }
-    if (s.pathCount > 0) return `The path, traced back from the goal: ${plural(s.pathCount, "state")} so far`;
+    if (s.pathCount > 0) return t("fam.step.caption_path", { count: s.pathCount });
     const { r, c, phase } = decodeState(s.current, cols, cycle.length);
     const g = s.score[s.current];
-    const head = `Expanding ${rc(r, c)}, next move ${cycle[phase]} (g = ${number(g)})`;
+    const head = t("fam.step.caption_head", { rc: rc(r, c), next: cycle[phase], g: num(g) });
     const made = s.generatedNow(this.timeline).map((state) => decodeState(state, cols, cycle.length));
-    if (made.length) return `${head}: jumps to ${made.map((m) => rc(m.r, m.c)).join(", ")}`;
-    if (this.info && this.board.kinds[s.current / cycle.length | 0] === GOAL) return `${head}: the goal`;
-    return s.position - 1 === s.currentAt ? `${head}: its jumps come next` : `${head}: no new states`;
+    if (made.length) return t("fam.step.caption_jumps", { head, list: made.map((m) => rc(m.r, m.c)).join(", ") });
+    if (this.info && this.board.kinds[s.current / cycle.length | 0] === GOAL) return t("fam.step.caption_goal", { head });
+    return t(s.position - 1 === s.currentAt ? "fam.step.caption_next" : "fam.step.caption_none", { head });
   }
 
   // ---- explain mode (../family_view.js) -----------------------------------------------------------
@@ -229,7 +243,7 @@ export class StepView extends SolutionView {
   stateLabel(state) {
     const P = this.cycle.length;
     const { r, c, phase } = decodeState(state, this.info?.cols || 1, P);
-    return `${rc(r, c)} phase ${phase}`;
+    return t("fam.step.state_label", { rc: rc(r, c), phase });
   }
 
   /** The state being expanded at the playhead: g (moves so far), its phase and next move; h, f. */
@@ -241,18 +255,18 @@ export class StepView extends SolutionView {
     const at = s.current >= 0 ? decodeState(s.current, this.info.cols, P) : null;
     const g = at ? s.score[s.current] : null;
     const figures = [
-      { key: "g", label: "g", value: g, def: "moves so far, state expanded" },
-      { key: "phase", label: "Phase", value: at ? at.phase : null, def: `its layer: moves so far mod ${P}` },
-      { key: "next", label: "Next move", value: at ? cycle[at.phase] : null, def: "cells its next jump must cover" },
+      { key: "g", label: "g", value: g, def: t("fam.labyrinth.def_g") },
+      { key: "phase", label: t("fam.step.fig_phase"), value: at ? at.phase : null, def: t("fam.step.def_phase", { P }) },
+      { key: "next", label: t("fam.step.fig_next"), value: at ? cycle[at.phase] : null, def: t("fam.step.def_next") },
     ];
     const algorithm = this.run.algorithm;
     if (algorithm === "astar" || algorithm === "greedy") {
       const h = at && this.run.heuristic !== "yours" ? estimate(this.board, this.run.heuristic, at.r, at.c, Math.max(...cycle)) : null;
       figures.push(
-        { key: "h", label: "h", value: h, def: `estimated moves to go (${this.run.heuristic})` },
+        { key: "h", label: "h", value: h, def: t("fam.step.def_h", { heuristic: this.run.heuristic }) },
         {
           key: "f", label: "f", value: h === null ? null : algorithm === "greedy" ? h : g + this.run.weight * h,
-          def: algorithm === "greedy" ? "its priority: f = h" : `its priority: f = g + ${number(this.run.weight)}·h`,
+          def: algorithm === "greedy" ? t("fam.view.def_f_greedy") : t("fam.view.def_f", { w: num(this.run.weight) }),
         },
       );
     }
@@ -263,17 +277,19 @@ export class StepView extends SolutionView {
 
   /** Show the solution (at the end of the trace) or hide it again (stepped back into the search). */
   whyNone(result) {
-    return result.message || (result.stopped ? `stopped: ${result.stopped}` : `the goal cannot be reached with the cycle ${cycleText(this.cycle)}`);
+    return result.message || (result.stopped
+      ? t("fam.step.stopped", { reason: result.stopped })
+      : t("fam.step.unreachable", { cycle: cycleText(this.cycle) }));
   }
 
   showSolution(result, why) {
     if (result && result.found) {
-      this.solutionCaption = "Solution: the start is a goal, no move needed";
+      this.solutionCaption = t("fam.step.start_is_goal");
       this.replay.load(result); // draws the solution and sets the caption (when it has moves)
     } else {
       this.replay.clear();
       this.renderer.setScene({ solution: null });
-      this.solutionCaption = result ? `No solution: ${why}` : "";
+      this.solutionCaption = result ? t("fam.step.no_solution", { why }) : "";
     }
     this.showBar();
   }
@@ -281,11 +297,13 @@ export class StepView extends SolutionView {
   replayShown(step, overview) {
     const moves = this.replay.moves;
     const n = moves.length;
-    if (overview) this.solutionCaption = `Solution: ${plural(n, "move")}, each jump with its length (Next ▶ replays them)`;
-    else if (step === 0) this.solutionCaption = `Solution in ${plural(n, "move")}: the start (press Next ▶)`;
+    if (overview) this.solutionCaption = t("fam.step.caption_overview", { count: n });
+    else if (step === 0) this.solutionCaption = t("fam.step.caption_start", { count: n });
     else {
       const m = moves[step - 1];
-      this.solutionCaption = `Solution: move ${step} of ${n}, ${m.length} ${directionWord(m.direction)} ${rc(...m.from)} → ${rc(...m.to)}`;
+      this.solutionCaption = t("fam.step.caption_move", {
+        step, n, length: m.length, dir: directionWord(m.direction), from: rc(...m.from), to: rc(...m.to),
+      });
     }
     this.renderer.setScene({ caption: this.solutionCaption });
   }
@@ -293,6 +311,7 @@ export class StepView extends SolutionView {
   // ---- the hover read-out ------------------------------------------------------------------------
 
   hovered(hit) {
+    this.hoveredAt = hit;
     if (!hit || !this.info) {
       this.shell.setHover("");
       return;
@@ -300,7 +319,8 @@ export class StepView extends SolutionView {
     const { r, c, layer } = hit;
     const cols = this.info.cols;
     const kind = this.board.kinds[r * cols + c];
-    const parts = [`row ${r}, col ${c}`, kind === BLANK ? "blank" : kind === START ? "start" : kind === GOAL ? "goal" : "marked"];
+    const parts = [t("fam.grid.hover_rc", { r, c }),
+      t(kind === BLANK ? "fam.step.hover_blank" : kind === START ? "fam.step.hover_start" : kind === GOAL ? "fam.step.hover_goal" : "fam.step.hover_marked")];
     if (kind !== BLANK) {
       const cycle = this.cycle;
       const P = cycle.length;
@@ -308,11 +328,11 @@ export class StepView extends SolutionView {
       const shown = this.runId !== null && this.search.status.length === this.info.rows * cols * P;
       for (const p of phases) {
         const state = (r * cols + c) * P + p;
-        let word = "unreached";
+        let word = t("fam.step.st_unreached");
         if (shown && this.search.status[state]) {
-          word = `${STATUS_WORDS[this.search.status[state]] || "reached"}, g ${number(this.search.score[state])}`;
+          word = `${t(STATUS_WORDS[this.search.status[state]] || "fam.step.st_reached")}, g ${num(this.search.score[state])}`;
         }
-        parts.push(`next ${cycle[p]}: ${shown ? word : "—"}`);
+        parts.push(t("fam.step.hover_next", { next: cycle[p], word: shown ? word : "—" }));
       }
     }
     this.shell.setHover(parts.join(" · "));
@@ -328,19 +348,21 @@ export class StepView extends SolutionView {
       backward: algorithm === "bidirectional",
       improves: !["bfs", "dfs", "iddfs", "idastar"].includes(algorithm),
       scoreMax: this.timeline.maxValue,
-      scoreName: algorithm === "bfs" ? "g (moves: the wave)" : "g (moves so far)",
+      scoreKey: algorithm === "bfs" ? "fam.step.legend_by_wave" : "fam.step.legend_by_moves",
     });
   }
 
   /** A run's options in words: "cycle 1,2,3 · manhattan heuristic, weight 1". */
   describeRun(algorithm, options) {
     const cycle = Array.isArray(options.cycle) ? options.cycle : this.info?.cycle || DEFAULT_CYCLE;
-    const parts = [`cycle ${cycleText(cycle)}`];
+    const parts = [t("fam.step.run_cycle", { cycle: cycleText(cycle) })];
     if (options.heuristic !== undefined) {
-      const heuristic = `${options.heuristic || this.info?.heuristics?.[0] || "default"} heuristic`;
-      parts.push(options.weight !== undefined ? `${heuristic}, weight ${number(options.weight)}` : heuristic);
+      const heuristic = options.heuristic || this.info?.heuristics?.[0] || t("fam.labyrinth.default");
+      parts.push(options.weight !== undefined
+        ? t("fam.view.heuristic_weight", { heuristic, w: num(options.weight) })
+        : t("fam.view.heuristic", { heuristic }));
     }
-    if (options.max_depth !== undefined && options.max_depth !== null) parts.push(`depth limit ${options.max_depth}`);
+    if (options.max_depth !== undefined && options.max_depth !== null) parts.push(t("fam.view.depth_limit", { limit: options.max_depth }));
     return parts.join(" · ");
   }
 

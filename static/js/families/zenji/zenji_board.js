@@ -2,6 +2,8 @@
 // tile, the trace's state index and its encoded g, and the water's route through a solution. No
 // drawing and no state here.
 
+import { t } from "../../i18n.js";
+
 // Side codes of a tile's [N, E, S, W].
 export const SIDE = { CLOSED: 0, INLET: 1, OUTLET: 2, SOURCE: 3, DRAIN: 4 };
 const DIRECTIONS = ["N", "E", "S", "W"];
@@ -74,7 +76,7 @@ export function tileName(tile, cols) {
 
 /** "once", "twice", "3 times". */
 export function timesWord(k) {
-  return k === 1 ? "once" : k === 2 ? "twice" : `${k} times`;
+  return k === 1 ? t("fam.zenji.once") : k === 2 ? t("fam.zenji.twice") : t("fam.zenji.times", { k });
 }
 
 /** The solution as the replay walks it: the turns in path order, and the water's route. */

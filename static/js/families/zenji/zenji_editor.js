@@ -5,24 +5,23 @@
 // the server refuses a board it would break and says why).
 
 import { el } from "../../dom.js";
+import { t } from "../../i18n.js";
+import { wordsOf } from "../words.js";
 import { ClickEditor } from "../../edit/click_editor.js";
 
-const TOOLS = { turn: "Turn", set: "Set tile" };
-const HINTS = {
-  turn: "Editing: a click on a tile turns it a quarter turn clockwise (shift-click: counter-clockwise).",
-  set: "Editing: a click on a tile gives it the sides typed: N E S W, each 0 closed, 1 inlet, 2 outlet, "
-    + "3 source, 4 drain.",
-};
+// Catalog keys, read as words in the current language (wordsOf).
+const TOOLS = { turn: "fam.labyrinth.tool_turn", set: "fam.labyrinth.tool_set" };
+const HINTS = { turn: "fam.zenji.hint_turn", set: "fam.zenji.hint_set" };
 
 /** @param {import("./zenji_view.js").ZenjiView} view */
 export function zenjiEditor(view) {
   const sides = el("input", {
     type: "text", testid: "tile-sides", value: "0012", maxlength: "4", inputmode: "numeric", pattern: "[0-4]{4}",
-    "aria-label": "Sides of the tile to set, N E S W", size: "5", autocomplete: "off", spellcheck: "false",
+    tattr: { "aria-label": "fam.zenji.sides_label" }, size: "5", autocomplete: "off", spellcheck: "false",
   });
   const editor = new ClickEditor({
-    view, tools: TOOLS, toolPrefix: "zenji-tool", hints: HINTS, extra: sides,
-    title: "Edit the board: a click on a tile turns it or sets it",
+    view, tools: wordsOf(TOOLS), toolPrefix: "zenji-tool", hints: wordsOf(HINTS), extra: sides,
+    title: t("fam.labyrinth.edit_title"),
     opAt: (event, tool) => {
       const tile = view.renderer.tileAt(event.clientX, event.clientY);
       if (tile < 0 || !view.board || !view.info) return null;
@@ -30,7 +29,7 @@ export function zenjiEditor(view) {
       const cell = [Math.floor(tile / cols), tile % cols];
       if (tool === "set") {
         if (!/^[0-4]{4}$/.test(sides.value.trim())) {
-          view.shell.showError("Set tile: type four side codes N E S W, each 0 to 4, e.g. 0012.");
+          view.shell.showError(t("fam.zenji.sides_bad"));
           return null;
         }
         const codes = [...sides.value.trim()].map(Number);

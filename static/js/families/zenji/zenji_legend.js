@@ -2,13 +2,15 @@
 // tile functions, so the legend shows exactly what the board does.
 
 import { COLORS, rampCss } from "../../colors.js";
-import { legendItem as item, legendItemLabelFirst, swatch } from "../../legend.js";
+import { setAttr, t } from "../../i18n.js";
+import { swatch } from "../../legend.js";
+import { item, itemLabelFirst } from "../words.js";
 import { drawArrows, drawDrain, drawPipes, drawTap, WATER } from "./zenji_renderer.js";
 
 const ICON_PX = 22; // CSS px
 const TILE = "#2b3037";
 
-/** A small canvas with `paint(ctx, size)` drawn on it (size in CSS px). */
+/** A small canvas with `paint(ctx, size)` drawn on it (size in CSS px); `label` a catalog key. */
 function icon(paint, label) {
   const canvas = document.createElement("canvas");
   const dpr = window.devicePixelRatio || 1;
@@ -19,7 +21,7 @@ function icon(paint, label) {
   canvas.style.height = `${ICON_PX}px`;
   canvas.style.flex = "none";
   canvas.setAttribute("role", "img");
-  canvas.setAttribute("aria-label", label);
+  setAttr(canvas, "aria-label", label);
   const ctx = canvas.getContext("2d");
   ctx.scale(dpr, dpr);
   paint(ctx, ICON_PX);
@@ -68,7 +70,7 @@ function marker(kind) {
       ctx.fillStyle = rampCss(0.5);
       ctx.fillRect(c - m, c - m, 2 * m, 2 * m);
     }
-  }, kind);
+  }, `fam.zenji.marker_${kind}`);
 }
 
 /** The four corners, clockwise from the top-left: rotations 0, 1, 2, 3. */
@@ -83,7 +85,7 @@ function cornersIcon() {
     const a = s * 0.25;
     const b = s * 0.75;
     [[a, a], [b, a], [b, b], [a, b]].forEach(([x, y], rot) => ctx.fillText(String(rot), x, y + 0.5));
-  }, "rotations 0 to 3 at the corners");
+  }, "fam.zenji.icon_corners");
 }
 
 function ramp(max) {
@@ -96,7 +98,7 @@ function ramp(max) {
   const low = document.createElement("span");
   low.textContent = "0";
   const high = document.createElement("span");
-  high.textContent = max > 0 ? String(max) : "max";
+  high.textContent = max > 0 ? String(max) : t("fam.grid.legend_max");
   wrap.append(low, bar, high);
   return wrap;
 }
@@ -107,16 +109,16 @@ function ramp(max) {
  */
 export function renderZenjiLegend(container, { maxTurns = 0, waves = false } = {}) {
   const items = [
-    item("Source", tileIcon([3, 2, 2, 3], "source", (ctx, s) => drawTap(ctx, 0, 0, s * 1.3))),
-    item("Drain", tileIcon([1, 4, 4, 1], "drain", (ctx, s) => drawDrain(ctx, 0, 0, s * 1.3))),
-    item("Inlet (arrow in)", tileIcon([0, 0, 0, 1], "inlet")),
-    item("Outlet (arrow out)", tileIcon([0, 1, 0, 0], "outlet")),
-    item("Corners: rotation 0–3", cornersIcon()),
-    item("Not reached", marker("none")),
-    item("Frontier", marker("open")),
-    legendItemLabelFirst(waves ? "Expanded, by wave" : "Expanded, by turns", marker("closed"), ramp(maxTurns)),
-    item("Being expanded", marker("current")),
-    item("Water (its tiles shaded)", swatch(WATER, "line"), swatch("#1d5479")),
+    item("fam.zenji.legend_source", undefined, tileIcon([3, 2, 2, 3], "fam.zenji.icon_source", (ctx, s) => drawTap(ctx, 0, 0, s * 1.3))),
+    item("fam.zenji.legend_drain", undefined, tileIcon([1, 4, 4, 1], "fam.zenji.icon_drain", (ctx, s) => drawDrain(ctx, 0, 0, s * 1.3))),
+    item("fam.zenji.legend_inlet", undefined, tileIcon([0, 0, 0, 1], "fam.zenji.icon_inlet")),
+    item("fam.zenji.legend_outlet", undefined, tileIcon([0, 1, 0, 0], "fam.zenji.icon_outlet")),
+    item("fam.zenji.legend_corners", undefined, cornersIcon()),
+    item("fam.zenji.legend_unreached", undefined, marker("none")),
+    item("fam.zenji.legend_frontier", undefined, marker("open")),
+    itemLabelFirst(waves ? "fam.zenji.legend_by_wave" : "fam.zenji.legend_by_turns", undefined, marker("closed"), ramp(maxTurns)),
+    item("fam.grid.legend_current", undefined, marker("current")),
+    item("fam.zenji.legend_water", undefined, swatch(WATER, "line"), swatch("#1d5479")),
   ];
   container.replaceChildren(...items);
 }

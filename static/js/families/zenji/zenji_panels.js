@@ -7,15 +7,15 @@ import { solutionPanel } from "../move_replay.js";
 
 export function buildZenjiPanels() {
   return solutionPanel({
-    title: "Solution replay (turn by turn, then the water)",
+    title: "fam.zenji.replay_title",
     titleId: "replay-title",
     messageTestid: "zenji-message",
-    listLabel: "The solution's turns, then the water",
-    what: "step of the solution",
+    listLabel: "fam.zenji.moves_label",
+    what: "zenji_step",
     stats: {
-      turns: { testid: "total-turns", label: "Quarter turns", def: "clockwise, 1 each: the cost" },
-      turnedTiles: { testid: "turned-tiles", label: "Tiles turned", def: "tiles given at least one turn" },
-      waterTiles: { testid: "water-tiles", label: "Water's tiles", def: "tiles the water passes, source and drain included" },
+      turns: { testid: "total-turns", label: "fam.zenji.stat_turns", def: "fam.zenji.stat_turns_def" },
+      turnedTiles: { testid: "turned-tiles", label: "fam.zenji.stat_turned", def: "fam.zenji.stat_turned_def" },
+      waterTiles: { testid: "water-tiles", label: "fam.zenji.stat_water", def: "fam.zenji.stat_water_def" },
     },
   });
 }

@@ -3,6 +3,7 @@
 // source to the drain along its route. The list holds the turns in path order and a last line for
 // the water.
 
+import { setText, t } from "../../i18n.js";
 import { MoveReplay } from "../move_replay.js";
 import { rotationsAfter, tileName, timesWord, waterRoute } from "./zenji_board.js";
 
@@ -17,7 +18,7 @@ export class ZenjiReplay extends MoveReplay {
    */
   constructor(args) {
     super({
-      ...args, pauseMs: PAUSE_BETWEEN_MS, pauseFirst: true, labels: { play: "▶ Play solution", pause: "❚❚ Pause" },
+      ...args, pauseMs: PAUSE_BETWEEN_MS, pauseFirst: true, labels: { play: "fam.view.play_solution", pause: "fam.view.pause" },
     });
     this.board = null;
     this.solution = null; // step 0 = the board as in the file; moves.length + 1 = the water has flowed
@@ -40,17 +41,18 @@ export class ZenjiReplay extends MoveReplay {
     this.board = board;
     this.solution = { ...solution, route: waterRoute(solution.water, board.cols) };
     const { moves } = this.solution;
-    const title = "Show the board after this step";
+    const title = "fam.zenji.show_after";
     const items = moves.map((move, k) => {
-      const li = this.item(k + 1, move.text ? sentenceCase(move.text) : `Turn ${tileName(move.tile, board.cols)} ${timesWord(move.turns)} clockwise`, title);
+      const li = this.item(k + 1, move.text ? sentenceCase(move.text)
+        : t("fam.zenji.turn_item", { tile: tileName(move.tile, board.cols), times: timesWord(move.turns) }), title);
       const count = document.createElement("span");
       count.className = "muted";
-      count.textContent = ` (${move.turns} quarter turn${move.turns === 1 ? "" : "s"})`;
+      setText(count, "fam.zenji.quarter_paren", { count: move.turns });
       li.append(count);
       return li;
     });
     items.push(this.item(moves.length + 1,
-      `The water flows from the source to the drain through ${solution.water.length || solution.tiles} tiles`, title));
+      ["fam.zenji.water_item", { n: solution.water.length || solution.tiles }], title));
     this.list.replaceChildren(...items);
     this.updateControls();
   }
@@ -86,17 +88,18 @@ export class ZenjiReplay extends MoveReplay {
     const { moves, cost } = this.solution;
     const n = moves.length;
     const cols = this.board.cols;
-    const quarter = (k) => `${k} quarter turn${k === 1 ? "" : "s"}`;
+    const quarter = (k) => t("fam.zenji.quarter", { count: k });
     if (step <= 0) {
-      return n ? `Solution: ${quarter(cost)} on ${n} tile${n === 1 ? "" : "s"}, then the water flows (press Next ▶)`
-        : "Solution: no turns needed, the water flows as the tiles lie (press Next ▶)";
+      return n ? t("fam.zenji.caption_start", { turns: quarter(cost), count: n })
+        : t("fam.zenji.caption_no_turns");
     }
     if (step <= n) {
       const move = moves[step - 1];
-      return `Turn ${step} of ${n}: ${tileName(move.tile, cols)} ${timesWord(move.turns)} clockwise · ` +
-        `${quarter(this.turnsAfter(step))} of ${cost} so far`;
+      return t("fam.zenji.caption_turn", {
+        step, n, tile: tileName(move.tile, cols), times: timesWord(move.turns), done: quarter(this.turnsAfter(step)), cost,
+      });
     }
-    return `The water flows from the source to the drain through ${this.solution.water.length} tiles · ${quarter(cost)} in all`;
+    return t("fam.zenji.caption_water", { n: this.solution.water.length, turns: quarter(cost) });
   }
 
   draw(step) {

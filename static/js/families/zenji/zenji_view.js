@@ -6,7 +6,9 @@
 // list of turns. The interface is FamilyView's (../family_view.js), the search and the solution's
 // reveal SolutionView's (../solution_view.js); every bit of state lives on the instance.
 
-import { number, sizeText } from "../../format.js";
+import { sizeText } from "../../format.js";
+import { has, t } from "../../i18n.js";
+import { num } from "../words.js";
 import { SolutionView } from "../solution_view.js";
 import { NamedStates } from "../named_states.js";
 import {
@@ -20,18 +22,17 @@ import { TURN_MS, ZenjiReplay } from "./zenji_replay.js";
 import { routeTo, STATE, ZenjiSearch } from "./zenji_search.js";
 
 const MIN_TURN_MS = 60; // a search-trace turn shorter than this is not animated
-const SIDE_WORDS = ["closed", "inlet", "outlet", "source", "drain"];
-const FLOW_WORDS = {
-  downhill: "water flows only east or south",
-  free: "water flows any way, each tile once",
-};
+// Catalog keys: a side's code in words (the hover read-out).
+const SIDE_WORDS = ["fam.zenji.side_closed", "fam.zenji.side_inlet", "fam.zenji.side_outlet", "fam.zenji.side_source", "fam.zenji.side_drain"];
+/** A flow's name and what it means, in words ("downhill flow: water flows only east or south"). */
+const flowWords = (flow) => (has(`fam.zenji.flow_${flow}`) ? t(`fam.zenji.flow_${flow}`) : t("fam.zenji.flow_other", { flow }));
 
 const mod4 = (k) => ((k % 4) + 4) % 4;
 
 export class ZenjiView extends SolutionView {
   // The flow has a section of its own ("Water"); the rest goes under the algorithm menu.
   static formLayout = {
-    title: "Water",
+    title: "fam.zenji.form_title",
     own: [["flow"]],
     shared: [["heuristic", "weight"]],
     notes: { weight: "(f = g + w·h)" },
@@ -50,6 +51,16 @@ export class ZenjiView extends SolutionView {
     this.replay = this.newReplay(ZenjiReplay);
     this.editor = zenjiEditor(this);
     this.named = new NamedStates(); // the run's states by number (the frames' `named`): h, and under free flow the tiles passed
+    this.hoveredTile = -1; // the hover read-out's tile, written again in another language
+  }
+
+  /** The canvas's caption (SolutionView's) and the hover read-out, again in the new language. */
+  languageChanged() {
+    if (!this.active || !this.board) return;
+    this.shown = null; // the search's scene is drawn again, its caption with it
+    if (this.mode === "idle") this.showIdle();
+    else super.languageChanged();
+    if (this.hoveredTile >= 0) this.tileHovered(this.hoveredTile);
   }
 
   get runId() {
@@ -104,7 +115,7 @@ export class ZenjiView extends SolutionView {
   }
 
   checkReady() {
-    return this.info ? null : "Open a Zenji board first.";
+    return this.info ? null : t("fam.zenji.open_first");
   }
 
   emptyScene(caption) {
@@ -117,7 +128,7 @@ export class ZenjiView extends SolutionView {
   showIdle() {
     const flow = this.formFlow();
     const size = sizeText(this.board.cols, this.board.rows, "tiles");
-    this.renderer.show(this.emptyScene(`${size} · ${flow} flow: ${FLOW_WORDS[flow] || flow} · press Run to search`));
+    this.renderer.show(this.emptyScene(t("fam.zenji.caption_idle", { size, flow: flowWords(flow) })));
   }
 
   // ---- the search ----------------------------------------------------------------------------------
@@ -250,18 +261,19 @@ export class ZenjiView extends SolutionView {
     const search = this.search;
     const cols = this.board.cols;
     if (current < 0) {
-      return search.position > 0 ? "Search: the source's state joins the frontier" : "Search: the water starts at the source";
+      return t(search.position > 0 ? "fam.zenji.caption_joins" : "fam.zenji.caption_starts");
     }
     const { tile, rot } = decodeState(current, cols);
-    const turned = rot === 0 ? "as in the file" : `turned ${timesWord(rot)}`;
-    let text = `Expanding${search.backward ? " backwards" : ""} ${tileName(tile, cols)} ${turned}`;
+    const turned = rot === 0 ? t("fam.zenji.as_in_file") : t("fam.zenji.turned", { times: timesWord(rot) });
+    let text = t(search.backward ? "fam.zenji.expanding_back" : "fam.zenji.expanding", { tile: tileName(tile, cols), turned });
     const g = this.valuesAreWaves ? null : this.decode(search.g);
-    const plural = (k, word) => `${k} ${word}${k === 1 ? "" : "s"}`;
     if (g) {
-      text += ` · ${plural(g.turns, "quarter turn")}, ${plural(g.tiles, "tile")} ${search.backward ? "to the drain" : "so far"}`;
+      text += t(search.backward ? "fam.zenji.caption_g_back" : "fam.zenji.caption_g", {
+        turns: t("fam.zenji.quarter", { count: g.turns }), tiles: t("fam.zenji.tiles", { count: g.tiles }),
+      });
     }
-    else if (search.g !== null) text += ` · wave ${number(search.g)}`;
-    text += ` · frontier ${search.frontier.toLocaleString("en-US")}`;
+    else if (search.g !== null) text += t("fam.zenji.caption_wave", { wave: num(search.g) });
+    text += t("fam.zenji.caption_frontier", { frontier: search.frontier });
     return text;
   }
 
@@ -299,11 +311,11 @@ export class ZenjiView extends SolutionView {
   stateLabel(state) {
     const cols = this.board?.cols || 1;
     const cell = this.cellOfState(state);
-    if (cell < 0) return `state ${state} (not sent)`;
+    if (cell < 0) return t("fam.view.state_not_sent", { id: state });
     const tile = cell >> 2;
-    const text = `(${Math.floor(tile / cols)}, ${tile % cols}) turned ${cell & 3}`;
+    const text = t("fam.zenji.state_label", { rc: `(${Math.floor(tile / cols)}, ${tile % cols})`, rot: cell & 3 });
     const used = this.named.boardOf(state)?.used;
-    return Array.isArray(used) ? `${text} · ${used.length} ${used.length === 1 ? "tile" : "tiles"} passed` : text;
+    return Array.isArray(used) ? t("fam.zenji.state_passed", { text, count: used.length }) : text;
   }
 
   /** h of a state: the server's, under the run's heuristic (the frames' `named`). */
@@ -319,25 +331,26 @@ export class ZenjiView extends SolutionView {
     const state = current >= 0 ? decodeState(current, this.board.cols) : null;
     const rotation = {
       key: "rotation",
-      label: state ? `Rotation of (${state.r}, ${state.c})` : "Rotation",
+      label: state ? t("fam.zenji.fig_rotation_of", { rc: `(${state.r}, ${state.c})` }) : t("fam.zenji.fig_rotation"),
       value: state ? state.rot : null,
-      def: "clockwise quarter turns of the tile being expanded",
+      def: t("fam.zenji.def_rotation"),
     };
     if (this.valuesAreWaves) {
-      return [{ key: "g", label: "Wave", value: search.g, def: "steps from the source, state expanded" }, rotation];
+      return [{ key: "g", label: t("fam.zenji.fig_wave"), value: search.g, def: t("fam.zenji.def_wave") }, rotation];
     }
     const g = this.decode(search.g);
     const back = search.backward; // a bidirectional search's backward half counts from the drain
     return [
-      { key: "turns", label: "Turns", value: g ? g.turns : null,
-        def: back ? "quarter turns from it to the drain (backward half)" : "quarter turns so far, state expanded" },
-      { key: "tiles", label: "Tiles", value: g ? g.tiles : null,
-        def: back ? "tiles from it to the drain (backward half)" : "tiles the water passes so far" },
+      { key: "turns", label: t("fam.zenji.fig_turns"), value: g ? g.turns : null,
+        def: t(back ? "fam.zenji.def_turns_back" : "fam.zenji.def_turns") },
+      { key: "tiles", label: t("fam.zenji.fig_tiles"), value: g ? g.tiles : null,
+        def: t(back ? "fam.zenji.def_tiles_back" : "fam.zenji.def_tiles") },
       rotation,
     ];
   }
 
   tileHovered(tile) {
+    this.hoveredTile = tile;
     if (tile < 0 || !this.board) {
       this.shell.setHover("");
       return;
@@ -346,23 +359,24 @@ export class ZenjiView extends SolutionView {
     const sides = tiles[tile];
     const rot = this.mode === "search" && this.search.current >= 0 && Math.floor(this.search.current / 4) === tile
       ? this.search.current % 4 : 0;
-    const words = [0, 1, 2, 3].map((d) => `${"NESW"[d]} ${SIDE_WORDS[sideAfter(sides, rot, d)] || "?"}`);
-    const parts = [`tile ${tileName(tile, cols)}`];
-    if (tile === source) parts.push("the source (never turns)");
-    else if (tile === drain) parts.push("the drain (never turns)");
-    parts.push(`${words.join(", ")}${rot ? ` (turned ${timesWord(rot)})` : ""}`);
+    const sideWord = (code) => (SIDE_WORDS[code] ? t(SIDE_WORDS[code]) : "?");
+    const words = [0, 1, 2, 3].map((d) => `${"NESW"[d]} ${sideWord(sideAfter(sides, rot, d))}`);
+    const parts = [t("fam.zenji.hover_tile", { tile: tileName(tile, cols) })];
+    if (tile === source) parts.push(t("fam.zenji.hover_source"));
+    else if (tile === drain) parts.push(t("fam.zenji.hover_drain"));
+    parts.push(`${words.join(", ")}${rot ? ` (${t("fam.zenji.turned", { times: timesWord(rot) })})` : ""}`);
     if (this.run && this.mode === "search") {
       const states = [];
       for (let r = 0; r < (tile === source || tile === drain ? 1 : 4); r++) {
         if (repeats[tile][r]) continue;
         const status = this.search.states[tile * 4 + r];
         const g = this.valuesAreWaves || status === STATE.NONE ? null : this.decode(this.search.values[tile * 4 + r]);
-        const at = g ? ` (${g.turns} turns, ${g.tiles} tiles)` : "";
-        const what = status === STATE.OPEN ? `frontier${at}` : status === STATE.CLOSED ? `expanded${at}`
-          : status === STATE.PATH ? "solution" : "not reached";
+        const at = g ? t("fam.zenji.hover_at", { turns: g.turns, tiles: g.tiles }) : "";
+        const what = status === STATE.OPEN ? `${t("fam.zenji.hover_open")}${at}` : status === STATE.CLOSED ? `${t("fam.zenji.hover_closed")}${at}`
+          : status === STATE.PATH ? t("fam.zenji.hover_solution") : t("fam.zenji.hover_unreached");
         states.push(`${r}: ${what}`);
       }
-      parts.push(`rotations ${states.join(", ")}`);
+      parts.push(t("fam.zenji.hover_rotations", { list: states.join(", ") }));
     }
     this.shell.setHover(parts.join(" · "));
   }
@@ -370,7 +384,7 @@ export class ZenjiView extends SolutionView {
   // ---- the result and its replay (../solution_view.js) ------------------------------------------
 
   whyNone(result) {
-    return result.message || (result.stopped ? `stopped: ${result.stopped}` : "no turns make the water reach the drain");
+    return result.message || (result.stopped ? t("fam.step.stopped", { reason: result.stopped }) : t("fam.zenji.no_solution"));
   }
 
   showSolution(result, why) {
@@ -415,14 +429,16 @@ export class ZenjiView extends SolutionView {
 
   /** A run's options in words: "downhill flow · relaxed heuristic". */
   describeRun(algorithm, options) {
-    const parts = [`${options.flow || this.board?.flow || "downhill"} flow`];
+    const parts = [];
+    const flow = options.flow || this.board?.flow || "downhill";
+    parts.push(has(`fam.zenji.flow_name_${flow}`) ? t(`fam.zenji.flow_name_${flow}`) : t("fam.zenji.flow_name", { flow }));
     if (options.heuristic !== undefined) {
-      const name = options.heuristic || this.info?.heuristics?.[0] || "default";
+      const heuristic = options.heuristic || this.info?.heuristics?.[0] || t("fam.labyrinth.default");
       const weight = options.weight;
       parts.push(weight !== undefined && weight !== null && weight !== 1
-        ? `${name} heuristic, weight ${number(weight)}` : `${name} heuristic`);
+        ? t("fam.view.heuristic_weight", { heuristic, w: num(weight) }) : t("fam.view.heuristic", { heuristic }));
     }
-    if (options.max_depth !== undefined && options.max_depth !== null) parts.push(`depth limit ${options.max_depth}`);
+    if (options.max_depth !== undefined && options.max_depth !== null) parts.push(t("fam.view.depth_limit", { limit: options.max_depth }));
     return parts.join(" · ");
   }
 
