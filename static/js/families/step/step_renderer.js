@@ -11,6 +11,7 @@ import { computeLayout, markLayout } from "./step_layout.js";
 import { drawBadge, drawJump, drawLink, frameCell, jumpGeometry, jumpPoint, ringCell } from "./step_shapes.js";
 import { STATUS } from "./step_search.js";
 import { drawHeatGrid } from "../heat.js";
+import { t } from "../../i18n.js";
 
 const MUTED = "#4a4f57";
 const UNREACHED_EDGE = "#8d939b";
@@ -238,8 +239,8 @@ export class StepRenderer extends CanvasRenderer {
     const P = this.P;
     const ctx = this.ctx;
     const names = this.cycle.join(" · ");
-    const sub = u >= VECTOR_FROM ? `a mark per phase, by next move: ${names}` : "cells too small for marks: the furthest phase";
-    this.drawTitle(L, x - L.margin * u, L.main.titleY, (cols + 2 * L.margin) * u, "The maze", sub);
+    const sub = u >= VECTOR_FROM ? t("render.step.marks", { names }) : t("render.step.no_marks");
+    this.drawTitle(L, x - L.margin * u, L.main.titleY, (cols + 2 * L.margin) * u, t("render.step.maze"), sub);
     ctx.fillStyle = "rgba(0,0,0,0.25)";
     ctx.fillRect(x - 2, y - 2, cols * u + 4, rows * u + 4);
     if (u < VECTOR_FROM) {
@@ -417,10 +418,11 @@ export class StepRenderer extends CanvasRenderer {
     let sub;
     if (counts) {
       const [open, closed] = [counts.open[p], counts.closed[p]];
-      sub = [`phase ${p} · frontier ${open} · expanded ${closed}`, `phase ${p} · frontier ${open}`, `frontier ${open}`];
-    } else sub = [`phase ${p}: ${layerMoves(p, P)}`, `phase ${p}`];
+      sub = [t("render.step.phase_counts", { p, open, closed }), t("render.step.phase_frontier", { p, open }),
+        t("render.step.frontier", { open })];
+    } else sub = [t("render.step.phase_moves", { p, moves: layerMoves(p, P) }), t("render.step.phase", { p })];
     const repeated = this.cycle.indexOf(k) !== this.cycle.lastIndexOf(k);
-    this.drawTitle(L, x, layer.titleY, cols * u, repeated ? `${p}: next move ${k}` : `next move: ${k}`, sub);
+    this.drawTitle(L, x, layer.titleY, cols * u, repeated ? t("render.step.next_move_of", { p, k }) : t("render.step.next_move", { k }), sub);
     ctx.fillStyle = "rgba(0,0,0,0.25)";
     ctx.fillRect(x - 2, y - 2, cols * u + 4, rows * u + 4);
     if (u < VECTOR_FROM) {
