@@ -169,12 +169,18 @@ def test_every_state_of_every_family_has_no_axe_violation(tab, family, language)
     walk.toggle("new", "open-generate", "[data-testid=generate-dialog]", walk.escape)
     walk.toggle("keys", "keys", "[data-testid=keys-dialog]", walk.escape)
     walk.toggle("assignment", "assign", "dialog[open]", walk.escape)
-    # The editor: a tool chosen.
-    tools = page.locator("[data-testid=board-edit] button")
-    if tools.count() and tools.first.is_visible():
-        tools.first.click()
+    # The editor: the grid's tools beside the board, the other families' "Edit the board".
+    if walk.usable("edit-board"):
+        page.click("[data-testid=edit-board]")
+        next_frame(page)
         walk.check("editor")
-        tools.first.click()
+        page.click("[data-testid=edit-board]")
+        next_frame(page)
+    elif walk.usable("tool-wall"):
+        page.click("[data-testid=tool-wall]")
+        walk.check("editor")
+        if walk.usable("tool-pan"):
+            page.click("[data-testid=tool-pan]")
     else:
         walk.skipped.append("editor")
     # A run to its end.
@@ -190,10 +196,13 @@ def test_every_state_of_every_family_has_no_axe_violation(tab, family, language)
         page.click("[data-testid=compare]")
         page.locator("[data-testid=compare-view]").wait_for(state="visible")
         walk.check("comparison")
-        if walk.usable("compare-last"):
-            page.click("[data-testid=compare-last]")
-            page.wait_for_timeout(1500)
-            walk.check("comparison at its end")
+        # Its run to the end: the timeline at its last step, the table of results shown.
+        page.click("[data-testid=compare-preset-instant]")
+        page.click("[data-testid=run]")
+        status_is(page, "done")
+        page.keyboard.press("End")
+        page.locator("[data-testid=compare-table]").wait_for(state="visible")
+        walk.check("comparison at its end")
         page.click("[data-testid=compare-leave]")
     else:
         walk.skipped.append("comparison")

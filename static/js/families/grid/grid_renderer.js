@@ -8,7 +8,7 @@
 import { COLORS, baseTable, luminance, packHex, rampTable } from "../../colors.js";
 import { fitCanvasToParent } from "../../canvas_size.js";
 import { CanvasRenderer } from "../canvas_renderer.js";
-import { cellRgb, drawHeatArrows, hatch, publishHeat } from "../heat.js";
+import { cellRgb, drawHeatArrows, hatch, isUnder, publishHeat, stipple } from "../heat.js";
 import { STATUS } from "./grid_state.js";
 import { t } from "../../i18n.js";
 
@@ -474,7 +474,7 @@ export class GridRenderer extends CanvasRenderer {
     }
   }
 
-  /** The heat map: its colours over the visible cells, then (cells big enough) the overestimates hatched. */
+  /** The heat map: its colours over the visible cells, then (cells big enough) the overestimates hatched, the underestimates dotted. */
   drawHeat(c0, c1, r0, r1) {
     const ctx = this.ctx;
     const { scale, ox, oy } = this.view;
@@ -488,6 +488,7 @@ export class GridRenderer extends CanvasRenderer {
     for (let r = r0; r < r1; r++) {
       for (let c = c0; c < c1; c++) {
         if (over[r * W + c]) hatch(ctx, ox + c * scale, oy + r * scale, scale, scale);
+        else if (isUnder(this.heat, r * W + c)) stipple(ctx, ox + c * scale, oy + r * scale, scale, scale);
       }
     }
   }

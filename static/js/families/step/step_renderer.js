@@ -448,6 +448,7 @@ export class StepRenderer extends CanvasRenderer {
       }
     }
     this.gridLines(x, y, u, "rgba(0,0,0,0.2)");
+    this.drawStateMarks(x, y, u, rows, cols, p);
     // Start and goal: a letter in the cell's corner, the state's colour stays visible.
     const corner = Math.max(7, Math.min(u * 0.42, 18));
     for (let cell = 0; cell < kinds.length; cell++) {
@@ -477,6 +478,41 @@ export class StepRenderer extends CanvasRenderer {
     }
     const current = this.currentState();
     if (current && current.phase === p) frameCell(ctx, x + current.c * u, y + current.r * u, u);
+  }
+
+  /**
+   * Colour is not the only carrier (WCAG 1.4.1): on a layer big enough, a frontier state has a dashed
+   * dark ring inside its cell's edge and a state on the path a solid one; the centre keeps its colour.
+   */
+  drawStateMarks(x, y, u, rows, cols, p) {
+    const s = this.search;
+    if (!s || u < 8 || !this.showSearchMarks) return;
+    const ctx = this.ctx;
+    const P = this.P;
+    const inset = Math.max(1.5, u * 0.12);
+    const frontier = new Path2D();
+    const path = new Path2D();
+    let any = false;
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) {
+        const state = (r * cols + c) * P + p;
+        const st = s.status[state];
+        const onPath = s.onPath?.[state] && !this.solution;
+        const open = st === STATUS.OPEN || st === STATUS.UPDATED || st === STATUS.OPEN_B || st === STATUS.UPDATED_B;
+        if (!onPath && !open) continue;
+        (onPath ? path : frontier).rect(x + c * u + inset, y + r * u + inset, u - 2 * inset, u - 2 * inset);
+        any = true;
+      }
+    }
+    if (!any) return;
+    ctx.save();
+    ctx.strokeStyle = "rgba(0,0,0,0.8)";
+    ctx.lineWidth = Math.max(1.5, u * 0.08);
+    ctx.stroke(path);
+    const dash = Math.max(2, u * 0.12);
+    ctx.setLineDash([dash, dash]);
+    ctx.stroke(frontier);
+    ctx.restore();
   }
 
   // ---- what the expansion at the playhead generates ---------------------------------------------
