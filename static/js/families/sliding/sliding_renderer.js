@@ -6,7 +6,7 @@
 // state ringed, the start marked, the solution drawn as a line down to the goal). Knows nothing of
 // runs or the page: the view hands it scenes.
 
-import { OKABE_ITO, hexToRgb, mix } from "../../colors.js";
+import { COLORS, OKABE_ITO, hexToRgb, mix } from "../../colors.js";
 import { CanvasRenderer, INK, ease, roundRect } from "../canvas_renderer.js";
 import { TILE_IN_HEAT, drawTileHeat } from "../heat.js";
 import { SpaceLayout } from "./sliding_space.js";
@@ -19,7 +19,7 @@ const FACE_HOME = "#bfe6cf"; // a tile on its goal cell
 const EDGE_HOME = "#0b6b4c";
 const MOVED = OKABE_ITO.blue; // the tile that just slid (replay)
 const MUTED = "#4f555e";
-const UNLIT = hexToRgb("#aaa396");
+const UNLIT = hexToRgb(COLORS.spaceUnlit);
 const LIT_FEW = hexToRgb(OKABE_ITO.orange);
 const LIT_ALL = hexToRgb("#8f3500");
 const PATH = OKABE_ITO.blue;
@@ -395,8 +395,9 @@ export class SlidingRenderer extends CanvasRenderer {
     const pack = ([r, g, b]) => ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0;
     const unlit = pack(UNLIT);
     const ramp = [];
-    // 1 (one state of the bin) … 16 (all of it): from a pale orange, still unlike the grey, to dark.
-    const pale = mix(UNLIT, LIT_FEW, 0.65);
+    // 1 (one state of the bin) … 16 (all of it): from a pale orange, still unlike the grey (also in
+    // luminance: about 30 grey levels darker), to dark.
+    const pale = mix(UNLIT, LIT_FEW, 0.8);
     for (let k = 0; k <= 16; k++) {
       const t = (k - 1) / 15;
       ramp.push(pack(k === 0 ? UNLIT : t < 0.5 ? mix(pale, LIT_FEW, t * 2) : mix(LIT_FEW, LIT_ALL, (t - 0.5) * 2)));
