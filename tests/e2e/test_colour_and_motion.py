@@ -91,6 +91,13 @@ def test_under_reduced_motion_nothing_moves_by_itself_and_transitions_are_instan
     page.wait_for_timeout(400)
     assert page.eval_on_selector(CANVAS, "c => c.dataset.animating || '0'") == "0"
     assert page.evaluate(ANIMATED) == []
+    # The solution's replay does not start by itself: the board stays as it is (a move by hand plays).
+    board = page.eval_on_selector(CANVAS, "c => c.dataset.board")
+    page.wait_for_timeout(1500)
+    assert page.eval_on_selector(CANVAS, "c => c.dataset.board") == board, (
+        "the solution replayed by itself under reduced motion (sliding_view.js replayEntered: "
+        "play only when !reducedMotion())"
+    )
 
 
 # ---- colour is not the only carrier ------------------------------------------------------------------
