@@ -13,6 +13,8 @@ SIO_TGZ_SHA256=e39a4baa07488a5cfe10de424bc8646ed897f5dbd318312a852ff74570e47e01
 SIO_JS_SHA256=f0524c2523ebbf63d3d51cee565acad8d8b62a7ae0c517e116786d76ed6f40ad
 PYODIDE_VERSION=314.0.7
 PYODIDE_TGZ_SHA256=66b7949e5a0cba2250b586d7e368bf12fb482800748d182c4618254b685ffaa0
+AXE_VERSION=4.14.1
+AXE_TGZ_SHA256=e6b0ce02b84d892e2e33e403485e7f3d6c29e2be6df65daf44d89ba564139745
 
 if [ ! -x .venv/bin/python ]; then
   echo "setup: creating .venv"
@@ -79,6 +81,28 @@ if ! (cd "$pyodide_dir" 2>/dev/null && echo "$pyodide_sums" | sha256sum --check 
   rm -rf "$tmp"
   (cd "$pyodide_dir" && echo "$pyodide_sums" | sha256sum --check --status) \
     || { echo "setup: a file of $pyodide_dir does not match its sha256" >&2; exit 1; }
+fi
+
+# axe-core (https://github.com/dequelabs/axe-core, licence MPL-2.0): the accessibility rules the browser
+# tests run over every state of the page (tests/e2e/test_axe.py injects it; the page itself never loads
+# it). Fetched from the npm registry like the client above, the tarball checked by sha256; only axe.min.js
+# and its LICENSE are kept, in static/vendor/axe-core/ (git-ignored).
+axe_dir=static/vendor/axe-core
+axe_sums="29348999450cdf2849a8e70b7912fc2da85a849da39c0d0d5394f51d4a9ed95c  axe.min.js
+af175b9d96ee93c21a036152e1b905b0b95304d4ae8c2c921c7609100ba8df7e  LICENSE"
+if ! (cd "$axe_dir" 2>/dev/null && echo "$axe_sums" | sha256sum --check --status); then
+  echo "setup: fetching axe-core@$AXE_VERSION from the npm registry (for the browser tests)"
+  tmp=$(mktemp -d)
+  (cd "$tmp" && npm pack --silent "axe-core@$AXE_VERSION" >/dev/null)
+  echo "$AXE_TGZ_SHA256  $tmp/axe-core-$AXE_VERSION.tgz" | sha256sum --check --status \
+    || { echo "setup: checksum mismatch for axe-core-$AXE_VERSION.tgz" >&2; exit 1; }
+  tar -xzf "$tmp/axe-core-$AXE_VERSION.tgz" -C "$tmp" package/axe.min.js package/LICENSE
+  rm -rf "$axe_dir"
+  mkdir -p "$axe_dir"
+  cp "$tmp"/package/axe.min.js "$tmp"/package/LICENSE "$axe_dir"/
+  rm -rf "$tmp"
+  (cd "$axe_dir" && echo "$axe_sums" | sha256sum --check --status) \
+    || { echo "setup: a file of $axe_dir does not match its sha256" >&2; exit 1; }
 fi
 
 # Compile the numba kernels once (cached beside them), so the first search in the page does not wait

@@ -6,6 +6,8 @@
 
 import { fitCanvasToParent } from "../canvas_size.js";
 import { BOARD_BACKGROUND } from "../colors.js";
+import { reducedMotion } from "../motion.js";
+import { onLanguage } from "../i18n.js";
 import { publishHeat } from "./heat.js";
 
 export const INK = "#15171b"; // captions and dark text on the canvas
@@ -101,6 +103,7 @@ export class CanvasRenderer {
     this.frame = 0; // its requestAnimationFrame
     this.resizeObserver = new ResizeObserver(() => this.active && this.resize());
     this.heat = null; // the heuristic lab's heat map (./heat.js), drawn by the family's render()
+    onLanguage(() => this.requestDraw()); // the words drawn on the board (render.* keys) in the new language
   }
 
   /** The heuristic lab's heat map over the board, or null: the family's render() draws it. */
@@ -196,7 +199,9 @@ export class CanvasRenderer {
     return new Promise((resolve) => {
       this.anim = { ...anim, start: performance.now(), resolve };
       this.canvas.dataset.animating = "1";
-      this.tick();
+      // Under prefers-reduced-motion a move is shown at its end at once (nothing slides).
+      if (reducedMotion()) this.finishAnimation();
+      else this.tick();
     });
   }
 

@@ -32,6 +32,7 @@ const ABOVE = [[247, 247, 247], [253, 219, 199], [239, 138, 98], [178, 24, 43]];
 export const DEAD_END_RGB = [150, 150, 150];
 export const HATCH = "#3d0a12"; // the overestimate's hatch, dark on any red
 export const ARROW = "#111111"; // an inconsistent move
+export const STIPPLE = "#0b2540"; // the underestimate's dots, dark on any blue and on white
 
 /**
  * The bytes of a base64 string.
@@ -131,10 +132,49 @@ function drawHeatCells(ctx, heat, rectOf, { alpha = 1, inset = 0 } = {}) {
     ctx.fillRect(r.x + inset, r.y + inset, r.w - 2 * inset, r.h - 2 * inset);
   }
   for (let cell = 0; cell < heat.cells; cell++) {
-    if (!heat.over[cell]) continue;
+    const over = heat.over[cell];
+    if (!over && !isUnder(heat, cell)) continue;
     const r = rectOf(cell);
-    if (r) hatch(ctx, r.x + inset, r.y + inset, r.w - 2 * inset, r.h - 2 * inset);
+    if (!r) continue;
+    if (over) hatch(ctx, r.x + inset, r.y + inset, r.w - 2 * inset, r.h - 2 * inset);
+    else stipple(ctx, r.x + inset, r.y + inset, r.w - 2 * inset, r.h - 2 * inset);
   }
+  ctx.restore();
+}
+
+/**
+ * Whether a cell's states all underestimate (h < h*, none over): its blue is told apart from h = h*'s
+ * white, and from the hatched overestimates, also by dots (WCAG 1.4.1: not by colour alone).
+ * @param {Heat} heat
+ * @param {number} cell
+ */
+export function isUnder(heat, cell) {
+  const byte = heat.ratio[cell];
+  return byte < heat.scale && !heat.over[cell];
+}
+
+/**
+ * Four dots near the corners of a rectangle (an underestimating cell; the middle stays free for the
+ * board's own marks and numbers).
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {number} x
+ * @param {number} y
+ * @param {number} w
+ * @param {number} h
+ */
+export function stipple(ctx, x, y, w, h) {
+  const size = Math.min(w, h);
+  if (size < 8) return; // too small to dot: its colour says it
+  const radius = Math.max(1, size * 0.05);
+  ctx.save();
+  ctx.beginPath();
+  for (const [fx, fy] of [[0.13, 0.13], [0.87, 0.13], [0.13, 0.87], [0.87, 0.87]]) {
+    const cx = x + fx * w, cy = y + fy * h;
+    ctx.moveTo(cx + radius, cy);
+    ctx.arc(cx, cy, radius, 0, 2 * Math.PI);
+  }
+  ctx.fillStyle = STIPPLE;
+  ctx.fill();
   ctx.restore();
 }
 
@@ -279,6 +319,7 @@ export function drawHeatFrames(ctx, heat, { x, y, unit, cols, band = 0.17 }) {
     ctx.fillStyle = css(rgb);
     ctx.fillRect(cx, cy, unit, unit);
     if (heat.over[cell]) hatch(ctx, cx, cy, unit, unit);
+    else if (isUnder(heat, cell)) stipple(ctx, cx, cy, unit, unit);
     ctx.restore();
   }
   ctx.restore();
@@ -290,7 +331,7 @@ export const TILE_IN_HEAT = 0.72;
 
 /**
  * What a canvas publishes about the heat map it draws (tests read canvas.dataset): cells coloured,
- * cells hatched, arrows.
+ * cells hatched, arrows (and in data-heat-under the cells dotted).
  * @param {HTMLCanvasElement} canvas
  * @param {Heat | null} heat
  */
@@ -299,10 +340,12 @@ export function publishHeat(canvas, heat) {
     delete canvas.dataset.heat;
     return;
   }
-  let coloured = 0, over = 0;
+  let coloured = 0, over = 0, under = 0;
   for (let i = 0; i < heat.cells; i++) {
     if (heat.ratio[i] !== HEAT_EMPTY) coloured++;
     if (heat.over[i]) over++;
+    else if (isUnder(heat, i)) under++;
   }
   canvas.dataset.heat = `${coloured} ${over} ${heat.moves.length}`;
+  canvas.dataset.heatUnder = String(under); // cells dotted as underestimates
 }

@@ -8,12 +8,14 @@
 import { COLORS, baseTable, luminance, packHex, rampTable } from "../../colors.js";
 import { fitCanvasToParent } from "../../canvas_size.js";
 import { CanvasRenderer } from "../canvas_renderer.js";
-import { cellRgb, drawHeatArrows, hatch, publishHeat } from "../heat.js";
+import { cellRgb, drawHeatArrows, hatch, isUnder, publishHeat, stipple } from "../heat.js";
 import { STATUS } from "./grid_state.js";
+import { t } from "../../i18n.js";
 
 const BAND = 32; // rows per dirty band: only changed bands are copied to the offscreen canvas
 const NUMBERS_FROM = 18; // screen px per cell from which scores and grid lines are drawn
 const FRONTIER_DOTS_BELOW = 3; // screen px per cell under which frontier cells get enlarged dots
+const MARKS_FROM = 6; // screen px per cell from which frontier and path cells carry a mark besides their colour (WCAG 1.4.1)
 const PATH_LINE_BELOW = 5; // screen px per cell under which the path also gets a line (cells are too small)
 const MAX_SCALE = 96;
 const MARKER_MIN = 16; // start/goal markers never get smaller than this (CSS px)
@@ -370,7 +372,9 @@ export class GridRenderer extends CanvasRenderer {
       ctx.strokeRect(ox - 0.5, oy - 0.5, W * scale + 1, H * scale + 1);
       if (scale >= NUMBERS_FROM) this.drawGridLines(c0, c1, r0, r1);
       if (scale < FRONTIER_DOTS_BELOW) this.drawFrontierDots();
+      else if (scale >= MARKS_FROM) this.drawFrontierMarks(c0, c1, r0, r1);
       this.drawPath();
+      if (scale >= MARKS_FROM) this.drawPathMark();
       // Under a heat map the cells' colours are h/h*: the search's numbers would read as them.
       if (scale >= NUMBERS_FROM && !this.heatCanvas) this.drawScores(c0, c1, r0, r1);
       this.drawCurrent();
@@ -382,6 +386,7 @@ export class GridRenderer extends CanvasRenderer {
     this.canvas.dataset.numbers = numbers ? "1" : "0";
     this.canvas.dataset.numberPx = numbers ? String(this.numberSize(scale, 2)) : "0";
     this.drawMarkers();
+    if (this.canvas.dataset.wantSamples) this.publishSamples(c0, c1, r0, r1);
     this.canvas.dataset.scale = String(scale);
     this.canvas.dataset.originX = String(ox);
     this.canvas.dataset.originY = String(oy);
@@ -469,7 +474,7 @@ export class GridRenderer extends CanvasRenderer {
     }
   }
 
-  /** The heat map: its colours over the visible cells, then (cells big enough) the overestimates hatched. */
+  /** The heat map: its colours over the visible cells, then (cells big enough) the overestimates hatched, the underestimates dotted. */
   drawHeat(c0, c1, r0, r1) {
     const ctx = this.ctx;
     const { scale, ox, oy } = this.view;
@@ -483,6 +488,7 @@ export class GridRenderer extends CanvasRenderer {
     for (let r = r0; r < r1; r++) {
       for (let c = c0; c < c1; c++) {
         if (over[r * W + c]) hatch(ctx, ox + c * scale, oy + r * scale, scale, scale);
+        else if (isUnder(this.heat, r * W + c)) stipple(ctx, ox + c * scale, oy + r * scale, scale, scale);
       }
     }
   }
@@ -539,7 +545,7 @@ export class GridRenderer extends CanvasRenderer {
       label = this.cellCentre(cell);
     }
     if (label) {
-      const text = move ? `move ${move}` : "ends here";
+      const text = move ? t("render.grid.move", { n: move }) : t("render.grid.ends_here");
       const px = Math.round(Math.max(12, Math.min(22, s * 0.5)) * this.textScale);
       ctx.font = `700 ${px}px system-ui, sans-serif`;
       const w = ctx.measureText(text).width + px * 0.8;
@@ -580,6 +586,91 @@ export class GridRenderer extends CanvasRenderer {
     ctx.strokeStyle = "rgba(0,0,0,0.18)";
     ctx.lineWidth = 1;
     ctx.stroke();
+  }
+
+  /**
+   * Colour is not the only carrier (WCAG 1.4.1): a frontier cell has a dashed dark ring inside its
+   * edge, so it reads apart from expanded cells of a similar grey. The cell's centre keeps its colour.
+   */
+  drawFrontierMarks(c0, c1, r0, r1) {
+    if (!this.state) return;
+    const cells = this.state.frontierCells();
+    if (!cells.length) return;
+    const ctx = this.ctx;
+    const { scale, ox, oy } = this.view;
+    const W = this.maze.width;
+    const inset = Math.max(1.5, scale * 0.14);
+    const side = scale - 2 * inset;
+    const limit = Math.min(cells.length, 40000);
+    ctx.save();
+    ctx.beginPath();
+    for (let k = 0; k < limit; k++) {
+      const cell = cells[k];
+      const r = (cell / W) | 0;
+      const c = cell - r * W;
+      if (r < r0 || r >= r1 || c < c0 || c >= c1) continue;
+      ctx.rect(ox + c * scale + inset, oy + r * scale + inset, side, side);
+    }
+    ctx.strokeStyle = "rgba(0,0,0,0.8)";
+    ctx.lineWidth = Math.max(1.5, scale * 0.1);
+    const dash = Math.max(2, scale * 0.12);
+    ctx.setLineDash([dash, dash]);
+    ctx.stroke();
+    ctx.restore();
+  }
+
+  /**
+   * Zoomed in, the path's cells are also joined by a line (dark edges, the path's colour inside), so
+   * the path reads without its colour; the cells' centres keep the path colour.
+   */
+  drawPathMark() {
+    if (!this.state || this.state.pathLength < 2) return;
+    const { scale, ox, oy } = this.view;
+    const shape = this.pathShape(0);
+    const ctx = this.ctx;
+    ctx.save();
+    ctx.setTransform(this.size.dpr * scale, 0, 0, this.size.dpr * scale, this.size.dpr * ox, this.size.dpr * oy);
+    ctx.lineJoin = "round";
+    ctx.lineCap = "round";
+    ctx.strokeStyle = "rgba(0,0,0,0.85)";
+    ctx.lineWidth = 0.5;
+    ctx.stroke(shape);
+    ctx.strokeStyle = COLORS.path;
+    ctx.lineWidth = 0.2;
+    ctx.stroke(shape);
+    ctx.restore();
+  }
+
+  /**
+   * For the colour test (tests/e2e/test_colour_and_motion.py, which sets data-want-samples): cells of
+   * each kind in view, as `data-samples` JSON {frontier, path, expanded: [...], start, goal}.
+   */
+  publishSamples(c0, c1, r0, r1) {
+    const state = this.state;
+    const W = this.maze.width;
+    const samples = { frontier: -1, path: -1, expanded: [], start: this.starts[0] ?? -1, goal: this.goals[0] ?? -1 };
+    if (state) {
+      const ends = new Set([...this.starts.slice(0, 400), ...this.goals.slice(0, 400)]);
+      const inView = (cell) => {
+        const r = (cell / W) | 0, c = cell - r * W;
+        return r >= r0 && r < r1 && c >= c0 && c < c1 && !ends.has(cell);
+      };
+      for (const cell of state.frontierCells()) {
+        if (state.status[cell] === STATUS.OPEN && inView(cell)) { samples.frontier = cell; break; }
+      }
+      if (state.pathLength > 2) samples.path = state.path[state.pathLength >> 1];
+      const closed = [];
+      for (let r = r0; r < r1; r++) {
+        for (let c = c0; c < c1; c++) {
+          const cell = r * W + c;
+          if (state.status[cell] === STATUS.CLOSED && !ends.has(cell)) closed.push(cell);
+        }
+      }
+      closed.sort((a, b) => state.score[a] - state.score[b]);
+      const n = Math.min(12, closed.length);
+      for (let k = 0; k < n; k++) samples.expanded.push(closed[Math.round((k * (closed.length - 1)) / Math.max(1, n - 1))]);
+    }
+    this.canvas.dataset.samples = JSON.stringify(samples);
   }
 
   /** Zoomed out, a frontier cell is a fraction of a pixel: draw the wave's edge as dots. */
@@ -793,6 +884,6 @@ export class GridRenderer extends CanvasRenderer {
     ctx.font = `700 ${Math.round(size * 0.6)}px system-ui, sans-serif`;
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
-    ctx.fillText(kind === "start" ? "S" : "G", x, y + 1);
+    ctx.fillText(t(kind === "start" ? "render.grid.start_letter" : "render.grid.goal_letter"), x, y + 1);
   }
 }

@@ -6,6 +6,7 @@ import { COLORS, OKABE_ITO } from "../../colors.js";
 import { CanvasRenderer, INK, clamp01, drawLabel, drawTileSquare, drawToken, drawTurnedShape, ease, lerp, roundRect } from "../canvas_renderer.js";
 import { lineCells, openSides, placeAfterPush, pushDirection } from "./labyrinth_board.js";
 import { drawHeatFrames } from "../heat.js";
+import { t } from "../../i18n.js";
 
 const TILE = "#2b3037";
 const CORRIDOR = "#f4efe3";
@@ -230,7 +231,7 @@ export class LabyrinthRenderer extends CanvasRenderer {
     ctx.font = `600 ${Math.round(Math.max(rem, Math.min(rem * 1.3, s * 0.2)))}px system-ui, sans-serif`;
     ctx.textAlign = "center";
     ctx.textBaseline = "bottom";
-    ctx.fillText("free tile", L.freeX + s / 2, L.freeY - 10);
+    ctx.fillText(t("render.labyrinth.free_tile"), L.freeX + s / 2, L.freeY - 10);
   }
 
   /** Inward arrows outside the board at each insertion point; the current push's in colour. */
@@ -263,8 +264,8 @@ export class LabyrinthRenderer extends CanvasRenderer {
   drawEndpoints(L) {
     const { rows, startCol, goalCol } = this.puzzle;
     const s = L.unit;
-    this.drawBadge(L.bx + (startCol + 0.5) * s, L.by + (rows + 0.82) * s, "START", COLORS.start, s, "up");
-    this.drawBadge(L.bx + (goalCol + 0.5) * s, L.by - 0.82 * s, "GOAL", COLORS.goal, s, "up");
+    this.drawBadge(L.bx + (startCol + 0.5) * s, L.by + (rows + 0.82) * s, t("render.labyrinth.start"), COLORS.start, s, "up");
+    this.drawBadge(L.bx + (goalCol + 0.5) * s, L.by - 0.82 * s, t("render.labyrinth.goal"), COLORS.goal, s, "up");
   }
 
   drawBadge(cx, cy, text, color, s, pointing) {

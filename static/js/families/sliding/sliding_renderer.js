@@ -6,10 +6,11 @@
 // state ringed, the start marked, the solution drawn as a line down to the goal). Knows nothing of
 // runs or the page: the view hands it scenes.
 
-import { OKABE_ITO, hexToRgb, mix } from "../../colors.js";
+import { COLORS, OKABE_ITO, hexToRgb, mix } from "../../colors.js";
 import { CanvasRenderer, INK, ease, roundRect } from "../canvas_renderer.js";
 import { TILE_IN_HEAT, drawTileHeat } from "../heat.js";
 import { SpaceLayout } from "./sliding_space.js";
+import { t } from "../../i18n.js";
 
 const TRAY = "#2b3037";
 const SLOT = "#4a505a"; // the blank
@@ -18,11 +19,11 @@ const FACE_HOME = "#bfe6cf"; // a tile on its goal cell
 const EDGE_HOME = "#0b6b4c";
 const MOVED = OKABE_ITO.blue; // the tile that just slid (replay)
 const MUTED = "#4f555e";
-const UNLIT = hexToRgb("#aaa396");
+const UNLIT = hexToRgb(COLORS.spaceUnlit);
 const LIT_FEW = hexToRgb(OKABE_ITO.orange);
 const LIT_ALL = hexToRgb("#8f3500");
 const PATH = OKABE_ITO.blue;
-const SLIDE_FONT = "system-ui, sans-serif";
+const SLIDE_FONT = ["system-ui", "sans-serif"].join(", ");
 const MAX_UNIT = 190;
 
 export class SlidingRenderer extends CanvasRenderer {
@@ -216,7 +217,7 @@ export class SlidingRenderer extends CanvasRenderer {
     ctx.fillStyle = MUTED;
     ctx.textAlign = "left";
     ctx.textBaseline = "top";
-    ctx.fillText("Goal", x, y);
+    ctx.fillText(t("render.sliding.goal"), x, y);
     const top = y + labelPx * 1.4;
     const unit = size / n;
     ctx.fillStyle = TRAY;
@@ -246,7 +247,7 @@ export class SlidingRenderer extends CanvasRenderer {
     ctx.textAlign = "left";
     ctx.textBaseline = "top";
     ctx.fillStyle = INK;
-    this.fitText(sp.title || "The whole state space", side.x, side.y, side.w, titlePx, 700);
+    this.fitText(sp.title || t("render.sliding.space_title"), side.x, side.y, side.w, titlePx, 700);
     ctx.fillStyle = MUTED;
     const lines = this.wrapText(sp.note || "", side.x, side.y + titlePx * 1.4, side.w, smallPx, 3);
     const axisPx = smallPx;
@@ -270,7 +271,7 @@ export class SlidingRenderer extends CanvasRenderer {
       ctx.fillText(String(d), plot.x + (d + 0.5) * layout.colW, plot.y + plot.h + 3);
     }
     ctx.textAlign = "left";
-    const axisTitle = "moves from the goal (optimal solution length) →";
+    const axisTitle = t("render.sliding.axis");
     ctx.font = `600 ${axisPx}px ${SLIDE_FONT}`;
     const titleW = Math.min(plot.w, ctx.measureText(axisTitle).width);
     this.fitText(axisTitle, plot.x + (plot.w - titleW) / 2, plot.y + plot.h + axisPx * 1.45, plot.w, axisPx, 600);
@@ -394,8 +395,9 @@ export class SlidingRenderer extends CanvasRenderer {
     const pack = ([r, g, b]) => ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0;
     const unlit = pack(UNLIT);
     const ramp = [];
-    // 1 (one state of the bin) … 16 (all of it): from a pale orange, still unlike the grey, to dark.
-    const pale = mix(UNLIT, LIT_FEW, 0.65);
+    // 1 (one state of the bin) … 16 (all of it): from a pale orange, still unlike the grey (also in
+    // luminance: about 30 grey levels darker), to dark.
+    const pale = mix(UNLIT, LIT_FEW, 0.8);
     for (let k = 0; k <= 16; k++) {
       const t = (k - 1) / 15;
       ramp.push(pack(k === 0 ? UNLIT : t < 0.5 ? mix(pale, LIT_FEW, t * 2) : mix(LIT_FEW, LIT_ALL, (t - 0.5) * 2)));

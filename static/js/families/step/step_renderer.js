@@ -11,6 +11,7 @@ import { computeLayout, markLayout } from "./step_layout.js";
 import { drawBadge, drawJump, drawLink, frameCell, jumpGeometry, jumpPoint, ringCell } from "./step_shapes.js";
 import { STATUS } from "./step_search.js";
 import { drawHeatGrid } from "../heat.js";
+import { t } from "../../i18n.js";
 
 const MUTED = "#4a4f57";
 const UNREACHED_EDGE = "#8d939b";
@@ -238,8 +239,8 @@ export class StepRenderer extends CanvasRenderer {
     const P = this.P;
     const ctx = this.ctx;
     const names = this.cycle.join(" · ");
-    const sub = u >= VECTOR_FROM ? `a mark per phase, by next move: ${names}` : "cells too small for marks: the furthest phase";
-    this.drawTitle(L, x - L.margin * u, L.main.titleY, (cols + 2 * L.margin) * u, "The maze", sub);
+    const sub = u >= VECTOR_FROM ? t("render.step.marks", { names }) : t("render.step.no_marks");
+    this.drawTitle(L, x - L.margin * u, L.main.titleY, (cols + 2 * L.margin) * u, t("render.step.maze"), sub);
     ctx.fillStyle = "rgba(0,0,0,0.25)";
     ctx.fillRect(x - 2, y - 2, cols * u + 4, rows * u + 4);
     if (u < VECTOR_FROM) {
@@ -417,10 +418,11 @@ export class StepRenderer extends CanvasRenderer {
     let sub;
     if (counts) {
       const [open, closed] = [counts.open[p], counts.closed[p]];
-      sub = [`phase ${p} · frontier ${open} · expanded ${closed}`, `phase ${p} · frontier ${open}`, `frontier ${open}`];
-    } else sub = [`phase ${p}: ${layerMoves(p, P)}`, `phase ${p}`];
+      sub = [t("render.step.phase_counts", { p, open, closed }), t("render.step.phase_frontier", { p, open }),
+        t("render.step.frontier", { open })];
+    } else sub = [t("render.step.phase_moves", { p, moves: layerMoves(p, P) }), t("render.step.phase", { p })];
     const repeated = this.cycle.indexOf(k) !== this.cycle.lastIndexOf(k);
-    this.drawTitle(L, x, layer.titleY, cols * u, repeated ? `${p}: next move ${k}` : `next move: ${k}`, sub);
+    this.drawTitle(L, x, layer.titleY, cols * u, repeated ? t("render.step.next_move_of", { p, k }) : t("render.step.next_move", { k }), sub);
     ctx.fillStyle = "rgba(0,0,0,0.25)";
     ctx.fillRect(x - 2, y - 2, cols * u + 4, rows * u + 4);
     if (u < VECTOR_FROM) {
@@ -446,6 +448,7 @@ export class StepRenderer extends CanvasRenderer {
       }
     }
     this.gridLines(x, y, u, "rgba(0,0,0,0.2)");
+    this.drawStateMarks(x, y, u, rows, cols, p);
     // Start and goal: a letter in the cell's corner, the state's colour stays visible.
     const corner = Math.max(7, Math.min(u * 0.42, 18));
     for (let cell = 0; cell < kinds.length; cell++) {
@@ -475,6 +478,41 @@ export class StepRenderer extends CanvasRenderer {
     }
     const current = this.currentState();
     if (current && current.phase === p) frameCell(ctx, x + current.c * u, y + current.r * u, u);
+  }
+
+  /**
+   * Colour is not the only carrier (WCAG 1.4.1): on a layer big enough, a frontier state has a dashed
+   * dark ring inside its cell's edge and a state on the path a solid one; the centre keeps its colour.
+   */
+  drawStateMarks(x, y, u, rows, cols, p) {
+    const s = this.search;
+    if (!s || u < 8 || !this.showSearchMarks) return;
+    const ctx = this.ctx;
+    const P = this.P;
+    const inset = Math.max(1.5, u * 0.12);
+    const frontier = new Path2D();
+    const path = new Path2D();
+    let any = false;
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) {
+        const state = (r * cols + c) * P + p;
+        const st = s.status[state];
+        const onPath = s.onPath?.[state] && !this.solution;
+        const open = st === STATUS.OPEN || st === STATUS.UPDATED || st === STATUS.OPEN_B || st === STATUS.UPDATED_B;
+        if (!onPath && !open) continue;
+        (onPath ? path : frontier).rect(x + c * u + inset, y + r * u + inset, u - 2 * inset, u - 2 * inset);
+        any = true;
+      }
+    }
+    if (!any) return;
+    ctx.save();
+    ctx.strokeStyle = "rgba(0,0,0,0.8)";
+    ctx.lineWidth = Math.max(1.5, u * 0.08);
+    ctx.stroke(path);
+    const dash = Math.max(2, u * 0.12);
+    ctx.setLineDash([dash, dash]);
+    ctx.stroke(frontier);
+    ctx.restore();
   }
 
   // ---- what the expansion at the playhead generates ---------------------------------------------
