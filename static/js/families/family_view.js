@@ -185,7 +185,8 @@ export class FamilyView {
    * @returns {PlayerTarget}
    */
   playerTarget() {
-    throw new Error(`${this.constructor.name} has no playerTarget()`);
+    // A programming error (a view without the method), not a sentence for people.
+    throw new Error(`${this.constructor.name}.playerTarget()`);
   }
 
   // ---- the board's tools and the page's layout ---------------------------------------------------

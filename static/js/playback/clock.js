@@ -5,6 +5,7 @@
 // record) and the comparison's SharedClock (./shared_clock.js: a step is an expansion in every
 // panel). A transport bar (./transport_bar.js) and the keys drive any clock the same way.
 
+import { reducedMotion } from "../motion.js";
 import { DEFAULT_PRESET, DEFAULT_SPEED, presetSpeed } from "./pace.js";
 
 const FRAME_BUDGET_MS = 12; // work per animation frame at max speed, leaving time to draw
@@ -38,9 +39,11 @@ export class PlaybackClock {
     this.chunk = chunk;
     this.position = 0; // the step shown
     this.playing = false;
-    this.speed = DEFAULT_SPEED; // steps per second; Infinity: as fast as the screen draws
+    // Under prefers-reduced-motion nothing moves by itself: a run that plays goes to its end at once
+    // (the "instant" preset), and the reader steps through it by hand (issue 32).
+    this.speed = reducedMotion() ? Infinity : DEFAULT_SPEED; // steps per second; Infinity: as fast as the screen draws
     /** @type {string | null} a preset's name, or null for a fixed speed from the slider */
-    this.preset = DEFAULT_PRESET;
+    this.preset = reducedMotion() ? "instant" : DEFAULT_PRESET;
     this.carry = 0; // fractional steps owed from earlier frames
     this.lastTime = 0;
     this.frame = 0;

@@ -8,6 +8,7 @@ import { el } from "../../dom.js";
 import { sentence } from "../../format.js";
 import { onLanguage, setText, t } from "../../i18n.js";
 import { clearText, num } from "../words.js";
+import { reducedMotion } from "../../motion.js";
 import { evaluateFormula } from "../../formula.js";
 import { FamilyView } from "../family_view.js";
 import { KIND } from "../../timeline.js";
@@ -641,6 +642,10 @@ export class GridView extends FamilyView {
       if (done < count) frame = requestAnimationFrame(tick);
       else finish();
     };
+    if (reducedMotion()) {
+      finish(); // the board as made, at once: nothing moves by itself under reduced motion
+      return;
+    }
     frame = requestAnimationFrame(tick);
   }
 
@@ -676,7 +681,7 @@ export class GridView extends FamilyView {
       const status = this.run ? this.state.status[cell] : 0; // grid_state.js STATUS: 2, 6 closed; 1, 3, 5, 7 open
       if (status === 2 || status === 6) what.push(this.a11yWords("a11y.cell.expanded"));
       else if (status !== 0 && status !== 4) what.push(this.a11yWords("a11y.cell.frontier"));
-      if (status !== 0) what.push(this.a11yWords("a11y.cell.g", { g: number(this.state.score[cell]) }));
+      if (status !== 0) what.push(this.a11yWords("a11y.cell.g", { g: num(this.state.score[cell]) }));
       // The lab's heat map (../heat.js), in words: h/h* of the cell, an overestimate, a dead end.
       const heat = this.renderer.heat;
       const ratio = heat ? heat.ratio[cell] : 255;

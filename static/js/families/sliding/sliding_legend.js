@@ -1,7 +1,7 @@
 // The sliding-tile view's legend under the board: the tiles, and for the 8-puzzle the state space's
 // marks (sliding_renderer.js draws them in these colours).
 
-import { OKABE_ITO } from "../../colors.js";
+import { COLORS, OKABE_ITO } from "../../colors.js";
 import { swatch } from "../../legend.js";
 import { item } from "../words.js";
 
@@ -19,7 +19,7 @@ export function renderSlidingLegend(container, { space }) {
   ];
   if (space) {
     items.push(
-      item("fam.sliding.legend_not_expanded", undefined, swatch("#aaa396")),
+      item("fam.sliding.legend_not_expanded", undefined, swatch(COLORS.spaceUnlit)),
       item("fam.sliding.legend_expanded", undefined, swatch(OKABE_ITO.orange), swatch("#8f3500")),
       item("fam.sliding.legend_current", undefined, ring("#000")),
       item("fam.sliding.legend_start", undefined, ring(OKABE_ITO.blue)),

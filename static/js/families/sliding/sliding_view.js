@@ -9,6 +9,7 @@
 import { sentence } from "../../format.js";
 import { t } from "../../i18n.js";
 import { num } from "../words.js";
+import { reducedMotion } from "../../motion.js";
 import { SolutionView } from "../solution_view.js";
 import {
   PAGE_HEURISTICS, blankOf, boardOf, cellName, goalPositions, heuristicValue, moveText, movesOf, rankOf, sameBoard,
@@ -482,7 +483,7 @@ export class SlidingView extends SolutionView {
     else if (!fromUser && !this.autoPlayed) {
       this.autoPlayed = true;
       this.replay.show(0);
-      this.replay.play();
+      if (!reducedMotion()) this.replay.play(); // nothing plays by itself under reduced motion
     } else if (!fromUser) this.replay.show(this.replay.count);
     else super.replayEntered(fromUser);
   }

@@ -9,6 +9,7 @@
 import { sizeText } from "../../format.js";
 import { has, t } from "../../i18n.js";
 import { num } from "../words.js";
+import { reducedMotion } from "../../motion.js";
 import { SolutionView } from "../solution_view.js";
 import { NamedStates } from "../named_states.js";
 import {
@@ -410,7 +411,7 @@ export class ZenjiView extends SolutionView {
     if (!fromUser && !this.autoPlayed) {
       this.autoPlayed = true;
       this.replay.show(0);
-      this.replay.play();
+      if (!reducedMotion()) this.replay.play(); // nothing plays by itself under reduced motion
     } else if (!fromUser) {
       this.replay.show(this.replay.count);
     } else {
