@@ -17,12 +17,13 @@
 
 import * as api from "../api.js";
 import { el } from "../dom.js";
-import { fmt, onLanguage, setAttr, setText, t } from "../i18n.js";
+import { fmt, lang, onLanguage, setAttr, setText, t } from "../i18n.js";
 import { CodeEditor, KEYS_HINT, storage } from "./editor.js";
 import { LOADING, PythonRunner } from "./runner.js";
 import { VerdictView } from "./verdict_view.js";
 
-const TEMPLATE_URL = (name) => new URL(`./templates/${name}.py`, import.meta.url);
+// The skeletons: their comments and messages in the page's language (German ones in templates/de/).
+const TEMPLATE_URL = (name) => new URL(`./templates/${lang() === "de" ? "de/" : ""}${name}.py`, import.meta.url);
 // The templates' names (catalog keys: the label is written when shown).
 const TEMPLATES = [
   ["bfs", "code.template_bfs"],
