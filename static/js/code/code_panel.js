@@ -22,8 +22,8 @@ import { CodeEditor, KEYS_HINT, storage } from "./editor.js";
 import { LOADING, PythonRunner } from "./runner.js";
 import { VerdictView } from "./verdict_view.js";
 
-// The skeletons: their comments and messages in the page's language (German ones in templates/de/).
-const TEMPLATE_URL = (name) => new URL(`./templates/${lang() === "de" ? "de/" : ""}${name}.py`, import.meta.url);
+// The skeletons: their comments and messages in the page's language (the German ones: templates/<name>.de.py).
+const TEMPLATE_URL = (name) => new URL(`./templates/${name}${lang() === "de" ? ".de" : ""}.py`, import.meta.url);
 // The templates' names (catalog keys: the label is written when shown).
 const TEMPLATES = [
   ["bfs", "code.template_bfs"],
