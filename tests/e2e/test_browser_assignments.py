@@ -35,11 +35,19 @@ PAGE_URL = re.compile(r"^https?://[^/]+/a/[^/?#]+(/teacher)?/?([?#].*)?$")
 
 
 def render_template(name: str) -> str:
-    """A page's template as the server renders it (``url_for`` for static files only)."""
+    """A page's template as the server renders it (``url_for`` for static files only; in English:
+    ``t`` the page catalog's text, ``lang`` "en")."""
     import jinja2
 
+    from server.i18n import page_catalog
+
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(ROOT / "templates"), autoescape=True)
-    return env.get_template(name).render(url_for=lambda _endpoint, filename: f"/static/{filename}")
+    catalog = page_catalog("en")
+    return env.get_template(name).render(
+        url_for=lambda _endpoint, filename: f"/static/{filename}",
+        t=lambda key, **_params: catalog.get(key, key),
+        lang="en",
+    )
 
 
 def pages_served(server_url: str) -> bool:
