@@ -541,8 +541,9 @@ def test_the_packed_ids_are_read_back_by_the_server() -> None:
         unpack_ids("A,A")
 
 
-@pytest.mark.parametrize("name", TEMPLATES)
+@pytest.mark.parametrize("name", [*TEMPLATES, *(f"{name}.de" for name in TEMPLATES)])
 def test_each_template_compiles_marks_its_todos_and_runs_up_to_the_first(name: str) -> None:
+    """The English skeletons and the German ones (templates/<name>.de.py, for a page in German)."""
     source = (CODE / "templates" / f"{name}.py").read_text()
     compile(source, f"{name}.py", "exec")
     lines = source.splitlines()

@@ -35,11 +35,19 @@ PAGE_URL = re.compile(r"^https?://[^/]+/a/[^/?#]+(/teacher)?/?([?#].*)?$")
 
 
 def render_template(name: str) -> str:
-    """A page's template as the server renders it (``url_for`` for static files only)."""
+    """A page's template as the server renders it (``url_for`` for static files only; in English:
+    ``t`` the page catalog's text, ``lang`` "en")."""
     import jinja2
 
+    from server.i18n import page_catalog
+
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(ROOT / "templates"), autoescape=True)
-    return env.get_template(name).render(url_for=lambda _endpoint, filename: f"/static/{filename}")
+    catalog = page_catalog("en")
+    return env.get_template(name).render(
+        url_for=lambda _endpoint, filename: f"/static/{filename}",
+        t=lambda key, **_params: catalog.get(key, key),
+        lang="en",
+    )
 
 
 def pages_served(server_url: str) -> bool:
@@ -390,9 +398,11 @@ def test_the_dialog_starts_from_the_page_and_shows_the_two_links(page, server_ur
         and body["reveal"] == "now"
         and body["deadline"] is None
     )
-    assert page.input_value("[data-testid=assign-class-link]") == f"{server_url}/a/abcdefghijkl"
+    # Both links carry the page's language (?lang=), before the teacher link's #key.
+    assert page.input_value("[data-testid=assign-class-link]") == f"{server_url}/a/abcdefghijkl?lang=en"
     assert (
-        page.input_value("[data-testid=assign-teacher-link]") == f"{server_url}/a/abcdefghijkl/teacher#s3cr3t"
+        page.input_value("[data-testid=assign-teacher-link]")
+        == f"{server_url}/a/abcdefghijkl/teacher?lang=en#s3cr3t"
     )
     assert "only key" in (page.text_content("[data-testid=assign-links]") or "")
     shot(page, "dialog-links")
@@ -789,7 +799,7 @@ def test_acceptance_three_students_a_live_table_and_the_csv(endpoints, page, bro
     )
     shot(teacher, "acceptance-heuristic")
     # A tampered request (a score added) is refused, naming the field, and changes nothing.
-    assignment_id = class_url.rstrip("/").rsplit("/", 1)[1]
+    assignment_id = class_url.split("?")[0].rstrip("/").rsplit("/", 1)[1]
     tampered = {
         "name": "Ada Lovelace",
         "student": "s-right",

@@ -69,6 +69,7 @@ def test_a_share_link_reopens_the_puzzle_algorithm_options_and_step(page, server
     assert url.startswith(f"{server_url}/?gallery=seed-lee-example&algorithm=astar&")
     for part in ("heuristic=octile", "weight=1.5", "diagonal=false", "at=120"):
         assert part in url, url
+    assert url.endswith("&lang=en"), url  # the link opens in the language it was shared in
 
     other = page.context.new_page()
     watch(other, console)

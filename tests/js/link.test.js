@@ -34,6 +34,13 @@ test("the comparison and the drawer are page parameters; the comparison has no s
   assert.deepEqual([explained.drawer, explained.at, explained.compare], ["explain", 3, false]);
 });
 
+test("a link may carry the page's language: no option, and alone it is no link", () => {
+  const url = shareUrl({ puzzle: GALLERY, algorithm: "bfs", lang: "de" }, BASE);
+  assert.equal(url, "http://localhost:5000/?gallery=seed-lee-example&algorithm=bfs&lang=de");
+  assert.equal(readLink(new URL(url).search).rest.toString(), "algorithm=bfs");
+  assert.equal(readLink("?lang=de"), null);
+});
+
 test("an old share link still reads: exercise=1 without compare or drawer", () => {
   const link = readLink("?gallery=seed-lee-example&algorithm=astar&exercise=1");
   assert.deepEqual([link.exercise, link.compare, link.drawer, link.at], [true, false, null, null]);

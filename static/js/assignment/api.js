@@ -5,6 +5,7 @@
 // Every failure is an ApiError (../api.js) in the server's words, with the HTTP status beside it.
 
 import { ApiError } from "../api.js";
+import { fmt, t } from "../i18n.js";
 
 /** An ApiError with the answer's status (403 closed, 429 too often…). */
 export class AssignmentError extends ApiError {
@@ -16,14 +17,15 @@ export class AssignmentError extends ApiError {
   }
 }
 
+// An answer's status in words (catalog keys), when the server wrote none.
 const STATUS_WORDS = {
-  400: "The server could not use that input.",
-  403: "The server refused this.",
-  404: "Not found on the server.",
-  413: "That answer is too large for the server.",
-  429: "Too many submissions in a short time: wait a minute and try again.",
-  500: "The server hit an internal error.",
-  503: "The server is busy: try again in a moment.",
+  400: "assignment.http_400",
+  403: "assignment.http_403",
+  404: "assignment.http_404",
+  413: "assignment.http_413",
+  429: "assignment.http_429",
+  500: "assignment.http_500",
+  503: "assignment.http_503",
 };
 
 /**
@@ -36,7 +38,7 @@ export async function call(url, init = {}) {
   try {
     response = await fetch(url, init);
   } catch {
-    throw new AssignmentError("Cannot reach the server. Is it running?", 0);
+    throw new AssignmentError(t("assignment.unreachable"), 0);
   }
   if (response.ok) return response;
   let message = "";
@@ -46,7 +48,8 @@ export async function call(url, init = {}) {
     if (body && typeof body.error === "string") message = body.error;
     if (body && typeof body.where === "string") where = body.where;
   } catch { /* not JSON: a proxy's page */ }
-  throw new AssignmentError(message || STATUS_WORDS[response.status] || `The server answered ${response.status}.`, response.status, where);
+  const words = STATUS_WORDS[response.status];
+  throw new AssignmentError(message || (words ? t(words) : t("assignment.http_other", { status: response.status })), response.status, where);
 }
 
 /** @param {string} id */
@@ -118,16 +121,19 @@ export async function replay(id, sid, token) {
 /** The task kinds, in the order every page shows them. */
 export const KINDS = /** @type {const} */ (["predict", "code", "heuristic", "solution"]);
 
-/** A task's name in words. */
+/** A task's name: a catalog key (write it with t(), or `el(tag, {t: key})`). */
 export const KIND_TITLES = {
-  predict: "Predict the expansions",
-  code: "Your code",
-  heuristic: "A heuristic",
-  solution: "A solution",
+  predict: "assignment.kind_predict",
+  code: "assignment.kind_code",
+  heuristic: "assignment.kind_heuristic",
+  solution: "assignment.kind_solution",
 };
+
+/** A task's name in the current language. @param {string} kind */
+export const kindTitle = (kind) => (KIND_TITLES[kind] ? t(KIND_TITLES[kind]) : kind);
 
 /** A number as the table writes it: at most two decimals, no trailing zeros. @param {number | null | undefined} n */
 export function points(n) {
   if (typeof n !== "number" || !Number.isFinite(n)) return "—";
-  return String(Math.round(n * 100) / 100);
+  return fmt(Math.round(n * 100) / 100, 2, false);
 }

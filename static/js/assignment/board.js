@@ -6,6 +6,7 @@
 
 import * as api from "../api.js";
 import { el } from "../dom.js";
+import { t } from "../i18n.js";
 import { TransportBar } from "../playback/transport_bar.js";
 import { runStatus } from "../stage/run_status.js";
 import { Stage } from "../stage/stage.js";
@@ -27,20 +28,20 @@ export class Board {
     /** @type {any} the puzzle's info */
     this.info = null;
     this.hover = el("div", { class: "hover", hidden: true });
-    this.busy = el("div", { class: "busy" }, el("div", { class: "spinner" }), el("span", { text: "Loading the board…" }));
-    this.canvasBox = el("div", { class: "board as-board", testid: "as-board", tabindex: "0", "aria-label": "The assignment's board" },
+    this.busy = el("div", { class: "busy" }, el("div", { class: "spinner" }), el("span", { t: "assignment.loading_board" }));
+    this.canvasBox = el("div", { class: "board as-board", testid: "as-board", tabindex: "0", tattr: { "aria-label": "assignment.board_label" } },
       this.hover, this.busy);
     this.status = el("p", { class: "as-board-status hint", testid: "as-board-status", role: "status", "aria-live": "polite" });
     this.hosts = {
       left: el("div"), right: el("div", { class: "as-board-extra" }), banner: el("div"), boardTools: el("div", { hidden: true }),
     };
     this.stage = new Stage({
-      live, board: this.canvasBox, hosts: this.hosts, shell: this.shell(), canvas: { testid: "canvas", label: "Board" },
+      live, board: this.canvasBox, hosts: this.hosts, shell: this.shell(), canvas: { testid: "canvas", label: t("assignment.board") },
       onPlayerChange: () => this.sync(),
       onRun: (event, run) => this.runEvent(event, run),
     });
     this.bar = new TransportBar({
-      clock: this.stage.player, label: "Search trace", prefix: "as-",
+      clock: this.stage.player, label: t("assignment.search_trace"), prefix: "as-",
       onPace: () => {
         this.stage.player.pace(this.stage.total() ?? this.stage.timeline.length);
         this.sync();
@@ -106,7 +107,7 @@ export class Board {
     this.algorithm = assignment.algorithm;
     this.algorithmLabel = assignment.algorithm_label || assignment.algorithm;
     const view = this.stage.viewFor(info.family, info);
-    if (!view) throw new api.ApiError(`This page cannot show a ${info.family} puzzle.`);
+    if (!view) throw new api.ApiError(t("assignment.cannot_show", { family: info.family }));
     const data = await view.prepare(info);
     this.stage.show(info, data, view);
     this.info = info;

@@ -6,6 +6,7 @@
 // and shows the two links: the class link to hand out, the teacher link (the only key; shown once).
 
 import { el } from "../dom.js";
+import { lang, setText, t } from "../i18n.js";
 import { AssignmentError, KINDS, KIND_TITLES, create } from "./api.js";
 import { localInputToIso } from "./when.js";
 
@@ -22,13 +23,24 @@ import { localInputToIso } from "./when.js";
 /** Why a task cannot apply to a family (its /api/families entry), or "". */
 export function taskUnavailable(kind, family) {
   if (!family) return "";
+  // English writes the family's name in running text in lower case; German keeps a noun's capital.
+  const title = String(family.title || family.name);
+  const name = lang() === "en" ? title.toLowerCase() : title;
   if (kind === "heuristic" && !(Array.isArray(family.features) && family.features.length)) {
-    return `The heuristic lab has no features for ${String(family.title || family.name).toLowerCase()} puzzles.`;
+    return t("assignment.no_features", { family: name });
   }
   if (kind === "solution" && !family.checks_solutions) {
-    return `No solution checker for ${String(family.title || family.name).toLowerCase()} puzzles.`;
+    return t("assignment.no_checker", { family: name });
   }
   return "";
+}
+
+/** A link with the page's language (?lang=, before a #fragment): it opens in the language it was made in.
+ * @param {string} url */
+export function withLang(url) {
+  const [path, fragment] = String(url).split("#");
+  const joined = `${path}${path.includes("?") ? "&" : "?"}lang=${lang()}`;
+  return fragment === undefined ? joined : `${joined}#${fragment}`;
 }
 
 const DEFAULT_POINTS = { predict: 2, code: 5, heuristic: 3, solution: 2 };
@@ -52,24 +64,25 @@ export class MakeDialog {
     this.about = el("p", { class: "hint", testid: "assign-about" });
     /** @type {Record<string, {box: HTMLInputElement, points: HTMLInputElement, why: HTMLElement, row: HTMLElement}>} */
     this.tasks = {};
-    this.count = this.number("assign-predict-count", { min: 1, max: 50, value: 5, "aria-label": "Expansions to predict" });
-    this.from = this.number("assign-predict-from", { min: 0, value: 0, "aria-label": "After expansion" });
+    this.count = this.number("assign-predict-count", { min: 1, max: 50, value: 5, tattr: { "aria-label": "assignment.predict_count" } });
+    this.from = this.number("assign-predict-from", { min: 0, value: 0, tattr: { "aria-label": "assignment.predict_from" } });
     this.bar = /** @type {HTMLInputElement} */ (el("input", { type: "checkbox", testid: "assign-heuristic-bar" }));
-    this.margin = this.number("assign-solution-margin", { min: 0, max: 1000, value: 0, step: "any", "aria-label": "Margin over the optimum, in percent" });
+    this.margin = this.number("assign-solution-margin", { min: 0, max: 1000, value: 0, step: "any", tattr: { "aria-label": "assignment.margin_label" } });
     const settings = {
-      predict: [el("label", {}, "the next ", this.count, " expansions after ", this.from,
-        el("span", { class: "hint as-hint", text: "“after”: the expansions at the playhead when you opened this" }))],
-      code: [el("span", { class: "hint", text: "a def search(problem) whose expansions match the algorithm; its path legal and optimal" })],
-      heuristic: [el("label", { class: "as-inline-check" }, this.bar, "must also beat h = 0 (A* expands fewer states with it)")],
-      solution: [el("label", {}, "cost at most ", this.margin, " % over the optimum")],
+      predict: [el("label", {}, el("span", { t: "assignment.predict_next" }), this.count, el("span", { t: "assignment.predict_after" }), this.from,
+        el("span", { class: "hint as-hint", t: "assignment.predict_after_hint" }))],
+      code: [el("span", { class: "hint", t: "assignment.code_hint" })],
+      heuristic: [el("label", { class: "as-inline-check" }, this.bar, el("span", { t: "assignment.bar_hint" }))],
+      solution: [el("label", {}, el("span", { t: "assignment.cost_at_most" }), this.margin, el("span", { t: "assignment.over_optimum" }))],
     };
     const rows = KINDS.map((kind) => {
       const box = /** @type {HTMLInputElement} */ (el("input", { type: "checkbox", testid: `assign-task-${kind}`, id: `assign-task-${kind}` }));
-      const points = this.number(`assign-points-${kind}`, { min: 0.5, max: 1000, step: "any", value: DEFAULT_POINTS[kind], "aria-label": `Points for ${KIND_TITLES[kind]}` });
+      const points = this.number(`assign-points-${kind}`, { min: 0.5, max: 1000, step: "any", value: DEFAULT_POINTS[kind],
+        tattr: { "aria-label": ["assignment.points_for", { kind: t(KIND_TITLES[kind]) }] } });
       const why = el("span", { class: "as-why", hidden: true });
       const row = el("div", { class: "as-task-row", "data-task": kind },
-        el("label", { class: "as-task-name", for: `assign-task-${kind}` }, box, KIND_TITLES[kind]),
-        el("label", { class: "as-points" }, points, " points"),
+        el("label", { class: "as-task-name", for: `assign-task-${kind}` }, box, el("span", { t: KIND_TITLES[kind] })),
+        el("label", { class: "as-points" }, points, el("span", { t: "assignment.points_word" })),
         el("div", { class: "as-task-settings" }, ...settings[kind], why));
       box.addEventListener("change", () => this.sync());
       this.tasks[kind] = { box, points, why, row };
@@ -77,25 +90,25 @@ export class MakeDialog {
     });
     this.deadline = /** @type {HTMLInputElement} */ (el("input", { type: "datetime-local", testid: "assign-deadline", id: "assign-deadline" }));
     this.reveal = /** @type {HTMLSelectElement} */ (el("select", { testid: "assign-reveal", id: "assign-reveal" },
-      new Option("at once", "now"), new Option("after the deadline", "after_deadline")));
+      el("option", { value: "now", t: "assignment.reveal_now" }), el("option", { value: "after_deadline", t: "assignment.reveal_after_deadline" })));
     this.attempts = this.number("assign-attempts", { min: 1, max: 100, value: 3, id: "assign-attempts" });
     this.unlimited = /** @type {HTMLInputElement} */ (el("input", { type: "checkbox", testid: "assign-unlimited" }));
     this.unlimited.addEventListener("change", () => this.sync());
     this.deadline.addEventListener("input", () => this.sync());
     this.counts = /** @type {HTMLSelectElement} */ (el("select", { testid: "assign-counts", id: "assign-counts" },
-      new Option("the best attempt", "best"), new Option("the last attempt", "last")));
+      el("option", { value: "best", t: "assignment.counts_best" }), el("option", { value: "last", t: "assignment.counts_last" })));
     this.error = el("p", { class: "field-error as-error", testid: "assign-error", role: "alert", hidden: true });
-    this.createButton = el("button", { type: "submit", class: "primary", testid: "assign-create", text: "Create the assignment" });
+    this.createButton = el("button", { type: "submit", class: "primary", testid: "assign-create", t: "assignment.create" });
     this.form = el("form", { class: "as-form", testid: "assign-form" },
-      el("div", { class: "as-field" }, el("label", { for: "assign-title", text: "Title" }), this.title),
+      el("div", { class: "as-field" }, el("label", { for: "assign-title", t: "assignment.title" }), this.title),
       this.about,
-      el("fieldset", { class: "as-tasks" }, el("legend", { text: "Tasks (choose one or more)" }), ...rows),
+      el("fieldset", { class: "as-tasks" }, el("legend", { t: "assignment.tasks_choose" }), ...rows),
       el("div", { class: "as-settings" },
-        el("label", { for: "assign-deadline" }, "Deadline ", el("span", { class: "muted", text: "(optional, your local time)" }), this.deadline),
-        el("label", { for: "assign-reveal" }, "Students see their verdict", this.reveal),
-        el("label", { for: "assign-attempts" }, "Attempts per task", el("span", { class: "as-inline" }, this.attempts,
-          el("label", { class: "check" }, this.unlimited, "unlimited"))),
-        el("label", { for: "assign-counts" }, "Counts", this.counts)),
+        el("label", { for: "assign-deadline" }, el("span", { t: "assignment.deadline_label" }), el("span", { class: "muted", t: "assignment.deadline_optional" }), this.deadline),
+        el("label", { for: "assign-reveal" }, el("span", { t: "assignment.reveal_label" }), this.reveal),
+        el("label", { for: "assign-attempts" }, el("span", { t: "assignment.attempts_label" }), el("span", { class: "as-inline" }, this.attempts,
+          el("label", { class: "check" }, this.unlimited, el("span", { t: "assignment.unlimited" })))),
+        el("label", { for: "assign-counts" }, el("span", { t: "assignment.counts_label" }), this.counts)),
       this.error,
       el("div", { class: "as-actions" }, this.createButton));
     this.form.addEventListener("submit", (event) => {
@@ -103,9 +116,9 @@ export class MakeDialog {
       this.submit();
     });
     this.links = el("div", { class: "as-links", testid: "assign-links", hidden: true });
-    const close = el("button", { type: "button", class: "dialog-close", testid: "assign-close", text: "Close (Esc)" });
+    const close = el("button", { type: "button", class: "dialog-close", testid: "assign-close", t: "assignment.close_esc" });
     this.dialog = /** @type {HTMLDialogElement} */ (el("dialog", { class: "dialog as-dialog", testid: "assign-dialog", "aria-labelledby": "assign-heading" },
-      el("div", { class: "dialog-head" }, el("h2", { id: "assign-heading", text: "Make an assignment" }), close),
+      el("div", { class: "dialog-head" }, el("h2", { id: "assign-heading", t: "assignment.make" }), close),
       el("div", { class: "as-body" }, this.form, this.links)));
     close.addEventListener("click", () => this.dialog?.close());
     document.body.append(this.dialog);
@@ -123,9 +136,10 @@ export class MakeDialog {
     this.choice = this.page.choice();
     const family = puzzle ? this.page.families().get(puzzle.family) : null;
     this.title.value = puzzle ? String(puzzle.title || puzzle.galleryName || puzzle.name || "").slice(0, 120) : "";
-    this.about.textContent = puzzle
-      ? `On ${puzzle.title || puzzle.name || "this puzzle"} (${family?.title || puzzle.family}) with ${this.page.label(this.choice.algorithm)} and the options of the form now.`
-      : "Open a puzzle first: the assignment is made on the puzzle shown.";
+    if (puzzle) {
+      setText(this.about, "assignment.about", { puzzle: puzzle.title || puzzle.name || t("assignment.this_puzzle"),
+        family: family?.title || puzzle.family, algorithm: this.page.label(this.choice.algorithm) });
+    } else setText(this.about, "assignment.open_first");
     this.from.value = String(Math.max(0, this.page.expanded() || 0));
     for (const kind of KINDS) {
       const { box, why } = this.tasks[kind];
@@ -155,10 +169,11 @@ export class MakeDialog {
     const noDeadline = !this.deadline.value;
     const after = /** @type {HTMLOptionElement} */ (this.reveal.options[1]);
     after.disabled = noDeadline;
-    after.textContent = noDeadline ? "after the deadline (set one first)" : "after the deadline";
+    setText(after, noDeadline ? "assignment.reveal_after_deadline_first" : "assignment.reveal_after_deadline");
     if (noDeadline) this.reveal.value = "now";
   }
 
+  /** @param {string} message a text already written ("" for none) */
   say(message) {
     this.error.textContent = message;
     this.error.hidden = !message;
@@ -193,7 +208,7 @@ export class MakeDialog {
     if (!this.puzzle) return;
     const body = this.body();
     if (!body.tasks.length) {
-      this.say("Choose at least one task.");
+      this.say(t("assignment.choose_task"));
       return;
     }
     this.say("");
@@ -203,7 +218,7 @@ export class MakeDialog {
       this.showLinks(made);
     } catch (err) {
       const where = err instanceof AssignmentError && err.where ? ` (${err.where})` : "";
-      this.say(err instanceof Error && err.message ? `${err.message}${where}` : "The assignment could not be made.");
+      this.say(err instanceof Error && err.message ? `${err.message}${where}` : t("assignment.make_failed"));
     } finally {
       this.createButton.disabled = false;
     }
@@ -213,26 +228,25 @@ export class MakeDialog {
   showLinks(made) {
     const origin = location.origin;
     const row = (testid, label, url, note) => {
-      const input = /** @type {HTMLInputElement} */ (el("input", { type: "text", readonly: true, testid, class: "as-link", value: `${origin}${url}`, "aria-label": label }));
+      const input = /** @type {HTMLInputElement} */ (el("input", { type: "text", readonly: true, testid, class: "as-link", value: `${origin}${url}`, tattr: { "aria-label": label } }));
       const copied = el("span", { class: "as-copied", role: "status" });
-      const copy = el("button", { type: "button", testid: `${testid}-copy`, text: "Copy" });
+      const copy = el("button", { type: "button", testid: `${testid}-copy`, t: "assignment.copy" });
       copy.addEventListener("click", async () => {
         input.select();
         try {
           await navigator.clipboard.writeText(input.value);
-          copied.textContent = "copied";
+          setText(copied, "assignment.copied");
         } catch {
-          copied.textContent = "selected: press Ctrl+C";
+          setText(copied, "assignment.selected_copy");
         }
       });
-      return el("div", { class: "as-link-row" }, el("h3", { text: label }), el("p", { class: "hint", text: note }),
+      return el("div", { class: "as-link-row" }, el("h3", { t: label }), el("p", { class: "hint", t: note }),
         el("div", { class: "as-link-line" }, input, copy, copied));
     };
     this.links.replaceChildren(
-      el("p", { class: "as-made", text: "The assignment is made." }),
-      row("assign-class-link", "Class link", made.class_url, "Hand this out: students open it, do the tasks and submit."),
-      row("assign-teacher-link", "Teacher link (keep it secret)", made.teacher_url,
-        "This link is the only key to the results: whoever holds it sees every student's answers and can close or delete the assignment. It is shown only this once, so save it now (a bookmark, your notes). There is no password and no way to recover it."),
+      el("p", { class: "as-made", t: "assignment.made" }),
+      row("assign-class-link", "assignment.class_link", withLang(made.class_url), "assignment.class_link_note"),
+      row("assign-teacher-link", "assignment.teacher_link", withLang(made.teacher_url), "assignment.teacher_link_note"),
     );
     this.form.hidden = true;
     this.links.hidden = false;

@@ -5,7 +5,8 @@
 // a re-render (a live update) keeps the sort. Everything from students is text, never markup.
 
 import { el } from "../dom.js";
-import { KIND_TITLES, points } from "./api.js";
+import { t } from "../i18n.js";
+import { kindTitle, points } from "./api.js";
 import { shortTime } from "./when.js";
 
 /** @typedef {{key: string, label: string, value: (row: any) => string | number | null, numeric: boolean}} Column */
@@ -22,7 +23,7 @@ export class ResultsTable {
     this.columns = [];
     this.rows = [];
     this.table = el("table", { class: "as-results", testid: "results-table" });
-    this.empty = el("p", { class: "hint as-empty", testid: "results-empty", text: "No submissions yet. This table fills in as they arrive." });
+    this.empty = el("p", { class: "hint as-empty", testid: "results-empty", t: "assignment.no_submissions" });
     host.append(el("div", { class: "as-results-wrap" }, this.table), this.empty);
   }
 
@@ -36,10 +37,10 @@ export class ResultsTable {
       return cell && typeof cell.score === "number" ? cell.score : null;
     };
     this.columns = [
-      { key: "name", label: "Name", value: (row) => String(row.name || ""), numeric: false },
-      { key: "student", label: "Identifier", value: (row) => String(row.student || ""), numeric: false },
-      ...kinds.map((kind) => ({ key: kind, label: KIND_TITLES[kind] || kind, value: task(kind), numeric: true })),
-      { key: "total", label: "Total", value: (row) => (typeof row.total === "number" ? row.total : null), numeric: true },
+      { key: "name", label: t("assignment.col_name"), value: (row) => String(row.name || ""), numeric: false },
+      { key: "student", label: t("assignment.col_identifier"), value: (row) => String(row.student || ""), numeric: false },
+      ...kinds.map((kind) => ({ key: kind, label: kindTitle(kind), value: task(kind), numeric: true })),
+      { key: "total", label: t("assignment.col_total"), value: (row) => (typeof row.total === "number" ? row.total : null), numeric: true },
     ];
     if (!this.columns.some((c) => c.key === this.sort.key)) this.sort = { key: "name", dir: 1 };
     const head = el("tr", {}, ...this.columns.map((column) => {
@@ -47,8 +48,8 @@ export class ResultsTable {
       const button = el("button", { type: "button", class: "as-sort", testid: `sort-${column.key}`, text: column.label });
       button.addEventListener("click", () => this.sortBy(column.key));
       const worth = kinds.includes(column.key)
-        ? el("span", { class: "as-col-points", text: `${taskPoints(assignment, column.key)} pts` })
-        : column.key === "total" ? el("span", { class: "as-col-points", text: `of ${points(assignment.total_points)}` }) : null;
+        ? el("span", { class: "as-col-points", text: t("assignment.col_pts", { points: taskPoints(assignment, column.key) }) })
+        : column.key === "total" ? el("span", { class: "as-col-points", text: t("assignment.col_of", { points: points(assignment.total_points) }) }) : null;
       return el("th", {
         scope: "col", class: column.numeric ? "num" : null, "data-key": column.key,
         "aria-sort": on ? (this.sort.dir > 0 ? "ascending" : "descending") : "none",
@@ -88,9 +89,9 @@ export class ResultsTable {
       const scored = typeof cell.score === "number";
       const tone = scored ? (cell.score >= cell.points ? "good" : cell.score > 0 ? "warn" : "bad") : "";
       const waiting = !scored && (cell.status === "queued" || cell.status === "grading");
-      const score = scored ? `${points(cell.score)} / ${points(cell.points)}` : waiting ? "grading…" : "—";
-      const meta = [`${cell.attempts || 0} ${cell.attempts === 1 ? "attempt" : "attempts"}`, shortTime(cell.time)].filter(Boolean).join(", ");
-      const open = el("button", { type: "button", class: "as-open", title: cell.sentence || "Open this submission", testid: "open-submission" },
+      const score = scored ? `${points(cell.score)} / ${points(cell.points)}` : waiting ? t("assignment.grading") : "—";
+      const meta = [t("assignment.n_attempts", { count: cell.attempts || 0 }), shortTime(cell.time)].filter(Boolean).join(", ");
+      const open = el("button", { type: "button", class: "as-open", title: cell.sentence || t("assignment.open_submission"), testid: "open-submission" },
         el("span", { class: `as-score ${tone}`, text: score }),
         el("span", { class: "as-meta", text: meta }),
         cell.sentence ? el("span", { class: "as-sentence", text: cell.sentence }) : null);

@@ -7,6 +7,8 @@
 
 import { errorWords } from "../api.js";
 import { el, byId } from "../dom.js";
+import { initLanguage, onLanguage, setAttr, setText, t } from "../i18n.js";
+import { mountLanguageMenu } from "../language_menu.js";
 import { storage } from "../code/editor.js";
 import { Live } from "../live.js";
 import { KINDS, points, get, submit } from "./api.js";
@@ -36,14 +38,16 @@ class StudentPage {
       assignment = await get(this.id);
     } catch (err) {
       this.main.replaceChildren(el("div", { class: "as-missing", testid: "as-missing", role: "alert" },
-        el("h2", { text: "No such assignment" }),
-        el("p", { text: errorWords(err, "The assignment could not be loaded.") }),
-        el("p", { class: "hint", text: "Check the link your teacher gave you. An assignment is deleted some time after its deadline." })));
+        el("h2", { t: "assignment.missing" }),
+        el("p", { text: errorWords(err, t("assignment.load_failed")) }),
+        el("p", { class: "hint", t: "assignment.missing_hint" })));
       document.body.dataset.ready = "missing";
       return;
     }
     this.assignment = assignment;
-    document.title = `${assignment.title} · assignment`;
+    const title = () => { document.title = t("assignment.doc_title", { title: assignment.title }); };
+    title();
+    onLanguage(title);
     byId("as-heading").textContent = assignment.title;
     const side = el("div", { class: "as-side" });
     const boardHost = el("div", { class: "as-board-host" });
@@ -61,7 +65,7 @@ class StudentPage {
     try {
       info = await this.board.load(assignment);
     } catch (err) {
-      this.board.say(errorWords(err, "The puzzle could not be shown."), "bad");
+      this.board.say(errorWords(err, t("assignment.puzzle_failed")), "bad");
     }
     for (const section of this.sections) await this.mount(section, info);
     this.restore();
@@ -70,15 +74,21 @@ class StudentPage {
 
   /** What the assignment is, in a few lines. @param {any} a */
   summary(a) {
-    const deadline = a.deadline ? `${localTime(a.deadline)} (${fromNow(a.deadline)})` : "none";
-    const row = (label, value, testid = null) => el("div", {}, el("dt", { text: label }), el("dd", { testid, text: value }));
-    const state = a.open !== false ? null : el("p", { class: "banner warn", testid: "as-closed", text: "Submissions are closed for this assignment." });
+    const deadlineText = () => (a.deadline ? `${localTime(a.deadline)} (${fromNow(a.deadline)})` : t("assignment.no_deadline"));
+    const row = (label, value, testid = null) => el("div", {}, el("dt", { t: label }), el("dd", { testid, text: value }));
+    const state = a.open !== false ? null : el("p", { class: "banner warn", testid: "as-closed", t: "assignment.closed_banner" });
+    const deadline = row("assignment.deadline", deadlineText(), "as-deadline");
+    const total = el("dd", { testid: "as-total", t: "assignment.points_in_all", params: { points: points(a.total_points) } });
+    onLanguage(() => {
+      deadline.lastElementChild.textContent = deadlineText();
+      setText(total, "assignment.points_in_all", { points: points(a.total_points) });
+    });
     return el("section", { class: "as-summary", testid: "as-summary" },
       el("dl", { class: "as-facts" },
-        row("Puzzle", `${a.puzzle_name || a.puzzle}${a.family ? ` (${a.family})` : ""}`, "as-puzzle"),
-        row("Algorithm", a.algorithm_label || a.algorithm, "as-algorithm"),
-        row("Deadline", deadline, "as-deadline"),
-        row("Points", `${points(a.total_points)} in all`, "as-total")),
+        row("assignment.puzzle", `${a.puzzle_name || a.puzzle}${a.family ? ` (${a.family})` : ""}`, "as-puzzle"),
+        row("assignment.algorithm", a.algorithm_label || a.algorithm, "as-algorithm"),
+        deadline,
+        el("div", {}, el("dt", { t: "assignment.points" }), total)),
       state,
       el("p", { class: "hint as-stored", testid: "as-stored", text: a.stored || "" }));
   }
@@ -90,11 +100,11 @@ class StudentPage {
     const input = (testid, label, value, hint) => {
       const field = /** @type {HTMLInputElement} */ (el("input", { type: "text", id: testid, testid, maxlength: 100, value: value || "", autocomplete: "off" }));
       field.addEventListener("change", () => this.keepIdentity());
-      return el("label", { for: testid, class: "as-id-field" }, el("span", { text: label }), field, el("span", { class: "hint", text: hint }));
+      return el("label", { for: testid, class: "as-id-field" }, el("span", { t: label }), field, el("span", { class: "hint", t: hint }));
     };
-    const box = el("section", { class: "as-identity", "aria-label": "Who you are" },
-      input("student-name", "Your name", kept.name, "as your teacher should see it"),
-      input("student-id", "Your identifier", kept.student, "the student number or e-mail the gradebook knows"));
+    const box = el("section", { class: "as-identity", tattr: { "aria-label": "assignment.who" } },
+      input("student-name", "assignment.your_name", kept.name, "assignment.your_name_hint"),
+      input("student-id", "assignment.your_id", kept.student, "assignment.your_id_hint"));
     return box;
   }
 
@@ -139,12 +149,14 @@ class StudentPage {
     } else if (kind === "predict") {
       const states = /** @type {HTMLTextAreaElement} */ (el("textarea", {
         class: "as-predict", testid: "predict-states", rows: Math.min(12, Math.max(4, Number(section.task.count) || 5)),
-        spellcheck: "false", "aria-label": "Your predicted states, one per line",
-        placeholder: this.board.view?.stateLabel(0) ? `one state per line, e.g. ${this.board.view.stateLabel(0)}` : "one state per line",
+        spellcheck: "false", tattr: { "aria-label": "assignment.predict_label" },
       }));
+      const example = this.board.view?.stateLabel(0);
+      if (example) setAttr(states, "placeholder", "assignment.predict_placeholder_eg", { example });
+      else setAttr(states, "placeholder", "assignment.predict_placeholder");
       root.append(states);
       if (this.board.clickable) {
-        root.append(el("p", { class: "hint", text: "Click a cell on the board to add its state as the next line." }));
+        root.append(el("p", { class: "hint", t: "assignment.predict_click" }));
         this.board.canvasBox.addEventListener("click", (event) => {
           const text = this.board.stateAt(event);
           if (!text) return;
@@ -172,7 +184,7 @@ class StudentPage {
   async submit(section) {
     const who = this.who();
     if (!who.name || !who.student) {
-      section.say("Give your name and your identifier first (at the top).", "bad");
+      section.say("assignment.identity_first", {}, "bad");
       byId(who.name ? "student-id" : "student-name").focus();
       return;
     }
@@ -180,18 +192,18 @@ class StudentPage {
     const answer = await this.answer(section.kind);
     const empty = !answer || Object.values(answer).every((v) => (Array.isArray(v) ? !v.length : !String(v).trim()));
     if (empty) {
-      section.say("Your answer is empty: do the task first.", "bad");
+      section.say("assignment.answer_empty", {}, "bad");
       return;
     }
     section.submitButton.disabled = true;
-    section.say("Sending…", "busy");
+    section.say("assignment.sending", {}, "busy");
     try {
       const got = await submit(this.id, { ...who, task: section.kind, answer });
       const kept = { submission: got.submission, receipt: got.receipt, task: section.kind, attempt: got.attempt, attempts_left: got.attempts_left };
       this.keep(kept);
       section.received(got, kept);
     } catch (err) {
-      section.say(refusal(err), "bad");
+      section.sayText(refusal(err), "bad");
       section.root.dataset.state = "refused";
     } finally {
       section.submitButton.disabled = false;
@@ -220,10 +232,13 @@ class StudentPage {
       const entry = kept[section.kind];
       if (!entry?.submission || !entry?.receipt) continue;
       section.showAttempts(entry.attempts_left);
-      section.say("Your last submission: asking the server…", "busy");
+      section.say("assignment.asking_last", {}, "busy");
       section.follow(entry);
     }
   }
 }
 
+// The catalog first (the page is written in the reader's language), then the header's menu and the page.
+await initLanguage();
+mountLanguageMenu(document.querySelector("header.top") || document.body);
 new StudentPage().start();

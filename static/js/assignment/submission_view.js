@@ -6,7 +6,8 @@
 // beside the truth. The answer is text (textContent), never markup.
 
 import { el } from "../dom.js";
-import { KIND_TITLES, points, replay, submission } from "./api.js";
+import { setText, t } from "../i18n.js";
+import { kindTitle, points, replay, submission } from "./api.js";
 import { toneOf } from "./tasks.js";
 import { localTime } from "./when.js";
 
@@ -33,12 +34,12 @@ export class SubmissionView {
     if (!sid) return;
     const ask = ++this.asked;
     this.root.hidden = false;
-    this.root.replaceChildren(el("p", { class: "hint", text: "Opening the submission…" }));
+    this.root.replaceChildren(el("p", { class: "hint", t: "assignment.opening_submission" }));
     let view;
     try {
       view = await submission(this.id, sid, { token: this.token() });
     } catch (err) {
-      if (ask === this.asked) this.root.replaceChildren(el("p", { class: "field-error", role: "alert", text: err instanceof Error ? err.message : "It could not be opened." }));
+      if (ask === this.asked) this.root.replaceChildren(el("p", { class: "field-error", role: "alert", text: err instanceof Error ? err.message : t("assignment.open_failed") }));
       return;
     }
     if (ask !== this.asked) return;
@@ -50,15 +51,17 @@ export class SubmissionView {
   /** @param {any} view the teacher's submission view */
   async show(view) {
     const result = view.result;
-    const close = el("button", { type: "button", class: "as-close-view", testid: "submission-close", text: "Close" });
+    const close = el("button", { type: "button", class: "as-close-view", testid: "submission-close", t: "assignment.close" });
     close.addEventListener("click", () => { this.root.hidden = true; });
     const score = result ? `${points(result.score)} / ${points(result.points)}` : view.status;
     this.root.replaceChildren(
       el("div", { class: "as-sub-head" },
-        el("h2", {}, `${KIND_TITLES[view.task] || view.task}: `, el("span", { testid: "submission-who", text: `${view.name || ""} (${view.student || ""})` })),
+        el("h2", {}, el("span", { t: "assignment.kind_colon", params: { kind: kindTitle(view.task) } }), el("span", { testid: "submission-who", text: `${view.name || ""} (${view.student || ""})` })),
         close),
-      el("p", { class: "hint", text: `Attempt ${view.attempt ?? "?"}, received ${localTime(view.received)}` }),
-      el("p", { class: `as-verdict ${toneOf(result)}`, testid: "submission-verdict", text: result ? `${score}: ${result.sentence || ""}` : `Not graded (${score}).` }),
+      el("p", { class: "hint", t: "assignment.attempt_received", params: { attempt: view.attempt ?? "?", when: localTime(view.received) } }),
+      result
+        ? el("p", { class: `as-verdict ${toneOf(result)}`, testid: "submission-verdict", text: `${score}: ${result.sentence || ""}` })
+        : el("p", { class: `as-verdict ${toneOf(result)}`, testid: "submission-verdict", t: "assignment.not_graded", params: { score } }),
     );
     this.root.dataset.task = view.task;
     const answer = view.answer || {};
@@ -71,21 +74,24 @@ export class SubmissionView {
   /** The code as text, and its recorded run replayed on the board. */
   code(view, answer) {
     const status = el("span", { class: "hint", testid: "replay-status" });
-    const button = el("button", { type: "button", testid: "replay", text: "Replay on the board" });
+    const button = el("button", { type: "button", testid: "replay", t: "assignment.replay" });
     button.addEventListener("click", async () => {
       this.lab?.setOpen(false); // a formula's heat map would hide the run
-      status.textContent = "Asking for the recorded run…";
+      setText(status, "assignment.asking_run");
       try {
         const { run } = await replay(this.id, view.submission, this.token());
         const info = this.board.info;
-        if (!info) throw new Error("The board is not shown.");
+        if (!info) throw new Error(t("assignment.no_board"));
         this.board.play({
           puzzle: info.id, algorithm: "code", options: { ...this.board.options(), code: run },
-          text: `${view.name || "the student"}'s code (compared with ${this.board.algorithmLabel})`,
+          text: t("assignment.student_code", { name: view.name || t("assignment.the_student"), label: this.board.algorithmLabel }),
         });
-        status.textContent = "Playing on the board.";
+        setText(status, "assignment.playing");
       } catch (err) {
-        status.textContent = err instanceof Error ? err.message : "The run could not be replayed.";
+        if (err instanceof Error) {
+          delete status.dataset.i18n;
+          status.textContent = err.message;
+        } else setText(status, "assignment.replay_failed");
       }
     });
     this.root.append(
@@ -126,15 +132,16 @@ export class SubmissionView {
   predict(result) {
     const details = Array.isArray(result?.details) ? result.details : Array.isArray(result?.details?.rows) ? result.details.rows : [];
     if (!details.length) {
-      this.root.append(el("p", { class: "hint", text: "No details to show for this prediction." }));
+      this.root.append(el("p", { class: "hint", t: "assignment.no_details" }));
       return;
     }
     this.root.append(el("table", { class: "as-predict-table", testid: "predict-table" },
-      el("thead", {}, el("tr", {}, ...["#", "predicted", "truth", ""].map((h) => el("th", { scope: "col", text: h })))),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "#" }), el("th", { scope: "col", t: "assignment.predicted" }),
+        el("th", { scope: "col", t: "assignment.truth" }), el("th", { scope: "col" }))),
       el("tbody", {}, ...details.map((d) => el("tr", { class: d.right ? "good" : "bad" },
         el("td", { text: String(d.i ?? "") }),
         el("td", { text: String(d.yours ?? "—") }),
         el("td", { text: String(d.truth ?? "") }),
-        el("td", { text: d.right ? "✓" : "✗", "aria-label": d.right ? "right" : "wrong" }))))));
+        el("td", { text: d.right ? "✓" : "✗", tattr: { "aria-label": d.right ? "assignment.right" : "assignment.wrong" } }))))));
   }
 }

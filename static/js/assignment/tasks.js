@@ -5,6 +5,7 @@
 // server grades it, and the line follows the submission until it is graded.
 
 import { el } from "../dom.js";
+import { setText, t } from "../i18n.js";
 import { AssignmentError, KIND_TITLES, points, submission } from "./api.js";
 import { localTime } from "./when.js";
 
@@ -29,9 +30,9 @@ export function toneOf(result) {
 
 /** A 4xx in words for the student. @param {unknown} err */
 export function refusal(err) {
-  if (!(err instanceof AssignmentError)) return err instanceof Error ? err.message : "The answer could not be sent.";
-  const prefix = { 403: "Not accepted: ", 413: "Too large: ", 429: "Too often: ", 400: "Not accepted: " }[err.status] || "";
-  return `${prefix}${err.message}`;
+  if (!(err instanceof AssignmentError)) return err instanceof Error ? err.message : t("assignment.send_failed");
+  const prefix = { 403: "assignment.not_accepted", 413: "assignment.too_large", 429: "assignment.too_often", 400: "assignment.not_accepted" }[err.status];
+  return prefix ? t(prefix, { message: err.message }) : err.message;
 }
 
 export class TaskSection {
@@ -45,13 +46,13 @@ export class TaskSection {
     this.polling = 0; // numbered polls: a newer submission stops the older one's
     this.attemptsLine = el("span", { class: "as-attempts", testid: "attempts-left" });
     this.body = el("div", { class: "as-task-body" });
-    this.submitButton = /** @type {HTMLButtonElement} */ (el("button", { type: "button", class: "primary as-submit", testid: "submit", text: "Submit" }));
+    this.submitButton = /** @type {HTMLButtonElement} */ (el("button", { type: "button", class: "primary as-submit", testid: "submit", t: "assignment.submit" }));
     this.submitButton.addEventListener("click", () => onSubmit(this));
     this.verdict = el("p", { class: "as-verdict", testid: "submit-verdict", role: "status", "aria-live": "polite" });
     this.root = el("section", { class: "as-task", "data-task": task.kind, testid: `task-${task.kind}` },
       el("div", { class: "as-task-head" },
-        el("h2", { text: KIND_TITLES[task.kind] || task.kind }),
-        el("span", { class: "as-task-points", text: `${points(task.points)} ${task.points === 1 ? "point" : "points"}` }),
+        KIND_TITLES[task.kind] ? el("h2", { t: KIND_TITLES[task.kind] }) : el("h2", { text: task.kind }),
+        el("span", { class: "as-task-points", t: "assignment.task_points", params: { count: task.points, points: points(task.points) } }),
         this.attemptsLine),
       el("p", { class: "as-task-text", text: task.text || "" }),
       this.body,
@@ -62,15 +63,24 @@ export class TaskSection {
   /** "3 attempts left", "unlimited attempts". @param {number | null | undefined} left */
   showAttempts(left) {
     const limit = this.assignment.attempts;
-    if (limit === null || limit === undefined) this.attemptsLine.textContent = "unlimited attempts";
+    if (limit === null || limit === undefined) setText(this.attemptsLine, "assignment.attempts_unlimited");
     else {
       const n = typeof left === "number" ? left : limit;
-      this.attemptsLine.textContent = `${n} of ${limit} ${limit === 1 ? "attempt" : "attempts"} left`;
+      setText(this.attemptsLine, "assignment.attempts_left", { n, count: limit });
     }
   }
 
-  /** The verdict's line. @param {string} text @param {string} [tone] */
-  say(text, tone = "") {
+  /** The verdict's line: a catalog key and its params (kept in the current language).
+   * @param {string} key @param {Record<string, any>} [params] @param {string} [tone] */
+  say(key, params = {}, tone = "") {
+    setText(this.verdict, key, params);
+    this.verdict.className = `as-verdict${tone ? ` ${tone}` : ""}`;
+  }
+
+  /** The verdict's line, a text already written (the server's words). @param {string} text @param {string} [tone] */
+  sayText(text, tone = "") {
+    delete this.verdict.dataset.i18n;
+    delete this.verdict.dataset.i18nParams;
     this.verdict.textContent = text;
     this.verdict.className = `as-verdict${tone ? ` ${tone}` : ""}`;
   }
@@ -78,9 +88,8 @@ export class TaskSection {
   /** The submission was received: say so, then follow it until it is graded. @param {any} answer @param {Kept} kept */
   received(answer, kept) {
     const limit = this.assignment.attempts;
-    const attempt = answer.attempt ? `attempt ${answer.attempt}${limit ? ` of ${limit}` : ""}` : "";
     this.showAttempts(answer.attempts_left);
-    this.say(`Received${attempt ? ` (${attempt})` : ""}. ${queued(answer.ahead)}`, "busy");
+    this.say("assignment.received", { attempt: attemptWords(answer.attempt, limit), queued: queued(answer.ahead) }, "busy");
     this.follow(kept);
   }
 
@@ -100,7 +109,8 @@ export class TaskSection {
       } catch (err) {
         if (poll !== this.polling) return;
         const gone = err instanceof AssignmentError && err.status === 404;
-        this.say(gone ? "This browser's receipt for your last submission is no longer valid (the assignment may have been deleted)." : refusal(err), "bad");
+        if (gone) this.say("assignment.receipt_gone", {}, "bad");
+        else this.sayText(refusal(err), "bad");
         this.root.dataset.state = "error";
         return;
       }
@@ -114,29 +124,29 @@ export class TaskSection {
 
   /** A submission's view on the line; true when there is nothing more to wait for. @param {any} view */
   show(view) {
-    const attempt = view.attempt ? ` (attempt ${view.attempt}${this.assignment.attempts ? ` of ${this.assignment.attempts}` : ""})` : "";
+    const attempt = attemptWords(view.attempt, this.assignment.attempts);
     if (view.status === "queued") {
-      this.say(`Received${attempt}. ${queued(view.ahead)}`, "busy");
+      this.say("assignment.received", { attempt, queued: queued(view.ahead) }, "busy");
       return false;
     }
     if (view.status === "grading") {
-      this.say(`Received${attempt}. Grading now…`, "busy");
+      this.say("assignment.received_grading", { attempt }, "busy");
       return false;
     }
     if (!view.result && view.hidden_until) {
-      this.say(`Received${attempt}. Verdicts are shown after the deadline (${localTime(view.hidden_until)}).`, "");
+      this.say("assignment.received_hidden", { attempt, when: localTime(view.hidden_until) });
       this.root.dataset.state = "hidden";
       return true;
     }
     const result = view.result;
     if (view.status === "failed" && !result) {
-      this.say(`Received${attempt}, but it could not be graded. Try again, or ask your teacher.`, "bad");
+      this.say("assignment.received_failed", { attempt }, "bad");
       this.root.dataset.state = "failed";
       return true;
     }
     if (!result) return false;
     const score = `${points(result.score)} / ${points(result.points)}`;
-    this.say(`${score}${attempt}: ${result.sentence || ""}`.trim(), toneOf(result));
+    this.sayText(`${score}${attempt}: ${result.sentence || ""}`.trim(), toneOf(result));
     this.root.dataset.state = "graded";
     this.root.dataset.score = String(result.score);
     return true;
@@ -145,6 +155,12 @@ export class TaskSection {
 
 /** "Queued: 3 ahead…" @param {number | undefined} ahead */
 function queued(ahead) {
-  if (typeof ahead !== "number") return "Waiting for the grader…";
-  return ahead ? `Queued: ${ahead} ahead…` : "Queued: next in line…";
+  if (typeof ahead !== "number") return t("assignment.waiting_grader");
+  return ahead ? t("assignment.queued_ahead", { ahead }) : t("assignment.queued_next");
+}
+
+/** " (attempt 2 of 3)", or "" when the attempt is not known. @param {number | null | undefined} attempt @param {number | null | undefined} limit */
+function attemptWords(attempt, limit) {
+  if (!attempt) return "";
+  return t(limit ? "assignment.attempt_of" : "assignment.attempt", { attempt, limit: limit || 0 });
 }

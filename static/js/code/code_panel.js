@@ -17,18 +17,20 @@
 
 import * as api from "../api.js";
 import { el } from "../dom.js";
-import { number, seconds, withCommas } from "../format.js";
+import { fmt, lang, onLanguage, setAttr, setText, t } from "../i18n.js";
 import { CodeEditor, KEYS_HINT, storage } from "./editor.js";
 import { LOADING, PythonRunner } from "./runner.js";
 import { VerdictView } from "./verdict_view.js";
 
-const TEMPLATE_URL = (name) => new URL(`./templates/${name}.py`, import.meta.url);
+// The skeletons: their comments and messages in the page's language (the German ones: templates/<name>.de.py).
+const TEMPLATE_URL = (name) => new URL(`./templates/${name}${lang() === "de" ? ".de" : ""}.py`, import.meta.url);
+// The templates' names (catalog keys: the label is written when shown).
 const TEMPLATES = [
-  ["bfs", "Breadth-first (BFS)"],
-  ["dfs", "Depth-first (DFS)"],
-  ["ucs", "Uniform cost (Dijkstra)"],
-  ["astar", "A*"],
-  ["idastar", "IDA*"],
+  ["bfs", "code.template_bfs"],
+  ["dfs", "code.template_dfs"],
+  ["ucs", "code.template_ucs"],
+  ["astar", "code.template_astar"],
+  ["idastar", "code.template_idastar"],
 ];
 const LIMITS = [5, 15, 60]; // seconds a program may run
 // Calls of successors (docs/STUDENT.md "Limits"): "" is the puzzle's own (…/code/rules `steps.default`,
@@ -40,7 +42,14 @@ const MAX_FILE_BYTES = 256 * 1024;
 const SPACES_KEPT = 4; // rules cached (an explicit graph is megabytes)
 const LIMIT_KEY = "code.limit"; // localStorage: the time limit chosen
 const STEPS_KEY = "code.steps"; // localStorage: the step limit chosen ("" the puzzle's own)
-const CODE_LABEL = "Your code";
+const CODE_LABEL = "code.your_code"; // a catalog key: its text goes with a run (the comparison's menus)
+
+/** A duration in the page's language: "250 ms", "1.25 s" / "1,25 s". @param {number} s seconds */
+function duration(s) {
+  if (s < 0.001) return "< 1 ms";
+  if (s < 1) return `${fmt(Math.round(s * 1000))} ms`;
+  return `${fmt(s, 2)} s`;
+}
 
 export class CodePanel {
   /** @param {{root: HTMLElement, page: import("./code_tab.js").CodePage}} args */
@@ -61,7 +70,7 @@ export class CodePanel {
     /** @type {Promise<void>} the last file being read into the editor (what reads the text waits for it) */
     this.reading = Promise.resolve();
     this.runner = new PythonRunner({
-      onStatus: (text, tone) => this.status(text, tone),
+      onStatus: (key, params, tone) => this.status(key, params, tone),
       onPython: (state, idle) => this.python(state, idle),
       onOutput: (text) => this.print(text),
     });
@@ -72,8 +81,8 @@ export class CodePanel {
   // ---- markup ------------------------------------------------------------------------------------
 
   build() {
-    this.template = /** @type {HTMLSelectElement} */ (el("select", { class: "code-template", testid: "code-template", "aria-label": "Load a template" },
-      new Option("Template…", ""), ...TEMPLATES.map(([name, label]) => new Option(label, name))));
+    this.template = /** @type {HTMLSelectElement} */ (el("select", { class: "code-template", testid: "code-template", tattr: { "aria-label": "code.template_menu" } },
+      el("option", { value: "", t: "code.template_choose" }), ...TEMPLATES.map(([name, label]) => el("option", { value: name, t: label }))));
     this.template.addEventListener("change", () => {
       const name = this.template.value;
       this.template.value = "";
@@ -85,12 +94,12 @@ export class CodePanel {
       if (file) this.reading = this.readFile(file);
       this.file.value = "";
     });
-    this.limit = /** @type {HTMLSelectElement} */ (el("select", { class: "code-limit", testid: "code-limit", "aria-label": "Time limit",
-      title: "How long your program may run before it is stopped" },
-    ...LIMITS.map((s) => new Option(`limit ${s} s`, String(s)))));
+    this.limit = /** @type {HTMLSelectElement} */ (el("select", { class: "code-limit", testid: "code-limit",
+      tattr: { "aria-label": "code.time_limit", title: "code.time_limit_help" } },
+    ...LIMITS.map((s) => el("option", { value: String(s), t: "code.limit_s", params: { s } }))));
     this.limit.addEventListener("change", () => storage.set(LIMIT_KEY, this.limit.value));
-    this.steps = /** @type {HTMLSelectElement} */ (el("select", { class: "code-limit", testid: "code-steps", "aria-label": "Step limit",
-      title: "How many calls of successors (expansions) your program may make" }));
+    this.steps = /** @type {HTMLSelectElement} */ (el("select", { class: "code-limit", testid: "code-steps",
+      tattr: { "aria-label": "code.step_limit", title: "code.step_limit_help" } }));
     this.stepsMax = STEPS_MAX;
     this.stepsDefault = 0; // the puzzle's own limit, once its rules came
     this.fillSteps();
@@ -98,9 +107,9 @@ export class CodePanel {
 
     this.editor = new CodeEditor({ onRun: () => this.run(), onFile: (file) => { this.reading = this.readFile(file); } });
 
-    this.runButton = el("button", { type: "button", class: "primary", testid: "code-run", text: "Run ▶",
-      title: "Run your search on the puzzle shown (Ctrl+Enter in the code)", on: { click: () => this.run() } });
-    this.stopButton = el("button", { type: "button", testid: "code-stop", text: "Stop", hidden: true,
+    this.runButton = el("button", { type: "button", class: "primary", testid: "code-run", t: "code.run",
+      tattr: { title: "code.run_help" }, on: { click: () => this.run() } });
+    this.stopButton = el("button", { type: "button", testid: "code-stop", t: "code.stop", hidden: true,
       on: { click: () => this.stop() } });
     this.statusLine = el("p", { class: "code-status", testid: "code-status", role: "status", "aria-live": "polite" });
     this.fileError = el("p", { class: "field-error lab-error", testid: "code-file-error", role: "alert", hidden: true });
@@ -108,22 +117,22 @@ export class CodePanel {
     this.formLine = el("span", { class: "code-form", testid: "code-state-form" });
     // The API in brief, under the state form (docs/STUDENT.md has it whole).
     const api = [
-      ["problem.start", "the start state (problem.starts: all of them)"],
-      ["problem.is_goal(s)", "True at a goal"],
-      ["problem.successors(s)", "a list of (state, cost) pairs; each call is one expansion of s"],
-      ["problem.heuristic(s)", "the default heuristic; problem.heuristics[\"name\"](s) by name"],
-      ["problem.cost(path)", "a path's cost, checked move by move"],
-      ["return", "the path: a list of states from the start to a goal, or None"],
+      ["problem.start", "code.api_start"],
+      ["problem.is_goal(s)", "code.api_is_goal"],
+      ["problem.successors(s)", "code.api_successors"],
+      ["problem.heuristic(s)", "code.api_heuristic"],
+      ["problem.cost(path)", "code.api_cost"],
+      ["return", "code.api_return"],
     ];
     this.apiHelp = el("details", { class: "code-api", testid: "code-api" },
-      el("summary", { title: "What your search(problem) can use" }, this.formLine),
-      el("dl", {}, ...api.flatMap(([name, what]) => [el("dt", {}, el("code", { text: name })), el("dd", { text: what })])),
+      el("summary", { tattr: { title: "code.api_title" } }, this.formLine),
+      el("dl", {}, ...api.flatMap(([name, what]) => [el("dt", {}, el("code", { text: name })), el("dd", { t: what })])),
       this.limitsHint = el("p", { class: "hint", testid: "code-limits" }));
     this.sayLimits();
 
-    this.outputBox = el("pre", { class: "code-output", testid: "code-output", "aria-label": "What your program printed", tabindex: "0" });
+    this.outputBox = el("pre", { class: "code-output", testid: "code-output", tattr: { "aria-label": "code.output_label" }, tabindex: "0" });
     this.outputWrap = el("div", { class: "code-output-wrap", hidden: true },
-      el("h3", { class: "code-h", text: "Output" }), this.outputBox);
+      el("h3", { class: "code-h", t: "code.output" }), this.outputBox);
 
     this.verdictView = new VerdictView({ onGoToLine: (line) => this.editor.goToLine(line) });
 
@@ -132,7 +141,7 @@ export class CodePanel {
       el("div", { class: "code-tools" },
         this.runButton, this.stopButton,
         this.template,
-        el("label", { class: "upload-button code-open", title: "Open a Python file (.py) in the editor" }, el("span", { text: "Open .py…" }), this.file),
+        el("label", { class: "upload-button code-open", tattr: { title: "code.open_help" } }, el("span", { t: "code.open" }), this.file),
         this.limit, this.steps),
       this.fileError,
       this.apiHelp,
@@ -142,15 +151,22 @@ export class CodePanel {
       this.verdictView.box,
       this.outputWrap,
     );
+    // What is written from figures (the limits, the state form) is written again in the new language.
+    onLanguage(() => {
+      this.sayLimits(this.limitsHow);
+      this.sayForm();
+    });
   }
 
   /** The step limit's menu: the puzzle's own, then each choice up to the server's most (the most itself
    *  included); the choice kept when it is still offered. */
   fillSteps() {
     const kept = this.steps.value || storage.get(STEPS_KEY) || "";
-    const own = this.stepsDefault ? `steps ${withCommas(this.stepsDefault)} (this puzzle)` : "steps: this puzzle's";
+    const own = this.stepsDefault
+      ? el("option", { value: "", t: "code.steps_own_n", params: { n: this.stepsDefault } })
+      : el("option", { value: "", t: "code.steps_own" });
     const values = [...new Set([...STEP_CHOICES.filter((n) => n < this.stepsMax), this.stepsMax])];
-    this.steps.replaceChildren(new Option(own, ""), ...values.map((n) => new Option(`steps ${withCommas(n)}`, String(n))));
+    this.steps.replaceChildren(own, ...values.map((n) => el("option", { value: String(n), t: "code.steps_n", params: { n } })));
     this.steps.value = values.map(String).includes(kept) ? kept : "";
   }
 
@@ -160,12 +176,28 @@ export class CodePanel {
     return chosen > 0 ? Math.min(chosen, this.stepsMax) : this.stepsDefault || 150_000;
   }
 
-  /** The limits in words, under the API. @param {string} [how] how the rules reach the page */
-  sayLimits(how = "") {
+  /** The limits in words, under the API (written again when the language changes).
+   * @param {[string, Record<string, any>?] | null} [how] how the rules reach the page: a key and its params */
+  sayLimits(how = null) {
+    this.limitsHow = how;
     const steps = this.stepsDefault
-      ? `${withCommas(this.stepLimit())} calls of successors (this puzzle: ${withCommas(this.stepsDefault)}; up to ${withCommas(this.stepsMax)} in the menu beside Run)`
-      : `calls of successors: enough for this puzzle (up to ${withCommas(this.stepsMax)} in the menu beside Run)`;
-    this.limitsHint.textContent = `Limits: ${steps}; the time chosen beside Run; 64 KB of printed output. The standard library only (collections, heapq, math…).${how ? ` ${how}` : ""}`;
+      ? t("code.limits_steps", { n: this.stepLimit(), own: this.stepsDefault, max: this.stepsMax })
+      : t("code.limits_steps_enough", { max: this.stepsMax });
+    const more = how ? ` ${t(how[0], how[1] || {})}` : "";
+    this.limitsHint.textContent = `${t("code.limits", { steps })}${more}`;
+  }
+
+  /** The state form's line (the API's summary), in the current language. */
+  sayForm() {
+    const form = this.form || "";
+    if (form) {
+      setText(this.formLine, "code.state_here", { form });
+      setAttr(this.formLine, "title", "code.state_here_title", { form });
+    } else {
+      setText(this.formLine, "code.the_api");
+      this.formLine.removeAttribute("data-i18n-attr");
+      this.formLine.title = "";
+    }
   }
 
   /** The text and the limits this browser kept; else the breadth-first template to start from. */
@@ -182,9 +214,9 @@ export class CodePanel {
     this.open = shown;
     if (!shown) return;
     this.runner.start();
-    if (!this.running && !this.runner.ready && !this.statusLine.textContent) this.status(LOADING, "busy");
+    if (!this.running && !this.runner.ready && !this.statusLine.textContent) this.status(LOADING, {}, "busy");
     // The drawer focuses the editor when it opens; on the first opening the panel arrived after that.
-    if (document.activeElement === document.body && !window.matchMedia("(hover: none), (pointer: coarse)").matches) {
+    if (document.activeElement === document.body && !window.matchMedia("(hover:none),(pointer:coarse)").matches) {
       this.editor.focus({ preventScroll: true });
     }
   }
@@ -196,10 +228,9 @@ export class CodePanel {
     if (this.running) this.stop(true);
     this.verdictView.show(null);
     this.runButton.disabled = !info;
-    const form = info ? this.page.stateForm(info) : "";
-    this.formLine.textContent = form ? `A state here: ${form}` : "The API";
-    this.formLine.title = form ? `A state of this puzzle, as your code sees it: ${form}` : "";
-    this.runButton.title = info ? "Run your search on the puzzle shown (Ctrl+Enter)" : "Open a puzzle first";
+    this.form = info ? this.page.stateForm(info) : "";
+    this.sayForm();
+    setAttr(this.runButton, "title", info ? "code.run_help_short" : "code.open_puzzle_first");
   }
 
   /** The latest run of the code on a puzzle: {code, label}, or null. @param {string} puzzleId */
@@ -221,21 +252,22 @@ export class CodePanel {
   }
 
   async loadTemplate(name) {
-    const label = TEMPLATES.find(([n]) => n === name)?.[1] || name;
+    const labelKey = TEMPLATES.find(([n]) => n === name)?.[1];
+    const label = labelKey ? t(labelKey) : name;
     const ask = this.askText();
     const text = await this.fetchTemplate(name);
     if (!ask.current()) return;
     if (text === null) {
-      this.sayFile(`The ${label} template could not be loaded from the server.`);
+      this.sayFile("code.template_failed", { label });
       return;
     }
     if (ask.typedSince()) {
-      this.status(`The ${label} template came after you typed, so your text stays: choose it again to load it.`, "");
+      this.status("code.template_late", { label });
       return;
     }
     this.sayFile("");
     this.editor.setText(text);
-    this.status(`The ${label} template: fill in its TODOs. Ctrl+Z brings your previous text back.`, "");
+    this.status("code.template_loaded", { label });
   }
 
   /**
@@ -251,7 +283,7 @@ export class CodePanel {
   /** A .py file into the editor: text only, at most 256 KB. @param {File} file */
   async readFile(file) {
     if (file.size > MAX_FILE_BYTES) {
-      this.sayFile(`${file.name} is ${withCommas(file.size / 1024)} KB: a program is at most ${MAX_FILE_BYTES / 1024} KB here.`);
+      this.sayFile("code.file_too_big", { name: file.name, kb: Math.round(file.size / 1024), max: MAX_FILE_BYTES / 1024 });
       return;
     }
     const ask = this.askText();
@@ -261,23 +293,25 @@ export class CodePanel {
       if (bytes.includes(0)) throw new TypeError("binary");
       text = new TextDecoder("utf-8", { fatal: true }).decode(bytes).replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
     } catch {
-      if (ask.current()) this.sayFile(`${file.name} is not a text file: open a Python program (.py).`);
+      if (ask.current()) this.sayFile("code.file_not_text", { name: file.name });
       return;
     }
     if (!ask.current()) return;
     if (ask.typedSince()) {
-      this.status(`${file.name} was read after you typed, so your text stays: open it again to load it.`, "");
+      this.status("code.file_late", { name: file.name });
       return;
     }
     this.sayFile("");
     this.editor.setText(text);
     this.root.dataset.file = file.name;
-    this.status(`Opened ${file.name} (${number(text.split("\n").length)} lines). Ctrl+Z brings your previous text back.`, "");
+    this.status("code.file_opened", { name: file.name, count: text.split("\n").length });
   }
 
-  sayFile(message) {
-    this.fileError.textContent = message;
-    this.fileError.hidden = !message;
+  /** The file's problem (a catalog key and its params), or "" for none. @param {string} key @param {Record<string, any>} [params] */
+  sayFile(key, params) {
+    if (key) setText(this.fileError, key, params);
+    else this.fileError.textContent = "";
+    this.fileError.hidden = !key;
   }
 
   // ---- what the runner reports -------------------------------------------------------------------
@@ -287,8 +321,8 @@ export class CodePanel {
     this.root.dataset.python = state;
     if (!idle) return;
     // A fresh worker after a stop loads quietly: the status keeps saying why the last run stopped.
-    if (state === "loading" && !this.statusLine.textContent) this.status(LOADING, "busy");
-    if (state === "ready" && !this.running && this.statusLine.textContent === LOADING) this.status(`Python is ready: press Run. ${KEYS_HINT}`, "");
+    if (state === "loading" && !this.statusLine.textContent) this.status(LOADING, {}, "busy");
+    if (state === "ready" && !this.running && this.statusLine.dataset.i18n === LOADING) this.status("code.python_ready", { keys: t(KEYS_HINT) });
   }
 
   /** What the program printed, as it comes (a text node: never markup). */
@@ -306,7 +340,7 @@ export class CodePanel {
     this.asked++;
     this.runner.stop();
     this.setRunning(false);
-    if (!quiet) this.status("Stopped.", "");
+    if (!quiet) this.status("code.stopped");
   }
 
   setRunning(on) {
@@ -320,8 +354,12 @@ export class CodePanel {
     }
   }
 
-  status(text, tone = "") {
-    this.statusLine.textContent = text;
+  /**
+   * The status line: a catalog key and its params (kept in the current language), and its tone.
+   * @param {string} key @param {Record<string, any>} [params] @param {string} [tone]
+   */
+  status(key, params = {}, tone = "") {
+    setText(this.statusLine, key, params);
     this.statusLine.className = `code-status${tone ? ` ${tone}` : ""}`;
   }
 
@@ -335,12 +373,12 @@ export class CodePanel {
     const info = this.info;
     if (this.running) return;
     if (!info) {
-      this.status("Open a puzzle first: Gallery… or Open file….", "bad");
+      this.status("code.open_puzzle_first_long", {}, "bad");
       return;
     }
     const source = this.editor.value;
     if (!source.trim()) {
-      this.status("Write your search first (or choose a Template).", "bad");
+      this.status("code.write_first", {}, "bad");
       this.editor.focus();
       return;
     }
@@ -358,11 +396,11 @@ export class CodePanel {
 
     let space;
     try {
-      this.status("Asking the server for the puzzle's rules…", "busy");
+      this.status("code.asking_rules", {}, "busy");
       space = await this.rulesFor(info.id, options);
     } catch (err) {
       if (ask !== this.asked) return;
-      this.refused(err, "The puzzle's rules could not be fetched");
+      this.refused(err, "code.rules_failed");
       return;
     }
     if (ask !== this.asked) return;
@@ -371,23 +409,23 @@ export class CodePanel {
     this.fillSteps();
     this.root.dataset.rules = String(space?.kind || "");
     this.sayLimits(space?.kind === "graph"
-      ? `This family's rules do not run in your browser: the server sends its states as a list, at most ${withCommas(space.count || 0)} of them.`
-      : "The rules are the server's own Python, run beside your code.");
+      ? ["code.rules_graph", { count: space.count || 0 }]
+      : ["code.rules_python"]);
     const steps = this.stepLimit();
 
-    this.status(this.runner.ready ? "Running your program…" : LOADING, "busy");
+    this.status(this.runner.ready ? "code.running" : LOADING, {}, "busy");
     const outcome = await this.runner.run(source, space, steps, limit);
     if (ask !== this.asked) return;
     this.root.dataset.outcome = outcome.kind;
     if (outcome.kind === "timeout") {
       this.setRunning(false);
-      this.status(`Stopped after ${limit} s: your program did not finish (an endless loop?).`, "bad");
-      this.verdictView.showProblem(`Stopped after ${limit} s: your program did not finish (an endless loop?). A longer limit is in the menu above the code.`);
+      this.status("code.timeout", { limit }, "bad");
+      this.verdictView.showProblem("code.timeout_long", { limit });
       return;
     }
     if (outcome.kind === "failed") {
       this.setRunning(false);
-      this.status(outcome.message, "bad");
+      this.status(outcome.key, outcome.params, "bad");
       return;
     }
     if (outcome.kind !== "done") return;
@@ -398,26 +436,28 @@ export class CodePanel {
     const path = Array.isArray(msg.path) ? msg.path : null;
     const illegal = typeof msg.illegal === "string" ? msg.illegal : null;
     const error = msg.error && typeof msg.error === "object" ? msg.error : null;
-    const took = typeof msg.seconds === "number" ? ` in ${seconds(msg.seconds)}` : "";
+    const took = typeof msg.seconds === "number" ? t("code.took", { time: duration(msg.seconds) }) : "";
     if (error) this.editor.markLine(Number.isInteger(error.line) ? error.line : 0);
     if (error && !count && !path && !illegal) {
       this.setRunning(false);
-      this.status(`Your program stopped with ${error.kind || "an error"}${took}.`, "bad");
+      this.status(error.kind ? "code.stopped_with" : "code.stopped_with_error", { kind: error.kind || "", took }, "bad");
       this.verdictView.show({ error });
       return;
     }
     // An exception stopped the program before it returned (a returned value that is no path is no stop:
     // the verdict then says no path came back, and the error says why).
     const raised = error && error.kind !== "PathError";
-    const stopped = msg.stopped || (raised ? `${error.kind || "an error"}${error.line ? ` on line ${error.line}` : ""}: ${error.message || ""}` : null);
-    const expandedWords = `${withCommas(count)} ${count === 1 ? "state" : "states"}`;
-    this.status(`Your program expanded ${expandedWords}${took}; sending the run to the server…`, "busy");
+    // What stopped it, for the server's verdict (written in the page's language: the server quotes it).
+    const stopped = msg.stopped || (raised
+      ? t(error.line ? "code.stopped_on_line" : "code.stopped_by", { kind: error.kind || t("code.an_error"), line: error.line || 0, message: error.message || "" })
+      : null);
+    this.status("code.sending", { count, took }, "busy");
 
     let verdict;
     try {
-      const run = await this.upload(info.id, packed, ask, expandedWords, took);
+      const run = await this.upload(info.id, packed, ask, count, took);
       if (ask !== this.asked) return;
-      this.status(`Your program expanded ${expandedWords}${took}; the server is judging it…`, "busy");
+      this.status("code.judging", { count, took }, "busy");
       verdict = await api.json(`/api/puzzles/${encodeURIComponent(info.id)}/code/verdict`, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
@@ -425,7 +465,7 @@ export class CodePanel {
       });
     } catch (err) {
       if (ask !== this.asked) return;
-      this.refused(err, "Your run could not be judged", error);
+      this.refused(err, "code.judge_failed", error);
       return;
     }
     if (ask !== this.asked) return;
@@ -433,22 +473,19 @@ export class CodePanel {
     this.verdictView.show({ verdict, error, algorithm });
     this.root.dataset.verdict = String(verdict?.verdict || "");
     if (!verdict || typeof verdict.code !== "string" || this.info !== info) {
-      this.status("Judged.", "");
+      this.status("code.judged");
       return;
     }
     const label = verdict.order?.label || this.page.label(algorithm);
-    this.runs.set(info.id, { code: verdict.code, label: CODE_LABEL, options });
+    this.runs.set(info.id, { code: verdict.code, label: t(CODE_LABEL), options });
     const animated = Number.isInteger(verdict.animated) ? verdict.animated : count;
-    const played = animated < count
-      ? `The board plays your first ${withCommas(animated)} of them (too many to animate); the verdict covers them all.`
-      : "Now playing on the board.";
     this.root.dataset.animated = String(animated);
-    this.status(`Judged: ${withCommas(count)} ${count === 1 ? "expansion" : "expansions"}${took}. ${played}`, "");
+    this.status(animated < count ? "code.judged_some" : "code.judged_all", { count, took, animated });
     this.page.animate({
       puzzle: info.id,
       algorithm: "code",
       options: { ...this.page.options("code"), code: verdict.code }, // the rules, and the run to replay
-      text: `your code (compared with ${label})`,
+      text: t("code.compared_with", { label }),
       signature: this.page.signature(info.id),
     });
   }
@@ -456,15 +493,15 @@ export class CodePanel {
   /**
    * The run's packed ids sent up in parts of PART_CHARS characters (POST …/code/runs), each part a
    * small request; the run's id on the server.
-   * @param {string} id @param {string} packed @param {number} ask @param {string} expandedWords @param {string} took
+   * @param {string} id @param {string} packed @param {number} ask @param {number} count @param {string} took
    * @returns {Promise<string | null>}
    */
-  async upload(id, packed, ask, expandedWords, took) {
+  async upload(id, packed, ask, count, took) {
     const parts = Math.max(1, Math.ceil(packed.length / PART_CHARS));
     let run = null;
     for (let part = 0; part < parts; part++) {
       if (ask !== this.asked) return null;
-      if (parts > 1) this.status(`Your program expanded ${expandedWords}${took}; sending the run to the server (part ${part + 1} of ${parts})…`, "busy");
+      if (parts > 1) this.status("code.sending_part", { count, took, part: part + 1, parts }, "busy");
       const answer = await api.json(`/api/puzzles/${encodeURIComponent(id)}/code/runs`, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
@@ -495,10 +532,10 @@ export class CodePanel {
     return space;
   }
 
-  /** The server refused or failed (400 with its reason, 429 too many runs, 503 busy). */
+  /** The server refused or failed (400 with its reason, 429 too many runs, 503 busy). @param {string} what a key */
   refused(err, what, error = null) {
     this.setRunning(false);
-    this.status(`${what}.`, "bad");
-    this.verdictView.showProblem(api.errorWords(err, `${what}.`), error);
+    this.status(what, {}, "bad");
+    this.verdictView.showProblemText(api.errorWords(err, t(what)), error);
   }
 }

@@ -6,6 +6,7 @@
 // is never opened and the worker is warm by the first Run.
 
 import { el } from "../dom.js";
+import { t } from "../i18n.js";
 
 /**
  * What the panel reads of the page and asks of it.
@@ -24,18 +25,29 @@ export class CodeTab {
   /** @param {{opener: HTMLElement, page: CodePage}} args */
   constructor({ opener, page }) {
     this.name = "code";
-    this.tab = "Your code";
-    this.label = "Your code: your own search in Python, judged";
+    // Catalog keys: the drawer writes t(tab) and t(label) (and again when the language changes).
+    this.tabKey = "code.tab";
+    this.labelKey = "code.tab_label";
     this.opener = opener;
     this.page = page;
     this.section = el("section", { class: "lab-section code-section", testid: "code-panel" },
-      el("p", { class: "hint code-boot", text: "Loading the editor…" }));
+      el("p", { class: "hint code-boot", t: "code.loading_editor" }));
     /** @type {import("./code_panel.js").CodePanel | null} */
     this.panel = null;
     /** @type {Promise<void> | null} */
     this.loading = null;
     this.info = null;
     this.shown = false;
+  }
+
+  /** The tab's name in the current language. */
+  get tab() {
+    return t(this.tabKey);
+  }
+
+  /** The tab's description in the current language. */
+  get label() {
+    return t(this.labelKey);
   }
 
   /** Into the drawer's panel (after its tabs). @param {HTMLElement} root @returns {this} */
@@ -61,7 +73,7 @@ export class CodeTab {
     } catch (err) {
       console.warn(err);
       this.loading = null; // the next opening tries again
-      this.section.replaceChildren(el("p", { class: "field-error", role: "alert", text: "The code panel could not load. Reload the page." }));
+      this.section.replaceChildren(el("p", { class: "field-error", role: "alert", t: "code.panel_failed" }));
     }
   }
 

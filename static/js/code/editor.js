@@ -19,8 +19,10 @@ import { el } from "../dom.js";
 const INDENT = "    ";
 const SOURCE_KEY = "code.source"; // localStorage: the text
 const SAVE_AFTER_MS = 400;
+/** Python, the same in every language. */
+const PLACEHOLDER = ["def search(problem):", "    ..."].join("\n");
 /** What the editor's keys do (its description for screen readers; the panel says it when Python is ready). */
-export const KEYS_HINT = "Ctrl+Enter runs. Tab indents (Shift+Tab: back); Esc, then Tab, leaves the editor.";
+export const KEYS_HINT = "code.keys_hint"; // a catalog key
 
 /** localStorage that may be absent (private mode) or full: then nothing is kept. */
 export const storage = {
@@ -53,8 +55,8 @@ export class CodeEditor {
     this.gutter = el("div", { class: "code-lines", "aria-hidden": "true" });
     this.textarea = /** @type {HTMLTextAreaElement} */ (el("textarea", {
       class: "code-editor", testid: "code-editor", id: "code-editor", spellcheck: "false", autocomplete: "off",
-      autocapitalize: "off", autocorrect: "off", wrap: "off", "data-focus": "", "aria-label": "Your Python code",
-      "aria-describedby": "code-keys", placeholder: "def search(problem):\n    ...",
+      autocapitalize: "off", autocorrect: "off", wrap: "off", "data-focus": "", tattr: { "aria-label": "code.editor_label" },
+      "aria-describedby": "code-keys", placeholder: PLACEHOLDER,
     }));
     const editor = this.textarea;
     for (const type of ["pointerdown", "keydown", "beforeinput"]) editor.addEventListener(type, () => { this.touches++; });
@@ -79,7 +81,7 @@ export class CodeEditor {
     /** The text with its line numbers. */
     this.box = el("div", { class: "code-box" }, this.gutter, editor);
     /** The editor's description (screen readers), hidden. */
-    this.hint = el("span", { id: "code-keys", hidden: true, text: KEYS_HINT });
+    this.hint = el("span", { id: "code-keys", hidden: true, t: KEYS_HINT });
   }
 
   /** The text. */

@@ -22,6 +22,7 @@ import json
 import linecache
 import math
 import os
+import re
 import sys
 import tempfile
 import time
@@ -38,6 +39,69 @@ OUTPUT_LIMIT = 64 * 1024  # characters of printed output passed on, in all
 RECURSION_LIMIT = 2000
 TRACEBACK_LINES = 60  # formatted frame lines kept (a runaway recursion has thousands)
 FLUSH_AT = 4096  # buffered characters sent on even without a newline
+
+# The page's words for the student's messages (run_json's ``words``: the catalog's templates
+# ``code.harness.<key>`` in the page's language, and ``lang``); a missing one is said in English.
+WORDS: dict[str, str] = {}
+ENGLISH = {  # the messages for the student in English (run_json's ``words`` may give others)
+    "a_tuple": "a tuple",
+    "walked_only": "the server walked only {walked:n} states of this puzzle{why}",
+    "heuristic_note": (
+        "the heuristic {default} is not computed in this page, so problem.heuristic is {here} here;"
+        " the server's search uses {default}"
+    ),
+    "not_a_state_list": "{where}: {state} is a list, not a state of this puzzle: states are tuples, {form}",
+    "not_reached": (
+        "{where}: {state} is not a state your search has reached (a state is {form}; states come "
+        "from problem.start and problem.successors)"
+    ),
+    "not_a_state": "{where}: {state} is not a state of this puzzle (a state is {form})",
+    "beyond": "{where}({state}): {walked} and this one lies beyond: its moves are unknown here",
+    "successors_unreached": (
+        "successors: {state} has not been reached yet: a search expands the states it reached from "
+        "problem.start through problem.successors"
+    ),
+    "step_limit": "step limit: {steps:n} expansions (calls of successors)",
+    "cost_not_a_move": "cost: move {k}: {a} → {b} is not a move of this puzzle",
+    "expected_path": "expected the path: a list of states from problem.start to a goal, or None",
+    "returned_single": "search returned a single state, {result}; {expected}",
+    "returned_other": "search returned {result} ({kind}); {expected}",
+    "path_not_a_state": "path[{k}] = {state} is not a state of this puzzle (a state is {form})",
+    "path_empty": "it is empty: a path holds at least the start",
+    "path_wrong_start": "it starts at {state}, not at the start {start}",
+    "path_beyond": "move {k}: {state} lies beyond the states walked for your code",
+    "path_not_a_move": "move {k}: {a} → {b} is not a move of this puzzle",
+    "output_cut": "… the rest of the output was cut: only the first {kb} KB are shown",
+    "more_frames": "… {count:n} more frames …",
+    "note": "Note: {note}.",
+    "no_search": "defines no search function",
+    "search_is": "defines search as {value}",
+    "define_search": (
+        "your code {what}: define def search(problem): that returns the path (a list of states from"
+        " problem.start to a goal) or None"
+    ),
+}
+_PLACEHOLDER = re.compile(r"\{(\w+)(?::(\w))?\}")
+
+
+def _grouped(value: Any) -> str:
+    """A count grouped the language's way: 6,617,994 / 6.617.994."""
+    text = f"{value:,}"
+    return text.replace(",", ".") if WORDS.get("lang") == "de" else text
+
+
+def say(key: str, **params: Any) -> str:
+    """A message for the student in the page's language: ``{name}`` the value, ``{name:n}`` grouped."""
+    template = WORDS.get(key) or ENGLISH[key]
+
+    def fill(match: re.Match[str]) -> str:
+        name, spec = match.group(1), match.group(2)
+        if name not in params:
+            return match.group(0)
+        return _grouped(params[name]) if spec == "n" else str(params[name])
+
+    return _PLACEHOLDER.sub(fill, template)
+
 
 State = Any  # a tuple (or a number or a string) in the family's student form
 Write = Callable[[str], object]
@@ -93,7 +157,7 @@ class Space:
         self.heuristic_names: tuple[str, ...] = tuple(self.values)
         default = data.get("heuristic") or ""
         self.heuristic: str = default if default in self.values else ""
-        self.state_form: str = data.get("state_form") or "a tuple"
+        self.state_form: str = data.get("state_form") or say("a_tuple")
         self.stopped: str = data.get("stopped") or ""
         self.moves: list[tuple[tuple[int, float], ...] | None] = [None] * self.walked
         self.note = ""
@@ -126,7 +190,7 @@ class Space:
 
     def limit_words(self) -> str:
         why = f" ({self.stopped})" if self.stopped else ""
-        return f"the server walked only {self.walked:,} states of this puzzle{why}"
+        return say("walked_only", walked=self.walked, why=why)
 
 
 def number(value: float) -> float:
@@ -151,10 +215,9 @@ class Rules:
         self.heuristic = default if default in names else (names[0] if names else "")
         # A heuristic the run chose that is not computed here (one whose tables stay on the
         # server): said before the program runs, so that a differing order is not a mystery.
-        self.note = (f"the heuristic {default!r} is not computed in this page, so problem.heuristic is "
-                     f"{self.heuristic!r} here; the server's search uses {default!r}"
+        self.note = (say("heuristic_note", default=repr(default), here=repr(self.heuristic))
                      if default and default not in names else "")
-        self.state_form: str = data.get("state_form") or "a tuple"
+        self.state_form: str = data.get("state_form") or say("a_tuple")
         self._successors = problem.successors
         self._student = problem.student_state
         self._is_goal = problem.is_goal
@@ -287,21 +350,13 @@ class Problem:
     def _unknown(self, state: State, where: str) -> ValueError:
         form = self._world.state_form
         if isinstance(state, list):
-            return ValueError(
-                f"{where}: {_short(state)} is a list, not a state of this puzzle: states are tuples, {form}"
-            )
+            return ValueError(say("not_a_state_list", where=where, state=_short(state), form=form))
         if self._world.kind == "rules":
-            return ValueError(
-                f"{where}: {_short(state)} is not a state your search has reached (a state is {form}; "
-                "states come from problem.start and problem.successors)"
-            )
-        return ValueError(f"{where}: {_short(state)} is not a state of this puzzle (a state is {form})")
+            return ValueError(say("not_reached", where=where, state=_short(state), form=form))
+        return ValueError(say("not_a_state", where=where, state=_short(state), form=form))
 
     def _beyond(self, state: State, where: str) -> SpaceLimit:
-        stop = SpaceLimit(
-            f"{where}({_short(state)}): {self._world.limit_words()} and this one lies beyond: its moves "
-            "are unknown here"
-        )
+        stop = SpaceLimit(say("beyond", where=where, state=_short(state), walked=self._world.limit_words()))
         if self._fault is None:
             self._fault = stop
         return stop
@@ -314,12 +369,9 @@ class Problem:
             key = self._key(state, "successors")
             if self._world.beyond(key):
                 raise self._beyond(state, "successors") from None
-            raise ValueError(
-                f"successors: {_short(state)} has not been reached yet: a search expands the states it "
-                "reached from problem.start through problem.successors"
-            ) from None
+            raise ValueError(say("successors_unreached", state=_short(state))) from None
         if len(self._expanded) >= self._steps:
-            self._stop = f"step limit: {self._steps:,} expansions (calls of successors)"
+            self._stop = say("step_limit", steps=self._steps)
             raise StepLimit(self._stop)
         world = self._world
         key = self._keys[i]
@@ -368,9 +420,7 @@ class Problem:
                 raise self._beyond(path[k - 1], "cost")
             moves = [c for nxt, c in self._moves(a) if nxt == b]
             if not moves:
-                raise ValueError(
-                    f"cost: move {k}: {path[k - 1]!r} → {path[k]!r} is not a move of this puzzle"
-                )
+                raise ValueError(say("cost_not_a_move", k=k, a=repr(path[k - 1]), b=repr(path[k])))
             total += min(moves)
         return total
 
@@ -381,16 +431,17 @@ class Problem:
         at all (not a list of states)."""
         if result is None:
             return None, None, None
-        expected = "expected the path: a list of states from problem.start to a goal, or None"
+        expected = say("expected_path")
         try:
             single = result in self._by_form or self._world.lookup(result) is not None
         except TypeError:
             single = False
         if single:
-            return None, None, path_error(f"search returned a single state, {result!r}; {expected}")
+            return None, None, path_error(say("returned_single", result=repr(result), expected=expected))
         if not isinstance(result, list | tuple):
             kind = type(result).__name__
-            return None, None, path_error(f"search returned {_short(result)} ({kind}); {expected}")
+            said = say("returned_other", result=_short(result), kind=kind, expected=expected)
+            return None, None, path_error(said)
         states: list[State] = []
         for k, state in enumerate(result):
             if isinstance(state, list):  # a state written as a list ([3, 4] for (3, 4)) names the same state
@@ -398,25 +449,23 @@ class Problem:
             try:
                 hash(state)
             except TypeError:
-                return None, None, path_error(f"path[{k}] = {_short(state)} is not a state of this puzzle "
-                                              f"(a state is {self._world.state_form})")
+                return None, None, path_error(say("path_not_a_state", k=k, state=_short(state),
+                                                  form=self._world.state_form))
             states.append(state)
         if not states:
-            return None, "it is empty: a path holds at least the start", None
+            return None, say("path_empty"), None
         first = self._by_form.get(states[0])
         if first is None or first >= len(self._world.starts):
-            return None, f"it starts at {_short(states[0])}, not at the start {_short(self.start)}", None
+            return None, say("path_wrong_start", state=_short(states[0]), start=_short(self.start)), None
         moves = [first]
         key = self._keys[first]
         for k in range(1, len(states)):
             if self._world.beyond(key):
-                where = f"move {k}: {_short(states[k - 1])}"
-                return None, f"{where} lies beyond the states walked for your code", None
+                return None, say("path_beyond", k=k, state=_short(states[k - 1])), None
             form = self._world.form
             step = next((m for m, (nxt, _c) in enumerate(self._moves(key)) if form(nxt) == states[k]), None)
             if step is None:
-                return None, (f"move {k}: {_short(states[k - 1])} → {_short(states[k])} is not a move of "
-                              "this puzzle"), None
+                return None, say("path_not_a_move", k=k, a=_short(states[k - 1]), b=_short(states[k])), None
             moves.append(step)
             key = self._moves(key)[step][0]
         return moves, None, None
@@ -452,7 +501,8 @@ class Output(io.TextIOBase):
         self._pending += len(text)
         if self.cut:
             kb = self._limit // 1024
-            self._buffer.append(f"\n… the rest of the output was cut: only the first {kb} KB are shown\n")
+            cut = say("output_cut", kb=kb)
+            self._buffer.append(f"\n{cut}\n")
             self.flush()
         elif "\n" in text or self._pending >= FLUSH_AT:
             self.flush()
@@ -482,7 +532,8 @@ def error_of(exc: BaseException) -> dict[str, Any]:
         if len(formatted) > TRACEBACK_LINES:
             head, tail = TRACEBACK_LINES // 4, TRACEBACK_LINES - TRACEBACK_LINES // 4
             skipped = len(formatted) - head - tail
-            formatted = [*formatted[:head], f"  … {skipped:,} more frames …\n", *formatted[-tail:]]
+            more = say("more_frames", count=skipped)
+            formatted = [*formatted[:head], f"  {more}\n", *formatted[-tail:]]
         lines = ["Traceback (most recent call last):\n", *formatted]
     lines += traceback.format_exception_only(type(exc), exc)
     return {"kind": type(exc).__name__, "message": message, "line": line, "traceback": "".join(lines)}
@@ -521,7 +572,7 @@ def run_student(
     problem = Problem(world, steps)
     output = Output(write if write is not None else (lambda _text: None))
     if world.note:
-        output.write(f"Note: {world.note}.\n")
+        output.write(say("note", note=world.note) + "\n")
     linecache.cache[FILENAME] = (
         len(code),
         None,
@@ -543,12 +594,12 @@ def run_student(
             search = namespace.get("search")
             if not callable(search):
                 what = (
-                    "defines no search function" if search is None else f"defines search as {_short(search)}"
+                    say("no_search") if search is None
+                    else say("search_is", value=_short(search))
                 )
                 error = {
                     "kind": "NameError",
-                    "message": f"your code {what}: define def search(problem): that returns the path "
-                    "(a list of states from problem.start to a goal) or None",
+                    "message": say("define_search", what=what),
                     "line": None,
                     "traceback": "",
                 }
@@ -605,9 +656,16 @@ def pack_ids(ids: Sequence[int]) -> str:
     return "".join(out)
 
 
-def run_json(code: str, space_json: str, steps: int, write: Write) -> str:
+def run_json(code: str, space_json: str, steps: int, write: Write, words: str = "") -> str:
     """``run_student`` as JSON text, for the worker (None becomes null, lists arrays): the expanded ids
-    packed (``pack_ids``) with their ``count``."""
+    packed (``pack_ids``) with their ``count``. ``words``: the page's messages for the student as JSON
+    (``{key: template, "lang": …}``; English when absent)."""
+    try:
+        given = json.loads(words) if words else {}
+    except ValueError:
+        given = {}
+    WORDS.clear()
+    WORDS.update({k: v for k, v in given.items() if isinstance(k, str) and isinstance(v, str) and v})
     result = run_student(code, space_json, steps, write)
     expanded = result["expanded"]
     result["expanded"] = pack_ids(expanded)

@@ -12,10 +12,12 @@
 //   runner.stop();                                    // the running program, terminated
 //   runner.ready                                      // Python has started in this worker
 
+import { fmt, lang, t } from "../i18n.js";
+
 const WORKER_URL = new URL("./worker.js", import.meta.url);
 const MAX_OUTPUT_CHARS = 64 * 1024; // the worker sends at most this much; the page keeps no more
 /** The status while Python starts. */
-export const LOADING = "Loading Python (first time: a few seconds)…";
+export const LOADING = "code.loading_python"; // a catalog key
 // A run posted while Python is still starting: its limit counts from Python's "ready", or, from a
 // worker that never says so, this much later (starting takes seconds, not minutes).
 const START_ALLOWANCE_S = 60;
@@ -23,17 +25,35 @@ const START_ALLOWANCE_S = 60;
 /**
  * How a run ended: the worker's `done` message, the time limit, Stop, or no Python to run it.
  * @typedef {{kind: "done", msg: any} | {kind: "timeout", limit: number} | {kind: "stopped"}
- *   | {kind: "failed", message: string}} RunOutcome
+ *   | {kind: "failed", key: string, params?: Record<string, any>}} RunOutcome
  */
 
 /**
  * @typedef {object} RunnerCalls
- * @property {(text: string, tone: string) => void} onStatus  words for the status line: a run's
+ * @property {(key: string, params: Record<string, any>, tone: string) => void} onStatus  the status line's
+ *   catalog key and params: a run's
  *   progress ("busy"), or why Python cannot run ("bad")
  * @property {(state: "loading" | "ready", idle: boolean) => void} onPython  Python's state in the
  *   worker; `idle`: its loading or ready message came with no program waiting (the panel may say so)
  * @property {(text: string) => void} onOutput  what the running program printed (a part of it)
  */
+
+/** The worker's own messages (./worker.js), in the page's language. */
+function workerWords() {
+  const keys = ["start_failed", "network_left", "crashed", "crashed_stack", "repeated", "stack_head"];
+  return Object.fromEntries(keys.map((key) => [key, t(`code.worker.${key}`)]));
+}
+
+/** The messages of the Python harness (./harness.py) for the student, in the page's language; the
+ *  harness keeps its English ones when a key is missing. */
+export const HARNESS_KEYS = ["walked_only", "heuristic_note", "not_a_state_list", "not_reached", "not_a_state",
+  "beyond", "successors_unreached", "step_limit", "cost_not_a_move", "expected_path", "returned_single",
+  "returned_other", "path_not_a_state", "path_empty", "path_wrong_start", "path_beyond", "path_not_a_move",
+  "output_cut", "more_frames", "note", "no_search", "search_is", "define_search", "a_tuple"];
+
+function harnessWords() {
+  return Object.fromEntries([["lang", lang()], ...HARNESS_KEYS.map((key) => [key, t(`code.harness.${key}`)])]);
+}
 
 export class PythonRunner {
   /** @param {RunnerCalls} calls */
@@ -68,20 +88,20 @@ export class PythonRunner {
   run(code, space, steps, limit) {
     this.printed = 0;
     const worker = this.worker || this.startWorker();
-    if (!worker) return Promise.resolve({ kind: "failed", message: "This browser cannot run Python here." });
+    if (!worker) return Promise.resolve({ kind: "failed", key: "code.no_python" });
     return new Promise((resolve) => {
       const pending = { resolve, worker, timer: 0, tick: 0, started: performance.now(), limit };
       pending.tick = window.setInterval(() => {
         if (!this.workerReady) {
-          this.onStatus(LOADING, "busy");
+          this.onStatus(LOADING, {}, "busy");
           return;
         }
         const s = (performance.now() - pending.started) / 1000;
-        this.onStatus(`Running your program… ${s.toFixed(1)} s of ${limit} s`, "busy");
+        this.onStatus("code.running_s", { s: fmt(s, 1), limit }, "busy");
       }, 200);
       this.pending = pending;
       this.arm(pending, this.workerReady ? limit : limit + START_ALLOWANCE_S);
-      worker.postMessage({ type: "run", code, space, steps });
+      worker.postMessage({ type: "run", code, space, steps, words: workerWords(), harness: harnessWords() });
     });
   }
 
@@ -97,7 +117,7 @@ export class PythonRunner {
       worker = new Worker(WORKER_URL, { type: "module", name: "your-code" });
     } catch (err) {
       console.warn(err);
-      this.onStatus("This browser cannot run Python here (no module workers).", "bad");
+      this.onStatus("code.no_module_workers", {}, "bad");
       return null;
     }
     this.worker = worker;
@@ -105,9 +125,9 @@ export class PythonRunner {
     worker.addEventListener("message", (event) => this.fromWorker(worker, event.data));
     worker.addEventListener("error", (event) => {
       event.preventDefault();
-      this.workerFailed(worker, event.message || "it stopped with an error");
+      this.workerFailed(worker, event.message || t("code.worker_error"));
     });
-    worker.addEventListener("messageerror", () => this.workerFailed(worker, "a message could not be read"));
+    worker.addEventListener("messageerror", () => this.workerFailed(worker, t("code.worker_message")));
     return worker;
   }
 
@@ -121,9 +141,9 @@ export class PythonRunner {
   workerFailed(worker, why) {
     if (worker !== this.worker) return;
     this.dropWorker();
-    const message = `Python could not start in this page: ${why}.`;
-    if (this.pending?.worker === worker) this.finish({ kind: "failed", message });
-    else this.onStatus(message, "bad");
+    const params = { why };
+    if (this.pending?.worker === worker) this.finish({ kind: "failed", key: "code.python_failed", params });
+    else this.onStatus("code.python_failed", params, "bad");
   }
 
   fromWorker(worker, msg) {
@@ -158,7 +178,7 @@ export class PythonRunner {
   print(text) {
     if (this.printed >= MAX_OUTPUT_CHARS) return;
     const room = MAX_OUTPUT_CHARS - this.printed;
-    const part = text.length > room ? `${text.slice(0, room)}\n… (the rest is not shown: at most 64 KB)` : text;
+    const part = text.length > room ? `${text.slice(0, room)}\n${t("code.output_cut")}` : text;
     this.printed += part.length;
     this.onOutput(part);
   }

@@ -9,6 +9,7 @@
 //   view.showProblem(message, error);
 
 import { el } from "../dom.js";
+import { t } from "../i18n.js";
 
 // The verdict's tone: matches green, differs amber, illegal and no path red.
 const TONES = { matches: "good", valid: "good", differs: "warn", stopped: "warn", illegal: "bad", "no path": "bad" };
@@ -30,9 +31,19 @@ export class VerdictView {
     this.box = el("div", { class: "code-verdict", testid: "code-verdict", "aria-live": "polite" });
   }
 
-  /** One message in the verdict's place (a refusal, a time limit), with the program's error if any. */
-  showProblem(message, error = null) {
-    const parts = [el("p", { class: "code-headline bad", testid: "code-problem" }, el("strong", { text: message }))];
+  /** One message in the verdict's place (a time limit): a catalog key and its params (kept in the
+   * current language), with the program's error if any. @param {string} key @param {Record<string, any>} [params] */
+  showProblem(key, params = {}, error = null) {
+    this.showParts(el("strong", { t: key, params }), error);
+  }
+
+  /** One message already written (the server's refusal, in the page's language when it was asked). */
+  showProblemText(message, error = null) {
+    this.showParts(el("strong", { text: message }), error);
+  }
+
+  showParts(strong, error) {
+    const parts = [el("p", { class: "code-headline bad", testid: "code-problem" }, strong)];
     if (error) parts.push(...this.errorParts(error));
     this.box.replaceChildren(...parts);
     this.box.hidden = false;
@@ -69,11 +80,11 @@ export class VerdictView {
     // Where the orders part: both states named, first (the explanation below may be long).
     const order = verdict.order;
     if (order && order.at !== null && order.at !== undefined && (order.yours_state !== undefined || order.ours_state !== undefined)) {
-      const ours = order.label || order.algorithm || "ours";
+      const ours = order.label || order.algorithm || t("code.ours");
       box.append(" ", el("span", { class: "code-states", testid: "code-states" },
-        "yours: ", el("code", { text: order.yours_shown || pyRepr(order.yours_state) }),
+        el("span", { t: "code.yours" }), el("code", { text: order.yours_shown || pyRepr(order.yours_state) }),
         ` · ${ours}: `, el("code", { text: order.ours_shown || pyRepr(order.ours_state) }),
-        order.tie ? " (the same key: another valid tie-break)" : ""));
+        order.tie ? el("span", { t: "code.tie" }) : ""));
     }
     const explanation = first.slice(lead.length).trim();
     if (explanation) box.append(el("span", { class: "code-why", text: explanation }));
@@ -86,17 +97,18 @@ export class VerdictView {
   /** The program's error: its kind and message, its line (a button to go there), its traceback. */
   errorParts(error, headline = false) {
     const line = Number.isInteger(error.line) && error.line > 0 ? error.line : 0;
-    const text = `${error.kind || "Error"}${line ? ` on line ${line}` : ""}: ${error.message || ""}`.trim();
+    const kind = error.kind || t("code.error_kind");
+    const said = { t: line ? "code.error_on_line" : "code.error_text", params: { kind, line, message: error.message || "" } };
     const parts = [headline
-      ? el("p", { class: "code-headline bad", testid: "code-error" }, el("strong", { text }))
-      : el("p", { class: "code-error", testid: "code-error", text })];
+      ? el("p", { class: "code-headline bad", testid: "code-error" }, el("strong", said))
+      : el("p", { class: "code-error", testid: "code-error", ...said })];
     const actions = [];
     if (line) {
-      actions.push(el("button", { type: "button", class: "code-goto", testid: "code-goto", text: `Go to line ${line}`,
+      actions.push(el("button", { type: "button", class: "code-goto", testid: "code-goto", t: "code.go_to_line", params: { line },
         on: { click: () => this.onGoToLine(line) } }));
     }
     if (error.traceback) {
-      actions.push(el("details", { class: "code-traceback" }, el("summary", { text: "Traceback" }),
+      actions.push(el("details", { class: "code-traceback" }, el("summary", { t: "code.traceback" }),
         el("pre", { testid: "code-traceback", text: String(error.traceback) })));
     }
     if (actions.length) parts.push(el("div", { class: "code-error-actions" }, ...actions));

@@ -2,7 +2,8 @@
 // a student's Python in the browser with Pyodide (CPython compiled to WebAssembly, MPL-2.0, fetched
 // into static/vendor/pyodide/ by scripts/setup.sh). Created by the page as
 //   new Worker("/static/js/code/worker.js", {type: "module"})
-// page → worker: {type: "run", code, space, steps}: `space` is the answer of …/code/rules (the family's
+// page → worker: {type: "run", code, space, steps, words}: `words` the worker's own messages in the
+//   page's language (runner.js workerWords: templates with {name} placeholders); `space` is the answer of …/code/rules (the family's
 //   own modules and the puzzle's data, which harness.py writes into Pyodide's file system and imports;
 //   or an explicit graph)
 // worker → page: {type: "loading"} once, as Python starts; {type: "ready", seconds} when it has started
@@ -71,7 +72,9 @@ function cutNetwork() {
   }
   const left = CUT.filter((name) => globalThis[name] !== undefined);
   if (left.length) {
-    throw new Error(`could not take ${left.join(", ")} away from the worker: no code runs with the network`);
+    const err = new Error(left.join(", "));
+    err.name = "NetworkLeft"; // said in the page's words at the next run
+    throw err;
   }
 }
 
@@ -95,7 +98,7 @@ async function start() {
     const pyodide = await loadPyodide({ indexURL: INDEX_URL, stdout: log, stderr: log });
     const answer = await fetch(HARNESS_URL);
     if (!answer.ok) {
-      throw new Error(`harness.py: HTTP ${answer.status}`);
+      throw new Error(`harness.py → HTTP ${answer.status}`);
     }
     const namespace = pyodide.toPy({ __name__: "harness" });
     pyodide.runPython(await answer.text(), { globals: namespace, filename: "harness.py" });
@@ -115,6 +118,7 @@ function load() {
 
 /** One run: the harness's answer, or an error done when Python could not start or crashed. */
 async function run(message) {
+  words = message.words && typeof message.words === "object" ? message.words : {};
   if (python === null) {
     load();
   }
@@ -123,7 +127,8 @@ async function run(message) {
     runJson = await python;
   } catch (err) {
     python = null; // tried again at the next run
-    return failed("LoadError", `Python could not start in this browser: ${reason(err)}`);
+    const why = err && err.name === "NetworkLeft" ? say(words, "network_left", { names: reason(err) }) : reason(err);
+    return failed("LoadError", say(words, "start_failed", { why }));
   }
   const write = (text) => postMessage({ type: "output", text });
   pythonLog = [];
@@ -131,7 +136,8 @@ async function run(message) {
   try {
     // The rules go to Python as JSON text (json.loads there): much faster than walking a JS proxy.
     const code = String(message.code ?? "");
-    const answer = runJson(code, JSON.stringify(message.space ?? {}), message.steps ?? 150000, write);
+    const answer = runJson(code, JSON.stringify(message.space ?? {}), message.steps ?? 150000, write,
+      JSON.stringify(message.harness ?? {}));
     return { type: "done", ...JSON.parse(answer) };
   } catch (err) {
     // The harness catches the student's errors itself: this is Python itself failing. The usual
@@ -148,11 +154,7 @@ function crashed(err, seconds) {
   const frames = pythonLog.filter((line) => line.includes('File "yours.py"'));
   const found = frames.length ? /line (\d+)/.exec(frames[0]) : null;
   const overflow = /call stack/i.test(reason(err));
-  const message = overflow
-    ? "Python crashed: the browser's stack overflowed (too deep a recursion through a function such " +
-      "as a key= or a cached one, or a very long chain of objects each holding the next). A fresh " +
-      "Python starts for the next run."
-    : `Python crashed: ${reason(err)}. A fresh Python starts for the next run.`;
+  const message = overflow ? say(words, "crashed_stack") : say(words, "crashed", { why: reason(err) });
   const done = failed(overflow ? "StackOverflow" : "Crash", message, seconds);
   done.error.line = found ? Number(found[1]) : null;
   done.error.traceback = crashStack(frames);
@@ -166,7 +168,7 @@ function crashStack(frames) {
   let repeats = 0;
   const flush = () => {
     if (repeats > 0) {
-      lines.push(`  [the line above repeated ${repeats} more times]`);
+      lines.push(`  ${say(words, "repeated", { count: repeats })}`);
     }
     repeats = 0;
   };
@@ -181,7 +183,16 @@ function crashStack(frames) {
     }
   }
   flush();
-  return lines.length ? `Stack when Python crashed (most recent call last):\n${lines.join("\n")}\n` : "";
+  return lines.length ? `${say(words, "stack_head")}\n${lines.join("\n")}\n` : "";
+}
+
+/** The page's words for this run (runner.js workerWords). */
+let words = {};
+
+/** A message of the page's words, its {name} placeholders filled (the key itself if it is missing). */
+function say(table, key, params = {}) {
+  const template = typeof table[key] === "string" ? table[key] : key;
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
 function reason(err) {

@@ -6,6 +6,12 @@
 // events; a press that moves more than a few pixels is not a click.
 
 import { el } from "../dom.js";
+import { has, setText } from "../i18n.js";
+
+/** A text given by a family view: a catalog key (kept in the current language) or a text already written. */
+const shown = (value) => (has(value) ? { t: value } : { text: value });
+/** A title given likewise, as el()'s props. */
+const titled = (value) => (value && has(value) ? { tattr: { title: value } } : { title: value });
 
 const SLOP = 8; // CSS px a press may move and still be a click
 
@@ -15,7 +21,8 @@ export class ClickEditor {
    *          toolPrefix?: string, extra?: HTMLElement,
    *          opAt: (event: PointerEvent, tool: string) => ({op, undo}|null)}} args
    *   `hints`: the hint per tool (one tool, "click", when there are no `tools`); `extra`: a control
-   *   shown with the tools (e.g. which tile a click puts down).
+   *   shown with the tools (e.g. which tile a click puts down). `title`, the hints and the tools' names
+   *   may be catalog keys (fam.* of the family's view) or texts already written.
    */
   constructor({ view, title, hints, tools = null, toolPrefix = "tool", extra = null, opAt }) {
     Object.assign(this, { view, hints, opAt });
@@ -23,21 +30,21 @@ export class ClickEditor {
     this.tool = tools ? Object.keys(tools)[0] : "click";
     this.press = null; // {id, x, y}
     this.toggle = el("button", {
-      type: "button", testid: "edit-board", "aria-pressed": "false", text: "Edit", title,
+      type: "button", testid: "edit-board", "aria-pressed": "false", t: "edit.edit", ...titled(title),
       on: { click: () => this.setOn(!this.on) },
     });
     this.toolButtons = Object.fromEntries(Object.entries(tools || {}).map(([tool, text]) => [tool, el("button", {
-      type: "button", testid: `${toolPrefix}-${tool}`, "aria-pressed": "false", text,
+      type: "button", testid: `${toolPrefix}-${tool}`, "aria-pressed": "false", ...shown(text),
       on: { click: () => this.setTool(tool) },
     })]));
     this.tools = tools ? el("div", { class: "option-row editor-row" },
-      el("span", { text: "Click sets:" }),
-      el("div", { class: "segmented", role: "group", "aria-label": "Click sets" }, ...Object.values(this.toolButtons)),
+      el("span", { t: "edit.click_sets_colon" }),
+      el("div", { class: "segmented", role: "group", tattr: { "aria-label": "edit.click_sets" } }, ...Object.values(this.toolButtons)),
       extra)
       : null;
     this.hint = el("p", { class: "hint", testid: "edit-hint", role: "status" });
     this.panel = el("section", { class: "editor family-editor" },
-      el("h2", { text: "Edit" }),
+      el("h2", { t: "edit.edit" }),
       el("div", { class: "option-row editor-row" }, this.toggle, ...view.shell.historyButtons()),
       ...(this.tools ? [this.tools] : []), this.hint);
     const canvas = view.canvas;
@@ -68,7 +75,12 @@ export class ClickEditor {
     this.toggle.setAttribute("aria-pressed", String(this.on));
     for (const [tool, button] of Object.entries(this.toolButtons)) button.setAttribute("aria-pressed", String(tool === this.tool));
     if (this.tools) this.tools.hidden = !this.on;
-    this.hint.textContent = this.on ? this.hints[this.tool] : "";
+    const hint = this.on ? this.hints[this.tool] || "" : "";
+    if (hint && has(hint)) setText(this.hint, hint);
+    else {
+      delete this.hint.dataset.i18n;
+      this.hint.textContent = hint;
+    }
     this.hint.hidden = !this.on;
     this.view.canvas.classList.toggle("drawing", this.on);
   }

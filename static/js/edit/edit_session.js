@@ -6,6 +6,7 @@
 // the same key: only where the pointer is now matters.
 
 import * as api from "../api.js";
+import { t } from "../i18n.js";
 
 export class EditSession {
   /**
@@ -61,7 +62,7 @@ export class EditSession {
       if (generation !== this.generation) return;
       this.busy = false;
       this.queue = [];
-      this.onFailed(api.errorWords(err, "The edit could not be sent."), this.baseId);
+      this.onFailed(api.errorWords(err, t("edit.send_failed")), this.baseId);
     }
     this.flush();
   }

@@ -8,6 +8,7 @@
 
 import * as api from "../api.js";
 import { el } from "../dom.js";
+import { lang, setText, t } from "../i18n.js";
 import { viewClassFor } from "../families/index.js";
 
 const RANDOM_SEED_MAX = 999_999; // a random seed short enough to note down and type again
@@ -49,14 +50,14 @@ export class GenerateDialog {
     this.boardNote = el("p", { class: "hint", testid: "generate-board" });
     this.fields = el("div", { class: "generate-fields" });
     this.animate = el("input", { type: "checkbox", id: "generate-animate", testid: "generate-animate", checked: true });
-    this.animateRow = el("label", { class: "check generate-animate", for: "generate-animate" }, this.animate, "Animate the making");
+    this.animateRow = el("label", { class: "check generate-animate", for: "generate-animate" }, this.animate, el("span", { t: "make.animate" }));
     this.error = el("p", { class: "banner error", testid: "generate-error", role: "alert", hidden: true });
-    this.goButton = el("button", { type: "submit", class: "primary", testid: "generate-go", text: "Generate" });
+    this.goButton = el("button", { type: "submit", class: "primary", testid: "generate-go", t: "make.generate" });
     this.form.noValidate = true; // the server checks the values and says which one is wrong
     this.form.replaceChildren(
       el("div", { class: "option-row generate-what" },
-        el("div", { class: "option" }, el("label", { for: "generate-family", text: "Puzzle" }), this.familySelect),
-        el("div", { class: "option" }, el("label", { for: "generate-kind", text: "Kind" }), this.kindSelect)),
+        el("div", { class: "option" }, el("label", { for: "generate-family", t: "make.puzzle" }), this.familySelect),
+        el("div", { class: "option" }, el("label", { for: "generate-kind", t: "make.kind" }), this.kindSelect)),
       this.kindHelp,
       this.fields,
       this.animateRow,
@@ -78,7 +79,7 @@ export class GenerateDialog {
     if (this.dialog.open) return;
     const makers = this.makers();
     this.familySelect.replaceChildren(...makers.map((f) => new Option(f.title || f.name, f.name)));
-    this.showError(makers.length ? "" : "The server offers no generators (or the page is still loading).");
+    this.showError(makers.length ? "" : t("make.no_generators"));
     const shown = this.current();
     const name = makers.some((f) => f.name === shown) ? shown
       : makers.some((f) => f.name === this.familyName) ? this.familyName : makers[0]?.name;
@@ -110,7 +111,8 @@ export class GenerateDialog {
     this.kindOf.set(this.familyName, kind.name);
     this.kindSelect.value = kind.name;
     this.kindHelp.textContent = kind.help ? `${kind.help[0].toUpperCase()}${kind.help.slice(1)}.` : "";
-    this.boardNote.textContent = kind.board ? `The board: ${kind.board}.` : "";
+    if (kind.board) setText(this.boardNote, "make.board", { board: kind.board });
+    else this.boardNote.textContent = "";
     this.boardNote.hidden = !kind.board;
     this.inputs.clear();
     const control = (option) => this.control(kind, option);
@@ -153,13 +155,13 @@ export class GenerateDialog {
     this.inputs.set(option.name, { option, input });
     const numeric = option.type === "int" || option.type === "float";
     const bounded = numeric && option.min !== undefined && option.max !== undefined && option.name !== "seed";
-    const range = bounded ? ` (${option.min} to ${option.max})` : "";
+    const range = bounded ? t("make.range", { min: option.min, max: option.max }) : "";
     const help = el("span", { class: "hint", id: `${id}-help`, text: `${option.help || ""}${range}` });
     const field = option.name === "seed"
       ? el("div", { class: "generate-seed" }, input, el("button", {
-        type: "button", testid: "generate-random-seed", title: "Draw a new seed at random",
+        type: "button", testid: "generate-random-seed", tattr: { title: "make.random_seed_help" }, t: "make.random_seed",
         on: { click: () => this.randomSeed(option) },
-      }, "Random seed"))
+      }))
       : input;
     if (option.type === "bool") return el("label", { class: "check", for: id }, input, option.label, help);
     return el("div", { class: "option" }, el("label", { for: id, text: option.label }), field, help);
@@ -191,7 +193,7 @@ export class GenerateDialog {
     this.busy = token;
     this.showError("");
     this.goButton.disabled = true;
-    this.goButton.textContent = "Generating…";
+    setText(this.goButton, "make.generating");
     this.form.setAttribute("aria-busy", "true");
     try {
       const info = await api.generatePuzzle(body);
@@ -205,14 +207,14 @@ export class GenerateDialog {
     } catch (err) {
       if (this.busy !== token) return;
       this.stopWaiting();
-      this.showError(api.errorWords(err, "The puzzle could not be made: something went wrong."));
+      this.showError(api.errorWords(err, t("make.failed")));
     }
   }
 
   stopWaiting() {
     this.busy = 0;
     this.goButton.disabled = false;
-    this.goButton.textContent = "Generate";
+    setText(this.goButton, "make.generate");
     this.form.removeAttribute("aria-busy");
   }
 
@@ -267,8 +269,10 @@ function titleOf(kind, values) {
   for (const option of kind.options) {
     if (["rows", "cols", "seed"].includes(option.name) || values[option.name] === undefined) continue;
     const value = values[option.name];
-    parts.push(`${option.label.toLowerCase()} ${Array.isArray(value) ? value.join(",") : value}`);
+    // English writes an option's name in lower case here; German keeps a noun's capital.
+    const label = lang() === "en" ? option.label.toLowerCase() : option.label;
+    parts.push(`${label} ${Array.isArray(value) ? value.join(",") : value}`);
   }
-  if (values.seed !== undefined) parts.push(`seed ${values.seed}`);
+  if (values.seed !== undefined) parts.push(t("make.seed", { seed: values.seed }));
   return parts.join(" · ");
 }

@@ -1,5 +1,7 @@
 // Saving files from the page: a blob or a same-origin URL, under a name made of the puzzle's and the
 // algorithm's (letters, digits, dots, dashes and underscores only: server/exporting.py's file_stem).
+import { t } from "../i18n.js";
+
 
 /** "seed-lee-example-astar" from ["seed-lee-example", "astar"]. */
 export function fileStem(...parts) {
@@ -31,6 +33,6 @@ export function saveBlob(blob, filename) {
 /** A canvas as a PNG blob (rejects when the browser cannot encode it). */
 export function canvasPng(canvas) {
   return new Promise((resolve, reject) => {
-    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error("the board could not be encoded as PNG"))), "image/png");
+    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error(t("share.png_failed")))), "image/png");
   });
 }

@@ -4,7 +4,7 @@
 // DELETE /api/animations/<job> cancels it.
 
 import { ApiError, json } from "../api.js";
-import { withCommas } from "../format.js";
+import { t } from "../i18n.js";
 
 const POLL_MS = 350;
 
@@ -33,7 +33,7 @@ export class GifJob {
       if (this.cancelled) throw new ApiError("cancelled");
       this.onProgress(status);
       if (status.state === "done") return status;
-      if (status.state === "error") throw new ApiError(status.error || status.message || "the GIF could not be made");
+      if (status.state === "error") throw new ApiError(status.error || status.message || t("share.gif_failed"));
       if (status.state === "cancelled") throw new ApiError("cancelled");
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       status = await json(`/api/animations/${encodeURIComponent(this.job)}`);
@@ -52,14 +52,14 @@ export class GifJob {
 export function progressText(status) {
   switch (status.state) {
     case "queued":
-      return `GIF: ${status.message || "waiting for a worker"}…`;
+      return t("share.gif_queued", { message: status.message || t("share.gif_waiting") });
     case "searching":
-      return `Rendering GIF… ${status.message || "searching"}`;
+      return t("share.gif_rendering", { message: status.message || t("share.gif_searching") });
     case "rendering":
-      return `Rendering GIF… ${withCommas(status.done)} / ${withCommas(status.total)} frames`;
+      return t("share.gif_frames", { done: status.done, total: status.total });
     case "encoding":
-      return `Rendering GIF… encoding ${withCommas(status.total)} frames`;
+      return t("share.gif_encoding", { total: status.total });
     default:
-      return `GIF: ${status.state}`;
+      return t("share.gif_state", { state: status.state });
   }
 }

@@ -7,12 +7,14 @@
 // `drawer=lab|code|explain` for the panel beside the board; and reading one back. The page's own
 // parameters (gallery, puzzle, at, exercise, compare, panels, drawer) are
 // checked here; the algorithm and the options by the server, against the family's options schema
-// (GET /api/puzzles/<id>/run-options), so a link is held to the same rules as a run.
+// (GET /api/puzzles/<id>/run-options), so a link is held to the same rules as a run. A share link also
+// carries the page's language (`lang=de`), read by ../i18n.js initLanguage (here it is no option).
 
 import { ApiError, json } from "../api.js";
+import { t } from "../i18n.js";
 
 // A family's option never takes one of these names (tests/test_export.py: a family has an option named `view`).
-const PAGE_PARAMETERS = ["gallery", "puzzle", "at", "exercise", "compare", "panels", "drawer"];
+const PAGE_PARAMETERS = ["gallery", "puzzle", "at", "exercise", "compare", "panels", "drawer", "lang"];
 const MAX_PANELS = 4; // the comparison's panels at most (../compare/compare_view.js)
 export const DRAWERS = ["lab", "code", "explain"]; // `drawer`: the panel beside the board (Predict is `exercise=1`)
 const MAX_PARAMETER = 500; // characters of one value (the server's own limit for a text option: a formula)
@@ -28,12 +30,13 @@ function optionText(value) {
  * non-null `options`; `at` (the step shown) only when a run is on the board; `exercise`: it opens
  * with exercise mode on (then without a step); `compare`: the comparison (then no step), with
  * `panels` its panels' algorithms;
- * `drawer`: one of DRAWERS open beside the board.
+ * `drawer`: one of DRAWERS open beside the board; `lang`: the language the link opens in (none: the reader's).
  * @param {{puzzle: {galleryName?: string | null, id: string}, algorithm?: string | null, options?: object,
- *          at?: number | null, exercise?: boolean, compare?: boolean, panels?: string[], drawer?: string | null}} state
+ *          at?: number | null, exercise?: boolean, compare?: boolean, panels?: string[], drawer?: string | null,
+ *          lang?: string | null}} state
  * @param {{origin: string, pathname: string}} [base]
  */
-export function shareUrl({ puzzle, algorithm, options = {}, at = null, exercise = false, compare = false, panels = [], drawer = null },
+export function shareUrl({ puzzle, algorithm, options = {}, at = null, exercise = false, compare = false, panels = [], drawer = null, lang = null },
   base = window.location) {
   const params = new URLSearchParams();
   if (puzzle.galleryName) params.set("gallery", puzzle.galleryName);
@@ -50,6 +53,7 @@ export function shareUrl({ puzzle, algorithm, options = {}, at = null, exercise 
   else if (exercise) params.set("exercise", "1");
   else if (at !== null) params.set("at", String(at));
   if (drawer && !compare) params.set("drawer", drawer);
+  if (lang) params.set("lang", lang);
   // Commas are fine in a query string and easier to read than %2C ("start=3,1").
   return `${base.origin}${base.pathname}?${params.toString().replace(/%2C/gi, ",")}`;
 }
@@ -57,7 +61,7 @@ export function shareUrl({ puzzle, algorithm, options = {}, at = null, exercise 
 /** A problem with one of the link's parameters, shown in the page's error banner. */
 export class LinkError extends Error {
   constructor(parameter, message) {
-    super(`This link's parameter “${parameter}”: ${message}`);
+    super(t("share.link_parameter", { parameter, message }));
     this.parameter = parameter;
   }
 }
@@ -69,46 +73,47 @@ export class LinkError extends Error {
  */
 export function readLink(search) {
   const params = new URLSearchParams(search);
+  params.delete("lang"); // the page's language (../i18n.js), not a part of what the link shows
   if ([...params.keys()].length === 0) return null;
   for (const name of new Set(params.keys())) {
     const values = params.getAll(name);
-    if (values.length > 1) throw new LinkError(name, "it is given more than once.");
-    if (values[0].length > MAX_PARAMETER) throw new LinkError(name, `longer than ${MAX_PARAMETER} characters.`);
+    if (values.length > 1) throw new LinkError(name, t("share.link_twice"));
+    if (values[0].length > MAX_PARAMETER) throw new LinkError(name, t("share.link_too_long", { max: MAX_PARAMETER }));
   }
   const gallery = params.get("gallery");
   const puzzle = params.get("puzzle");
-  if (gallery !== null && puzzle !== null) throw new LinkError("puzzle", "give either gallery or puzzle, not both.");
-  if (gallery === null && puzzle === null) throw new LinkError("gallery", "missing: the link names no puzzle (gallery=NAME or puzzle=ID).");
-  if ((gallery ?? puzzle) === "") throw new LinkError(gallery !== null ? "gallery" : "puzzle", "it is empty.");
+  if (gallery !== null && puzzle !== null) throw new LinkError("puzzle", t("share.link_both"));
+  if (gallery === null && puzzle === null) throw new LinkError("gallery", t("share.link_no_puzzle"));
+  if ((gallery ?? puzzle) === "") throw new LinkError(gallery !== null ? "gallery" : "puzzle", t("share.link_empty"));
   let at = null;
   if (params.has("at")) {
     const text = params.get("at").trim();
-    if (!/^\d{1,12}$/.test(text)) throw new LinkError("at", `expected a step number (0 or more), not “${text}”.`);
+    if (!/^\d{1,12}$/.test(text)) throw new LinkError("at", t("share.link_at", { text }));
     at = Number(text);
   }
-  const exercise = flag(params, "exercise", "exercise mode on");
-  const compare = flag(params, "compare", "the comparison");
+  const exercise = flag(params, "exercise", "share.link_exercise");
+  const compare = flag(params, "compare", "share.link_compare");
   let panels = [];
   if (params.has("panels")) {
     panels = params.get("panels").split(",").map((name) => name.trim());
     if (panels.length < 2 || panels.length > MAX_PANELS || !panels.every((name) => /^[a-z0-9_-]{1,40}$/.test(name))) {
-      throw new LinkError("panels", `expected 2 to ${MAX_PANELS} algorithm names separated by commas, like bfs,astar.`);
+      throw new LinkError("panels", t("share.link_panels", { max: MAX_PANELS }));
     }
   }
   const drawer = params.get("drawer")?.trim() || null;
   if (drawer !== null && !DRAWERS.includes(drawer)) {
-    throw new LinkError("drawer", `expected one of ${DRAWERS.join(", ")} (Predict is exercise=1), not “${drawer}”.`);
+    throw new LinkError("drawer", t("share.link_drawer", { drawers: DRAWERS.join(", "), drawer }));
   }
   const rest = new URLSearchParams();
   for (const [name, value] of params) if (!PAGE_PARAMETERS.includes(name)) rest.set(name, value);
   return { gallery, puzzle, at, exercise, compare, panels, drawer, rest };
 }
 
-/** A 0/1 parameter: true for 1, false for 0 or when absent; else LinkError naming what 1 means. */
+/** A 0/1 parameter: true for 1, false for 0 or when absent; else LinkError naming what 1 means (`meaning`: a key). */
 function flag(params, name, meaning) {
   if (!params.has(name)) return false;
   const text = params.get(name).trim();
-  if (text !== "1" && text !== "0") throw new LinkError(name, `expected 1 (${meaning}) or 0, not “${text}”.`);
+  if (text !== "1" && text !== "0") throw new LinkError(name, t("share.link_flag", { meaning: t(meaning), text }));
   return text === "1";
 }
 

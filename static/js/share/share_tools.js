@@ -10,6 +10,7 @@
 
 import { errorWords, fileUrl, request } from "../api.js";
 import { el } from "../dom.js";
+import { fmt as number, lang, onLanguage, setAttr, setText, t } from "../i18n.js";
 import { canvasPng, fileStem, saveBlob, saveUrl } from "./download.js";
 import { GifJob, progressText } from "./gif_job.js";
 import { shareUrl } from "./link.js";
@@ -36,43 +37,49 @@ export class ShareTools {
 
   build(host) {
     this.shareButton = el("button", {
-      type: "button", class: "share-button", testid: "share",
-      title: "Copy a link that opens this puzzle with the same algorithm, options and step",
+      type: "button", class: "share-button", testid: "share", t: "share.share",
+      tattr: { title: "share.share_help" },
       on: { click: () => this.share() },
-    }, "Share");
-    const item = (testid, title, detail, action) => {
-      const detailNode = el("span", { class: "export-detail", text: detail });
+    });
+    // An item's title and detail: catalog keys with their params ([key, params]).
+    const item = (testid, [title, titleParams], [detail, detailParams], action) => {
+      const detailNode = el("span", { class: "export-detail", t: detail, params: detailParams });
       const button = el("button", {
         type: "button", role: "menuitem", testid, class: "export-item",
         on: { click: () => { if (button.getAttribute("aria-disabled") !== "true") { this.closeMenu(); action(); } } },
-      }, el("span", { class: "export-title", text: title }), detailNode);
+      }, el("span", { class: "export-title", t: title, params: titleParams }), detailNode);
       button.detailNode = detailNode;
-      button.defaultDetail = detail;
+      button.defaultDetail = [detail, detailParams];
       return button;
     };
-    this.pngItem = item("export-png", "Board as PNG", "the picture as shown now", () => this.exportPng());
-    this.gifItem = item("export-gif", "Animated GIF", "the whole search, made on the server", () => this.exportGif());
-    this.jsonItem = item("export-json", "Result as JSON", "as run.py solve --json prints it", () => this.exportJson());
-    this.menu = el("div", { class: "export-menu", id: "export-menu", role: "menu", "aria-label": "Export", hidden: true },
+    this.pngItem = item("export-png", ["share.png"], ["share.png_detail"], () => this.exportPng());
+    this.gifItem = item("export-gif", ["share.gif"], ["share.gif_detail"], () => this.exportGif());
+    this.jsonItem = item("export-json", ["share.json"], ["share.json_detail"], () => this.exportJson());
+    this.menu = el("div", { class: "export-menu", id: "export-menu", role: "menu", tattr: { "aria-label": "share.export" }, hidden: true },
       this.pngItem, this.gifItem, this.jsonItem);
     this.makeItem = item; // the board file items follow the shown puzzle's family (boardItems)
     this.boardItems = [];
     this.boardFamily = null;
     this.menuButton = el("button", {
       type: "button", class: "export-button", testid: "export-menu", "aria-haspopup": "menu",
-      "aria-expanded": "false", "aria-controls": "export-menu", title: "Save the board, the search or its result",
+      "aria-expanded": "false", "aria-controls": "export-menu", tattr: { title: "share.export_help" }, t: "share.export_button",
       on: { click: () => (this.menu.hidden ? this.openMenu() : this.closeMenu()) },
-    }, "Export ▾");
+    });
     this.status = el("span", { class: "share-status", testid: "share-status", role: "status", "aria-live": "polite" });
     this.cancelButton = el("button", {
       type: "button", class: "share-cancel", testid: "export-gif-cancel", hidden: true,
-      title: "Stop rendering the GIF", "aria-label": "Stop rendering the GIF", on: { click: () => this.gif?.cancel() },
-    }, "Stop");
+      tattr: { title: "share.gif_stop_help" }, t: "share.gif_stop", on: { click: () => this.gif?.cancel() },
+    });
     host.replaceChildren(this.status, this.cancelButton, this.shareButton,
       el("span", { class: "export-wrap" }, this.menuButton, this.menu));
     this.menu.addEventListener("keydown", (event) => this.menuKey(event));
     document.addEventListener("pointerdown", (event) => {
       if (!this.menu.hidden && !this.menu.parentElement.contains(event.target)) this.closeMenu();
+    });
+    // The board file items and the reasons are written from the families' titles: again in a new language.
+    onLanguage(() => {
+      this.boardFamily = undefined;
+      if (!this.menu.hidden) this.refresh();
     });
   }
 
@@ -103,8 +110,8 @@ export class ShareTools {
     const formats = family?.formats || [];
     this.boardItems = formats.map((fmt, index) => {
       const image = IMAGE_FORMATS.has(fmt);
-      const title = `Board ${image ? "image" : "file"} (.${fmt})`;
-      const detail = `${index === 0 ? "keeps everything; " : ""}opens again with Open file… and run.py`;
+      const title = [image ? "share.board_image" : "share.board_file", { fmt }];
+      const detail = [index === 0 ? "share.board_detail_first" : "share.board_detail"];
       return this.makeItem(`download-board-${fmt}`, title, detail, () => this.downloadBoard(fmt));
     });
     if (this.boardItems.length) this.boardItems[0].classList.add("export-first-board");
@@ -128,26 +135,38 @@ export class ShareTools {
     const run = this.page.run();
     const family = puzzle ? this.page.families().get(puzzle.family) : null;
     this.boardFileItems(family);
-    const drawers = [...this.page.families().values()].filter((f) => f.animation).map((f) => `${f.title.toLowerCase()}s`);
+    // English writes a family's title in lower case in running text ("mazes"); German keeps a noun's capital.
+    const english = lang() === "en";
+    const named = (title) => (english ? String(title).toLowerCase() : String(title));
+    const drawers = [...this.page.families().values()].filter((f) => f.animation)
+      .map((f) => t("share.family_plural", { family: named(f.title) }));
     const why = {
-      png: puzzle && this.page.canvas() ? null : "Open a puzzle first",
-      gif: !puzzle ? "Open a puzzle first"
-        : this.gif ? "A GIF is being rendered"
+      png: puzzle && this.page.canvas() ? null : ["share.open_first"],
+      gif: !puzzle ? ["share.open_first"]
+        : this.gif ? ["share.gif_busy"]
           : family && !family.animation
-            ? `Not drawn for a ${(family.title || puzzle.family).toLowerCase()}: GIFs are made for ${drawers.join(" and ") || "no family"}`
+            ? ["share.gif_not_drawn", { family: named(family.title || puzzle.family),
+              drawers: drawers.join(t("share.and")) || t("share.no_family") }]
             : null,
-      json: run?.result ? null : run ? "Once the search's result has arrived" : "Run a search first",
+      json: run?.result ? null : run ? ["share.json_wait"] : ["share.run_first"],
     };
     for (const [button, reason] of [[this.pngItem, why.png], [this.gifItem, why.gif], [this.jsonItem, why.json]]) {
       button.setAttribute("aria-disabled", String(Boolean(reason)));
-      button.title = reason || "";
-      button.detailNode.textContent = reason || button.defaultDetail;
+      if (reason) setAttr(button, "title", reason[0], reason[1]);
+      else {
+        button.removeAttribute("data-i18n-attr");
+        button.title = "";
+      }
+      const [key, params] = reason || button.defaultDetail;
+      setText(button.detailNode, key, params);
     }
   }
 
-  /** A line beside the buttons; `url` goes in its tooltip; `stay`: until replaced (progress). */
+  /** A line beside the buttons (a text already written, "" for none); `url` goes in its tooltip; `stay`: until
+   * replaced (progress). */
   say(text, { url = "", stay = false } = {}) {
     clearTimeout(this.sayTimer);
+    delete this.status.dataset.i18n;
     this.status.textContent = text;
     this.status.title = url;
     this.status.dataset.url = url;
@@ -179,43 +198,44 @@ export class ShareTools {
   async share() {
     const state = this.linkState();
     if (!state) {
-      this.say("Open a puzzle first, then share it");
+      this.say(t("share.open_first_share"));
       return;
     }
-    const url = shareUrl(state);
+    const url = shareUrl({ ...state, lang: lang() }); // the link opens in the page's language
     const upload = !state.puzzle.galleryName;
     if (navigator.clipboard?.writeText && window.isSecureContext) {
       try {
         await navigator.clipboard.writeText(url);
-        const what = state.exercise ? "Exercise link copied" : "Link copied";
-        this.say(upload ? `${what} (it works while the server keeps this upload)` : `${what} to the clipboard`, { url });
+        const key = state.exercise
+          ? (upload ? "share.exercise_copied_upload" : "share.exercise_copied")
+          : (upload ? "share.link_copied_upload" : "share.link_copied");
+        this.say(t(key), { url });
         return;
       } catch { /* no permission: the dialog below */ }
     }
     this.showLink(url, upload);
-    this.say("Copy the link from the dialog", { url });
+    this.say(t("share.copy_from_dialog"), { url });
   }
 
   /** The link in a small dialog, selected, for copying by hand (no clipboard access). */
   showLink(url, upload) {
     if (!this.dialog) {
       // A textarea shows the whole link, wrapped (an input would scroll it out of sight).
-      this.linkInput = el("textarea", { readonly: true, rows: 3, spellcheck: "false", class: "share-url", testid: "share-url", "aria-label": "Link to this view" });
+      this.linkInput = el("textarea", { readonly: true, rows: 3, spellcheck: "false", class: "share-url", testid: "share-url", tattr: { "aria-label": "share.link_title" } });
       this.uploadNote = el("p", { class: "muted share-note" });
-      const close = el("button", { type: "button", class: "dialog-close", testid: "share-close", text: "Close (Esc)" });
+      const close = el("button", { type: "button", class: "dialog-close", testid: "share-close", t: "share.close" });
       this.dialog = el("dialog", { class: "dialog share-dialog", testid: "share-dialog", "aria-labelledby": "share-title" },
-        el("div", { class: "dialog-head" }, el("h2", { id: "share-title", text: "Link to this view" }), close),
+        el("div", { class: "dialog-head" }, el("h2", { id: "share-title", t: "share.link_title" }), close),
         el("div", { class: "share-body" },
-          el("p", { text: "The link is selected: copy it (Ctrl+C or ⌘C). It opens this puzzle with the same algorithm, options and step." }),
+          el("p", { t: "share.link_selected" }),
           this.linkInput, this.uploadNote));
       close.addEventListener("click", () => this.dialog.close());
       this.dialog.addEventListener("click", (event) => { if (event.target === this.dialog) this.dialog.close(); });
       document.body.append(this.dialog);
     }
     this.linkInput.value = url;
-    this.uploadNote.textContent = upload
-      ? "This puzzle is an upload: the link opens it while the server keeps it (uploads are dropped after a while)."
-      : "";
+    if (upload) setText(this.uploadNote, "share.upload_note");
+    else this.uploadNote.textContent = "";
     this.uploadNote.hidden = !upload;
     if (!this.dialog.open) this.dialog.showModal();
     this.linkInput.focus();
@@ -229,9 +249,9 @@ export class ShareTools {
     if (!canvas) return;
     try {
       saveBlob(await canvasPng(canvas), `${this.stem()}.png`);
-      this.say("Board saved as PNG");
+      this.say(t("share.png_saved"));
     } catch (err) {
-      this.page.showError(`PNG export: ${err.message}.`);
+      this.page.showError(t("share.png_error", { message: err.message }));
     }
   }
 
@@ -243,10 +263,10 @@ export class ShareTools {
     try {
       const response = await request(fileUrl(puzzle.id, fmt, stem));
       saveBlob(await response.blob(), `${stem}.${fmt}`);
-      this.say(`Board saved as ${stem}.${fmt}`);
+      this.say(t("share.board_saved", { name: `${stem}.${fmt}` }));
     } catch (err) {
-      const why = errorWords(err, "something went wrong").replace(/^format: /, "").replace(/\.$/, "");
-      this.page.showError(`Saving the board as .${fmt}: ${why}.`);
+      const why = errorWords(err, t("share.went_wrong")).replace(/^format: /, "").replace(/\.$/, "");
+      this.page.showError(t("share.board_error", { fmt, why }));
     }
   }
 
@@ -254,7 +274,7 @@ export class ShareTools {
     const result = this.page.run()?.result;
     if (!result) return;
     saveBlob(new Blob([`${JSON.stringify(result, null, 2)}\n`], { type: "application/json" }), `${this.stem()}.json`);
-    this.say("Result saved as JSON");
+    this.say(t("share.json_saved"));
   }
 
   async exportGif() {
@@ -269,16 +289,16 @@ export class ShareTools {
     });
     this.gif = job;
     this.cancelButton.hidden = false;
-    this.say("Rendering GIF… starting", { stay: true });
+    this.say(t("share.gif_starting"), { stay: true });
     try {
       const done = await job.run();
       saveUrl(done.url, `${stem}.gif`);
-      this.say(`GIF saved: ${done.frames} frames, ${(done.bytes / 1e6).toFixed(2)} MB, ${done.seconds} s`);
+      this.say(t("share.gif_saved", { frames: done.frames, mb: number(done.bytes / 1e6, 2), seconds: number(done.seconds, 2) }));
     } catch (err) {
-      if (job.cancelled || err.message === "cancelled") this.say("GIF cancelled");
+      if (job.cancelled || err.message === "cancelled") this.say(t("share.gif_cancelled"));
       else {
         this.say("");
-        this.page.showError(`GIF export: ${errorWords(err, "something went wrong")}`);
+        this.page.showError(t("share.gif_error", { message: errorWords(err, t("share.went_wrong")) }));
       }
     } finally {
       this.gif = null;

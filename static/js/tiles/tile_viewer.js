@@ -36,6 +36,7 @@
 // and the view; a click or drag on it moves the view there.
 
 import { BOARD_BACKGROUND } from "../colors.js";
+import { t as words } from "../i18n.js"; // `t` is a tile's step here
 
 const ERROR_FILL = "#d3d3d3"; // a tile that failed twice
 const VIEWPORT_STROKE = "#d9480f";
@@ -96,7 +97,7 @@ export class TileViewer {
     canvas, width, height, tileSize = 256, url, onViewChange, drawOverlay, onSettled, onTileError,
     minimap = true, maxZoom = 64, maxRequests = 6, cacheSize = 400, background = BOARD_BACKGROUND, step = null,
   }) {
-    if (!(width > 0 && height > 0)) throw new Error(`TileViewer: the board must have cells (${width} × ${height})`);
+    if (!(width > 0 && height > 0)) throw new Error(words("tiles.no_cells", { width, height }));
     this.canvas = canvas;
     this.ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext("2d"));
     this.width = width;
@@ -492,7 +493,7 @@ export class TileViewer {
 
   watchDpr() {
     this.dprQuery?.removeEventListener("change", this.dprChanged);
-    this.dprQuery = window.matchMedia(`(resolution: ${window.devicePixelRatio || 1}dppx)`);
+    this.dprQuery = window.matchMedia("(resolution:" + (window.devicePixelRatio || 1) + "dppx)");
     this.dprChanged = () => {
       this.watchDpr();
       this.resize();
@@ -683,7 +684,7 @@ export class TileViewer {
       const response = await fetch(key, { signal: request.controller.signal });
       if (!response.ok) {
         const wait = Number(response.headers.get("Retry-After"));
-        throw Object.assign(new Error(`tile ${z}/${x}/${y} at step ${t}: HTTP ${response.status}`), {
+        throw Object.assign(new Error(words("tiles.tile_failed", { z, x, y, step: t, status: response.status })), {
           status: response.status,
           retryAfter: Number.isFinite(wait) && wait > 0 ? Math.min(5000, wait * 1000) : RETRY_MS,
         });
