@@ -247,10 +247,10 @@ class StudentForm:
     mode runs on every family (its space needs only ``problem``, each state in ``Problem.student_state``
     form); without this the page says ``GENERIC_STATE_FORM``."""
 
-    state_form: str
+    state_form: str  # a catalog key (rendered by ``state_form``)
 
 
-GENERIC_STATE_FORM = "a tuple"
+GENERIC_STATE_FORM = "core.state_form.generic"
 
 #: The optional parts ``Family.need`` hands out: the attribute, its class, and its absence in words
 #: ({name}: the family's name, {kind}: its title in lower case).
@@ -273,4 +273,4 @@ def absent(part: str, family: FamilyCore) -> PuzzleError:
 
 def state_form(student: StudentForm | None) -> str:
     """A family's states in a student's words (``GENERIC_STATE_FORM`` without its own)."""
-    return GENERIC_STATE_FORM if student is None else student.state_form
+    return t(GENERIC_STATE_FORM if student is None else student.state_form)

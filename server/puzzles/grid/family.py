@@ -89,7 +89,7 @@ class GridFamily(Family):
             editor=GridEditor(self),
             animation=GridAnimation(self),
             solution_image=GridSolutionImage(self),
-            student=StudentForm("(row, col)"),
+            student=StudentForm("grid.state_form"),
         )
 
     # ---- files -----------------------------------------------------------------------------------

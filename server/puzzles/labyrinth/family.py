@@ -174,10 +174,7 @@ class LabyrinthFamily(Family):
             maker=LabyrinthMaker(self),
             saver=LabyrinthSaver(self),
             editor=LabyrinthEditor(self),
-            student=StudentForm(
-                "((row, col), where, free tile, board): the player's place, 'board', 'below' "
-                "or 'above', the tile in hand and the board as text"
-            ),
+            student=StudentForm("labyrinth.state_form"),
             named_trace=True,  # a record's cell is the player's: boards after other pushes share it
         )
 

@@ -525,7 +525,7 @@ class LabyrinthProblem(_LabyrinthRules):
             }
         if walk is not None:
             parts.append(self._walk_text(walk))
-        text = ", then ".join(parts)
+        text = t("labyrinth.move_then").join(parts)
         return {
             "text": text[0].upper() + text[1:],
             "push": push_json,
@@ -583,7 +583,7 @@ class LabyrinthProblem(_LabyrinthRules):
             pieces.append(t("labyrinth.leave_board_above_column", goal_col=p.goal_col))
         if len(pieces) == 1:
             return pieces[0]
-        return ", ".join(pieces[:-1]) + " and " + pieces[-1]
+        return ", ".join(pieces[:-1]) + t("labyrinth.move_and") + pieces[-1]
 
     def _rc_text(self, cell: int) -> str:
         r, c = divmod(cell, self.cols)

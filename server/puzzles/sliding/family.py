@@ -98,7 +98,7 @@ class SlidingFamily(Family):
             maker=SlidingMaker(self),
             saver=SlidingSaver(self),
             editor=SlidingEditor(self),
-            student=StudentForm("the tiles row by row, 0 for the blank: (1, 2, 3, 4, 0, 5, 7, 8, 6)"),
+            student=StudentForm("sliding.state_form"),
             named_trace=True,  # a record's cell is the blank's: many boards share it
         )
 

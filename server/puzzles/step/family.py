@@ -70,8 +70,7 @@ class StepFamily(Family):
             saver=StepSaver(self),
             editor=StepEditor(self),
             animation=StepAnimation(self),
-            student=StudentForm("(row, col, phase): phase is the index in the cycle of the next step's "
-                                "length"),
+            student=StudentForm("step.state_form"),
         )
 
     # ---- files -----------------------------------------------------------------------------------

@@ -67,8 +67,7 @@ class ZenjiFamily(Family):
             maker=ZenjiMaker(self),
             saver=ZenjiSaver(self),
             editor=ZenjiEditor(self),
-            student=StudentForm("(row, col, rotation) of the tile the water reached; under free flow also a "
-                                "bit set of the tiles it passed"),
+            student=StudentForm("zenji.state_form"),
             # Downhill a record's cell is its state, but h (the relaxed bound) is the server's; under
             # free flow the tiles the water passed are not in the cell.
             named_trace=True,
