@@ -22,7 +22,11 @@ const code = String.raw;
  */
 const words = (name, params) => ({ name, params });
 
-/** A comment after the code: four spaces, "# ", the words. */
+/**
+ * A comment after the code: four spaces, "# ", the words.
+ * @param {string} name the catalog key after "explain_code."
+ * @param {Record<string, any>} [params]
+ */
 const note = (name, params) => ({ name, params, comment: true });
 
 /**
