@@ -92,7 +92,24 @@ def resolved_count(page) -> int:
     return int(page.evaluate("() => Number(document.body.dataset.resolved || 0)"))
 
 
+def status_word(text: str, lang: str) -> str:
+    """The status line's word ``text`` (English: "done", "ready") as the page writes it in ``lang``."""
+    if lang == "en":
+        return text
+    from server.i18n import page_catalog
+
+    keys = [k for k, v in page_catalog("en").items() if k.startswith("status.") and v == text]
+    return page_catalog(lang).get(keys[0], text) if keys else text
+
+
+def ready_word(page) -> str:
+    """The status line's "ready" in the page's language."""
+    return status_word("ready", page.evaluate("document.documentElement.lang") or "en")
+
+
 def status_is(page, text: str, timeout: float = 120_000) -> None:
+    """Wait until the status line says ``text`` (an English word, said in the page's language)."""
+    text = status_word(text, page.evaluate("document.documentElement.lang") or "en")
     page.wait_for_function(
         "t => document.querySelector('[data-testid=status]').textContent === t", arg=text, timeout=timeout
     )
@@ -116,9 +133,9 @@ def upload(page, path: Path) -> None:
     """Upload a file through the file picker and wait until the puzzle is drawn."""
     page.set_input_files("[data-testid=upload]", str(path))
     page.wait_for_function(
-        "name => document.querySelector('[data-testid=puzzle-name]').textContent === name"
-        " && document.querySelector('[data-testid=status]').textContent === 'ready'",
-        arg=path.stem,
+        "([name, ready]) => document.querySelector('[data-testid=puzzle-name]').textContent === name"
+        " && document.querySelector('[data-testid=status]').textContent === ready",
+        arg=[path.stem, ready_word(page)],
     )
     next_frame(page)
 
@@ -159,9 +176,10 @@ def choose_gallery(page, name: str) -> None:
     open_gallery(page)
     page.click(f"[data-testid=gallery] button[data-name='{name}']")
     page.wait_for_function(
-        "name => document.querySelector('[data-testid=gallery] button.active')?.dataset.name === name"
-        " && document.querySelector('[data-testid=status]').textContent === 'ready'",
-        arg=name,
+        "([name, ready]) =>"
+        " document.querySelector('[data-testid=gallery] button.active')?.dataset.name === name"
+        " && document.querySelector('[data-testid=status]').textContent === ready",
+        arg=[name, ready_word(page)],
     )
     next_frame(page)
 
