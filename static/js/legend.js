@@ -2,6 +2,7 @@
 // own legend from them (static/js/families/).
 
 import { COLORS } from "./colors.js";
+import { setText } from "./i18n.js";
 
 export function swatch(color, shape = "square") {
   const node = document.createElement("span");
@@ -24,9 +25,9 @@ export function legendItemLabelFirst(label, ...marks) {
   return node;
 }
 
-/** A lettered badge: "S" (start, square) or "G" (goal, round). */
+/** A lettered badge: "S" (start, square) or "G" (goal, round; "Z" for Ziel), the board's letters. */
 export function endpointMarker(kind, round = kind !== "start") {
   const node = swatch(kind === "start" ? COLORS.start : COLORS.goal, ["marker", round ? "round" : ""].join(" ").trim());
-  node.textContent = kind === "start" ? "S" : "G";
+  setText(node, kind === "start" ? "render.grid.start_letter" : "render.grid.goal_letter");
   return node;
 }
