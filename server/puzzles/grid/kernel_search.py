@@ -100,7 +100,7 @@ def solve_grid(
     if outcome == kernels.CANCELLED:
         stopped = "cancelled"
     elif outcome == kernels.LIMIT:
-        stopped = t("grid.limit_more_than_states_expanded", max_expanded=max_expanded)  # the runner's wording
+        stopped = t("search.limit.expanded", count=max_expanded)  # the runner's words
     result = SearchResult(
         algorithm=algorithm,
         found=found,
