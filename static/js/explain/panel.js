@@ -105,7 +105,7 @@ export class ExplainPanel {
       return;
     }
     this.showListing(listing);
-    this.title.textContent = t("explain.listing_title", { title: listing.title });
+    this.title.textContent = t("explain.listing_title", { title: t(listing.title) });
     this.keys = this.keysOf(view);
     const frontier = this.frontierAt(listing, view, run, position); // first: it brings the index up to date
     const step = this.stepAt(listing, view, run, position);
