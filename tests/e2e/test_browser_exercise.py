@@ -198,7 +198,7 @@ def test_a_share_link_with_exercise_opens_predict_on(page, server_url, console):
     )
     url = page.evaluate("() => navigator.clipboard.readText()")
     assert url.startswith(f"{server_url}/?gallery=seed-lee-example&algorithm=dfs&"), url
-    assert url.endswith("&exercise=1"), url
+    assert url.endswith(("&exercise=1", "&exercise=1&lang=en")), url  # the link keeps the page's language
     assert "at=" not in url
 
     other = page.context.new_page()

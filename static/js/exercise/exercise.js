@@ -22,6 +22,7 @@
 
 import { frontierIndexOf } from "../explain/frontier.js";
 import { listingFor } from "../explain/listings.js";
+import { t } from "../i18n.js";
 import { probe } from "../shell/probes.js";
 import { KIND } from "../timeline.js";
 import { ExercisePanel } from "./panel.js";
@@ -49,7 +50,8 @@ const CLICK_SLOP = 5; // CSS px a press may move and still be a click (not a pan
 
 const isClose = (kind) => kind === KIND.CLOSE || kind === KIND.CLOSE_B;
 const isPush = (kind) => kind === KIND.OPEN || kind === KIND.UPDATE || kind === KIND.OPEN_B || kind === KIND.UPDATE_B;
-const plural = (n, word) => `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
+/** How to write a catalog text (again, in the language chosen next). @param {string} key @param {Record<string, any>} [params] */
+const words = (key, params = {}) => () => t(key, params);
 
 export class Exercise {
   /**
@@ -258,12 +260,14 @@ export class Exercise {
       this.skipped++;
       this.board.classList.remove("exercise-asking");
       this.panel.markAnswer(q.answer.cell, null);
-      const why = whyShort(q.rule, q.answer);
-      this.panel.addFeedback("skipped", "Skipped:",
-        `${this.label(q.answer.cell)} was expanded next${why ? ` (${why})` : ""}. The player moved past the question, so it counts as not answered.`);
+      const name = this.label(q.answer.cell);
+      this.panel.addFeedback("skipped", words("predict.skipped"), () => {
+        const why = whyShort(q.rule, q.answer);
+        return why ? t("predict.skipped_why", { name, why }) : t("predict.skipped_plain", { name });
+      });
     }
     if (withChoice > 0) {
-      this.panel.addFeedback("info", "Moved on:", `${plural(withChoice, "expansion")} with a choice passed without a question.`);
+      this.panel.addFeedback("info", words("predict.moved_on"), words("predict.moved_on_text", { count: withChoice }));
     }
     this.resolvedTo = p;
     if (this.asked >= this.limit) this.finish();
@@ -274,7 +278,7 @@ export class Exercise {
   nudge() {
     const q = this.pending;
     if (!q) return;
-    this.panel.say(this.questionLine(q), "Answer first: click the state on the board or in the list (→ skips it, counted as not answered).");
+    this.panel.say(() => this.questionLine(q), words("predict.nudge"));
     this.panel.note.classList.add("exercise-nudge");
   }
 
@@ -323,7 +327,7 @@ export class Exercise {
     if (index) {
       const live = index.at(r, 1).live;
       if (index.mismatch >= 0 && index.mismatch < r) {
-        rule.note = "From this step on, the page's rebuild of the frontier disagrees with the trace, so the keys are not shown.";
+        rule.note = "predict.note_mismatch_from";
       } else {
         const ordered = rule.discipline !== "heap" || index.ordered;
         const withKeys = rule.discipline === "heap" && ordered;
@@ -340,8 +344,8 @@ export class Exercise {
         }
         total = live;
         rule.keyed = ordered && list.length > 0 && list[0].cell === answerCell;
-        if (!ordered) rule.note = "This page cannot compute this puzzle's h, so the keys cannot be shown.";
-        else if (!rule.keyed) rule.note = "Here the page's rebuild of the frontier disagrees with the trace, so the keys are not shown.";
+        if (!ordered) rule.note = "predict.note_no_h";
+        else if (!rule.keyed) rule.note = "predict.note_mismatch";
       }
     }
     if (!list) {
@@ -361,7 +365,7 @@ export class Exercise {
   indexFor(listing, view, run, rule) {
     const discipline = listing?.frontier;
     if (discipline !== "fifo" && discipline !== "lifo" && discipline !== "heap") {
-      rule.note = discipline === "path" || discipline === "both" ? "" : "Exercise mode does not know this algorithm's rule.";
+      rule.note = discipline === "path" || discipline === "both" ? "" : "predict.note_unknown";
       return null;
     }
     // A click names a cell: a queue's or a stack's order over cells will do.
@@ -436,8 +440,8 @@ export class Exercise {
 
   /** @param {Question} q */
   questionLine(q) {
-    const of = Number.isFinite(this.limit) ? ` of ${this.limit}` : "";
-    return `Question ${q.number}${of}, step ${q.at.toLocaleString("en-US")}: ${questionText(q.rule)}`;
+    const params = { number: q.number, limit: this.limit, step: q.at, question: questionText(q.rule) };
+    return t(Number.isFinite(this.limit) ? "predict.question_of" : "predict.question", params);
   }
 
   /** Put question `q` to the student (the player stops at q.at). @param {Question} q */
@@ -458,10 +462,13 @@ export class Exercise {
       cell: c.cell, label: this.label(c.cell), keys: keysText(q.rule, c), figure: view && !q.rule.byCell ? view.stateFigure(c.cell) : null,
     })));
     const clickable = view && view.statesAt(0, 0) !== null; // null: the view cannot tell what a click names
-    const how = clickable ? "Click it on the board, or choose it here:" : "Choose it here:";
-    const places = q.rule.byCell ? ` at ${plural(q.list.length, "place")} (the trace names a state only by where it stands)` : "";
-    const listed = shown.length < q.list.length ? `; ${shown.length} are listed${clickable ? ", the board takes any" : ""}` : "";
-    this.panel.say(this.questionLine(q), `${how} ${plural(q.total, "state")} on the frontier${places}${listed}.`);
+    const note = () => t("predict.choose_note", {
+      how: t(clickable ? "predict.how_click" : "predict.how_choose"),
+      states: t("predict.n_states", { count: q.total }),
+      places: q.rule.byCell ? ` ${t("predict.places", { count: q.list.length })}` : "",
+      listed: shown.length < q.list.length ? `; ${t(clickable ? "predict.listed_click" : "predict.listed", { count: shown.length })}` : "",
+    });
+    this.panel.say(() => this.questionLine(q), note);
     this.panel.note.classList.remove("exercise-nudge");
     if (this.keyboard) this.panel.buttons.values().next().value?.focus({ preventScroll: true });
   }
@@ -469,7 +476,7 @@ export class Exercise {
   /** A state in words as explain mode names it, or where it stands when the trace names no state. @param {number} cell */
   label(cell) {
     const view = this.view();
-    const text = !view ? `state ${cell}` : view.tracedStates ? view.stateLabel(cell) : view.cellLabel(cell);
+    const text = !view ? t("predict.state", { cell }) : view.tracedStates ? view.stateLabel(cell) : view.cellLabel(cell);
     return text.length <= 24 ? text.replace(/ /g, "\u00a0") : text; // "(5, 1)" never split over two lines
   }
 
@@ -495,21 +502,21 @@ export class Exercise {
     if (press && Math.hypot(event.clientX - press.x, event.clientY - press.y) > CLICK_SLOP) return; // a pan
     const states = view.statesAt(event.clientX, event.clientY);
     if (states === null) {
-      this.panel.say(this.questionLine(q), "This board does not say which state a click names: choose it in the list.");
+      this.panel.say(() => this.questionLine(q), words("predict.no_click"));
       return;
     }
     if (!states.length) return; // a wall, or off the board
     const at = new Set(states);
     const on = q.list.filter((c) => at.has(c.cell));
     if (!on.length) {
-      this.panel.say(this.questionLine(q), this.notOnFrontier(states, q));
+      this.panel.say(() => this.questionLine(q), () => this.notOnFrontier(states, q));
       this.panel.note.classList.add("exercise-nudge");
       return;
     }
     if (on.length > 1 && on.includes(q.answer)) {
       // Several states on the frontier stand there, and one of them is next: which one?
       this.showQuestion(q, [...on].sort((a, b) => a.cell - b.cell));
-      this.panel.say(this.questionLine(q), `${on.length} states on the frontier stand there: choose one of them.`);
+      this.panel.say(() => this.questionLine(q), words("predict.several_there", { count: on.length }));
       return;
     }
     const ranked = [...on].sort((a, b) => (a.rank < 0 ? Infinity : a.rank) - (b.rank < 0 ? Infinity : b.rank));
@@ -529,9 +536,9 @@ export class Exercise {
         break;
       }
     }
-    if (states.length > 1) return "No state there is on the frontier: only a state on the frontier can be expanded next.";
-    const when = closedAt >= 0 ? `it was expanded at step ${(closedAt + 1).toLocaleString("en-US")}` : "it has not been reached yet";
-    return `${this.label(states[0])} is not on the frontier (${when}): only a state on the frontier can be expanded next.`;
+    if (states.length > 1) return t("predict.none_there");
+    const when = closedAt >= 0 ? t("predict.expanded_at", { step: closedAt + 1 }) : t("predict.not_reached");
+    return t("predict.not_on_frontier", { name: this.label(states[0]), when });
   }
 
   /** @param {Question} q @param {Candidate} chosen */
@@ -545,11 +552,15 @@ export class Exercise {
     this.panel.markAnswer(q.answer.cell, chosen.cell);
     const answer = this.label(q.answer.cell);
     if (right) {
-      const why = whyShort(q.rule, q.answer);
-      this.panel.addFeedback("right", "Right:", `${answer}${why ? `, ${why}` : ""}.`);
+      this.panel.addFeedback("right", words("predict.right"), () => {
+        const why = whyShort(q.rule, q.answer);
+        return why ? t("predict.right_why", { name: answer, why }) : t("predict.right_plain", { name: answer });
+      });
     } else {
-      const why = whyNotYours(q.rule, q.answer, chosen, (cell) => this.label(cell));
-      this.panel.addFeedback("wrong", "Not quite:", `${answer} is expanded next, not ${this.label(chosen.cell)}. ${why}`);
+      const yours = this.label(chosen.cell);
+      const label = (cell) => this.label(cell);
+      this.panel.addFeedback("wrong", words("predict.wrong"),
+        () => t("predict.wrong_text", { name: answer, chosen: yours, why: whyNotYours(q.rule, q.answer, chosen, label) }));
     }
     if (this.asked >= this.limit) this.finish();
     if (right) this.playOn(q.at);
@@ -583,9 +594,9 @@ export class Exercise {
     this.pending = null;
     this.board.classList.remove("exercise-asking");
     const { asked, right, skipped } = this;
-    const text = asked
-      ? `You predicted ${right} of ${plural(asked, "expansion")}${skipped ? ` (${skipped} skipped)` : ""}.`
-      : "No question in this run: every expansion had only one state to choose from.";
+    const text = () => (asked
+      ? t("predict.final", { right, count: asked, skipped: skipped ? ` (${t("predict.skipped_count", { count: skipped })})` : "" })
+      : t("predict.final_none"));
     this.panel.setFinal(text);
     this.showState();
   }
@@ -598,16 +609,15 @@ export class Exercise {
     if (this.on && !this.pending && !this.answered) {
       const run = this.activeRun();
       if (!run) {
-        this.panel.say("Press Run ▶: the search stops before each expansion and asks which state is expanded next.");
+        this.panel.say(words("predict.press_run"));
         this.panel.showChoices([]);
       } else if (this.waiting) {
-        this.panel.say("Press Play (space) to predict this run from its first step, or Run ▶ for a new one.");
+        this.panel.say(words("predict.press_play"));
         this.panel.showChoices([]);
       } else if (this.over) {
-        this.panel.say(this.runEnded() ? "Run ▶ again, or go to the first step (Home), to start over."
-          : "That was the last question: the search plays on. Home (the first step) or Run ▶ starts over.");
+        this.panel.say(words(this.runEnded() ? "predict.again" : "predict.last_question"));
       } else if (this.asked === 0) {
-        this.panel.say("Watching the search: it stops at the first expansion with a choice.");
+        this.panel.say(words("predict.watching"));
       }
     }
     this.publish();

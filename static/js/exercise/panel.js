@@ -5,10 +5,18 @@
 // DOM here: ./exercise.js decides what it says.
 
 import { el } from "../dom.js";
+import { onLanguage, setText } from "../i18n.js";
 
 /** How many expansions a run asks about: [value, words] (0: every one). */
-const ASK_CHOICES = [[10, "the first 10"], [20, "the first 20"], [0, "every one"]];
+const ASK_CHOICES = [[10, "predict.ask_10"], [20, "predict.ask_20"], [0, "predict.ask_all"]];
 const FEEDBACK_LINES = 6; // lines kept, newest first
+
+/**
+ * Text, or how to write it (again, in the language chosen next).
+ * @typedef {string | (() => string)} Words
+ */
+/** @param {Words} words */
+const said = (words) => (typeof words === "function" ? words() : words);
 
 /**
  * @typedef {object} Choice  a button of the list
@@ -31,6 +39,9 @@ function keysNode(keys, split) {
     el("b", { text: keys.slice(0, at) }), el("br"), keys.slice(at)); // its text reads as one line: "f 18 = g 1 + h 17"
 }
 
+/** @type {WeakMap<HTMLElement, {kind: string, head: Words, text: Words}>} a feedback line -> its words */
+const lines = new WeakMap();
+
 export class ExercisePanel {
   /**
    * @param {{host: HTMLElement, onAsk: (count: number) => void, onChoose: (cell: number) => void,
@@ -41,27 +52,36 @@ export class ExercisePanel {
     this.host = host;
     this.onChoose = onChoose;
     this.ask = el("select", { testid: "exercise-ask", id: "exercise-ask" },
-      ...ASK_CHOICES.map(([value, words]) => el("option", { value: String(value), text: words })));
+      ...ASK_CHOICES.map(([value, key]) => el("option", { value: String(value), t: key })));
     this.ask.addEventListener("change", () => onAsk(Number(this.ask.value)));
     this.score = el("span", { class: "exercise-score", testid: "exercise-score", "aria-live": "polite" });
     this.question = el("p", { class: "exercise-question", testid: "exercise-question" });
-    this.choices = el("div", { class: "exercise-choices", testid: "exercise-choices", role: "group", "aria-label": "States on the frontier" });
+    this.choices = el("div", { class: "exercise-choices", testid: "exercise-choices", role: "group", tattr: { "aria-label": "predict.choices_label" } });
     this.note = el("p", { class: "exercise-note", testid: "exercise-note" });
     this.continueButton = el("button", {
       type: "button", class: "primary exercise-continue", testid: "exercise-continue", hidden: true,
-      text: "Continue ▶", title: "Play this expansion and go on to the next question (Enter)",
+      t: "predict.continue", tattr: { title: "predict.continue_title" },
       on: { click: () => onContinue() },
     });
     this.feedback = el("div", { class: "exercise-feedback", testid: "exercise-feedback", "aria-live": "polite" });
     this.final = el("p", { class: "exercise-final", testid: "exercise-final", hidden: true });
     host.replaceChildren(
-      el("h2", { class: "exercise-title", text: "Predict the next expansion" }),
+      el("h2", { class: "exercise-title", t: "predict.title" }),
       el("div", { class: "exercise-head" },
-        el("label", { for: "exercise-ask" }, "Ask ", this.ask), this.score),
+        el("label", { for: "exercise-ask" }, el("span", { t: "predict.ask" }), " ", this.ask), this.score),
       this.final, this.question, this.note, this.choices, this.continueButton, this.feedback,
     );
     /** @type {Map<number, HTMLButtonElement>} cell -> its button */
     this.buttons = new Map();
+    /** @type {[Words, Words]} the question and the note shown */
+    this.said = ["", ""];
+    /** @type {Words} the final line */
+    this.finalWords = "";
+    onLanguage(() => {
+      this.say(...this.said);
+      this.setFinal(this.finalWords);
+      for (const line of this.feedback.children) this.fillLine(/** @type {HTMLElement} */ (line));
+    });
   }
 
   /** @param {number} count 0: every expansion */
@@ -71,14 +91,20 @@ export class ExercisePanel {
 
   /** "Score: 3 / 4". @param {number} right @param {number} asked */
   setScore(right, asked) {
-    this.score.textContent = `Score: ${right} / ${asked}`;
+    setText(this.score, "predict.score", { right, asked });
   }
 
-  /** The question's words (or what to do to get one), and the note under the list. */
+  /**
+   * The question's words (or what to do to get one), and the note under the list.
+   * @param {Words} question
+   * @param {Words} [note]
+   */
   say(question, note = "") {
-    this.question.textContent = question;
-    this.note.textContent = note;
-    this.note.hidden = !note;
+    this.said = [question, note];
+    this.question.textContent = said(question);
+    const text = said(note);
+    this.note.textContent = text;
+    this.note.hidden = !text;
   }
 
   /**
@@ -149,24 +175,35 @@ export class ExercisePanel {
   /**
    * A feedback line on top of the earlier ones.
    * @param {"right" | "wrong" | "skipped" | "info"} kind
-   * @param {string} head  "Right", "Not quite"… (bold)
-   * @param {string} text
+   * @param {Words} head  "Right", "Not quite"… (bold)
+   * @param {Words} text
    */
   addFeedback(kind, head, text) {
-    const mark = kind === "right" ? "✓ " : kind === "wrong" ? "✗ " : "";
-    const line = el("p", { class: `feedback-line ${kind}`, "data-kind": kind },
-      el("strong", { text: `${mark}${head}` }), text ? ` ${text}` : "");
+    const line = el("p", { class: `feedback-line ${kind}`, "data-kind": kind });
+    lines.set(line, { kind, head, text });
+    this.fillLine(line);
     for (const old of this.feedback.children) old.classList.add("older");
     this.feedback.prepend(line);
     while (this.feedback.children.length > FEEDBACK_LINES) this.feedback.lastElementChild.remove();
+  }
+
+  /** A feedback line's words, in the current language. @param {HTMLElement} line */
+  fillLine(line) {
+    const words = lines.get(line);
+    if (!words) return;
+    const mark = words.kind === "right" ? "✓ " : words.kind === "wrong" ? "✗ " : "";
+    const text = said(words.text);
+    line.replaceChildren(el("strong", { text: `${mark}${said(words.head)}` }), text ? ` ${text}` : "");
   }
 
   clearFeedback() {
     this.feedback.replaceChildren();
   }
 
-  /** The final line ("You predicted 18 of 20 expansions."), or none. @param {string} text */
-  setFinal(text) {
+  /** The final line ("You predicted 18 of 20 expansions."), or none. @param {Words} words */
+  setFinal(words) {
+    this.finalWords = words;
+    const text = said(words);
     this.final.textContent = text;
     this.final.hidden = !text;
   }

@@ -6,6 +6,7 @@
 // No state here: ./exercise.js asks for a line with the two candidates to compare.
 
 import { number } from "../format.js";
+import { t } from "../i18n.js";
 
 /**
  * A state on the frontier as the exercise knows it.
@@ -27,10 +28,10 @@ import { number } from "../format.js";
  * @property {number} weight      A*'s w in f = g + w·h
  * @property {boolean} keyed      the candidates' keys are known (a heap's f and h; a queue's order)
  * @property {boolean} byCell     the trace names states only by their cell: the question is where
- * @property {string} note        why the keys are not known, when they are not
+ * @property {string} note        why the keys are not known, when they are not (a catalog key, or text)
  */
 
-const step = (c) => `step ${(c.joined + 1).toLocaleString("en-US")}`;
+const step = (c) => t("predict.step", { step: c.joined + 1 });
 
 /** "f = g + h" or "f = g + 1.5·h". @param {Rule} rule */
 function fFormula(rule) {
@@ -43,10 +44,8 @@ function fFormula(rule) {
  * @returns {string}
  */
 export function questionText(rule) {
-  if (rule.discipline === "path") {
-    return rule.byCell ? "Where does the pass finish (step back off) next?" : "Which state does the pass finish (step back off) next?";
-  }
-  return rule.byCell ? "Where does the next expansion stand?" : "Which state is expanded next?";
+  if (rule.discipline === "path") return t(rule.byCell ? "predict.q_pass_cell" : "predict.q_pass");
+  return t(rule.byCell ? "predict.q_cell" : "predict.q_state");
 }
 
 /**
@@ -73,12 +72,12 @@ export function keysText(rule, c) {
  */
 export function whyShort(rule, answer) {
   if (!rule.keyed) return "";
-  if (rule.discipline === "fifo") return "the oldest state on the frontier";
-  if (rule.discipline === "lifo") return "the newest state on the frontier";
+  if (rule.discipline === "fifo") return t("predict.why_fifo");
+  if (rule.discipline === "lifo") return t("predict.why_lifo");
   if (rule.discipline !== "heap") return "";
-  if (rule.mode === "dijkstra") return `the smallest g, ${number(answer.g)}`;
-  if (rule.mode === "greedy") return `the smallest h, ${number(answer.h)}`;
-  return `the smallest f, ${number(answer.f)} (h = ${number(answer.h)})`;
+  if (rule.mode === "dijkstra") return t("predict.why_dijkstra", { g: number(answer.g) });
+  if (rule.mode === "greedy") return t("predict.why_greedy", { h: number(answer.h) });
+  return t("predict.why_astar", { f: number(answer.f), h: number(answer.h) });
 }
 
 /**
@@ -92,41 +91,32 @@ export function whyShort(rule, answer) {
  */
 export function whyNotYours(rule, answer, yours, label) {
   const a = label(answer.cell);
-  const { title } = rule;
+  const title = t(rule.title);
+  const note = rule.note ? t(rule.note) : "";
   if (!rule.keyed) {
-    if (rule.discipline === "path") {
-      return `${title} keeps no frontier: each pass goes depth first within its bound, and steps back off ${a} next.`;
-    }
-    if (rule.discipline === "both") {
-      return `${title} expands, on the side whose frontier is smaller, the state with the smallest g: ${a} (g = ${number(answer.g)}).`;
-    }
+    if (rule.discipline === "path") return t("predict.not_path", { title, a });
+    if (rule.discipline === "both") return t("predict.not_both", { title, a, g: number(answer.g) });
     if (rule.discipline === "heap") {
       const f = rule.mode === "dijkstra" ? "g" : rule.mode === "greedy" ? "h" : fFormula(rule);
-      return `${title} expands the smallest ${f}. ${rule.note} The trace expands ${a} (g = ${number(answer.g)}); yours has g = ${number(yours.g)}.`;
+      return t("predict.not_heap", { title, f, note, a, g: number(answer.g), yours: number(yours.g) });
     }
-    return `${rule.note} The trace expands ${a} next.`.trim();
+    return t("predict.not_other", { note, a }).trim();
   }
-  if (rule.discipline === "fifo") {
-    return `${title} expands the oldest state on the frontier: ${a} joined it at ${step(answer)}, yours at ${step(yours)}.`;
-  }
-  if (rule.discipline === "lifo") {
-    return `${title} expands the newest state on the frontier: ${a} joined it at ${step(answer)}, yours at ${step(yours)}.`;
-  }
-  const older = `the tie goes to the state that joined the frontier first: ${a} at ${step(answer)}, yours at ${step(yours)}`;
+  const steps = { a, step: step(answer), yours: step(yours) };
+  if (rule.discipline === "fifo") return t("predict.not_fifo", { title, ...steps });
+  if (rule.discipline === "lifo") return t("predict.not_lifo", { title, ...steps });
+  const older = t("predict.tie", steps);
   if (rule.mode === "dijkstra") {
-    if (answer.g !== yours.g) return `${title} expands the smallest g (cost so far): ${a} has g = ${number(answer.g)}; yours has g = ${number(yours.g)}.`;
-    return `${title} expands the smallest g; both have g = ${number(answer.g)}, so ${older}.`;
+    if (answer.g !== yours.g) return t("predict.not_dijkstra", { title, a, g: number(answer.g), yours: number(yours.g) });
+    return t("predict.not_dijkstra_tie", { title, g: number(answer.g), older });
   }
   if (rule.mode === "greedy") {
-    if (answer.h !== yours.h) return `${title} expands the smallest h (estimated cost to go): ${a} has h = ${number(answer.h)}; yours has h = ${number(yours.h)}.`;
-    return `${title} expands the smallest h; both have h = ${number(answer.h)}, so ${older}.`;
+    if (answer.h !== yours.h) return t("predict.not_greedy", { title, a, h: number(answer.h), yours: number(yours.h) });
+    return t("predict.not_greedy_tie", { title, h: number(answer.h), older });
   }
-  const f = fFormula(rule);
-  if (answer.f !== yours.f) {
-    return `${title} expands the smallest ${f}: ${a} has f = ${number(answer.f)} and h = ${number(answer.h)}; yours has f = ${number(yours.f)}.`;
-  }
-  if (answer.h !== yours.h) {
-    return `${title} expands the smallest ${f}, ties to the smaller h: both have f = ${number(answer.f)}; ${a} has h = ${number(answer.h)}, yours h = ${number(yours.h)}.`;
-  }
-  return `${title} expands the smallest ${f}, then the smaller h; both have f = ${number(answer.f)} and h = ${number(answer.h)}, so ${older}.`;
+  const formula = fFormula(rule);
+  const keys = { title, formula, a, f: number(answer.f), h: number(answer.h), older };
+  if (answer.f !== yours.f) return t("predict.not_astar", { ...keys, yours: number(yours.f) });
+  if (answer.h !== yours.h) return t("predict.not_astar_h", { ...keys, yours: number(yours.h) });
+  return t("predict.not_astar_tie", keys);
 }

@@ -12,7 +12,7 @@
 // Explain mode and Predict read the same run's frontier: `frontierIndexOf` makes one index per run
 // and trace for both, and says in one place why there is none.
 
-import { withCommas } from "../format.js";
+import { t } from "../i18n.js";
 import { GrowableColumn } from "../growable.js";
 import { KIND } from "../timeline.js";
 import { listingFor } from "./listings.js";
@@ -22,7 +22,7 @@ import { listingFor } from "./listings.js";
 const NEVER = 0x7fffffff;
 const STALE_ROWS = 2; // stale heap entries listed at most
 const MAX_RECORDS = 3_000_000; // past this the frontier is not rebuilt (its arrays, and a scan of them per step)
-const UNTRACED = "This puzzle's trace names a state only by its cell (several states share one), so its frontier cannot be rebuilt here.";
+const UNTRACED = "explain.untraced"; // a catalog key: t() when it is said
 
 /** @type {WeakMap<object, {key: any[], index: FrontierIndex}>} a timeline -> the index made last over it */
 const madeFor = new WeakMap();
@@ -46,9 +46,9 @@ export function frontierIndexOf({ timeline, run, view, cellsWillDo = false }) {
   const listing = listingFor(run.algorithm);
   const discipline = listing?.frontier;
   if (discipline !== "fifo" && discipline !== "lifo" && discipline !== "heap") return { index: null, why: "" };
-  if (!view.tracedStates && (discipline === "heap" || !cellsWillDo)) return { index: null, why: UNTRACED };
+  if (!view.tracedStates && (discipline === "heap" || !cellsWillDo)) return { index: null, why: t(UNTRACED) };
   if (timeline.length > MAX_RECORDS) {
-    return { index: null, why: `The frontier is rebuilt for traces of up to ${withCommas(MAX_RECORDS)} steps; this one has ${withCommas(timeline.length)}.` };
+    return { index: null, why: t("explain.too_long", { limit: MAX_RECORDS, length: timeline.length }) };
   }
   const key = [timeline.generation, run, view];
   const made = madeFor.get(timeline);

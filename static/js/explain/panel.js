@@ -10,7 +10,8 @@
 // record's cell names its state (else the frontier cannot be rebuilt from the trace).
 
 import { el } from "../dom.js";
-import { number, withCommas } from "../format.js";
+import { number } from "../format.js";
+import { onLanguage, t } from "../i18n.js";
 import { KIND } from "../timeline.js";
 import { frontierIndexOf } from "./frontier.js";
 import { listingFor } from "./listings.js";
@@ -38,18 +39,19 @@ export class ExplainPanel {
     this.last = null; // the arguments of the latest update (a toggle redraws with them)
     this.build();
     button.addEventListener("click", () => this.toggle());
+    onLanguage(() => { if (this.on && this.last) this.render(this.last); });
   }
 
   build() {
     this.title = el("h2", { class: "explain-title", testid: "explain-title" });
-    this.code = el("pre", { class: "explain-code", testid: "explain-code", "aria-label": "The algorithm's code" });
+    this.code = el("pre", { class: "explain-code", testid: "explain-code", tabindex: "0", tattr: { "aria-label": "explain.code_label" } });
     this.now = el("p", { class: "explain-now", testid: "explain-now", "aria-live": "polite" });
     this.current = el("p", { class: "explain-current", testid: "explain-current" });
     this.nextTitle = el("h3", { class: "explain-next-title" });
     this.nextBody = el("tbody");
     this.nextTable = el("table", { class: "explain-next", testid: "explain-next" }, this.nextBody);
     this.note = el("p", { class: "explain-note", testid: "explain-note" });
-    const info = el("div", { class: "explain-info" }, this.now, this.current, this.nextTitle, this.nextTable, this.note);
+    const info = el("div", { class: "explain-info", tabindex: "0", role: "region", tattr: { "aria-label": "explain.info_label" } }, this.now, this.current, this.nextTitle, this.nextTable, this.note);
     this.panel.replaceChildren(this.title, this.code, info);
   }
 
@@ -84,26 +86,26 @@ export class ExplainPanel {
     this.panel.dataset.kind = position > 0 ? KIND_NAMES[this.timeline.kinds[position - 1]] || "" : "";
     if (!run || !view) {
       this.showListing(null);
-      this.title.textContent = "Explain";
-      this.say("Run a search: its code appears here, with the line each step executes.", "", null, "");
+      this.title.textContent = t("explain.title");
+      this.say(t("explain.idle"), "", null, "");
       return;
     }
     this.keys = this.keysOf(view);
     if (!listing && run.algorithm === OWN_CODE) {
       this.showListing(null);
-      this.title.textContent = "Your code";
+      this.title.textContent = t("explain.own_title");
       this.say(this.ownStep(view, position), this.ownCurrent(view, position), null,
-        "Your own search, replayed: explain mode has no listing of your code. The board shows the states your program expanded, in its order (each call of successors), the states they reached, and the path it returned.");
+        t("explain.own_note"));
       return;
     }
     if (!listing) {
       this.showListing(null);
       this.title.textContent = run.text || run.algorithm;
-      this.say(`Explain mode has no code for “${run.algorithm}”.`, "", null, "");
+      this.say(t("explain.no_code", { algorithm: run.algorithm }), "", null, "");
       return;
     }
     this.showListing(listing);
-    this.title.textContent = `${listing.title}: the code, step by step`;
+    this.title.textContent = t("explain.listing_title", { title: t(listing.title) });
     this.keys = this.keysOf(view);
     const frontier = this.frontierAt(listing, view, run, position); // first: it brings the index up to date
     const step = this.stepAt(listing, view, run, position);
@@ -166,7 +168,7 @@ export class ExplainPanel {
   }
 
   label(view, cell) {
-    if (cell < 0) return "a state off the board";
+    if (cell < 0) return t("explain.off_board");
     return view.stateLabel(cell);
   }
 
@@ -177,17 +179,17 @@ export class ExplainPanel {
 
   /** What the record at the playhead did, in a student's replayed run (no code of it to point at). */
   ownStep(view, position) {
-    if (position === 0) return "Press play: your program's expansions are replayed one by one.";
+    if (position === 0) return t("explain.own_start");
     const i = position - 1;
     const kind = this.timeline.kinds[i];
     const name = this.label(view, this.keys[i]);
     const g = number(this.timeline.values[i]);
     this.panel.dataset.current = isClose(kind) ? String(this.keys[i]) : "-1";
-    if (isClose(kind)) return `Your program expanded ${name}: it called successors on it (g ${g}).`;
-    if (kind === KIND.OPEN) return `${name} reached for the first time, from the state being expanded (g ${g}).`;
-    if (kind === KIND.UPDATE) return `${name} reached again, more cheaply (g ${g}).`;
-    if (kind === KIND.PATH) return `On the path your program returned: ${name} (g ${g}).`;
-    return `${name} (g ${g}).`;
+    if (isClose(kind)) return t("explain.own_close", { name, g });
+    if (kind === KIND.OPEN) return t("explain.own_open", { name, g });
+    if (kind === KIND.UPDATE) return t("explain.own_update", { name, g });
+    if (kind === KIND.PATH) return t("explain.own_path", { name, g });
+    return t("explain.own_other", { name, g });
   }
 
   /** The state a student's replayed run was expanding at the playhead. */
@@ -195,7 +197,7 @@ export class ExplainPanel {
     const { kinds } = this.timeline;
     const cells = this.keys;
     for (let i = position - 1; i >= Math.max(0, position - BACK_SCAN); i--) {
-      if (isClose(kinds[i])) return `Being expanded: ${this.label(view, cells[i])}.`;
+      if (isClose(kinds[i])) return t("explain.own_current", { name: this.label(view, cells[i]) });
     }
     return "";
   }
@@ -223,25 +225,26 @@ export class ExplainPanel {
   stepAt(listing, view, run, position) {
     const { kinds, values } = this.timeline;
     const cells = this.keys;
-    const t = this.timeline;
+    const tl = this.timeline;
     if (position <= 0) {
-      return { line: "def", text: "Nothing has happened yet: the frontier is empty until the start is put on it." };
+      return { line: "def", text: t("explain.nothing_yet") };
     }
     const r = position - 1;
     const kind = kinds[r];
     const cell = cells[r];
     const g = values[r];
     const name = this.label(view, cell);
-    const nextKind = r + 1 < t.length ? kinds[r + 1] : -1;
+    const nextKind = r + 1 < tl.length ? kinds[r + 1] : -1;
     const closed = this.closedBefore(r);
     const backward = kind >= KIND.OPEN_B;
-    const side = listing.frontier === "both" ? (backward ? " (backward search, from the goal)" : " (forward search)") : "";
+    const side = listing.frontier === "both" ? ` (${t(backward ? "explain.side_backward" : "explain.side_forward")})` : "";
+    const gname = gName(listing);
     if (kind === KIND.PATH) {
       const first = r === 0 || kinds[r - 1] !== KIND.PATH;
-      const end = position >= t.length && t.complete;
+      const end = position >= tl.length && tl.complete;
       const line = closed || listing.frontier === "path" || listing.frontier === "both" ? "path" : "path-start";
-      const head = first ? "Found the goal: the path is traced back from it" : "Tracing the path back";
-      return { line, text: `${head}: ${name} (${gName(listing)} ${number(g)})${end ? ". The search is over." : "."}` };
+      const head = t(first ? "explain.path_found" : "explain.path_back", { name, gname, g: number(g) });
+      return { line, text: end ? `${head} ${t("explain.search_over")}` : head };
     }
     if (listing.frontier === "walk") return this.walkStep(r, name, g, closed);
     if (isPush(kind)) {
@@ -249,52 +252,45 @@ export class ExplainPanel {
       const goal = nextKind === KIND.PATH;
       if (listing.frontier === "fifo" || listing.frontier === "lifo") {
         if (start) {
-          return { line: "open-start", text: `The start ${name} gets ${gName(listing)} 0${goal ? " and is the goal already" : " and goes on the frontier"}.` };
+          return { line: "open-start", text: t(goal ? "explain.start_goal" : "explain.start_frontier", { name, gname }) };
         }
-        const where = listing.frontier === "fifo" ? "appended at the back of the queue" : "pushed on top of the stack";
         if (goal) {
-          return { line: "goal", text: `Generated ${name} (${gName(listing)} ${number(g)}): it is the goal, so the search stops here — the goal test is made on generation.` };
+          return { line: "goal", text: t("explain.generated_goal", { name, gname, g: number(g) }) };
         }
-        return { line: "open", text: `Generated ${name}: ${gName(listing)} ${number(g)}${listing.frontier === "fifo" ? " (steps from the start)" : ""}; ${where}.` };
+        return { line: "open", text: t(listing.frontier === "fifo" ? "explain.generated_fifo" : "explain.generated_lifo", { name, gname, g: number(g) }) };
       }
       if (listing.frontier === "path") {
-        if (g === 0) return { line: "open-start", text: `A pass starts at ${name} (with the bound raised, if this is not the first).` };
-        if (goal) return { line: "goal", text: `Stepped onto ${name} (g ${number(g)}): the goal, within the bound.` };
-        return { line: "open", text: `Stepped onto ${name} (${this.figures(listing, view, run, cell, g)}): within the bound, it joins the path.` };
+        if (g === 0) return { line: "open-start", text: t("explain.pass_start", { name }) };
+        if (goal) return { line: "goal", text: t("explain.pass_goal", { name, g: number(g) }) };
+        return { line: "open", text: t("explain.pass_open", { name, figures: this.figures(listing, view, run, cell, g) }) };
       }
       if (start) {
-        const who = backward ? `The goal ${name} goes on the backward frontier` : `The start ${name} goes on the frontier${side}`;
-        return { line: "open-start", text: `${who}: ${this.figures(listing, view, run, cell, g)}.` };
+        const figures = this.figures(listing, view, run, cell, g);
+        return { line: "open-start", text: t(backward ? "explain.start_backward" : "explain.start_heap", { name, side, figures }) };
       }
       if (kind === KIND.UPDATE || kind === KIND.UPDATE_B) {
         const before = this.earlierG(r, cell);
-        const was = before === null ? "" : ` (it had g ${number(before)})`;
-        return {
-          line: "push",
-          text: `Found a cheaper way to ${name}${was}: ${this.figures(listing, view, run, cell, g)}; pushed again${side} — its old heap entry is now stale and will be skipped.`,
-        };
+        const was = before === null ? "" : ` (${t("explain.had_g", { g: number(before) })})`;
+        return { line: "push", text: t("explain.cheaper", { name, was, side, figures: this.figures(listing, view, run, cell, g) }) };
       }
-      return { line: "push", text: `Generated ${name}${side}: ${this.figures(listing, view, run, cell, g)}; pushed on the frontier.` };
+      return { line: "push", text: t("explain.pushed", { name, side, figures: this.figures(listing, view, run, cell, g) }) };
     }
     if (isClose(kind)) {
       if (listing.frontier === "path") {
-        return { line: "close", text: `Stepped back off ${name}: every successor within the bound is done.` };
+        return { line: "close", text: t("explain.pass_close", { name }) };
       }
       if (listing.frontier === "heap") {
         const skipped = this.index?.skipped.get(r) || 0;
         this.panel.dataset.skipped = String(skipped);
-        const stale = skipped ? ` (first ${skipped === 1 ? "a stale entry was" : `${skipped} stale entries were`} popped and skipped)` : "";
+        const stale = skipped ? ` (${t("explain.stale_popped", { count: skipped })})` : "";
         const also = skipped ? ["pop", "stale"] : ["pop"];
         if (nextKind === KIND.PATH) {
-          return { line: "goal", also, text: `Popped ${name} (${this.figures(listing, view, run, cell, g)})${stale}: it is the goal — the goal test is made on expansion.` };
+          return { line: "goal", also, text: t("explain.heap_goal", { name, stale, figures: this.figures(listing, view, run, cell, g) }) };
         }
-        return {
-          line: "close", also,
-          text: `Popped ${name}, the smallest (f, h, order) on the frontier${stale}, and expanded it: ${this.figures(listing, view, run, cell, g)}. Its successors come next.`,
-        };
+        return { line: "close", also, text: t("explain.heap_close", { name, stale, figures: this.figures(listing, view, run, cell, g) }) };
       }
-      const from = listing.frontier === "fifo" ? "the front of the queue (the oldest)" : listing.frontier === "lifo" ? "the top of the stack (the newest)" : `the smaller frontier${side}`;
-      return { line: "pop", text: `Took ${name} from ${from} and expanded it (${gName(listing)} ${number(g)}). Its successors come next.` };
+      const from = listing.frontier === "fifo" ? t("explain.from_fifo") : listing.frontier === "lifo" ? t("explain.from_lifo") : t("explain.from_both", { side });
+      return { line: "pop", text: t("explain.took", { name, from, gname, g: number(g) }) };
     }
     return { line: "def", text: "" };
   }
@@ -305,14 +301,14 @@ export class ExplainPanel {
     const cells = this.keys;
     const kind = kinds[r];
     if (isPush(kind)) {
-      if (!closed) return { line: "open-start", text: `The walker starts at ${name}, facing its first open neighbour (N, E, S, W).` };
+      if (!closed) return { line: "open-start", text: t("explain.walk_start", { name }) };
       const stepsOn = r + 1 < this.timeline.length && isClose(kinds[r + 1]) && cells[r + 1] === cells[r];
-      if (stepsOn) return { line: "close", text: `It turns by its rule and steps back onto ${name}, walked before (the walk so far costs ${number(g)}).` };
-      return { line: "open", text: `It sees ${name} beside it, open.` };
+      if (stepsOn) return { line: "close", text: t("explain.walk_back", { name, g: number(g) }) };
+      return { line: "open", text: t("explain.walk_sees", { name }) };
     }
     const goal = r + 1 < this.timeline.length && kinds[r + 1] === KIND.PATH;
-    if (goal) return { line: "goal", text: `Stepped onto ${name}: the goal. The walk cost ${number(g)}.` };
-    return { line: "close", text: `Stepped onto ${name} (the walk so far costs ${number(g)}). Next: toward its hand if free, else straight, else away, else back.` };
+    if (goal) return { line: "goal", text: t("explain.walk_goal", { name, g: number(g) }) };
+    return { line: "close", text: t("explain.walk_step", { name, g: number(g) }) };
   }
 
   /** Whether a close record comes before record `r` (the search is past putting the starts on). */
@@ -357,27 +353,23 @@ export class ExplainPanel {
       }
       if (top < 0) return "";
       this.panel.dataset.current = String(cells[top]);
-      return `The pass stands on ${this.label(view, cells[top])} (${this.figures(listing, view, run, cells[top], values[top])}), ${depth} ${depth === 1 ? "state" : "states"} on the path.`;
+      return t("explain.pass_stands", { name: this.label(view, cells[top]), figures: this.figures(listing, view, run, cells[top], values[top]), count: depth });
     }
     for (let i = position - 1; i >= Math.max(0, position - BACK_SCAN); i--) {
       if (isClose(kinds[i])) {
         this.panel.dataset.current = String(cells[i]);
-        const verb = listing.frontier === "walk" ? "The walker stands on" : "Being expanded:";
-        return `${verb} ${this.label(view, cells[i])} — ${this.figures(listing, view, run, cells[i], values[i])}.`;
+        const params = { name: this.label(view, cells[i]), figures: this.figures(listing, view, run, cells[i], values[i]) };
+        return t(listing.frontier === "walk" ? "explain.walker_stands" : "explain.expanding", params);
       }
     }
-    return "Being expanded: nothing yet.";
+    return t("explain.expanding_none");
   }
 
   /** [rows, note, heading]: the next states to expand, when the frontier can be rebuilt. */
   frontierAt(listing, view, run, position) {
     const discipline = listing.frontier;
     if (discipline !== "fifo" && discipline !== "lifo" && discipline !== "heap") {
-      const why = discipline === "path"
-        ? "Iterative deepening keeps no frontier: only the current path, searched depth first within the bound."
-        : discipline === "walk"
-          ? "A wall follower keeps no frontier: only where it stands and which way it faces (not listed). The cells it has seen and not stepped on are drawn as open."
-          : "Two frontiers, one per direction; each is a heap by g.";
+      const why = t(discipline === "path" ? "explain.why_path" : discipline === "walk" ? "explain.why_walk" : "explain.why_both");
       this.index = null;
       return [null, why, ""];
     }
@@ -387,7 +379,7 @@ export class ExplainPanel {
     if (!index) return [null, (!view.tracedStates && view.frontierShownBy) || why, ""];
     const { rows, live, stale, staleFirst, exact, upTo } = index.at(position, NEXT_ROWS);
     const withH = discipline === "heap" && listing.mode !== "dijkstra" && index.ordered;
-    const head = el("tr", {}, el("th", { text: "#" }), el("th", { text: "state" }), el("th", { text: gName(listing) }),
+    const head = el("tr", {}, el("th", { text: "#" }), el("th", { t: "explain.col_state" }), el("th", { text: gName(listing) }),
       ...(withH ? [el("th", { text: "h" }), el("th", { text: "f" })] : []));
     const body = [head];
     let n = 0;
@@ -395,10 +387,11 @@ export class ExplainPanel {
     for (const row of rows) {
       if (!row.stale) next.push(row.cell);
       const figure = view.stateFigure(row.cell);
-      const name = this.label(view, row.cell) + (row.stale ? " stale" : "");
+      const staleWord = row.stale ? ` ${t("explain.stale")}` : "";
+      const name = this.label(view, row.cell) + staleWord;
       const cells = [
         el("td", { text: row.stale ? "–" : String(++n) }),
-        figure ? el("td", { class: "explain-state-figure", title: name, "data-state": name }, figure, row.stale ? " stale" : "")
+        figure ? el("td", { class: "explain-state-figure", title: name, "data-state": name }, figure, staleWord)
           : el("td", { text: name }),
         el("td", { text: number(row.g) }),
       ];
@@ -406,28 +399,26 @@ export class ExplainPanel {
       body.push(el("tr", { class: row.stale ? "stale" : n === 1 ? "first" : null }, ...cells));
     }
     this.panel.dataset.next = next.join(",");
-    const order = discipline === "fifo" ? "first in, first out"
-      : discipline === "lifo" ? "last in, first out"
-        : index.ordered ? "smallest (f, h, order) first" : "in the order generated";
-    const heading = `Next to expand (${order})`;
+    const order = t(discipline === "fifo" ? "explain.order_fifo"
+      : discipline === "lifo" ? "explain.order_lifo"
+        : index.ordered ? "explain.order_heap" : "explain.order_generated");
+    const heading = t("explain.next_heading", { order });
     const notes = [];
-    if (!live) notes.push("The frontier is empty.");
-    else notes.push(`Frontier: ${withCommas(live)} ${live === 1 ? "state" : "states"}${stale ? `, plus ${withCommas(stale)} stale heap ${stale === 1 ? "entry" : "entries"}` : ""}.`);
-    if (staleFirst) {
-      notes.push(`The next pop${staleFirst === 1 ? " finds a stale entry" : `s find ${withCommas(staleFirst)} stale entries`} (struck through) before #1: ${staleFirst === 1 ? "it is" : "they are"} skipped.`);
+    if (!live) notes.push(t("explain.frontier_empty"));
+    else {
+      const states = t("explain.frontier_states", { count: live });
+      notes.push(stale ? t("explain.frontier_stale", { states, stale: t("explain.stale_entries", { count: stale }) })
+        : t("explain.frontier_line", { states }));
     }
-    if (discipline === "heap" && !index.ordered) {
-      notes.push("This page cannot compute this family's h, so the heap's order is not shown: the states are listed with g only, in the order generated.");
-    }
+    if (staleFirst) notes.push(t("explain.stale_first", { count: staleFirst }));
+    if (discipline === "heap" && !index.ordered) notes.push(t("explain.no_h"));
     if (index.unnamed >= 0) {
-      notes.push(`From step ${withCommas(index.unnamed + 1)} on, the server named no more states (its cap), so the list stops there.`);
+      notes.push(t("explain.unnamed", { step: index.unnamed + 1 }));
     } else if (!exact && index.mismatch >= 0) {
-      notes.push(`From step ${withCommas(index.mismatch + 1)} on, the trace expands a state this rebuild did not expect (h or g computed differently here), so the list stops there.`);
+      notes.push(t("explain.mismatch", { step: index.mismatch + 1 }));
     }
-    if (upTo < position) notes.push("(The next record is on its way.)");
-    if (rows.length && !rows[0].stale && discipline !== "fifo" && live) {
-      notes.push("States generated before the next expansion may come first.");
-    }
+    if (upTo < position) notes.push(t("explain.on_way"));
+    if (rows.length && !rows[0].stale && discipline !== "fifo" && live) notes.push(t("explain.may_first"));
     return [rows.length ? body : null, notes.join(" "), rows.length ? heading : ""];
   }
 }
