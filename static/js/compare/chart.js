@@ -6,6 +6,7 @@
 // reduced to one point per pixel column, keeping each column's peak.
 
 import { fitCanvasToParent } from "../canvas_size.js";
+import { fmt, onLanguage, t } from "../i18n.js";
 
 const INK = "#15171b";
 const MUTED = "#565b63";
@@ -22,9 +23,9 @@ function ticks(max, count) {
   return out;
 }
 
-/** "1.2M", "35k", "950". */
+/** "1.2M", "35k", "950" (German "1,2M"). */
 function short(value) {
-  if (value >= 1e6) return `${+(value / 1e6).toFixed(value >= 1e7 ? 0 : 1)}M`;
+  if (value >= 1e6) return `${fmt(value / 1e6, value >= 1e7 ? 0 : 1, false)}M`;
   if (value >= 1e4) return `${Math.round(value / 1e3)}k`;
   return String(Math.round(value));
 }
@@ -41,6 +42,7 @@ export class CompareChart {
     this.pending = false;
     this.observer = new ResizeObserver(() => this.resize());
     this.observer.observe(canvas.parentElement);
+    onLanguage(() => this.requestDraw()); // the titles and the axis in the new language
   }
 
   /** series: [{color, label, frontier: Int32Array (value at step k), steps, complete, finalFrontier}]. */
@@ -124,8 +126,8 @@ export class CompareChart {
     }));
     const expandedMax = Math.max(1, ...this.series.map((s) => s.steps));
     const plots = [
-      { title: "Frontier size", y0: top, max: frontierMax, kind: "frontier" },
-      { title: "States expanded", y0: top + plotH + gap, max: expandedMax, kind: "expanded" },
+      { title: t("compare.chart_frontier"), y0: top, max: frontierMax, kind: "frontier" },
+      { title: t("compare.chart_expanded"), y0: top + plotH + gap, max: expandedMax, kind: "expanded" },
     ];
     const cursorX = x(this.cursor);
     for (const plot of plots) {
@@ -137,13 +139,13 @@ export class CompareChart {
       ctx.strokeStyle = GRID;
       ctx.fillStyle = MUTED;
       ctx.textAlign = "right";
-      for (const t of yTicks) {
-        const yy = Math.round(y(t)) + 0.5;
+      for (const tick of yTicks) {
+        const yy = Math.round(y(tick)) + 0.5;
         ctx.beginPath();
         ctx.moveTo(left, yy);
         ctx.lineTo(left + plotW, yy);
         ctx.stroke();
-        ctx.fillText(short(t), left - font * 0.4, yy);
+        ctx.fillText(short(tick), left - font * 0.4, yy);
       }
       ctx.strokeStyle = MUTED;
       ctx.strokeRect(left + 0.5, Math.round(plot.y0) + 0.5, plotW, Math.round(plotH));
@@ -172,11 +174,11 @@ export class CompareChart {
     const base = top + 2 * plotH + gap;
     ctx.fillStyle = MUTED;
     ctx.textAlign = "center";
-    for (const t of ticks(this.xMax, Math.max(2, Math.floor(plotW / (font * 6))))) {
-      ctx.fillText(short(t), x(t), base + font * 0.8);
+    for (const tick of ticks(this.xMax, Math.max(2, Math.floor(plotW / (font * 6))))) {
+      ctx.fillText(short(tick), x(tick), base + font * 0.8);
     }
     ctx.textAlign = "right";
-    ctx.fillText("step k (expansions)", left + plotW, base + font * 1.9);
+    ctx.fillText(t("compare.chart_x"), left + plotW, base + font * 1.9);
     // the cursor through both plots
     ctx.strokeStyle = INK;
     ctx.lineWidth = 1.5;

@@ -14,6 +14,7 @@
 // data-testid on the page), and the single view waits hidden with the same puzzle.
 
 import { el } from "../dom.js";
+import { lang, onLanguage, setAttr, setText, t } from "../i18n.js";
 import { viewClassFor } from "../families/index.js";
 import { OptionsForm } from "../options_form.js";
 import { SharedClock } from "../playback/shared_clock.js";
@@ -68,14 +69,56 @@ export class CompareView {
     });
     this.bar = new TransportBar({
       clock: this.clock, onPace: () => this.paceChosen(), prefix: "compare-", testids: { range: "timeline" },
-      what: "comparison", allWord: "all", positionPrefix: "step ", className: "cmp-bar",
-      positionTitle: "step shown / steps of the longest search (a step = one expansion in every panel)",
-      rangeLabel: "Step of the comparison: every panel at its k-th expansion",
-      titles: { last: "The end (End): every search finished, the table" },
+      what: "comparison", allWord: "all", positionPrefix: "play.position_prefix", className: "cmp-bar",
+      positionTitle: "compare.position_title", rangeLabel: "compare.range", titles: { last: "compare.last_title" },
     });
     this.results = new CompareResults();
     this.build();
     openButton.addEventListener("click", () => this.open());
+    onLanguage(() => this.languageChanged());
+  }
+
+  /**
+   * The page's language changed: the words computed here are written again at once; the server's
+   * words (the algorithms' labels, the options' labels) once the page has fetched them again (app.js
+   * replaces the families' map: then the forms, menus and run captions follow).
+   */
+  languageChanged() {
+    this.writeSharedTitle();
+    this.layout();
+    if (this.active) this.selectionChanged();
+    this.writeStatus();
+    const before = this.page.families();
+    const asked = lang();
+    const wait = (tries) => {
+      if (lang() !== asked) return; // switched again: that switch waits for its own words
+      if (this.page.families() !== before || tries <= 0) this.serverWordsChanged();
+      else setTimeout(() => wait(tries - 1), 100);
+    };
+    wait(100);
+  }
+
+  /** The server's words came again in the page's language: the forms, menus, captions, table and chart. */
+  serverWordsChanged() {
+    const now = this.familyNow();
+    if (!now || now.family.name !== this.familyName) return; // sync() builds them for another family
+    const shared = now.family.options.filter(isShared);
+    this.sharedForm.relabel({ ...now.family, options: shared }, this.panels[0]?.algorithm || "");
+    this.writeSharedTitle();
+    for (const panel of this.panels) panel.languageChanged(now.family, this.clock.position, this.stale.get(panel) || "");
+    this.legendKey = "";
+    this.results.key = null;
+    if (this.comparison) this.refreshChart();
+    this.changed();
+  }
+
+  /** "All panels:", its tooltip naming the family's rules. */
+  writeSharedTitle() {
+    const family = this.familyName ? this.page.families().get(this.familyName) : null;
+    if (!family) return;
+    const layout = viewClassFor(family.name)?.formLayout || {};
+    setText(this.sharedTitle, "compare.all_panels");
+    this.sharedTitle.title = t("compare.rules_title", { family: t(layout.title || family.title) });
   }
 
   build() {
@@ -90,22 +133,22 @@ export class CompareView {
     this.statusSlot = el("div", { class: "cmp-status" });
     this.errorSlot = el("div", { class: "cmp-error" });
     this.leaveButton = el("button", {
-      type: "button", class: "cmp-leave", testid: "compare-leave", text: "← One algorithm",
-      title: "Back to the single view, with the same puzzle", on: { click: () => this.close() },
+      type: "button", class: "cmp-leave", testid: "compare-leave", t: "compare.leave",
+      tattr: { title: "compare.leave_title" }, on: { click: () => this.close() },
     });
     this.addButton = el("button", {
-      type: "button", testid: "compare-add", text: "+ Add algorithm", on: { click: () => this.addPanel() },
+      type: "button", testid: "compare-add", t: "compare.add", on: { click: () => this.addPanel() },
     });
     this.runButton = el("button", {
-      type: "button", class: "primary", text: "Run all ▶", title: "Start every panel's search at once", // data-testid "run" while open (borrow)
+      type: "button", class: "primary", t: "compare.run_all", tattr: { title: "compare.run_all_title" }, // data-testid "run" while open (borrow)
       on: { click: () => this.run() },
     });
     this.stopButton = el("button", {
-      type: "button", testid: "compare-stop", text: "Stop", hidden: true, on: { click: () => this.stop() },
+      type: "button", testid: "compare-stop", t: "compare.stop", hidden: true, on: { click: () => this.stop() },
     });
     this.notice = el("p", { class: "cmp-notice", testid: "compare-notice", hidden: true });
     this.panelsEl = el("div", { class: "cmp-panels", testid: "compare-panels" });
-    this.legend = el("div", { class: "legend cmp-legend-line", testid: "compare-legend", "aria-label": "Legend" });
+    this.legend = el("div", { class: "legend cmp-legend-line", testid: "compare-legend", tattr: { "aria-label": "compare.legend" } });
     // On the page only while open: closed, the single view's page has no element of the comparison.
     this.parts = [
       el("div", { class: "cmp-toolbar" },
@@ -217,11 +260,9 @@ export class CompareView {
     const { family, View, names } = now;
     if (family.name !== this.familyName) {
       this.familyName = family.name;
-      const layout = View.formLayout || {};
       const shared = family.options.filter(isShared);
       this.sharedForm.build({ ...family, options: shared }, { own: [shared.map((o) => o.name)] });
-      this.sharedTitle.textContent = "All panels:";
-      this.sharedTitle.title = `${layout.title || family.title}: the rules of the puzzle, the same for every algorithm`;
+      this.writeSharedTitle();
     }
     while (this.panels.length < MIN_PANELS) this.addPanel(false);
     for (const panel of this.panels) panel.setFamily(family, View, names, this.defaultAlgorithm(names, panel));
@@ -327,7 +368,8 @@ export class CompareView {
     this.panelsEl.dataset.count = String(n);
     this.panels.forEach((panel, i) => panel.setPlace(i, n > MIN_PANELS));
     this.addButton.disabled = n >= MAX_PANELS;
-    this.addButton.title = n >= MAX_PANELS ? `At most ${MAX_PANELS} algorithms at once` : "Add a panel with another algorithm";
+    if (n >= MAX_PANELS) setAttr(this.addButton, "title", "compare.add_full", { n: MAX_PANELS });
+    else setAttr(this.addButton, "title", "compare.add_title");
   }
 
   /** What a panel may ask of the comparison. */
@@ -344,7 +386,7 @@ export class CompareView {
   }
 
   labelOf(name) {
-    if (name === CODE) return this.page.codeRun?.()?.label || "Your code";
+    if (name === CODE) return this.page.codeRun?.()?.label || t("compare.your_code");
     return this.page.algorithms().find((a) => a.name === name)?.label || name;
   }
 
@@ -360,14 +402,14 @@ export class CompareView {
     let changed = false;
     for (const panel of this.panels) {
       let why = "";
-      if (comparison && !panel.run) why = "not run yet: press Run";
-      else if (comparison && panel.run.signature !== panel.signature()) why = "changed: press Run";
+      if (comparison && !panel.run) why = t("compare.stale_new");
+      else if (comparison && panel.run.signature !== panel.signature()) why = t("compare.stale_changed");
       if (why) changed = true;
       this.stale.set(panel, why);
     }
     if (comparison && comparison.panels !== this.panels.map((p) => p.run?.id).join()) changed = true;
     this.notice.hidden = !changed;
-    this.notice.textContent = changed ? "The choices changed since this comparison ran: press Run all to compare them." : "";
+    this.notice.textContent = changed ? t("compare.notice") : "";
     this.changed();
     if (this.active) this.page.panelsChanged?.();
   }
@@ -380,7 +422,7 @@ export class CompareView {
     if (shared) return shared;
     for (const [i, panel] of this.panels.entries()) {
       const own = panel.form.problem(panel.algorithm);
-      if (own) return { ...own, message: `Algorithm ${i + 1}: ${own.message}` };
+      if (own) return { ...own, message: t("compare.panel_problem", { n: i + 1, message: own.message }) };
     }
     return null;
   }
@@ -398,7 +440,7 @@ export class CompareView {
     for (const panel of this.panels) panel.view.useViewOptions(viewValues);
     const notReady = this.panels[0].view.checkReady();
     if (notReady) {
-      this.page.showError(`${notReady} Set them in the single view (← One algorithm); the comparison uses them.`);
+      this.page.showError(t("compare.not_ready", { why: notReady }));
       return;
     }
     this.page.showError("");
@@ -467,16 +509,23 @@ export class CompareView {
   /** The status line: "searching…", "streaming 40%", then "done" once every trace is here (../stage/run_status.js words it). */
   updateStatus() {
     const runs = this.panels.map((p) => p.run).filter(Boolean);
-    if (!this.comparison || !runs.length) return;
-    const received = this.panels.reduce((sum, p) => sum + (p.run ? Math.min(p.timeline.length, p.run.records ?? 0) : 0), 0);
-    const { text, tone, detail } = comparisonStatus(runs, received);
-    this.page.setStatus(text, tone, detail);
+    if (!this.writeStatus()) return;
     if (!runs.every((r) => r.finished)) return;
     this.stopButton.hidden = true;
     const failed = this.panels.find((p) => p.run?.error);
     if (failed && !runs.some((r) => r.cancelled)) {
-      this.page.showError(`Algorithm ${failed.index + 1} (${this.labelOf(failed.run.algorithm)}): ${failed.run.error}`);
+      this.page.showError(t("compare.failed", { n: failed.index + 1, label: this.labelOf(failed.run.algorithm), error: failed.run.error }));
     }
+  }
+
+  /** The status line of the comparison's runs (written again in another language); false: none to write. */
+  writeStatus() {
+    const runs = this.panels.map((p) => p.run).filter(Boolean);
+    if (!this.active || !this.comparison || !runs.length) return false;
+    const received = this.panels.reduce((sum, p) => sum + (p.run ? Math.min(p.timeline.length, p.run.records ?? 0) : 0), 0);
+    const { text, tone, detail } = comparisonStatus(runs, received);
+    this.page.setStatus(text, tone, detail, () => this.writeStatus());
+    return true;
   }
 
   // ---- the shared timeline ---------------------------------------------------------------------------

@@ -9,6 +9,7 @@
 import { el } from "../dom.js";
 import { verdictOf } from "../figures.js";
 import { number } from "../format.js";
+import { setAttr, t } from "../i18n.js";
 import { OptionsForm } from "../options_form.js";
 import { panelBadge, runStatus } from "../stage/run_status.js";
 import { Stage } from "../stage/stage.js";
@@ -19,10 +20,10 @@ let serials = 0; // element ids of each panel's controls stay unique on the page
 function shortVerdict(result) {
   const { text, tone } = verdictOf(result);
   if (!result.found) return { text, tone };
-  const cost = `cost ${number(result.cost)}`;
-  if (tone === "good") return { text: `${cost} · optimal ✓`, tone };
-  if (typeof result.optimum === "number") return { text: `${cost} · not optimal (optimum ${number(result.optimum)})`, tone };
-  return { text: `${cost} · not guaranteed optimal ⚠`, tone };
+  const cost = number(result.cost);
+  if (tone === "good") return { text: t("compare.short_optimal", { cost }), tone };
+  if (typeof result.optimum === "number") return { text: t("compare.short_not_optimal", { cost, optimum: number(result.optimum) }), tone };
+  return { text: t("compare.short_unsure", { cost }), tone };
 }
 
 /** The hidden algorithm that replays a student's run (docs/STUDENT.md): a choice once the page has one. */
@@ -70,10 +71,10 @@ export class ComparePanel {
     };
     this.stage = new Stage({
       live, board: this.board, hosts: this.hosts, shell: this.viewShell(), viewPlayer, indexSteps: true,
-      canvas: { testid: "panel-canvas", label: "Board" },
+      canvas: { testid: "panel-canvas", label: "compare.board" },
       // Four panels share the page's memory: each keeps a quarter of a single view's keyframes.
       keyframeBudget: 32 * 1024 * 1024,
-      damaged: "its trace arrived damaged; run the comparison again",
+      damaged: "compare.damaged", // a catalog key
       onRun: (event, run) => this.runEvent(event, run),
     });
   }
@@ -94,25 +95,24 @@ export class ComparePanel {
 
   build() {
     const id = `cmp${this.serial}`;
-    this.select = el("select", { id: `${id}-algorithm`, testid: "panel-algorithm", "aria-label": "Algorithm" });
+    this.select = el("select", { id: `${id}-algorithm`, testid: "panel-algorithm", tattr: { "aria-label": "compare.algorithm" } });
     this.select.addEventListener("change", () => this.selectionChanged());
     this.ownOptions = el("div", { class: "cmp-own" });
     this.removeButton = el("button", {
-      type: "button", class: "cmp-remove", testid: "compare-remove", title: "Remove this algorithm from the comparison",
-      "aria-label": "Remove this algorithm", text: "✕", on: { click: () => this.onRemove(this) },
+      type: "button", class: "cmp-remove", testid: "compare-remove", tattr: { title: "compare.remove_title", "aria-label": "compare.remove" }, text: "✕", on: { click: () => this.onRemove(this) },
     });
     this.number = el("span", { class: "cmp-number", "aria-hidden": "true" });
     this.badge = el("span", { class: "cmp-badge", testid: "panel-badge", hidden: true });
     this.busy = el("div", { class: "cmp-busy", testid: "panel-busy", hidden: true });
     this.hover = el("div", { class: "hover", hidden: true });
-    this.empty = el("div", { class: "empty", text: "Open a maze: Gallery… or Open file…" });
+    this.empty = el("div", { class: "empty", t: "compare.empty" });
     this.board = el("div", { class: "cmp-board" }, this.busy, this.hover, this.empty);
     this.caption = el("p", { class: "cmp-caption", testid: "panel-caption" });
     this.figures = el("p", { class: "cmp-figures", testid: "panel-figures", "aria-live": "off" });
     this.counts = {};
-    for (const [key, label] of [["expanded", "Expanded"], ["generated", "Generated"], ["frontier", "Frontier"]]) {
+    for (const key of ["expanded", "generated", "frontier"]) {
       this.counts[key] = el("b", { testid: `panel-${key}`, text: "—" });
-      this.figures.append(el("span", { class: "fig" }, el("span", { class: "fig-label", text: label }), " ", this.counts[key]));
+      this.figures.append(el("span", { class: "fig" }, el("span", { class: "fig-label", t: `compare.fig.${key}` }), " ", this.counts[key]));
     }
     this.viewFigures = el("span", { class: "cmp-view-figures" });
     this.figures.append(this.viewFigures);
@@ -141,7 +141,7 @@ export class ComparePanel {
   setPlace(index, removable) {
     this.index = index;
     this.number.textContent = String(index + 1);
-    this.select.setAttribute("aria-label", `Algorithm ${index + 1}`);
+    setAttr(this.select, "aria-label", "compare.algorithm_n", { n: index + 1 });
     this.removeButton.disabled = !removable;
   }
 
@@ -165,6 +165,25 @@ export class ComparePanel {
     const choice = [current, wanted].find((name) => name && names.includes(name)) || names[0] || "";
     this.select.value = choice;
     this.form.showFor(choice);
+  }
+
+  /**
+   * The page's language changed and the server's words came again (`family`: its schema entry in the
+   * new language): the menu's labels, the options form (choices kept), the run's words, the figures.
+   * @param {any} family
+   * @param {number} k the shared step shown
+   * @param {string} staleText
+   */
+  languageChanged(family, k, staleText) {
+    for (const option of this.select.options) option.text = this.page.labelOf(option.value);
+    if (family && this.family?.name === family.name) {
+      this.family = family;
+      this.form.relabel({ ...family, options: family.options.filter(isOwn) }, this.algorithm);
+    }
+    const run = this.run;
+    if (run && run.algorithm !== CODE && run.slot !== "replay") run.text = this.describe(run.algorithm, run.options);
+    this.figureKeys = ""; // the family's figure labels again
+    this.render(k, staleText);
   }
 
   /** What the family view may ask of its surroundings (see app.js's shell). */
@@ -256,7 +275,7 @@ export class ComparePanel {
 
   /** The socket closed: a search still going fails. */
   connectionLost() {
-    this.stage.connectionLost("lost the connection to the server");
+    this.stage.connectionLost(t("compare.connection_lost"));
   }
 
   /** What the panel shows at each step of its run (../stage/run.js): its spinner until records arrive. */

@@ -3,30 +3,32 @@
 // ./table.js), and the chart of the frontier and the states expanded at each step.
 
 import { el } from "../dom.js";
+import { onLanguage, t } from "../i18n.js";
 import { number, seconds } from "../format.js";
 import { bestKnownCost, markOptimal, rowsToCsv, rowsToJson, summaryRow } from "./table.js";
 import { CompareChart } from "./chart.js";
 
-const WAIT_TEXT = "The table appears when every search has finished and the timeline is at its end (the End key, or the last-step button).";
+/** The table's columns after the algorithm's: their heads are compare.col.<column> (tooltips: compare.tip.<column>). */
+const HEADS = ["expanded", "generated", "max_frontier", "cost", "moves", "optimal_guaranteed", "optimal_achieved", "seconds"];
 
 export class CompareResults {
   constructor() {
-    this.csvButton = el("button", { type: "button", testid: "compare-csv", text: "⬇ CSV", title: "Download the table as CSV (the columns of run.py compare --csv)", on: { click: () => this.download("csv") } });
-    this.jsonButton = el("button", { type: "button", testid: "compare-json", text: "⬇ JSON", title: "Download the table as JSON (the objects of run.py compare --json)", on: { click: () => this.download("json") } });
-    this.wait = el("p", { class: "hint cmp-wait", testid: "compare-table-wait", text: WAIT_TEXT });
+    this.csvButton = el("button", { type: "button", testid: "compare-csv", text: "⬇ CSV", tattr: { title: "compare.csv_title" }, on: { click: () => this.download("csv") } });
+    this.jsonButton = el("button", { type: "button", testid: "compare-json", text: "⬇ JSON", tattr: { title: "compare.json_title" }, on: { click: () => this.download("json") } });
+    this.wait = el("p", { class: "hint cmp-wait", testid: "compare-table-wait", t: "compare.wait" });
     this.table = el("table", { class: "cmp-table", testid: "compare-table", hidden: true });
     this.best = el("p", { class: "hint cmp-best", testid: "compare-best", hidden: true });
     this.legend = el("div", { class: "cmp-legend", testid: "compare-chart-legend" });
-    this.canvas = el("canvas", { testid: "compare-chart", "aria-label": "Chart: frontier size and states expanded at each step, one line per algorithm" });
+    this.canvas = el("canvas", { testid: "compare-chart", tattr: { "aria-label": "compare.chart_label" } });
     const chartWrap = el("div", { class: "cmp-chart-wrap" }, this.canvas);
     this.root = el("section", { class: "cmp-results", testid: "compare-results", hidden: true },
       el("div", { class: "cmp-table-box" },
         el("div", { class: "cmp-box-head" },
-          el("h2", { text: "Results" }), this.best, el("span", { class: "cmp-downloads" }, this.csvButton, this.jsonButton)),
+          el("h2", { t: "compare.results" }), this.best, el("span", { class: "cmp-downloads" }, this.csvButton, this.jsonButton)),
         this.wait,
         el("div", { class: "cmp-table-scroll" }, this.table)),
       el("div", { class: "cmp-chart-box" },
-        el("div", { class: "cmp-box-head" }, el("h2", { text: "Frontier and expanded per step" }), this.legend),
+        el("div", { class: "cmp-box-head" }, el("h2", { t: "compare.chart_head" }), this.legend),
         chartWrap),
     );
     this.chart = new CompareChart(this.canvas);
@@ -34,6 +36,11 @@ export class CompareResults {
     this.key = null; // what the table shows ("" none): the first showTable() always applies
     this.name = "comparison";
     this.showTable(null);
+    this.shown = { entries: null, puzzleName: "" };
+    onLanguage(() => {
+      this.key = null; // the table's words, written again in the new language
+      this.showTable(this.shown.entries, this.shown.puzzleName);
+    });
   }
 
   /** A new comparison (or none): the table waits, the chart is empty. */
@@ -68,6 +75,7 @@ export class CompareResults {
     const key = entries ? JSON.stringify(entries.map((e) => [e.color, e.text, e.result.algorithm, e.result.cost, e.result.expanded])) : "";
     if (key === this.key) return;
     this.key = key;
+    this.shown = { entries, puzzleName };
     this.table.hidden = !entries;
     this.wait.hidden = Boolean(entries);
     this.best.hidden = !entries;
@@ -82,32 +90,23 @@ export class CompareResults {
     this.rows = markOptimal(entries.map((e) => summaryRow(e.result, e.options)));
     const best = bestKnownCost(this.rows);
     const proven = this.rows.some((r) => (r.found && r.optimal_guaranteed) || r.optimum !== null);
-    this.best.textContent = best === null ? "No algorithm found a path."
-      : `Best cost known: ${number(best)} (${proven ? "proven optimal" : "the cheapest found; none proves it optimal"})`;
-    this.best.title = "“Optimal achieved”: the run's cost equals the best cost known (run.py compare decides it the same way).";
+    this.best.textContent = best === null ? t("compare.no_path_found")
+      : t("compare.best_cost", { cost: number(best), how: t(proven ? "compare.proven" : "compare.cheapest") });
+    this.best.title = t("compare.best_title");
     const head = el("tr", {},
-      el("th", { scope: "col", text: "Algorithm" }),
-      ...[
-        ["Expanded", "states taken off the frontier"],
-        ["Generated", "put on the frontier, or back cheaper"],
-        ["Max frontier", "most on the frontier at once"],
-        ["Cost", "the path's cost"],
-        ["Moves", "path steps: states on the path − 1"],
-        ["Optimal guaranteed", "the algorithm guarantees an optimal path"],
-        ["Optimal achieved", "its cost equals the best cost known"],
-        ["Compute time", "the server's search time"],
-      ].map(([text, title]) => el("th", { scope: "col", class: "num", text, title })),
+      el("th", { scope: "col", t: "compare.col.algorithm" }),
+      ...HEADS.map((col) => el("th", { scope: "col", class: "num", t: `compare.col.${col}`, tattr: { title: `compare.tip.${col}` } })),
     );
     const body = entries.map((entry, i) => {
       const row = this.rows[i];
       const cell = (col, value, text, cls = "num") => el("td", { class: cls, "data-col": col, "data-value": value === null ? "" : String(value) }, text);
-      let achieved = "— (no path)";
+      let achieved = t("compare.achieved_none");
       let tone = "";
       if (row.optimal_achieved === true) {
-        achieved = "yes ✓";
+        achieved = t("compare.achieved_yes");
         tone = "good";
       } else if (row.optimal_achieved === false) {
-        achieved = "NO ✗";
+        achieved = t("compare.achieved_no");
         tone = "bad";
       }
       const mark = el("span", { class: "cmp-number", text: String(entry.number) });
@@ -118,10 +117,10 @@ export class CompareResults {
         cell("expanded", row.expanded, number(row.expanded)),
         cell("generated", row.generated, number(row.generated)),
         cell("max_frontier", row.max_frontier, number(row.max_frontier)),
-        cell("cost", row.cost, row.found ? number(row.cost) : "no path"),
+        cell("cost", row.cost, row.found ? number(row.cost) : t("compare.no_path")),
         cell("moves", row.moves, row.found ? number(row.moves) : "—"),
-        cell("optimal_guaranteed", row.optimal_guaranteed, row.optimal_guaranteed ? "yes" : "no"),
-        cell("optimal_achieved", row.optimal_achieved, achieved, `num verdict-cell ${tone}`),
+        cell("optimal_guaranteed", row.optimal_guaranteed, t(row.optimal_guaranteed ? "compare.yes" : "compare.no")),
+        cell("optimal_achieved", row.optimal_achieved, achieved, ["num", "verdict-cell", tone].join(" ")),
         cell("seconds", row.seconds, seconds(row.seconds)),
       );
       tr.style.setProperty("--c", entry.color); // CSSOM: allowed by the strict CSP

@@ -9,6 +9,7 @@
 import * as api from "../api.js";
 import { el } from "../dom.js";
 import { number, sentence } from "../format.js";
+import { lang, onLanguage, t } from "../i18n.js";
 
 const MAX_BYTES = 1024 * 1024; // the server's max_solution_bytes: a larger file is refused here first
 
@@ -31,16 +32,26 @@ export class CheckPanel {
     /** @type {any} the last answer shown */
     this.answer = null;
     this.name = "check";
-    this.tab = "Check solution";
+    this.tabKey = "lab.check.tab"; // the drawer writes it (and again when the language changes)
+    this.info = null; // the puzzle shown (its notation is in the box's placeholder)
     this.build();
+    onLanguage(() => {
+      this.writePlaceholder();
+      if (this.answer) this.writeDetails(this.answer);
+    });
+  }
+
+  /** The tab's words in the page's language. */
+  get tab() {
+    return t(this.tabKey);
   }
 
   build() {
     this.input = /** @type {HTMLTextAreaElement} */ (el("textarea", {
       id: "check-input", class: "check-input", testid: "check-input", rows: 4, spellcheck: "false",
-      autocomplete: "off", autocapitalize: "off", "aria-describedby": "check-hint", "aria-label": "The solution to check",
+      autocomplete: "off", autocapitalize: "off", "aria-describedby": "check-hint", tattr: { "aria-label": "lab.check.input" },
     }));
-    this.checkButton = el("button", { type: "submit", class: "primary", testid: "check-run", text: "Check" });
+    this.checkButton = el("button", { type: "submit", class: "primary", testid: "check-run", t: "lab.check.run" });
     this.file = /** @type {HTMLInputElement} */ (el("input", { type: "file", testid: "check-file", accept: ".txt,.json,text/plain,application/json" }));
     this.file.addEventListener("change", () => {
       const file = this.file.files?.[0];
@@ -51,8 +62,8 @@ export class CheckPanel {
       this.input,
       el("div", { class: "check-row" },
         this.checkButton,
-        el("label", { class: "upload-button" }, el("span", { text: "Open file…" }), this.file),
-        el("span", { class: "hint", id: "check-hint", text: "or drop a file on the box" })),
+        el("label", { class: "upload-button" }, el("span", { t: "lab.check.open" }), this.file),
+        el("span", { class: "hint", id: "check-hint", t: "lab.check.drop" })),
     );
     form.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -87,7 +98,7 @@ export class CheckPanel {
       }
     });
     this.error = el("p", { class: "field-error lab-error", testid: "check-error", role: "alert", hidden: true });
-    this.busy = el("p", { class: "hint", testid: "check-busy", hidden: true, text: "Checking, and finding the optimum…" });
+    this.busy = el("p", { class: "hint", testid: "check-busy", hidden: true, t: "lab.check.busy" });
     this.headline = el("p", { class: "lab-headline", testid: "check-verdict", role: "status", "aria-live": "polite", hidden: true });
     this.details = el("p", { class: "hint", testid: "check-details", hidden: true });
     this.section = el("section", { class: "lab-section", testid: "lab-check" },
@@ -106,21 +117,27 @@ export class CheckPanel {
     this.say("");
     this.busy.hidden = true;
     this.checkButton.disabled = !info;
-    // The family says what its checker reads (GET /api/puzzles/<id>: solution_notation).
-    const notation = info?.solution_notation ? `${info.solution_notation[0].toUpperCase()}${info.solution_notation.slice(1)}, ` : "";
-    this.input.placeholder = `${notation}or run.py solve --json output, pasted here.`;
+    this.info = info;
+    this.writePlaceholder();
+  }
+
+  /** The box's placeholder: what the family's checker reads (GET /api/puzzles/<id>: solution_notation). */
+  writePlaceholder() {
+    const given = this.info?.solution_notation;
+    const notation = given ? `${given[0].toUpperCase()}${given.slice(1)}, ` : "";
+    this.input.placeholder = t("lab.check.placeholder", { notation });
   }
 
   /** A file's text into the box, then checked. @param {File} file */
   async readFile(file) {
     if (file.size > MAX_BYTES) {
-      this.say(`${file.name} is larger than ${MAX_BYTES / 1024 / 1024} MB: not a solution the checker reads.`);
+      this.say(t("lab.check.too_large", { name: file.name, mb: MAX_BYTES / 1024 / 1024 }));
       return;
     }
     try {
       this.input.value = await file.text();
     } catch {
-      this.say(`Could not read ${file.name}.`);
+      this.say(t("lab.check.unreadable", { name: file.name }));
       return;
     }
     this.check();
@@ -146,7 +163,7 @@ export class CheckPanel {
     if (!info) return;
     this.forgetVerdict();
     if (!text.trim()) {
-      this.say("Paste a solution first (or drop a file on the box).");
+      this.say(t("lab.check.empty"));
       return;
     }
     const ask = ++this.asked;
@@ -161,7 +178,7 @@ export class CheckPanel {
       this.show(answer, info, options);
     } catch (err) {
       if (ask !== this.asked) return;
-      this.say(api.errorWords(err, "The solution could not be checked."));
+      this.say(api.errorWords(err, t("lab.check.failed")));
     } finally {
       if (ask === this.asked) {
         this.busy.hidden = true;
@@ -175,18 +192,10 @@ export class CheckPanel {
   show(answer, info, options) {
     this.answer = answer;
     const good = Boolean(answer.valid && answer.optimal);
-    this.headline.textContent = sentence(answer.summary || answer.reason || (answer.valid ? "legal" : "not a legal solution"));
+    this.headline.textContent = sentence(answer.summary || answer.reason || t(answer.valid ? "lab.check.legal" : "lab.check.illegal"));
     this.headline.className = `lab-headline ${good ? "good" : answer.valid ? "warn" : "bad"}`;
     this.headline.hidden = false;
-    const moves = Number.isInteger(answer.moves) ? answer.moves : null;
-    const parts = [];
-    if (moves !== null) parts.push(`${number(moves)} move${moves === 1 ? "" : "s"} read`);
-    if (answer.first_illegal_move) {
-      parts.push(`replayed on the board up to move ${answer.first_illegal_move - 1}; move ${answer.first_illegal_move} is marked`);
-    } else if (!answer.valid) parts.push("replayed on the board as far as it goes");
-    else parts.push("replayed on the board");
-    if (answer.optimum_note) parts.push(answer.optimum_note);
-    this.details.textContent = sentence(parts.join("; "));
+    this.writeDetails(answer);
     this.details.hidden = false;
     this.root.dataset.checked = answer.valid ? (answer.optimal ? "optimal" : "legal") : "illegal";
     const replay = answer.replay;
@@ -199,7 +208,20 @@ export class CheckPanel {
     };
     const verdict = this.headline.textContent.replace(/\.$/, "");
     const result = { ...replay, check_summary: verdict, check_tone: good ? "good" : answer.valid ? "warn" : "bad" };
-    this.page.replay({ result, text: `checked solution: ${verdict}`, options, illegal });
+    this.page.replay({ result, text: t("lab.check.caption", { verdict }), options, illegal });
+  }
+
+  /** What was read and replayed, in the page's language (the optimum's note is the server's). @param {any} answer */
+  writeDetails(answer) {
+    const moves = Number.isInteger(answer.moves) ? answer.moves : null;
+    const parts = [];
+    if (moves !== null) parts.push(t("lab.check.moves_read", { count: moves, moves: number(moves) }));
+    if (answer.first_illegal_move) {
+      parts.push(t("lab.check.replayed_to", { before: answer.first_illegal_move - 1, move: answer.first_illegal_move }));
+    } else if (!answer.valid) parts.push(t("lab.check.replayed_partly"));
+    else parts.push(t("lab.check.replayed"));
+    if (answer.optimum_note) parts.push(answer.optimum_note);
+    this.details.textContent = sentence(parts.join("; "));
   }
 }
 
@@ -222,7 +244,9 @@ function lastCell(replay, info) {
  * "… to (4, 6) is diagonal"): the last "at (r, c)" or "to (r, c)"; -1 when it names none.
  */
 function targetCell(reason, info) {
-  const found = [...String(reason || "").matchAll(/\b(?:at|to) \((\d+), (\d+)\)/g)];
+  let found = [...String(reason || "").matchAll(/\b(?:at|to) \((\d+), (\d+)\)/g)];
+  // Another language words it otherwise: the last "(r, c)" it names.
+  if (!found.length && lang() !== "en") found = [...String(reason || "").matchAll(/\((\d+), ?(\d+)\)/g)];
   if (!found.length) return -1;
   const [, r, c] = found[found.length - 1];
   return cellOf([Number(r), Number(c)], info);

@@ -7,6 +7,7 @@
 // panel at its tab; the Lab button opens it at the last tab without one.
 
 import { el } from "../dom.js";
+import { setAttr } from "../i18n.js";
 
 const HEAT_PART = "heuristic"; // the part that draws a heat map on the board (./lab_panel.js)
 
@@ -14,12 +15,14 @@ const HEAT_PART = "heuristic"; // the part that draws a heat map on the board (.
  * @typedef {object} LabPart
  * @property {HTMLElement} section  its content (in the panel)
  * @property {string} tab  its tab's words
+ * @property {string} [tabKey]  its tab's words as a catalog key (then they follow a language switch)
  * @property {string} name  its tab's data-testid is lab-tab-<name>
  * @property {(info: any) => void} puzzleShown
  * @property {(shown: boolean) => void} setOpen  in sight or not
  * @property {HTMLElement} [opener]  a header button of its own that opens the panel at this tab (the
  *   Lab button opens it at the last tab without one)
  * @property {string} [label]  the panel's accessible name while this tab is shown
+ * @property {string} [labelKey]  the same as a catalog key
  */
 
 export class LabDrawer {
@@ -35,14 +38,15 @@ export class LabDrawer {
     this.explain = explain;
     this.refit = refit;
     this.on = false;
-    this.tabs = el("div", { class: "lab-tabs", role: "tablist", "aria-label": "The lab" });
+    this.tabs = el("div", { class: "lab-tabs", role: "tablist", tattr: { "aria-label": "lab.tabs" } });
     panel.append(this.tabs);
     this.parts = parts(panel);
     /** @type {LabPart} */
     this.current = this.parts[0];
     this.tabButtons = this.parts.map((part, k) => {
       const id = `lab-tab-${part.name}`;
-      const tab = el("button", { type: "button", role: "tab", id, testid: id, "aria-controls": `lab-part-${part.name}`, text: part.tab });
+      const tab = el("button", { type: "button", role: "tab", id, testid: id, "aria-controls": `lab-part-${part.name}`,
+        ...(part.tabKey ? { t: part.tabKey } : { text: part.tab }) });
       part.section.id = `lab-part-${part.name}`;
       part.section.setAttribute("role", "tabpanel");
       part.section.setAttribute("aria-labelledby", id);
@@ -58,6 +62,8 @@ export class LabDrawer {
     });
     this.tabs.append(...this.tabButtons);
     this.labLabel = panel.getAttribute("aria-label") || "";
+    // The panel's own name as a catalog key (the page's template gives it one), kept across switches.
+    this.labLabelKey = /** @type {string | undefined} */ (JSON.parse(panel.getAttribute("data-i18n-attr") || "{}")["aria-label"]?.[0]);
     /** @type {LabPart} the tab the Lab button opens: the last shown of those without a button of their own */
     this.labPart = this.parts.find((p) => !p.opener) || this.current;
     this.show(this.current);
@@ -83,7 +89,8 @@ export class LabDrawer {
     if (on) {
       const section = this.current.section;
       const input = section.querySelector("[data-focus]") || section.querySelector("input:not([disabled]), textarea");
-      if (input instanceof HTMLElement && !window.matchMedia("(hover: none), (pointer: coarse)").matches) input.focus();
+      const touch = ["(hover: none)", "(pointer: coarse)"].join(", "); // a media query, not words
+      if (input instanceof HTMLElement && !window.matchMedia(touch).matches) input.focus();
       if (window.matchMedia("(max-width: 1050px)").matches) this.panel.scrollIntoView({ block: "nearest", behavior: "smooth" });
     }
   }
@@ -113,7 +120,9 @@ export class LabDrawer {
   show(part) {
     this.current = part;
     if (!part.opener) this.labPart = part;
-    this.panel.setAttribute("aria-label", part.label || this.labLabel);
+    const labelKey = part.labelKey || (part.label ? "" : this.labLabelKey);
+    if (labelKey) setAttr(this.panel, "aria-label", labelKey);
+    else this.panel.setAttribute("aria-label", part.label || this.labLabel);
     this.parts.forEach((p, k) => {
       p.section.hidden = p !== part;
       this.tabButtons[k].setAttribute("aria-selected", String(p === part));

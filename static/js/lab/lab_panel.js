@@ -11,6 +11,7 @@
 import * as api from "../api.js";
 import { el } from "../dom.js";
 import { number, withCommas } from "../format.js";
+import { lang, onLanguage, setText, t } from "../i18n.js";
 import { decodeHeat, ratioRgb, DEAD_END_RGB, HATCH, ARROW, HEAT_TOP } from "../families/heat.js";
 import { FORMULA, HEURISTIC, MAX_TEXT, YOURS } from "../options_form.js";
 
@@ -27,7 +28,6 @@ import { FORMULA, HEURISTIC, MAX_TEXT, YOURS } from "../options_form.js";
  * @property {() => string} algorithm  the algorithm chosen now
  */
 
-const OPERATORS = "+ − * / // % ** · min max abs sqrt floor ceil · x if c else y · and or not";
 const HEURISTIC_ALGORITHMS = ["astar", "greedy", "idastar"]; // the ones that run a heuristic
 
 export class LabPanel {
@@ -41,18 +41,43 @@ export class LabPanel {
     this.asked = 0; // numbered requests: an answer to an older one is dropped
     this.familyName = null;
     this.name = "heuristic";
-    this.tab = "Heuristic";
+    this.tabKey = "lab.tab"; // the drawer writes it (and again when the language changes)
     this.open = false; // the panel is shown: its heat map is on the board only then (with its legend)
+    this.info = null; // the puzzle shown
     this.build();
+    onLanguage(() => this.languageChanged());
+  }
+
+  /** The tab's words in the page's language. */
+  get tab() {
+    return t(this.tabKey);
+  }
+
+  /**
+   * The language changed: the verdict and the arrows' menu at once; the features' meanings (the
+   * server's words) once the page has fetched the families again (it replaces their map).
+   */
+  languageChanged() {
+    for (const option of this.arrows.options) option.text = t(`lab.arrows.${option.value}`);
+    if (this.verdict) this.writeVerdict(this.verdict);
+    this.writeNote();
+    const before = this.page.families();
+    const asked = lang();
+    const wait = (tries) => {
+      if (lang() !== asked) return;
+      if (this.page.families() !== before || tries <= 0) this.writeNames();
+      else setTimeout(() => wait(tries - 1), 100);
+    };
+    wait(100);
   }
 
   build() {
     this.input = /** @type {HTMLInputElement} */ (el("input", {
       type: "text", id: "lab-formula", class: "formula", testid: "lab-formula", maxlength: MAX_TEXT,
-      spellcheck: "false", autocomplete: "off", autocapitalize: "off", placeholder: "dr + dc",
+      spellcheck: "false", autocomplete: "off", autocapitalize: "off", tattr: { placeholder: "lab.placeholder" },
       "aria-describedby": "lab-names",
     }));
-    this.judgeButton = el("button", { type: "submit", class: "primary", testid: "lab-judge", text: "Judge" });
+    this.judgeButton = el("button", { type: "submit", class: "primary", testid: "lab-judge", t: "lab.judge" });
     const form = el("form", { class: "lab-form", testid: "lab-form" },
       el("label", { for: "lab-formula", class: "lab-h", text: "h =" }), this.input, this.judgeButton);
     form.addEventListener("submit", (event) => {
@@ -66,23 +91,21 @@ export class LabPanel {
     this.error = el("p", { class: "field-error lab-error", testid: "lab-error", role: "alert", hidden: true });
     this.headline = el("p", { class: "lab-headline", testid: "lab-headline", hidden: true });
     this.details = el("ul", { class: "lab-details", testid: "lab-details" });
-    this.busy = el("p", { class: "hint", testid: "lab-busy", hidden: true, text: "Judging every reachable state…" });
+    this.busy = el("p", { class: "hint", testid: "lab-busy", hidden: true, t: "lab.busy" });
     this.legend = this.buildLegend();
     this.showHeatBox = /** @type {HTMLInputElement} */ (el("input", { type: "checkbox", testid: "lab-show-heat", checked: true }));
     this.showHeatBox.addEventListener("change", () => this.drawHeat());
     this.arrows = /** @type {HTMLSelectElement} */ (el("select", { testid: "lab-arrows", id: "lab-arrows", class: "lab-arrows" },
-      ...[["25", "the 25 worst"], ["100", "the 100 worst"], ["all", "all drawn (≤ 500)"], ["0", "none"]]
-        .map(([value, text]) => new Option(text, value))));
+      ...["25", "100", "all", "0"].map((value) => new Option(t(`lab.arrows.${value}`), value))));
     this.arrows.addEventListener("change", () => this.drawHeat());
     this.heatToggle = el("div", { class: "lab-toggles", hidden: true },
-      el("label", { class: "check lab-toggle" }, this.showHeatBox, " Heat map on the board"),
-      el("label", { class: "lab-toggle", for: "lab-arrows" }, "Arrows: ", this.arrows));
+      el("label", { class: "check lab-toggle" }, this.showHeatBox, " ", el("span", { t: "lab.heat_toggle" })),
+      el("label", { class: "lab-toggle", for: "lab-arrows" }, el("span", { t: "lab.arrows_label" }), " ", this.arrows));
     this.useButton = el("button", {
-      type: "button", testid: "lab-use", disabled: true, text: "Use as heuristic",
-      title: "Put “yours” and this formula into the options: A*, greedy and IDA* run it; Compare and Share keep it",
+      type: "button", testid: "lab-use", disabled: true, t: "lab.use", tattr: { title: "lab.use_title" },
     });
     this.useButton.addEventListener("click", () => this.use());
-    this.clearButton = el("button", { type: "button", testid: "lab-clear", text: "Clear", title: "Remove the formula and its heat map" });
+    this.clearButton = el("button", { type: "button", testid: "lab-clear", t: "lab.clear", tattr: { title: "lab.clear_title" } });
     this.clearButton.addEventListener("click", () => this.clear(true));
     this.note = el("p", { class: "hint", testid: "lab-note", hidden: true });
     this.section = el("section", { class: "lab-section", testid: "lab-heuristic" },
@@ -107,17 +130,18 @@ export class LabPanel {
     bar.style.setProperty("background", `linear-gradient(to right, ${stops.join(", ")})`); // CSSOM: allowed by the CSP
     bar.append(el("span", { class: "lab-scale-one" }));
     const tick = (text, at, cls = "") => el("span", { class: `tick ${cls}`.trim(), "data-at": at, text });
-    const swatch = (cls, text) => el("span", { class: "lab-key" }, el("span", { class: `lab-swatch ${cls}` }), text);
+    const wordTick = (key, at, cls = "") => el("span", { class: `tick ${cls}`.trim(), "data-at": at, t: key });
+    const swatch = (cls, key) => el("span", { class: "lab-key" }, el("span", { class: `lab-swatch ${cls}` }), el("span", { t: key }));
     const root = el("div", { class: "lab-legend", testid: "lab-legend", hidden: true },
-      el("p", { class: "lab-legend-title", text: "Colour: h ÷ h* (h* = the true cost to go)" }),
+      el("p", { class: "lab-legend-title", t: "lab.legend_title" }),
       bar,
       el("div", { class: "lab-ticks", "aria-hidden": "true" },
-        tick("0", "0"), tick("½", "20"), tick("1 = exact", "40", "exact"), tick("2", "80"), tick("2.5+", "100")),
+        tick("0", "0"), tick("½", "20"), wordTick("lab.tick_exact", "40", "exact"), tick("2", "80"), wordTick("lab.tick_top", "100")),
       el("p", { class: "lab-keys" },
-        swatch("under", "under h* (admissible)"),
-        swatch("over", "overestimates"),
-        swatch("dead", "dead end"),
-        el("span", { class: "lab-key" }, el("span", { class: "lab-arrow", text: "→" }), "move breaking consistency")),
+        swatch("under", "lab.key_under"),
+        swatch("over", "lab.key_over"),
+        swatch("dead", "lab.key_dead"),
+        el("span", { class: "lab-key" }, el("span", { class: "lab-arrow", text: "→" }), el("span", { t: "lab.key_move" }))),
     );
     // The swatches' colours come from the same scale as the board's (the stylesheet holds only shapes).
     /** @type {Array<[string, number[]]>} */
@@ -145,6 +169,13 @@ export class LabPanel {
   /** A puzzle is shown (loaded, or edited: a new board): the old verdict and heat map go. */
   puzzleShown(info) {
     this.clear(false, { keepText: true });
+    this.info = info;
+    this.writeNames();
+  }
+
+  /** The features' names (their meanings in tooltips and under "What they mean"), or why there are none. */
+  writeNames() {
+    const info = this.info;
     const family = info ? this.page.families().get(info.family) : null;
     this.familyName = family?.name || null;
     const features = Array.isArray(family?.features) ? family.features : [];
@@ -153,7 +184,10 @@ export class LabPanel {
     this.input.disabled = !usable;
     this.judgeButton.disabled = !usable;
     if (!usable) {
-      this.names.replaceChildren(`The heuristic lab has no features for ${family?.title?.toLowerCase() || "this"} puzzles.`);
+      const title = family?.title ? t(family.title) : "";
+      this.names.replaceChildren(title
+        ? t("lab.no_features", { family: lang() === "en" ? title.toLowerCase() : title })
+        : t("lab.no_features_here"));
       return;
     }
     const chips = features.map(({ name, meaning }) => {
@@ -162,11 +196,11 @@ export class LabPanel {
       return chip;
     });
     this.names.replaceChildren(
-      el("span", { class: "muted", text: "Names: " }), ...chips,
+      el("span", { class: "muted", t: "lab.names" }), " ", ...chips,
       el("details", { class: "lab-help" },
-        el("summary", { text: "What they mean" }),
+        el("summary", { t: "lab.meanings" }),
         el("dl", {}, ...features.flatMap(({ name, meaning }) => [el("dt", {}, el("code", { text: name })), el("dd", { text: meaning || "" })])),
-        el("p", { class: "muted", text: `Operators: ${OPERATORS}.` })),
+        el("p", { class: "muted", t: "lab.operators" })),
     );
   }
 
@@ -189,7 +223,7 @@ export class LabPanel {
     if (!info) return;
     if (!formula) {
       this.clear(false);
-      this.say("Type a formula first, e.g. dr + dc.");
+      this.say(t("lab.no_formula"));
       return;
     }
     const ask = ++this.asked;
@@ -204,7 +238,7 @@ export class LabPanel {
     } catch (err) {
       if (ask !== this.asked) return;
       this.clear(false, { keepText: true });
-      this.say(api.errorWords(err, "The lab could not judge the formula."));
+      this.say(api.errorWords(err, t("lab.failed")));
     } finally {
       if (ask === this.asked) {
         this.busy.hidden = true;
@@ -226,14 +260,32 @@ export class LabPanel {
   /** The verdict in words, and its heat map on the board. */
   show(verdict, info) {
     this.verdict = verdict;
+    this.writeVerdict(verdict);
+    const view = this.page.view();
+    this.heat = view?.drawsHeat && info ? decodeHeat(verdict.heat, info.width * info.height) : null;
+    this.writeNote();
+    this.legend.root.hidden = !this.heat;
+    this.heatToggle.hidden = !this.heat;
+    this.useButton.disabled = !this.usable();
+    this.drawHeat();
+    this.root.dataset.judged = String(verdict.formula ?? "");
+  }
+
+  /** Why there is no heat map (the board is too large, or its view draws none); hidden when there is one. */
+  writeNote() {
+    this.note.hidden = Boolean(this.heat) || !this.verdict;
+    this.note.textContent = this.heat || !this.verdict ? "" : t(this.verdict.heat === undefined ? "lab.too_large" : "lab.no_heat_view");
+  }
+
+  /** The verdict in the page's language: the headline and the details. @param {any} verdict */
+  writeVerdict(verdict) {
     const good = verdict.admissible && verdict.consistent;
-    const words = [
-      verdict.admissible ? "Admissible" : "Not admissible",
-      verdict.admissible === verdict.consistent ? "and" : "but",
-      verdict.consistent ? "consistent" : "not consistent",
-    ].join(" ");
-    const states = verdict.complete ? `${withCommas(verdict.states)} reachable states` : `the ${withCommas(verdict.states)} states walked`;
-    this.headline.textContent = `${words} over ${states}.`;
+    const words = t(verdict.admissible
+      ? (verdict.consistent ? "lab.verdict.both" : "lab.verdict.admissible")
+      : (verdict.consistent ? "lab.verdict.consistent" : "lab.verdict.neither"));
+    const n = withCommas(verdict.states);
+    const states = t(verdict.complete ? "lab.states_reachable" : "lab.states_walked", { count: verdict.states, n });
+    this.headline.textContent = t("lab.headline", { words, states });
     this.headline.className = `lab-headline ${good ? "good" : "bad"}`;
     this.headline.hidden = false;
     const items = [];
@@ -244,41 +296,37 @@ export class LabPanel {
       return text.length <= 24 ? text.replace(/ /g, "\u00a0") : text;
     };
     if (!verdict.complete) {
-      items.push([`The walk stopped early (${verdict.stopped || "a limit"}): only the states it walked are judged, and h* near its edge is an upper bound, so an overestimate there may be false.`, "warn"]);
+      items.push([t("lab.stopped", { why: verdict.stopped || t("lab.a_limit") }), "warn"]);
     }
     if (verdict.overestimates) {
       const w = verdict.worst || {};
-      items.push([`${withCommas(verdict.overestimates)} state${verdict.overestimates === 1 ? "" : "s"} overestimate (h > h*). The worst: h = ${number(w.h)} where h* = ${number(w.h_star)} at ${where(w.text, w.state)}.`, "bad", "lab-over"]);
+      items.push([t("lab.overestimates", {
+        count: verdict.overestimates, n: withCommas(verdict.overestimates), h: number(w.h), hstar: number(w.h_star), where: where(w.text, w.state),
+      }), "bad", "lab-over"]);
     } else {
-      items.push(["No state overestimates: h ≤ h* everywhere.", "good", "lab-over"]);
+      items.push([t("lab.no_overestimates"), "good", "lab-over"]);
     }
     if (verdict.inconsistent_moves) {
       const m = verdict.worst_move || {};
-      items.push([`${withCommas(verdict.inconsistent_moves)} move${verdict.inconsistent_moves === 1 ? "" : "s"} break consistency (h(s) > cost + h(s′)). The worst: ${where(m.from_text, m.from)} → ${where(m.to_text, m.to)} costs ${number(m.cost)}, h falls from ${number(m.h_from)} to ${number(m.h_to)}.`, "bad", "lab-moves"]);
+      items.push([t("lab.inconsistent", {
+        count: verdict.inconsistent_moves, n: withCommas(verdict.inconsistent_moves), from: where(m.from_text, m.from),
+        to: where(m.to_text, m.to), cost: number(m.cost), hfrom: number(m.h_from), hto: number(m.h_to),
+      }), "bad", "lab-moves"]);
     } else {
-      items.push(["No move breaks consistency: h(s) ≤ cost + h(s′) on every move.", "good", "lab-moves"]);
+      items.push([t("lab.consistent_everywhere"), "good", "lab-moves"]);
     }
     // The API's name for states where h is no finite number (the contract said not_a_number).
     const nan = verdict.not_finite ?? verdict.not_a_number;
     const example = verdict.example_not_finite ?? verdict.example_not_a_number;
     if (nan) {
-      items.push([`The formula is not a finite number at ${withCommas(nan)} states${example !== undefined ? ` (e.g. ${where(verdict.example_text, example)})` : ""}: counted as too high.`, "bad"]);
+      const eg = example !== undefined ? t("lab.not_finite_example", { where: where(verdict.example_text, example) }) : "";
+      items.push([t("lab.not_finite", { count: nan, n: withCommas(nan), example: eg }), "bad"]);
     }
     const goalH = verdict.h_at_goal;
-    items.push([`h at the goal: ${goalH === null || goalH === undefined ? "—" : number(goalH)}${goalH ? " (it should be 0)" : ""}.`, goalH ? "bad" : "", "lab-goal"]);
-    if (verdict.dead_ends) items.push([`${withCommas(verdict.dead_ends)} dead end${verdict.dead_ends === 1 ? "" : "s"}: no way to the goal (grey).`, ""]);
+    const goal = goalH === null || goalH === undefined ? "—" : number(goalH);
+    items.push([t(goalH ? "lab.goal_wrong" : "lab.goal", { h: goal }), goalH ? "bad" : "", "lab-goal"]);
+    if (verdict.dead_ends) items.push([t("lab.dead_ends", { count: verdict.dead_ends, n: withCommas(verdict.dead_ends) }), ""]);
     this.details.replaceChildren(...items.map(([text, tone, testid]) => el("li", { class: tone || null, testid: testid || null, text })));
-    const view = this.page.view();
-    this.heat = view?.drawsHeat && info ? decodeHeat(verdict.heat, info.width * info.height) : null;
-    this.note.hidden = Boolean(this.heat);
-    this.note.textContent = this.heat ? "" : verdict.heat === undefined
-      ? "This board is too large for a heat map: the verdict above covers it all."
-      : "This view draws no heat map: the verdict above covers it all.";
-    this.legend.root.hidden = !this.heat;
-    this.heatToggle.hidden = !this.heat;
-    this.useButton.disabled = !this.usable();
-    this.drawHeat();
-    this.root.dataset.judged = String(verdict.formula ?? "");
   }
 
   /** A state the server sent without its words (an older answer): its JSON, short. */
@@ -310,8 +358,8 @@ export class LabPanel {
     const now = this.page.algorithm();
     const algorithm = HEURISTIC_ALGORITHMS.includes(now) ? now : HEURISTIC_ALGORITHMS.find((name) => offered.includes(name)) || null;
     this.page.useHeuristic(algorithm, { [HEURISTIC]: YOURS, [FORMULA]: formula });
-    this.useButton.textContent = "Used ✓";
-    setTimeout(() => { this.useButton.textContent = "Use as heuristic"; }, 1500);
+    setText(this.useButton, "lab.used");
+    setTimeout(() => setText(this.useButton, "lab.use"), 1500);
   }
 
   /**
