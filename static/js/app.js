@@ -43,7 +43,7 @@ import { SingleView } from "./shell/single_view.js";
 import { Sources } from "./shell/sources.js";
 import { sayStatus, setStatus, showError, setBusy } from "./shell/status.js";
 import { byId } from "./dom.js";
-import { initLanguage, lang, setLanguage, t } from "./i18n.js";
+import { announceServerWords, initLanguage, lang, setLanguage, t } from "./i18n.js";
 import { mountLanguageMenu } from "./language_menu.js";
 
 // The catalog before anything writes a word (a catalog that cannot be fetched leaves the page working,
@@ -408,6 +408,7 @@ async function languageChanged() {
     const [algorithms, families, entries] = await Promise.all([api.getAlgorithms(), api.getFamilies(), api.getGallery()]);
     if (!Array.isArray(families) || lang() !== asked) return; // switched again meanwhile: that switch fetches its own
     selection.relabel(algorithms, families);
+    announceServerWords(); // the comparison's and the lab's forms and menus (i18n.onServerWords)
     sources.setCatalog(families, entries);
     galleryEntries = entries;
     const puzzle = loader.puzzle;

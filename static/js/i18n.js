@@ -160,6 +160,25 @@ export function onLanguage(listener) {
   return () => listeners.delete(listener);
 }
 
+/** @type {Set<() => void>} */
+const serverWordListeners = new Set();
+
+/**
+ * Call `listener()` each time the words the server writes (algorithm and option labels, a family's
+ * titles) have been fetched again in the new language (app.js announces it after a switch).
+ * @param {() => void} listener
+ * @returns {() => void}
+ */
+export function onServerWords(listener) {
+  serverWordListeners.add(listener);
+  return () => serverWordListeners.delete(listener);
+}
+
+/** The server's words are here in the page's language (app.js, after a switch). */
+export function announceServerWords() {
+  for (const listener of [...serverWordListeners]) listener();
+}
+
 /** @param {string} name */
 async function fetchCatalog(name) {
   const cached = loaded.get(name);

@@ -14,7 +14,7 @@
 // data-testid on the page), and the single view waits hidden with the same puzzle.
 
 import { el } from "../dom.js";
-import { lang, onLanguage, setAttr, setText, t } from "../i18n.js";
+import { onLanguage, onServerWords, setAttr, setText, t } from "../i18n.js";
 import { viewClassFor } from "../families/index.js";
 import { OptionsForm } from "../options_form.js";
 import { SharedClock } from "../playback/shared_clock.js";
@@ -76,26 +76,19 @@ export class CompareView {
     this.build();
     openButton.addEventListener("click", () => this.open());
     onLanguage(() => this.languageChanged());
+    onServerWords(() => this.serverWordsChanged());
   }
 
   /**
    * The page's language changed: the words computed here are written again at once; the server's
-   * words (the algorithms' labels, the options' labels) once the page has fetched them again (app.js
-   * replaces the families' map: then the forms, menus and run captions follow).
+   * words (the algorithms' labels, the options' labels) once the page has fetched them again
+   * (i18n.onServerWords: serverWordsChanged, then the forms, menus and run captions follow).
    */
   languageChanged() {
     this.writeSharedTitle();
     this.layout();
     if (this.active) this.selectionChanged();
     this.writeStatus();
-    const before = this.page.families();
-    const asked = lang();
-    const wait = (tries) => {
-      if (lang() !== asked) return; // switched again: that switch waits for its own words
-      if (this.page.families() !== before || tries <= 0) this.serverWordsChanged();
-      else setTimeout(() => wait(tries - 1), 100);
-    };
-    wait(100);
   }
 
   /** The server's words came again in the page's language: the forms, menus, captions, table and chart. */

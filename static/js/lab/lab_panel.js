@@ -11,7 +11,7 @@
 import * as api from "../api.js";
 import { el } from "../dom.js";
 import { number, withCommas } from "../format.js";
-import { lang, onLanguage, setText, t } from "../i18n.js";
+import { lang, onLanguage, onServerWords, setText, t } from "../i18n.js";
 import { decodeHeat, ratioRgb, DEAD_END_RGB, HATCH, ARROW, HEAT_TOP } from "../families/heat.js";
 import { FORMULA, HEURISTIC, MAX_TEXT, YOURS } from "../options_form.js";
 
@@ -46,6 +46,7 @@ export class LabPanel {
     this.info = null; // the puzzle shown
     this.build();
     onLanguage(() => this.languageChanged());
+    onServerWords(() => this.writeNames());
   }
 
   /** The tab's words in the page's language. */
@@ -55,20 +56,12 @@ export class LabPanel {
 
   /**
    * The language changed: the verdict and the arrows' menu at once; the features' meanings (the
-   * server's words) once the page has fetched the families again (it replaces their map).
+   * server's words) once the page has fetched the families again (i18n.onServerWords: writeNames).
    */
   languageChanged() {
     for (const option of this.arrows.options) option.text = t(`lab.arrows.${option.value}`);
     if (this.verdict) this.writeVerdict(this.verdict);
     this.writeNote();
-    const before = this.page.families();
-    const asked = lang();
-    const wait = (tries) => {
-      if (lang() !== asked) return;
-      if (this.page.families() !== before || tries <= 0) this.writeNames();
-      else setTimeout(() => wait(tries - 1), 100);
-    };
-    wait(100);
   }
 
   build() {
