@@ -143,8 +143,6 @@ def test_the_family_view_speaks_german_after_a_run(german, server_url, english_o
     assert not found, f"English words in the {family} view's own elements: {found}"
 
 
-@pytest.mark.xfail(reason="depends on others' work: the click editor (P3), the shell's history buttons (P1), "
-                   "the server's move texts and notices (S1, S2)", strict=False)
 @pytest.mark.parametrize("family", list(PUZZLES))
 def test_what_others_write_into_the_family_hosts_is_german_too(german, server_url, english_only, family):
     _open_and_run(german, server_url, family)

@@ -184,7 +184,9 @@ export class LabPanel {
       return;
     }
     const chips = features.map(({ name, meaning }) => {
-      const chip = el("button", { type: "button", class: "lab-name", testid: "lab-name", title: meaning || name, text: name });
+      // The name is the formula's (code, the same in every language); its meaning the server's words.
+      const chip = el("button", { type: "button", class: "lab-name", testid: "lab-name", title: meaning || name },
+        el("code", { text: name }));
       chip.addEventListener("click", () => this.insert(name));
       return chip;
     });
