@@ -148,6 +148,7 @@ def test_the_menu_switches_to_english_and_back_without_a_reload(browser, server_
         assert german.startswith("Am Ende")
 
         tab.select_option("[data-testid=language]", "en")
+        tab.wait_for_selector("html[lang=en]", state="attached")  # the catalog is fetched first
         status_is(tab, "done")
         assert tab.evaluate("() => document.documentElement.lang") == "en"
         assert tab.text_content("[data-testid=playhead]").startswith("At the end")
@@ -162,7 +163,8 @@ def test_the_menu_switches_to_english_and_back_without_a_reload(browser, server_
         assert position(tab)[0] == position(tab)[1] > 0
 
         tab.select_option("[data-testid=language]", "de")
-        status_is(tab, "fertig")
+        tab.wait_for_selector("html[lang=de]", state="attached")
+        status_is(tab, "done")  # said in the page's language: "fertig"
         assert tab.text_content("[data-testid=playhead]").startswith("Am Ende")
         assert tab.text_content("[data-testid=run]") == "Suche starten ▶"
         assert tab.evaluate("() => window.__notReloaded") == "still here"
