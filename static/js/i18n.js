@@ -215,27 +215,26 @@ export async function setLanguage(name, { remember = true } = {}) {
   if (changed) for (const listener of [...listeners]) listener(chosen);
 }
 
+/** The language a shared link names (`?lang=`), or null. */
+const addressLanguage = () => supported(new URL(window.location.href).searchParams.get("lang"));
+
+/** The language the menu chose earlier (this browser's storage), or null. */
+function rememberedLanguage() {
+  try {
+    return supported(localStorage.getItem(STORAGE_KEY));
+  } catch {
+    return null; // storage refused (private mode)
+  }
+}
+
 /** The language to start in: `?lang=`, else the remembered choice, else the server's (Accept-Language). */
 export function startingLanguage() {
-  const fromAddress = supported(new URL(window.location.href).searchParams.get("lang"));
-  let remembered = null;
-  try {
-    remembered = supported(localStorage.getItem(STORAGE_KEY));
-  } catch {
-    remembered = null;
-  }
-  return fromAddress || remembered || supported(document.documentElement.lang) || supported(navigator.language) || "en";
+  return addressLanguage() || rememberedLanguage() || supported(document.documentElement.lang)
+    || supported(navigator.language) || "en";
 }
 
 /** Load the starting language's catalog (before the page composes itself). A language chosen (the
  * menu, or a shared link's `?lang=`) is remembered; one only taken from the browser is not. */
 export async function initLanguage() {
-  const fromAddress = supported(new URL(window.location.href).searchParams.get("lang"));
-  let remembered = null;
-  try {
-    remembered = supported(localStorage.getItem(STORAGE_KEY));
-  } catch {
-    remembered = null;
-  }
-  await setLanguage(startingLanguage(), { remember: Boolean(fromAddress || remembered) });
+  await setLanguage(startingLanguage(), { remember: Boolean(addressLanguage() || rememberedLanguage()) });
 }
