@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from functools import cache
 
 from flask import Blueprint, Flask, Response, abort, request
 
@@ -38,13 +39,19 @@ def environ_language(environ: dict) -> str:
     return best_match(environ.get("HTTP_ACCEPT_LANGUAGE")) or DEFAULT
 
 
+@cache
+def page_strings_body(lang: str) -> tuple[str, str]:
+    """The page's catalog in ``lang`` as JSON, and its tag (made once: the catalogs do not change)."""
+    body = json.dumps(page_catalog(lang), ensure_ascii=False, sort_keys=True)
+    return body, hashlib.sha256(body.encode()).hexdigest()[:16]
+
+
 @language.get("/i18n/<lang>.json")
 def page_strings(lang: str) -> Response:
     """The page's catalog in ``lang`` (``static/i18n/<lang>/*.json`` merged), cached by its hash."""
     if lang not in LANGUAGES:
         abort(404, description=t("web.no_language", lang=lang[:20], languages=", ".join(LANGUAGES)))
-    body = json.dumps(page_catalog(lang), ensure_ascii=False, sort_keys=True)
-    tag = hashlib.sha256(body.encode()).hexdigest()[:16]
+    body, tag = page_strings_body(lang)
     if request.if_none_match.contains(tag):
         return Response(status=304)
     response = Response(body, mimetype="application/json")
