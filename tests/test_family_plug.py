@@ -18,6 +18,7 @@ import pytest
 import run
 from server import socketio
 from server.config import ROOT
+from server.i18n import t
 from server.puzzles import registry
 from server.puzzles.capabilities import CAPABILITIES, GENERIC_STATE_FORM
 from server.puzzles.errors import PuzzleError
@@ -127,7 +128,7 @@ def test_its_optional_parts_are_absent_and_refused_in_words(toy) -> None:
     listed = toy.describe_json()
     assert (listed["checks_solutions"], listed["editable"], listed["animation"]) == (False, False, False)
     assert listed["generators"] == listed["formats"] == listed["features"] == []
-    assert listed["solution_notation"] == "" and listed["state_form"] == GENERIC_STATE_FORM
+    assert listed["solution_notation"] == "" and listed["state_form"] == t(GENERIC_STATE_FORM)
     assert "formula" not in {o["name"] for o in listed["options"]}  # no lab: no heuristic "yours"
 
 
@@ -153,11 +154,12 @@ def test_the_api_refuses_each_absent_part_in_words(app, toy) -> None:
     # Student mode needs only the core: the space of its states, each in the generic form.
     space = client.post(f"{pid}/code/space", json={"options": {}})
     assert space.status_code == 200, space.get_json()
-    assert space.get_json()["state_form"] == GENERIC_STATE_FORM
+    assert space.get_json()["state_form"] == t(GENERIC_STATE_FORM)
     # Its problem has no student_rules: the page gets the explicit graph in place of the rules.
     rules = client.post(f"{pid}/code/rules", json={"options": {}})
     assert rules.status_code == 200 and rules.get_json()["kind"] == "graph", rules.get_json()
-    assert rules.get_json()["state_form"] == GENERIC_STATE_FORM and rules.get_json()["steps"]["default"] > 0
+    assert rules.get_json()["state_form"] == t(GENERIC_STATE_FORM)
+    assert rules.get_json()["steps"]["default"] > 0
 
 
 def test_the_cli_refuses_each_absent_part_in_words(toy, tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ exports = Blueprint("exports", __name__)
 
 # The page's own parameters of a share link and of the address bar (static/js/share/link.js); the
 # rest are run options (no family's option takes one of these names: tests/test_export.py).
-PAGE_PARAMETERS = ("gallery", "puzzle", "at", "exercise", "compare", "panels", "drawer")
+PAGE_PARAMETERS = ("gallery", "puzzle", "at", "exercise", "compare", "panels", "drawer", "lang")
 
 
 answer_errors(exports)

@@ -5,6 +5,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+const { useEnglish } = await import("./english.js");
+await useEnglish(); // the refusals are read in words
 const { frontierIndexOf } = await import("../../static/js/explain/frontier.js");
 const { KIND, Timeline } = await import("../../static/js/timeline.js");
 

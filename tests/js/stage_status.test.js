@@ -8,16 +8,9 @@ import { test } from "node:test";
 globalThis.performance = { now: () => 0 };
 globalThis.requestAnimationFrame = () => 1;
 
-// The page's English catalog (static/i18n/en/*.json merged, as the server serves /i18n/en.json),
-// loaded as the page loads it: the statuses are read in words.
-const { readFileSync, readdirSync } = await import("node:fs");
-const catalogDir = new URL("../../static/i18n/en/", import.meta.url);
-const catalog = Object.assign({}, ...readdirSync(catalogDir).filter((name) => name.endsWith(".json"))
-  .map((name) => JSON.parse(readFileSync(new URL(name, catalogDir), "utf-8"))));
-globalThis.fetch = async () => ({ ok: true, json: async () => catalog });
-globalThis.document = { documentElement: { lang: "en" }, querySelectorAll: () => [] };
-const { setLanguage } = await import("../../static/js/i18n.js");
-await setLanguage("en", { remember: false });
+// The page's English catalog, loaded as the page loads it: the statuses are read in words.
+const { useEnglish } = await import("./english.js");
+await useEnglish();
 
 const { Stage } = await import("../../static/js/stage/stage.js");
 const { comparisonStatus, panelBadge, runStatus } = await import("../../static/js/stage/run_status.js");
