@@ -21,12 +21,6 @@ const KIND_KEYS = {
 const BACKWARD = new Set([KIND.OPEN_B, KIND.CLOSE_B, KIND.UPDATE_B]);
 const CLOSING = new Set([KIND.CLOSE, KIND.CLOSE_B]);
 
-/** The puzzle kinds a family shows, by family name (a family not listed: "puzzle"). */
-const KIND_OF_FAMILY = {
-  grid: "a11y.puzzle.grid", labyrinth: "a11y.puzzle.labyrinth", step: "a11y.puzzle.step",
-  zenji: "a11y.puzzle.zenji", sliding: "a11y.puzzle.sliding",
-};
-
 /** A figure's value in words: a whole number grouped, else up to two decimals. @param {number} v */
 const number = (v) => fmt(v, 2);
 
@@ -102,7 +96,7 @@ export function verdictText(stage, verdict) {
  */
 export function boardLabel(view, info) {
   if (!view || !info) return t("a11y.board.empty");
-  const kind = t(KIND_OF_FAMILY[info.family] || "a11y.puzzle.other");
+  const kind = t(/** @type {any} */ (view.constructor).kindKey || "a11y.puzzle.other"); // the view's own words
   const unit = /** @type {any} */ (view.constructor).sizeUnit === "tiles" ? "a11y.unit.tiles" : "a11y.unit.cells";
   const parts = [];
   const name = info.title || info.name || "";

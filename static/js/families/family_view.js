@@ -101,6 +101,9 @@ export class FamilyView {
 
   /** The unit of the puzzle's width × height ("cells", "tiles"): sizes read "W × H unit". */
   static sizeUnit = "cells";
+  /** The catalog key of what the board is, in words ("Maze", "Schiebepuzzle"): the board's text
+   * alternative (../board/board_text.js) names it. */
+  static kindKey = "a11y.puzzle.other";
 
   /**
    * True when the view replays how a generated board was made (playMaking): the generator dialog

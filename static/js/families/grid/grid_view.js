@@ -41,6 +41,7 @@ export class GridView extends FamilyView {
     shared: [["heuristic", "weight"]],
     notes: { weight: "(f = g + w·h)", diagonal: "fam.grid.note_diagonal" },
   };
+  static kindKey = "fam.grid.kind"; // the board in words (its text alternative)
   static playsMaking = true; // playMaking replays a generated maze's making
 
   /** @param {import("../family_view.js").FamilyViewArgs} args */

@@ -19,6 +19,7 @@ const HOVER_MS = 120; // the hover read-out asks the server at most this often
 
 export class TiledGridView extends FamilyView {
   static formLayout = GridView.formLayout;
+  static kindKey = GridView.kindKey;
 
   /** @param {import("../family_view.js").FamilyViewArgs} args */
   constructor(args) {

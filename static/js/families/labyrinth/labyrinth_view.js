@@ -34,6 +34,7 @@ export class LabyrinthView extends SolutionView {
     shared: [["heuristic", "weight"]],
     notes: { start_col: "fam.labyrinth.note_below", goal_col: "fam.labyrinth.note_above", weight: "(f = g + w·h)" },
   };
+  static kindKey = "fam.labyrinth.kind"; // the board in words (its text alternative)
   static sizeUnit = "tiles"; // sizes are width × height in tiles (the shell's common.tiles)
 
   /** @param {import("../family_view.js").FamilyViewArgs} args */

@@ -37,6 +37,7 @@ const hName = (name, names = H_NAMES) => (names[name] ? t(names[name]) : name);
 
 export class SlidingView extends SolutionView {
   static formLayout = { own: [], shared: [["heuristic", "weight"]], notes: { weight: "(f = g + w·h)" } };
+  static kindKey = "fam.sliding.kind"; // the board in words (its text alternative)
   static sizeUnit = "tiles";
 
   /** @param {import("../family_view.js").FamilyViewArgs} args */

@@ -33,6 +33,7 @@ export class StepView extends SolutionView {
   // Where the shell puts this family's option controls: the cycle in a section of its own, the rest
   // under the algorithm menu; muted notes after labels.
   // The title and notes are catalog keys (the form writes them in the current language).
+  static kindKey = "fam.step.kind"; // the board in words (its text alternative)
   static formLayout = {
     title: "fam.step.form_title",
     own: [["cycle"]],

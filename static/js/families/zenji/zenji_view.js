@@ -38,6 +38,7 @@ export class ZenjiView extends SolutionView {
     shared: [["heuristic", "weight"]],
     notes: { weight: "(f = g + w·h)" },
   };
+  static kindKey = "fam.zenji.kind"; // the board in words (its text alternative)
   static sizeUnit = "tiles"; // sizes are width × height in tiles
 
   /** @param {import("../family_view.js").FamilyViewArgs} args */
