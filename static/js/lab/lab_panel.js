@@ -185,8 +185,7 @@ export class LabPanel {
     }
     const chips = features.map(({ name, meaning }) => {
       // The name is the formula's (code, the same in every language); its meaning the server's words.
-      const chip = el("button", { type: "button", class: "lab-name", testid: "lab-name", title: meaning || name },
-        el("code", { text: name }));
+      const chip = el("button", { type: "button", class: "lab-name", testid: "lab-name", title: meaning || name, text: name });
       chip.addEventListener("click", () => this.insert(name));
       return chip;
     });
