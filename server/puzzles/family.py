@@ -265,7 +265,7 @@ class Family(ABC):
     @property
     def noun(self) -> str:
         """The family's title inside a sentence, in the reader's language: lower case in English ("a
-        labyrinth"), as written in German (nouns keep their capital)."""
+        grid maze"), as written in German (nouns keep their capital)."""
         title = t(self.title)
         return title.lower() if language() == "en" else title
 

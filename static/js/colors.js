@@ -27,7 +27,7 @@ export const COLORS = {
   current: OKABE_ITO.black,
   start: OKABE_ITO.blue,
   goal: OKABE_ITO.vermillion,
-  // The sliding puzzle's state space: a bin with no state expanded. Light enough that the palest lit
+  // A state-space chart: a bin with no state expanded. Light enough that the palest lit
   // bin (orange) is darker in a greyscale picture too (WCAG 1.4.1), dark enough to show on the board.
   spaceUnlit: "#cdc7ba",
 };

@@ -16,7 +16,7 @@ function ramp(max) {
   low.textContent = "0";
   const high = document.createElement("span");
   if (max > 0) high.textContent = fmt(Math.round(max));
-  else setText(high, "fam.grid.legend_max");
+  else setText(high, "fam.view.legend_max");
   wrap.append(low, bar, high);
   return wrap;
 }
@@ -28,23 +28,23 @@ function ramp(max) {
  */
 export function renderGridLegend(container, { weighted = false, backward = false, scoreMax = 0, scoreKey = "fam.grid.legend_by_cost", tiled = false } = {}) {
   const items = [
-    item("fam.grid.legend_start", undefined, endpointMarker("start")),
-    item("fam.grid.legend_goal", undefined, endpointMarker("goal")),
+    item("fam.view.legend_start", undefined, endpointMarker("start")),
+    item("fam.view.legend_goal", undefined, endpointMarker("goal")),
     item("fam.grid.legend_wall", undefined, swatch(COLORS.wall)),
     item(weighted ? "fam.grid.legend_free_weight" : "fam.grid.legend_free", undefined, swatch(COLORS.free)),
   ];
   if (weighted) items.push(item("fam.grid.legend_weight9", undefined, swatch(COLORS.heavy)));
   items.push(
-    item("fam.grid.legend_frontier", undefined, swatch(COLORS.open)),
+    item("fam.view.legend_frontier", undefined, swatch(COLORS.open)),
     itemLabelFirst(scoreKey, undefined, ramp(scoreMax)),
   );
   if (!tiled) {
-    items.push(item("fam.grid.legend_improved", undefined, swatch(COLORS.update)),
-      item("fam.grid.legend_current", undefined, swatch("#fff", "current")));
+    items.push(item("fam.view.legend_improved", undefined, swatch(COLORS.update)),
+      item("fam.view.legend_current", undefined, swatch("#fff", "current")));
   }
   if (backward) {
-    items.push(item("fam.grid.legend_back_frontier", undefined, swatch(COLORS.openBack)),
-      item("fam.grid.legend_back_expanded", undefined, swatch(COLORS.closedBack)));
+    items.push(item("fam.view.legend_back_frontier", undefined, swatch(COLORS.openBack)),
+      item("fam.view.legend_back_expanded", undefined, swatch(COLORS.closedBack)));
   }
   items.push(item("fam.grid.legend_path", undefined, swatch(COLORS.path, "line")));
   container.replaceChildren(...items);

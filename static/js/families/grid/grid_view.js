@@ -524,7 +524,7 @@ export class GridView extends FamilyView {
     }
     const W = this.info.width;
     const weight = this.cells[cell];
-    const parts = [t("fam.grid.hover_rc", { r: Math.floor(cell / W), c: cell % W }),
+    const parts = [t("fam.view.hover_rc", { r: Math.floor(cell / W), c: cell % W }),
       weight === 0 ? t("fam.grid.hover_wall") : t("fam.grid.hover_weight", { w: weight })];
     if (this.run && weight !== 0) {
       const reached = this.state.status[cell] !== 0;

@@ -234,7 +234,7 @@ export class TiledGridView extends FamilyView {
       const answer = await fetch(`/api/puzzles/${id}/cell?row=${cell.row}&col=${cell.col}${run}`);
       if (!answer.ok) return;
       const c = await answer.json();
-      const parts = [t("fam.grid.hover_rc", { r: c.row, c: c.col }),
+      const parts = [t("fam.view.hover_rc", { r: c.row, c: c.col }),
         c.weight === 0 ? t("fam.grid.hover_wall") : t("fam.grid.hover_weight", { w: c.weight })];
       if (this.tiles && c.weight !== 0) {
         const at = this.step ?? 0;

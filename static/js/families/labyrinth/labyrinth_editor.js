@@ -11,7 +11,7 @@ import { t } from "../../i18n.js";
 import { wordsOf } from "../words.js";
 
 // Catalog keys, read as words in the current language (wordsOf).
-const TOOLS = { turn: "fam.labyrinth.tool_turn", set: "fam.labyrinth.tool_set" };
+const TOOLS = { turn: "fam.view.tool_turn", set: "fam.view.tool_set" };
 const HINTS = { turn: "fam.labyrinth.hint_turn", set: "fam.labyrinth.hint_set" };
 const CODES = 10; // tile codes 0-9 (docs/LABYRINTH.md)
 
@@ -21,7 +21,7 @@ export function labyrinthEditor(view) {
     ...Array.from({ length: CODES }, (_, code) => new Option(`${SHAPES[code]}  (${code})`, String(code))));
   const editor = new ClickEditor({
     view, tools: wordsOf(TOOLS), toolPrefix: "labyrinth-tool", hints: wordsOf(HINTS), extra: choice,
-    title: t("fam.labyrinth.edit_title"),
+    title: t("fam.view.edit_title"),
     opAt: (event, tool) => {
       const hit = view.renderer.tileAt(event.clientX, event.clientY);
       if (!hit || !view.info) return null;

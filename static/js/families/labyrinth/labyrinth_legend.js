@@ -6,7 +6,7 @@ import { item } from "../words.js";
 
 export function renderLabyrinthLegend(container) {
   container.replaceChildren(
-    item("fam.labyrinth.legend_player", undefined, swatch(OKABE_ITO.orange, ["marker", "round"].join(" "))),
+    item("fam.view.legend_player", undefined, swatch(OKABE_ITO.orange, ["marker", "round"].join(" "))),
     item("fam.labyrinth.legend_start", undefined, endpointMarker("start", false)),
     item("fam.labyrinth.legend_goal", undefined, endpointMarker("goal", false)),
     item("fam.labyrinth.legend_insertion", undefined, swatch("#5d636c", "arrow")),

@@ -11,7 +11,7 @@ export function buildLabyrinthPanels() {
     title: "fam.labyrinth.replay_title",
     titleId: "replay-title",
     messageTestid: "lab-message",
-    listLabel: "fam.labyrinth.moves_label",
+    listLabel: "fam.view.moves_label",
     stats: {
       insertions: { testid: "insertions", label: "fam.labyrinth.insertions", def: "fam.labyrinth.insertions_def" },
       walkedCells: { testid: "walked-cells", label: "fam.labyrinth.walked", def: "fam.labyrinth.walked_def" },

@@ -29,7 +29,7 @@ export class LabyrinthReplay extends MoveReplay {
     if (!result.found || !Array.isArray(result.moves) || !Array.isArray(result.path)) return;
     this.states = result.path.map(pathState);
     this.moves = result.moves;
-    this.fillList(this.moves.length, (step) => this.item(step, this.moves[step - 1].text, "fam.labyrinth.show_after"));
+    this.fillList(this.moves.length, (step) => this.item(step, this.moves[step - 1].text, "fam.view.show_after"));
     this.updateControls();
   }
 

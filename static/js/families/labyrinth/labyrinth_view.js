@@ -213,7 +213,7 @@ export class LabyrinthView extends SolutionView {
   /** The state being expanded at the playhead: its g (moves so far). */
   playheadFigures() {
     if (this.runId === null) return [];
-    return [{ key: "g", label: "g", value: this.search.g, def: t("fam.labyrinth.def_g") }];
+    return [{ key: "g", label: "g", value: this.search.g, def: t("fam.view.def_g") }];
   }
 
   // ---- the result and its replay (../solution_view.js) ------------------------------------------
@@ -240,7 +240,7 @@ export class LabyrinthView extends SolutionView {
   describeRun(algorithm, options) {
     const parts = [];
     if (options.heuristic !== undefined) {
-      const heuristic = options.heuristic || t("fam.labyrinth.default");
+      const heuristic = options.heuristic || t("fam.view.default");
       parts.push(options.weight !== undefined
         ? t("fam.view.heuristic_weight", { heuristic, w: num(options.weight) })
         : t("fam.view.heuristic", { heuristic }));

@@ -9,10 +9,10 @@ export function buildSlidingPanels() {
   // Ids unique to this instance (a comparison may show several views; no module-level counter).
   const suffix = Math.random().toString(36).slice(2, 8);
   const parts = solutionPanel({
-    title: "fam.step.replay_title",
+    title: "fam.view.replay_title",
     titleId: `sliding-replay-title-${suffix}`,
     messageTestid: "sliding-message",
-    listLabel: "fam.labyrinth.moves_label",
+    listLabel: "fam.view.moves_label",
     stats: {
       moves: { testid: "solution-moves", label: "fam.sliding.stat_moves", def: "fam.sliding.stat_moves_def" },
       optimal: { testid: "optimal-moves", label: "fam.sliding.stat_optimal", def: "fam.sliding.stat_optimal_def" },

@@ -33,7 +33,7 @@ export class SlidingReplay extends MoveReplay {
     if (!moves.length) return;
     this.path = path;
     this.moves = moves;
-    const title = "fam.labyrinth.show_after";
+    const title = "fam.view.show_after";
     this.fillList(moves.length, (step) => {
       const move = moves[step - 1];
       const li = this.item(step, sentenceCase(moveText(move)), title);

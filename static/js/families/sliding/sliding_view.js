@@ -350,7 +350,7 @@ export class SlidingView extends SolutionView {
       return result.stopped ? t("fam.sliding.search_stopped", { reason: result.stopped }) : t("fam.sliding.search_over", { why: this.whyNone(result) });
     }
     if (!snap) {
-      return t(this.search.position > 0 ? "fam.sliding.caption_waits" : "fam.step.caption_press_play");
+      return t(this.search.position > 0 ? "fam.sliding.caption_waits" : "fam.view.caption_press_play");
     }
     if (snap.i !== this.search.lastClose) {
       return t("fam.sliding.caption_capped", { expanded: this.search.expanded, first: this.search.snapshots.length });
@@ -432,11 +432,11 @@ export class SlidingView extends SolutionView {
     const name = this.run.heuristic;
     const h = tiles ? this.hOf(tiles) : null;
     const known = PAGE_HEURISTICS.includes(name);
-    const figures = [{ key: "g", label: "g", value: g, def: t("fam.labyrinth.def_g") }];
+    const figures = [{ key: "g", label: "g", value: g, def: t("fam.view.def_g") }];
     if (USES_H.has(this.run.algorithm)) {
       figures.push({
         key: "h", label: "h", value: h,
-        def: known ? t("fam.step.def_h", { heuristic: hName(name) }) : t("fam.sliding.def_h_server", { name }),
+        def: known ? t("fam.view.def_h", { heuristic: hName(name) }) : t("fam.sliding.def_h_server", { name }),
       }, {
         key: "f", label: "f", value: this.fOf(g, h),
         def: this.run.algorithm === "greedy" ? t("fam.view.def_f_greedy") : t("fam.view.def_f", { w: num(this.run.weight) }),
@@ -451,7 +451,7 @@ export class SlidingView extends SolutionView {
   // ---- the result and its replay (../solution_view.js) ------------------------------------------
 
   whyNone(result) {
-    return result.message || (result.stopped ? t("fam.step.stopped", { reason: result.stopped }) : t("fam.sliding.no_solution"));
+    return result.message || (result.stopped ? t("fam.view.stopped", { reason: result.stopped }) : t("fam.sliding.no_solution"));
   }
 
   showSolution(result, why) {
@@ -575,7 +575,7 @@ export class SlidingView extends SolutionView {
   /** A run's options in words: "Manhattan distance h₂, weight 2". */
   describeRun(_algorithm, options) {
     if (options.heuristic === undefined) return "";
-    const heuristic = hName(options.heuristic || this.info?.heuristics?.[0] || t("fam.labyrinth.default"));
+    const heuristic = hName(options.heuristic || this.info?.heuristics?.[0] || t("fam.view.default"));
     const weight = options.weight;
     return weight !== undefined && weight !== null && weight !== 1
       ? t("fam.view.heuristic_weight", { heuristic, w: num(weight) }) : t("fam.view.heuristic", { heuristic });

@@ -12,7 +12,7 @@ function ramp(max) {
   const stops = Array.from({ length: 9 }, (_, i) => rampCss(i / 8)).join(",");
   bar.style.background = `linear-gradient(to right, ${stops})`; // CSSOM: allowed by the CSP
   return el("span", { class: "ramp-wrap" },
-    el("span", { text: "0" }), bar, max > 0 ? el("span", { text: fmt(Math.round(max)) }) : el("span", { t: "fam.grid.legend_max" }));
+    el("span", { text: "0" }), bar, max > 0 ? el("span", { text: fmt(Math.round(max)) }) : el("span", { t: "fam.view.legend_max" }));
 }
 
 function letter(kind) {
@@ -30,24 +30,24 @@ export function renderStepLegend(container, {
 } = {}) {
   const unreached = swatch("#ffffff");
   const items = [
-    item("fam.grid.legend_start", undefined, letter("start")),
-    item("fam.grid.legend_goal", undefined, letter("goal")),
+    item("fam.view.legend_start", undefined, letter("start")),
+    item("fam.view.legend_goal", undefined, letter("goal")),
     item("fam.step.legend_marked", undefined, swatch(COLORS.free)),
     item("fam.step.legend_blank", undefined, swatch(COLORS.wall)),
     item("fam.step.legend_unreached", { cycle: cycle.join(", ") }, unreached),
-    item("fam.grid.legend_frontier", undefined, swatch(COLORS.open)),
+    item("fam.view.legend_frontier", undefined, swatch(COLORS.open)),
     itemLabelFirst(scoreKey, undefined, ramp(scoreMax)),
-    item("fam.grid.legend_current", undefined, swatch("#fff", "current")),
+    item("fam.view.legend_current", undefined, swatch("#fff", "current")),
   ];
-  if (improves) items.push(item("fam.grid.legend_improved", undefined, swatch(COLORS.update)));
+  if (improves) items.push(item("fam.view.legend_improved", undefined, swatch(COLORS.update)));
   if (backward) {
-    items.push(item("fam.grid.legend_back_frontier", undefined, swatch(COLORS.openBack)),
-      item("fam.grid.legend_back_expanded", undefined, swatch(COLORS.closedBack)));
+    items.push(item("fam.view.legend_back_frontier", undefined, swatch(COLORS.openBack)),
+      item("fam.view.legend_back_expanded", undefined, swatch(COLORS.closedBack)));
   }
   items.push(
     item("fam.step.legend_generated", undefined, swatch(COLORS.open, "line")),
     item("fam.step.legend_jump", undefined, swatch(COLORS.path, "line")),
-    item("fam.labyrinth.legend_player", undefined, swatch(OKABE_ITO.orange, ["marker", "round"].join(" "))),
+    item("fam.view.legend_player", undefined, swatch(OKABE_ITO.orange, ["marker", "round"].join(" "))),
   );
   container.replaceChildren(...items);
 }

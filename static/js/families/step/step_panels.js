@@ -28,10 +28,10 @@ export function buildStepPanels() {
   );
 
   const parts = solutionPanel({
-    title: "fam.step.replay_title",
+    title: "fam.view.replay_title",
     titleId: replayTitle,
     messageTestid: "step-message",
-    listLabel: "fam.labyrinth.moves_label",
+    listLabel: "fam.view.moves_label",
   });
   parts.modes = modes;
   parts.left = left;

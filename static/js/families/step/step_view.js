@@ -208,7 +208,7 @@ export class StepView extends SolutionView {
     }
     const s = this.search;
     if (s.current < 0) {
-      return t(s.position > 0 ? "fam.step.caption_waits" : "fam.step.caption_press_play");
+      return t(s.position > 0 ? "fam.step.caption_waits" : "fam.view.caption_press_play");
     }
     if (s.pathCount > 0) return t("fam.step.caption_path", { count: s.pathCount });
     const { r, c, phase } = decodeState(s.current, cols, cycle.length);
@@ -256,7 +256,7 @@ export class StepView extends SolutionView {
     const at = s.current >= 0 ? decodeState(s.current, this.info.cols, P) : null;
     const g = at ? s.score[s.current] : null;
     const figures = [
-      { key: "g", label: "g", value: g, def: t("fam.labyrinth.def_g") },
+      { key: "g", label: "g", value: g, def: t("fam.view.def_g") },
       { key: "phase", label: t("fam.step.fig_phase"), value: at ? at.phase : null, def: t("fam.step.def_phase", { P }) },
       { key: "next", label: t("fam.step.fig_next"), value: at ? cycle[at.phase] : null, def: t("fam.step.def_next") },
     ];
@@ -264,7 +264,7 @@ export class StepView extends SolutionView {
     if (algorithm === "astar" || algorithm === "greedy") {
       const h = at && this.run.heuristic !== "yours" ? estimate(this.board, this.run.heuristic, at.r, at.c, Math.max(...cycle)) : null;
       figures.push(
-        { key: "h", label: "h", value: h, def: t("fam.step.def_h", { heuristic: this.run.heuristic }) },
+        { key: "h", label: "h", value: h, def: t("fam.view.def_h", { heuristic: this.run.heuristic }) },
         {
           key: "f", label: "f", value: h === null ? null : algorithm === "greedy" ? h : g + this.run.weight * h,
           def: algorithm === "greedy" ? t("fam.view.def_f_greedy") : t("fam.view.def_f", { w: num(this.run.weight) }),
@@ -279,7 +279,7 @@ export class StepView extends SolutionView {
   /** Show the solution (at the end of the trace) or hide it again (stepped back into the search). */
   whyNone(result) {
     return result.message || (result.stopped
-      ? t("fam.step.stopped", { reason: result.stopped })
+      ? t("fam.view.stopped", { reason: result.stopped })
       : t("fam.step.unreachable", { cycle: cycleText(this.cycle) }));
   }
 
@@ -320,7 +320,7 @@ export class StepView extends SolutionView {
     const { r, c, layer } = hit;
     const cols = this.info.cols;
     const kind = this.board.kinds[r * cols + c];
-    const parts = [t("fam.grid.hover_rc", { r, c }),
+    const parts = [t("fam.view.hover_rc", { r, c }),
       t(kind === BLANK ? "fam.step.hover_blank" : kind === START ? "fam.step.hover_start" : kind === GOAL ? "fam.step.hover_goal" : "fam.step.hover_marked")];
     if (kind !== BLANK) {
       const cycle = this.cycle;
@@ -358,7 +358,7 @@ export class StepView extends SolutionView {
     const cycle = Array.isArray(options.cycle) ? options.cycle : this.info?.cycle || DEFAULT_CYCLE;
     const parts = [t("fam.step.run_cycle", { cycle: cycleText(cycle) })];
     if (options.heuristic !== undefined) {
-      const heuristic = options.heuristic || this.info?.heuristics?.[0] || t("fam.labyrinth.default");
+      const heuristic = options.heuristic || this.info?.heuristics?.[0] || t("fam.view.default");
       parts.push(options.weight !== undefined
         ? t("fam.view.heuristic_weight", { heuristic, w: num(options.weight) })
         : t("fam.view.heuristic", { heuristic }));

@@ -10,7 +10,7 @@ import { wordsOf } from "../words.js";
 import { ClickEditor } from "../../edit/click_editor.js";
 
 // Catalog keys, read as words in the current language (wordsOf).
-const TOOLS = { turn: "fam.labyrinth.tool_turn", set: "fam.labyrinth.tool_set" };
+const TOOLS = { turn: "fam.view.tool_turn", set: "fam.view.tool_set" };
 const HINTS = { turn: "fam.zenji.hint_turn", set: "fam.zenji.hint_set" };
 
 /** @param {import("./zenji_view.js").ZenjiView} view */
@@ -21,7 +21,7 @@ export function zenjiEditor(view) {
   });
   const editor = new ClickEditor({
     view, tools: wordsOf(TOOLS), toolPrefix: "zenji-tool", hints: wordsOf(HINTS), extra: sides,
-    title: t("fam.labyrinth.edit_title"),
+    title: t("fam.view.edit_title"),
     opAt: (event, tool) => {
       const tile = view.renderer.tileAt(event.clientX, event.clientY);
       if (tile < 0 || !view.board || !view.info) return null;

@@ -98,7 +98,7 @@ function ramp(max) {
   const low = document.createElement("span");
   low.textContent = "0";
   const high = document.createElement("span");
-  high.textContent = max > 0 ? String(max) : t("fam.grid.legend_max");
+  high.textContent = max > 0 ? String(max) : t("fam.view.legend_max");
   wrap.append(low, bar, high);
   return wrap;
 }
@@ -117,7 +117,7 @@ export function renderZenjiLegend(container, { maxTurns = 0, waves = false } = {
     item("fam.zenji.legend_unreached", undefined, marker("none")),
     item("fam.zenji.legend_frontier", undefined, marker("open")),
     itemLabelFirst(waves ? "fam.zenji.legend_by_wave" : "fam.zenji.legend_by_turns", undefined, marker("closed"), ramp(maxTurns)),
-    item("fam.grid.legend_current", undefined, marker("current")),
+    item("fam.view.legend_current", undefined, marker("current")),
     item("fam.zenji.legend_water", undefined, swatch(WATER, "line"), swatch("#1d5479")),
   ];
   container.replaceChildren(...items);

@@ -386,7 +386,7 @@ export class ZenjiView extends SolutionView {
   // ---- the result and its replay (../solution_view.js) ------------------------------------------
 
   whyNone(result) {
-    return result.message || (result.stopped ? t("fam.step.stopped", { reason: result.stopped }) : t("fam.zenji.no_solution"));
+    return result.message || (result.stopped ? t("fam.view.stopped", { reason: result.stopped }) : t("fam.zenji.no_solution"));
   }
 
   showSolution(result, why) {
@@ -435,7 +435,7 @@ export class ZenjiView extends SolutionView {
     const flow = options.flow || this.board?.flow || "downhill";
     parts.push(has(`fam.zenji.flow_name_${flow}`) ? t(`fam.zenji.flow_name_${flow}`) : t("fam.zenji.flow_name", { flow }));
     if (options.heuristic !== undefined) {
-      const heuristic = options.heuristic || this.info?.heuristics?.[0] || t("fam.labyrinth.default");
+      const heuristic = options.heuristic || this.info?.heuristics?.[0] || t("fam.view.default");
       const weight = options.weight;
       parts.push(weight !== undefined && weight !== null && weight !== 1
         ? t("fam.view.heuristic_weight", { heuristic, w: num(weight) }) : t("fam.view.heuristic", { heuristic }));
