@@ -12,7 +12,7 @@ __all__ = ["create_app", "socketio"]
 
 def __getattr__(name: str) -> Any:
     if name in __all__:
-        from server import app
+        from . import app
 
         return getattr(app, name)
     raise AttributeError(f"module 'server' has no attribute {name!r}")

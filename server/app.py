@@ -9,12 +9,12 @@ from flask import Flask, jsonify
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
 
-from server.budget import ServerBusy
-from server.clients import TooMany
-from server.config import ROOT, Config
-from server.i18n import t
-from server.services import Services, services
-from server.web.common import drain_body
+from .budget import ServerBusy
+from .clients import TooMany
+from .config import ROOT, Config
+from .i18n import t
+from .services import Services, services
+from .web.common import drain_body
 
 # The page loads only its own scripts, styles and sockets: no inline script or style anywhere.
 # 'wasm-unsafe-eval' lets the student-code worker compile Pyodide's WebAssembly (it allows no JS eval);
@@ -59,16 +59,16 @@ def create_app(config: Config | None = None) -> Flask:
         n = config.trusted_proxies
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)  # type: ignore[method-assign]
 
-    from server.web.api import api
-    from server.web.assignments import assignments
-    from server.web.assignments import pages as assignment_pages
-    from server.web.code import code
-    from server.web.exports import exports
-    from server.web.lab import lab
-    from server.web.language import install as install_languages
-    from server.web.making import making
-    from server.web.pages import pages
-    from server.web.tiles import tiles
+    from .web.api import api
+    from .web.assignments import assignments
+    from .web.assignments import pages as assignment_pages
+    from .web.code import code
+    from .web.exports import exports
+    from .web.lab import lab
+    from .web.language import install as install_languages
+    from .web.making import making
+    from .web.pages import pages
+    from .web.tiles import tiles
 
     install_languages(app)  # first: every later hook and handler writes in the reader's language
     app.register_blueprint(pages)
@@ -110,7 +110,7 @@ def create_app(config: Config | None = None) -> Flask:
         app.logger.exception("unhandled error")
         return jsonify(error=t("web.app.internal_error_server_keeps_running", name=type(err).__name__)), 500
 
-    from server.live.handlers import register_handlers
+    from .live.handlers import register_handlers
 
     # The one SocketIO object keeps the client manager an earlier app's message queue made (tests make
     # many apps in one process): drop it, so that an app without a queue gets none.
@@ -126,7 +126,7 @@ def create_app(config: Config | None = None) -> Flask:
         cors_allowed_origins=config.socket_origins,  # None: this server's own origin only
     )
     register_handlers(socketio, app)
-    from server.live.assignment_watch import register_assignment_watch
+    from .live.assignment_watch import register_assignment_watch
 
     register_assignment_watch(socketio, app)
     _start_grading(app, config)

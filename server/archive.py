@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from server.safe_paths import HEX20, BadKey, key_path
+from .safe_paths import HEX20, BadKey, key_path
 
 log = logging.getLogger(__name__)
 

@@ -25,9 +25,9 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from server.i18n import t
-from server.puzzles.errors import PuzzleError
-from server.search.control import CancelFlag
+from .i18n import t
+from .puzzles.errors import PuzzleError
+from .search.control import CancelFlag
 
 #: The phrases callers give for what work is for (``what``, ``need``), as catalog keys: a sentence
 #: writes them in the reader's language (a phrase not listed is written as given).

@@ -103,7 +103,7 @@ class SharedRedis:
     WARN_SECONDS = 60.0
 
     def __init__(self, url: str) -> None:
-        from server.redis_link import connect, safe_url
+        from .redis_link import connect, safe_url
 
         self.url = url
         self.where = safe_url(url)

@@ -21,13 +21,13 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from server.config import ROOT
-from server.puzzles.capabilities import state_form
-from server.puzzles.options import Values
-from server.search.problem import Problem
+from .config import ROOT
+from .puzzles.capabilities import state_form
+from .puzzles.options import Values
+from .search.problem import Problem
 
 BUILD = "from_student_rules"  # the function of the problem's module that builds it from plain data
-PACKAGE = "server"
+PACKAGE = __name__.partition(".")[0]  # the root package: ``server`` here, ``mazeviz`` installed
 
 
 @dataclass(frozen=True)

@@ -26,11 +26,11 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.budget import ServerBusy
-from server.clients import RedisDown, SharedRedis
-from server.i18n import t
-from server.puzzles.errors import PuzzleError
-from server.search.algorithms.replay import RecordedRun, pack_ids, unpack_ids
+from .budget import ServerBusy
+from .clients import RedisDown, SharedRedis
+from .i18n import t
+from .puzzles.errors import PuzzleError
+from .search.algorithms.replay import RecordedRun, pack_ids, unpack_ids
 
 PART_CHARS = 512 * 1024  # characters of packed ids in one part
 KEY = "maze:code-run:"

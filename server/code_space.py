@@ -23,13 +23,13 @@ from typing import Any
 
 import numpy as np
 
-from server.i18n import t
-from server.puzzles.capabilities import state_form
-from server.puzzles.errors import PuzzleError
-from server.puzzles.options import Values
-from server.search.control import CancelFlag
-from server.search.problem import Problem
-from server.search.walk import Walk, walk
+from .i18n import t
+from .puzzles.capabilities import state_form
+from .puzzles.errors import PuzzleError
+from .puzzles.options import Values
+from .search.control import CancelFlag
+from .search.problem import Problem
+from .search.walk import Walk, walk
 
 
 @dataclass

@@ -26,17 +26,17 @@ import heapq
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.code_space import show_form
-from server.i18n import t
-from server.judging import REFERENCES
-from server.puzzles.family import RunControl, search_options
-from server.puzzles.options import Values
-from server.search.algorithms.replay import Numbering
-from server.search.control import CancelFlag, deadline
-from server.search.costs import json_cost
-from server.search.problem import State
-from server.search.registry import CODE, get_algorithm
-from server.search.runner import Limits, run_algorithm
+from .code_space import show_form
+from .i18n import t
+from .judging import REFERENCES
+from .puzzles.family import RunControl, search_options
+from .puzzles.options import Values
+from .search.algorithms.replay import Numbering
+from .search.control import CancelFlag, deadline
+from .search.costs import json_cost
+from .search.problem import State
+from .search.registry import CODE, get_algorithm
+from .search.runner import Limits, run_algorithm
 
 
 @dataclass

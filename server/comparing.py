@@ -11,8 +11,8 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
-from server.i18n import t
-from server.puzzles.errors import PuzzleError
+from .i18n import t
+from .puzzles.errors import PuzzleError
 
 COLUMNS = (
     "algorithm",
@@ -90,7 +90,7 @@ def mark_optimal(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def compare(puzzle: Any, runs: Sequence[tuple[str, dict[str, Any]]], **limits: Any) -> list[dict[str, Any]]:
     """Solve ``puzzle`` with each (algorithm, run options as JSON values) in turn; the table's rows."""
-    from server.solving import solve
+    from .solving import solve
 
     rows = [summary_row(solve(puzzle, name, options, **limits).json, options) for name, options in runs]
     return mark_optimal(rows)

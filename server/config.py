@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from server.i18n import t
+from .i18n import t
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -30,18 +30,18 @@ from typing import Any
 
 import numpy as np
 
-from server.budget import ServerBusy, WorkBudget
-from server.clients import TooMany
-from server.config import Config
-from server.gif_encoding import Gif, draw_frames, encode_gif, file_stem, frame_bytes
-from server.gif_store import Finished, GifStore, gif_store_for
-from server.i18n import language, t, using
-from server.leases import Leases, leases_for
-from server.paid_work import Stopped
-from server.puzzles.errors import PuzzleError
-from server.puzzles.options import Values
-from server.search.control import CANCELLED, CancelFlag
-from server.solving import budgeted_solve
+from .budget import ServerBusy, WorkBudget
+from .clients import TooMany
+from .config import Config
+from .gif_encoding import Gif, draw_frames, encode_gif, file_stem, frame_bytes
+from .gif_store import Finished, GifStore, gif_store_for
+from .i18n import language, t, using
+from .leases import Leases, leases_for
+from .paid_work import Stopped
+from .puzzles.errors import PuzzleError
+from .puzzles.options import Values
+from .search.control import CANCELLED, CancelFlag
+from .solving import budgeted_solve
 
 log = logging.getLogger(__name__)
 

@@ -48,8 +48,8 @@ from functools import reduce
 
 import numpy as np
 
-from server.i18n import t
-from server.puzzles.errors import PuzzleError
+from .i18n import t
+from .puzzles.errors import PuzzleError
 
 MAX_CHARS = 500
 MAX_NODES = 200

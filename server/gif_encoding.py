@@ -9,11 +9,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from server.config import Config
-from server.i18n import t
-from server.puzzles.errors import PuzzleError
-from server.puzzles.registry import family_of
-from server.solving import Solved
+from .config import Config
+from .i18n import t
+from .puzzles.errors import PuzzleError
+from .puzzles.registry import family_of
+from .solving import Solved
 
 MIN_DELAY_MS, MAX_DELAY_MS = 20, 800  # browsers play delays under 20 ms at 100 ms
 

@@ -36,11 +36,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from server.budget import ServerBusy
-from server.clients import RedisDown, SharedRedis, shared_redis
-from server.config import Config
-from server.i18n import t
-from server.search.control import CANCELLED, CancelFlag
+from .budget import ServerBusy
+from .clients import RedisDown, SharedRedis, shared_redis
+from .config import Config
+from .i18n import t
+from .search.control import CANCELLED, CancelFlag
 
 FINAL = ("done", "error", "cancelled")
 UNREACHABLE = "store.gif.unreachable"  # a catalog key

@@ -17,14 +17,14 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from server.code_rules import problem_rules
-from server.code_space import build_space
-from server.code_verdict import judge_code_run
-from server.config import ROOT, Config
-from server.i18n import t
-from server.puzzles.options import Values
-from server.sandbox import Limits, Outcome, SandboxUnavailable, available, python_executable
-from server.sandbox import run as run_sandboxed
+from .code_rules import problem_rules
+from .code_space import build_space
+from .code_verdict import judge_code_run
+from .config import ROOT, Config
+from .i18n import t
+from .puzzles.options import Values
+from .sandbox import Limits, Outcome, SandboxUnavailable, available, python_executable
+from .sandbox import run as run_sandboxed
 
 __all__ = ["HARNESS_CHILD_PRELUDE", "SandboxUnavailable", "grade", "run_program", "steps_for", "world_json"]
 

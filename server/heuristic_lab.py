@@ -43,10 +43,10 @@ from typing import Any
 
 import numpy as np
 
-from server.formula import Formula, work_bytes
-from server.search.control import CancelFlag
-from server.search.problem import Problem, State
-from server.search.walk import walk
+from .formula import Formula, work_bytes
+from .search.control import CancelFlag
+from .search.problem import Problem, State
+from .search.walk import walk
 
 MAX_SHOWN_MOVES = 500  # inconsistent moves drawn on the page (the worst first)
 EPSILON = 1e-9  # relative tolerance: float sums of step costs (octile's sqrt 2) are not exact
@@ -194,7 +194,7 @@ def backward_costs(count: int, src: np.ndarray, dst: np.ndarray, cost: np.ndarra
     cost to a goal (inf where none is reachable). Compiled (``search/backward.py``, loaded with numba
     when a space is first judged), over arrays: 8 bytes a move and 40 a state besides the moves (a
     Python list per move took ~70 bytes a move)."""
-    from server.search.backward import backward_costs as compiled
+    from .search.backward import backward_costs as compiled
 
     return compiled(count, np.ascontiguousarray(src, dtype=np.int64),
                     np.ascontiguousarray(dst, dtype=np.int64),

@@ -97,7 +97,7 @@ class CellPairs:
         if len(self) < SMALL:
             separators = (", ", ": ") if spaced else (",", ":")
             return json.dumps(self.tolist(), separators=separators).encode("ascii")
-        from server.json_kernels import pairs_text
+        from .json_kernels import pairs_text
 
         return pairs_text(self.cells, self.width, spaced).tobytes()
 

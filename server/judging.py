@@ -19,16 +19,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.config import OPTIMUM_SECONDS
-from server.formula import compile_formula
-from server.heuristic_lab import Verdict, judge
-from server.i18n import t
-from server.puzzles.checking import CheckResult
-from server.puzzles.errors import PuzzleError
-from server.puzzles.family import RunControl
-from server.puzzles.options import Values
-from server.puzzles.registry import family_of
-from server.search.control import CancelFlag, deadline
+from .config import OPTIMUM_SECONDS
+from .formula import compile_formula
+from .heuristic_lab import Verdict, judge
+from .i18n import t
+from .puzzles.checking import CheckResult
+from .puzzles.errors import PuzzleError
+from .puzzles.family import RunControl
+from .puzzles.options import Values
+from .puzzles.registry import family_of
+from .search.control import CancelFlag, deadline
 
 __all__ = [
     "OPTIMUM_LIMITS", "OPTIMUM_SECONDS", "OPTIMUM_STORED", "REFERENCES", "SEARCH_ONLY", "exact_optimum",

@@ -22,10 +22,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from server.clients import RedisDown, SharedRedis, key_part, shared_redis
+from .clients import RedisDown, SharedRedis, key_part, shared_redis
 
 if TYPE_CHECKING:
-    from server.config import Config
+    from .config import Config
 
 
 class Leases(Protocol):

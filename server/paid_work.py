@@ -18,9 +18,9 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from server.budget import WorkBudget
-from server.i18n import t
-from server.search.control import CancelFlag
+from .budget import WorkBudget
+from .i18n import t
+from .search.control import CancelFlag
 
 __all__ = ["PROGRESS_EVERY", "PaidWork", "Stopped", "paid_work"]
 

@@ -25,11 +25,11 @@ import time
 from collections import deque
 from typing import TYPE_CHECKING, Protocol
 
-from server.clients import RedisDown, SharedRedis, TooMany, key_part, shared_redis
-from server.i18n import t
+from .clients import RedisDown, SharedRedis, TooMany, key_part, shared_redis
+from .i18n import t
 
 if TYPE_CHECKING:
-    from server.config import Config
+    from .config import Config
 
 WINDOW = 60.0  # seconds: every rate is "at most N a minute"
 Check = tuple[tuple[str, str], int]  # ((what, who), at most this many in the window)

@@ -34,8 +34,8 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from server.config import Config
-from server.i18n import t
+from .config import Config
+from .i18n import t
 
 BWRAP = "/usr/bin/bwrap"
 MEMORY_BYTES = 512 * 1024**2  # address space of every process inside (Config.sandbox_memory_bytes)

@@ -9,16 +9,16 @@ from dataclasses import dataclass
 
 from flask import Flask, current_app
 
-from server.assignments.grader import Graders
-from server.assignments.queue import GradingQueue, open_queue
-from server.assignments.store import AssignmentStore, open_assignment_store
-from server.budget import WorkBudget
-from server.config import Config
-from server.exporting import AnimationExports
-from server.live.runs import RunManager
-from server.rate_limits import RateLimits, rate_limits_for
-from server.store import PuzzleStore, open_store
-from server.tile_runs import TileRuns, tile_dir
+from .assignments.grader import Graders
+from .assignments.queue import GradingQueue, open_queue
+from .assignments.store import AssignmentStore, open_assignment_store
+from .budget import WorkBudget
+from .config import Config
+from .exporting import AnimationExports
+from .live.runs import RunManager
+from .rate_limits import RateLimits, rate_limits_for
+from .store import PuzzleStore, open_store
+from .tile_runs import TileRuns, tile_dir
 
 EXTENSION = "maze_services"  # the key in ``app.extensions``; read it through ``services()`` only
 

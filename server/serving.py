@@ -44,8 +44,8 @@ def stop_runs(app: Flask, message: str = SHUTDOWN_MESSAGE) -> int:
     """Stop every run of ``app``, telling each one's page ``message`` (``run_error``); how many were
     told. The error goes to this process's own socket directly, not through a message queue, so it
     leaves before the disconnect that follows it on the same socket."""
-    from server.app import socketio
-    from server.services import services
+    from .app import socketio
+    from .services import services
 
     server = socketio.server
 
@@ -58,7 +58,7 @@ def stop_runs(app: Flask, message: str = SHUTDOWN_MESSAGE) -> int:
 def close_sockets() -> None:
     """Disconnect every Socket.IO client of this process and close its connection. Whatever was sent
     to a client before (a ``run_error``) leaves first: the close is queued behind it on the socket."""
-    from server.app import socketio
+    from .app import socketio
 
     server = socketio.server
     for sid, _ in list(server.manager.get_participants("/", None)):

@@ -14,17 +14,17 @@ from typing import Any
 
 import numpy as np
 
-from server.budget import WorkBudget
-from server.config import Config
-from server.i18n import DEFAULT, t, using
-from server.json_arrays import compact_paths
-from server.judging import optimum_cost
-from server.paid_work import paid_work
-from server.puzzles.family import RunControl, Solved, describe_verdict
-from server.puzzles.options import Values
-from server.puzzles.registry import family_of
-from server.puzzles.running import SNAPSHOT_BYTES
-from server.search.control import CancelFlag, deadline
+from .budget import WorkBudget
+from .config import Config
+from .i18n import DEFAULT, t, using
+from .json_arrays import compact_paths
+from .judging import optimum_cost
+from .paid_work import paid_work
+from .puzzles.family import RunControl, Solved, describe_verdict
+from .puzzles.options import Values
+from .puzzles.registry import family_of
+from .puzzles.running import SNAPSHOT_BYTES
+from .search.control import CancelFlag, deadline
 
 __all__ = ["Solved", "budgeted_solve", "check_run", "held_bytes", "search_plan", "solve"]
 
@@ -34,7 +34,7 @@ def check_run(puzzle: Any, algorithm: Any, raw_options: Any) -> Values:
     """Validate a run request before any work starts; raises PuzzleError naming the field."""
     family = family_of(puzzle)
     if not isinstance(algorithm, str):
-        from server.puzzles.errors import PuzzleError
+        from .puzzles.errors import PuzzleError
 
         raise PuzzleError(t("solve.solving.expected_algorithm_name_got",
                             name=type(algorithm).__name__), "option 'algorithm'")

@@ -35,12 +35,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from server.archive import ID_PATTERN, DiskArchive, PuzzleArchive, RedisArchive, Source, puzzle_id
-from server.i18n import t
+from .archive import ID_PATTERN, DiskArchive, PuzzleArchive, RedisArchive, Source, puzzle_id
+from .i18n import t
 
 if TYPE_CHECKING:
-    from server.budget import WorkBudget
-    from server.config import Config
+    from .budget import WorkBudget
+    from .config import Config
 
 __all__ = ["PuzzleStore", "Source", "open_archive", "open_store", "puzzle_id"]
 
@@ -77,7 +77,7 @@ class PuzzleStore:
         if source is not None and source.id != key:
             raise ValueError(f"the source's id {source.id} is not the key {key}")
         if cells is None:
-            from server.puzzles.registry import family_of
+            from .puzzles.registry import family_of
 
             cells = family_of(puzzle).cost(puzzle)
         with self._lock:
@@ -176,14 +176,14 @@ def open_archive(config: Config) -> PuzzleArchive | None:
     ``var/puzzles`` in the project; under ``testing`` no archive unless a folder is given)."""
     max_age = config.store_max_age_days * 86400.0
     if config.redis_url:
-        from server.redis_link import connect, safe_url
+        from .redis_link import connect, safe_url
 
         client = connect(config.redis_url)
         where = f"Redis at {safe_url(config.redis_url)}"
         return RedisArchive(client, config.store_redis_max_bytes, max_age, where)
     folder = config.store_dir
     if folder is None and not config.testing:
-        from server.config import ROOT
+        from .config import ROOT
 
         folder = Path(os.environ.get("MAZE_STORE_DIR") or ROOT / "var" / "puzzles")
     if folder is None:
@@ -194,10 +194,10 @@ def open_archive(config: Config) -> PuzzleArchive | None:
 def open_store(config: Config, budget: WorkBudget) -> PuzzleStore:
     """The store of ``config``'s caps and archive; puzzles read back from the archive are parsed like
     an upload (the upload limits, a load slot of ``budget``)."""
-    from server.budget import ServerBusy
-    from server.puzzles.errors import PuzzleError
-    from server.puzzles.family import LoadLimits
-    from server.puzzles.registry import get_family
+    from .budget import ServerBusy
+    from .puzzles.errors import PuzzleError
+    from .puzzles.family import LoadLimits
+    from .puzzles.registry import get_family
 
     def reload(source: Source) -> Any | None:
         try:

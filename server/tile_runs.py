@@ -28,16 +28,16 @@ from typing import Any
 
 import numpy as np
 
-from server.budget import ServerBusy, TooBig, WorkBudget
-from server.config import ROOT, Config
-from server.i18n import t
-from server.paid_work import paid_work
-from server.puzzles.family import RunControl
-from server.puzzles.options import Values
-from server.puzzles.registry import family_of
-from server.safe_paths import HEX32, key_path
-from server.search.control import CancelFlag, deadline
-from server.solving import name_the_setting
+from .budget import ServerBusy, TooBig, WorkBudget
+from .config import ROOT, Config
+from .i18n import t
+from .paid_work import paid_work
+from .puzzles.family import RunControl
+from .puzzles.options import Values
+from .puzzles.registry import family_of
+from .safe_paths import HEX32, key_path
+from .search.control import CancelFlag, deadline
+from .solving import name_the_setting
 
 META = "meta.json"
 OPEN_RUNS = 8  # runs whose arrays a process keeps mapped

@@ -35,9 +35,9 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
-from server.clients import RedisDown, SharedRedis, shared_redis
-from server.i18n import t
-from server.puzzles.errors import PuzzleError
+from .clients import RedisDown, SharedRedis, shared_redis
+from .i18n import t
+from .puzzles.errors import PuzzleError
 
 UPLOAD_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 HEADER = "X-Upload-Id"

@@ -197,6 +197,10 @@ def test_no_module_of_a_family_imports_its_own_family() -> None:
                     names = [alias.name for alias in node.names]
                     assert f"{own}.family" not in names, path
                 elif isinstance(node, ast.ImportFrom):
-                    assert node.level == 0 and node.module != f"{own}.family", path
-                    if node.module == own:  # only its sibling modules, never what __init__ holds
+                    module = node.module or ""
+                    if node.level:  # relative (the package's own imports are): read from this package
+                        base = own.split(".")[: len(own.split(".")) - (node.level - 1)]
+                        module = ".".join([*base, *([module] if module else [])])
+                    assert module != f"{own}.family", path
+                    if module == own:  # only its sibling modules, never what __init__ holds
                         assert {alias.name for alias in node.names} <= submodules, path

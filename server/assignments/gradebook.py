@@ -19,7 +19,7 @@ import io
 import json
 from typing import Any
 
-from server.assignments.model import Assignment, Submission, iso, student_key
+from .model import Assignment, Submission, iso, student_key
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 

@@ -18,13 +18,13 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from server import sandbox
-from server.assignments.judge import judge
-from server.assignments.model import Assignment, Submission
-from server.assignments.queue import GradingQueue, Job, RedisQueue
-from server.assignments.store import AssignmentStore, pending, pinned_puzzle, sweep
-from server.config import Config
-from server.i18n import t, using
+from .. import sandbox
+from ..config import Config
+from ..i18n import t, using
+from .judge import judge
+from .model import Assignment, Submission
+from .queue import GradingQueue, Job, RedisQueue
+from .store import AssignmentStore, pending, pinned_puzzle, sweep
 
 log = logging.getLogger(__name__)
 

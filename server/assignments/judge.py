@@ -23,20 +23,20 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from server import grading
-from server.assignments.model import Assignment, Submission, Task
-from server.code_verdict import judge_code_run, reference_expansions
-from server.config import Config
-from server.formula import FormulaError
-from server.i18n import t
-from server.judging import judge_formula, judge_solution, rule_options
-from server.puzzles.errors import PuzzleError
-from server.puzzles.options import YOURS
-from server.puzzles.registry import family_of
-from server.sandbox import limits_from
-from server.search.algorithms.replay import pack_ids
-from server.search.control import CancelFlag, deadline
-from server.solving import solve
+from .. import grading
+from ..code_verdict import judge_code_run, reference_expansions
+from ..config import Config
+from ..formula import FormulaError
+from ..i18n import t
+from ..judging import judge_formula, judge_solution, rule_options
+from ..puzzles.errors import PuzzleError
+from ..puzzles.options import YOURS
+from ..puzzles.registry import family_of
+from ..sandbox import limits_from
+from ..search.algorithms.replay import pack_ids
+from ..search.control import CancelFlag, deadline
+from ..solving import solve
+from .model import Assignment, Submission, Task
 
 TOKENS = re.compile(r"-?\d+(?:\.\d+)?|_")
 

@@ -15,10 +15,10 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from server.formula import MAX_CHARS as FORMULA_CHARS
-from server.i18n import t
-from server.puzzles.errors import PuzzleError
-from server.search.registry import get_algorithm
+from ..formula import MAX_CHARS as FORMULA_CHARS
+from ..i18n import t
+from ..puzzles.errors import PuzzleError
+from ..search.registry import get_algorithm
 
 KINDS = ("predict", "code", "heuristic", "solution")  # the order on every page
 ANSWER_FIELD = {"predict": "states", "code": "code", "heuristic": "formula", "solution": "solution"}

@@ -174,7 +174,7 @@ class RedisQueue:
 def open_queue(config: Any) -> GradingQueue:
     """Redis's stream when ``config.redis_url`` is set, else this process's queue."""
     if config.redis_url:
-        from server.redis_link import connect
+        from ..redis_link import connect
 
         return RedisQueue(connect(config.redis_url), config.grading_visibility_seconds)
     return LocalQueue()

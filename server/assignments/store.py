@@ -28,10 +28,10 @@ import time
 from pathlib import Path
 from typing import Any, Protocol
 
-from server.archive import Source
-from server.assignments.model import Assignment, Submission, student_key
-from server.i18n import t
-from server.safe_paths import BadKey, key_path
+from ..archive import Source
+from ..i18n import t
+from ..safe_paths import BadKey, key_path
+from .model import Assignment, Submission, student_key
 
 log = logging.getLogger(__name__)
 
@@ -408,7 +408,7 @@ def open_assignment_store(config: Any) -> AssignmentStore:
     """Redis when ``config.redis_url`` is set, else the folder ``assignment_dir`` (None:
     ``$MAZE_ASSIGNMENT_DIR``, else ``var/assignments``; under ``testing`` a new temporary folder)."""
     if config.redis_url:
-        from server.redis_link import connect, safe_url
+        from ..redis_link import connect, safe_url
 
         return RedisAssignments(connect(config.redis_url), f"Redis at {safe_url(config.redis_url)}")
     folder = config.assignment_dir
@@ -416,7 +416,7 @@ def open_assignment_store(config: Any) -> AssignmentStore:
         if config.testing:  # one folder for the test process's apps (ids are random)
             folder = Path(tempfile.gettempdir()) / f"maze-assignments-test-{os.getpid()}"
         else:
-            from server.config import ROOT
+            from ..config import ROOT
 
             folder = Path(os.environ.get("MAZE_ASSIGNMENT_DIR") or ROOT / "var" / "assignments")
     return DiskAssignments(Path(folder))

@@ -12,10 +12,10 @@ from typing import Any
 from flask import Flask, request
 from flask_socketio import SocketIO, join_room
 
-from server.assignments.model import same_secret
-from server.i18n import supported, t, using
-from server.services import services
-from server.web.language import environ_language
+from ..assignments.model import same_secret
+from ..i18n import supported, t, using
+from ..services import services
+from ..web.language import environ_language
 
 
 def room(aid: str) -> str:

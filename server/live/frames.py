@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from server.puzzles.running import NamedStates
-from server.search.trace import Trace
+from ..puzzles.running import NamedStates
+from ..search.trace import Trace
 
 
 def frame_payload(run: str, seq: int, start: int, trace: Trace) -> dict[str, Any]:

@@ -19,13 +19,13 @@ from typing import Any
 from flask import Flask, request
 from flask_socketio import SocketIO
 
-from server.clients import TooMany, client_id, remote_address
-from server.i18n import supported, t, using
-from server.puzzles.errors import PuzzleError
-from server.puzzles.options import MAX_WHOLE, whole
-from server.services import services
-from server.solving import check_run
-from server.web.language import environ_language
+from ..clients import TooMany, client_id, remote_address
+from ..i18n import supported, t, using
+from ..puzzles.errors import PuzzleError
+from ..puzzles.options import MAX_WHOLE, whole
+from ..services import services
+from ..solving import check_run
+from ..web.language import environ_language
 
 
 def register_handlers(socketio: SocketIO, app: Flask) -> None:

@@ -23,18 +23,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.budget import ServerBusy, WorkBudget
-from server.config import Config
-from server.i18n import language, t, t_in
-from server.leases import leases_for
-from server.live.frames import frames
-from server.paid_work import Stopped
-from server.puzzles.errors import PuzzleError
-from server.puzzles.options import Values
-from server.puzzles.registry import family_of
-from server.search.control import CancelFlag
-from server.solving import Solved, budgeted_solve
-from server.tile_runs import TileRuns, budgeted_tile_run, page_summary
+from ..budget import ServerBusy, WorkBudget
+from ..config import Config
+from ..i18n import language, t, t_in
+from ..leases import leases_for
+from ..paid_work import Stopped
+from ..puzzles.errors import PuzzleError
+from ..puzzles.options import Values
+from ..puzzles.registry import family_of
+from ..search.control import CancelFlag
+from ..solving import Solved, budgeted_solve
+from ..tile_runs import TileRuns, budgeted_tile_run, page_summary
+from .frames import frames
 
 Emit = Callable[[str, Any], None]  # emit(event, payload) to the run's client
 

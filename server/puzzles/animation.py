@@ -22,8 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image, ImageDraw
 
-from server.search.events import CLOSE, PATH
-from server.search.trace import Trace
+from ..search.events import CLOSE, PATH
+from ..search.trace import Trace
 
 MAX_CELL_PX = 32  # a small board is scaled up to at most this many pixels a cell
 PATH_LINE_BELOW = 8  # pixels a cell under which the path is also drawn as a line (cells too small)

@@ -19,15 +19,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
-from server.heuristic_lab import LabSpace, explore
-from server.i18n import t
-from server.puzzles.checking import CheckResult
-from server.puzzles.errors import PuzzleError
-from server.puzzles.making import Generated, GeneratorKind
-from server.puzzles.options import Values
-from server.puzzles.running import RunControl, Solved
-from server.search.control import CancelFlag
-from server.search.problem import Problem
+from ..heuristic_lab import LabSpace, explore
+from ..i18n import t
+from ..search.control import CancelFlag
+from ..search.problem import Problem
+from .checking import CheckResult
+from .errors import PuzzleError
+from .making import Generated, GeneratorKind
+from .options import Values
+from .running import RunControl, Solved
 
 
 class FamilyCore(Protocol):

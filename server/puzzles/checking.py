@@ -12,12 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.i18n import t
-from server.puzzles.errors import PuzzleError, show_value
-from server.puzzles.options import Values
-from server.search.costs import cost_text, json_cost
-from server.search.problem import Problem, State
-from server.search.stats import SearchResult
+from ..i18n import t
+from ..search.costs import cost_text, json_cost
+from ..search.problem import Problem, State
+from ..search.stats import SearchResult
+from .errors import PuzzleError, show_value
+from .options import Values
 
 
 @dataclass

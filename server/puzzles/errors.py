@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from server.i18n import DEFAULT, language, t
+from ..i18n import DEFAULT, language, t
 
 #: The usual forms of ``where``, each a catalog key with its parts (written in the reader's language;
 #: English keeps ``where`` as it is). Matched whole, in order; a form not here stays as written.

@@ -21,9 +21,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from server.formula import FormulaError, compile_formula
-from server.i18n import DEFAULT, language, t
-from server.puzzles.capabilities import (
+from ..formula import FormulaError, compile_formula
+from ..i18n import DEFAULT, language, t
+from ..search.costs import cost_text
+from ..search.events import CLOSES, Event
+from ..search.problem import Problem, State
+from ..search.registry import ALGORITHMS, CODE, Algorithm, SearchOptions, get_algorithm
+from ..search.runner import run_algorithm
+from ..search.stats import SearchResult
+from ..search.trace import RECORD_BYTES, TraceRecorder
+from .capabilities import (
     CAPABILITIES,
     Animation,
     Checker,
@@ -37,8 +44,8 @@ from server.puzzles.capabilities import (
     absent,
     state_form,
 )
-from server.puzzles.errors import PuzzleError
-from server.puzzles.options import (
+from .errors import PuzzleError
+from .options import (
     YOURS,
     Option,
     Values,
@@ -49,21 +56,14 @@ from server.puzzles.options import (
     validate_json,
     weight_option,
 )
-from server.puzzles.running import (
+from .running import (
     MAX_SNAPSHOTS,
     LoadLimits,
     NamedStates,
     RunControl,
     Solved,
 )
-from server.puzzles.yours import with_formula
-from server.search.costs import cost_text
-from server.search.events import CLOSES, Event
-from server.search.problem import Problem, State
-from server.search.registry import ALGORITHMS, CODE, Algorithm, SearchOptions, get_algorithm
-from server.search.runner import run_algorithm
-from server.search.stats import SearchResult
-from server.search.trace import RECORD_BYTES, TraceRecorder
+from .yours import with_formula
 
 SNIFF_BYTES = 4096  # what ``Family.sample_text`` reads of a file by default
 

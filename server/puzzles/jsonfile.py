@@ -7,8 +7,8 @@ import ast
 import json
 from typing import Any
 
-from server.i18n import t
-from server.puzzles.errors import PuzzleError
+from ..i18n import t
+from .errors import PuzzleError
 
 
 def read_json(text: str) -> Any:

@@ -11,10 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from server.i18n import t
-from server.puzzles.errors import PuzzleError, show_value
-from server.puzzles.options import Option, Values, as_whole, parse_text, validate_json
-from server.puzzles.options import whole as whole  # every editor's numbers: one check, named (re-exported)
+from ..i18n import t
+from .errors import PuzzleError, show_value
+from .options import Option, Values, as_whole, parse_text, validate_json
+from .options import whole as whole  # every editor's numbers: one check, named (re-exported)
 
 MAX_EDITS = 200_000  # operations in one edit request (a stroke across a 1000 x 1000 board is ~1,500)
 MAX_SEED = 2**31 - 1

@@ -19,8 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from server.i18n import t
-from server.puzzles.errors import PuzzleError, show_value
+from ..i18n import t
+from .errors import PuzzleError, show_value
 
 TYPES = ("bool", "int", "float", "choice", "point", "int_list", "text", "trace")
 STAGES = ("run", "load", "both")

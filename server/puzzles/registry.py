@@ -17,20 +17,17 @@ import importlib
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from server.i18n import t
-from server.puzzles.errors import PuzzleError
-from server.puzzles.family import Family, LoadLimits
-from server.puzzles.family_spec import FamilySpec
-from server.puzzles.options import Values
+from ..i18n import t
+from .errors import PuzzleError
+from .family import Family, LoadLimits
+from .family_spec import FamilySpec
+from .options import Values
 
 #: The built-in families' packages, in the order they are listed (and sniffed: the first of equally
 #: sure families wins).
-BUILT_IN = (
-    "server.puzzles.grid",
-    "server.puzzles.labyrinth",
-    "server.puzzles.step",
-    "server.puzzles.zenji",
-    "server.puzzles.sliding",
+BUILT_IN = tuple(
+    f"{__package__}.{name}"  # under the package's installed name (``server`` here, ``mazeviz`` from a wheel)
+    for name in ("grid", "labyrinth", "step", "zenji", "sliding")
 )
 
 #: A family's sniff at least this sure is its claim on a file; a lower score is a guess (the grid's text

@@ -11,10 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from server.search.control import CancelFlag
-from server.search.runner import Limits
-from server.search.stats import SearchResult
-from server.search.trace import Trace
+from ..search.control import CancelFlag
+from ..search.runner import Limits
+from ..search.stats import SearchResult
+from ..search.trace import Trace
 
 # Boards of expanded states sent with one run (docs/PROTOCOL.md): enough for every one of the
 # 8-puzzle's 181,440 reachable boards (a breadth-first search lights its whole state space); their

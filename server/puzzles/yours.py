@@ -13,11 +13,11 @@ from __future__ import annotations
 import math
 from functools import cache
 
-from server.formula import Formula
-from server.i18n import t
-from server.puzzles.errors import PuzzleError
-from server.puzzles.options import YOURS
-from server.search.problem import Problem, State
+from ..formula import Formula
+from ..i18n import t
+from ..search.problem import Problem, State
+from .errors import PuzzleError
+from .options import YOURS
 
 
 class YoursMixin:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from server.search.indexed_heap import SETTLED, lowered, pop_min, started
+from .indexed_heap import SETTLED, lowered, pop_min, started
 
 
 @njit(cache=True, nogil=True)

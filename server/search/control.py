@@ -17,7 +17,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from server.i18n import t
+from ..i18n import t
 
 CANCELLED = "cancelled"
 

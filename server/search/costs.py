@@ -5,7 +5,7 @@ A sentence in German writes German numbers (70.888, 1.053,414)."""
 
 from __future__ import annotations
 
-from server.i18n import DEFAULT, format_number, language
+from ..i18n import DEFAULT, format_number, language
 
 
 def json_cost(cost: float | None) -> float | int | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from server.search.problem import State
+from .problem import State
 
 OPEN = 0  # a state joins the frontier (g = its cost so far; for BFS, its wave score)
 CLOSE = 1  # a state is expanded: taken from the frontier, its successors examined

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
-from server.i18n import t
-from server.search.costs import cost_text
+from ..i18n import t
+from .costs import cost_text
 
 State = Hashable
 

@@ -6,15 +6,15 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any
 
-from server.i18n import t
-from server.search.algorithms.best_first import best_first
-from server.search.algorithms.bidirectional import bidirectional
-from server.search.algorithms.breadth_first import breadth_first
-from server.search.algorithms.depth_first import depth_first
-from server.search.algorithms.iterative import idastar, iddfs
-from server.search.algorithms.replay import replay
-from server.search.events import Event
-from server.search.problem import Problem
+from ..i18n import t
+from .algorithms.best_first import best_first
+from .algorithms.bidirectional import bidirectional
+from .algorithms.breadth_first import breadth_first
+from .algorithms.depth_first import depth_first
+from .algorithms.iterative import idastar, iddfs
+from .algorithms.replay import replay
+from .events import Event
+from .problem import Problem
 
 
 @dataclass(frozen=True)

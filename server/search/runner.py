@@ -6,12 +6,12 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from server.i18n import t
-from server.search.control import CANCELLED, time_limit_reason
-from server.search.events import Event
-from server.search.problem import Problem
-from server.search.registry import Algorithm, SearchOptions, get_algorithm
-from server.search.stats import SearchResult, Stopwatch, Tally
+from ..i18n import t
+from .control import CANCELLED, time_limit_reason
+from .events import Event
+from .problem import Problem
+from .registry import Algorithm, SearchOptions, get_algorithm
+from .stats import SearchResult, Stopwatch, Tally
 
 
 @dataclass(frozen=True)

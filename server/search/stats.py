@@ -11,8 +11,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.search.costs import json_cost
-from server.search.events import CLOSES, OPENS, UPDATES
+from .costs import json_cost
+from .events import CLOSES, OPENS, UPDATES
 
 
 @dataclass

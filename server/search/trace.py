@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from server.search.events import CLOSES, OPENS, UPDATES, Event
-from server.search.problem import State
+from .events import CLOSES, OPENS, UPDATES, Event
+from .problem import State
 
 RECORD_BYTES = 9  # one record: kind (1) + cell (4) + value (4)
 

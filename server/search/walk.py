@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from server.i18n import t
-from server.search.control import CancelFlag
-from server.search.problem import Problem, State
+from ..i18n import t
+from .control import CancelFlag
+from .problem import Problem, State
 
 
 @dataclass

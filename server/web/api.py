@@ -10,13 +10,13 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, send_file
 
-from server import json_arrays
-from server.budget import ServerBusy
-from server.clients import TooMany, client_id, client_ids
-from server.i18n import t
-from server.puzzles.errors import PuzzleError, where_text
-from server.puzzles.family import LoadLimits
-from server.puzzles.registry import (
+from .. import json_arrays
+from ..budget import ServerBusy
+from ..clients import TooMany, client_id, client_ids
+from ..i18n import t
+from ..puzzles.errors import PuzzleError, where_text
+from ..puzzles.family import LoadLimits
+from ..puzzles.registry import (
     FAMILIES,
     detect_family,
     family_of,
@@ -24,12 +24,12 @@ from server.puzzles.registry import (
     load_detected,
     load_puzzle,
 )
-from server.search.registry import ALGORITHMS
-from server.services import services
-from server.solving import Solved, check_run, search_plan, solve
-from server.store import Source, puzzle_id
-from server.uploads import HEADER, Tracker, check_upload_id, progress_registry
-from server.web.common import (
+from ..search.registry import ALGORITHMS
+from ..services import services
+from ..solving import Solved, check_run, search_plan, solve
+from ..store import Source, puzzle_id
+from ..uploads import HEADER, Tracker, check_upload_id, progress_registry
+from .common import (
     answer_errors,
     error,
     json_body,

@@ -20,8 +20,8 @@ from pathlib import Path
 from flask import Blueprint, Response, jsonify, render_template, request
 from redis import RedisError
 
-from server.assignments.gradebook import EXPORTS, rows
-from server.assignments.model import (
+from ..assignments.gradebook import EXPORTS, rows
+from ..assignments.model import (
     Assignment,
     Submission,
     TooLarge,
@@ -32,17 +32,17 @@ from server.assignments.model import (
     new_secret,
     same_secret,
 )
-from server.assignments.queue import Job
-from server.assignments.store import Refused, pinned_puzzle
-from server.budget import ServerBusy
-from server.clients import TooMany, client_id, remote_address
-from server.code_runs import RUNS
-from server.i18n import language, t
-from server.puzzles.errors import PuzzleError
-from server.puzzles.registry import family_of
-from server.search.algorithms.replay import STORED, RecordedRun, unpack_ids
-from server.services import services
-from server.web.common import json_body
+from ..assignments.queue import Job
+from ..assignments.store import Refused, pinned_puzzle
+from ..budget import ServerBusy
+from ..clients import TooMany, client_id, remote_address
+from ..code_runs import RUNS
+from ..i18n import language, t
+from ..puzzles.errors import PuzzleError
+from ..puzzles.registry import family_of
+from ..search.algorithms.replay import STORED, RecordedRun, unpack_ids
+from ..services import services
+from .common import json_body
 
 log = logging.getLogger(__name__)
 assignments = Blueprint("assignments", __name__)

@@ -14,21 +14,21 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from server.clients import client_id, shared_redis
-from server.code_rules import problem_rules
-from server.code_runs import PART_CHARS, RUNS
-from server.code_space import CodeSpace, SpaceCache, build_space
-from server.code_verdict import judge_code_run
-from server.i18n import t
-from server.judging import rule_options
-from server.puzzles.errors import PuzzleError
-from server.puzzles.options import whole, whole_list
-from server.puzzles.registry import family_of
-from server.redis_link import RedisUnavailable
-from server.search.algorithms.replay import STORED, RecordedRun, unpack_ids, use_recorded_runs
-from server.search.control import CancelFlag, deadline
-from server.services import services
-from server.web.common import answer_errors, json_object, stored_puzzle, take, working
+from ..clients import client_id, shared_redis
+from ..code_rules import problem_rules
+from ..code_runs import PART_CHARS, RUNS
+from ..code_space import CodeSpace, SpaceCache, build_space
+from ..code_verdict import judge_code_run
+from ..i18n import t
+from ..judging import rule_options
+from ..puzzles.errors import PuzzleError
+from ..puzzles.options import whole, whole_list
+from ..puzzles.registry import family_of
+from ..redis_link import RedisUnavailable
+from ..search.algorithms.replay import STORED, RecordedRun, unpack_ids, use_recorded_runs
+from ..search.control import CancelFlag, deadline
+from ..services import services
+from .common import answer_errors, json_object, stored_puzzle, take, working
 
 log = logging.getLogger(__name__)
 code = Blueprint("code", __name__)

@@ -14,11 +14,11 @@ from typing import Any, NoReturn
 
 from flask import Blueprint, Response, abort, current_app, jsonify, make_response, request
 
-from server.clients import client_id, remote_address
-from server.i18n import t
-from server.puzzles.errors import PuzzleError
-from server.puzzles.registry import family_of
-from server.services import services
+from ..clients import client_id, remote_address
+from ..i18n import t
+from ..puzzles.errors import PuzzleError
+from ..puzzles.registry import family_of
+from ..services import services
 
 
 def take(what: str, per_minute: int) -> str:

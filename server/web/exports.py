@@ -11,13 +11,13 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, send_file
 
-from server.clients import client_id, client_ids, remote_address
-from server.i18n import language, t
-from server.puzzles.errors import PuzzleError
-from server.puzzles.registry import FAMILIES, family_of
-from server.services import services
-from server.solving import check_run
-from server.web.common import answer_errors, error, json_body, stored_puzzle
+from ..clients import client_id, client_ids, remote_address
+from ..i18n import language, t
+from ..puzzles.errors import PuzzleError
+from ..puzzles.registry import FAMILIES, family_of
+from ..services import services
+from ..solving import check_run
+from .common import answer_errors, error, json_body, stored_puzzle
 
 exports = Blueprint("exports", __name__)
 

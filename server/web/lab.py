@@ -9,16 +9,16 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
-from server.formula import FormulaError
-from server.i18n import t
-from server.judging import judge_formula, judge_solution, rule_options
-from server.puzzles.errors import PuzzleError
-from server.puzzles.options import Values
-from server.puzzles.registry import family_of
-from server.search.control import CancelFlag, deadline
-from server.services import services
-from server.solving import search_plan
-from server.web.common import answer_errors, json_object, stored_puzzle, take, working
+from ..formula import FormulaError
+from ..i18n import t
+from ..judging import judge_formula, judge_solution, rule_options
+from ..puzzles.errors import PuzzleError
+from ..puzzles.options import Values
+from ..puzzles.registry import family_of
+from ..search.control import CancelFlag, deadline
+from ..services import services
+from ..solving import search_plan
+from .common import answer_errors, json_object, stored_puzzle, take, working
 
 lab = Blueprint("lab", __name__)
 MIN_LAB_STATES = 1_000  # a judgement fitted to a client's memory walks at least this many states

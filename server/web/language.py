@@ -12,8 +12,8 @@ from functools import cache
 
 from flask import Blueprint, Flask, Response, abort, request
 
-from server.i18n import DEFAULT, LANGUAGES, best_match, page_catalog, render, set_language, supported, t
-from server.i18n import language as current_language
+from ..i18n import DEFAULT, LANGUAGES, best_match, page_catalog, render, set_language, supported, t
+from ..i18n import language as current_language
 
 language = Blueprint("language", __name__)
 COOKIE = "lang"

@@ -13,14 +13,14 @@ from typing import Any
 import numpy as np
 from flask import Blueprint, Response, jsonify, request
 
-from server.i18n import t
-from server.puzzles.errors import PuzzleError, show_value
-from server.puzzles.family import Family
-from server.puzzles.making import edit_list
-from server.puzzles.registry import FAMILIES, family_of, get_family
-from server.services import services
-from server.store import Source, puzzle_id
-from server.web.common import (
+from ..i18n import t
+from ..puzzles.errors import PuzzleError, show_value
+from ..puzzles.family import Family
+from ..puzzles.making import edit_list
+from ..puzzles.registry import FAMILIES, family_of, get_family
+from ..services import services
+from ..store import Source, puzzle_id
+from .common import (
     answer_errors,
     json_body,
     puzzle_info,

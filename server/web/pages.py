@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template
 
-from server.clients import client_id
+from ..clients import client_id
 
 pages = Blueprint("pages", __name__)
 

@@ -10,15 +10,15 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from server.budget import ServerBusy
-from server.i18n import t
-from server.puzzles.errors import PuzzleError, show_value
-from server.puzzles.options import MAX_WHOLE, whole_text
-from server.puzzles.registry import family_of
-from server.safe_paths import HEX32, BadKey, check_key
-from server.services import services
-from server.tile_runs import page_summary
-from server.web.common import answer_errors, stored_puzzle, take
+from ..budget import ServerBusy
+from ..i18n import t
+from ..puzzles.errors import PuzzleError, show_value
+from ..puzzles.options import MAX_WHOLE, whole_text
+from ..puzzles.registry import family_of
+from ..safe_paths import HEX32, BadKey, check_key
+from ..services import services
+from ..tile_runs import page_summary
+from .common import answer_errors, stored_puzzle, take
 
 tiles = Blueprint("tiles", __name__)
 answer_errors(tiles)

@@ -4,8 +4,8 @@ Importing the package is cheap: ``SPEC`` tells the registry which files the fami
 its ``FAMILY`` (in ``family.py``, its parsers and search code) is imported on first use.
 """
 
-from server.puzzles.family_spec import FamilySpec, suffix
-from server.puzzles.grid.formats import IMAGE_EXTENSIONS, IMAGE_MAGIC, PNM_MAGIC, SNIFF_BYTES, TEXT_EXTENSIONS
+from ..family_spec import FamilySpec, suffix
+from .formats import IMAGE_EXTENSIONS, IMAGE_MAGIC, PNM_MAGIC, SNIFF_BYTES, TEXT_EXTENSIONS
 
 
 def may_claim(filename: str, data: bytes) -> bool:

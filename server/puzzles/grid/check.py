@@ -21,14 +21,14 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from server.i18n import t
-from server.puzzles.capabilities import Checker
-from server.puzzles.checking import CheckResult, replay_json, solve_json, where
-from server.puzzles.errors import PuzzleError, show_value
-from server.puzzles.grid.model import WALL, GridMaze
-from server.puzzles.grid.problem import GridProblem, run_maze
-from server.puzzles.jsonfile import read_value
-from server.puzzles.options import Values
+from ...i18n import t
+from ..capabilities import Checker
+from ..checking import CheckResult, replay_json, solve_json, where
+from ..errors import PuzzleError, show_value
+from ..jsonfile import read_value
+from ..options import Values
+from .model import WALL, GridMaze
+from .problem import GridProblem, run_maze
 
 MOVES: dict[str, tuple[int, int]] = {
     "U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1),

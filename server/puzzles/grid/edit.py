@@ -20,12 +20,12 @@ from typing import Any
 
 import numpy as np
 
-from server.i18n import t
-from server.puzzles.capabilities import Editor
-from server.puzzles.errors import PuzzleError, show_value
-from server.puzzles.grid.model import WALL, GridMaze
-from server.puzzles.making import cell_of, whole
-from server.puzzles.options import whole_list
+from ...i18n import t
+from ..capabilities import Editor
+from ..errors import PuzzleError, show_value
+from ..making import cell_of, whole
+from ..options import whole_list
+from .model import WALL, GridMaze
 
 MAX_SIDE = 5_000  # rows or columns a resize may ask for
 # Cells of a board the editor changes (a generated 1000 x 1000-cell maze is 2001 x 2001): each edit

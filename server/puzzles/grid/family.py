@@ -7,15 +7,19 @@ import re
 from pathlib import Path
 from typing import Any
 
-from server.i18n import t
-from server.json_arrays import cell_path
-from server.puzzles.capabilities import StudentForm
-from server.puzzles.errors import PuzzleError
-from server.puzzles.family import Family, LoadLimits, RunControl, Solved, search_options, stem
-from server.puzzles.grid import jps, wall_follower  # they register the grid's own algorithms
-from server.puzzles.grid.check import GridChecker
-from server.puzzles.grid.edit import MAX_EDIT_CELLS, GridEditor
-from server.puzzles.grid.formats import (
+from ...i18n import t
+from ...json_arrays import cell_path
+from ...search.control import CANCELLED
+from ...search.problem import Problem
+from ...search.stats import SearchResult
+from ..capabilities import StudentForm
+from ..errors import PuzzleError
+from ..family import Family, LoadLimits, RunControl, Solved, search_options, stem
+from ..options import Option, Values
+from . import jps, wall_follower  # they register the grid's own algorithms
+from .check import GridChecker
+from .edit import MAX_EDIT_CELLS, GridEditor
+from .formats import (
     IMAGE_EXTENSIONS,
     IMAGE_MAGIC,
     OTHER_NOTATIONS,
@@ -23,22 +27,18 @@ from server.puzzles.grid.formats import (
     SNIFF_BYTES,
     TEXT_EXTENSIONS,
 )
-from server.puzzles.grid.generate import GridMaker
-from server.puzzles.grid.image import parse_grid_image
-from server.puzzles.grid.kernel_search import KERNEL_ALGORITHMS, kernels_loaded, solve_grid
-from server.puzzles.grid.kernel_search import warm_up as warm_up_kernel
-from server.puzzles.grid.lab import GridLab
-from server.puzzles.grid.lattice import pixel_scale
-from server.puzzles.grid.model import GridMaze
-from server.puzzles.grid.problem import HEURISTICS, GridProblem, run_maze
-from server.puzzles.grid.render import GridAnimation, GridSolutionImage
-from server.puzzles.grid.save import GridSaver
-from server.puzzles.grid.text import parse_grid_text
-from server.puzzles.grid.tiles import GridTiles
-from server.puzzles.options import Option, Values
-from server.search.control import CANCELLED
-from server.search.problem import Problem
-from server.search.stats import SearchResult
+from .generate import GridMaker
+from .image import parse_grid_image
+from .kernel_search import KERNEL_ALGORITHMS, kernels_loaded, solve_grid
+from .kernel_search import warm_up as warm_up_kernel
+from .lab import GridLab
+from .lattice import pixel_scale
+from .model import GridMaze
+from .problem import HEURISTICS, GridProblem, run_maze
+from .render import GridAnimation, GridSolutionImage
+from .save import GridSaver
+from .text import parse_grid_text
+from .tiles import GridTiles
 
 _GRID_CHARS = re.compile(r"[#. SG1-9\r\n]")
 

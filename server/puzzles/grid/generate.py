@@ -19,12 +19,12 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image
 
-from server.i18n import t
-from server.puzzles.capabilities import Maker
-from server.puzzles.errors import PuzzleError, show_value
-from server.puzzles.grid.model import WALL, GridMaze
-from server.puzzles.making import Generated, GeneratorKind, size_options
-from server.puzzles.options import Option, Values
+from ...i18n import t
+from ..capabilities import Maker
+from ..errors import PuzzleError, show_value
+from ..making import Generated, GeneratorKind, size_options
+from ..options import Option, Values
+from .model import WALL, GridMaze
 
 MAX_CELLS = 100_000_000  # 20001 x 20001 pixels: beyond that the image alone is over 400 MB
 MAX_DENSITY = 0.6
@@ -109,8 +109,8 @@ def generate_grid(
     rows, cols, seed = int(rows), int(cols), int(seed)
     name = f"{kind}-{rows}x{cols}-seed{seed}"
     # The kernels (numba) load when a maze is made, so a family that only reads files never loads them.
-    from server.puzzles.grid import generate_lattice as lattice
-    from server.puzzles.grid import generate_open as board
+    from . import generate_lattice as lattice
+    from . import generate_open as board
 
     if kind in ("random", "terrain"):
         if kind == "random":
@@ -168,7 +168,7 @@ def generate_perfect(rows: int, cols: int, seed: int = 0) -> GridMaze:
     The recursive backtracker, written with an explicit stack: long winding corridors, few
     junctions. 2000 x 2000 cells take well under a second once the kernel is compiled (cached).
     """
-    from server.puzzles.grid import generate_lattice as lattice  # numba: loaded when a maze is made
+    from . import generate_lattice as lattice  # numba: loaded when a maze is made
 
     _check_size(rows, cols)
     pixels, _ = lattice.backtracker(rows, cols, seed, record=False)
@@ -186,7 +186,7 @@ def generate_braid(rows: int, cols: int, seed: int = 0, braid: float = 1.0) -> G
     """
     if not 0.0 <= braid <= 1.0:
         raise PuzzleError(t("grid.braid_must_be_between_0", braid=braid), t("grid.option_braid"))
-    from server.puzzles.grid import generate_lattice as lattice  # numba: loaded when a maze is made
+    from . import generate_lattice as lattice  # numba: loaded when a maze is made
 
     _check_size(rows, cols)
     pixels, steps = lattice.backtracker(rows, cols, seed, record=False)

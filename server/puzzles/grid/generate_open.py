@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from server.i18n import t
+from ...i18n import t
 
 RANDOM_DENSITY = 0.3  # random: chance that a cell is a wall
 TERRAIN_DENSITY = 0.1  # terrain: share of the board, the highest ground, that is impassable rock

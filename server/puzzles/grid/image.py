@@ -47,11 +47,11 @@ from collections.abc import Callable
 import numpy as np
 from PIL import Image, UnidentifiedImageError
 
-from server.i18n import t
-from server.puzzles.errors import PuzzleError
-from server.puzzles.grid.lattice import detect_lattice
-from server.puzzles.grid.marker_runs import label_runs
-from server.puzzles.grid.model import GridMaze
+from ...i18n import t
+from ..errors import PuzzleError
+from .lattice import detect_lattice
+from .marker_runs import label_runs
+from .model import GridMaze
 
 #: ``progress(phase, fraction)`` as ``LoadLimits.progress`` (server/puzzles/family.py).
 Progress = Callable[[str, float | None], None]
@@ -704,7 +704,7 @@ def _label_runs(rows: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple
     """``marker_runs.label_runs``: in Python for a few runs, compiled (``image_kernels``) for many."""
     if rows.shape[0] < COMPILED_RUNS:
         return label_runs(rows, starts, ends)
-    from server.puzzles.grid.image_kernels import compiled_label_runs
+    from .image_kernels import compiled_label_runs
 
     return compiled_label_runs(rows, starts, ends)
 

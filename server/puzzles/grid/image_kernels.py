@@ -8,6 +8,6 @@ from __future__ import annotations
 
 from numba import njit
 
-from server.puzzles.grid.marker_runs import label_runs
+from .marker_runs import label_runs
 
 compiled_label_runs = njit(cache=True, nogil=True)(label_runs)

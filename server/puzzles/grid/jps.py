@@ -32,12 +32,12 @@ from collections.abc import Generator
 
 import numpy as np
 
-from server.i18n import t
-from server.puzzles.errors import PuzzleError
-from server.puzzles.grid.model import WALL
-from server.puzzles.grid.problem import SQRT2, GridProblem
-from server.search.events import CLOSE, OPEN, PATH, UPDATE, Event
-from server.search.registry import Algorithm, SearchOptions, register_algorithm
+from ...i18n import t
+from ...search.events import CLOSE, OPEN, PATH, UPDATE, Event
+from ...search.registry import Algorithm, SearchOptions, register_algorithm
+from ..errors import PuzzleError
+from .model import WALL
+from .problem import SQRT2, GridProblem
 
 Search = Generator[Event, None, tuple[list[int] | None, float]]
 

@@ -13,12 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from server.i18n import t
-from server.puzzles.grid.model import GridMaze
-from server.puzzles.grid.problem import GridProblem
-from server.search.registry import SearchOptions, get_algorithm
-from server.search.stats import SearchResult
-from server.search.trace import Trace
+from ...i18n import t
+from ...search.registry import SearchOptions, get_algorithm
+from ...search.stats import SearchResult
+from ...search.trace import Trace
+from .model import GridMaze
+from .problem import GridProblem
 
 #: The algorithms the kernels run (the grid family's others run in Python: ``Family.fast_algorithms``).
 KERNEL_ALGORITHMS = ("bfs", "dfs", "dijkstra", "greedy", "astar", "bidirectional")
@@ -144,12 +144,12 @@ def _flag(array: np.ndarray | None, dtype: type, label: str) -> np.ndarray:
 
 def kernels_loaded() -> bool:
     """Whether this process has imported the kernels (and numba): a search then costs no loading."""
-    return "server.puzzles.grid.kernels" in sys.modules
+    return f"{__package__}.kernels" in sys.modules
 
 
 def _kernels() -> Any:
     """The kernel module, imported (with numba) on first use."""
-    from server.puzzles.grid import kernels as grid_kernels
+    from . import kernels as grid_kernels
 
     return grid_kernels
 

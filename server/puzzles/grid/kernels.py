@@ -49,7 +49,7 @@ import math
 import numpy as np
 from numba import njit
 
-from server.search import events
+from ...search import events
 
 # The event kinds, written out: numba freezes them into the cached machine code, and a change to
 # events.py alone would not invalidate that cache (see above). So a change must fail here, loudly.

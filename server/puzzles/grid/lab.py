@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from server.puzzles.capabilities import Lab
-from server.puzzles.grid.model import GridMaze
-from server.puzzles.grid.problem import FEATURES, run_maze
-from server.puzzles.options import Values
-from server.search.control import CancelFlag
+from ...search.control import CancelFlag
+from ..capabilities import Lab
+from ..options import Values
+from .model import GridMaze
+from .problem import FEATURES, run_maze
 
 if TYPE_CHECKING:  # types only: the module imports numba
-    from server.puzzles.grid.lab_kernels import GridSpace
+    from .lab_kernels import GridSpace
 
 
 class GridLab(Lab):
@@ -23,13 +23,13 @@ class GridLab(Lab):
 
     def space(self, puzzle: GridMaze, options: Values, max_states: int, max_seconds: float | None = None,
               cancel: CancelFlag | None = None) -> GridSpace:
-        from server.puzzles.grid.lab_kernels import GridSpace  # numba, loaded for a judgement only
+        from .lab_kernels import GridSpace  # numba, loaded for a judgement only
 
         return GridSpace(run_maze(puzzle, options), options["diagonal"])
 
     def space_bytes(self, puzzle: GridMaze, max_states: int) -> int:
         """Every cell is judged, whatever ``max_states``: ~25 bytes a cell on an open board (h*, h, the
         cell and state numbers), the heat map's and the chunks' work."""
-        from server.puzzles.grid.lab_kernels import lab_bytes
+        from .lab_kernels import lab_bytes
 
         return lab_bytes(puzzle)

@@ -21,11 +21,11 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
-from server.heuristic_lab import CHUNK, LabSpace, Violations, WorstMoves, judge_bytes
-from server.puzzles.grid.kernels import MOVE_COL, MOVE_ROW, SQRT2, corner_free, entry_cost, step
-from server.puzzles.grid.model import WALL, GridMaze
-from server.puzzles.grid.problem import FEATURES  # the names the lab's chunks are made of
-from server.search.indexed_heap import SETTLED, lowered, pop_min, started
+from ...heuristic_lab import CHUNK, LabSpace, Violations, WorstMoves, judge_bytes
+from ...search.indexed_heap import SETTLED, lowered, pop_min, started
+from .kernels import MOVE_COL, MOVE_ROW, SQRT2, corner_free, entry_cost, step
+from .model import WALL, GridMaze
+from .problem import FEATURES  # the names the lab's chunks are made of
 
 # Bytes per cell and per state of the space's arrays at their peak (see the module docstring).
 BUILD_BYTES_PER_CELL = 8 + 4 + 4  # h*, the heap positions, the heap

@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from server.i18n import t
-from server.puzzles.grid.model import sorted_unique
+from ...i18n import t
+from .model import sorted_unique
 
 STRIP = 64  # rows (columns) of the quick rejection strip
 MIN_CELLS = 3  # a lattice has at least this many blocks (corridors) along each axis

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from server.i18n import t
+from ...i18n import t
 
 if TYPE_CHECKING:  # numpy is imported where it is used: ``WALL`` is read without it (student mode)
     import numpy as np
@@ -86,7 +86,7 @@ class GridMaze:
         self, start: tuple[int, int] | None = None, goal: tuple[int, int] | None = None
     ) -> GridMaze:
         """A copy whose start and/or goal are the given cells (checked to be free)."""
-        from server.puzzles.errors import PuzzleError
+        from ..errors import PuzzleError
 
         starts, goals = self.starts, self.goals
         for label, point in (("start", start), ("goal", goal)):
@@ -120,7 +120,7 @@ class GridMaze:
 
     def require_endpoints(self) -> None:
         """Raise a PuzzleError unless the maze has at least one start and one goal."""
-        from server.puzzles.errors import PuzzleError
+        from ..errors import PuzzleError
 
         if len(self.starts) and len(self.goals):
             return

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import time
 
-from server.puzzles.grid import tiles
-from server.puzzles.grid.kernel_search import warm_up
+from . import tiles
+from .kernel_search import warm_up
 
 
 def compile_all() -> float:

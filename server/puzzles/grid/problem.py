@@ -12,13 +12,13 @@ import math
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from server.puzzles.grid.model import WALL
-from server.search.problem import Problem
+from ...search.problem import Problem
+from .model import WALL
 
 if TYPE_CHECKING:  # types only: the rules run without numpy in the page (``student_rules``)
     import numpy as np
 
-    from server.puzzles.grid.model import GridMaze
+    from .model import GridMaze
 
 SQRT2 = math.sqrt(2.0)
 ORTHOGONAL = ((-1, 0), (0, 1), (1, 0), (0, -1))  # N, E, S, W

@@ -15,11 +15,11 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from server.json_arrays import CellPairs
-from server.puzzles.animation import CellBoard, search_frames
-from server.puzzles.capabilities import Animation, SolutionImage
-from server.puzzles.family import Solved
-from server.puzzles.grid.model import GridMaze
+from ...json_arrays import CellPairs
+from ..animation import CellBoard, search_frames
+from ..capabilities import Animation, SolutionImage
+from ..family import Solved
+from .model import GridMaze
 
 WALL_RGB = (34, 34, 34)
 FREE_RGB = (255, 255, 255)

@@ -7,12 +7,12 @@ import io
 
 import numpy as np
 
-from server.i18n import t
-from server.puzzles.capabilities import Saver
-from server.puzzles.errors import PuzzleError
-from server.puzzles.grid.generate import maze_to_image, maze_to_text
-from server.puzzles.grid.image import parse_grid_image
-from server.puzzles.grid.model import GridMaze
+from ...i18n import t
+from ..capabilities import Saver
+from ..errors import PuzzleError
+from .generate import maze_to_image, maze_to_text
+from .image import parse_grid_image
+from .model import GridMaze
 
 OPTIMIZED_PIXELS = 4_000_000  # larger PNGs are written without Pillow's slow optimisation pass
 

@@ -13,9 +13,9 @@ import re
 
 import numpy as np
 
-from server.i18n import t
-from server.puzzles.errors import PuzzleError
-from server.puzzles.grid.model import GridMaze
+from ...i18n import t
+from ..errors import PuzzleError
+from .model import GridMaze
 
 # Cell value of each allowed character; every other byte maps to 255 (never a valid cell).
 _CELL = np.full(256, 255, dtype=np.uint8)

@@ -28,15 +28,15 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from server.i18n import t
-from server.puzzles.capabilities import Tiles
-from server.puzzles.errors import PuzzleError
-from server.puzzles.family import RunControl, search_options
-from server.puzzles.grid.kernel_search import KERNEL_ALGORITHMS, solve_grid
-from server.puzzles.grid.model import GridMaze
-from server.puzzles.grid.problem import run_maze
-from server.puzzles.options import Values
-from server.search.control import CANCELLED
+from ...i18n import t
+from ...search.control import CANCELLED
+from ..capabilities import Tiles
+from ..errors import PuzzleError
+from ..family import RunControl, search_options
+from ..options import Values
+from .kernel_search import KERNEL_ALGORITHMS, solve_grid
+from .model import GridMaze
+from .problem import run_maze
 
 TILE = 256
 MAX_SAMPLES = 262_144  # frontier samples kept per run (1 MB)
@@ -93,7 +93,7 @@ COLOURS, RAMP = colour_tables()
 
 def run(maze: GridMaze, algorithm: str, options: dict[str, Any], control: RunControl, folder: Path) -> dict:
     """Search ``maze`` keeping each cell's expansion number in ``folder``; returns the run's meta."""
-    from server.puzzles.grid import tile_kernels as tk
+    from . import tile_kernels as tk
 
     if algorithm not in KERNEL_ALGORITHMS:
         raise PuzzleError(
@@ -155,7 +155,7 @@ def _generated_last(maze: GridMaze, algorithm: str, result: Any, last_cell: int,
     if algorithm not in ("bfs", "dfs"):
         return np.empty(0, np.int64)  # best-first tests the goal when it expands it
     # BFS and DFS test the goal on generation: the moves up to the goal's were made.
-    from server.puzzles.grid.tile_kernels import MOVE_COL, MOVE_ROW
+    from .tile_kernels import MOVE_COL, MOVE_ROW
 
     goal = int(result.path[-1])
     r, c = divmod(last_cell, maze.width)
@@ -206,7 +206,7 @@ class StoredRun:
             return np.load(path).astype("<i4").tobytes()
         except (OSError, ValueError):
             pass
-        from server.puzzles.grid import tile_kernels as tk
+        from . import tile_kernels as tk
 
         meta = self.meta
         every, samples, expanded = meta["sample_every"], meta["samples"], meta["expanded"]
@@ -233,7 +233,7 @@ _BLOCKS: OrderedDict[int, tuple[GridMaze, tuple[np.ndarray, np.ndarray, np.ndarr
 
 def _maze_blocks(maze: GridMaze) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The maze's block summaries, kept for the few most recent boards of this process."""
-    from server.puzzles.grid import tile_kernels as tk
+    from . import tile_kernels as tk
 
     with _BLOCKS_LOCK:
         held = _BLOCKS.get(id(maze))
@@ -260,7 +260,7 @@ def check_tile(maze: GridMaze, z: int, x: int, y: int) -> None:
 
 def draw(maze: GridMaze, z: int, x: int, y: int, stored: StoredRun | None = None, t: int = 0) -> np.ndarray:
     """Tile (z, x, y) of the board, after ``t`` expansions of ``stored`` (None: the board alone)."""
-    from server.puzzles.grid import tile_kernels as tk
+    from . import tile_kernels as tk
 
     check_tile(maze, z, x, y)
     scale = 1 << z
@@ -299,7 +299,7 @@ def cell(maze: GridMaze, row: int, col: int, stored: StoredRun | None = None) ->
         )
     out: dict[str, Any] = {"row": row, "col": col, "weight": int(maze.cells[row, col])}
     if stored is not None and out["weight"]:
-        from server.puzzles.grid import tile_kernels as tk
+        from . import tile_kernels as tk
 
         flat = row * maze.width + col
         value = int(stored.closed_at[flat])
@@ -361,7 +361,7 @@ def warm_up() -> None:
     then waits for no compiler. ``precompile.compile_all`` calls it, so the set-up does it once."""
     import tempfile
 
-    from server.puzzles.grid.generate import generate_braid
+    from .generate import generate_braid
 
     maze = generate_braid(40, 40, seed=1)
     with tempfile.TemporaryDirectory() as folder:
@@ -371,7 +371,7 @@ def warm_up() -> None:
         stored.frontier_samples(maze)
         draw(maze, 0, 0, 0, stored, meta["steps"])  # from the cells
         draw(maze, 0, 0, 0, None, 0)
-        from server.puzzles.grid import tile_kernels as tk
+        from . import tile_kernels as tk
 
         total, free, weights = _maze_blocks(maze)
         for closed, first, latest in ((stored.closed, stored.first, stored.latest),

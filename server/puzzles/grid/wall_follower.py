@@ -24,12 +24,12 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from server.i18n import t
-from server.puzzles.errors import PuzzleError
-from server.puzzles.grid.model import WALL
-from server.puzzles.grid.problem import ORTHOGONAL, GridProblem
-from server.search.events import CLOSE, OPEN, PATH, Event
-from server.search.registry import Algorithm, register_algorithm
+from ...i18n import t
+from ...search.events import CLOSE, OPEN, PATH, Event
+from ...search.registry import Algorithm, register_algorithm
+from ..errors import PuzzleError
+from .model import WALL
+from .problem import ORTHOGONAL, GridProblem
 
 Search = Generator[Event, None, tuple[list[int] | None, float]]
 

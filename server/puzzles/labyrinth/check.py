@@ -28,12 +28,13 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
-from server.i18n import t
-from server.puzzles.capabilities import Checker
-from server.puzzles.checking import CheckResult, replay_json, solve_json
-from server.puzzles.errors import PuzzleError, show_value
-from server.puzzles.jsonfile import read_value
-from server.puzzles.labyrinth.model import (
+from ...i18n import t
+from ..capabilities import Checker
+from ..checking import CheckResult, replay_json, solve_json
+from ..errors import PuzzleError, show_value
+from ..jsonfile import read_value
+from ..options import Values
+from .model import (
     BOTTOM,
     EXITED,
     LEFT,
@@ -48,10 +49,9 @@ from server.puzzles.labyrinth.model import (
     orientations,
     push,
 )
-from server.puzzles.labyrinth.parse import run_variant
-from server.puzzles.labyrinth.problem import LabState, LabyrinthProblem
-from server.puzzles.labyrinth.solve import make_problem
-from server.puzzles.options import Values
+from .parse import run_variant
+from .problem import LabState, LabyrinthProblem
+from .solve import make_problem
 
 MAX_MOVES = 100_000
 

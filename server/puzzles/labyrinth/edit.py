@@ -29,18 +29,18 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from server.i18n import t
-from server.puzzles.capabilities import Editor
-from server.puzzles.errors import PuzzleError, show_value
-from server.puzzles.labyrinth.model import (
+from ...i18n import t
+from ..capabilities import Editor
+from ..errors import PuzzleError, show_value
+from ..making import cell_of, whole
+from .model import (
     BOARD_CODES,
     InsertionPoint,
     LabyrinthPuzzle,
     insertion_points,
     rotate,
 )
-from server.puzzles.labyrinth.parse import MAX_SIDE, MOVE_MODELS
-from server.puzzles.making import cell_of, whole
+from .parse import MAX_SIDE, MOVE_MODELS
 
 OPS = ("tile", "turn", "free", "turn_free", "columns", "insertions", "rules", "resize")
 NEW_TILE = 8  # │: what a resize fills new cells with

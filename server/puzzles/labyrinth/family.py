@@ -10,10 +10,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from server.config import OPTIMUM_SECONDS
-from server.i18n import t
-from server.puzzles.capabilities import StudentForm
-from server.puzzles.family import (
+from ...config import OPTIMUM_SECONDS
+from ...i18n import t
+from ...search.problem import Problem
+from ...search.registry import get_algorithm
+from ...search.runner import CHECK_EVERY, Limits
+from ...search.stats import SearchResult
+from ...search.trace import RECORD_BYTES
+from ..capabilities import StudentForm
+from ..family import (
     DEFAULT_STORED,
     Family,
     LoadLimits,
@@ -24,12 +29,14 @@ from server.puzzles.family import (
     heuristic_named,
     stem,
 )
-from server.puzzles.labyrinth.check import LabyrinthChecker, labyrinth_text, place_text, places_text
-from server.puzzles.labyrinth.edit import LabyrinthEditor
-from server.puzzles.labyrinth.generate import LabyrinthMaker
-from server.puzzles.labyrinth.greedy import MAX_ACTIONS, SEED_GREEDY
-from server.puzzles.labyrinth.lab import LabyrinthLab
-from server.puzzles.labyrinth.model import (
+from ..options import YOURS, Option, Values
+from ..running import SNAPSHOT_BYTES
+from .check import LabyrinthChecker, labyrinth_text, place_text, places_text
+from .edit import LabyrinthEditor
+from .generate import LabyrinthMaker
+from .greedy import MAX_ACTIONS, SEED_GREEDY
+from .lab import LabyrinthLab
+from .model import (
     DICT_ENTRY_BYTES,
     EXITED,
     OUTSIDE,
@@ -37,7 +44,7 @@ from server.puzzles.labyrinth.model import (
     LabyrinthPuzzle,
     Walker,
 )
-from server.puzzles.labyrinth.parse import (
+from .parse import (
     MAX_SIDE,
     MOVE_MODELS,
     LabyrinthOptions,
@@ -46,7 +53,7 @@ from server.puzzles.labyrinth.parse import (
     parse_labyrinth_json,
     run_variant,
 )
-from server.puzzles.labyrinth.problem import (
+from .problem import (
     HEURISTICS,
     RELAXED_CACHE_BYTES,
     RELAXED_LEVELS,
@@ -56,14 +63,7 @@ from server.puzzles.labyrinth.problem import (
     line_set_sizes,
     relaxed_entry_bytes,
 )
-from server.puzzles.labyrinth.solve import ALGORITHMS, VIEWS, make_problem, result_json, solve_labyrinth
-from server.puzzles.options import YOURS, Option, Values
-from server.puzzles.running import SNAPSHOT_BYTES
-from server.search.problem import Problem
-from server.search.registry import get_algorithm
-from server.search.runner import CHECK_EVERY, Limits
-from server.search.stats import SearchResult
-from server.search.trace import RECORD_BYTES
+from .solve import ALGORITHMS, VIEWS, make_problem, result_json, solve_labyrinth
 
 MAX_FILE_BYTES = 1_000_000  # a 64 x 64 board is ~12 KB of CSV; padded JSON stays far below this
 _SEPARATOR = re.compile(r"[;,]")

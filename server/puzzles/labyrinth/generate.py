@@ -7,12 +7,12 @@ import random
 import time
 from dataclasses import dataclass, replace
 
-from server.i18n import t
-from server.puzzles.capabilities import Maker
-from server.puzzles.errors import PuzzleError
-from server.puzzles.labyrinth.model import LabyrinthPuzzle, insertion_points
-from server.puzzles.making import Generated, GeneratorKind, size_options
-from server.puzzles.options import Values
+from ...i18n import t
+from ..capabilities import Maker
+from ..errors import PuzzleError
+from ..making import Generated, GeneratorKind, size_options
+from ..options import Values
+from .model import LabyrinthPuzzle, insertion_points
 
 
 def course_board(rng: random.Random, rows: int, cols: int) -> LabyrinthPuzzle:
@@ -58,7 +58,7 @@ def solvable_board(kind: str, rows: int, cols: int, seed: int) -> SolvableBoard:
     """A board of ``kind`` the player can leave: each candidate is searched (greedy best-first over the
     merged view, at most ``CHECK_EXPANSIONS`` states: finding any way out is enough); the first board
     is made from ``seed``, retries from ``seed * 1000 + k``. Raises PuzzleError when none is found."""
-    from server.puzzles.labyrinth.solve import solve_labyrinth  # looked up at each call: tests replace it
+    from .solve import solve_labyrinth  # looked up at each call: tests replace it
 
     started = time.monotonic()
     for attempt in range(MAX_ATTEMPTS):

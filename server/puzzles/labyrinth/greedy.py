@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Generator
 
-from server.puzzles.labyrinth.model import EXITED, MASKS, OUTSIDE, TOP, InsertionPoint
-from server.puzzles.labyrinth.problem import LabState, LabyrinthProblem, Push
-from server.search.events import CLOSE, OPEN, PATH, Event
-from server.search.registry import Algorithm, register_algorithm
+from ...search.events import CLOSE, OPEN, PATH, Event
+from ...search.registry import Algorithm, register_algorithm
+from .model import EXITED, MASKS, OUTSIDE, TOP, InsertionPoint
+from .problem import LabState, LabyrinthProblem, Push
 
 Search = Generator[Event, None, tuple[list[LabState] | None, float]]
 

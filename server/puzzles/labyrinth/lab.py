@@ -3,10 +3,10 @@ the lab's limit: the space is too large to walk whole), its memory known from th
 
 from __future__ import annotations
 
-from server.heuristic_lab import explore_bytes
-from server.puzzles.capabilities import Lab
-from server.puzzles.labyrinth.model import LabyrinthPuzzle
-from server.puzzles.labyrinth.problem import FEATURES
+from ...heuristic_lab import explore_bytes
+from ..capabilities import Lab
+from .model import LabyrinthPuzzle
+from .problem import FEATURES
 
 
 class LabyrinthLab(Lab):

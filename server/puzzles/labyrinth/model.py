@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from itertools import compress
 from typing import NamedTuple
 
-from server.i18n import t
+from ...i18n import t
 
 LEFT, TOP, RIGHT, BOTTOM = 1, 2, 4, 8
 

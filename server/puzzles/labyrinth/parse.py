@@ -14,11 +14,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from server.i18n import t
-from server.puzzles.capabilities import Saver
-from server.puzzles.errors import PuzzleError, show_value
-from server.puzzles.jsonfile import read_json
-from server.puzzles.labyrinth.model import BOARD_CODES, LabyrinthPuzzle, insertion_points
+from ...i18n import t
+from ..capabilities import Saver
+from ..errors import PuzzleError, show_value
+from ..jsonfile import read_json
+from .model import BOARD_CODES, LabyrinthPuzzle, insertion_points
 
 MOVE_MODELS = ("combined", "separate")
 MAX_SIDE = 64  # tiles per side; the search is exponential long before that

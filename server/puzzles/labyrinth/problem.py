@@ -83,8 +83,9 @@ from itertools import combinations, pairwise
 from operator import or_
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from server.i18n import t
-from server.puzzles.labyrinth.model import (
+from ...i18n import t
+from ...search.problem import Problem
+from .model import (
     DICT_ENTRY_BYTES,
     EXITED,
     OUTSIDE,
@@ -100,7 +101,6 @@ from server.puzzles.labyrinth.model import (
     uncarry,
     unpush,
 )
-from server.search.problem import Problem
 
 if TYPE_CHECKING:  # types only: the rules run without numpy in the page (``student_rules``)
     import numpy as np

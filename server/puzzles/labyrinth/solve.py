@@ -12,16 +12,16 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from server.i18n import t
-from server.puzzles.errors import PuzzleError
-from server.puzzles.labyrinth.greedy import SEED_GREEDY
-from server.puzzles.labyrinth.model import LabyrinthPuzzle
-from server.puzzles.labyrinth.problem import LabState, LabyrinthProblem, LabyrinthSetProblem
-from server.search.algorithms.iterative import idastar, iddfs
-from server.search.events import Event
-from server.search.registry import CODE, Algorithm, SearchOptions, get_algorithm
-from server.search.runner import Limits, run_algorithm, run_search
-from server.search.stats import SearchResult
+from ...i18n import t
+from ...search.algorithms.iterative import idastar, iddfs
+from ...search.events import Event
+from ...search.registry import CODE, Algorithm, SearchOptions, get_algorithm
+from ...search.runner import Limits, run_algorithm, run_search
+from ...search.stats import SearchResult
+from ..errors import PuzzleError
+from .greedy import SEED_GREEDY
+from .model import LabyrinthPuzzle
+from .problem import LabState, LabyrinthProblem, LabyrinthSetProblem
 
 VIEWS = ("states", "sets")
 #: The menu, in order; bidirectional search needs goal states this family cannot list.

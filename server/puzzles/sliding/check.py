@@ -23,14 +23,14 @@ import math
 import re
 from typing import Any
 
-from server.i18n import t
-from server.puzzles.capabilities import Checker
-from server.puzzles.checking import CheckResult, replay_json, solve_json, where
-from server.puzzles.errors import PuzzleError, show_value
-from server.puzzles.jsonfile import read_value
-from server.puzzles.options import Values
-from server.puzzles.sliding.model import MOVES, OPPOSITE, SlidingBoard
-from server.puzzles.sliding.problem import SlidingProblem
+from ...i18n import t
+from ..capabilities import Checker
+from ..checking import CheckResult, replay_json, solve_json, where
+from ..errors import PuzzleError, show_value
+from ..jsonfile import read_value
+from ..options import Values
+from .model import MOVES, OPPOSITE, SlidingBoard
+from .problem import SlidingProblem
 
 MAX_MOVES = 100_000  # far more than any optimal solution (the 24-puzzle's longest is ~200)
 WORDS = {"u": "U", "up": "U", "d": "D", "down": "D", "l": "L", "left": "L", "r": "R", "right": "R"}

@@ -14,13 +14,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from server.i18n import t
-from server.puzzles.capabilities import Editor
-from server.puzzles.errors import PuzzleError, show_value
-from server.puzzles.making import cell_of, whole
-from server.puzzles.sliding.model import SlidingBoard, default_goal, unsolvable_reason
-from server.puzzles.sliding.parse import COUNTS, COUNTS_TEXT
-from server.puzzles.sliding.problem import neighbours
+from ...i18n import t
+from ..capabilities import Editor
+from ..errors import PuzzleError, show_value
+from ..making import cell_of, whole
+from .model import SlidingBoard, default_goal, unsolvable_reason
+from .parse import COUNTS, COUNTS_TEXT
+from .problem import neighbours
 
 OPS = ("slide", "set", "set_goal")
 

@@ -12,10 +12,16 @@ import time
 from collections.abc import Generator
 from typing import Any
 
-from server.i18n import t
-from server.puzzles.capabilities import StudentForm
-from server.puzzles.errors import PuzzleError
-from server.puzzles.family import (
+from ...i18n import t
+from ...search.algorithms.iterative import _bounded, idastar, iddfs
+from ...search.events import Event
+from ...search.problem import Problem
+from ...search.registry import Algorithm, get_algorithm
+from ...search.runner import run_algorithm
+from ...search.stats import SearchResult
+from ..capabilities import StudentForm
+from ..errors import PuzzleError
+from ..family import (
     Family,
     LoadLimits,
     Recorder,
@@ -26,26 +32,20 @@ from server.puzzles.family import (
     search_options,
     stem,
 )
-from server.puzzles.options import YOURS, Option, Values
-from server.puzzles.sliding.check import SlidingChecker, board_text
-from server.puzzles.sliding.edit import SlidingEditor
-from server.puzzles.sliding.generate import SlidingMaker
-from server.puzzles.sliding.lab import SlidingLab
-from server.puzzles.sliding.model import TILE_WORDS, SlidingBoard
-from server.puzzles.sliding.parse import (
+from ..options import YOURS, Option, Values
+from .check import SlidingChecker, board_text
+from .edit import SlidingEditor
+from .generate import SlidingMaker
+from .lab import SlidingLab
+from .model import TILE_WORDS, SlidingBoard
+from .parse import (
     MAX_FILE_BYTES,
     SlidingSaver,
     parse_sliding_json,
     parse_sliding_text,
     sniff_text,
 )
-from server.puzzles.sliding.problem import SlidingProblem, heuristics_for, neighbours
-from server.search.algorithms.iterative import _bounded, idastar, iddfs
-from server.search.events import Event
-from server.search.problem import Problem
-from server.search.registry import Algorithm, get_algorithm
-from server.search.runner import run_algorithm
-from server.search.stats import SearchResult
+from .problem import SlidingProblem, heuristics_for, neighbours
 
 SNIFF_BYTES = 4096
 GENERIC_MAX_EXPANDED = 2_000_000  # Config.max_expanded_generic's default: see ``solve``
@@ -62,7 +62,7 @@ GENERIC_BOARDS = {3: ("manhattan", "linear_conflict")}
 def _fast_module() -> Any:
     """``server/puzzles/sliding/fast.py`` (the compiled fast path) when it is importable, else None."""
     try:
-        from server.puzzles.sliding import fast
+        from . import fast
     except ImportError:
         return None
     return fast

@@ -33,8 +33,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from server.i18n import t
-from server.puzzles.sliding import pdb as pdb_module
+from ...i18n import t
+from . import pdb as pdb_module
 
 HEURISTICS = ("misplaced", "manhattan", "linear_conflict", "pdb")
 ALGORITHMS = ("idastar", "astar")
@@ -68,7 +68,7 @@ def available(n: int, algorithm: str, heuristic: str) -> bool:
 
 def relabel(tiles: bytes, goal: bytes, n: int) -> tuple[np.ndarray, int]:
     """(uint8 board whose tile on cell c is its goal cell, the blank ``BLANK``; the blank's goal cell)."""
-    from server.puzzles.sliding.sliding_kernels import BLANK
+    from .sliding_kernels import BLANK
 
     cells = n * n
     if (
@@ -130,7 +130,7 @@ def solve_fast(
     its mirror image about the main diagonal (Korf & Felner's reflection; the relabelled goal is its
     own mirror image then, so both sums are admissible).
     """
-    from server.puzzles.sliding import sliding_kernels as kern
+    from . import sliding_kernels as kern
 
     if not available(n, algorithm, heuristic):
         raise ValueError(f"no compiled {algorithm} with heuristic {heuristic!r} for {n}x{n} boards")
@@ -193,7 +193,7 @@ def solve_fast(
 
 def _map_moves(moves: str, image: np.ndarray, n: int, sigma: tuple[int, ...]) -> str:
     """The blank's moves on the board whose image (under ``sigma``) ``moves`` solves."""
-    from server.puzzles.sliding.sliding_kernels import BLANK
+    from .sliding_kernels import BLANK
 
     cell = int(np.flatnonzero(image == BLANK)[0])
     step = {"U": -n, "D": n, "L": -1, "R": 1}
@@ -207,7 +207,7 @@ def _map_moves(moves: str, image: np.ndarray, n: int, sigma: tuple[int, ...]) ->
 
 
 def _result(outcome, cost, expanded, generated, max_frontier, moves, progress, flag, limit) -> FastResult:
-    from server.puzzles.sliding import sliding_kernels as kern
+    from . import sliding_kernels as kern
 
     progress[0] = expanded
     stopped = None

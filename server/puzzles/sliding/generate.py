@@ -21,15 +21,15 @@ import random
 from functools import lru_cache
 from typing import Any
 
-from server.i18n import t
-from server.puzzles.capabilities import Maker
-from server.puzzles.errors import PuzzleError
-from server.puzzles.family import RunControl
-from server.puzzles.making import Generated, GeneratorKind, size_options
-from server.puzzles.options import Option, Values
-from server.puzzles.sliding.model import OPPOSITE, SlidingBoard, default_goal, is_solvable
-from server.puzzles.sliding.problem import neighbours
-from server.search.control import CancelFlag
+from ...i18n import t
+from ...search.control import CancelFlag
+from ..capabilities import Maker
+from ..errors import PuzzleError
+from ..family import RunControl
+from ..making import Generated, GeneratorKind, size_options
+from ..options import Option, Values
+from .model import OPPOSITE, SlidingBoard, default_goal, is_solvable
+from .problem import neighbours
 
 WALK_ROUNDS = 40  # walk-and-measure rounds towards exactly ``depth`` moves from the goal
 MEASURE_BUDGET = 60_000  # states a generic measuring IDA* may expand (a fraction of a second to a few)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import math
 
-from server.heuristic_lab import explore_bytes
-from server.puzzles.capabilities import Lab
-from server.puzzles.sliding.model import SlidingBoard
-from server.puzzles.sliding.problem import FEATURES
+from ...heuristic_lab import explore_bytes
+from ..capabilities import Lab
+from .model import SlidingBoard
+from .problem import FEATURES
 
 
 class SlidingLab(Lab):

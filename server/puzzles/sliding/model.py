@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from server.i18n import t
+from ...i18n import t
 
 SIZES = (3, 4, 5)
 # Moves named by where the blank goes, in successor order: name, row step, column step.

@@ -24,11 +24,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from server.i18n import t
-from server.puzzles.capabilities import TextOrJsonSaver
-from server.puzzles.errors import PuzzleError, show_value
-from server.puzzles.jsonfile import read_json
-from server.puzzles.sliding.model import (
+from ...i18n import t
+from ..capabilities import TextOrJsonSaver
+from ..errors import PuzzleError, show_value
+from ..jsonfile import read_json
+from .model import (
     SIZES,
     SlidingBoard,
     default_goal,

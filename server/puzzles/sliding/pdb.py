@@ -42,7 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
-from server.i18n import t
+from ...i18n import t
 
 VERSION = 1  # the file format and the build's semantics; bump to invalidate every cache file
 ROOT = Path(__file__).resolve().parents[3]
@@ -132,7 +132,7 @@ def _write_atomic(path: Path, data: bytes) -> None:
 
 def build_table(n: int, group: tuple[int, ...], cancel: np.ndarray | None = None) -> tuple[np.ndarray, float]:
     """Build one table (no cache): (uint8 table of n²^k entries, seconds)."""
-    from server.puzzles.sliding import sliding_kernels as kern
+    from . import sliding_kernels as kern
 
     entries, states = _sizes(n, len(group))
     if entries * n * n >= 2**31:

@@ -23,8 +23,8 @@ from collections.abc import Iterator, Sequence
 from math import factorial
 from typing import TYPE_CHECKING, Any
 
-from server.puzzles.sliding.model import MOVES, SlidingBoard
-from server.search.problem import Problem
+from ...search.problem import Problem
+from .model import MOVES, SlidingBoard
 
 if TYPE_CHECKING:
     import numpy as np
@@ -45,7 +45,7 @@ def pdb_available(n: int) -> bool:
     """Whether the pattern databases of ``server/puzzles/sliding/pdb.py`` (the fast path's helper) serve
     an n x n board (``pdb.available``: the 8- and 15-puzzle). Imported lazily: without pdb.py, no ``pdb``."""
     try:
-        from server.puzzles.sliding import pdb
+        from . import pdb
     except ImportError:
         return False
     return bool(pdb.available(n))
@@ -172,7 +172,7 @@ class SlidingProblem(Problem):
     def _pattern_databases(self) -> Any:
         """``pdb.heuristic(goal, n)``: a function of a board's bytes (tables built on first use)."""
         if self._pdb is None:
-            from server.puzzles.sliding import pdb
+            from . import pdb
 
             self._pdb = pdb.heuristic(self.goal, self.n)
         return self._pdb

@@ -25,14 +25,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from server.i18n import t
-from server.puzzles.capabilities import Checker
-from server.puzzles.checking import CheckResult, replay_json, solve_json, where
-from server.puzzles.errors import PuzzleError, show_value
-from server.puzzles.jsonfile import read_json, read_value
-from server.puzzles.options import Values
-from server.puzzles.step.model import DIRECTION_WORDS, DIRECTIONS, StepMaze
-from server.puzzles.step.problem import StepProblem
+from ...i18n import t
+from ..capabilities import Checker
+from ..checking import CheckResult, replay_json, solve_json, where
+from ..errors import PuzzleError, show_value
+from ..jsonfile import read_json, read_value
+from ..options import Values
+from .model import DIRECTION_WORDS, DIRECTIONS, StepMaze
+from .problem import StepProblem
 
 MAX_MOVES = 1_000_000  # positions in one answer: far more than any maze of the size limit needs
 MAX_DIGITS = 9  # a coordinate beyond that is no position on any board

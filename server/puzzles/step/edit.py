@@ -20,12 +20,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from server.i18n import t
-from server.puzzles.capabilities import Editor
-from server.puzzles.errors import PuzzleError, show_value
-from server.puzzles.making import cell_of, whole
-from server.puzzles.step.model import StepMaze
-from server.puzzles.step.parse import MAX_SIDE, check_cycle
+from ...i18n import t
+from ..capabilities import Editor
+from ..errors import PuzzleError, show_value
+from ..making import cell_of, whole
+from .model import StepMaze
+from .parse import MAX_SIDE, check_cycle
 
 OPS = ("mark", "start", "goal", "cycle", "resize")
 

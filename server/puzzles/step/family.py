@@ -8,17 +8,20 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from server.i18n import t
-from server.puzzles.capabilities import StudentForm
-from server.puzzles.family import Family, LoadLimits, describe_verdict, stem
-from server.puzzles.options import Option, Values
-from server.puzzles.step.check import StepChecker
-from server.puzzles.step.edit import StepEditor
-from server.puzzles.step.frames import StepAnimation
-from server.puzzles.step.generate import StepMaker
-from server.puzzles.step.lab import StepLab
-from server.puzzles.step.model import DIRECTION_WORDS, DIRECTIONS, StepMaze
-from server.puzzles.step.parse import (
+from ...i18n import t
+from ...search.problem import Problem
+from ...search.stats import SearchResult
+from ...search.trace import RECORD_BYTES
+from ..capabilities import StudentForm
+from ..family import Family, LoadLimits, describe_verdict, stem
+from ..options import Option, Values
+from .check import StepChecker
+from .edit import StepEditor
+from .frames import StepAnimation
+from .generate import StepMaker
+from .lab import StepLab
+from .model import DIRECTION_WORDS, DIRECTIONS, StepMaze
+from .parse import (
     MAX_CYCLE_LENGTH,
     MAX_FILE_BYTES,
     MAX_STEP,
@@ -27,11 +30,8 @@ from server.puzzles.step.parse import (
     parse_step_json,
     parse_step_text,
 )
-from server.puzzles.step.problem import HEURISTICS, StepProblem
-from server.puzzles.step.pylist import sniff_list
-from server.search.problem import Problem
-from server.search.stats import SearchResult
-from server.search.trace import RECORD_BYTES
+from .problem import HEURISTICS, StepProblem
+from .pylist import sniff_list
 
 SNIFF_BYTES = 4096
 _TEXT_CHARS = frozenset("SXZ. \r\n")

@@ -8,10 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from server.puzzles.animation import CellBoard, search_frames
-from server.puzzles.capabilities import Animation
-from server.puzzles.family import Solved
-from server.puzzles.step.model import StepMaze
+from ..animation import CellBoard, search_frames
+from ..capabilities import Animation
+from ..family import Solved
+from .model import StepMaze
 
 BLANK_RGB = (0x1F, 0x23, 0x28)  # a blank cell: dark, as a wall (no move lands there)
 MARKED_RGB = (255, 255, 255)

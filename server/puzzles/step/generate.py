@@ -5,14 +5,14 @@ from __future__ import annotations
 import random
 from collections import deque
 
-from server.i18n import t
-from server.puzzles.capabilities import Maker
-from server.puzzles.errors import PuzzleError
-from server.puzzles.making import Generated, GeneratorKind, size_options
-from server.puzzles.options import Option, Values
-from server.puzzles.step.model import DEFAULT_CYCLE, StepMaze
-from server.puzzles.step.parse import MAX_STEP, check_cycle, cycle_text
-from server.puzzles.step.problem import StepProblem
+from ...i18n import t
+from ..capabilities import Maker
+from ..errors import PuzzleError
+from ..making import Generated, GeneratorKind, size_options
+from ..options import Option, Values
+from .model import DEFAULT_CYCLE, StepMaze
+from .parse import MAX_STEP, check_cycle, cycle_text
+from .problem import StepProblem
 
 
 def random_step_maze(

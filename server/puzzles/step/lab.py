@@ -3,11 +3,11 @@ the board and the longest cycle the lab's rules allow."""
 
 from __future__ import annotations
 
-from server.heuristic_lab import explore_bytes
-from server.puzzles.capabilities import Lab
-from server.puzzles.step.model import StepMaze
-from server.puzzles.step.parse import MAX_CYCLE_LENGTH
-from server.puzzles.step.problem import FEATURES
+from ...heuristic_lab import explore_bytes
+from ..capabilities import Lab
+from .model import StepMaze
+from .parse import MAX_CYCLE_LENGTH
+from .problem import FEATURES
 
 
 class StepLab(Lab):

@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from server.i18n import t
-from server.puzzles.capabilities import TextOrJsonSaver
-from server.puzzles.errors import PuzzleError, show_value
-from server.puzzles.jsonfile import read_json
-from server.puzzles.step.model import DEFAULT_CYCLE, StepMaze
-from server.puzzles.step.pylist import looks_like_list, read_list
+from ...i18n import t
+from ..capabilities import TextOrJsonSaver
+from ..errors import PuzzleError, show_value
+from ..jsonfile import read_json
+from .model import DEFAULT_CYCLE, StepMaze
+from .pylist import looks_like_list, read_list
 
 MAX_SIDE = 1_000  # rows or columns
 MAX_FILE_BYTES = 2_000_000  # a 1,000 x 1,000 board is ~1 MB of text

@@ -12,8 +12,8 @@ import math
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from server.puzzles.step.model import DIRECTIONS, StepMaze
-from server.search.problem import Problem
+from ...search.problem import Problem
+from .model import DIRECTIONS, StepMaze
 
 if TYPE_CHECKING:  # types only: the rules run without numpy in the page (``student_rules``)
     import numpy as np

@@ -25,8 +25,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from server.i18n import t
-from server.puzzles.errors import PuzzleError
+from ...i18n import t
+from ..errors import PuzzleError
 
 MAX_SIDE = 1_000  # rows or cells in a row (parse.MAX_SIDE; checked while reading, before the rest)
 CELL_WORDS = "step.one_character_strings_such_as"

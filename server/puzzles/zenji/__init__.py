@@ -4,7 +4,7 @@ Importing the package is cheap: ``SPEC`` tells the registry which files the fami
 its ``FAMILY`` (in ``family.py``) is imported on first use.
 """
 
-from server.puzzles.family_spec import FamilySpec, text_with_any
+from ..family_spec import FamilySpec, text_with_any
 
 
 def may_claim(filename: str, data: bytes) -> bool:

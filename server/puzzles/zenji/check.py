@@ -28,15 +28,15 @@ import re
 from collections import deque
 from typing import Any
 
-from server.i18n import t
-from server.puzzles.capabilities import Checker
-from server.puzzles.checking import CheckResult, replay_json, solve_json
-from server.puzzles.errors import PuzzleError, show_value
-from server.puzzles.jsonfile import read_value
-from server.puzzles.options import Values
-from server.puzzles.zenji.model import INLET, OUTLET, SIDE_WORDS, SIDES, STEPS, ZenjiBoard, turned
-from server.puzzles.zenji.problem import ZenjiProblem
-from server.puzzles.zenji.words import TIMES, water_in_words
+from ...i18n import t
+from ..capabilities import Checker
+from ..checking import CheckResult, replay_json, solve_json
+from ..errors import PuzzleError, show_value
+from ..jsonfile import read_value
+from ..options import Values
+from .model import INLET, OUTLET, SIDE_WORDS, SIDES, STEPS, ZenjiBoard, turned
+from .problem import ZenjiProblem
+from .words import TIMES, water_in_words
 
 MAX_TURNS = 10_000  # turns of one entry: more is no answer anyone means (4 turns are none)
 MAX_ENTRIES = 100_000

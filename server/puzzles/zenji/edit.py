@@ -21,12 +21,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from server.i18n import t
-from server.puzzles.capabilities import Editor
-from server.puzzles.errors import PuzzleError, show_value
-from server.puzzles.making import cell_of, whole
-from server.puzzles.zenji.model import CLOSED, DRAIN, FLOWS, SOURCE, Tile, ZenjiBoard, turned
-from server.puzzles.zenji.parse import CODES, MAX_SIDE
+from ...i18n import t
+from ..capabilities import Editor
+from ..errors import PuzzleError, show_value
+from ..making import cell_of, whole
+from .model import CLOSED, DRAIN, FLOWS, SOURCE, Tile, ZenjiBoard, turned
+from .parse import CODES, MAX_SIDE
 
 OPS = ("turn", "tile", "flow", "resize")
 _ROLE = {SOURCE: "source", DRAIN: "drain"}

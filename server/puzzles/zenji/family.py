@@ -7,30 +7,30 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from server.i18n import t
-from server.puzzles.capabilities import StudentForm
-from server.puzzles.errors import PuzzleError
-from server.puzzles.family import Family, LoadLimits, describe_verdict, stem
-from server.puzzles.options import Option, Values
-from server.puzzles.yours import with_formula
-from server.puzzles.zenji.check import ZenjiChecker
-from server.puzzles.zenji.edit import ZenjiEditor
-from server.puzzles.zenji.generate import ZenjiMaker
-from server.puzzles.zenji.lab import TurnsFormula, ZenjiLab
-from server.puzzles.zenji.markdown import has_table, sniff_table
-from server.puzzles.zenji.model import FLOWS, ZenjiBoard
-from server.puzzles.zenji.parse import (
+from ...i18n import t
+from ...search.problem import Problem
+from ...search.registry import Algorithm, get_algorithm
+from ...search.stats import SearchResult
+from ..capabilities import StudentForm
+from ..errors import PuzzleError
+from ..family import Family, LoadLimits, describe_verdict, stem
+from ..options import Option, Values
+from ..yours import with_formula
+from .check import ZenjiChecker
+from .edit import ZenjiEditor
+from .generate import ZenjiMaker
+from .lab import TurnsFormula, ZenjiLab
+from .markdown import has_table, sniff_table
+from .model import FLOWS, ZenjiBoard
+from .parse import (
     MAX_FILE_BYTES,
     ZenjiSaver,
     is_skipped,
     parse_zenji_json,
     parse_zenji_text,
 )
-from server.puzzles.zenji.problem import HEURISTICS, ZenjiProblem
-from server.puzzles.zenji.words import water_in_words
-from server.search.problem import Problem
-from server.search.registry import Algorithm, get_algorithm
-from server.search.stats import SearchResult
+from .problem import HEURISTICS, ZenjiProblem
+from .words import water_in_words
 
 SNIFF_BYTES = 4096
 _PIPES_KEY = re.compile(r'"pipes"\s*:')

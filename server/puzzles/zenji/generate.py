@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from server.i18n import t
-from server.puzzles.capabilities import Maker
-from server.puzzles.errors import PuzzleError
-from server.puzzles.making import Generated, GeneratorKind, size_options
-from server.puzzles.options import Values
-from server.puzzles.zenji.model import CLOSED, DRAIN, INLET, OUTLET, SOURCE, STEPS, Tile, ZenjiBoard, turned
+from ...i18n import t
+from ..capabilities import Maker
+from ..errors import PuzzleError
+from ..making import Generated, GeneratorKind, size_options
+from ..options import Values
+from .model import CLOSED, DRAIN, INLET, OUTLET, SOURCE, STEPS, Tile, ZenjiBoard, turned
 
 
 def random_board(rows: int, cols: int, seed: int, flow: str = "downhill") -> ZenjiBoard:

@@ -18,13 +18,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from server.formula import Formula
-from server.heuristic_lab import GraphSpace, explore, explore_bytes
-from server.puzzles.capabilities import Lab
-from server.puzzles.options import Values
-from server.puzzles.zenji.model import ZenjiBoard
-from server.puzzles.zenji.problem import FEATURES, ZenjiProblem
-from server.search.control import CancelFlag
+from ...formula import Formula
+from ...heuristic_lab import GraphSpace, explore, explore_bytes
+from ...search.control import CancelFlag
+from ..capabilities import Lab
+from ..options import Values
+from .model import ZenjiBoard
+from .problem import FEATURES, ZenjiProblem
 
 
 @dataclass(frozen=True)

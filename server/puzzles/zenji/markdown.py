@@ -19,8 +19,8 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from server.i18n import t
-from server.puzzles.errors import PuzzleError
+from ...i18n import t
+from ..errors import PuzzleError
 
 _SEPARATOR_CELL = re.compile(r"\s*:?-+:?\s*")
 _ROW_NUMBER = re.compile(r"[0-9]*")  # of a stripped cell

@@ -15,12 +15,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from server.i18n import t
-from server.puzzles.capabilities import TextOrJsonSaver
-from server.puzzles.errors import PuzzleError, show_value
-from server.puzzles.jsonfile import read_json
-from server.puzzles.zenji.markdown import Cell, board_table, has_table
-from server.puzzles.zenji.model import DRAIN, FLOWS, SOURCE, Tile, ZenjiBoard
+from ...i18n import t
+from ..capabilities import TextOrJsonSaver
+from ..errors import PuzzleError, show_value
+from ..jsonfile import read_json
+from .markdown import Cell, board_table, has_table
+from .model import DRAIN, FLOWS, SOURCE, Tile, ZenjiBoard
 
 MAX_SIDE = 32  # tiles a side: the free flow's state space is exponential long before this
 MAX_FILE_BYTES = 200_000

@@ -17,10 +17,10 @@ import math
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from server.i18n import t
-from server.puzzles.zenji.model import INLET, OUTLET, STEPS, ZenjiBoard, turned
-from server.search.costs import cost_text
-from server.search.problem import Problem
+from ...i18n import t
+from ...search.costs import cost_text
+from ...search.problem import Problem
+from .model import INLET, OUTLET, STEPS, ZenjiBoard, turned
 
 if TYPE_CHECKING:  # types only: the rules run without numpy in the page (``student_rules``)
     import numpy as np

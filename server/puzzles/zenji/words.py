@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.i18n import t
-from server.puzzles.zenji.model import SIDE_WORDS, SIDES, STEPS, ZenjiBoard, turned
+from ...i18n import t
+from .model import SIDE_WORDS, SIDES, STEPS, ZenjiBoard, turned
 
 TIMES = {1: "zenji.once", 2: "zenji.twice", 3: "zenji.three_times"}
 

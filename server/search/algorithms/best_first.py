@@ -10,9 +10,9 @@ from __future__ import annotations
 import heapq
 from collections.abc import Generator
 
-from server.search.algorithms.common import backtrace
-from server.search.events import CLOSE, OPEN, UPDATE, Event
-from server.search.problem import Problem, State
+from ..events import CLOSE, OPEN, UPDATE, Event
+from ..problem import Problem, State
+from .common import backtrace
 
 Search = Generator[Event, None, tuple[list[State] | None, float]]
 

@@ -13,8 +13,8 @@ import heapq
 import math
 from collections.abc import Callable, Generator, Iterable
 
-from server.search.events import CLOSE, CLOSE_B, OPEN, OPEN_B, PATH, UPDATE, UPDATE_B, Event
-from server.search.problem import Problem, State
+from ..events import CLOSE, CLOSE_B, OPEN, OPEN_B, PATH, UPDATE, UPDATE_B, Event
+from ..problem import Problem, State
 
 Search = Generator[Event, None, tuple[list[State] | None, float]]
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Generator
 
-from server.search.events import CLOSE, OPEN, PATH, Event
-from server.search.problem import Problem, State
+from ..events import CLOSE, OPEN, PATH, Event
+from ..problem import Problem, State
 
 Search = Generator[Event, None, tuple[list[State] | None, float]]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Generator
 
-from server.search.events import PATH, Event
-from server.search.problem import State
+from ..events import PATH, Event
+from ..problem import State
 
 
 def backtrace(

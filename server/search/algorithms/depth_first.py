@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Generator
 
-from server.search.algorithms.common import backtrace
-from server.search.events import CLOSE, OPEN, Event
-from server.search.problem import Problem, State
+from ..events import CLOSE, OPEN, Event
+from ..problem import Problem, State
+from .common import backtrace
 
 Search = Generator[Event, None, tuple[list[State] | None, float]]
 

@@ -24,8 +24,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Generator, Iterator
 
-from server.search.events import CLOSE, OPEN, PATH, Event
-from server.search.problem import Problem, State
+from ..events import CLOSE, OPEN, PATH, Event
+from ..problem import Problem, State
 
 Search = Generator[Event, None, tuple[list[State] | None, float]]
 

@@ -23,10 +23,10 @@ import math
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 
-from server.i18n import t
-from server.puzzles.errors import PuzzleError  # a leaf module: the one error users see named
-from server.search.events import CLOSE, OPEN, PATH, UPDATE, Event
-from server.search.problem import Problem, State
+from ...i18n import t
+from ...puzzles.errors import PuzzleError  # a leaf module: the one error users see named
+from ..events import CLOSE, OPEN, PATH, UPDATE, Event
+from ..problem import Problem, State
 
 Search = Generator[Event, None, tuple[list[State] | None, float]]
 
