@@ -11,7 +11,7 @@ from werkzeug.exceptions import HTTPException
 
 from .budget import ServerBusy
 from .clients import TooMany
-from .config import ROOT, Config
+from .config import ASSETS, Config
 from .i18n import t
 from .services import Services, services
 from .web.common import drain_body
@@ -45,8 +45,8 @@ def create_app(config: Config | None = None) -> Flask:
     config = config or Config()
     app = Flask(
         __name__,
-        static_folder=str(ROOT / "static"),
-        template_folder=str(ROOT / "templates"),
+        static_folder=str(ASSETS / "static"),
+        template_folder=str(ASSETS / "templates"),
     )
     app.config["SECRET_KEY"] = config.secret_key
     app.config["SESSION_COOKIE_SAMESITE"] = "Lax"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -12,7 +13,41 @@ from typing import Any
 
 from .i18n import t
 
-ROOT = Path(__file__).resolve().parent.parent
+# Where things are. In a checkout the package is ``server/`` and static/, templates/, mazes/ and var/ sit
+# beside it; in an installed wheel the package is ``mazeviz/`` (site-packages) with static/, templates/ and
+# mazes/ inside it, and what the server writes goes to a folder of the user's (never into site-packages).
+PACKAGE_DIR = Path(__file__).resolve().parent
+ROOT = PACKAGE_DIR.parent
+INSTALLED = (PACKAGE_DIR / "static").is_dir()  # a wheel's layout (pyproject.toml, setup.py)
+ASSETS = PACKAGE_DIR if INSTALLED else ROOT  # the folder holding static/, templates/, mazes/
+
+
+def _data_dir() -> Path:
+    """``var/`` in a checkout; installed, ``$MAZEVIZ_HOME``, else ``$XDG_CACHE_HOME/mazeviz``, else
+    ``~/.cache/mazeviz``."""
+    if not INSTALLED:
+        return ROOT / "var"
+    if os.environ.get("MAZEVIZ_HOME"):
+        return Path(os.environ["MAZEVIZ_HOME"]).expanduser()
+    cache = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(cache) / "mazeviz"
+
+
+DATA_DIR = _data_dir()  # where var/ things go: puzzles, tiles, assignments, pattern databases
+
+
+def _numba_cache_outside_the_package() -> None:
+    """Installed, numba's on-disk cache of the compiled kernels (``cache=True``) goes to DATA_DIR/numba
+    (``NUMBA_CACHE_DIR``, unless set) instead of beside the kernels' sources in site-packages."""
+    if not INSTALLED or os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    os.environ["NUMBA_CACHE_DIR"] = str(DATA_DIR / "numba")
+    numba_config = sys.modules.get("numba.core.config")
+    if numba_config is not None:  # numba read its settings already: once more, for kernels not yet made
+        numba_config.reload_config()
+
+
+_numba_cache_outside_the_package()
 
 
 def _secret_key() -> str:
@@ -133,7 +168,7 @@ class Config:
     # `tile_renders_at_once`, tiles drawn at once in a process (others wait, then get a 503 to retry).
     tiles_per_minute: int = 60_000
     tile_renders_at_once: int = 2
-    mazes_dir: Path = field(default_factory=lambda: ROOT / "mazes")
+    mazes_dir: Path = field(default_factory=lambda: ASSETS / "mazes")
     engine: str = "auto"  # "generic" runs the pure-Python algorithms even where a fast path exists
     testing: bool = False
     secret_key: str = field(default_factory=_secret_key)

@@ -20,7 +20,7 @@ from typing import Any
 from .code_rules import problem_rules
 from .code_space import build_space
 from .code_verdict import judge_code_run
-from .config import ROOT, Config
+from .config import ASSETS, Config
 from .i18n import t
 from .puzzles.options import Values
 from .sandbox import Limits, Outcome, SandboxUnavailable, available, python_executable
@@ -28,7 +28,7 @@ from .sandbox import run as run_sandboxed
 
 __all__ = ["HARNESS_CHILD_PRELUDE", "SandboxUnavailable", "grade", "run_program", "steps_for", "world_json"]
 
-HARNESS = ROOT / "static" / "js" / "code" / "harness.py"
+HARNESS = ASSETS / "static" / "js" / "code" / "harness.py"
 HARNESS_INSIDE = f"/sandbox/{HARNESS.name}"  # where the sandbox shows the harness (read-only)
 STEPS = Config().code_steps  # the page's floor (``steps_for``: as the page chooses for a puzzle)
 

@@ -173,7 +173,8 @@ class PuzzleStore:
 def open_archive(config: Config) -> PuzzleArchive | None:
     """The archive ``config`` asks for: Redis when ``redis_url`` is set (``RedisUnavailable`` in words
     when it does not answer at start), else the folder ``store_dir`` (None: ``MAZE_STORE_DIR`` or
-    ``var/puzzles`` in the project; under ``testing`` no archive unless a folder is given)."""
+    ``var/puzzles`` in the project (installed: ``DATA_DIR/puzzles``); under ``testing`` no archive unless
+    a folder is given)."""
     max_age = config.store_max_age_days * 86400.0
     if config.redis_url:
         from .redis_link import connect, safe_url
@@ -183,9 +184,9 @@ def open_archive(config: Config) -> PuzzleArchive | None:
         return RedisArchive(client, config.store_redis_max_bytes, max_age, where)
     folder = config.store_dir
     if folder is None and not config.testing:
-        from .config import ROOT
+        from .config import DATA_DIR
 
-        folder = Path(os.environ.get("MAZE_STORE_DIR") or ROOT / "var" / "puzzles")
+        folder = Path(os.environ.get("MAZE_STORE_DIR") or DATA_DIR / "puzzles")
     if folder is None:
         return None
     return DiskArchive(Path(folder), config.store_max_bytes, max_age)

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from .budget import ServerBusy, TooBig, WorkBudget
-from .config import ROOT, Config
+from .config import DATA_DIR, Config
 from .i18n import t
 from .paid_work import paid_work
 from .puzzles.family import RunControl
@@ -46,14 +46,15 @@ IN_USE_SECONDS = 900.0  # a run shown or played (its meta touched) this recently
 
 
 def tile_dir(config: Config) -> Path:
-    """Where runs are kept: the setting, else $MAZE_TILE_DIR, else var/tiles (tests: a temp folder)."""
+    """Where runs are kept: the setting, else $MAZE_TILE_DIR, else var/tiles (installed: DATA_DIR/tiles;
+    tests: a temp folder)."""
     if config.tile_dir is not None:
         return Path(config.tile_dir)
     if os.environ.get("MAZE_TILE_DIR"):
         return Path(os.environ["MAZE_TILE_DIR"])
     if config.testing:
         return Path(tempfile.mkdtemp(prefix="maze-tiles-"))
-    return ROOT / "var" / "tiles"
+    return DATA_DIR / "tiles"
 
 
 def run_key(puzzle_id: str, algorithm: str, options: dict[str, Any]) -> str:

@@ -406,7 +406,8 @@ class RedisAssignments:
 
 def open_assignment_store(config: Any) -> AssignmentStore:
     """Redis when ``config.redis_url`` is set, else the folder ``assignment_dir`` (None:
-    ``$MAZE_ASSIGNMENT_DIR``, else ``var/assignments``; under ``testing`` a new temporary folder)."""
+    ``$MAZE_ASSIGNMENT_DIR``, else ``var/assignments`` (installed:
+    ``DATA_DIR/assignments``); under ``testing`` a new temporary folder)."""
     if config.redis_url:
         from ..redis_link import connect, safe_url
 
@@ -416,7 +417,7 @@ def open_assignment_store(config: Any) -> AssignmentStore:
         if config.testing:  # one folder for the test process's apps (ids are random)
             folder = Path(tempfile.gettempdir()) / f"maze-assignments-test-{os.getpid()}"
         else:
-            from ..config import ROOT
+            from ..config import DATA_DIR
 
-            folder = Path(os.environ.get("MAZE_ASSIGNMENT_DIR") or ROOT / "var" / "assignments")
+            folder = Path(os.environ.get("MAZE_ASSIGNMENT_DIR") or DATA_DIR / "assignments")
     return DiskAssignments(Path(folder))

@@ -27,7 +27,10 @@ from typing import Any
 LANGUAGES = ("en", "de")
 DEFAULT = "en"
 HERE = Path(__file__).resolve().parent
-PAGE_CATALOGS = HERE.parent.parent / "static" / "i18n"
+# The page's catalogs under ``config.ASSETS`` (found as config finds it: config imports this module):
+# static/ beside the package in a checkout, inside it in an installed wheel.
+_PACKAGE = HERE.parent
+PAGE_CATALOGS = (_PACKAGE if (_PACKAGE / "static").is_dir() else _PACKAGE.parent) / "static" / "i18n"
 PLACEHOLDER = re.compile(r"\{(\w+)(?::(\w))?\}")
 
 _current: contextvars.ContextVar[str] = contextvars.ContextVar("language", default=DEFAULT)

@@ -42,10 +42,10 @@ from pathlib import Path
 
 import numpy as np
 
+from ...config import DATA_DIR
 from ...i18n import t
 
 VERSION = 1  # the file format and the build's semantics; bump to invalidate every cache file
-ROOT = Path(__file__).resolve().parents[3]
 
 # The 6-6-3 split of the 15-puzzle for the blank-first goal (0 1 2 … 15, Korf's): the top row's tiles
 # {1, 2, 3}, the left block {4, 5, 8, 9, 12, 13} and the right block {6, 7, 10, 11, 14, 15}, as in
@@ -55,9 +55,10 @@ SPLIT_4_BLANK_FIRST = ((4, 5, 8, 9, 12, 13), (6, 7, 10, 11, 14, 15), (1, 2, 3))
 
 
 def pdb_dir() -> Path:
-    """Where the tables are cached: ``$MAZE_PDB_DIR``, else ``var/pdb/`` in the project."""
+    """Where the tables are cached: ``$MAZE_PDB_DIR``, else ``var/pdb/`` in the project (installed:
+    ``DATA_DIR/pdb``)."""
     env = os.environ.get("MAZE_PDB_DIR")
-    return Path(env) if env else ROOT / "var" / "pdb"
+    return Path(env) if env else DATA_DIR / "pdb"
 
 
 def available(n: int) -> bool:
