@@ -522,8 +522,8 @@ def read_puzzle(args: argparse.Namespace, before_load: Callable[[Any, bytes], No
     if foreign:
         flag = "--" + foreign[0].replace("_", "-")
         owners = [f.name for f in FAMILIES.values() if foreign[0] in option_names(f)]
-        raise PuzzleError(f"{flag} is an option of the {' and '.join(owners)} family, "
-                          f"and this is a {family.noun} ({family.name})")
+        raise PuzzleError(t("cli.flag_of_another_family", flag=flag, owners=" and ".join(owners),
+                            noun=family.noun, name=family.name))
     if before_load is not None:
         before_load(family, data)
     load_stage = {o.name for o in family.options if o.stage in ("load", "both")}
@@ -551,7 +551,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
             used = {k: v for k, v in values.items() if (k in own or k in shared) and v != ""}
             runs.append((name, used))
         if not runs:
-            raise PuzzleError("name at least one algorithm", "--algorithms")
+            raise PuzzleError(t("cli.name_an_algorithm"), "--algorithms")
         rows = compare(puzzle, runs, engine=args.engine)
     except PuzzleError as err:
         return fail(f"{args.file}: {err}")
@@ -615,7 +615,7 @@ def _solution_text(path: Path) -> str:
     except OSError as err:
         raise PuzzleError(str(err.strerror or err)) from None
     except UnicodeDecodeError as err:
-        raise PuzzleError(f"byte {err.start}: not UTF-8 text") from None
+        raise PuzzleError(t("cli.not_utf8_at_byte", start=err.start)) from None
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
@@ -675,7 +675,7 @@ def cmd_heuristic(args: argparse.Namespace) -> int:
         family, puzzle, run_flags = read_puzzle(args)
         text = run_flags.pop("formula", None)
         if text is None:
-            raise PuzzleError("give the heuristic to judge, e.g. --formula 'dr + dc'", "--formula")
+            raise PuzzleError(t("cli.give_the_formula"), "--formula")
         options = rule_options(family, family.text_options(run_flags, "run"))
     except PuzzleError as err:
         return fail(f"{args.file}: {err}")
