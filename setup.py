@@ -26,7 +26,7 @@ ASSETS = ("static", "templates", "mazes")
 SKIP = {"axe-core", "node_modules", ".cache", "__pycache__", "tests", "test", ".DS_Store"}
 WIDGET = HERE / "static" / "build" / "widget.js"
 #: What the widget's bundle is made from: a newer file there means it is out of date.
-WIDGET_SOURCES = (HERE / "static" / "js", HERE / "static" / "i18n")
+WIDGET_SOURCES = (HERE / "static" / "js", HERE / "static" / "i18n", HERE / "static" / "css")
 
 
 def packages() -> list[str]:
