@@ -25,8 +25,9 @@ ASSETS = ("static", "templates", "mazes")
 #: Names never copied: the browser tests' axe-core, node's and Python's caches, tests.
 SKIP = {"axe-core", "node_modules", ".cache", "__pycache__", "tests", "test", ".DS_Store"}
 WIDGET = HERE / "static" / "build" / "widget.js"
-#: What the widget's bundle is made from: a newer file there means it is out of date.
-WIDGET_SOURCES = (HERE / "static" / "js", HERE / "static" / "i18n", HERE / "static" / "css")
+#: What the widget's bundle is made from (and how): a newer file there means it is out of date.
+WIDGET_SOURCES = (HERE / "static" / "js", HERE / "static" / "i18n", HERE / "static" / "css",
+                  HERE / "scripts" / "build_widget.sh")
 
 
 def packages() -> list[str]:
@@ -41,9 +42,10 @@ def _bash(script: str, *args: str) -> None:
         raise SystemExit(f"mazeviz build: scripts/{script} failed (exit status {done.returncode})")
 
 
-def _newest(folders: tuple[Path, ...]) -> float:
-    return max((p.stat().st_mtime for folder in folders for p in folder.rglob("*") if p.is_file()),
-               default=0.0)
+def _newest(places: tuple[Path, ...]) -> float:
+    """The latest modification time of the files in ``places`` (files and folders)."""
+    files = [p for place in places for p in ([place] if place.is_file() else place.rglob("*")) if p.is_file()]
+    return max((p.stat().st_mtime for p in files), default=0.0)
 
 
 def prepare_assets() -> None:
