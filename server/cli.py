@@ -721,3 +721,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 def fail(message: str) -> int:
     print(f"error: {message}", file=sys.stderr)
     return 1
+
+
+if __name__ == "__main__":  # python -m mazeviz.cli (installed) or python -m server.cli
+    raise SystemExit(main())
