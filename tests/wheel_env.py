@@ -6,11 +6,12 @@ build environment: setuptools from PyPI; setup.py fetches the vendored client fr
 only when static/vendor/ lacks it). ``wheel_venv(extra)`` makes a fresh venv (no system site-packages),
 installs the wheel and the ``extra`` requirements with the npm registry unreachable and no npm on the
 PATH (the wheel must need neither; Python packages come from PyPI or pip's cache), and caches it by
-``extra`` for the process. Both live under one temporary folder per process.
+``extra`` for the process. Both live under one temporary folder per process, removed at its exit.
 """
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import subprocess
@@ -32,6 +33,7 @@ def _session_dir() -> Path:
     global _base
     if _base is None:
         _base = Path(tempfile.mkdtemp(prefix="mazeviz-wheel-"))
+        atexit.register(shutil.rmtree, _base, ignore_errors=True)  # the venvs weigh hundreds of MB
     return _base
 
 
