@@ -22,6 +22,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 NO_NPM_REGISTRY = "http://127.0.0.1:9/"  # the discard port: nothing answers
+# What a student adds to use the widget: JupyterLab 4 (the browser test), nbclient (the tutorial, executed).
+# One environment for both tests.
+NOTEBOOK_EXTRAS = ("jupyterlab==4.6.6", "nbclient==0.11.0")
 
 _lock = threading.Lock()
 _base: Path | None = None
