@@ -179,11 +179,22 @@ export function announceServerWords() {
   for (const listener of [...serverWordListeners]) listener();
 }
 
+/** @type {(url: string, init?: RequestInit) => Promise<Response>} how a catalog is fetched */
+let fetchFn = (url, init) => fetch(url, init);
+
+/**
+ * Fetch the catalogs through `fn` from now on (../api.js setTransport: the notebook widget's comm).
+ * @param {(url: string, init?: RequestInit) => Promise<Response>} fn
+ */
+export function setCatalogFetch(fn) {
+  fetchFn = fn;
+}
+
 /** @param {string} name */
 async function fetchCatalog(name) {
   const cached = loaded.get(name);
   if (cached) return cached;
-  const response = await fetch(`/i18n/${name}.json`, { credentials: "same-origin" });
+  const response = await fetchFn(`/i18n/${name}.json`, { credentials: "same-origin" });
   if (!response.ok) throw new Error(`catalog ${name}: HTTP ${response.status}`);
   const catalog = await response.json();
   loaded.set(name, catalog);

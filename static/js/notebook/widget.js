@@ -1,0 +1,167 @@
+// @ts-check
+// The notebook widget (anywidget 0.11: `export default {render({model, el})}`), bundled by
+// scripts/build_widget.sh into static/build/widget.js. It is the page's own board, not a copy: the
+// assignment pages' Board (../assignment/board.js: a Stage with the family's view and the transport
+// bar), the figures at the playhead (../figures.js, with the page's test ids), the run's status line
+// (../stage/run_status.js, through the Board) and a student's verdict (../code/verdict_view.js).
+// Its runs come from the kernel over the comm (./comm_source.js) and so do its API requests and
+// catalogs (./comm_api.js through api.setTransport). The kernel's traits (server/notebook/): view,
+// puzzle, runs, verdicts, lang, error.
+
+import * as api from "../api.js";
+import { Board } from "../assignment/board.js";
+import { VerdictView } from "../code/verdict_view.js";
+import { el } from "../dom.js";
+import { Figures } from "../figures.js";
+import { setAttr, setLanguage, t } from "../i18n.js";
+import { transportKey } from "../playback/transport_bar.js";
+import { commTransport } from "./comm_api.js";
+import { CommSource } from "./comm_source.js";
+
+/** @typedef {import("./comm_source.js").WidgetModel} WidgetModel */
+/** @typedef {{algorithm: string, options?: object, label?: string}} RunEntry */
+
+/** The figures' elements by the page's ids (templates/index.html), so ../figures.js can fill them. */
+const FIGURE_KEYS = {
+  expanded: "figures.expanded", generated: "figures.generated", frontier: "figures.frontier",
+  "max-frontier": "figures.max_frontier", cost: "figures.cost", "path-length": "figures.path_length",
+};
+
+/** The Board, telling the widget each time it syncs (the player moved, a run event came). */
+class NotebookBoard extends Board {
+  /** @param {{host: HTMLElement, live: import("../live.js").RunSource, onSync: () => void}} args */
+  constructor({ host, live, onSync }) {
+    super({ host, live, prefix: "" });
+    this.onSync = onSync;
+  }
+
+  sync() {
+    super.sync();
+    this.onSync?.();
+  }
+}
+
+/** The figures at the playhead, as the page's side panel shows them (../figures.js). */
+function figuresPanel() {
+  /** @type {Record<string, HTMLElement>} */
+  const byId = {};
+  const value = (id) => (byId[id] = el("dd", { testid: id, class: id === "cost" ? "big" : null, text: "—" }));
+  const stat = (id) => el("div", { class: "stat" }, el("dt", { t: FIGURE_KEYS[id] }), value(id));
+  byId.playhead = el("p", { class: "playhead", testid: "playhead" });
+  byId["view-figures"] = el("dl", { class: "stats", testid: "view-figures", hidden: true });
+  byId["result-when"] = el("span", { class: "muted", testid: "result-when" });
+  byId.optimal = el("p", { class: "verdict", testid: "optimal" });
+  byId.figures = el("div", { class: "figures", testid: "figures", hidden: true }); // the page's compact strip: not shown here
+  const root = el("aside", { class: "mazeviz-figures", tattr: { "aria-label": "shell.figures" } },
+    byId.playhead,
+    el("h3", { t: "shell.at_this_step" }),
+    el("dl", { class: "stats" }, ...["expanded", "generated", "frontier", "max-frontier"].map(stat)),
+    byId["view-figures"],
+    el("h3", {}, el("span", { t: "shell.result" }), " ", byId["result-when"]),
+    byId.optimal,
+    el("dl", { class: "stats" }, stat("cost"), stat("path-length")));
+  return { root, figures: new Figures({ $: (id) => byId[id] }) };
+}
+
+export class NotebookWidget {
+  /** @param {WidgetModel} model @param {HTMLElement} host */
+  constructor(model, host) {
+    this.model = model;
+    this.root = el("div", { class: "mazeviz-widget", testid: "mazeviz" });
+    host.append(this.root);
+    this.transport = commTransport(model);
+    api.setTransport(this.transport.fetch);
+    this.source = new CommSource(model);
+    /** @type {NotebookBoard | null} */
+    this.board = null;
+    this.figures = null;
+    this.disposed = false;
+    this.onKey = (/** @type {KeyboardEvent} */ event) => {
+      if (this.board && transportKey(event, this.board.stage.player)) event.preventDefault();
+    };
+    this.root.addEventListener("keydown", this.onKey);
+  }
+
+  /** A sentence instead of the board (an error, a board too big). @param {string} text */
+  sayOnly(text) {
+    this.root.replaceChildren(el("p", { class: "mazeviz-message", testid: "mazeviz-message", role: "status", text }));
+  }
+
+  async show() {
+    const { model } = this;
+    try {
+      await setLanguage(model.get("lang") || "en", { remember: false });
+    } catch {
+      // no catalog: the keys show, the rest still works
+    }
+    if (this.disposed) return;
+    const error = model.get("error");
+    if (error) {
+      this.sayOnly(String(error));
+      return;
+    }
+    /** @type {RunEntry[]} */
+    const runs = Array.isArray(model.get("runs")) ? model.get("runs") : [];
+    const verdicts = Array.isArray(model.get("verdicts")) ? model.get("verdicts") : [];
+    const puzzle = String(model.get("puzzle") || "");
+    try {
+      const info = await api.getPuzzle(puzzle);
+      if (this.disposed) return;
+      if (info.deep_zoom) {
+        this.sayOnly(t("notebook.too_big"));
+        return;
+      }
+      await this.showSingle(puzzle, runs[0] || null, verdicts[0] || null);
+    } catch (err) {
+      if (!this.disposed) this.sayOnly(t("notebook.failed", { why: api.errorWords(err, t("api.unreachable")) }));
+    }
+  }
+
+  /**
+   * One board: the puzzle, its run played from the start, the figures and the verdict.
+   * @param {string} puzzle @param {RunEntry | null} entry @param {any} verdict
+   */
+  async showSingle(puzzle, entry, verdict) {
+    const boardHost = el("div", { class: "mazeviz-board" });
+    const { root: figuresRoot, figures } = figuresPanel();
+    this.figures = figures;
+    const verdictView = new VerdictView({ onGoToLine: () => {} }); // the code is in the notebook's cell
+    this.root.replaceChildren(el("div", { class: "mazeviz-single" }, boardHost, figuresRoot), verdictView.box);
+    verdictView.show(verdict ? { verdict, algorithm: entry?.algorithm } : null);
+    figures.reset();
+    const board = new NotebookBoard({ host: boardHost, live: this.source, onSync: () => this.syncFigures() });
+    this.board = board;
+    setAttr(board.canvasBox, "aria-label", "notebook.board_label");
+    const algorithm = entry?.algorithm || "astar";
+    const options = entry?.options || {};
+    await board.load({ puzzle, algorithm, options, algorithm_label: entry?.label || algorithm });
+    if (this.disposed || !entry) return;
+    board.play({ puzzle, algorithm, options: { ...board.options(), ...options }, text: entry.label || algorithm });
+  }
+
+  syncFigures() {
+    if (this.figures && this.board) this.figures.update(this.board.stage.figuresAt());
+  }
+
+  dispose() {
+    this.disposed = true;
+    this.root.removeEventListener("keydown", this.onKey);
+    if (this.board) {
+      this.board.stage.cancel();
+      this.board.stage.player.pause();
+      this.board.stage.leave();
+    }
+    this.source.dispose();
+    this.transport.dispose();
+    this.root.remove();
+  }
+}
+
+export default {
+  /** @param {{model: WidgetModel, el: HTMLElement}} args @returns {() => void} the cleanup */
+  render({ model, el: host }) {
+    const widget = new NotebookWidget(model, host);
+    widget.show();
+    return () => widget.dispose();
+  },
+};
