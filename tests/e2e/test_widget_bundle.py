@@ -259,3 +259,34 @@ def test_an_error_from_the_kernel_is_shown_in_words_instead_of_the_board(browser
         assert console.errors == [], console.errors
     finally:
         tab.context.close()
+
+
+def test_compare_runs_the_panels_on_one_timeline_and_shows_the_table(browser, bundle, maze3, console) -> None:
+    runs = [{"algorithm": "bfs", "options": {}, "label": "BFS"},
+            {"algorithm": "astar", "options": {"heuristic": "manhattan"}, "label": "A*"}]
+    kernel = maze3_kernel(maze3, view="compare", runs=runs, verdicts=[None, None])
+    tab = open_widget(browser, bundle, kernel, console)
+    try:
+        root = tab.locator("[data-testid=mazeviz]")
+        panels = root.locator("[data-testid=panel-canvas]")
+        panels.first.wait_for(state="visible")
+        assert panels.count() == 2
+        assert root.locator("[data-testid=compare-leave]").is_hidden()
+        tab.wait_for_function("() => document.querySelector('[data-testid=mazeviz] [data-testid=status]')"
+                              "?.textContent.startsWith('done')")
+        root.locator("[data-testid=compare-last]").click()
+        rows = root.locator("[data-testid=compare-table] [data-testid=compare-row]")
+        rows.first.wait_for()
+        assert rows.count() == 2
+        costs = [rows.nth(k).locator("[data-col=cost]").text_content() for k in range(2)]
+        assert costs == ["52", "52"], costs
+        starts = [m for m in kernel.sent if m["type"] == "run_start"]
+        assert [m["algorithm"] for m in starts] == ["bfs", "astar"]
+        assert {m["slot"] for m in starts} == {"p0", "p1"}
+        assert starts[1]["options"].get("heuristic") == "manhattan", starts[1]["options"]
+        ARTIFACTS.mkdir(exist_ok=True)
+        tab.screenshot(path=str(ARTIFACTS / "widget-bundle-compare.png"), full_page=True)
+        assert console.errors == [], console.errors
+    finally:
+        services(kernel.app).runs.disconnect(SID)
+        tab.context.close()

@@ -4,6 +4,9 @@
 // assignment pages' Board (../assignment/board.js: a Stage with the family's view and the transport
 // bar), the figures at the playhead (../figures.js, with the page's test ids), the run's status line
 // (../stage/run_status.js, through the Board) and a student's verdict (../code/verdict_view.js).
+// `view: "compare"` is the page's comparison (../compare/compare_view.js: panels on one timeline,
+// then the table), open from the start, over a hidden Board that holds the puzzle as the page's
+// single view does while the comparison is open.
 // Its runs come from the kernel over the comm (./comm_source.js) and so do its API requests and
 // catalogs (./comm_api.js through api.setTransport). The kernel's traits (server/notebook/): view,
 // puzzle, runs, verdicts, lang, error.
@@ -11,6 +14,8 @@
 import * as api from "../api.js";
 import { Board } from "../assignment/board.js";
 import { VerdictView } from "../code/verdict_view.js";
+import { CompareView } from "../compare/compare_view.js";
+import { CODE } from "../compare/panel.js";
 import { el } from "../dom.js";
 import { Figures } from "../figures.js";
 import { setAttr, setLanguage, t } from "../i18n.js";
@@ -74,6 +79,8 @@ export class NotebookWidget {
     this.source = new CommSource(model);
     /** @type {NotebookBoard | null} */
     this.board = null;
+    /** @type {CompareView | null} */
+    this.compare = null;
     this.figures = null;
     this.disposed = false;
     this.onKey = (/** @type {KeyboardEvent} */ event) => {
@@ -111,7 +118,8 @@ export class NotebookWidget {
         this.sayOnly(t("notebook.too_big"));
         return;
       }
-      await this.showSingle(puzzle, runs[0] || null, verdicts[0] || null);
+      if (model.get("view") === "compare" && runs.length >= 2) await this.showCompare(puzzle, runs, verdicts);
+      else await this.showSingle(puzzle, runs[0] || null, verdicts[0] || null);
     } catch (err) {
       if (!this.disposed) this.sayOnly(t("notebook.failed", { why: api.errorWords(err, t("api.unreachable")) }));
     }
@@ -139,6 +147,75 @@ export class NotebookWidget {
     board.play({ puzzle, algorithm, options: { ...board.options(), ...options }, text: entry.label || algorithm });
   }
 
+  /**
+   * The comparison: a panel per entry (2–4) on one timeline, run at once; the table at the end.
+   * @param {string} puzzle @param {RunEntry[]} runs @param {any[]} verdicts
+   */
+  async showCompare(puzzle, runs, verdicts) {
+    const holder = el("div", { hidden: true }); // the hidden single board: the puzzle's data and its options
+    const host = el("div", { class: "compare mazeviz-compare", testid: "compare-view", tattr: { "aria-label": "notebook.compare_label" } });
+    const status = el("p", { class: "status" }, el("span", { class: "status-dot", testid: "status-dot" }),
+      el("span", { class: "status-line" }, el("span", { testid: "status" }), el("span", { testid: "status-detail" })));
+    const error = el("p", { class: "banner error", testid: "error", role: "alert", hidden: true });
+    const verdictBoxes = verdicts.map((verdict, k) => {
+      if (!verdict) return null;
+      const view = new VerdictView({ onGoToLine: () => {} });
+      view.show({ verdict, algorithm: runs[k]?.algorithm });
+      return view.box;
+    }).filter(Boolean);
+    this.root.replaceChildren(holder, host, ...verdictBoxes);
+    const board = new NotebookBoard({ host: holder, live: this.source, onSync: () => {} });
+    this.board = board;
+    const [algorithms, families] = await Promise.all([api.getAlgorithms(), api.getFamilies()]);
+    const first = runs[0];
+    await board.load({ puzzle, algorithm: first.algorithm, options: first.options || {}, algorithm_label: first.label || first.algorithm });
+    if (this.disposed) return;
+    const code = runs.find((entry) => entry.algorithm === CODE);
+    const familyMap = new Map((Array.isArray(families) ? families : []).map((f) => [f.name, f]));
+    const labels = new Map(runs.map((entry) => [entry.algorithm, entry.label]));
+    const compare = new CompareView({
+      host, openButton: el("button", { type: "button", hidden: true }), live: this.source,
+      borrowed: { maze: null, status, error, run: null },
+      page: {
+        // The kernel's labels for its entries (a student's function by its name), else the server's.
+        algorithms: () => (Array.isArray(algorithms) ? algorithms : []).map((a) => (labels.get(a.name) ? { ...a, label: labels.get(a.name) } : a)),
+        families: () => familyMap,
+        viewOptions: () => board.view?.viewOptions() || {},
+        option: (name) => board.values[name],
+        setStatus: (text, tone = "idle", detail = "") => {
+          status.querySelector("[data-testid=status]").textContent = text;
+          status.querySelector("[data-testid=status-detail]").textContent = detail;
+          status.firstElementChild.className = `status-dot tone-${tone}`;
+        },
+        showError: (message) => {
+          error.textContent = message;
+          error.hidden = !message;
+        },
+        textScale: () => 1,
+        upload: () => {},
+        beforeOpen: () => {},
+        opened: () => {},
+        afterClose: () => {},
+        panelsChanged: () => {},
+        codeRun: () => (code ? { code: code.options?.code, label: code.label || t("compare.your_code"), options: code.options || {} } : null),
+      },
+    });
+    this.compare = compare;
+    compare.puzzleShown(board.info, board.view.currentData());
+    compare.open();
+    compare.leaveButton.hidden = true; // nothing to go back to in a notebook
+    compare.usePanels(runs.map((entry) => entry.algorithm));
+    runs.slice(0, compare.panels.length).forEach((entry, k) => {
+      const panel = compare.panels[k];
+      for (const [name, value] of Object.entries(entry.options || {})) {
+        if (panel.form.has(name)) panel.form.set(name, value);
+        else if (compare.sharedForm.has(name)) compare.sharedForm.set(name, value);
+      }
+    });
+    compare.selectionChanged();
+    compare.run();
+  }
+
   syncFigures() {
     if (this.figures && this.board) this.figures.update(this.board.stage.figuresAt());
   }
@@ -146,6 +223,10 @@ export class NotebookWidget {
   dispose() {
     this.disposed = true;
     this.root.removeEventListener("keydown", this.onKey);
+    if (this.compare) {
+      this.compare.stop(true);
+      this.compare.clock.pause();
+    }
     if (this.board) {
       this.board.stage.cancel();
       this.board.stage.player.pause();
