@@ -195,7 +195,8 @@ def maze3_kernel(maze3: Path, **traits: Any) -> FakeKernel:
 
 
 def test_the_bundle_shows_maze3_and_bfs_costs_52_at_the_end(browser, bundle, maze3, console) -> None:
-    kernel = maze3_kernel(maze3)
+    verdict = {"verdict": "matches", "messages": ["Matches BFS's order: the same 346 expansions."]}
+    kernel = maze3_kernel(maze3, verdicts=[verdict])  # as for a student's entry: the page's verdict view
     tab = open_widget(browser, bundle, kernel, console)
     try:
         root = tab.locator("[data-testid=mazeviz]")
@@ -213,6 +214,7 @@ def test_the_bundle_shows_maze3_and_bfs_costs_52_at_the_end(browser, bundle, maz
                               ".textContent === '52'")
         assert cost.text_content() == "52"
         assert root.locator("[data-testid=optimal]").text_content()  # BFS's verdict in words
+        assert root.locator("[data-testid=code-headline]").text_content().startswith("Matches BFS's order:")
         ARTIFACTS.mkdir(exist_ok=True)
         tab.screenshot(path=str(ARTIFACTS / "widget-bundle-maze3.png"), full_page=True)
         kinds = {m["type"] for m in kernel.sent}

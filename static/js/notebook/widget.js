@@ -32,6 +32,13 @@ const FIGURE_KEYS = {
   "max-frontier": "figures.max_frontier", cost: "figures.cost", "path-length": "figures.path_length",
 };
 
+/**
+ * The transports of the widgets shown, latest last: the page's modules ask through one
+ * (api.setTransport is the modules' one hook), the latest widget's; every comm reaches the same kernel.
+ * @type {ReturnType<typeof commTransport>[]}
+ */
+const transports = [];
+
 /** The Board, telling the widget each time it syncs (the player moved, a run event came). */
 class NotebookBoard extends Board {
   /** @param {{host: HTMLElement, live: import("../live.js").RunSource, onSync: () => void}} args */
@@ -75,6 +82,7 @@ export class NotebookWidget {
     this.root = el("div", { class: "mazeviz-widget", testid: "mazeviz" });
     host.append(this.root);
     this.transport = commTransport(model);
+    transports.push(this.transport);
     api.setTransport(this.transport.fetch);
     this.source = new CommSource(model);
     /** @type {NotebookBoard | null} */
@@ -234,6 +242,8 @@ export class NotebookWidget {
     }
     this.source.dispose();
     this.transport.dispose();
+    transports.splice(transports.indexOf(this.transport), 1);
+    if (transports.length) api.setTransport(transports[transports.length - 1].fetch); // another widget's comm
     this.root.remove();
   }
 }
