@@ -2,16 +2,19 @@
 
 A tiny HTML page (served by Playwright's routing) imports the bundle and calls its anywidget
 ``render`` with a fake ``model`` whose ``send`` goes to Python through ``page.expose_function``.
-Python plays the kernel: ``api`` requests are answered by the real Flask app's test client, and
-``run_start`` starts a run on the live layer's ``RunManager`` whose events are queued and fetched by
-the page every 30 ms (Playwright's sync API is driven from the test's thread only), bytes sent as
-buffers with ``{"$buffer": i}`` in their place, exactly as the widget protocol says
-(/work/contract_33.md; server/notebook/ is the real kernel side).
+Python plays the kernel: with ``server.notebook.bridge`` (the kernel's own side of the widget) its
+``Bridge`` answers every message; without it, a minimal one here does: ``api`` requests answered by
+the real Flask app's test client, ``run_start`` a run on the live layer's ``RunManager``. What the
+kernel sends is queued and fetched by the page every 30 ms (Playwright's sync API is driven from the
+test's thread only), bytes sent as buffers with ``{"$buffer": i}`` in their place, as the widget
+protocol says.
 """
 
 from __future__ import annotations
 
 import base64
+import importlib
+import io
 import json
 import subprocess
 import threading
@@ -80,19 +83,51 @@ def message(content: dict[str, Any], buffers: list[bytes] = ()) -> dict[str, Any
     return {"content": content, "buffers": [base64.b64encode(b).decode("ascii") for b in buffers]}
 
 
-class FakeKernel:
-    """The kernel's side of the widget protocol, over the real app and its RunManager."""
+def the_bridge() -> Any:
+    """The kernel's bridge class (server/notebook/bridge.py), or None where it is not yet."""
+    try:
+        return importlib.import_module("server.notebook.bridge").Bridge
+    except ImportError:
+        return None
 
-    def __init__(self, app: Any, traits: dict[str, Any]) -> None:
-        self.app = app
-        self.client = browser_client(app)
+
+class FakeKernel:
+    """The kernel's side of the widget protocol: the real ``Bridge`` when there is one, else the
+    real app and its RunManager driven here."""
+
+    def __init__(self, traits: dict[str, Any]) -> None:
+        bridge = the_bridge()
+        self.bridge = bridge() if bridge else None
+        self.app = self.bridge.app if self.bridge else make_app()
+        self.client = browser_client(self.app)
         self.traits = traits
         self.queue: deque[dict[str, Any]] = deque()
         self.lock = threading.Lock()
         self.sent: list[dict[str, Any]] = []  # what the widget sent, for the assertions
 
-    def send(self, content: dict[str, Any]) -> list[dict[str, Any]]:
+    def put(self, data: bytes, filename: str) -> str:
+        """A puzzle stored in the kernel's app as the page's upload does; its id."""
+        if self.bridge:
+            answer = self.bridge.request("POST", "/api/puzzles", data={"file": (io.BytesIO(data), filename)})
+            assert answer.status_code == 201, answer.get_json()
+            return answer.get_json()["id"]
+        return upload(self.app, data, filename)["id"]
+
+    def close(self) -> None:
+        """The widget is gone: its runs stop."""
+        services(self.app).runs.disconnect(SID)
+
+    def send(self, content: dict[str, Any], buffers: list[bytes] | None = None) -> None:
+        """The bridge's Sender: what the kernel sends the widget, queued for the page's poll."""
+        with self.lock:
+            self.queue.append(message(content, buffers or []))
+
+    def from_page(self, content: dict[str, Any]) -> list[dict[str, Any]]:
+        """The widget's ``model.send``: answered by the bridge (through ``send``) or here."""
         self.sent.append(content)
+        if self.bridge:
+            self.bridge.handle(self, SID, content, self.traits.get("lang") or "en")
+            return []
         kind = content.get("type")
         manager = services(self.app).runs
         if kind == "api":
@@ -180,18 +215,18 @@ def open_widget(browser: Any, bundle: Path, kernel: FakeKernel, console: Any, **
 
     tab.route(f"{ORIGIN}/**", serve)
     tab.expose_function("pyTraits", lambda: kernel.traits)
-    tab.expose_function("pySend", kernel.send)
+    tab.expose_function("pySend", kernel.from_page)
     tab.expose_function("pyPoll", kernel.poll)
     tab.goto(f"{ORIGIN}/")
     return tab
 
 
 def maze3_kernel(maze3: Path, **traits: Any) -> FakeKernel:
-    app = make_app()
-    info = upload(app, maze3.read_bytes(), "maze3.png")
     runs = [{"algorithm": "bfs", "options": {}, "label": "BFS"}]
-    return FakeKernel(app, {"view": "single", "puzzle": info["id"], "runs": runs, "verdicts": [None],
-                            "lang": "en", "error": "", **traits})
+    kernel = FakeKernel({"view": "single", "runs": runs, "verdicts": [None], "lang": "en", "error": "",
+                         **traits})
+    kernel.traits["puzzle"] = kernel.put(maze3.read_bytes(), "maze3.png")
+    return kernel
 
 
 def test_the_bundle_shows_maze3_and_bfs_costs_52_at_the_end(browser, bundle, maze3, console) -> None:
@@ -226,7 +261,7 @@ def test_the_bundle_shows_maze3_and_bfs_costs_52_at_the_end(browser, bundle, maz
         assert root.count() == 0
         assert console.errors == [], console.errors
     finally:
-        services(kernel.app).runs.disconnect(SID)
+        kernel.close()
         tab.context.close()
 
 
@@ -243,15 +278,14 @@ def test_under_reduced_motion_the_run_plays_to_its_end_at_once_in_german(
         assert heading == de["shell.at_this_step"]
         assert console.errors == [], console.errors
     finally:
-        services(kernel.app).runs.disconnect(SID)
+        kernel.close()
         tab.context.close()
 
 
 def test_an_error_from_the_kernel_is_shown_in_words_instead_of_the_board(browser, bundle, console) -> None:
-    app = make_app()
     sentence = "No maze here: the file is empty."
-    kernel = FakeKernel(app, {"view": "single", "puzzle": "", "runs": [], "verdicts": [], "lang": "en",
-                              "error": sentence})
+    kernel = FakeKernel({"view": "single", "puzzle": "", "runs": [], "verdicts": [], "lang": "en",
+                         "error": sentence})
     tab = open_widget(browser, bundle, kernel, console)
     try:
         said = tab.locator("[data-testid=mazeviz] [data-testid=mazeviz-message]")
@@ -290,5 +324,5 @@ def test_compare_runs_the_panels_on_one_timeline_and_shows_the_table(browser, bu
         tab.screenshot(path=str(ARTIFACTS / "widget-bundle-compare.png"), full_page=True)
         assert console.errors == [], console.errors
     finally:
-        services(kernel.app).runs.disconnect(SID)
+        kernel.close()
         tab.context.close()
