@@ -248,6 +248,15 @@ def test_the_bundle_shows_maze3_and_bfs_costs_52_at_the_end(browser, bundle, maz
         tab.wait_for_function("() => document.querySelector('[data-testid=mazeviz] [data-testid=cost]')"
                               ".textContent === '52'")
         assert cost.text_content() == "52"
+        # The keys as on the page, with the focus on the board: Home to the start, End to the end.
+        board = root.locator("[data-testid=as-board]")
+        board.focus()
+        tab.keyboard.press("Home")
+        tab.wait_for_function("() => document.querySelector('[data-testid=mazeviz] [data-testid=cost]')"
+                              ".textContent === '—'")
+        tab.keyboard.press("End")
+        tab.wait_for_function("() => document.querySelector('[data-testid=mazeviz] [data-testid=cost]')"
+                              ".textContent === '52'")
         assert root.locator("[data-testid=optimal]").text_content()  # BFS's verdict in words
         assert root.locator("[data-testid=code-headline]").text_content().startswith("Matches BFS's order:")
         ARTIFACTS.mkdir(exist_ok=True)

@@ -91,8 +91,18 @@ export class NotebookWidget {
     this.compare = null;
     this.figures = null;
     this.disposed = false;
+    // The transport keys (space, arrows, Home/End) while the focus is in the widget, not in a field;
+    // kept from the notebook, whose own shortcuts would take them too.
     this.onKey = (/** @type {KeyboardEvent} */ event) => {
-      if (this.board && transportKey(event, this.board.stage.player)) event.preventDefault();
+      const target = /** @type {HTMLElement | null} */ (event.target);
+      const typing = ["TEXTAREA", "SELECT"].includes(target?.tagName)
+        || (target?.tagName === "INPUT" && /** @type {HTMLInputElement} */ (target).type !== "range");
+      if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented || typing) return;
+      const clock = this.compare ? this.compare.clock : this.board?.stage.player;
+      if (clock && transportKey(event, clock)) {
+        event.preventDefault();
+        event.stopPropagation();
+      }
     };
     this.root.addEventListener("keydown", this.onKey);
   }
