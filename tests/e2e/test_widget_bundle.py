@@ -285,6 +285,9 @@ def test_under_reduced_motion_the_run_plays_to_its_end_at_once_in_german(
         heading = tab.locator("[data-testid=mazeviz] h3").first.text_content()
         de = json.loads((ROOT / "static" / "i18n" / "de" / "shell.json").read_text(encoding="utf-8"))
         assert heading == de["shell.at_this_step"]
+        # The widget is written in German; the notebook's own page keeps its language.
+        assert tab.locator("[data-testid=mazeviz]").get_attribute("lang") == "de"
+        assert tab.evaluate("() => document.documentElement.lang") == ""
         assert console.errors == [], console.errors
     finally:
         kernel.close()

@@ -18,7 +18,7 @@ import { CompareView } from "../compare/compare_view.js";
 import { CODE } from "../compare/panel.js";
 import { el } from "../dom.js";
 import { Figures } from "../figures.js";
-import { setAttr, setLanguage, t } from "../i18n.js";
+import { lang, setAttr, setLanguage, t } from "../i18n.js";
 import { transportKey } from "../playback/transport_bar.js";
 import { commTransport } from "./comm_api.js";
 import { CommSource } from "./comm_source.js";
@@ -115,10 +115,11 @@ export class NotebookWidget {
   async show() {
     const { model } = this;
     try {
-      await setLanguage(model.get("lang") || "en", { remember: false });
+      await setLanguage(model.get("lang") || "en", { remember: false, page: false });
     } catch {
       // no catalog: the keys show, the rest still works
     }
+    this.root.lang = lang(); // the notebook's own <html lang> is not ours to set
     if (this.disposed) return;
     const error = model.get("error");
     if (error) {
