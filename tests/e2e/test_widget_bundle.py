@@ -95,10 +95,11 @@ class FakeKernel:
     """The kernel's side of the widget protocol: the real ``Bridge`` when there is one, else the
     real app and its RunManager driven here."""
 
-    def __init__(self, traits: dict[str, Any]) -> None:
-        bridge = the_bridge()
+    def __init__(self, traits: dict[str, Any], app: Any = None) -> None:
+        """``app``: this one, driven here (a setting the bridge's app does not have)."""
+        bridge = the_bridge() if app is None else None
         self.bridge = bridge() if bridge else None
-        self.app = self.bridge.app if self.bridge else make_app()
+        self.app = self.bridge.app if self.bridge else app or make_app()
         self.client = browser_client(self.app)
         self.traits = traits
         self.queue: deque[dict[str, Any]] = deque()
@@ -221,10 +222,10 @@ def open_widget(browser: Any, bundle: Path, kernel: FakeKernel, console: Any, **
     return tab
 
 
-def maze3_kernel(maze3: Path, **traits: Any) -> FakeKernel:
+def maze3_kernel(maze3: Path, app: Any = None, **traits: Any) -> FakeKernel:
     runs = [{"algorithm": "bfs", "options": {}, "label": "BFS"}]
     kernel = FakeKernel({"view": "single", "runs": runs, "verdicts": [None], "lang": "en", "error": "",
-                         **traits})
+                         **traits}, app)
     kernel.traits["puzzle"] = kernel.put(maze3.read_bytes(), "maze3.png")
     return kernel
 
@@ -334,6 +335,22 @@ def test_compare_runs_the_panels_on_one_timeline_and_shows_the_table(browser, bu
         assert starts[1]["options"].get("heuristic") == "manhattan", starts[1]["options"]
         ARTIFACTS.mkdir(exist_ok=True)
         tab.screenshot(path=str(ARTIFACTS / "widget-bundle-compare.png"), full_page=True)
+        assert console.errors == [], console.errors
+    finally:
+        kernel.close()
+        tab.context.close()
+
+
+def test_a_huge_board_is_refused_in_words_not_drawn(browser, bundle, maze3, console) -> None:
+    kernel = maze3_kernel(maze3, app=make_app(tile_min_cells=100))  # maze3 counts as huge here
+    tab = open_widget(browser, bundle, kernel, console)
+    try:
+        said = tab.locator("[data-testid=mazeviz] [data-testid=mazeviz-message]")
+        said.wait_for()
+        en = json.loads((ROOT / "static" / "i18n" / "en" / "notebook.json").read_text(encoding="utf-8"))
+        assert said.text_content() == en["notebook.too_big"]
+        assert tab.locator("[data-testid=mazeviz] canvas").count() == 0
+        assert not [m for m in kernel.sent if m["type"] == "run_start"]
         assert console.errors == [], console.errors
     finally:
         kernel.close()
