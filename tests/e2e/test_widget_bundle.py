@@ -54,11 +54,23 @@ const deliver = (messages) => {
   for (const m of messages || []) for (const h of [...handlers]) h(m.content, (m.buffers || []).map(view));
 };
 const traits = await window.pyTraits();
+const changes = new Map(); // "change:<trait>" -> its handlers
 const model = {
   get: (name) => traits[name],
   send: (content) => { window.pySend(content).then(deliver); },
-  on: (event, handler) => { if (event === "msg:custom") handlers.add(handler); },
-  off: (event, handler) => { if (event === "msg:custom") handlers.delete(handler); },
+  on: (event, handler) => {
+    if (event === "msg:custom") handlers.add(handler);
+    else changes.set(event, [...(changes.get(event) || []), handler]);
+  },
+  off: (event, handler) => {
+    if (event === "msg:custom") handlers.delete(handler);
+    else changes.set(event, (changes.get(event) || []).filter((h) => h !== handler));
+  },
+};
+// The kernel sets a trait again (a cell assigns widget.runs = ...).
+window.setTrait = (name, value) => {
+  traits[name] = value;
+  for (const h of changes.get(`change:${name}`) || []) h();
 };
 setInterval(async () => deliver(await window.pyPoll()), 30);
 window.cleanup = widget.render({ model, el: document.getElementById("out") });
@@ -289,6 +301,13 @@ def test_under_reduced_motion_the_run_plays_to_its_end_at_once_in_german(
         # The widget is written in German; the notebook's own page keeps its language.
         assert tab.locator("[data-testid=mazeviz]").get_attribute("lang") == "de"
         assert tab.evaluate("() => document.documentElement.lang") == ""
+        # The kernel sets the runs again: the widget shows the new run (one board, the old run gone).
+        tab.evaluate("() => window.setTrait('runs', [{algorithm: 'dfs', options: {}, label: 'DFS'}])")
+        tab.wait_for_function("() => document.querySelector('[data-testid=mazeviz] [data-testid=cost]')"
+                              "?.textContent.match(/^[0-9]+$/) && document.querySelectorAll("
+                              "'[data-testid=mazeviz] [data-testid=canvas]').length === 1")
+        starts = [m["algorithm"] for m in kernel.sent if m["type"] == "run_start"]
+        assert starts == ["bfs", "dfs"], starts
         assert console.errors == [], console.errors
     finally:
         kernel.close()

@@ -26,7 +26,10 @@ import { CommSource } from "./comm_source.js";
 /** @typedef {import("./comm_source.js").WidgetModel} WidgetModel */
 /** @typedef {{algorithm: string, options?: object, label?: string}} RunEntry */
 
-/** The figures' elements by the page's ids (templates/index.html), so ../figures.js can fill them. */
+/** The kernel's traits (server/notebook/): a change of any shows the widget anew. */
+const TRAITS = ["view", "puzzle", "runs", "verdicts", "lang", "error"];
+
+/** The figures' labels (catalog keys) by the page's ids (templates/index.html), which ../figures.js fills. */
 const FIGURE_KEYS = {
   expanded: "figures.expanded", generated: "figures.generated", frontier: "figures.frontier",
   "max-frontier": "figures.max_frontier", cost: "figures.cost", "path-length": "figures.path_length",
@@ -91,6 +94,18 @@ export class NotebookWidget {
     this.compare = null;
     this.figures = null;
     this.disposed = false;
+    this.generation = 0; // each show() a new one: what an older one still awaits is dropped
+    // The kernel changed what to show (a cell set the widget's traits again): shown anew, once.
+    this.traitsChanged = () => {
+      if (this.again) return;
+      this.again = true;
+      queueMicrotask(() => {
+        this.again = false;
+        if (!this.disposed) this.show();
+      });
+    };
+    this.again = false;
+    for (const name of TRAITS) model.on(`change:${name}`, this.traitsChanged);
     // The transport keys (space, arrows, Home/End) while the focus is in the widget, not in a field;
     // kept from the notebook, whose own shortcuts would take them too.
     this.onKey = (/** @type {KeyboardEvent} */ event) => {
@@ -112,15 +127,35 @@ export class NotebookWidget {
     this.root.replaceChildren(el("p", { class: "mazeviz-message", testid: "mazeviz-message", role: "status", text }));
   }
 
+  /** What is shown leaves: its runs are cancelled, its clocks stopped. */
+  clear() {
+    if (this.compare) {
+      this.compare.stop(true);
+      this.compare.clock.pause();
+    }
+    if (this.board) {
+      this.board.stage.cancel();
+      this.board.stage.player.pause();
+      this.board.stage.leave();
+    }
+    this.compare = null;
+    this.board = null;
+    this.figures = null;
+    this.root.replaceChildren();
+  }
+
   async show() {
     const { model } = this;
+    this.clear();
+    const generation = ++this.generation;
+    const gone = () => this.disposed || generation !== this.generation;
     try {
       await setLanguage(model.get("lang") || "en", { remember: false, page: false });
     } catch {
       // no catalog: the keys show, the rest still works
     }
+    if (gone()) return;
     this.root.lang = lang(); // the notebook's own <html lang> is not ours to set
-    if (this.disposed) return;
     const error = model.get("error");
     if (error) {
       this.sayOnly(String(error));
@@ -132,23 +167,24 @@ export class NotebookWidget {
     const puzzle = String(model.get("puzzle") || "");
     try {
       const info = await api.getPuzzle(puzzle);
-      if (this.disposed) return;
+      if (gone()) return;
       if (info.deep_zoom) {
         this.sayOnly(t("notebook.too_big"));
         return;
       }
-      if (model.get("view") === "compare" && runs.length >= 2) await this.showCompare(puzzle, runs, verdicts);
-      else await this.showSingle(puzzle, runs[0] || null, verdicts[0] || null);
+      if (model.get("view") === "compare" && runs.length >= 2) await this.showCompare(puzzle, runs, verdicts, gone);
+      else await this.showSingle(puzzle, runs[0] || null, verdicts[0] || null, gone);
     } catch (err) {
-      if (!this.disposed) this.sayOnly(t("notebook.failed", { why: api.errorWords(err, t("api.unreachable")) }));
+      if (!gone()) this.sayOnly(t("notebook.failed", { why: api.errorWords(err, t("api.unreachable")) }));
     }
   }
 
   /**
    * One board: the puzzle, its run played from the start, the figures and the verdict.
    * @param {string} puzzle @param {RunEntry | null} entry @param {any} verdict
+   * @param {() => boolean} gone  true once this is no longer to be shown
    */
-  async showSingle(puzzle, entry, verdict) {
+  async showSingle(puzzle, entry, verdict, gone) {
     const boardHost = el("div", { class: "mazeviz-board" });
     const { root: figuresRoot, figures } = figuresPanel();
     this.figures = figures;
@@ -162,15 +198,16 @@ export class NotebookWidget {
     const algorithm = entry?.algorithm || "astar";
     const options = entry?.options || {};
     await board.load({ puzzle, algorithm, options, algorithm_label: entry?.label || algorithm });
-    if (this.disposed || !entry) return;
+    if (gone() || !entry) return;
     board.play({ puzzle, algorithm, options: { ...board.options(), ...options }, text: entry.label || algorithm });
   }
 
   /**
    * The comparison: a panel per entry (2–4) on one timeline, run at once; the table at the end.
    * @param {string} puzzle @param {RunEntry[]} runs @param {any[]} verdicts
+   * @param {() => boolean} gone  true once this is no longer to be shown
    */
-  async showCompare(puzzle, runs, verdicts) {
+  async showCompare(puzzle, runs, verdicts, gone) {
     const holder = el("div", { hidden: true }); // the hidden single board: the puzzle's data and its options
     const host = el("div", { class: "compare mazeviz-compare", testid: "compare-view", tattr: { "aria-label": "notebook.compare_label" } });
     const status = el("p", { class: "status" }, el("span", { class: "status-dot", testid: "status-dot" }),
@@ -188,7 +225,7 @@ export class NotebookWidget {
     const [algorithms, families] = await Promise.all([api.getAlgorithms(), api.getFamilies()]);
     const first = runs[0];
     await board.load({ puzzle, algorithm: first.algorithm, options: first.options || {}, algorithm_label: first.label || first.algorithm });
-    if (this.disposed) return;
+    if (gone()) return;
     const code = runs.find((entry) => entry.algorithm === CODE);
     const familyMap = new Map((Array.isArray(families) ? families : []).map((f) => [f.name, f]));
     const labels = new Map(runs.map((entry) => [entry.algorithm, entry.label]));
@@ -242,15 +279,8 @@ export class NotebookWidget {
   dispose() {
     this.disposed = true;
     this.root.removeEventListener("keydown", this.onKey);
-    if (this.compare) {
-      this.compare.stop(true);
-      this.compare.clock.pause();
-    }
-    if (this.board) {
-      this.board.stage.cancel();
-      this.board.stage.player.pause();
-      this.board.stage.leave();
-    }
+    for (const name of TRAITS) this.model.off(`change:${name}`, this.traitsChanged);
+    this.clear();
     this.source.dispose();
     this.transport.dispose();
     transports.splice(transports.indexOf(this.transport), 1);
