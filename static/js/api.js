@@ -2,7 +2,26 @@
 // message is plain words for the page: the server's {error} text when it sent one (in the page's
 // language: the server answers in the language of the request's `lang` cookie), else the catalog's.
 
-import { t } from "./i18n.js";
+import { setCatalogFetch, t } from "./i18n.js";
+
+/**
+ * @typedef {(url: string, init?: RequestInit) => Promise<Response>} Transport  how a request to the
+ *   server is made: `fetch` in the page; in a notebook the widget's comm, whose kernel answers from
+ *   the same Flask app (./notebook/widget.js), as a Response built from its reply.
+ */
+
+/** @type {Transport} */
+let transport = (url, init) => fetch(url, init);
+
+/**
+ * Send every request of this module and every catalog of ./i18n.js through `fn` from now on (the
+ * notebook widget's comm); the page never calls it and keeps `fetch`.
+ * @param {Transport} fn
+ */
+export function setTransport(fn) {
+  transport = fn;
+  setCatalogFetch(fn);
+}
 
 export class ApiError extends Error {
   /** @param {string} message @param {number | null} [status] the HTTP status, when there was an answer */
@@ -41,7 +60,7 @@ async function errorFrom(response) {
 export async function request(url, options = {}) {
   let response;
   try {
-    response = await fetch(url, options);
+    response = await transport(url, options);
   } catch {
     throw new ApiError(t("api.unreachable"));
   }

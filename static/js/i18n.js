@@ -179,11 +179,22 @@ export function announceServerWords() {
   for (const listener of [...serverWordListeners]) listener();
 }
 
+/** @type {(url: string, init?: RequestInit) => Promise<Response>} how a catalog is fetched */
+let fetchFn = (url, init) => fetch(url, init);
+
+/**
+ * Fetch the catalogs through `fn` from now on (../api.js setTransport: the notebook widget's comm).
+ * @param {(url: string, init?: RequestInit) => Promise<Response>} fn
+ */
+export function setCatalogFetch(fn) {
+  fetchFn = fn;
+}
+
 /** @param {string} name */
 async function fetchCatalog(name) {
   const cached = loaded.get(name);
   if (cached) return cached;
-  const response = await fetch(`/i18n/${name}.json`, { credentials: "same-origin" });
+  const response = await fetchFn(`/i18n/${name}.json`, { credentials: "same-origin" });
   if (!response.ok) throw new Error(`catalog ${name}: HTTP ${response.status}`);
   const catalog = await response.json();
   loaded.set(name, catalog);
@@ -193,15 +204,20 @@ async function fetchCatalog(name) {
 /**
  * Write the page in `name` from now on: its catalog loaded, `<html lang>` set, the choice remembered
  * (localStorage, and the `lang` cookie the server answers in), every keyed element re-translated and
- * every listener told.
+ * every listener told. `page: false` (the notebook widget, a guest in another page): only the catalog
+ * and the listeners, the document and its <html lang> left alone.
  * @param {string} name
- * @param {{remember?: boolean}} [how]
+ * @param {{remember?: boolean, page?: boolean}} [how]
  */
-export async function setLanguage(name, { remember = true } = {}) {
+export async function setLanguage(name, { remember = true, page = true } = {}) {
   const chosen = supported(name) || "en";
   table = await fetchCatalog(chosen);
   const changed = chosen !== current;
   current = chosen;
+  if (!page) {
+    if (changed) for (const listener of [...listeners]) listener(chosen);
+    return;
+  }
   document.documentElement.lang = chosen;
   if (remember) {
     try {

@@ -1,6 +1,9 @@
 // The Socket.IO connection: starts and cancels runs and routes each run's events to its handlers.
 // Every run_frame is acknowledged with a `run_ack` event (the server keeps only a small window of
 // frames in flight; docs/PROTOCOL.md).
+//
+// `Live` is the page's RunSource: where a Stage's run events come from. The widget in a notebook has
+// another one over its comm (./notebook/comm_source.js); a Stage knows only this interface.
 
 import { lang, t } from "./i18n.js";
 
@@ -11,9 +14,38 @@ export function asBytes(field) {
   return new Uint8Array(0);
 }
 
-let counter = 0;
-const newRunId = () => `r${Date.now().toString(36)}${(counter++).toString(36)}`;
+/**
+ * @typedef {object} RunHandlers  what a run's events are handed to
+ * @property {(msg: any) => void} [onStatus]   run_status as the server sent it
+ * @property {(records: {seq: number, start: number, kinds: Uint8Array, cells: Uint8Array, values: Uint8Array}, msg: any) => void} [onFrame]
+ *   a run_frame's records (bytes normalised by asBytes) and the raw message (what a family adds: snapshots)
+ * @property {(msg: any) => void} [onDone]     run_done (the result)
+ * @property {(error: string) => void} [onError]  run_error, or the start refused: a sentence for people
+ */
 
+/**
+ * @typedef {object} RunSource  where a Stage's runs come from: the socket in the page (Live), the
+ *   widget's comm in a notebook (./notebook/comm_source.js CommSource). Each acknowledges every
+ *   frame (run_ack) and cancels a run of the same slot when a new one starts there.
+ * @property {(args: {puzzle: string, algorithm: string, options: object, slot?: string, instant?: boolean},
+ *   handlers: RunHandlers) => string} start  start a run; returns its id
+ * @property {(run: string) => void} cancel  stop following a run and ask the server to stop it
+ */
+
+let counter = 0;
+/** A new run id (unique in this page). */
+export const newRunId = () => `r${Date.now().toString(36)}${(counter++).toString(36)}`;
+
+/** A run_frame's records, normalised (the raw message goes beside it to onFrame). @param {any} msg */
+export const frameRecords = (msg) => ({
+  seq: msg.seq,
+  start: msg.start,
+  kinds: asBytes(msg.kinds),
+  cells: asBytes(msg.cells),
+  values: asBytes(msg.values),
+});
+
+/** The page's RunSource: the Socket.IO connection. @implements {RunSource} */
 export class Live {
   /** @param {{onConnection?: (connected: boolean) => void}} hooks */
   constructor(hooks = {}) {
@@ -31,13 +63,7 @@ export class Live {
         const handlers = this.runs.get(msg?.run);
         if (handlers?.onFrame) {
           // The records, normalised; the raw message too, for what a family adds (snapshots).
-          handlers.onFrame({
-            seq: msg.seq,
-            start: msg.start,
-            kinds: asBytes(msg.kinds),
-            cells: asBytes(msg.cells),
-            values: asBytes(msg.values),
-          }, msg);
+          handlers.onFrame(frameRecords(msg), msg);
         }
       } finally {
         // Always, even for a run we no longer follow, so the server never waits on us.

@@ -13,9 +13,10 @@ import { Stage } from "../stage/stage.js";
 
 export class Board {
   /**
-   * @param {{host: HTMLElement, live: import("../live.js").Live}} args  host: where the board goes
+   * @param {{host: HTMLElement, live: import("../live.js").RunSource, prefix?: string}} args  host: where
+   *   the board goes; live: where its runs come from; prefix: before the transport bar's test ids
    */
-  constructor({ host, live }) {
+  constructor({ host, live, prefix = "as-" }) {
     this.live = live;
     /** @type {Object<string, any>} the run options (the assignment's, over the family's defaults) */
     this.values = {};
@@ -41,7 +42,7 @@ export class Board {
       onRun: (event, run) => this.runEvent(event, run),
     });
     this.bar = new TransportBar({
-      clock: this.stage.player, label: t("assignment.search_trace"), prefix: "as-",
+      clock: this.stage.player, label: t("assignment.search_trace"), prefix,
       onPace: () => {
         this.stage.player.pace(this.stage.total() ?? this.stage.timeline.length);
         this.sync();

@@ -34,7 +34,7 @@ const BUSY_DRAW_MS = 200; // playing while records arrive: the boards move at mo
 
 export class CompareView {
   /**
-   * @param {{host: HTMLElement, openButton: HTMLElement, live: import("../live.js").Live, page: object,
+   * @param {{host: HTMLElement, openButton: HTMLElement, live: import("../live.js").RunSource, page: object,
    *          borrowed: {maze, status, error, run}}} args
    *   page: {algorithms(), families(): Map, viewOptions(), option(name), setStatus(text, tone, detail),
    *          showError(message), textScale(), upload(file), beforeOpen(), opened(), afterClose(),

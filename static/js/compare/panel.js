@@ -35,7 +35,7 @@ const isOwn = (option) => option.stage !== "load" && Array.isArray(option.algori
 
 export class ComparePanel {
   /**
-   * @param {{color: string, clock: import("../playback/shared_clock.js").SharedClock, live: import("../live.js").Live,
+   * @param {{color: string, clock: import("../playback/shared_clock.js").SharedClock, live: import("../live.js").RunSource,
    *          page: object, onSelection: () => void, onRemove: (panel: ComparePanel) => void,
    *          onRunEvent: (panel: ComparePanel) => void}} args
    *   page: {labelOf(name), sharedOption(name), setSharedOption(name, value), sharedValues(algorithm),

@@ -6,6 +6,10 @@
 // under one shared clock (../compare/panel.js). A new panel type (a checker's replay, a student's own
 // search) is a Stage with a host of its own that listens to `onRun`.
 //
+// Its events come from a source (`live`, a RunSource: ../live.js): the socket in the page (Live), the
+// widget's comm in a notebook (../notebook/comm_source.js). The Stage only starts and cancels runs
+// through it and hears their status, frames, result and error; it never knows which one it has.
+//
 // The editor's instant re-solve is a mode of the same machine: `reSolve()` starts an instant run
 // whose frames are gathered off-screen while the board keeps the run it shows; when it is done it
 // takes the board in one go (event "shown"). At most one is in flight; a change meanwhile asks for
@@ -44,11 +48,12 @@ import { StepIndex } from "./step_index.js";
 
 export class Stage {
   /**
-   * @param {{live: import("../live.js").Live, board: HTMLElement,
+   * @param {{live: import("../live.js").RunSource, board: HTMLElement,
    *          hosts: import("../families/family_view.js").ViewHosts, shell: import("../families/family_view.js").ViewShell,
    *          canvas?: {testid: string, label: string}, keyframeBudget?: number, viewPlayer?: import("../families/family_view.js").ViewPlayer,
    *          indexSteps?: boolean, damaged?: string, onPlayerChange?: () => void,
    *          onRun?: (event: RunEvent, run: Run) => void}} args
+   *   live: where the runs come from (the page's socket, a notebook widget's comm);
    *   board: where the view's canvas goes (first child); hosts/shell: what the family view is given
    *   (families/family_view.js); viewPlayer: what the view takes for "the player" (a comparison
    *   panel's follows the shared clock; default the Stage's Player); indexSteps: keep the index of
