@@ -17,13 +17,26 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+out=static/build
+# Up to date (both files newer than every input): nothing to do, so setup.sh may call this every time.
+if [ "${1:-}" != "--force" ] && [ -f "$out/widget.js" ] && [ -f "$out/widget.css" ] \
+  && [ -z "$(find static/js static/css static/i18n scripts/build_widget.sh -newer "$out/widget.js" -print -quit)" ] \
+  && [ -z "$(find static/js static/css static/i18n scripts/build_widget.sh -newer "$out/widget.css" -print -quit)" ]; then
+  exit 0
+fi
+
 command -v node >/dev/null 2>&1 || { echo "build_widget: node is not installed (apt-get install nodejs npm)" >&2; exit 1; }
 if [ ! -x node_modules/.bin/esbuild ]; then
+  # npm ci empties node_modules first: through a symlink (a worktree sharing another's) it would empty
+  # the other checkout's tools.
+  if [ -L node_modules ]; then
+    echo "build_widget: esbuild is missing and node_modules is a symlink; run npm ci where it points" >&2
+    exit 1
+  fi
   echo "build_widget: installing the pinned node tools (npm ci)"
   npm ci --no-audit --no-fund --loglevel=error
 fi
 
-out=static/build
 mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
