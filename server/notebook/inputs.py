@@ -60,7 +60,8 @@ def as_puzzle(source: Any, family: str | None = None, options: dict[str, Any] | 
     if isinstance(source, Puzzle):
         if (family is None or family == source.family) and not options:
             return source
-        return read(source.data, source.filename, family or source.family, {**source.options, **(options or {})})
+        merged = {**source.options, **(options or {})}
+        return read(source.data, source.filename, family or source.family, merged)
     data, filename = source_bytes(source)
     return read(data, filename, family, options or {})
 
@@ -155,7 +156,7 @@ def _array_text(array: Any) -> bytes:
     if a.ndim == 3 and a.shape[2] == 4 and a.min() >= 0 and a.max() <= 4:
         rows = [" ".join("".join(str(v) for v in tile) for tile in row) for row in a.tolist()]
         return ("\n".join(rows) + "\n").encode()
-    permutation = side * side == a.size and side >= 2 and np.array_equal(np.sort(a.ravel()), np.arange(a.size))
+    permutation = side * side == a.size and np.array_equal(np.sort(a.ravel()), np.arange(a.size))
     if permutation and (a.ndim == 1 or (a.ndim == 2 and a.shape[0] == a.shape[1])) and a.size > 4:
         board = a.reshape(side, side).tolist()
         return ("\n".join(" ".join(str(v) for v in row) for row in board) + "\n").encode()
