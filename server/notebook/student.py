@@ -92,8 +92,9 @@ def run_search(
     if steps is None:
         steps = int((rules.get("steps") or {}).get("default") or 0) or None
     h = harness()
-    h.use_words({"lang": lang, **{key[len(HARNESS_PREFIX):]: value for key, value in page_catalog(lang).items()
-                                  if key.startswith(HARNESS_PREFIX) and isinstance(value, str)}})
+    words = {key[len(HARNESS_PREFIX):]: value for key, value in page_catalog(lang).items()
+             if key.startswith(HARNESS_PREFIX) and isinstance(value, str)}
+    h.use_words({"lang": lang, **words})
     out = write if write is not None else sys.stdout.write
     report = h.run_student(search, json.dumps(rules), steps or h.STEP_LIMIT, out, here=True)
     expanded, path, illegal = report["expanded"], report["path"], report["illegal"]
@@ -106,8 +107,9 @@ def run_search(
     stopped = report["stopped"]
     if stopped is None and raised:
         kind = error["kind"] or page_words(lang, "code.an_error")
-        stopped = (page_words(lang, "code.stopped_on_line", kind=kind, line=error["line"], message=error["message"])
-                   if error["line"] else page_words(lang, "code.stopped_by", kind=kind, message=error["message"]))
+        message = error["message"]
+        stopped = (page_words(lang, "code.stopped_on_line", kind=kind, line=error["line"], message=message)
+                   if error["line"] else page_words(lang, "code.stopped_by", kind=kind, message=message))
     packed = h.pack_ids(expanded)
     parts = max(1, -(-len(packed) // PART_CHARS))
     run = None
