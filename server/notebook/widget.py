@@ -10,7 +10,6 @@ that sentence: how to build it.
 
 from __future__ import annotations
 
-import os
 import uuid
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ import traitlets
 from .. import config
 from ..i18n import supported, t, using
 from . import bridge as bridges
+from .api import default_language
 from .bridge import bridge
 
 # Shown when the bundle is missing: the error trait in words, nothing else.
@@ -41,22 +41,6 @@ def build_folder() -> Path:
     assets = getattr(config, "ASSETS", None)
     root = Path(assets) if assets is not None else Path(__file__).resolve().parents[2]
     return root / "static" / "build"
-
-
-def default_language() -> str:
-    """The kernel's language: ``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES`` or ``LANG`` (the first the server
-    speaks), else the locale's, else "en"."""
-    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        for part in os.environ.get(name, "").split(":"):
-            found = supported(part)
-            if found:
-                return found
-    try:
-        import locale
-
-        return supported(locale.getlocale()[0]) or "en"
-    except (ValueError, TypeError):
-        return "en"
 
 
 def bundle_files() -> tuple[Path, Path]:
