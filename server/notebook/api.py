@@ -17,7 +17,6 @@ student's own search never raises here (its traceback is printed, as the page sh
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,25 +26,10 @@ from ..puzzles.errors import PuzzleError
 from ..puzzles.registry import get_family
 from ..search.registry import get_algorithm
 from .inputs import Puzzle, as_puzzle
+from .kernel import default_language
 
 SINGLE, COMPARE = "single", "compare"
 MIN_COMPARED, MAX_COMPARED = 2, 4
-
-
-def default_language() -> str:
-    """The kernel's language: ``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES`` or ``LANG`` (the first the server
-    speaks), else the locale's, else "en"."""
-    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        for part in os.environ.get(name, "").split(":"):
-            found = supported(part)
-            if found:
-                return found
-    try:
-        import locale
-
-        return supported(locale.getlocale()[0]) or "en"
-    except (ValueError, TypeError):
-        return "en"
 
 
 def _language(lang: Any) -> str:

@@ -23,6 +23,7 @@ from ..code_runs import PART_CHARS
 from ..i18n import page_catalog, render, t
 from ..puzzles.errors import PuzzleError
 from .bridge import Bridge
+from .kernel import harness_file
 
 CODE = "code"  # the algorithm that replays a student's recorded run
 HARNESS_PREFIX = "code.harness."  # the page's words for the harness's messages
@@ -36,9 +37,7 @@ def harness() -> ModuleType:
     global _harness
     with _harness_lock:
         if _harness is None:
-            from .widget import build_folder
-
-            path = build_folder().parent / "js" / "code" / "harness.py"
+            path = harness_file()
             spec = importlib.util.spec_from_file_location("mazeviz_code_harness", path)
             if spec is None or spec.loader is None or not path.is_file():
                 raise PuzzleError(t("notebook.no_harness", path=str(path)))

@@ -17,11 +17,10 @@ from typing import Any
 import anywidget
 import traitlets
 
-from .. import config
 from ..i18n import supported, t, using
 from . import bridge as bridges
-from .api import default_language
 from .bridge import bridge
+from .kernel import build_folder, default_language
 
 # Shown when the bundle is missing: the error trait in words, nothing else.
 FALLBACK_ESM = """export default {
@@ -33,14 +32,6 @@ FALLBACK_ESM = """export default {
   },
 };
 """
-
-
-def build_folder() -> Path:
-    """Where the widget's bundle is: ``ASSETS/static/build`` (``config.ASSETS``: the package's folder in
-    a wheel, the repository's in a checkout)."""
-    assets = getattr(config, "ASSETS", None)
-    root = Path(assets) if assets is not None else Path(__file__).resolve().parents[2]
-    return root / "static" / "build"
 
 
 def bundle_files() -> tuple[Path, Path]:
