@@ -58,8 +58,9 @@ class MazeWidget(anywidget.AnyWidget):
             self._css = css.read_text(encoding="utf-8") if css.is_file() else ""
         else:
             self._esm = FALLBACK_ESM
-            with using(lang):
-                traits["error"] = t("notebook.no_bundle", path=str(js))
+            with using(lang):  # what the call itself went wrong with (if anything), then this
+                missing = t("notebook.no_bundle", path=str(js))
+            traits["error"] = "\n\n".join(filter(None, [traits.get("error"), missing]))
         self._sid = f"widget-{uuid.uuid4().hex[:16]}"  # its runs' connection in the kernel's app
         super().__init__(**traits)
         self.on_msg(self._message)
