@@ -60,7 +60,8 @@ def as_puzzle(source: Any, family: str | None = None, options: dict[str, Any] | 
     if isinstance(source, Puzzle):
         if (family is None or family == source.family) and not options:
             return source
-        merged = {**source.options, **(options or {})}
+        same = family is None or family == source.family  # another family reads its own options
+        merged = {**source.options, **(options or {})} if same else dict(options or {})
         return read(source.data, source.filename, family or source.family, merged)
     data, filename = source_bytes(source)
     return read(data, filename, family, options or {})
