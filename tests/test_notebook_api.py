@@ -408,3 +408,41 @@ def test_with_buffers_replaces_bytes_anywhere() -> None:
 def test_the_page_harness_is_the_one_loaded() -> None:
     assert Path(student.harness().__file__) == ROOT / "static" / "js" / "code" / "harness.py"
     assert inputs.TEXT_NAME and api.MAX_COMPARED == 4
+
+
+KERNEL_CELLS = [
+    "import sys, time, queue\nsys.path.insert(0, {root!r})\nimport server as mazeviz",
+    "w = mazeviz.show({maze3!r}, algorithm='bfs')\nw",
+    # the widget's own send, from the run's threads, through the kernel's real comm (with buffers)
+    """sent = queue.Queue()
+real = type(w).send
+def send(content, buffers=None):
+    sent.put(content)
+    real(w, content, buffers)
+w.send = send
+start = {{'type': 'run_start', 'run': 'k1', 'puzzle': w.puzzle, 'algorithm': 'bfs', 'options': {{}}}}
+w._handle_custom_msg(start, [])
+events = []
+while not events or events[-1] not in ('run_done', 'run_error'):
+    content = sent.get(timeout=30)
+    if content['type'] != 'event':
+        continue
+    events.append(content['event'])
+    if content['event'] == 'run_frame':
+        w._handle_custom_msg({{'type': 'run_ack', 'run': 'k1', 'seq': content['payload']['seq']}}, [])
+print(events[-1], content['payload'].get('result', {{}}).get('cost'))""",
+]
+
+
+def test_in_a_real_kernel(maze3) -> None:
+    """In ipykernel: the widget is displayed, and a run's events go out through the real comm from the
+    run's threads until run_done."""
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    cells = [nbformat.v4.new_code_cell(text.format(root=str(ROOT), maze3=str(maze3)))
+             for text in KERNEL_CELLS]
+    notebook = nbformat.v4.new_notebook(cells=cells)
+    nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
+    shown = notebook.cells[1].outputs[0]["data"]
+    assert "application/vnd.jupyter.widget-view+json" in shown
+    assert notebook.cells[2].outputs[0]["text"].strip() == "run_done 52"
