@@ -87,7 +87,7 @@ class Bridge:
         self.live = LiveRequests(self.services)
         self.client = self.app.test_client()
         self._client_lock = threading.Lock()  # one request at a time through the test client
-        self._send_lock = threading.Lock()  # run threads and the kernel's thread send in turn
+        self._send_lock = threading.RLock()  # run threads and the kernel's thread send in turn
 
     # -- HTTP, in-process --------------------------------------------------------------------------
     def request(self, method: str, path: str, body: Any = None, lang: str = "en", **kwargs: Any) -> Any:
@@ -144,9 +144,10 @@ class Bridge:
             reply, buffers = self.api_reply(content, lang)
             self.send(sender, reply, buffers)
         elif kind == "run_start":
-            ok = answer(content, lang, lambda m: self.live.start(
-                m, sid=sid, client=CLIENT, address=ADDRESS, emit=self.emitter(sender)))
-            self.send(sender, {"type": "run_reply", "run": content.get("run"), **ok})
+            with self._send_lock:  # the reply goes before the run's first event (its thread waits)
+                ok = answer(content, lang, lambda m: self.live.start(
+                    m, sid=sid, client=CLIENT, address=ADDRESS, emit=self.emitter(sender)))
+                self.send(sender, {"type": "run_reply", "run": content.get("run"), **ok})
         elif kind == "run_ack":
             answer(content, lang, lambda m: self.live.ack(m, sid))
         elif kind == "run_cancel":
