@@ -1,18 +1,27 @@
-"""The maze-search visualizer's server: ``create_app`` builds the Flask app with its Socket.IO layer.
+"""The maze-search visualizer (``mazeviz`` when installed): ``create_app`` builds the Flask app with its
+Socket.IO layer; ``show``, ``compare``, ``solve`` and ``load`` are the notebook's API
+(``server/notebook/``: ``import mazeviz; mazeviz.show("maze.png", algorithm="bfs")``).
 
-The web stack is imported on first use, so that the CLI's ``solve`` does not pay for Flask.
+Everything is imported on first use: the CLI's ``solve`` does not pay for Flask, and ``import mazeviz``
+imports neither Flask nor anywidget nor IPython.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["create_app", "socketio"]
+APP = ("create_app", "socketio")
+NOTEBOOK = ("show", "compare", "solve", "load", "Puzzle", "Result")
+__all__ = [*APP, *NOTEBOOK]
 
 
 def __getattr__(name: str) -> Any:
-    if name in __all__:
+    if name in APP:
         from . import app
 
         return getattr(app, name)
-    raise AttributeError(f"module 'server' has no attribute {name!r}")
+    if name in NOTEBOOK:
+        from .notebook import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

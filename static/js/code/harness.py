@@ -1,7 +1,9 @@
 """Runs a student's ``search(problem)`` over a puzzle's space (docs/STUDENT.md, PROTOCOL.md "Student mode").
 
 The worker (static/js/code/worker.js) runs this file once in Pyodide, then calls ``run_json`` for each
-run; the tests run it in plain CPython and call ``run_student``. Standard library only.
+run; the tests run it in plain CPython and call ``run_student``, and so does a notebook's
+``mazeviz.show(puzzle, search=...)`` (server/notebook/student.py), with the student's function itself
+and ``here=True``: the rules' modules are that Python's own, imported, not written. Standard library only.
 
 The puzzle comes as the JSON of ``POST /api/puzzles/<id>/code/rules``: for most families the server's
 own modules that define its ``Problem`` and the puzzle's plain data (``Rules``: the modules are written
@@ -204,8 +206,11 @@ class Rules:
 
     kind = "rules"
 
-    def __init__(self, data: dict[str, Any]) -> None:
-        module = load_modules(data["modules"], data["version"], data["module"])
+    def __init__(self, data: dict[str, Any], here: bool = False) -> None:
+        # here: the server's modules are this Python's own (a notebook's kernel runs the server), so
+        # they are imported as they are; writing them would take the running server's name over.
+        module = importlib.import_module(data["module"]) if here else load_modules(
+            data["modules"], data["version"], data["module"])
         self.problem = getattr(module, data.get("build") or "from_student_rules")(data["data"])
         problem = self.problem
         self.starts: list[Any] = list(dict.fromkeys(problem.initial_states()))
@@ -274,18 +279,18 @@ def load_modules(sources: dict[str, str], version: str, module: str) -> Any:
     return importlib.import_module(module)
 
 
-_cached: tuple[str, Any] | None = None
+_cached: tuple[str, bool, Any] | None = None
 
 
-def parse_space(space_json: str) -> Any:
+def parse_space(space_json: str, here: bool = False) -> Any:
     """The world of this JSON text (an explicit graph, or the family's rules); the last one is kept, as
-    runs on one puzzle send the same text."""
+    runs on one puzzle send the same text. ``here``: see ``Rules``."""
     global _cached
-    if _cached is not None and _cached[0] == space_json:
-        return _cached[1]
+    if _cached is not None and _cached[0] == space_json and _cached[1] == here:
+        return _cached[2]
     data = json.loads(space_json)
-    world = Rules(data) if data.get("kind") == "rules" else Space(data)
-    _cached = (space_json, world)
+    world = Rules(data, here) if data.get("kind") == "rules" else Space(data)
+    _cached = (space_json, here, world)
     return world
 
 
@@ -516,13 +521,26 @@ class Output(io.TextIOBase):
             self._write(text)
 
 
-def error_of(exc: BaseException) -> dict[str, Any]:
-    """``{kind, message, line, traceback}``: the traceback holds only the frames in the student's file."""
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == FILENAME]
+def _in_yours(filename: str) -> bool:
+    return filename == FILENAME
+
+
+def _not_harness(filename: str) -> bool:
+    """A frame of the student's own function (a notebook's cells, their modules): not of this file."""
+    return os.path.abspath(filename) != _HERE
+
+
+_HERE = os.path.abspath(__file__) if "__file__" in globals() else ""
+
+
+def error_of(exc: BaseException, students: Callable[[str], bool] = _in_yours) -> dict[str, Any]:
+    """``{kind, message, line, traceback}``: the traceback holds only the frames in the student's file
+    (``students(filename)``: the code text's ``yours.py``, or for a function every file but this one)."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if students(f.filename)]
     line = frames[-1].lineno if frames else None
     if isinstance(exc, SyntaxError):
         message = exc.msg
-        if exc.filename == FILENAME:
+        if students(exc.filename or ""):
             line = exc.lineno
     else:
         message = str(exc)
@@ -555,10 +573,14 @@ def _short(value: Any, limit: int = 120) -> str:
 
 
 def run_student(
-    code: str, space_json: str, steps: int = STEP_LIMIT, write: Write | None = None
+    code: str | Callable[[Any], Any], space_json: str, steps: int = STEP_LIMIT, write: Write | None = None,
+    here: bool = False,
 ) -> dict[str, Any]:
     """Run the student's code on the puzzle; ``{expanded, path, illegal, error, stopped, reached, seconds}``
     (PROTOCOL.md "Student mode").
+
+    ``code``: the program's text (it defines ``search``), or the student's ``search`` function itself
+    (a notebook's); ``here``: the rules' modules are this Python's own (``Rules``).
 
     ``space_json``: the rules of ``…/code/rules`` (or an explicit graph). ``expanded``: the ids of the
     expanded states, numbered as the search reached them (``Problem``); ``path``: ``[start index, move
@@ -568,17 +590,20 @@ def run_student(
     ``error`` None and the expansions made so far; ``path`` is None then.
     """
     started = time.perf_counter()
-    world = parse_space(space_json)
+    world = parse_space(space_json, here)
     problem = Problem(world, steps)
     output = Output(write if write is not None else (lambda _text: None))
     if world.note:
         output.write(say("note", note=world.note) + "\n")
-    linecache.cache[FILENAME] = (
-        len(code),
-        None,
-        code.splitlines(True),
-        FILENAME,
-    )  # source lines in tracebacks
+    given = code if callable(code) else None
+    students = _not_harness if given is not None else _in_yours
+    if isinstance(code, str):
+        linecache.cache[FILENAME] = (
+            len(code),
+            None,
+            code.splitlines(True),
+            FILENAME,
+        )  # source lines in tracebacks
     error: dict[str, Any] | None = None
     path: list[int] | None = None
     illegal: str | None = None
@@ -588,10 +613,14 @@ def run_student(
         sys.stdin = io.StringIO("")  # input() gets end of file, never a prompt
         sys.setrecursionlimit(RECURSION_LIMIT)
         try:
-            compiled = compile(code, FILENAME, "exec", dont_inherit=True)
-            namespace: dict[str, Any] = {"__name__": "yours", "__file__": FILENAME, "__builtins__": builtins}
-            exec(compiled, namespace)
-            search = namespace.get("search")
+            if given is not None:
+                search: Any = given
+            else:
+                compiled = compile(code, FILENAME, "exec", dont_inherit=True)
+                namespace: dict[str, Any] = {"__name__": "yours", "__file__": FILENAME,
+                                             "__builtins__": builtins}
+                exec(compiled, namespace)
+                search = namespace.get("search")
             if not callable(search):
                 what = (
                     say("no_search") if search is None
@@ -610,9 +639,9 @@ def run_student(
         except StepLimit:
             pass
         except BaseException as exc:  # the student's error, whatever it is (SystemExit too)
-            error = error_of(exc)
+            error = error_of(exc, students)
         if error is None and problem._stop is None and problem._fault is not None:
-            error = error_of(problem._fault)  # a stop the program caught and went on past
+            error = error_of(problem._fault, students)  # a stop the program caught and went on past
     finally:
         sys.stdout, sys.stderr, sys.stdin = saved[:3]
         sys.setrecursionlimit(saved[3])
@@ -656,6 +685,14 @@ def pack_ids(ids: Sequence[int]) -> str:
     return "".join(out)
 
 
+def use_words(words: Any) -> None:
+    """The messages for the student from now on: ``{key: template, "lang": …}`` (English for a key
+    missing or not a string)."""
+    WORDS.clear()
+    if isinstance(words, dict):
+        WORDS.update({k: v for k, v in words.items() if isinstance(k, str) and isinstance(v, str) and v})
+
+
 def run_json(code: str, space_json: str, steps: int, write: Write, words: str = "") -> str:
     """``run_student`` as JSON text, for the worker (None becomes null, lists arrays): the expanded ids
     packed (``pack_ids``) with their ``count``. ``words``: the page's messages for the student as JSON
@@ -664,8 +701,7 @@ def run_json(code: str, space_json: str, steps: int, write: Write, words: str = 
         given = json.loads(words) if words else {}
     except ValueError:
         given = {}
-    WORDS.clear()
-    WORDS.update({k: v for k, v in given.items() if isinstance(k, str) and isinstance(v, str) and v})
+    use_words(given)
     result = run_student(code, space_json, steps, write)
     expanded = result["expanded"]
     result["expanded"] = pack_ids(expanded)
