@@ -52,6 +52,7 @@ Write `search(problem)` with the Problem API of the page's "Your code": `problem
 it, and says whether it expands the states in BFS's order."""),
     ("code", """from collections import deque
 
+
 def search(problem):
     parent = {problem.start: None}
     frontier = deque([problem.start])

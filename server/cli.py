@@ -385,12 +385,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         link.close()
     print(f"Serving on http://{host}:{port}  (Ctrl+C to stop)", flush=True)
     if getattr(args, "debug", False):
-        from . import create_app, socketio
+        from .app import create_app, socketio
 
         socketio.run(create_app(config), host=host, port=port, debug=True, use_reloader=False,
                      allow_unsafe_werkzeug=True, log_output=False)
         return 0
-    from . import create_app
+    from .app import create_app
     from .serving import serve
 
     return serve(lambda: create_app(config), host, port, threads)
