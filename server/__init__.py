@@ -1,5 +1,5 @@
 """The maze-search visualizer (``mazeviz`` when installed): ``create_app`` builds the Flask app with its
-Socket.IO layer; ``show``, ``compare``, ``solve`` and ``load`` are the notebook's API
+Socket.IO layer; ``show``, ``compare``, ``solve``, ``load`` and ``example`` are the notebook's API
 (``server/notebook/``: ``import mazeviz; mazeviz.show("maze.png", algorithm="bfs")``).
 
 Everything is imported on first use: the CLI's ``solve`` does not pay for Flask, and ``import mazeviz``
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 APP = ("create_app", "socketio")
-NOTEBOOK = ("show", "compare", "solve", "load", "Puzzle", "Result")
+NOTEBOOK = ("show", "compare", "solve", "load", "example", "Puzzle", "Result")
 __all__ = [*APP, *NOTEBOOK]
 
 

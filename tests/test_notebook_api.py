@@ -446,3 +446,13 @@ def test_in_a_real_kernel(maze3) -> None:
     shown = notebook.cells[1].outputs[0]["data"]
     assert "application/vnd.jupyter.widget-view+json" in shown
     assert notebook.cells[2].outputs[0]["text"].strip() == "run_done 52"
+
+
+def test_example_names_a_gallery_file_and_refuses_others_in_words() -> None:
+    from server.notebook.api import example
+
+    path = example("step-seed-003.txt")
+    assert path.is_file() and path.parent.name == "mazes"
+    with pytest.raises(PuzzleError) as refused:
+        example("nope.png")
+    assert "nope.png" in str(refused.value) and "perfect-small.png" in str(refused.value)

@@ -19,8 +19,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from ..config import ASSETS
 from ..i18n import supported, t, using
 from ..puzzles.errors import PuzzleError
 from ..puzzles.registry import get_family
@@ -269,3 +271,13 @@ def _failed(error: dict[str, Any] | None) -> str:
     if not error:
         return t("notebook.search_gave_nothing")
     return t("notebook.search_failed", kind=error.get("kind") or "", message=error.get("message") or "")
+
+
+def example(name: str) -> Path:
+    """The path of a puzzle of the bundled gallery (the page's ``mazes/``), e.g. ``"perfect-small.png"``;
+    an unknown name is refused with the list of those there are."""
+    folder = ASSETS / "mazes"
+    names = sorted(p.name for p in folder.iterdir() if p.is_file() and p.name != "gallery.json")
+    if not isinstance(name, str) or name not in names:
+        raise PuzzleError(t("notebook.unknown_example", name=repr(name), names=", ".join(names)))
+    return folder / name
