@@ -339,7 +339,9 @@ def headline(verdict: str, path: PathCheck, order: OrderCheck, stopped: str | No
         return t("code.verdict.headline.no_path")
     if verdict == "stopped":
         return t("code.verdict.headline.stopped", stopped=stopped)
-    return order.message[0].upper() + order.message[1:] + "."
+    if verdict == "valid":  # "A valid A* order with another tie-break…": a sentence of its own
+        return order.message[0].upper() + order.message[1:] + "."
+    return t("code.verdict.headline.order", order=order.message)  # "Your search matches BFS's order…"
 
 
 def judge_code_run(family: Any, puzzle: Any, rules: Values, algorithm: str, options: Values,

@@ -98,7 +98,7 @@ def test_bfs_on_maze3_matches_and_replays_with_cost_52(app, shared_cases: Path) 
     verdict = done["verdict"]
     assert verdict["verdict"] == "matches", verdict["messages"]
     assert verdict["path"] == {**verdict["path"], "legal": True, "cost": 52, "optimum": 52, "optimal": True}
-    assert verdict["messages"][0].startswith("Matches BFS's order of expansions")
+    assert verdict["messages"][0].startswith("Your search matches BFS's order of expansions")
     # The rules: the grid family's own module and the maze's data, no explicit graph.
     rules = done["rules"]
     assert rules["kind"] == "rules" and rules["module"] == "server.puzzles.grid.problem"
@@ -118,7 +118,7 @@ def test_a_stack_instead_of_a_queue_differs_and_names_the_states(app, shared_cas
     order = verdict["order"]
     assert order["at"] >= 2 and not order["matches"] and not order["tie"]
     head = verdict["messages"][0]
-    assert head.startswith(f"Differs from BFS at expansion {order['at']}: yours expanded (")
+    assert head.startswith(f"Your search differs at expansion {order['at']} from BFS: yours expanded (")
     assert order["yours_shown"] in head and order["ours_shown"] in head
     assert "oldest state on the frontier" in head
     assert "was on the frontier" in head  # a stack breaks BFS's rule, not only its tie-break
@@ -136,7 +136,7 @@ def test_another_tie_break_is_called_valid(app, shared_cases: Path) -> None:
     assert verdict["verdict"] == "valid" and verdict["order"]["tie"], verdict["messages"]
     assert verdict["messages"][0].startswith("A valid BFS order with another tie-break than ours")
     at = verdict["order"]["at"]
-    assert f"differs from BFS at expansion {at}: yours expanded (" in verdict["messages"][0]
+    assert f"differs at expansion {at} from BFS: yours expanded (" in verdict["messages"][0]
 
 
 @pytest.mark.parametrize(("file", "program", "algorithm", "size"), [
@@ -227,7 +227,7 @@ def test_an_order_that_is_another_algorithms_says_which(app) -> None:
     assert FAMILIES["sliding"].default_algorithm == "idastar"
     verdict = _run(app, info, "astar.py", "idastar")["verdict"]
     assert verdict["verdict"] == "differs" and verdict["order"]["others"] == ["A*"]
-    assert verdict["messages"][0].startswith("Differs from IDA* at expansion ")
+    assert verdict["messages"][0].startswith("Your search differs at expansion ") and "from IDA*" in verdict["messages"][0]
     assert verdict["messages"][0].endswith("; your order is A*'s (matches).")
     # The states in the family's one notation (Family.state_text), as the lab, Check and the page write them.
     assert re.search(r"yours expanded [\d_]( [\d_]){2}( / [\d_]( [\d_]){2}){2}, IDA\* expands ",

@@ -213,7 +213,7 @@ def test_a_dfs_ish_search_differs_at_an_expansion() -> None:
     assert verdict["verdict"] == "differs"
     at = verdict["order"]["at"]
     assert isinstance(at, int) and at >= 1
-    assert verdict["order"]["message"].startswith(f"differs from BFS at expansion {at}:")
+    assert verdict["order"]["message"].startswith(f"differs at expansion {at} from BFS:")
     german = server.show(SEED_003, search=dfs_ish_search, algorithm="bfs", lang="de")
     assert german.verdicts[0]["order"]["message"].startswith(f"weicht bei Expansion {at} von BFS ab")
 

@@ -168,7 +168,7 @@ def test_a_stack_instead_of_a_queue_differs_at_a_named_expansion(page, maze3):
     assert re.search(r"differs .*at expansion \d+", line, re.I), line
     states = text(page, "code-states")
     assert re.search(r"^yours: \(\d+, \d+\) · BFS: \(\d+, \d+\)$", states), states
-    assert re.search(r"Differs from BFS at expansion \d+: yours: \(", line), line
+    assert re.search(r"Your search differs at expansion \d+ from BFS: yours: \(", line), line
     assert tone(page) == "warn", "differs: amber"
     at_end(page)
     assert text(page, "cost") not in ("", "—")

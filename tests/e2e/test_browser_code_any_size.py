@@ -90,7 +90,7 @@ def test_a_buggy_astar_gets_a_verdict_and_the_page_stays_connected(page):
     run_code(page, timeout=LONG)
     verdict = text(page, "code-verdict")
     assert page.get_attribute(PANEL, "data-verdict") == "differs", verdict
-    assert "Differs from A* at expansion 2" in verdict and "not optimal: the optimum is cost 26" in verdict
+    assert "Your search differs at expansion 2 from A*" in verdict and "not optimal: the optimum is cost 26" in verdict
     assert int(page.get_attribute(PANEL, "data-parts")) >= 1
     at_end(page, timeout=LONG)
     # Its solution of 71,720 moves: the list beside the board shows the first 1,000 and says how many
@@ -142,7 +142,7 @@ def test_a_plain_astar_on_a_15_puzzle_32_moves_out_is_judged_as_astar(page, tmp_
     # The server's A* counts the goal taken off the frontier as expanded; the student's never calls
     # successors on it: one fewer call.
     calls = optimum["expanded"] - 1
-    assert f"Matches A*'s order of expansions ({calls:,} expansions)" in verdict, verdict
+    assert f"Your search matches A*'s order of expansions ({calls:,} expansions)" in verdict, verdict
     assert "32 moves, cost 32 (optimal)" in verdict, verdict
     at_end(page, timeout=LONG)
     assert text(page, "cost") == "32"

@@ -91,7 +91,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     with log.open("w") as out:
         proc = subprocess.Popen(
             [str(venv / "bin" / "jupyter-lab"), "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-             "--ServerApp.token=", "--ServerApp.password=", "--ServerApp.disable_check_xsrf=True",
+             "--allow-root", "--IdentityProvider.token=", "--ServerApp.password=", "--ServerApp.disable_check_xsrf=True",
              "--LabApp.expose_app_in_browser=True", f"--ServerApp.root_dir={root}",
              "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
             cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT,
