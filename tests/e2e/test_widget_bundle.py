@@ -23,10 +23,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from server.i18n import using
 from server.services import services
 from server.solving import check_run
+from server.solving import solve as solve_cli
 from tests.conftest import missing
 from tests.e2e.pages import ARTIFACTS, BROWSER_TEST, ROOT
 from tests.helpers import browser as browser_client
@@ -370,6 +372,39 @@ def test_a_huge_board_is_refused_in_words_not_drawn(browser, bundle, maze3, cons
         assert said.text_content() == en["notebook.too_big"]
         assert tab.locator("[data-testid=mazeviz] canvas").count() == 0
         assert not [m for m in kernel.sent if m["type"] == "run_start"]
+        assert console.errors == [], console.errors
+    finally:
+        kernel.close()
+        tab.context.close()
+
+
+FAMILY_FILES = [  # one bundled file per family: (file, algorithm)
+    ("step-seed-003.txt", "bfs"),
+    ("labyrinth-course-5x5.json", "bfs"),
+    ("zenji-seed-001.txt", "bfs"),
+    ("sliding-aima-3-28.txt", "astar"),
+    ("weighted-swamp.txt", "dijkstra"),
+]
+
+
+@pytest.mark.parametrize(("name", "algorithm"), FAMILY_FILES)
+def test_every_family_plays_to_its_cost_in_the_widget(browser, bundle, console, name, algorithm) -> None:
+    """Each family's view, in the widget: the board is drawn, and at the end the cost is the CLI's."""
+    path = ROOT / "mazes" / name
+    runs = [{"algorithm": algorithm, "options": {}, "label": algorithm}]
+    kernel = FakeKernel({"view": "single", "runs": runs, "verdicts": [None], "lang": "en", "error": ""})
+    kernel.traits["puzzle"] = kernel.put(path.read_bytes(), name)
+    puzzle = services(kernel.app).store.get(kernel.traits["puzzle"])
+    expected = solve_cli(puzzle, algorithm, {}).json["cost"]
+    tab = open_widget(browser, bundle, kernel, console)
+    try:
+        root = tab.locator("[data-testid=mazeviz]")
+        expect(root.locator("canvas").first).to_be_visible()
+        expect(root.locator("[data-testid=as-board-status]")).to_contain_text("done")
+        root.locator("[data-testid=last]").click()
+        expect(root.locator("[data-testid=cost]")).to_have_text(f"{expected:g}" if isinstance(expected, float)
+                                                                else str(expected))
+        tab.screenshot(path=str(ARTIFACTS / f"widget-bundle-{path.stem}.png"), full_page=True)
         assert console.errors == [], console.errors
     finally:
         kernel.close()

@@ -102,7 +102,12 @@ export class Board {
     const info = await api.getPuzzle(assignment.puzzle);
     const family = this.families.get(info.family);
     const defaults = Object.fromEntries((family?.options || []).map((o) => [o.name, o.default]));
-    this.values = { ...defaults, ...(info.options || {}), ...(assignment.options || {}) };
+    // The puzzle's own overrides ({name: {default, min, max}}: a step maze's cycle, a labyrinth's move
+    // model, as the page's form applies them) give their defaults.
+    const puzzleDefaults = Object.fromEntries(Object.entries(info.options || {})
+      .filter(([, override]) => override && typeof override === "object" && "default" in override)
+      .map(([name, override]) => [name, override.default]));
+    this.values = { ...defaults, ...puzzleDefaults, ...(assignment.options || {}) };
     // The run options (not those the file was read with): what a run, the lab and the checker take.
     this.runNames = (family?.options || []).filter((o) => o.stage !== "load").map((o) => o.name);
     this.algorithm = assignment.algorithm;
