@@ -227,7 +227,8 @@ def test_an_order_that_is_another_algorithms_says_which(app) -> None:
     assert FAMILIES["sliding"].default_algorithm == "idastar"
     verdict = _run(app, info, "astar.py", "idastar")["verdict"]
     assert verdict["verdict"] == "differs" and verdict["order"]["others"] == ["A*"]
-    assert verdict["messages"][0].startswith("Your search differs at expansion ") and "from IDA*" in verdict["messages"][0]
+    head = verdict["messages"][0]
+    assert head.startswith("Your search differs at expansion ") and "from IDA*" in head
     assert verdict["messages"][0].endswith("; your order is A*'s (matches).")
     # The states in the family's one notation (Family.state_text), as the lab, Check and the page write them.
     assert re.search(r"yours expanded [\d_]( [\d_]){2}( / [\d_]( [\d_]){2}){2}, IDA\* expands ",
