@@ -23,27 +23,8 @@ from tests.wheel_env import NOTEBOOK_EXTRAS, wheel_venv
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
-BFS = '''from collections import deque
-
-def search(problem):
-    """Breadth-first search as the course writes it: FIFO frontier, a state is seen once."""
-    start = problem.start
-    parent = {start: None}
-    frontier = deque([start])
-    while frontier:
-        state = frontier.popleft()
-        if problem.is_goal(state):
-            path = []
-            while state is not None:
-                path.append(state)
-                state = parent[state]
-            return path[::-1]
-        for nxt, _cost in problem.successors(state):
-            if nxt not in parent:
-                parent[nxt] = state
-                frontier.append(nxt)
-    return None
-'''
+# A student's BFS (FIFO queue, the goal test on generation), as student mode's tests run it.
+BFS = (Path(__file__).resolve().parents[1] / "code_programs" / "bfs.py").read_text()
 
 SEED_003 = """labyrinth = [
   ['S', ' ', ' ', ' ', ' ', ' '],
