@@ -6,18 +6,16 @@ A puzzle may be given as
 - a path (``str`` or ``os.PathLike``): any file the page reads;
 - the text of one (a ``str`` with a line break, or ``bytes``);
 - a Python list of lists as seed 003 types it (``'S'``, ``'Z'``, ``'X'``, ``' '``): its ``repr``, which
-  the step family reads (``server/puzzles/step/pylist.py``); a list of lists of numbers goes as an array;
-- a numpy array: 0/1 or bool (0 or False a wall, as a 1-bit image's dark pixels; 2–9 a cell's weight)
-  → a grid maze's text, its start and goal the single openings of its top and bottom rows as in an
-  image (else ``start=(row, col)``, ``goal=(row, col)`` when it is run); an N × N permutation of
-  0 … N²−1 (or N² numbers in a row) → a sliding board; R × C × 4 numbers 0–4 → a Zenji board;
+  a family reads as seed 003's printed list; a list of lists of numbers goes as an array;
+- a numpy array of whole numbers: the text of the family surest it is one of its puzzles
+  (``Family.from_array``, asked through the registry: a 0/1 matrix is a maze, a permutation of 0 … N²−1
+  a tile puzzle, rows × columns × 4 numbers a pipe board);
 - a ``Puzzle`` (``mazeviz.load(...)``).
 Anything else, and a file no family reads, is a ``PuzzleError`` in words.
 """
 
 from __future__ import annotations
 
-import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +25,7 @@ from ..i18n import t
 from ..puzzles.errors import PuzzleError
 from ..puzzles.family import LoadLimits
 from ..puzzles.options import Values
-from ..puzzles.registry import detect_family, get_family, load_detected
+from ..puzzles.registry import detect_family, from_array, get_family, load_detected
 
 TEXT_NAME = "puzzle.txt"  # the name a puzzle given as text or an array goes by
 BYTES_NAME = "puzzle"  # bytes: no extension, the families sniff the content
@@ -118,7 +116,7 @@ def _is_array(value: Any) -> bool:
 
 
 def _list_text(rows: list[Any] | tuple[Any, ...]) -> bytes:
-    """Seed 003's list of lists as Python prints it (the step family reads that), or a list of lists of
+    """Seed 003's list of lists as Python prints it (a family reads that text), or a list of lists of
     numbers as an array."""
     if not rows:
         raise PuzzleError(t("notebook.empty_list"), "puzzle")
@@ -152,40 +150,8 @@ def _array_text(array: Any) -> bytes:
         if not np.all(np.isfinite(a)) or not np.all(a == np.round(a)):
             raise PuzzleError(t("notebook.array_whole", dtype=str(a.dtype)), "puzzle")
         a = a.astype(np.int64)
-    a = a.astype(np.int64)
-    side = math.isqrt(a.size)
-    if a.ndim == 3 and a.shape[2] == 4 and a.min() >= 0 and a.max() <= 4:
-        rows = [" ".join("".join(str(v) for v in tile) for tile in row) for row in a.tolist()]
-        return ("\n".join(rows) + "\n").encode()
-    permutation = side * side == a.size and np.array_equal(np.sort(a.ravel()), np.arange(a.size))
-    if permutation and (a.ndim == 1 or (a.ndim == 2 and a.shape[0] == a.shape[1])) and a.size > 4:
-        board = a.reshape(side, side).tolist()
-        return ("\n".join(" ".join(str(v) for v in row) for row in board) + "\n").encode()
-    if a.ndim == 2 and a.min() >= 0 and a.max() <= 9:
-        return _grid_text(a)
-    raise PuzzleError(t("notebook.array_shape", shape=str(a.shape), low=int(a.min()), high=int(a.max())),
-                      "puzzle")
-
-
-def _grid_text(a: Any) -> bytes:
-    """0 a wall (#), 1 free (.), 2–9 a weight; S on the single opening of the top row, G on the bottom's."""
-    chars = [["#" if v == 0 else "." if v == 1 else str(v) for v in row] for row in a.tolist()]
-    for row, mark in ((0, "S"), (len(chars) - 1, "G")):
-        runs = _openings(chars[row])
-        if len(runs) == 1 and (row > 0 or len(chars) > 1):
-            for col in runs[0]:
-                chars[row][col] = mark
-    return ("\n".join("".join(row) for row in chars) + "\n").encode()
-
-
-def _openings(row: list[str]) -> list[list[int]]:
-    """The runs of free cells in a row."""
-    runs: list[list[int]] = []
-    for col, char in enumerate(row):
-        if char == "#":
-            continue
-        if runs and runs[-1][-1] == col - 1:
-            runs[-1].append(col)
-        else:
-            runs.append([col])
-    return runs
+    taken = from_array(a.astype(np.int64))  # each family says whether the array is one of its puzzles
+    if taken is None:
+        raise PuzzleError(t("notebook.array_shape", shape=str(a.shape), low=int(a.min()), high=int(a.max())),
+                          "puzzle")
+    return taken[1]

@@ -142,6 +142,12 @@ class Family(ABC):
     def load(self, data: bytes, filename: str, options: Values, limits: LoadLimits) -> Any:
         """Parse a file (``options``: the load-stage options); raises PuzzleError naming the place."""
 
+    def from_array(self, array: Any) -> tuple[float, bytes] | None:
+        """A whole-number numpy array (at least 1-D, int64) as the text of one of this family's files, with
+        how sure the family is that the array means one of its puzzles (as ``sniff``); None when it does not
+        (the default). The notebook's ``mazeviz.show(array)`` takes the surest family's text."""
+        return None
+
     @staticmethod
     def sample_text(data: bytes, size: int = SNIFF_BYTES) -> str | None:
         """For ``sniff``: the first ``size`` bytes as text, without a byte order mark or a character the

@@ -131,6 +131,18 @@ def detect_family(filename: str, data: bytes) -> Family:
     return family
 
 
+def from_array(array: Any) -> tuple[Family, bytes] | None:
+    """The family surest that a whole-number numpy array is one of its puzzles, and the array as the text
+    of that family's file (``Family.from_array``; the first of equally sure families wins); None when no
+    family takes it."""
+    best: tuple[float, Family, bytes] | None = None
+    for family in families():
+        taken = family.from_array(array)
+        if taken is not None and (best is None or taken[0] > best[0]):
+            best = (taken[0], family, taken[1])
+    return None if best is None else (best[1], best[2])
+
+
 def load_detected(family: Family, data: bytes, filename: str, options: Values, limits: LoadLimits) -> Any:
     """``family.load`` for the family ``detect_family`` picked. When its pick was a guess (a sniff under
     ``SURE``) and the file does not parse, the error says what the family found wrong and then what the

@@ -103,6 +103,16 @@ class SlidingFamily(Family):
         )
 
     # ---- files -----------------------------------------------------------------------------------
+    def from_array(self, array: Any) -> tuple[float, bytes] | None:
+        """An N × N arrangement of 0 … N²−1 (0 the blank), or the N² numbers in a row: a board's rows."""
+        values = sorted(array.ravel().tolist())
+        side = math.isqrt(array.size)
+        square = array.ndim == 1 or (array.ndim == 2 and array.shape[0] == array.shape[1])
+        if not square or side < 3 or side * side != array.size or values != list(range(array.size)):
+            return None
+        rows = array.reshape(side, side).tolist()
+        return 0.9, ("\n".join(" ".join(str(v) for v in row) for row in rows) + "\n").encode()
+
     def sniff(self, filename: str, data: bytes) -> float:
         text = self.sample_text(data, SNIFF_BYTES)
         if len(data) > MAX_FILE_BYTES or text is None:

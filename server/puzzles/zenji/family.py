@@ -74,6 +74,13 @@ class ZenjiFamily(Family):
         )
 
     # ---- files -----------------------------------------------------------------------------------
+    def from_array(self, array: Any) -> tuple[float, bytes] | None:
+        """Rows × columns × 4 numbers 0–4: each tile's four sides, written as the text format's tiles."""
+        if array.ndim != 3 or array.shape[2] != 4 or array.min() < 0 or array.max() > 4:
+            return None
+        rows = [" ".join("".join(str(v) for v in tile) for tile in row) for row in array.tolist()]
+        return 0.9, ("\n".join(rows) + "\n").encode()
+
     def sniff(self, filename: str, data: bytes) -> float:
         text = self.sample_text(data, SNIFF_BYTES)
         if text is None:
