@@ -75,7 +75,7 @@ def _algorithm_label(name: str) -> str:
 
 def load(source: Any, family: str | None = None, lang: str | None = None, **options: Any) -> Puzzle:
     """``source`` read as a puzzle (the family sniffed as in the page, or ``family``); ``options``: its
-    load options (``lattice="cells"`` for a drawn grid, ``cycle=[1, 2]`` for a step maze, …)."""
+    load options (the family's load-stage options, as the CLI's flags name them)."""
     with using(_language(lang)):
         return as_puzzle(source, family, _plain(options))
 

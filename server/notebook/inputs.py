@@ -90,7 +90,7 @@ def source_bytes(source: Any) -> tuple[bytes, str]:
         path = Path(source).expanduser()
         if path.is_file() or path.suffix or os.sep in source or "/" in source:
             return _file(path)
-        return source.encode("utf-8"), TEXT_NAME  # one line: Korf's form of a sliding board
+        return source.encode("utf-8"), TEXT_NAME  # a puzzle written on one line
     if _is_array(source):
         return _array_text(source), TEXT_NAME
     if isinstance(source, list | tuple):
