@@ -48,11 +48,19 @@ class NotebookBoard extends Board {
   constructor({ host, live, onSync }) {
     super({ host, live, prefix: "" });
     this.onSync = onSync;
+    /** @type {(() => void) | null} the run has all its records (set by the widget) */
+    this.onDone = null;
   }
 
   sync() {
     super.sync();
     this.onSync?.();
+  }
+
+  /** @param {import("../stage/stage.js").RunEvent} event @param {any} run */
+  runEvent(event, run) {
+    super.runEvent(event, run);
+    if (event === "done") this.onDone?.(); // the legend's ranges are the run's now
   }
 }
 
@@ -198,7 +206,13 @@ export class NotebookWidget {
     const algorithm = entry?.algorithm || "astar";
     const options = entry?.options || {};
     await board.load({ puzzle, algorithm, options, algorithm_label: entry?.label || algorithm });
-    if (gone() || !entry) return;
+    if (gone()) return;
+    // The family's legend under the transport bar, as on the page (what each colour and mark means).
+    const legend = el("div", { class: "legend", testid: "legend", tattr: { "aria-label": "notebook.legend" } });
+    boardHost.append(legend);
+    board.view?.legend(legend, { algorithm });
+    board.onDone = () => board.view?.legend(legend, { algorithm });
+    if (!entry) return;
     board.play({ puzzle, algorithm, options: { ...board.options(), ...options }, text: entry.label || algorithm });
   }
 
