@@ -273,7 +273,7 @@ def test_the_bundle_shows_maze3_and_bfs_costs_52_at_the_end(browser, bundle, maz
         tab.wait_for_function("() => document.querySelector('[data-testid=mazeviz] [data-testid=cost]')"
                               ".textContent === '52'")
         assert root.locator("[data-testid=optimal]").text_content()  # BFS's verdict in words
-        assert root.locator("[data-testid=legend] .legend-item").count() >= 4  # the family's legend, as on the page
+        assert root.locator("[data-testid=legend] .legend-item").count() >= 4  # the legend
         assert root.locator("[data-testid=code-headline]").text_content().startswith("Matches BFS's order:")
         ARTIFACTS.mkdir(exist_ok=True)
         tab.screenshot(path=str(ARTIFACTS / "widget-bundle-maze3.png"), full_page=True)
