@@ -410,3 +410,37 @@ def test_every_family_plays_to_its_cost_in_the_widget(browser, bundle, console, 
     finally:
         kernel.close()
         tab.context.close()
+
+
+def test_mazeviz_compare_with_a_students_search_beside_bfs_and_astar(browser, bundle, maze3, console) -> None:
+    """What ``mazeviz.compare(puzzle, ["bfs", "astar", search])`` makes, played: three panels, the student's
+    search one of them, all three at cost 52 in the table."""
+    import runpy
+
+    from server.notebook import api
+    from server.notebook.bridge import bridge
+
+    search = runpy.run_path(str(ROOT / "tests" / "code_programs" / "bfs.py"))["search"]
+    widget = api.compare(str(maze3), ["bfs", "astar", search])
+    traits = {name: getattr(widget, name) for name in ("view", "puzzle", "runs", "verdicts", "lang", "error")}
+    assert traits["error"] == "", traits["error"]
+    kernel = FakeKernel(traits)
+    kernel.bridge = bridge()  # the kernel's one bridge, which holds the puzzle and the student's run
+    kernel.app = kernel.bridge.app
+    tab = open_widget(browser, bundle, kernel, console)
+    try:
+        root = tab.locator("[data-testid=mazeviz]")
+        panels = root.locator("[data-testid=panel-canvas]")
+        expect(panels).to_have_count(3)
+        expect(root.locator("[data-testid=status]")).to_contain_text("done")
+        root.locator("[data-testid=compare-last]").click()
+        rows = root.locator("[data-testid=compare-table] [data-testid=compare-row]")
+        expect(rows).to_have_count(3)
+        costs = [rows.nth(k).locator("[data-col=cost]").text_content() for k in range(3)]
+        assert costs == ["52", "52", "52"], costs
+        assert "code" in [m["algorithm"] for m in kernel.sent if m["type"] == "run_start"]
+        tab.screenshot(path=str(ARTIFACTS / "widget-bundle-compare-search.png"), full_page=True)
+        assert console.errors == [], console.errors
+    finally:
+        kernel.close()
+        tab.context.close()
