@@ -42,6 +42,9 @@ export class CommSource {
   /** @param {WidgetModel} model */
   constructor(model) {
     this.model = model;
+    // This view's own slots: a widget shown twice (two outputs of one model) shares the kernel's connection,
+    // where one view's run in slot "main" would otherwise replace the other's.
+    this.view = Math.random().toString(36).slice(2, 10);
     /** @type {Map<string, import("../live.js").RunHandlers & {slot: string, timer?: any}>} run id -> handlers */
     this.runs = new Map();
     this.listener = (content, buffers) => this.received(content, buffers || []);
@@ -114,7 +117,7 @@ export class CommSource {
     }, START_TIMEOUT_MS);
     this.runs.set(run, entry);
     /** @type {Record<string, any>} */
-    const message = { type: "run_start", run, slot, puzzle, algorithm, options, lang: lang() };
+    const message = { type: "run_start", run, slot: `${this.view}:${slot}`, puzzle, algorithm, options, lang: lang() };
     if (instant) message.instant = true;
     this.model.send(message);
     return run;
