@@ -102,8 +102,8 @@ export class Board {
     const info = await api.getPuzzle(assignment.puzzle);
     const family = this.families.get(info.family);
     const defaults = Object.fromEntries((family?.options || []).map((o) => [o.name, o.default]));
-    // The puzzle's own overrides ({name: {default, min, max}}: a step maze's cycle, a labyrinth's move
-    // model, as the page's form applies them) give their defaults.
+    // The puzzle's own overrides ({name: {default, min, max}}: what this board's file set for an option, as the
+    // page's form applies them) give their defaults.
     const puzzleDefaults = Object.fromEntries(Object.entries(info.options || {})
       .filter(([, override]) => override && typeof override === "object" && "default" in override)
       .map(([name, override]) => [name, override.default]));
