@@ -21,6 +21,7 @@ import logging
 import shutil
 import tempfile
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -65,7 +66,8 @@ def with_buffers(value: Any, buffers: list[bytes] | None = None) -> tuple[Any, l
 class Bridge:
     """The kernel's app, its test client, and the live requests of its widgets."""
 
-    def __init__(self, folder: Path | None = None) -> None:
+    def __init__(self, folder: Path | None = None, **settings: Any) -> None:
+        """``settings``: ``Config`` fields over the kernel's own (the tests' small limits)."""
         from ..app import create_app
         from ..config import Config
         from ..live.requests import LiveRequests
@@ -82,6 +84,8 @@ class Bridge:
             # a notebook may leave a run waiting while a cell computes: its acks come after the cell
             ack_timeout=600.0, stream_timeout=3600.0,
         )
+        if settings:
+            self.config = replace(self.config, **settings)
         self.app = create_app(self.config)
         self.services = services(self.app)
         self.live = LiveRequests(self.services)

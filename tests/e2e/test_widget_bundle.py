@@ -13,7 +13,6 @@ protocol says.
 from __future__ import annotations
 
 import base64
-import importlib
 import io
 import json
 import subprocess
@@ -25,14 +24,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from server.i18n import using
+from server.notebook.bridge import Bridge, bridge
 from server.services import services
-from server.solving import check_run
 from server.solving import solve as solve_cli
 from tests.conftest import missing
 from tests.e2e.pages import ARTIFACTS, BROWSER_TEST, ROOT
-from tests.helpers import browser as browser_client
-from tests.helpers import make_app, upload
 
 pytestmark = BROWSER_TEST
 
@@ -80,41 +76,19 @@ window.cleanup = widget.render({ model, el: document.getElementById("out") });
 """
 
 
-def packed(value: Any, buffers: list[bytes]) -> Any:
-    """``value`` with every bytes value replaced by ``{"$buffer": i}`` (the bytes appended to ``buffers``)."""
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        buffers.append(bytes(value))
-        return {"$buffer": len(buffers) - 1}
-    if isinstance(value, dict):
-        return {key: packed(item, buffers) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [packed(item, buffers) for item in value]
-    return value
-
-
 def message(content: dict[str, Any], buffers: list[bytes] = ()) -> dict[str, Any]:
     """A kernel message as the page's fake model hands it on: buffers as base64."""
     return {"content": content, "buffers": [base64.b64encode(b).decode("ascii") for b in buffers]}
 
 
-def the_bridge() -> Any:
-    """The kernel's bridge class (server/notebook/bridge.py), or None where it is not yet."""
-    try:
-        return importlib.import_module("server.notebook.bridge").Bridge
-    except ImportError:
-        return None
-
-
 class FakeKernel:
-    """The kernel's side of the widget protocol: the real ``Bridge`` when there is one, else the
-    real app and its RunManager driven here."""
+    """The kernel's side of the widget protocol: the real ``Bridge`` (server/notebook/bridge.py), its
+    messages queued for the page's poll instead of a comm."""
 
-    def __init__(self, traits: dict[str, Any], app: Any = None) -> None:
-        """``app``: this one, driven here (a setting the bridge's app does not have)."""
-        bridge = the_bridge() if app is None else None
-        self.bridge = bridge() if bridge else None
-        self.app = self.bridge.app if self.bridge else app or make_app()
-        self.client = browser_client(self.app)
+    def __init__(self, traits: dict[str, Any], bridge: Bridge | None = None, **settings: Any) -> None:
+        """``bridge``: that one (the kernel's own), else a new one with ``settings`` over its config."""
+        self.bridge = bridge or Bridge(**settings)
+        self.app = self.bridge.app
         self.traits = traits
         self.queue: deque[dict[str, Any]] = deque()
         self.lock = threading.Lock()
@@ -122,11 +96,9 @@ class FakeKernel:
 
     def put(self, data: bytes, filename: str) -> str:
         """A puzzle stored in the kernel's app as the page's upload does; its id."""
-        if self.bridge:
-            answer = self.bridge.request("POST", "/api/puzzles", data={"file": (io.BytesIO(data), filename)})
-            assert answer.status_code == 201, answer.get_json()
-            return answer.get_json()["id"]
-        return upload(self.app, data, filename)["id"]
+        answer = self.bridge.request("POST", "/api/puzzles", data={"file": (io.BytesIO(data), filename)})
+        assert answer.status_code == 201, answer.get_json()
+        return answer.get_json()["id"]
 
     def close(self) -> None:
         """The widget is gone: its runs stop."""
@@ -138,54 +110,10 @@ class FakeKernel:
             self.queue.append(message(content, buffers or []))
 
     def from_page(self, content: dict[str, Any]) -> list[dict[str, Any]]:
-        """The widget's ``model.send``: answered by the bridge (through ``send``) or here."""
+        """The widget's ``model.send``, answered by the bridge (through ``send``)."""
         self.sent.append(content)
-        if self.bridge:
-            self.bridge.handle(self, SID, content, self.traits.get("lang") or "en")
-            return []
-        kind = content.get("type")
-        manager = services(self.app).runs
-        if kind == "api":
-            return [self.api(content)]
-        if kind == "run_start":
-            return [message(self.run_start(content))]
-        if kind == "run_ack":
-            manager.ack(SID, content["run"], int(content["seq"]))
-        elif kind == "run_cancel":
-            manager.cancel(SID, content["run"])
+        self.bridge.handle(self, SID, content, self.traits.get("lang") or "en")
         return []
-
-    def api(self, content: dict[str, Any]) -> dict[str, Any]:
-        body = content.get("body")
-        answer = self.client.open(content["path"], method=content["method"],
-                                  **({"json": body} if body is not None else {}))
-        reply = {"type": "api_reply", "id": content["id"], "status": answer.status_code}
-        if answer.is_json:
-            return message({**reply, "json": answer.get_json()})
-        binary = {**reply, "json": None, "binary": True, "content_type": answer.content_type}
-        return message(binary, [answer.data])
-
-    def run_start(self, content: dict[str, Any]) -> dict[str, Any]:
-        run = content["run"]
-        with using(content.get("lang")):
-            try:
-                shared = services(self.app)
-                puzzle = shared.store.get(content["puzzle"])
-                assert puzzle is not None, "the widget asked for a puzzle the kernel does not hold"
-                options = check_run(puzzle, content["algorithm"], content.get("options"))
-                slot, algorithm = content.get("slot", "main"), content["algorithm"]
-                shared.runs.start(SID, slot, run, puzzle, algorithm, options, self.emit, "notebook-test",
-                                  content["puzzle"])
-            except Exception as err:  # answered in words, as the socket handler does
-                return {"type": "run_reply", "run": run, "ok": False, "error": str(err)}
-        return {"type": "run_reply", "run": run, "ok": True}
-
-    def emit(self, event: str, payload: Any) -> None:
-        """The run's threads: queued for the page's next poll."""
-        buffers: list[bytes] = []
-        content = {"type": "event", "event": event, "payload": packed(payload, buffers)}
-        with self.lock:
-            self.queue.append(message(content, buffers))
 
     def poll(self) -> list[dict[str, Any]]:
         with self.lock:
@@ -236,10 +164,10 @@ def open_widget(browser: Any, bundle: Path, kernel: FakeKernel, console: Any, **
     return tab
 
 
-def maze3_kernel(maze3: Path, app: Any = None, **traits: Any) -> FakeKernel:
+def maze3_kernel(maze3: Path, settings: dict[str, Any] | None = None, **traits: Any) -> FakeKernel:
     runs = [{"algorithm": "bfs", "options": {}, "label": "BFS"}]
     kernel = FakeKernel({"view": "single", "runs": runs, "verdicts": [None], "lang": "en", "error": "",
-                         **traits}, app)
+                         **traits}, **(settings or {}))
     kernel.traits["puzzle"] = kernel.put(maze3.read_bytes(), "maze3.png")
     return kernel
 
@@ -364,7 +292,7 @@ def test_compare_runs_the_panels_on_one_timeline_and_shows_the_table(browser, bu
 
 
 def test_a_huge_board_is_refused_in_words_not_drawn(browser, bundle, maze3, console) -> None:
-    kernel = maze3_kernel(maze3, app=make_app(tile_min_cells=100))  # maze3 counts as huge here
+    kernel = maze3_kernel(maze3, settings={"tile_min_cells": 100})  # maze3 counts as huge here
     tab = open_widget(browser, bundle, kernel, console)
     try:
         said = tab.locator("[data-testid=mazeviz] [data-testid=mazeviz-message]")
@@ -418,15 +346,11 @@ def test_mazeviz_compare_with_a_students_search_beside_bfs_and_astar(browser, bu
     import runpy
 
     from server.notebook import api
-    from server.notebook.bridge import bridge
-
     search = runpy.run_path(str(ROOT / "tests" / "code_programs" / "bfs.py"))["search"]
     widget = api.compare(str(maze3), ["bfs", "astar", search])
     traits = {name: getattr(widget, name) for name in ("view", "puzzle", "runs", "verdicts", "lang", "error")}
     assert traits["error"] == "", traits["error"]
-    kernel = FakeKernel(traits)
-    kernel.bridge = bridge()  # the kernel's one bridge, which holds the puzzle and the student's run
-    kernel.app = kernel.bridge.app
+    kernel = FakeKernel(traits, bridge())  # the kernel's own: it holds the student's run
     tab = open_widget(browser, bundle, kernel, console)
     try:
         root = tab.locator("[data-testid=mazeviz]")
