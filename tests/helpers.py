@@ -3,15 +3,19 @@ the command line. Browser-side helpers are in tests/e2e/pages.py."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import subprocess
 import sys
 import time
+import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 from flask import Flask
 
 from server import create_app
@@ -149,3 +153,31 @@ def imported_after(code: str) -> dict[str, Any]:
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
 
+
+# ---- servers started for a test --------------------------------------------------------------
+@contextlib.contextmanager
+def answering(proc: subprocess.Popen, probe: str, log: Path, what: str, within: float = 60) -> Iterator[None]:
+    """Wait until ``probe`` answers 200 (failing with ``log``'s tail if ``proc`` exits or ``within`` seconds
+    pass), hold while the caller uses it, then stop ``proc``."""
+    try:
+        deadline = time.monotonic() + within
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"{what} exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
+            try:
+                with urllib.request.urlopen(probe, timeout=2) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"{what} did not answer within {within:g} s:\n{log.read_text()[-3000:]}")
+            time.sleep(0.2)
+        yield
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

@@ -10,8 +10,6 @@ import os
 import re
 import socket
 import subprocess
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,7 +17,7 @@ import pytest
 
 from tests.conftest import missing
 from tests.e2e.pages import ARTIFACTS, CHROMIUM, MAZE3, PUZZLE6, ROOT, case
-from tests.helpers import venv_python
+from tests.helpers import answering, venv_python
 
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -51,28 +49,8 @@ def server_url() -> Iterator[str]:
             cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
     url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"the server exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
-            try:
-                with urllib.request.urlopen(f"{url}/api/algorithms", timeout=2) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"the server did not answer within 60 s:\n{log.read_text()[-3000:]}")
-            time.sleep(0.2)
+    with answering(proc, f"{url}/api/algorithms", log, "the server"):
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 @pytest.fixture(scope="session")

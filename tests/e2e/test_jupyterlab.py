@@ -10,8 +10,6 @@ import json
 import os
 import socket
 import subprocess
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.pages import ARTIFACTS, MAZE3, case
+from tests.helpers import answering
 from tests.wheel_env import NOTEBOOK_EXTRAS, wheel_venv
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -79,28 +78,8 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
             cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT,
         )
     url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"JupyterLab exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
-            try:
-                with urllib.request.urlopen(f"{url}/api/status", timeout=2) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"JupyterLab did not answer within 120 s:\n{log.read_text()[-3000:]}")
-            time.sleep(0.3)
+    with answering(proc, f"{url}/api/status", log, "JupyterLab", within=120):
         yield url, root
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 @pytest.fixture
